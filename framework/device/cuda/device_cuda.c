@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The CUDA backend's device: streams, memory and copies through the CUDA
+ * runtime. Every call is checked; a failed call's sticky error is cleared so
+ * the next check reports its own. */
+#include <cuda_runtime_api.h>
+#include <stdio.h>
+
+#include "device/device_internal.h"
+#include "gr/cuda_check.h"
+
+gr_status gr__cuda_device_count(int *count) {
+  int n = 0;
+  cudaError_t e = cudaGetDeviceCount(&n);
+  if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) {
+    cudaGetLastError();
+    *count = 0;
+    return GR_SUCCESS;
+  }
+  GR_CUDA_CHECK(e);
+  *count = n;
+  return GR_SUCCESS;
+}
+
+gr_status gr__cuda_device_init(gr_device *d) {
+  int n = 0;
+  GR_CHECK(gr__cuda_device_count(&n));
+  if (n == 0)
+    return gr_errorf(GR_ERR_NO_DEVICE, "no CUDA GPU is visible (driver found none); use --cpu to run on the CPU backend");
+  if (d->ordinal >= n)
+    return gr_errorf(GR_ERR_NO_DEVICE, "GPU %d was asked for, but only %d GPU%s exist%s", d->ordinal, n,
+                     n == 1 ? "" : "s", n == 1 ? "s" : "");
+  GR_CUDA_CHECK(cudaSetDevice(d->ordinal));
+  struct cudaDeviceProp prop;
+  GR_CUDA_CHECK(cudaGetDeviceProperties(&prop, d->ordinal));
+  snprintf(d->name, sizeof d->name, "%s", prop.name);
+  d->sm_count = prop.multiProcessorCount;
+  cudaStream_t s1 = NULL, s2 = NULL;
+  GR_CUDA_CHECK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+  cudaError_t e = cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);
+  if (e != cudaSuccess) {
+    cudaStreamDestroy(s1);
+    GR_CUDA_CHECK(e);
+  }
+  d->compute_stream = s1;
+  d->comm_stream = s2;
+  return GR_SUCCESS;
+}
+
+void gr__cuda_device_fini(gr_device *d) {
+  cudaSetDevice(d->ordinal);
+  if (d->compute_stream) cudaStreamDestroy((cudaStream_t)d->compute_stream);
+  if (d->comm_stream) cudaStreamDestroy((cudaStream_t)d->comm_stream);
+  cudaGetLastError();
+  d->compute_stream = d->comm_stream = NULL;
+}
+
+gr_status gr__cuda_activate(gr_device *d) {
+  GR_CUDA_CHECK(cudaSetDevice(d->ordinal));
+  return GR_SUCCESS;
+}
+
+gr_status gr__cuda_malloc(gr_device *d, void **out, size_t bytes) {
+  (void)d;
+  cudaError_t e = cudaMalloc(out, bytes);
+  if (e == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    *out = NULL;
+    return GR_ERR_DEVICE_OOM;
+  }
+  GR_CUDA_CHECK(e);
+  return GR_SUCCESS;
+}
+
+void gr__cuda_free(gr_device *d, void *p) {
+  (void)d;
+  cudaFree(p);
+}
+
+gr_status gr__cuda_mem_info(gr_device *d, size_t *free_b, size_t *total_b) {
+  (void)d;
+  GR_CUDA_CHECK(cudaMemGetInfo(free_b, total_b));
+  return GR_SUCCESS;
+}
+
+gr_status gr__cuda_copy(gr_device *d, void *dst, const void *src, size_t bytes,
+                        gr_copy_kind kind) {
+  static const enum cudaMemcpyKind kinds[] = {cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost,
+                                              cudaMemcpyDeviceToDevice, cudaMemcpyHostToHost};
+  cudaStream_t s = (cudaStream_t)d->compute_stream;
+  GR_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kinds[kind], s));
+  /* A copy to host memory is complete when this returns, whatever kind of
+   * host memory it is, so callers may read it at once. */
+  if (kind == GR_COPY_D2H || kind == GR_COPY_H2H) GR_CUDA_CHECK(cudaStreamSynchronize(s));
+  return GR_SUCCESS;
+}
+
+gr_status gr__cuda_memset(gr_device *d, void *p, int byte, size_t bytes) {
+  GR_CUDA_CHECK(cudaMemsetAsync(p, byte, bytes, (cudaStream_t)d->compute_stream));
+  return GR_SUCCESS;
+}
+
+gr_status gr__cuda_sync(gr_device *d) {
+  GR_CUDA_CHECK(cudaStreamSynchronize((cudaStream_t)d->compute_stream));
+  GR_CUDA_CHECK(cudaStreamSynchronize((cudaStream_t)d->comm_stream));
+  return GR_SUCCESS;
+}
+
+gr_status gr__cuda_host_alloc(gr_device *d, void **out, size_t bytes) {
+  (void)d;
+  cudaError_t e = cudaMallocHost(out, bytes ? bytes : 1);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    *out = NULL;
+    return gr_errorf(GR_ERR_HOST_OOM, "cudaMallocHost(%zu bytes): %s", bytes, cudaGetErrorString(e));
+  }
+  return GR_SUCCESS;
+}
+
+void gr__cuda_host_free(gr_device *d, void *p) {
+  (void)d;
+  cudaFreeHost(p);
+}

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Device contexts: dispatch to the CPU or CUDA backend, memory accounting and
+ * the allocation fault-injection hook. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/device_internal.h"
+#include "gr/log.h"
+#include "gr/util.h"
+
+int gr_cuda_available(void) {
+#ifdef GR_HAVE_CUDA
+  return 1;
+#else
+  return 0;
+#endif
+}
+
+gr_status gr_device_count(gr_backend backend, int *count) {
+  *count = 0;
+  if (backend == GR_BACKEND_CPU) return gr__cpu_device_count(count);
+#ifdef GR_HAVE_CUDA
+  return gr__cuda_device_count(count);
+#else
+  return GR_SUCCESS;
+#endif
+}
+
+/* GR_FAULT_ALLOC=DEVICE:N makes the N-th device allocation (1-based) on
+ * device ordinal DEVICE fail as if the device were out of memory. Documented
+ * in the README; used by the failure tests. */
+static int64_t gr__fault_countdown(int ordinal) {
+  const char *s = getenv("GR_FAULT_ALLOC");
+  if (!s || !*s) return -1;
+  int dev = -1;
+  long long n = -1;
+  if (sscanf(s, "%d:%lld", &dev, &n) != 2 || n < 1) {
+    fprintf(stderr, "gr: warning: GR_FAULT_ALLOC=%s is not DEVICE:N; ignored\n", s);
+    return -1;
+  }
+  return dev == ordinal ? (int64_t)n : -1;
+}
+
+gr_status gr_device_create(gr_device **out, gr_backend backend, int ordinal,
+                           const gr_device_options *options) {
+  gr_device_options defaults = GR_DEVICE_OPTIONS_INIT;
+  if (!options) options = &defaults;
+  *out = NULL;
+  if (ordinal < 0)
+    return gr_errorf(GR_ERR_INVALID_ARG, "device ordinal %d is negative", ordinal);
+  gr_device *d = NULL;
+  gr_status st = gr_host_calloc((void **)&d, 1, sizeof *d, "device context");
+  if (st < 0) return st;
+  d->backend = backend;
+  d->ordinal = ordinal;
+  d->fault_countdown = gr__fault_countdown(ordinal);
+  if (backend == GR_BACKEND_CPU) {
+    st = gr__cpu_device_init(d, options);
+  } else {
+#ifdef GR_HAVE_CUDA
+    st = gr__cuda_device_init(d);
+#else
+    st = gr_errorf(GR_ERR_NO_DEVICE, "this build of gr has no CUDA backend (configure with nvcc on the PATH); use --cpu");
+#endif
+  }
+  if (st < 0) {
+    free(d);
+    return st;
+  }
+  gr_log(GR_LOG_INFO, GR_SUBSYS_INIT, "device %d: %s", ordinal, d->name);
+  *out = d;
+  return GR_SUCCESS;
+}
+
+void gr_device_destroy(gr_device **dev) {
+  if (!dev || !*dev) return;
+  gr_device *d = *dev;
+  if (d->mem.bytes_in_use)
+    gr_log(GR_LOG_WARN, GR_SUBSYS_ALLOC, "device %d destroyed with %llu bytes still allocated",
+           d->ordinal, (unsigned long long)d->mem.bytes_in_use);
+#ifdef GR_HAVE_CUDA
+  if (d->backend == GR_BACKEND_CUDA) gr__cuda_device_fini(d);
+#endif
+  free(d);
+  *dev = NULL;
+}
+
+gr_status gr_device_activate(gr_device *dev) {
+#ifdef GR_HAVE_CUDA
+  if (dev->backend == GR_BACKEND_CUDA) return gr__cuda_activate(dev);
+#endif
+  (void)dev;
+  return GR_SUCCESS;
+}
+
+gr_backend gr_device_backend(const gr_device *dev) { return dev->backend; }
+int gr_device_ordinal(const gr_device *dev) { return dev->ordinal; }
+const char *gr_device_name(const gr_device *dev) { return dev->name; }
+int gr_device_cpu_threads(const gr_device *dev) { return dev->cpu_threads; }
+void *gr_device_stream(const gr_device *dev) { return dev->compute_stream; }
+void *gr_device_comm_stream(const gr_device *dev) { return dev->comm_stream; }
+int gr_device_sm_count(const gr_device *dev) { return dev->sm_count; }
+
+gr_status gr_device_mem_info(gr_device *dev, size_t *free_bytes, size_t *total_bytes) {
+#ifdef GR_HAVE_CUDA
+  if (dev->backend == GR_BACKEND_CUDA) return gr__cuda_mem_info(dev, free_bytes, total_bytes);
+#endif
+  uint64_t total = gr_host_memory_bytes();
+  *total_bytes = (size_t)total;
+  *free_bytes = (size_t)(total > dev->mem.bytes_in_use ? total - dev->mem.bytes_in_use : 0);
+  return GR_SUCCESS;
+}
+
+static gr_status gr__device_oom(gr_device *dev, size_t bytes, const char *what,
+                                const char *why) {
+  char a[32], u[32], t[32];
+  size_t free_b = 0, total_b = 0;
+  gr_device_mem_info(dev, &free_b, &total_b);
+  return gr_errorf(GR_ERR_DEVICE_OOM,
+                   "device %d (%s): cannot allocate %s for %s%s (in use by gr: %s; device total: %s)",
+                   dev->ordinal, dev->name, gr_format_bytes(a, sizeof a, bytes),
+                   what ? what : "data", why, gr_format_bytes(u, sizeof u, dev->mem.bytes_in_use),
+                   gr_format_bytes(t, sizeof t, total_b));
+}
+
+gr_status gr_device_malloc(gr_device *dev, void **out, size_t bytes, const char *what) {
+  *out = NULL;
+  if (dev->fault_countdown > 0 && --dev->fault_countdown == 0)
+    return gr__device_oom(dev, bytes, what, " [injected by GR_FAULT_ALLOC]");
+  size_t req = bytes ? bytes : 1;
+  if (dev->backend == GR_BACKEND_CPU) {
+    /* 256-byte alignment matches what CUDA gives and keeps vector loads in
+     * the CPU kernels aligned. */
+    size_t rounded = (req + 255) & ~(size_t)255;
+    *out = aligned_alloc(256, rounded);
+    if (!*out) return gr__device_oom(dev, bytes, what, "");
+  } else {
+#ifdef GR_HAVE_CUDA
+    gr_status st = gr__cuda_malloc(dev, out, req);
+    if (st == GR_ERR_DEVICE_OOM) return gr__device_oom(dev, bytes, what, "");
+    if (st < 0) return st;
+#endif
+  }
+  dev->mem.bytes_in_use += bytes;
+  dev->mem.allocations++;
+  if (dev->mem.bytes_in_use > dev->mem.peak_bytes) dev->mem.peak_bytes = dev->mem.bytes_in_use;
+  gr_log(GR_LOG_TRACE, GR_SUBSYS_ALLOC, "device %d: +%zu bytes for %s (in use %llu)", dev->ordinal,
+         bytes, what ? what : "data", (unsigned long long)dev->mem.bytes_in_use);
+  return GR_SUCCESS;
+}
+
+void gr_device_free(gr_device *dev, void *p, size_t bytes) {
+  if (!p) return;
+  if (dev->backend == GR_BACKEND_CPU) {
+    free(p);
+  } else {
+#ifdef GR_HAVE_CUDA
+    gr__cuda_free(dev, p);
+#endif
+  }
+  dev->mem.bytes_in_use -= bytes <= dev->mem.bytes_in_use ? bytes : dev->mem.bytes_in_use;
+}
+
+gr_device_mem_stats gr_device_mem_stats_get(const gr_device *dev) { return dev->mem; }
+void gr_device_mem_stats_reset_peak(gr_device *dev) { dev->mem.peak_bytes = dev->mem.bytes_in_use; }
+void gr__device_count_realloc(gr_device *dev) { dev->mem.reallocations++; }
+
+gr_status gr_device_copy(gr_device *dev, void *dst, const void *src, size_t bytes,
+                         gr_copy_kind kind) {
+  if (!bytes) return GR_SUCCESS;
+#ifdef GR_HAVE_CUDA
+  if (dev->backend == GR_BACKEND_CUDA) return gr__cuda_copy(dev, dst, src, bytes, kind);
+#endif
+  (void)kind;
+  memmove(dst, src, bytes);
+  return GR_SUCCESS;
+}
+
+gr_status gr_device_memset(gr_device *dev, void *p, int byte, size_t bytes) {
+  if (!bytes) return GR_SUCCESS;
+#ifdef GR_HAVE_CUDA
+  if (dev->backend == GR_BACKEND_CUDA) return gr__cuda_memset(dev, p, byte, bytes);
+#endif
+  memset(p, byte, bytes);
+  return GR_SUCCESS;
+}
+
+gr_status gr_device_sync(gr_device *dev) {
+#ifdef GR_HAVE_CUDA
+  if (dev->backend == GR_BACKEND_CUDA) return gr__cuda_sync(dev);
+#endif
+  (void)dev;
+  return GR_SUCCESS;
+}
+
+gr_status gr_device_host_alloc(gr_device *dev, void **out, size_t bytes, const char *what) {
+#ifdef GR_HAVE_CUDA
+  if (dev->backend == GR_BACKEND_CUDA) {
+    gr_status st = gr__cuda_host_alloc(dev, out, bytes);
+    if (st < 0) return gr_error_prefix(st, "pinned host memory for %s: ", what ? what : "data");
+    return st;
+  }
+#endif
+  return gr_host_alloc(out, bytes, what);
+}
+
+void gr_device_host_free(gr_device *dev, void *p) {
+  if (!p) return;
+#ifdef GR_HAVE_CUDA
+  if (dev->backend == GR_BACKEND_CUDA) {
+    gr__cuda_host_free(dev, p);
+    return;
+  }
+#endif
+  free(p);
+}

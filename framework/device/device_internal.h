@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The device context's layout, shared by the dispatching layer and the two
+ * backends; nothing outside framework/device sees it. */
+#ifndef GR_DEVICE_INTERNAL_H
+#define GR_DEVICE_INTERNAL_H
+
+#include <stdint.h>
+
+#include "gr/device.h"
+
+struct gr_device {
+  gr_backend backend;
+  int ordinal;
+  int cpu_threads;
+  int sm_count;
+  char name[288];
+  void *compute_stream; /* cudaStream_t */
+  void *comm_stream;
+  gr_device_mem_stats mem;
+  int64_t fault_countdown; /* fail the allocation that makes it 0; <0 off */
+};
+
+/* Backend entry points. */
+gr_status gr__cpu_device_init(gr_device *d, const gr_device_options *o);
+gr_status gr__cpu_device_count(int *count);
+
+#ifdef GR_HAVE_CUDA
+gr_status gr__cuda_device_count(int *count);
+gr_status gr__cuda_device_init(gr_device *d);
+void gr__cuda_device_fini(gr_device *d);
+gr_status gr__cuda_activate(gr_device *d);
+gr_status gr__cuda_malloc(gr_device *d, void **out, size_t bytes);
+void gr__cuda_free(gr_device *d, void *p);
+gr_status gr__cuda_mem_info(gr_device *d, size_t *free_b, size_t *total_b);
+gr_status gr__cuda_copy(gr_device *d, void *dst, const void *src, size_t bytes,
+                        gr_copy_kind kind);
+gr_status gr__cuda_memset(gr_device *d, void *p, int byte, size_t bytes);
+gr_status gr__cuda_sync(gr_device *d);
+gr_status gr__cuda_host_alloc(gr_device *d, void **out, size_t bytes);
+void gr__cuda_host_free(gr_device *d, void *p);
+#endif
+
+#endif

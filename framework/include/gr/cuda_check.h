@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Checking macros for CUDA runtime calls (host code only; include after the
+ * CUDA runtime header). A failed call's sticky error is cleared so that the
+ * next check reports its own. Launchers use GR_CUDA_CHECK_LAUNCH after a
+ * kernel launch. */
+#ifndef GR_CUDA_CHECK_H
+#define GR_CUDA_CHECK_H
+
+#include "gr/status.h"
+
+#define GR_CUDA_CHECK(call)                                                    \
+  do {                                                                         \
+    cudaError_t gr__e = (call);                                                \
+    if (gr__e != cudaSuccess) {                                                \
+      (void)cudaGetLastError();                                                \
+      return gr_errorf(gr__e == cudaErrorMemoryAllocation ? GR_ERR_DEVICE_OOM  \
+                                                          : GR_ERR_CUDA,       \
+                       "%s:%d: %s: %s", __FILE__, __LINE__, #call,             \
+                       cudaGetErrorString(gr__e));                             \
+    }                                                                          \
+  } while (0)
+
+#define GR_CUDA_CHECK_LAUNCH() GR_CUDA_CHECK(cudaGetLastError())
+
+#endif

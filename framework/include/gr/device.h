@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Device contexts: a CUDA GPU or a CPU worker behind one interface, so that
+ * everything above (buffers, operators, the enactor) runs on either. Each
+ * context owns a compute and a communication stream (CUDA) and keeps its
+ * memory accounting: bytes in use, peak bytes, allocations, reallocations. */
+#ifndef GR_DEVICE_H
+#define GR_DEVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gr/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum gr_backend { GR_BACKEND_CPU = 0, GR_BACKEND_CUDA = 1 } gr_backend;
+
+typedef struct gr_device gr_device;
+
+typedef struct gr_device_options {
+  /* CPU backend: worker threads of this device (0 = the host's threads
+   * divided among the devices of the run). */
+  int cpu_threads;
+  /* How many devices share the host (for the default thread split). */
+  int devices_in_run;
+} gr_device_options;
+#define GR_DEVICE_OPTIONS_INIT {0, 1}
+
+typedef enum gr_copy_kind {
+  GR_COPY_H2D = 0,
+  GR_COPY_D2H = 1,
+  GR_COPY_D2D = 2,
+  GR_COPY_H2H = 3
+} gr_copy_kind;
+
+/* Whether this build has the CUDA backend. */
+int gr_cuda_available(void);
+/* Number of devices of a backend. CUDA: the GPUs the driver shows (0 with no
+ * driver or no GPU, which is not an error); CPU: unbounded, reported as the
+ * host's thread count. */
+gr_status gr_device_count(gr_backend backend, int *count);
+
+/* Opens device `ordinal` of `backend`. CUDA: sets the device on the calling
+ * thread and creates its streams. Errors: GR_ERR_NO_DEVICE when the ordinal
+ * does not exist (the message says how many do). */
+gr_status gr_device_create(gr_device **out, gr_backend backend, int ordinal,
+                           const gr_device_options *options);
+/* Frees the streams; accepts NULL and sets *dev to NULL. Memory still held is
+ * reported by GR_DEBUG=WARN and released. */
+void gr_device_destroy(gr_device **dev);
+
+/* Makes the device current on the calling thread (cudaSetDevice). */
+gr_status gr_device_activate(gr_device *dev);
+
+gr_backend gr_device_backend(const gr_device *dev);
+int gr_device_ordinal(const gr_device *dev);
+const char *gr_device_name(const gr_device *dev);
+int gr_device_cpu_threads(const gr_device *dev);
+/* cudaStream_t as void*, NULL on the CPU backend. */
+void *gr_device_stream(const gr_device *dev);
+void *gr_device_comm_stream(const gr_device *dev);
+/* Properties for tuning (CUDA): multiprocessors, L2 bytes. 0 on the CPU. */
+int gr_device_sm_count(const gr_device *dev);
+
+/* Device memory. Allocation failures are GR_ERR_DEVICE_OOM with a message
+ * saying how much was asked, how much is in use and how much the device has.
+ * A documented fault-injection hook (GR_FAULT_ALLOC=DEVICE:N, see README)
+ * makes the N-th allocation on a device fail, to prove the error paths. */
+gr_status gr_device_malloc(gr_device *dev, void **out, size_t bytes,
+                           const char *what);
+void gr_device_free(gr_device *dev, void *p, size_t bytes);
+gr_status gr_device_mem_info(gr_device *dev, size_t *free_bytes,
+                             size_t *total_bytes);
+
+typedef struct gr_device_mem_stats {
+  uint64_t bytes_in_use;
+  uint64_t peak_bytes;
+  uint64_t allocations;
+  uint64_t reallocations; /* counted by gr_buffer when a buffer grows */
+} gr_device_mem_stats;
+gr_device_mem_stats gr_device_mem_stats_get(const gr_device *dev);
+void gr_device_mem_stats_reset_peak(gr_device *dev);
+void gr__device_count_realloc(gr_device *dev);
+
+/* Copies and fills, ordered on the device's compute stream. With a pageable
+ * host pointer CUDA completes a D2H copy before returning. */
+gr_status gr_device_copy(gr_device *dev, void *dst, const void *src,
+                         size_t bytes, gr_copy_kind kind);
+gr_status gr_device_memset(gr_device *dev, void *p, int byte, size_t bytes);
+/* Waits for all work on the device's streams. */
+gr_status gr_device_sync(gr_device *dev);
+
+/* Host-pinned memory where the backend benefits from it (CUDA), plain host
+ * memory otherwise. */
+gr_status gr_device_host_alloc(gr_device *dev, void **out, size_t bytes,
+                               const char *what);
+void gr_device_host_free(gr_device *dev, void *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

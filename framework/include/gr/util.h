@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Small host utilities: clocks, host parallelism, checked allocation,
+ * counter-based random numbers (the same value for the same (seed, stream,
+ * counter) on any thread, CPU or GPU), and human-readable sizes. */
+#ifndef GR_UTIL_H
+#define GR_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gr/status.h"
+#include "gr/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Monotonic wall clock in seconds. */
+double gr_time_now(void);
+
+/* Threads the host offers to parallel loops (OpenMP's count when built with
+ * OpenMP, else 1). */
+int gr_host_threads(void);
+/* Physical memory of the host in bytes (0 when unknown). */
+uint64_t gr_host_memory_bytes(void);
+
+/* malloc/calloc that record a clear out-of-memory error saying how much was
+ * asked for; *out is NULL on failure. */
+gr_status gr_host_alloc(void **out, size_t bytes, const char *what);
+gr_status gr_host_calloc(void **out, size_t count, size_t size,
+                         const char *what);
+gr_status gr_host_realloc(void **p, size_t bytes, const char *what);
+void gr_host_free(void *p);
+
+/* Fills buf with "1.50 GiB" style text and returns buf. */
+const char *gr_format_bytes(char *buf, size_t len, uint64_t bytes);
+
+/* Exclusive prefix sum of n 64-bit counts in place, in parallel; returns the
+ * total. */
+uint64_t gr_prefix_sum_u64(uint64_t *a, size_t n);
+
+/* Whether stderr is a terminal (for progress output). */
+int gr_stderr_is_tty(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* SplitMix64 finaliser: a strong 64-bit mix used as a counter-based RNG. */
+GR_HD uint64_t gr_mix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/* Random 64 bits for (seed, stream, counter): independent of thread count and
+ * backend, which keeps generators and weights reproducible. */
+GR_HD uint64_t gr_rand64(uint64_t seed, uint64_t stream, uint64_t counter) {
+  return gr_mix64(gr_mix64(seed ^ gr_mix64(stream + 0x632be59bd9b4e019ull)) ^
+                  counter);
+}
+
+/* Uniform double in [0, 1) from 53 random bits. */
+GR_HD double gr_u01(uint64_t r) {
+  return (double)(r >> 11) * (1.0 / 9007199254740992.0);
+}
+
+#endif

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Host utilities: clocks, thread counts, checked allocation, prefix sums. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef GR_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#include "gr/util.h"
+
+double gr_time_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int gr_host_threads(void) {
+#ifdef GR_HAVE_OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+uint64_t gr_host_memory_bytes(void) {
+  long pages = sysconf(_SC_PHYS_PAGES);
+  long page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return 0;
+  return (uint64_t)pages * (uint64_t)page;
+}
+
+const char *gr_format_bytes(char *buf, size_t len, uint64_t bytes) {
+  static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  double v = (double)bytes;
+  int u = 0;
+  while (v >= 1024.0 && u < 5) {
+    v /= 1024.0;
+    u++;
+  }
+  if (u == 0) snprintf(buf, len, "%llu B", (unsigned long long)bytes);
+  else snprintf(buf, len, "%.2f %s", v, units[u]);
+  return buf;
+}
+
+static gr_status gr__oom(size_t bytes, const char *what) {
+  char b[32], h[32];
+  return gr_errorf(GR_ERR_HOST_OOM, "cannot allocate %s of host memory for %s (host has %s)",
+                   gr_format_bytes(b, sizeof b, bytes), what ? what : "data",
+                   gr_format_bytes(h, sizeof h, gr_host_memory_bytes()));
+}
+
+gr_status gr_host_alloc(void **out, size_t bytes, const char *what) {
+  *out = malloc(bytes ? bytes : 1);
+  if (!*out) return gr__oom(bytes, what);
+  return GR_SUCCESS;
+}
+
+gr_status gr_host_calloc(void **out, size_t count, size_t size, const char *what) {
+  if (size && count > SIZE_MAX / size) {
+    *out = NULL;
+    return gr__oom(SIZE_MAX, what);
+  }
+  *out = calloc(count ? count : 1, size ? size : 1);
+  if (!*out) return gr__oom(count * size, what);
+  return GR_SUCCESS;
+}
+
+gr_status gr_host_realloc(void **p, size_t bytes, const char *what) {
+  void *q = realloc(*p, bytes ? bytes : 1);
+  if (!q) return gr__oom(bytes, what);
+  *p = q;
+  return GR_SUCCESS;
+}
+
+void gr_host_free(void *p) { free(p); }
+
+int gr_stderr_is_tty(void) { return isatty(STDERR_FILENO); }
+
+uint64_t gr_prefix_sum_u64(uint64_t *a, size_t n) {
+#ifdef GR_HAVE_OPENMP
+  if (n < (1u << 16)) {
+#endif
+    uint64_t s = 0;
+    for (size_t i = 0; i < n; i++) {
+      uint64_t x = a[i];
+      a[i] = s;
+      s += x;
+    }
+    return s;
+#ifdef GR_HAVE_OPENMP
+  }
+  int nt = omp_get_max_threads();
+  if (nt > 64) nt = 64;
+  uint64_t part[65];
+  memset(part, 0, sizeof part);
+#pragma omp parallel num_threads(nt)
+  {
+    int t = omp_get_thread_num();
+    int T = omp_get_num_threads();
+    size_t lo = n * (size_t)t / (size_t)T, hi = n * (size_t)(t + 1) / (size_t)T;
+    uint64_t s = 0;
+    for (size_t i = lo; i < hi; i++) s += a[i];
+    part[t + 1] = s;
+#pragma omp barrier
+#pragma omp single
+    for (int i = 1; i <= T; i++) part[i] += part[i - 1];
+    s = part[t];
+    for (size_t i = lo; i < hi; i++) {
+      uint64_t x = a[i];
+      a[i] = s;
+      s += x;
+    }
+  }
+  /* part[T] is the total; T may be less than nt. */
+  uint64_t total = 0;
+  for (int i = 64; i >= 0; i--)
+    if (part[i]) {
+      total = part[i];
+      break;
+    }
+  return total;
+#endif
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Helpers shared by the Check tests: scratch paths, the real-graph folder
+ * (with a stated reason when absent), small file writers. */
+#ifndef GR_TESTUTIL_H
+#define GR_TESTUTIL_H
+
+#include <stddef.h>
+
+/* Scratch folder inside the build tree (GR_TEST_TMP_DIR) or /tmp. */
+const char *gr_test_tmp_dir(void);
+/* Writes `text` to a fresh file in the scratch folder named after `name`
+ * and returns its path (static storage, one per call site is fine: it is
+ * copied into buf). */
+const char *gr_test_write_file(char *buf, size_t len, const char *name, const char *text);
+/* Path of a file in the real-graph folder, or NULL (after printing why the
+ * test skips) when the folder or file is absent. */
+const char *gr_test_data_file(char *buf, size_t len, const char *name);
+/* Runs a Check suite (CK_NOFORK when no_fork, needed for CUDA) and returns
+ * the process exit code. */
+struct Suite;
+int gr_test_run_suite(struct Suite *s, int no_fork);
+
+#endif
