@@ -17,6 +17,13 @@ int gr_cuda_available(void) {
 #endif
 }
 
+void gr_cuda_versions(int *runtime, int *driver) {
+  *runtime = *driver = 0;
+#ifdef GR_HAVE_CUDA
+  gr__cuda_versions(runtime, driver);
+#endif
+}
+
 gr_status gr_device_count(gr_backend backend, int *count) {
   *count = 0;
   if (backend == GR_BACKEND_CPU) return gr__cpu_device_count(count);

@@ -26,6 +26,7 @@ gr_status gr__cpu_device_count(int *count);
 
 #ifdef GR_HAVE_CUDA
 gr_status gr__cuda_device_count(int *count);
+void gr__cuda_versions(int *runtime, int *driver);
 gr_status gr__cuda_device_init(gr_device *d);
 void gr__cuda_device_fini(gr_device *d);
 gr_status gr__cuda_activate(gr_device *d);

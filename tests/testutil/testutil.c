@@ -48,3 +48,47 @@ int gr_test_run_suite(Suite *s, int no_fork) {
   srunner_free(sr);
   return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
+
+#include <fcntl.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return strdup("");
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *b = malloc((size_t)n + 1);
+  size_t got = b ? fread(b, 1, (size_t)n, f) : 0;
+  if (b) b[got] = '\0';
+  fclose(f);
+  return b;
+}
+
+int gr_test_run(const char *const argv[], const char *const env[], char **out, char **err) {
+  static int seq = 0;
+  char po[512], pe[512];
+  snprintf(po, sizeof po, "%s/run-%d-%d.out", gr_test_tmp_dir(), (int)getpid(), seq);
+  snprintf(pe, sizeof pe, "%s/run-%d-%d.err", gr_test_tmp_dir(), (int)getpid(), seq++);
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    int fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fo < 0 || fe < 0) _exit(126);
+    dup2(fo, 1);
+    dup2(fe, 2);
+    for (int i = 0; env && env[i]; i++) putenv((char *)env[i]);
+    execv(argv[0], (char *const *)argv);
+    _exit(127);
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0) return -1;
+  if (out) *out = slurp(po);
+  if (err) *err = slurp(pe);
+  unlink(po);
+  unlink(pe);
+  if (!WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
+}

@@ -17,6 +17,11 @@ const char *gr_test_write_file(char *buf, size_t len, const char *name, const ch
 const char *gr_test_data_file(char *buf, size_t len, const char *name);
 /* Runs a Check suite (CK_NOFORK when no_fork, needed for CUDA) and returns
  * the process exit code. */
+/* Runs a program (argv[0] is its path) with extra environment entries
+ * ("K=V", NULL-terminated, may be NULL), capturing stdout and stderr
+ * (malloc'd, NUL-terminated). Returns the exit code, or -1 when it could not
+ * run or was killed by a signal (which a test must treat as a failure). */
+int gr_test_run(const char *const argv[], const char *const env[], char **out, char **err);
 struct Suite;
 int gr_test_run_suite(struct Suite *s, int no_fork);
 

@@ -21,6 +21,12 @@ gr_status gr__cuda_device_count(int *count) {
   return GR_SUCCESS;
 }
 
+void gr__cuda_versions(int *runtime, int *driver) {
+  if (cudaRuntimeGetVersion(runtime) != cudaSuccess) *runtime = 0;
+  if (cudaDriverGetVersion(driver) != cudaSuccess) *driver = 0;
+  cudaGetLastError();
+}
+
 gr_status gr__cuda_device_init(gr_device *d) {
   int n = 0;
   GR_CHECK(gr__cuda_device_count(&n));

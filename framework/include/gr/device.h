@@ -37,6 +37,8 @@ typedef enum gr_copy_kind {
 
 /* Whether this build has the CUDA backend. */
 int gr_cuda_available(void);
+/* CUDA runtime and driver versions (e.g. 13000), 0 without CUDA. */
+void gr_cuda_versions(int *runtime, int *driver);
 /* Number of devices of a backend. CUDA: the GPUs the driver shows (0 with no
  * driver or no GPU, which is not an error); CPU: unbounded, reported as the
  * host's thread count. */

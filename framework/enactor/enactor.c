@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* One pthread per device, kept for the enactor's life so each keeps its
+ * device current. The caller posts a command (init, run, extract, release);
+ * every thread executes it and the caller waits for all. Inside a run the
+ * threads meet at barriers that also carry the "someone failed" decision, so
+ * all of them leave at the same barrier and nothing hangs. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gr/enactor.h"
+#include "gr/log.h"
+#include "gr/util.h"
+
+enum gr__cmd { GR__CMD_NONE, GR__CMD_INIT, GR__CMD_RUN, GR__CMD_EXTRACT, GR__CMD_QUIT };
+
+/* A barrier that snapshots the failure flag when the last thread arrives:
+ * every thread of one generation reads the same decision. */
+typedef struct gr__barrier {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int n, arrived;
+  unsigned gen;
+  bool failed;
+  bool snap[2];
+} gr__barrier;
+
+typedef struct gr__slot {
+  struct gr_enactor *e;
+  int index;
+  pthread_t thread;
+  bool started;
+  gr_device *dev;
+  gr_part part;
+  gr_workspace ws;
+  bool ws_ready;
+  void *slice;
+  gr_frontier f[2];
+  int cur;
+  gr_buffer dev_out[3]; /* offsets, indices, weights */
+  gr_buffer dev_in[3];
+  gr_buffer dev_l2g;
+  /* per iteration, read by all threads after a barrier */
+  gr_eid out_size;
+  gr_eid in_size;
+  bool converged;
+  gr_eid edges;
+  gr_status st;
+} gr__slot;
+
+struct gr_enactor {
+  gr_enactor_config cfg;
+  gr_prim_options opts;
+  int n;
+  gr__slot *slots;
+  pthread_mutex_t mu;
+  pthread_cond_t cv_cmd, cv_done;
+  int cmd;
+  unsigned cmd_gen;
+  int done;
+  gr__barrier bar;
+  /* first failure */
+  gr_status fail_st;
+  int fail_dev;
+  char fail_msg[1024];
+  /* current command's arguments and outputs */
+  const gr_run_args *args;
+  gr_run_stats *stats;
+  gr_result *result;
+  double t0, t1;
+};
+
+static void gr__barrier_init(gr__barrier *b, int n) {
+  memset(b, 0, sizeof *b);
+  pthread_mutex_init(&b->mu, NULL);
+  pthread_cond_init(&b->cv, NULL);
+  b->n = n;
+}
+
+static void gr__barrier_fini(gr__barrier *b) {
+  pthread_mutex_destroy(&b->mu);
+  pthread_cond_destroy(&b->cv);
+}
+
+/* Records the calling thread's failure (the first one wins) so that the next
+ * barrier tells everyone to stop. */
+static void gr__fail(struct gr_enactor *e, int dev, gr_status st) {
+  pthread_mutex_lock(&e->bar.mu);
+  if (e->fail_st >= 0) {
+    e->fail_st = st;
+    e->fail_dev = dev;
+    const char *msg = gr_error_message();
+    snprintf(e->fail_msg, sizeof e->fail_msg, "%s", msg && *msg ? msg : gr_status_string(st));
+  }
+  e->bar.failed = true;
+  pthread_mutex_unlock(&e->bar.mu);
+}
+
+/* Returns true when the run must stop because some device failed. */
+static bool gr__barrier_wait(gr__barrier *b) {
+  pthread_mutex_lock(&b->mu);
+  unsigned gen = b->gen;
+  if (++b->arrived == b->n) {
+    b->arrived = 0;
+    b->snap[gen & 1] = b->failed;
+    b->gen++;
+    pthread_cond_broadcast(&b->cv);
+  } else {
+    while (gen == b->gen) pthread_cond_wait(&b->cv, &b->mu);
+  }
+  bool stop = b->snap[gen & 1];
+  pthread_mutex_unlock(&b->mu);
+  return stop;
+}
+
+/* Puts one host CSR onto the device. */
+static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_buffer bufs[3], gr_csr *d,
+                                const char *what) {
+  gr_csr z = {0};
+  *d = z;
+  d->n = h->n;
+  d->m = h->m;
+  size_t ob = ((size_t)h->n + 1) * sizeof(gr_eid), ib = (size_t)h->m * sizeof(gr_vid);
+  GR_CHECK(gr_buffer_resize(&bufs[0], dev, ob, 0, what));
+  GR_CHECK(gr_device_copy(dev, bufs[0].ptr, h->offsets, ob, GR_COPY_H2D));
+  GR_CHECK(gr_buffer_resize(&bufs[1], dev, ib, 0, what));
+  GR_CHECK(gr_device_copy(dev, bufs[1].ptr, h->indices, ib, GR_COPY_H2D));
+  d->offsets = (gr_eid *)bufs[0].ptr;
+  d->indices = (gr_vid *)bufs[1].ptr;
+  if (h->weights) {
+    size_t wb = (size_t)h->m * sizeof(gr_weight);
+    GR_CHECK(gr_buffer_resize(&bufs[2], dev, wb, 0, what));
+    GR_CHECK(gr_device_copy(dev, bufs[2].ptr, h->weights, wb, GR_COPY_H2D));
+    d->weights = (gr_weight *)bufs[2].ptr;
+  }
+  return gr_device_sync(dev);
+}
+
+static gr_status gr__slot_init(gr__slot *s) {
+  struct gr_enactor *e = s->e;
+  const gr_subgraph *sub = e->cfg.subs[s->index];
+  gr_device_options dopt = GR_DEVICE_OPTIONS_INIT;
+  dopt.cpu_threads = e->cfg.cpu_threads;
+  dopt.devices_in_run = e->n;
+  GR_CHECK(gr_device_create(&s->dev, e->cfg.backend, s->index, &dopt));
+  GR_CHECK(gr_workspace_init(&s->ws, s->dev, &e->cfg.mem));
+  s->ws_ready = true;
+  gr_part *p = &s->part;
+  p->index = s->index;
+  p->count = e->n;
+  p->dev = s->dev;
+  p->sub = sub;
+  p->ws = &s->ws;
+  p->opts = &e->opts;
+  p->mem = e->cfg.mem;
+  GR_CHECK(gr__upload_csr(s->dev, &sub->out, s->dev_out, &p->out, "graph (CSR)"));
+  if (e->cfg.prim->needs_in_edges) {
+    if (!sub->in.offsets)
+      return gr_errorf(GR_ERR_INTERNAL, "%s needs in-edges but part %d has none",
+                       e->cfg.prim->name, s->index);
+    GR_CHECK(gr__upload_csr(s->dev, &sub->in, s->dev_in, &p->in, "graph (CSC)"));
+  }
+  if (sub->local_to_global) {
+    size_t bytes = (size_t)sub->n_local * sizeof(gr_vid);
+    GR_CHECK(gr_buffer_resize(&s->dev_l2g, s->dev, bytes, 0, "local-to-global ids"));
+    GR_CHECK(gr_device_copy(s->dev, s->dev_l2g.ptr, sub->local_to_global, bytes, GR_COPY_H2D));
+    p->local_to_global = (const gr_vid *)s->dev_l2g.ptr;
+  }
+  gr_frontier_init(&s->f[0], sub->n_local);
+  gr_frontier_init(&s->f[1], sub->n_local);
+  GR_CHECK(e->cfg.prim->init(&s->slice, p));
+  return gr_device_sync(s->dev);
+}
+
+static void gr__slot_release(gr__slot *s) {
+  struct gr_enactor *e = s->e;
+  if (s->slice && e->cfg.prim->release) e->cfg.prim->release(s->slice, &s->part);
+  s->slice = NULL;
+  gr_frontier_release(&s->f[0]);
+  gr_frontier_release(&s->f[1]);
+  for (int i = 0; i < 3; i++) {
+    gr_buffer_release(&s->dev_out[i]);
+    gr_buffer_release(&s->dev_in[i]);
+  }
+  gr_buffer_release(&s->dev_l2g);
+  if (s->ws_ready) gr_workspace_release(&s->ws);
+  s->ws_ready = false;
+  if (s->dev) gr_device_sync(s->dev);
+}
+
+/* The bulk-synchronous loop on one device. Every thread passes the same
+ * barriers in the same order whether or not it failed. */
+static void gr__slot_run(gr__slot *s) {
+  struct gr_enactor *e = s->e;
+  const gr_primitive *prim = e->cfg.prim;
+  gr_status st = GR_SUCCESS;
+  s->edges = 0;
+  s->cur = 0;
+  s->f[0].size = s->f[1].size = 0;
+  st = prim->reset(s->slice, &s->part, e->args, &s->f[0]);
+  if (st >= 0) st = gr_device_sync(s->dev);
+  if (st < 0) gr__fail(e, s->index, st);
+  s->in_size = s->f[0].size;
+  if (gr__barrier_wait(&e->bar)) return;
+  if (s->index == 0) e->t0 = gr_time_now();
+
+  gr_eid global_in = 0;
+  for (int i = 0; i < e->n; i++) global_in += e->slots[i].in_size;
+  int max_iter = e->opts.max_iterations;
+  for (int iter = 0;; iter++) {
+    if (s->index == 0 && e->stats) {
+      gr_run_stats *rs = e->stats;
+      gr_eid *grown = realloc(rs->frontier, sizeof(gr_eid) * (size_t)(rs->frontier_len + 1));
+      if (grown) {
+        rs->frontier = grown;
+        rs->frontier[rs->frontier_len++] = global_in;
+      }
+    }
+    gr_iter it = {iter, &s->f[s->cur], &s->f[1 - s->cur], 0, global_in};
+    it.out->size = 0;
+    st = prim->iterate(s->slice, &s->part, &it);
+    if (st < 0) gr__fail(e, s->index, st);
+    s->edges += it.edges;
+    s->out_size = it.out->size;
+    s->converged = prim->converged ? prim->converged(s->slice, &s->part, &it) : false;
+    if (gr__barrier_wait(&e->bar)) return;
+    /* The next frontier is this iteration's output. Exchange and combine
+     * between devices slot in here. */
+    s->cur = 1 - s->cur;
+    global_in = 0;
+    bool all_converged = prim->converged != NULL;
+    for (int i = 0; i < e->n; i++) {
+      global_in += e->slots[i].out_size;
+      all_converged = all_converged && e->slots[i].converged;
+    }
+    if (s->index == 0) e->stats->iterations = iter + 1;
+    if (global_in == 0 || all_converged) break;
+    if (max_iter > 0 && iter + 1 >= max_iter) {
+      if (s->index == 0) e->stats->status = GR_ITERATION_LIMIT;
+      break;
+    }
+  }
+  st = gr_device_sync(s->dev);
+  if (st < 0) gr__fail(e, s->index, st);
+  if (gr__barrier_wait(&e->bar)) return;
+  if (s->index == 0) e->t1 = gr_time_now();
+}
+
+static void gr__slot_extract(gr__slot *s) {
+  gr_status st = s->e->cfg.prim->extract(s->slice, &s->part, s->e->result);
+  if (st < 0) gr__fail(s->e, s->index, st);
+}
+
+static void *gr__slot_main(void *arg) {
+  gr__slot *s = arg;
+  struct gr_enactor *e = s->e;
+  unsigned seen = 0;
+  for (;;) {
+    pthread_mutex_lock(&e->mu);
+    while (e->cmd_gen == seen) pthread_cond_wait(&e->cv_cmd, &e->mu);
+    seen = e->cmd_gen;
+    int cmd = e->cmd;
+    pthread_mutex_unlock(&e->mu);
+
+    gr_error_clear();
+    if (s->dev) {
+      gr_status st = gr_device_activate(s->dev);
+      if (st < 0) gr__fail(e, s->index, st);
+    }
+    switch (cmd) {
+      case GR__CMD_INIT: {
+        gr_status st = gr__slot_init(s);
+        if (st < 0) gr__fail(e, s->index, st);
+        break;
+      }
+      case GR__CMD_RUN:
+        gr__slot_run(s);
+        break;
+      case GR__CMD_EXTRACT:
+        gr__slot_extract(s);
+        break;
+      case GR__CMD_QUIT:
+        gr__slot_release(s);
+        gr_device_destroy(&s->dev);
+        break;
+      default:
+        break;
+    }
+    pthread_mutex_lock(&e->mu);
+    e->done++;
+    pthread_cond_broadcast(&e->cv_done);
+    pthread_mutex_unlock(&e->mu);
+    if (cmd == GR__CMD_QUIT) return NULL;
+  }
+}
+
+/* Posts a command to every thread and waits until all have done it. */
+static gr_status gr__command(struct gr_enactor *e, int cmd) {
+  e->fail_st = GR_SUCCESS;
+  e->fail_dev = -1;
+  e->fail_msg[0] = '\0';
+  e->bar.failed = false;
+  pthread_mutex_lock(&e->mu);
+  e->cmd = cmd;
+  e->done = 0;
+  e->cmd_gen++;
+  pthread_cond_broadcast(&e->cv_cmd);
+  while (e->done < e->n) pthread_cond_wait(&e->cv_done, &e->mu);
+  pthread_mutex_unlock(&e->mu);
+  if (e->fail_st < 0) {
+    gr_error_restore(e->fail_st, "");
+    return gr_errorf(e->fail_st, "device %d: %s", e->fail_dev, e->fail_msg);
+  }
+  return GR_SUCCESS;
+}
+
+gr_status gr_enactor_create(gr_enactor **out, const gr_enactor_config *cfg) {
+  *out = NULL;
+  if (!cfg->prim || cfg->n_devices < 1 || !cfg->subs)
+    return gr_errorf(GR_ERR_INVALID_ARG, "enactor needs a primitive, parts and at least one device");
+  int have = 0;
+  GR_CHECK(gr_device_count(cfg->backend, &have));
+  if (cfg->backend == GR_BACKEND_CUDA && cfg->n_devices > have)
+    return gr_errorf(GR_ERR_NO_DEVICE, "%d GPU%s asked for, but %d exist%s", cfg->n_devices,
+                     cfg->n_devices == 1 ? " was" : "s were", have, have == 1 ? "s" : "");
+  struct gr_enactor *e = NULL;
+  gr_status st = gr_host_calloc((void **)&e, 1, sizeof *e, "enactor");
+  if (st < 0) return st;
+  e->cfg = *cfg;
+  if (cfg->opts) e->opts = *cfg->opts;
+  e->n = cfg->n_devices;
+  e->fail_dev = -1;
+  pthread_mutex_init(&e->mu, NULL);
+  pthread_cond_init(&e->cv_cmd, NULL);
+  pthread_cond_init(&e->cv_done, NULL);
+  gr__barrier_init(&e->bar, e->n);
+  GR_CHECK_GOTO(gr_host_calloc((void **)&e->slots, (size_t)e->n, sizeof *e->slots, "device slots"),
+                st, fail);
+  for (int i = 0; i < e->n; i++) {
+    e->slots[i].e = e;
+    e->slots[i].index = i;
+    int rc = pthread_create(&e->slots[i].thread, NULL, gr__slot_main, &e->slots[i]);
+    if (rc) {
+      st = gr_errorf(GR_ERR_PTHREAD, "cannot start the thread of device %d: %s", i, strerror(rc));
+      goto fail;
+    }
+    e->slots[i].started = true;
+  }
+  GR_CHECK_GOTO(gr__command(e, GR__CMD_INIT), st, fail);
+  *out = e;
+  return GR_SUCCESS;
+fail:
+  gr_enactor_destroy(&e);
+  return st;
+}
+
+gr_status gr_enactor_run(gr_enactor *e, const gr_run_args *args, gr_run_stats *stats) {
+  gr_run_stats z = {0};
+  *stats = z;
+  e->args = args;
+  e->stats = stats;
+  e->t0 = e->t1 = 0;
+  gr_status st = gr__command(e, GR__CMD_RUN);
+  if (st < 0) return st;
+  stats->ms = (e->t1 - e->t0) * 1e3;
+  for (int i = 0; i < e->n; i++) stats->edges += e->slots[i].edges;
+  return GR_SUCCESS;
+}
+
+gr_status gr_enactor_extract(gr_enactor *e, gr_result *r) {
+  gr_vid n = e->cfg.subs[0]->n_global;
+  const gr_primitive *p = e->cfg.prim;
+  GR_CHECK(gr_result_alloc(r, n, p->value_type, e->opts.mark_pred && p->n_vertex_assoc > 0));
+  e->result = r;
+  gr_status st = gr__command(e, GR__CMD_EXTRACT);
+  if (st < 0) gr_result_free(r);
+  return st;
+}
+
+int gr_enactor_device_count(const gr_enactor *e) { return e->n; }
+
+void gr_enactor_device_report(const gr_enactor *e, int device, gr_device_report *rep) {
+  memset(rep, 0, sizeof *rep);
+  const gr_device *d = e->slots[device].dev;
+  if (!d) return;
+  snprintf(rep->name, sizeof rep->name, "%s", gr_device_name(d));
+  gr_device_mem_stats m = gr_device_mem_stats_get(d);
+  rep->peak_bytes = m.peak_bytes;
+  rep->allocations = m.allocations;
+  rep->reallocations = m.reallocations;
+}
+
+void gr_enactor_destroy(gr_enactor **ep) {
+  if (!ep || !*ep) return;
+  struct gr_enactor *e = *ep;
+  bool any = false;
+  for (int i = 0; i < e->n && e->slots; i++) any = any || e->slots[i].started;
+  if (any) {
+    /* Threads that never started cannot take a command: count them done. */
+    pthread_mutex_lock(&e->mu);
+    e->cmd = GR__CMD_QUIT;
+    e->done = 0;
+    for (int i = 0; i < e->n; i++)
+      if (!e->slots[i].started) e->done++;
+    e->cmd_gen++;
+    pthread_cond_broadcast(&e->cv_cmd);
+    while (e->done < e->n) pthread_cond_wait(&e->cv_done, &e->mu);
+    pthread_mutex_unlock(&e->mu);
+    for (int i = 0; i < e->n; i++)
+      if (e->slots[i].started) pthread_join(e->slots[i].thread, NULL);
+  }
+  free(e->slots);
+  gr__barrier_fini(&e->bar);
+  pthread_mutex_destroy(&e->mu);
+  pthread_cond_destroy(&e->cv_cmd);
+  pthread_cond_destroy(&e->cv_done);
+  free(e);
+  *ep = NULL;
+}
+
+void gr_run_stats_free(gr_run_stats *s) {
+  free(s->frontier);
+  s->frontier = NULL;
+  s->frontier_len = 0;
+}

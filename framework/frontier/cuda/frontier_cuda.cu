@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+// Frontier conversions on CUDA: queue to bitmap with atomicOr; bitmap to an
+// ordered queue by a scan of per-word popcounts (CUB).
+#include <cub/device/device_scan.cuh>
+
+#include "frontier/frontier_kernels.h"
+#include "gr/cuda_check.h"
+#include "operators/cuda/emit.cuh"
+
+namespace {
+
+__global__ void q2b_kernel(const gr_vid *q, gr_eid n, uint32_t *bits) {
+  for (gr_eid i = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; i < n;
+       i += (gr_eid)gridDim.x * blockDim.x)
+    atomicOr(&bits[q[i] >> 5], 1u << (q[i] & 31u));
+}
+
+__global__ void word_count_kernel(const uint32_t *bits, size_t words, gr_eid *counts) {
+  for (size_t w = blockIdx.x * (size_t)blockDim.x + threadIdx.x; w <= words;
+       w += (size_t)gridDim.x * blockDim.x)
+    counts[w] = w < words ? (gr_eid)__popc(bits[w]) : 0;
+}
+
+__global__ void word_write_kernel(const uint32_t *bits, size_t words, const gr_eid *offsets,
+                                  gr_vid *q) {
+  for (size_t w = blockIdx.x * (size_t)blockDim.x + threadIdx.x; w < words;
+       w += (size_t)gridDim.x * blockDim.x) {
+    uint32_t x = bits[w];
+    gr_eid pos = offsets[w];
+    while (x) {
+      int b = __ffs(x) - 1;
+      q[pos++] = (gr_vid)(w * 32 + (size_t)b);
+      x &= x - 1;
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" gr_status gr__frontier_q2b_cuda(gr_device *dev, const gr_vid *q, gr_eid n,
+                                           uint32_t *bits) {
+  if (!n) return GR_SUCCESS;
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  unsigned grid = gr_cuda::grid_for(n, 256, 65535);
+  q2b_kernel<<<grid, 256, 0, s>>>(q, n, bits);
+  GR_CUDA_CHECK_LAUNCH();
+  return GR_SUCCESS;
+}
+
+extern "C" gr_status gr__frontier_b2q_cuda(gr_device *dev, gr_workspace *ws, const uint32_t *bits,
+                                           gr_vid universe, gr_frontier *f) {
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  size_t words = gr_bitmap_words(universe);
+  GR_CHECK(gr_buffer_reserve(&ws->words, dev, (words + 1) * sizeof(gr_eid), 0, &ws->policy, 0,
+                             "bitmap compaction counts"));
+  gr_eid *counts = (gr_eid *)ws->words.ptr;
+  size_t temp = 0;
+  GR_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp, counts, counts, words + 1, s));
+  GR_CHECK(gr_buffer_reserve(&ws->temp, dev, temp, 0, &ws->policy, 0, "CUB scan storage"));
+  unsigned grid = gr_cuda::grid_for(words + 1, 256, 65535);
+  word_count_kernel<<<grid, 256, 0, s>>>(bits, words, counts);
+  GR_CUDA_CHECK_LAUNCH();
+  GR_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws->temp.ptr, temp, counts, counts, words + 1, s));
+  gr_eid n = 0;
+  GR_CHECK(gr_device_copy(dev, &n, counts + words, sizeof n, GR_COPY_D2H));
+  if (gr_frontier_capacity(f) < n) GR_CHECK(gr_frontier_reserve(f, dev, n, 0, &ws->policy));
+  if (n) {
+    word_write_kernel<<<gr_cuda::grid_for(words, 256, 65535), 256, 0, s>>>(bits, words, counts,
+                                                                            gr_frontier_items(f));
+    GR_CUDA_CHECK_LAUNCH();
+  }
+  f->size = n;
+  return GR_SUCCESS;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Launchers for frontier conversions, one per backend. They take device
+ * pointers and sizes, never allocate, and (CUDA) never synchronize, except
+ * where a count must come back to the host. */
+#ifndef GR_FRONTIER_KERNELS_H
+#define GR_FRONTIER_KERNELS_H
+
+#include "gr/frontier.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+gr_status gr__frontier_q2b_cpu(gr_device *dev, const gr_vid *q, gr_eid n, uint32_t *bits);
+gr_status gr__frontier_b2q_cpu(gr_device *dev, const uint32_t *bits, gr_vid universe, gr_vid *q,
+                               gr_eid *n);
+#ifdef GR_HAVE_CUDA
+gr_status gr__frontier_q2b_cuda(gr_device *dev, const gr_vid *q, gr_eid n, uint32_t *bits);
+/* Needs ws->words and ws->temp; grows them. */
+gr_status gr__frontier_b2q_cuda(gr_device *dev, gr_workspace *ws, const uint32_t *bits,
+                                gr_vid universe, gr_frontier *f);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Atomics usable from GR_HD per-element functions: CUDA's atomics in device
+ * code, the GCC builtins on the host (the CPU backend runs these functions
+ * from many threads at once). */
+#ifndef GR_ATOMIC_H
+#define GR_ATOMIC_H
+
+#include "gr/types.h"
+
+#if defined(__CUDA_ARCH__)
+
+GR_HD bool gr_atomic_cas_svid(gr_svid *p, gr_svid expected, gr_svid desired) {
+#ifdef GR_VERTEX_64
+  return atomicCAS((unsigned long long *)p, (unsigned long long)expected,
+                   (unsigned long long)desired) == (unsigned long long)expected;
+#else
+  return atomicCAS((unsigned int *)p, (unsigned int)expected, (unsigned int)desired) ==
+         (unsigned int)expected;
+#endif
+}
+GR_HD gr_svid gr_atomic_min_svid(gr_svid *p, gr_svid v) {
+#ifdef GR_VERTEX_64
+  return (gr_svid)atomicMin((long long *)p, (long long)v);
+#else
+  return atomicMin((int *)p, (int)v);
+#endif
+}
+GR_HD uint32_t gr_atomic_or_u32(uint32_t *p, uint32_t v) { return atomicOr((unsigned int *)p, v); }
+GR_HD uint64_t gr_atomic_add_u64(uint64_t *p, uint64_t v) {
+  return atomicAdd((unsigned long long *)p, (unsigned long long)v);
+}
+GR_HD gr_svid gr_load_relaxed_svid(const gr_svid *p) { return *(volatile const gr_svid *)p; }
+GR_HD void gr_store_relaxed_svid(gr_svid *p, gr_svid v) { *(volatile gr_svid *)p = v; }
+GR_HD uint32_t gr_load_relaxed_u32(const uint32_t *p) { return *(volatile const uint32_t *)p; }
+
+#else
+
+GR_HD bool gr_atomic_cas_svid(gr_svid *p, gr_svid expected, gr_svid desired) {
+  return __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_RELAXED,
+                                     __ATOMIC_RELAXED);
+}
+GR_HD gr_svid gr_atomic_min_svid(gr_svid *p, gr_svid v) {
+  gr_svid cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (v < cur &&
+         !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  return cur;
+}
+GR_HD uint32_t gr_atomic_or_u32(uint32_t *p, uint32_t v) {
+  return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
+}
+GR_HD uint64_t gr_atomic_add_u64(uint64_t *p, uint64_t v) {
+  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+GR_HD gr_svid gr_load_relaxed_svid(const gr_svid *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+GR_HD void gr_store_relaxed_svid(gr_svid *p, gr_svid v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+GR_HD uint32_t gr_load_relaxed_u32(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+
+#endif
+
+/* Bitmaps of 32-bit words. */
+GR_HD bool gr_bitmap_test(const uint32_t *bits, gr_vid v) {
+  return (gr_load_relaxed_u32(&bits[v >> 5]) >> (v & 31u)) & 1u;
+}
+/* Sets the bit; true when this call set it (it was clear). */
+GR_HD bool gr_bitmap_test_and_set(uint32_t *bits, gr_vid v) {
+  uint32_t mask = 1u << (v & 31u);
+  if (gr_load_relaxed_u32(&bits[v >> 5]) & mask) return false;
+  return !(gr_atomic_or_u32(&bits[v >> 5], mask) & mask);
+}
+
+#endif

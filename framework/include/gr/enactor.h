@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The enactor: one pthread per device, each owning its device context; runs
+ * a primitive's bulk-synchronous loop (core iteration, split and package,
+ * exchange, combine, global stop). Any error on any device is recorded with
+ * its device and cause; every thread leaves at the next barrier and frees
+ * what it holds. */
+#ifndef GR_ENACTOR_H
+#define GR_ENACTOR_H
+
+#include "gr/buffer.h"
+#include "gr/device.h"
+#include "gr/primitive.h"
+#include "gr/subgraph.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gr_enactor gr_enactor;
+
+typedef struct gr_enactor_config {
+  const gr_primitive *prim;
+  const gr_prim_options *opts;
+  gr_backend backend;
+  int n_devices;
+  int cpu_threads;          /* per CPU device; 0 = host threads / devices */
+  gr_mem_policy mem;
+  gr_subgraph *const *subs; /* n_devices parts */
+} gr_enactor_config;
+
+typedef struct gr_device_report {
+  char name[288];
+  uint64_t peak_bytes;
+  uint64_t allocations;
+  uint64_t reallocations;
+} gr_device_report;
+
+typedef struct gr_run_stats {
+  double ms;              /* the traversal, reset excluded */
+  int iterations;
+  gr_eid edges;           /* edges visited by the operators */
+  gr_eid *frontier;       /* input frontier size of each iteration (all devices) */
+  int frontier_len;
+  gr_status status;       /* GR_SUCCESS or GR_ITERATION_LIMIT */
+} gr_run_stats;
+void gr_run_stats_free(gr_run_stats *s);
+
+/* Opens the devices (one thread each), uploads each part and initialises the
+ * primitive on it. */
+gr_status gr_enactor_create(gr_enactor **out, const gr_enactor_config *cfg);
+/* One run: reset, then iterate until the global stop. */
+gr_status gr_enactor_run(gr_enactor *e, const gr_run_args *args, gr_run_stats *stats);
+/* Gathers the last run's results (global ids) into r, allocated here. */
+gr_status gr_enactor_extract(gr_enactor *e, gr_result *r);
+int gr_enactor_device_count(const gr_enactor *e);
+void gr_enactor_device_report(const gr_enactor *e, int device, gr_device_report *rep);
+void gr_enactor_destroy(gr_enactor **e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

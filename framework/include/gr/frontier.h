@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Frontiers: a sparse queue of vertex ids and a dense bitmap over the same
+ * universe, with conversions both ways. Buffers live on the frontier's
+ * device and grow just enough. */
+#ifndef GR_FRONTIER_H
+#define GR_FRONTIER_H
+
+#include "gr/buffer.h"
+#include "gr/types.h"
+#include "gr/workspace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gr_frontier {
+  gr_vid universe;  /* ids are < universe */
+  gr_buffer queue;  /* gr_vid items */
+  gr_eid size;      /* items in the queue */
+  gr_buffer bitmap; /* (universe + 31) / 32 words, when used */
+} gr_frontier;
+#define GR_FRONTIER_INIT {0, GR_BUFFER_INIT, 0, GR_BUFFER_INIT}
+
+static inline gr_vid *gr_frontier_items(const gr_frontier *f) { return (gr_vid *)f->queue.ptr; }
+static inline uint32_t *gr_frontier_bits(const gr_frontier *f) { return (uint32_t *)f->bitmap.ptr; }
+static inline gr_eid gr_frontier_capacity(const gr_frontier *f) {
+  return (gr_eid)(f->queue.capacity / sizeof(gr_vid));
+}
+static inline size_t gr_bitmap_words(gr_vid universe) { return ((size_t)universe + 31) / 32; }
+
+void gr_frontier_init(gr_frontier *f, gr_vid universe);
+/* Makes room for `items` queue entries (contents kept when keep != 0). */
+gr_status gr_frontier_reserve(gr_frontier *f, gr_device *dev, gr_eid items, int keep,
+                              const gr_mem_policy *policy);
+/* Replaces the queue with n host-side ids. */
+gr_status gr_frontier_assign(gr_frontier *f, gr_device *dev, const gr_vid *host_ids, gr_eid n);
+/* Allocates the bitmap (when absent) and clears it. */
+gr_status gr_frontier_clear_bitmap(gr_frontier *f, gr_device *dev);
+/* Sets the bitmap to exactly the queue's elements. */
+gr_status gr_frontier_queue_to_bitmap(gr_frontier *f, gr_device *dev, gr_workspace *ws);
+/* Sets the queue to the bitmap's elements in ascending order. */
+gr_status gr_frontier_bitmap_to_queue(gr_frontier *f, gr_device *dev, gr_workspace *ws);
+/* Copies the queue to host memory (n = f->size entries). */
+gr_status gr_frontier_download(const gr_frontier *f, gr_device *dev, gr_vid *host_ids);
+void gr_frontier_swap(gr_frontier *a, gr_frontier *b);
+void gr_frontier_release(gr_frontier *f);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The three frontier operators, as argument blocks shared by both backends.
+ * A primitive instantiates them for its per-element functions: with the
+ * GR_CPU_* macros of operators_cpu.h in its _cpu.c file and with the
+ * templates of operators/cuda/operators.cuh in its _cuda.cu file.
+ *
+ *  advance push: for each frontier vertex u and out-edge (u, v, e):
+ *                if visit(u, v, e) then v joins the output.
+ *  advance pull: for each wanted vertex v (unvisited), over in-edges (u, v, e)
+ *                with u in the frontier bitmap: the first visit(u, v, e) that
+ *                succeeds puts v in the output and stops v's scan.
+ *  filter:       keeps the elements with keep(v), once each when a culling
+ *                bitmap is given.
+ *  for each:     op(v) on every frontier element or every vertex. */
+#ifndef GR_OPERATORS_H
+#define GR_OPERATORS_H
+
+#include "gr/graph.h"
+#include "gr/types.h"
+#include "gr/workspace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gr_advance_push_args {
+  const gr_csr *g;      /* device-resident CSR */
+  const gr_vid *in;     /* input queue */
+  gr_eid n_in;
+  gr_vid *out;          /* output queue */
+  gr_eid out_capacity;
+  gr_eid n_out;         /* result: items written */
+  gr_eid edges;         /* result: edges visited */
+} gr_advance_push_args;
+
+typedef struct gr_advance_pull_args {
+  const gr_csr *g;                /* device-resident CSC: row v = in-edges */
+  const uint32_t *frontier_bits;  /* input frontier as a bitmap */
+  const gr_vid *candidates;       /* vertices to consider; NULL = all rows */
+  gr_eid n_candidates;
+  gr_vid *out;
+  gr_eid out_capacity;
+  gr_eid n_out;                   /* result */
+  gr_eid edges;                   /* result: in-edges examined */
+} gr_advance_pull_args;
+
+typedef struct gr_filter_args {
+  const gr_vid *in;
+  gr_eid n_in;
+  gr_vid *out;           /* may not alias in */
+  gr_eid out_capacity;
+  uint32_t *cull_bits;   /* NULL: no uniquifying; else a cleared bitmap */
+  gr_eid n_out;          /* result */
+} gr_filter_args;
+
+typedef struct gr_for_each_args {
+  const gr_vid *in;  /* NULL: every id in [0, n) */
+  gr_eid n;
+} gr_for_each_args;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The portable definition of the operators: macros that a primitive's _cpu.c
+ * file expands once per per-element function, giving plain C functions that
+ * run in parallel over the CPU device's threads (OpenMP). The CUDA templates
+ * in operators/cuda/operators.cuh compute the same sets.
+ *
+ *   GR_CPU_ADVANCE_PUSH(name, ctx_type, visit)       visit(ctx, u, v, e) -> bool
+ *   GR_CPU_ADVANCE_PULL(name, ctx_type, wanted, visit)  wanted(ctx, v) -> bool
+ *   GR_CPU_FILTER(name, ctx_type, keep)              keep(ctx, v) -> bool
+ *   GR_CPU_FOR_EACH(name, ctx_type, op)              op(ctx, v)
+ *
+ * Each defines `gr_status name(gr_device *, gr_workspace *, <args> *,
+ * const ctx_type *)`, the same signature as the CUDA instantiations.
+ * Output order is unspecified; output sets are not. Writing past the
+ * output's capacity is refused and reported as GR_ERR_INTERNAL. */
+#ifndef GR_OPERATORS_CPU_H
+#define GR_OPERATORS_CPU_H
+
+#include <string.h>
+
+#include "gr/atomic.h"
+#include "gr/device.h"
+#include "gr/operators.h"
+#include "gr/status.h"
+
+/* Each thread collects output ids locally and reserves room in the shared
+ * queue with one atomic add per batch. */
+enum { GR__CPU_EMIT_BATCH = 256 };
+
+typedef struct gr__cpu_emit {
+  gr_vid buf[GR__CPU_EMIT_BATCH];
+  int n;
+  gr_vid *out;
+  gr_eid cap;
+  uint64_t *count;
+  int *overflow;
+} gr__cpu_emit;
+
+static inline void gr__cpu_emit_flush(gr__cpu_emit *e) {
+  if (!e->n) return;
+  uint64_t pos = gr_atomic_add_u64(e->count, (uint64_t)e->n);
+  uint64_t fit = pos >= e->cap ? 0 : (e->cap - pos < (uint64_t)e->n ? e->cap - pos : (uint64_t)e->n);
+  if (fit) memcpy(e->out + pos, e->buf, (size_t)fit * sizeof(gr_vid));
+  if (fit < (uint64_t)e->n) __atomic_store_n(e->overflow, 1, __ATOMIC_RELAXED);
+  e->n = 0;
+}
+
+static inline void gr__cpu_emit_push(gr__cpu_emit *e, gr_vid v) {
+  e->buf[e->n++] = v;
+  if (e->n == GR__CPU_EMIT_BATCH) gr__cpu_emit_flush(e);
+}
+
+static inline gr_status gr__cpu_emit_result(uint64_t count, int overflow, gr_eid cap,
+                                            gr_eid *n_out, const char *op) {
+  if (overflow)
+    return gr_errorf(GR_ERR_INTERNAL, "%s produced %llu items for an output of capacity %llu", op,
+                     (unsigned long long)count, (unsigned long long)cap);
+  *n_out = (gr_eid)count;
+  return GR_SUCCESS;
+}
+
+#define GR_CPU_ADVANCE_PUSH(NAME, CTX_T, VISIT)                                         \
+  gr_status NAME(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, const CTX_T *ctx) {          \
+    const gr_csr *g = a->g;                                                             \
+    const gr_vid *in = a->in;                                                           \
+    const gr_eid n_in = a->n_in;                                                        \
+    uint64_t count = 0, edges = 0;                                                      \
+    int overflow = 0;                                                                   \
+    int nt = gr_device_cpu_threads(dev);                                                \
+    _Pragma("omp parallel num_threads(nt) reduction(+ : edges)") {                      \
+      gr__cpu_emit em = {{0}, 0, a->out, a->out_capacity, &count, &overflow};           \
+      _Pragma("omp for schedule(dynamic, 64) nowait") for (gr_eid i = 0; i < n_in; i++) { \
+        gr_vid u = in[i];                                                               \
+        gr_eid b = g->offsets[u], end = g->offsets[u + 1];                              \
+        edges += end - b;                                                               \
+        for (gr_eid k = b; k < end; k++) {                                              \
+          gr_vid v = g->indices[k];                                                     \
+          if (VISIT(ctx, u, v, k)) gr__cpu_emit_push(&em, v);                           \
+        }                                                                               \
+      }                                                                                 \
+      gr__cpu_emit_flush(&em);                                                          \
+    }                                                                                   \
+    a->edges = edges;                                                                   \
+    return gr__cpu_emit_result(count, overflow, a->out_capacity, &a->n_out, #NAME);      \
+  }
+
+#define GR_CPU_ADVANCE_PULL(NAME, CTX_T, WANTED, VISIT)                                 \
+  gr_status NAME(gr_device *dev, gr_workspace *ws, gr_advance_pull_args *a, const CTX_T *ctx) {          \
+    const gr_csr *g = a->g;                                                             \
+    const uint32_t *fb = a->frontier_bits;                                              \
+    const gr_vid *cand = a->candidates;                                                 \
+    const gr_eid n = cand ? a->n_candidates : (gr_eid)g->n;                             \
+    uint64_t count = 0, edges = 0;                                                      \
+    int overflow = 0;                                                                   \
+    int nt = gr_device_cpu_threads(dev);                                                \
+    _Pragma("omp parallel num_threads(nt) reduction(+ : edges)") {                      \
+      gr__cpu_emit em = {{0}, 0, a->out, a->out_capacity, &count, &overflow};           \
+      _Pragma("omp for schedule(dynamic, 256) nowait") for (gr_eid i = 0; i < n; i++) { \
+        gr_vid v = cand ? cand[i] : (gr_vid)i;                                          \
+        if (!WANTED(ctx, v)) continue;                                                  \
+        gr_eid b = g->offsets[v], end = g->offsets[v + 1];                              \
+        for (gr_eid k = b; k < end; k++) {                                              \
+          gr_vid u = g->indices[k];                                                     \
+          edges++;                                                                      \
+          if (gr_bitmap_test(fb, u) && VISIT(ctx, u, v, k)) {                           \
+            gr__cpu_emit_push(&em, v);                                                  \
+            break;                                                                      \
+          }                                                                             \
+        }                                                                               \
+      }                                                                                 \
+      gr__cpu_emit_flush(&em);                                                          \
+    }                                                                                   \
+    a->edges = edges;                                                                   \
+    return gr__cpu_emit_result(count, overflow, a->out_capacity, &a->n_out, #NAME);      \
+  }
+
+#define GR_CPU_FILTER(NAME, CTX_T, KEEP)                                                \
+  gr_status NAME(gr_device *dev, gr_workspace *ws, gr_filter_args *a, const CTX_T *ctx) {                \
+    const gr_vid *in = a->in;                                                           \
+    const gr_eid n_in = a->n_in;                                                        \
+    uint32_t *cull = a->cull_bits;                                                      \
+    uint64_t count = 0;                                                                 \
+    int overflow = 0;                                                                   \
+    int nt = gr_device_cpu_threads(dev);                                                \
+    _Pragma("omp parallel num_threads(nt)") {                                           \
+      gr__cpu_emit em = {{0}, 0, a->out, a->out_capacity, &count, &overflow};           \
+      _Pragma("omp for schedule(static, 4096) nowait") for (gr_eid i = 0; i < n_in; i++) { \
+        gr_vid v = in[i];                                                               \
+        if (!KEEP(ctx, v)) continue;                                                    \
+        if (cull && !gr_bitmap_test_and_set(cull, v)) continue;                         \
+        gr__cpu_emit_push(&em, v);                                                      \
+      }                                                                                 \
+      gr__cpu_emit_flush(&em);                                                          \
+    }                                                                                   \
+    return gr__cpu_emit_result(count, overflow, a->out_capacity, &a->n_out, #NAME);      \
+  }
+
+#define GR_CPU_FOR_EACH(NAME, CTX_T, OP)                                                \
+  gr_status NAME(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const CTX_T *ctx) {              \
+    const gr_vid *in = a->in;                                                           \
+    const gr_eid n = a->n;                                                              \
+    int nt = gr_device_cpu_threads(dev);                                                \
+    _Pragma("omp parallel for num_threads(nt) schedule(static, 4096)")                 \
+    for (gr_eid i = 0; i < n; i++) OP(ctx, in ? in[i] : (gr_vid)i);                     \
+    return GR_SUCCESS;                                                                  \
+  }
+
+#endif

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* A primitive is a spec plus a single-device core. The enactor calls the
+ * life-cycle functions on each device's thread; the multi-device layer splits
+ * each iteration's output frontier, sends the remote part with the payloads
+ * the spec names, and combines what arrives with the spec's operator. A
+ * one-device run uses the same iterate function with no exchange. */
+#ifndef GR_PRIMITIVE_H
+#define GR_PRIMITIVE_H
+
+#include <stdbool.h>
+
+#include "gr/buffer.h"
+#include "gr/frontier.h"
+#include "gr/graph.h"
+#include "gr/subgraph.h"
+#include "gr/workspace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum gr_combine_op {
+  GR_COMBINE_MIN = 0,
+  GR_COMBINE_MAX = 1,
+  GR_COMBINE_SUM = 2,
+  GR_COMBINE_OR = 3,
+  GR_COMBINE_REPLACE = 4,
+  GR_COMBINE_CUSTOM = 5
+} gr_combine_op;
+
+typedef enum gr_value_type {
+  GR_VALUE_SVID = 0,  /* gr_svid: depths, labels (-1 = unreached) */
+  GR_VALUE_FLOAT = 1,
+  GR_VALUE_DOUBLE = 2
+} gr_value_type;
+
+/* Options of every primitive, parsed by the tools; each primitive documents
+ * the fields it reads. */
+typedef struct gr_prim_options {
+  bool mark_pred;      /* bfs, dobfs, sssp: record predecessors */
+  int max_iterations;  /* 0: until convergence */
+} gr_prim_options;
+#define GR_PRIM_OPTIONS_INIT {false, 0}
+
+typedef struct gr_run_args {
+  gr_vid source; /* global dense id, for primitives with a source */
+  int run;       /* index of this run */
+} gr_run_args;
+
+/* What one device's thread hands to every spec call. */
+typedef struct gr_part {
+  int index;               /* this device among the run's devices */
+  int count;               /* devices in the run */
+  gr_device *dev;
+  const gr_subgraph *sub;  /* host-side description, local ids */
+  gr_csr out;              /* device-resident local CSR */
+  gr_csr in;               /* device-resident local CSC (needs_in_edges) */
+  const gr_vid *local_to_global; /* device copy; NULL when local ids are global */
+  gr_workspace *ws;
+  const gr_prim_options *opts;
+  gr_mem_policy mem;
+} gr_part;
+
+typedef struct gr_iter {
+  int iteration;         /* 0 for the first */
+  gr_frontier *in;       /* this iteration's frontier, local ids */
+  gr_frontier *out;      /* to fill: vertices whose state changed */
+  gr_eid edges;          /* to add: edges the operators visited */
+  gr_eid global_in;      /* size of the input frontier over all devices */
+} gr_iter;
+
+/* Results in global ids on the host. */
+typedef struct gr_result {
+  gr_vid n;
+  gr_value_type type;
+  void *values;   /* n values of `type` */
+  gr_svid *preds; /* n predecessors (-1 none) or NULL */
+} gr_result;
+#define GR_RESULT_INIT {0, GR_VALUE_SVID, NULL, NULL}
+gr_status gr_result_alloc(gr_result *r, gr_vid n, gr_value_type type, bool preds);
+void gr_result_free(gr_result *r);
+
+typedef struct gr_primitive {
+  const char *name;
+  const char *summary;
+  /* multi-device spec */
+  gr_proxy_mode proxy;     /* default proxies */
+  gr_comm_mode comm;       /* default exchange */
+  int n_vertex_assoc;      /* vertex-id payloads per frontier vertex */
+  int n_value_assoc;       /* value payloads per frontier vertex */
+  gr_combine_op combine;
+  /* needs */
+  gr_value_type value_type;
+  bool needs_source;
+  bool needs_in_edges;
+  bool needs_weights;
+  /* life cycle, on each device's thread */
+  gr_status (*init)(void **slice, gr_part *p);
+  void (*release)(void *slice, gr_part *p);
+  gr_status (*reset)(void *slice, gr_part *p, const gr_run_args *a, gr_frontier *first);
+  gr_status (*iterate)(void *slice, gr_part *p, gr_iter *it);
+  /* Local stop test; NULL: stop when every device's frontier is empty. */
+  bool (*converged)(const void *slice, const gr_part *p, const gr_iter *it);
+  /* Writes the owned vertices' values into r (global ids). */
+  gr_status (*extract)(void *slice, gr_part *p, gr_result *r);
+  /* Host side: the plain serial reference, and an invariant check that
+   * accepts every correct answer (ref may be used for what only a reference
+   * can tell, such as the reached set). */
+  gr_status (*reference)(gr_graph *g, const gr_run_args *a, const gr_prim_options *o,
+                         gr_result *ref);
+  gr_status (*validate)(gr_graph *g, const gr_run_args *a, const gr_prim_options *o,
+                        const gr_result *r, const gr_result *ref);
+  /* Edges counted for TEPS (Graph500: input edges in the traversed part). */
+  gr_eid (*traversed_edges)(gr_graph *g, const gr_result *r);
+} gr_primitive;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

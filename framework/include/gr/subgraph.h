@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* One device's share of the graph: its owned vertices with their out-edges
+ * (and in-edges where a primitive pulls), plus proxies for remote vertices.
+ * With duplicate-all proxies local ids are global ids; with duplicate-1-hop
+ * the owned vertices come first, then remote neighbours grouped by owner.
+ * The partitioners build these; a one-device run uses the whole graph. */
+#ifndef GR_SUBGRAPH_H
+#define GR_SUBGRAPH_H
+
+#include <stdbool.h>
+
+#include "gr/graph.h"
+#include "gr/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum gr_proxy_mode { GR_PROXY_ALL = 0, GR_PROXY_1HOP = 1 } gr_proxy_mode;
+typedef enum gr_comm_mode { GR_COMM_SELECTIVE = 0, GR_COMM_BROADCAST = 1 } gr_comm_mode;
+
+typedef struct gr_subgraph {
+  int part;               /* this device's index */
+  int n_parts;
+  gr_proxy_mode proxy;
+  gr_vid n_global;        /* vertices of the whole graph */
+  gr_vid n_local;         /* local ids are 0..n_local-1 */
+  gr_vid n_owned;         /* vertices this part owns */
+  gr_csr out;             /* local CSR (rows of non-owned vertices are empty) */
+  gr_csr in;              /* local CSC, when built (in.offsets NULL otherwise) */
+  gr_vid *local_to_global; /* n_local entries; NULL when local ids are global */
+  gr_vid *global_to_local; /* n_global entries (GR_NO_VERTEX: not here); NULL
+                              when local ids are global */
+  int32_t *owner;         /* part owning each local vertex; NULL when all are owned */
+  gr_vid *owner_local;    /* the vertex's id on its owner (1-hop); NULL otherwise */
+  bool owns_arrays;       /* false when out/in alias the host graph's arrays */
+} gr_subgraph;
+
+/* The whole graph as the single part of a one-device run (arrays aliased,
+ * in-edges when needs_in). */
+gr_status gr_subgraph_whole(gr_subgraph **out, gr_graph *g, bool needs_in);
+void gr_subgraph_destroy(gr_subgraph **s);
+
+static inline gr_vid gr_subgraph_global(const gr_subgraph *s, gr_vid local) {
+  return s->local_to_global ? s->local_to_global[local] : local;
+}
+/* The local id of a global vertex; false when this part does not hold it. */
+static inline bool gr_subgraph_local(const gr_subgraph *s, gr_vid global, gr_vid *local) {
+  if (global >= s->n_global) return false;
+  gr_vid l = s->global_to_local ? s->global_to_local[global] : global;
+  if (l == GR_NO_VERTEX || l >= s->n_local) return false;
+  *local = l;
+  return true;
+}
+static inline bool gr_subgraph_owns(const gr_subgraph *s, gr_vid local) {
+  return s->owner ? s->owner[local] == s->part : true;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* BFS as a primitive spec: per-device state (depths, predecessors), reset at
+ * the source's owner, and one push advance per level. Across devices a
+ * visited vertex travels with its depth (and predecessor) and the smaller
+ * depth wins. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bfs/bfs.h"
+#include "gr/util.h"
+
+typedef struct gr__bfs_slice {
+  gr_buffer depth;
+  gr_buffer pred;
+  bool mark_pred;
+} gr__bfs_slice;
+
+const gr_bfs_ops *gr__bfs_ops(const gr_device *dev) {
+#ifdef GR_HAVE_CUDA
+  if (gr_device_backend(dev) == GR_BACKEND_CUDA) return &gr__bfs_ops_cuda;
+#endif
+  (void)dev;
+  return &gr__bfs_ops_cpu;
+}
+
+static gr_status bfs_init(void **slice, gr_part *p) {
+  gr__bfs_slice *s = NULL;
+  gr_status st = GR_SUCCESS;
+  GR_CHECK(gr_host_calloc((void **)&s, 1, sizeof *s, "bfs state"));
+  gr_vid n = p->sub->n_local;
+  s->mark_pred = p->opts->mark_pred;
+  GR_CHECK_GOTO(gr_buffer_resize(&s->depth, p->dev, (size_t)n * sizeof(gr_svid), 0, "bfs depths"), st,
+                fail);
+  if (s->mark_pred)
+    GR_CHECK_GOTO(gr_buffer_resize(&s->pred, p->dev, (size_t)n * sizeof(gr_svid), 0, "bfs predecessors"),
+                  st, fail);
+  *slice = s;
+  return GR_SUCCESS;
+fail:
+  gr_buffer_release(&s->depth);
+  gr_buffer_release(&s->pred);
+  free(s);
+  return st;
+}
+
+static void bfs_release(void *slice, gr_part *p) {
+  (void)p;
+  gr__bfs_slice *s = slice;
+  gr_buffer_release(&s->depth);
+  gr_buffer_release(&s->pred);
+  free(s);
+}
+
+static gr_status bfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_frontier *first) {
+  gr__bfs_slice *s = slice;
+  gr_vid n = p->sub->n_local;
+  /* Every byte 0xff is -1 in two's complement: "unvisited". */
+  GR_CHECK(gr_device_memset(p->dev, s->depth.ptr, 0xff, (size_t)n * sizeof(gr_svid)));
+  if (s->mark_pred)
+    GR_CHECK(gr_device_memset(p->dev, s->pred.ptr, 0xff, (size_t)n * sizeof(gr_svid)));
+  /* BFS outputs each vertex once, so two frontiers of n_local entries are
+   * all it ever needs. */
+  if (gr_frontier_capacity(first) < n) GR_CHECK(gr_frontier_reserve(first, p->dev, n, 0, &p->mem));
+  first->size = 0;
+  gr_vid src = 0;
+  if (!gr_subgraph_local(p->sub, a->source, &src) || !gr_subgraph_owns(p->sub, src)) return GR_SUCCESS;
+  gr_svid zero = 0;
+  GR_CHECK(gr_device_copy(p->dev, (gr_svid *)s->depth.ptr + src, &zero, sizeof zero, GR_COPY_H2D));
+  GR_CHECK(gr_frontier_assign(first, p->dev, &src, 1));
+  return gr_device_sync(p->dev);
+}
+
+static gr_status bfs_iterate(void *slice, gr_part *p, gr_iter *it) {
+  gr__bfs_slice *s = slice;
+  gr_vid n = p->sub->n_local;
+  if (gr_frontier_capacity(it->out) < n)
+    GR_CHECK(gr_frontier_reserve(it->out, p->dev, n, 0, &p->mem));
+  gr_bfs_ctx c = {(gr_svid *)s->depth.ptr, s->mark_pred ? (gr_svid *)s->pred.ptr : NULL,
+                  p->local_to_global, (gr_svid)it->iteration + 1};
+  gr_advance_push_args a = {&p->out, gr_frontier_items(it->in), it->in->size, gr_frontier_items(it->out),
+                            gr_frontier_capacity(it->out), 0, 0};
+  GR_CHECK(gr__bfs_ops(p->dev)->push(p->dev, p->ws, &a, &c));
+  it->out->size = a.n_out;
+  it->edges += a.edges;
+  return GR_SUCCESS;
+}
+
+static gr_status bfs_extract(void *slice, gr_part *p, gr_result *r) {
+  gr__bfs_slice *s = slice;
+  gr_vid n = p->sub->n_local;
+  gr_svid *h = NULL;
+  gr_status st = GR_SUCCESS;
+  GR_CHECK(gr_host_alloc((void **)&h, (size_t)n * sizeof(gr_svid), "bfs results"));
+  GR_CHECK_GOTO(gr_device_copy(p->dev, h, s->depth.ptr, (size_t)n * sizeof(gr_svid), GR_COPY_D2H), st,
+                done);
+  gr_svid *depth = r->values;
+  for (gr_vid v = 0; v < n; v++)
+    if (gr_subgraph_owns(p->sub, v)) depth[gr_subgraph_global(p->sub, v)] = h[v];
+  if (s->mark_pred && r->preds) {
+    GR_CHECK_GOTO(gr_device_copy(p->dev, h, s->pred.ptr, (size_t)n * sizeof(gr_svid), GR_COPY_D2H), st,
+                  done);
+    for (gr_vid v = 0; v < n; v++)
+      if (gr_subgraph_owns(p->sub, v)) r->preds[gr_subgraph_global(p->sub, v)] = h[v];
+  }
+done:
+  free(h);
+  return st;
+}
+
+const gr_primitive gr_bfs_primitive = {
+    .name = "bfs",
+    .summary = "breadth-first search: depth (and predecessor) of every vertex from a source",
+    .proxy = GR_PROXY_1HOP,
+    .comm = GR_COMM_SELECTIVE,
+    .n_vertex_assoc = 1,
+    .n_value_assoc = 1,
+    .combine = GR_COMBINE_MIN,
+    .value_type = GR_VALUE_SVID,
+    .needs_source = true,
+    .needs_in_edges = false,
+    .needs_weights = false,
+    .init = bfs_init,
+    .release = bfs_release,
+    .reset = bfs_reset,
+    .iterate = bfs_iterate,
+    .converged = NULL,
+    .extract = bfs_extract,
+    .reference = gr_bfs_reference,
+    .validate = gr_bfs_validate,
+    .traversed_edges = gr_bfs_traversed_edges,
+};

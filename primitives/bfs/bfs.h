@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Breadth-first search: depths (and predecessors with --mark-pred) from one
+ * source. The per-element functions below are the whole algorithm; bfs.c
+ * runs them through the operators on either backend. */
+#ifndef GR_BFS_H
+#define GR_BFS_H
+
+#include "gr/atomic.h"
+#include "gr/operators.h"
+#include "gr/primitive.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the kernels see: device pointers and the depth being assigned. */
+typedef struct gr_bfs_ctx {
+  gr_svid *depth;             /* per local vertex, -1 = unvisited */
+  gr_svid *pred;              /* per local vertex (global ids), or NULL */
+  const gr_vid *local_to_global; /* NULL when local ids are global */
+  gr_svid next;               /* depth given to newly visited vertices */
+} gr_bfs_ctx;
+
+/* Push: the first visitor of dst claims it (compare-and-swap), so each
+ * vertex enters the next frontier exactly once. */
+GR_HD bool gr_bfs_visit(const gr_bfs_ctx *c, gr_vid src, gr_vid dst, gr_eid e) {
+  (void)e;
+  if (gr_load_relaxed_svid(&c->depth[dst]) >= 0) return false;
+  if (!gr_atomic_cas_svid(&c->depth[dst], -1, c->next)) return false;
+  if (c->pred) c->pred[dst] = (gr_svid)(c->local_to_global ? c->local_to_global[src] : src);
+  return true;
+}
+
+/* Pull: an unvisited vertex looks for a parent in the frontier. */
+GR_HD bool gr_bfs_unvisited(const gr_bfs_ctx *c, gr_vid v) { return c->depth[v] < 0; }
+
+/* Pull visit: only v's own scan writes v, so no atomics are needed. */
+GR_HD bool gr_bfs_pull_visit(const gr_bfs_ctx *c, gr_vid parent, gr_vid v, gr_eid e) {
+  (void)e;
+  c->depth[v] = c->next;
+  if (c->pred) c->pred[v] = (gr_svid)(c->local_to_global ? c->local_to_global[parent] : parent);
+  return true;
+}
+
+/* The operator instantiations of one backend. */
+typedef struct gr_bfs_ops {
+  gr_status (*push)(gr_device *, gr_workspace *, gr_advance_push_args *, const gr_bfs_ctx *);
+  gr_status (*pull)(gr_device *, gr_workspace *, gr_advance_pull_args *, const gr_bfs_ctx *);
+} gr_bfs_ops;
+
+extern const gr_bfs_ops gr__bfs_ops_cpu;
+#ifdef GR_HAVE_CUDA
+extern const gr_bfs_ops gr__bfs_ops_cuda;
+#endif
+const gr_bfs_ops *gr__bfs_ops(const gr_device *dev);
+
+extern const gr_primitive gr_bfs_primitive;
+
+/* Plain serial reference (depths, and predecessors when asked). */
+gr_status gr_bfs_reference(gr_graph *g, const gr_run_args *a, const gr_prim_options *o,
+                           gr_result *ref);
+/* Accepts every correct BFS answer: the source has depth 0; every reached
+ * vertex other than the source has an in-neighbour one level up (its
+ * predecessor, when predecessors are given, which must be such an edge);
+ * no edge leaves the reached part or skips a level; the reached set equals
+ * the reference's. */
+gr_status gr_bfs_validate(gr_graph *g, const gr_run_args *a, const gr_prim_options *o,
+                          const gr_result *r, const gr_result *ref);
+/* Graph500 TEPS count: input edges with a reached endpoint. */
+gr_eid gr_bfs_traversed_edges(gr_graph *g, const gr_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

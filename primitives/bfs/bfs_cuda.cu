@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+// BFS's operators on CUDA: the same per-element functions as the CPU
+// backend, wrapped in functors for the operator templates.
+#include "bfs/bfs.h"
+#include "operators/cuda/operators.cuh"
+
+namespace {
+
+struct Visit {
+  gr_bfs_ctx c;
+  __device__ bool operator()(gr_vid u, gr_vid v, gr_eid e) const { return gr_bfs_visit(&c, u, v, e); }
+};
+struct Unvisited {
+  gr_bfs_ctx c;
+  __device__ bool operator()(gr_vid v) const { return gr_bfs_unvisited(&c, v); }
+};
+struct PullVisit {
+  gr_bfs_ctx c;
+  __device__ bool operator()(gr_vid u, gr_vid v, gr_eid e) const {
+    return gr_bfs_pull_visit(&c, u, v, e);
+  }
+};
+
+gr_status push_cuda(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, const gr_bfs_ctx *c) {
+  return gr_cuda::advance_push(dev, ws, a, Visit{*c});
+}
+
+gr_status pull_cuda(gr_device *dev, gr_workspace *ws, gr_advance_pull_args *a, const gr_bfs_ctx *c) {
+  return gr_cuda::advance_pull(dev, ws, a, Unvisited{*c}, PullVisit{*c});
+}
+
+}  // namespace
+
+extern "C" const gr_bfs_ops gr__bfs_ops_cuda = {push_cuda, pull_cuda};

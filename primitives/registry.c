@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The primitives gr knows, by name. Adding a primitive adds a line here. */
+#include <string.h>
+
+#include "bfs/bfs.h"
+#include "registry.h"
+
+static const gr_primitive *const gr__primitives[] = {&gr_bfs_primitive, NULL};
+
+const gr_primitive *const *gr_primitive_list(void) { return gr__primitives; }
+
+const gr_primitive *gr_primitive_find(const char *name) {
+  for (const gr_primitive *const *p = gr__primitives; *p; p++)
+    if (!strcmp((*p)->name, name)) return *p;
+  return NULL;
+}

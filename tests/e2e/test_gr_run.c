@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* gr_run end to end: runs on generated and real graphs with validation, the
+ * --out and --json files, the help text, and the malformed-input catalogue
+ * (each case: exit code 2 and a message naming the problem). Runs on CPU
+ * devices (--cpu), so it needs no GPU; GR_E2E_BACKEND=gpu runs the same
+ * cases on the GPU. */
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static const char *gr_run_bin(void) {
+  const char *p = getenv("GR_RUN");
+  ck_assert_msg(p && *p, "GR_RUN (path of gr_run) is not set");
+  return p;
+}
+
+static bool on_gpu(void) {
+  const char *b = getenv("GR_E2E_BACKEND");
+  return b && !strcmp(b, "gpu");
+}
+
+/* Runs gr_run with the given arguments (NULL-terminated) on the test's
+ * backend; returns the exit code and keeps stdout/stderr. */
+static char *out_text, *err_text;
+static int run_env(const char *const *env, const char *first, ...) {
+  const char *argv[64];
+  int n = 0;
+  argv[n++] = gr_run_bin();
+  /* The GPU variant names its device so that it can never fall back to
+   * the CPU backend unnoticed. */
+  if (on_gpu()) {
+    argv[n++] = "--gpus";
+    argv[n++] = "1";
+  } else {
+    argv[n++] = "--cpu";
+  }
+  va_list ap;
+  va_start(ap, first);
+  for (const char *a = first; a && n < 62; a = va_arg(ap, const char *)) argv[n++] = a;
+  va_end(ap);
+  argv[n] = NULL;
+  free(out_text);
+  free(err_text);
+  out_text = err_text = NULL;
+  int rc = gr_test_run(argv, env, &out_text, &err_text);
+  ck_assert_msg(rc >= 0, "gr_run did not exit normally (signal?)\nstderr: %s", err_text ? err_text : "");
+  return rc;
+}
+#define run(...) run_env(NULL, __VA_ARGS__, NULL)
+
+static void assert_err_has(const char *needle) {
+  ck_assert_msg(err_text && strstr(err_text, needle), "stderr lacks \"%s\":\n%s", needle,
+                err_text ? err_text : "(none)");
+}
+static void assert_out_has(const char *needle) {
+  ck_assert_msg(out_text && strstr(out_text, needle), "stdout lacks \"%s\":\n%s\nstderr:\n%s", needle,
+                out_text ? out_text : "(none)", err_text ? err_text : "");
+}
+
+static const char *tmpfile_path(char *buf, size_t len, const char *name) {
+  snprintf(buf, len, "%s/%d-%s", gr_test_tmp_dir(), (int)getpid(), name);
+  return buf;
+}
+
+/* ---- runs ---------------------------------------------------------------- */
+
+START_TEST(bfs_validates_on_generated_graphs) {
+  const char *specs[] = {"kron:12:16", "uniform:12:8", "grid2d:40x50", "grid3d:8x9x10",
+                         "kron:10:8,directed"};
+  for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+    ck_assert_int_eq(run("--gen", specs[i], "--runs", "3", "--validate"), 0);
+    assert_out_has("validation passed (3 runs)");
+    assert_out_has("GTEPS");
+  }
+}
+END_TEST
+
+START_TEST(bfs_validates_with_predecessors_and_sources) {
+  ck_assert_int_eq(run("--gen", "kron:11:16", "--mark-pred", "--runs", "2", "--validate"), 0);
+  assert_out_has("validation passed");
+  ck_assert_int_eq(run("--gen", "uniform:11:4", "--src", "max-degree", "--validate"), 0);
+  assert_out_has("validation passed");
+  ck_assert_int_eq(run("--gen", "grid2d:30x30", "--src", "0", "--validate", "--mark-pred"), 0);
+  assert_out_has("validation passed");
+}
+END_TEST
+
+START_TEST(bfs_validates_on_real_graphs) {
+  const char *files[] = {"karate.mtx", "email-enron.mtx.gz", "cit-hepph.mtx.gz", "soc-slashdot0902.mtx.gz",
+                         "ego-twitter.mtx.gz", "luxembourg_osm.mtx.gz", "uk-2007-05-100k.mtx.gz",
+                         "cnr-2000.mtx.gz"};
+  char path[1024], cache[1024];
+  snprintf(cache, sizeof cache, "%s/cache", gr_test_tmp_dir());
+  mkdir(cache, 0777);
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    if (!gr_test_data_file(path, sizeof path, files[i])) continue;
+    ck_assert_int_eq(run(path, "--runs", "2", "--validate", "--mark-pred", "--cache-dir", cache), 0);
+    assert_out_has("validation passed");
+    ck_assert_int_eq(run(path, "--undirected", "--runs", "2", "--validate", "--cache-dir", cache), 0);
+    assert_out_has("validation passed");
+  }
+}
+END_TEST
+
+START_TEST(out_file_lists_every_vertex_by_input_id) {
+  char g[512], o[512];
+  /* 1-2-3 path plus an isolated vertex 4 (1-based ids as in the file). */
+  gr_test_write_file(g, sizeof g, "path.mtx",
+                     "%%MatrixMarket matrix coordinate pattern symmetric\n4 4 2\n2 1\n3 2\n");
+  tmpfile_path(o, sizeof o, "path.out");
+  ck_assert_int_eq(run(g, "--src", "1", "--out", o, "--mark-pred"), 0);
+  FILE *f = fopen(o, "r");
+  ck_assert_ptr_nonnull(f);
+  char line[128];
+  const char *expect[] = {"1 0 -1", "2 1 1", "3 2 2", "4 -1 -1"};
+  for (int i = 0; i < 4; i++) {
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    line[strcspn(line, "\n")] = '\0';
+    ck_assert_str_eq(line, expect[i]);
+  }
+  ck_assert_ptr_null(fgets(line, sizeof line, f));
+  fclose(f);
+  unlink(o);
+}
+END_TEST
+
+START_TEST(out_file_uses_original_ids_of_edge_lists) {
+  char g[512], o[512];
+  gr_test_write_file(g, sizeof g, "sparse.txt", "# sparse ids\n100 7\n7 5000000000\n");
+  tmpfile_path(o, sizeof o, "sparse.out");
+  ck_assert_int_eq(run(g, "--src", "100", "--out", o), 0);
+  FILE *f = fopen(o, "r");
+  ck_assert_ptr_nonnull(f);
+  char all[256] = "";
+  size_t got = fread(all, 1, sizeof all - 1, f);
+  all[got] = '\0';
+  fclose(f);
+  ck_assert_str_eq(all, "7 1\n100 0\n5000000000 2\n");
+  unlink(o);
+}
+END_TEST
+
+START_TEST(json_report_has_the_summary_and_devices) {
+  char j[512];
+  tmpfile_path(j, sizeof j, "report.json");
+  ck_assert_int_eq(run("--gen", "kron:10:8", "--runs", "3", "--validate", "--json", j), 0);
+  FILE *f = fopen(j, "r");
+  ck_assert_ptr_nonnull(f);
+  static char text[1 << 20];
+  size_t n = fread(text, 1, sizeof text - 1, f);
+  text[n] = '\0';
+  fclose(f);
+  cJSON *root = cJSON_Parse(text);
+  ck_assert_ptr_nonnull(root);
+  ck_assert_str_eq(cJSON_GetObjectItem(root, "primitive")->valuestring, "bfs");
+  ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(root, "runs")), 3);
+  cJSON *sum = cJSON_GetObjectItem(root, "summary");
+  ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(sum, "validation_passed")));
+  ck_assert(cJSON_GetObjectItem(sum, "median_ms")->valuedouble > 0);
+  cJSON *devs = cJSON_GetObjectItem(root, "devices");
+  ck_assert_int_eq(cJSON_GetArraySize(devs), 1);
+  ck_assert(cJSON_GetObjectItem(cJSON_GetArrayItem(devs, 0), "peak_bytes")->valuedouble > 0);
+  ck_assert_ptr_nonnull(cJSON_GetObjectItem(root, "versions"));
+  ck_assert(cJSON_GetArraySize(cJSON_GetObjectItem(root, "command_line")) > 3);
+  cJSON *run0 = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "runs"), 0);
+  ck_assert(cJSON_GetArraySize(cJSON_GetObjectItem(run0, "frontier_sizes")) > 1);
+  cJSON_Delete(root);
+  unlink(j);
+}
+END_TEST
+
+START_TEST(help_lists_every_option_with_defaults) {
+  ck_assert_int_eq(run("--help"), 0);
+  const char *opts[] = {"--primitive", "--gpus", "--cpu", "--src", "--runs", "--seed", "--validate",
+                        "--json", "--out", "--undirected", "--gen", "--quiet", "--mark-pred",
+                        "--self-loops", "--duplicates", "--weights", "--no-cache", "--cache-dir",
+                        "--progress", "--max-iter", "--mem", "--format", "--cpu-threads", "default"};
+  for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) assert_out_has(opts[i]);
+}
+END_TEST
+
+START_TEST(quiet_prints_nothing) {
+  ck_assert_int_eq(run("--gen", "kron:8:4", "--quiet", "--validate"), 0);
+  ck_assert_str_eq(out_text, "");
+}
+END_TEST
+
+START_TEST(same_seed_same_sources) {
+  ck_assert_int_eq(run("--gen", "kron:10:8", "--runs", "3", "--seed", "5"), 0);
+  char *first = strdup(out_text);
+  ck_assert_int_eq(run("--gen", "kron:10:8", "--runs", "3", "--seed", "5"), 0);
+  /* The run table's source column must match line by line. */
+  const char *a = strstr(first, "run "), *b = strstr(out_text, "run ");
+  ck_assert_ptr_nonnull(a);
+  ck_assert_ptr_nonnull(b);
+  for (int i = 0; i < 3; i++) {
+    a = strchr(a, '\n') + 1;
+    b = strchr(b, '\n') + 1;
+    int ra, rb;
+    unsigned long long sa, sb;
+    ck_assert_int_eq(sscanf(a, "%d %llu", &ra, &sa), 2);
+    ck_assert_int_eq(sscanf(b, "%d %llu", &rb, &sb), 2);
+    ck_assert_uint_eq(sa, sb);
+  }
+  free(first);
+}
+END_TEST
+
+/* ---- failures ------------------------------------------------------------ */
+
+START_TEST(injected_allocation_failure_exits_3_and_writes_nothing) {
+  char o[512];
+  tmpfile_path(o, sizeof o, "fault.out");
+  unlink(o);
+  const char *env[] = {"GR_FAULT_ALLOC=0:3", NULL};
+  int rc = run_env(env, "--gen", "kron:10:8", "--out", o, NULL);
+  ck_assert_int_eq(rc, 3);
+  assert_err_has("injected");
+  assert_err_has("device 0");
+  ck_assert_int_ne(access(o, F_OK), 0);
+}
+END_TEST
+
+START_TEST(validation_failure_exits_1) {
+  const char *env[] = {"GR_FAULT_RESULT=1", NULL};
+  int rc = run_env(env, "--gen", "kron:10:8", "--validate", NULL);
+  ck_assert_int_eq(rc, 1);
+  assert_out_has("validation FAILED");
+}
+END_TEST
+
+typedef struct bad_case {
+  const char *name;
+  const char *text; /* NULL: use the name as a path */
+  const char *needle;
+} bad_case;
+
+START_TEST(malformed_inputs_exit_2_with_a_clear_message) {
+  char big[256];
+  snprintf(big, sizeof big, "%%%%MatrixMarket matrix coordinate pattern general\n1000 1000 %llu\n1 2\n",
+           1000000000000ULL);
+  const bad_case cases[] = {
+      {"truncated.mtx", "%%MatrixMarket matrix coordinate pattern general\n5 5 3\n1 2\n2 ", "3"},
+      {"fewer.mtx", "%%MatrixMarket matrix coordinate pattern general\n5 5 4\n1 2\n2 3\n", "4"},
+      {"more.mtx", "%%MatrixMarket matrix coordinate pattern general\n5 5 1\n1 2\n2 3\n", "1"},
+      {"zero.mtx", "%%MatrixMarket matrix coordinate pattern general\n5 5 1\n0 2\n", "0"},
+      {"above.mtx", "%%MatrixMarket matrix coordinate pattern general\n5 5 1\n1 6\n", "6"},
+      {"word.mtx", "%%MatrixMarket matrix coordinate pattern general\n5 5 1\n1 x\n", "x"},
+      {"array.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", "array"},
+      {"complex.mtx", "%%MatrixMarket matrix coordinate complex general\n2 2 1\n1 2 1 1\n", "complex"},
+      {"skew.mtx", "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n2 1 1\n", "skew"},
+      {"herm.mtx", "%%MatrixMarket matrix coordinate real hermitian\n2 2 1\n2 1 1\n", "ermitian"},
+      {"empty.mtx", "", "empty"},
+      {"huge.mtx", big, "1000000000000"},
+      {"badlist.txt", "1 2\n3 x\n", "x"},
+      {"negative.txt", "1 2\n-3 4\n", "-3"},
+  };
+  char path[512];
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    gr_test_write_file(path, sizeof path, cases[i].name, cases[i].text);
+    int rc = run(path, "--no-cache");
+    ck_assert_msg(rc == 2, "%s: exit %d, stderr: %s", cases[i].name, rc, err_text);
+    assert_err_has(cases[i].needle);
+    assert_err_has(cases[i].name);
+  }
+}
+END_TEST
+
+START_TEST(missing_file_and_directory_exit_2) {
+  ck_assert_int_eq(run("/nonexistent/graph.mtx"), 2);
+  assert_err_has("/nonexistent/graph.mtx");
+  assert_err_has("No such file");
+  ck_assert_int_eq(run(gr_test_tmp_dir()), 2);
+  assert_err_has("directory");
+}
+END_TEST
+
+START_TEST(bad_options_exit_2) {
+  char g[512];
+  gr_test_write_file(g, sizeof g, "tiny.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 2\n");
+  ck_assert_int_eq(run(g, "--src", "4"), 2);
+  assert_err_has("4");
+  ck_assert_int_eq(run(g, "--src", "0"), 2);
+  ck_assert_int_eq(run(g, "--src", "nowhere"), 2);
+  assert_err_has("--src");
+  ck_assert_int_eq(run(g, "--runs", "0"), 2);
+  assert_err_has("--runs");
+  ck_assert_int_eq(run(g, "--primitive", "nosuch"), 2);
+  assert_err_has("nosuch");
+  ck_assert_int_eq(run(g, "--frobnicate"), 2);
+  assert_err_has("--frobnicate");
+  ck_assert_int_eq(run(g, "--gen", "kron:4"), 2);
+  ck_assert_int_eq(run("--gen", "kron:abc"), 2);
+  assert_err_has("abc");
+  ck_assert_int_eq(run(g, "--weights", "random:5:1"), 2);
+  ck_assert_int_eq(run(g, "--mem", "lots"), 2);
+  assert_err_has("--mem");
+  ck_assert_int_eq(run(NULL), 2);
+}
+END_TEST
+
+START_TEST(more_gpus_than_exist_exit_2) {
+  /* Without --cpu: asks for more GPUs than any machine here has. */
+  const char *argv[] = {gr_run_bin(), "--gpus", "1000", "--gen", "kron:6:4", NULL};
+  free(err_text);
+  err_text = NULL;
+  int rc = gr_test_run(argv, NULL, NULL, &err_text);
+  ck_assert_int_eq(rc, 2);
+  assert_err_has("exist");
+}
+END_TEST
+
+int main(void) {
+  if (on_gpu()) {
+    const char *bin = getenv("GR_RUN");
+    const char *argv[] = {bin ? bin : "gr_run", "--gpus", "1", "--gen", "kron:4:4", "--quiet", NULL};
+    if (gr_test_run(argv, NULL, NULL, NULL) != 0) {
+      printf("skip: no GPU for the GPU variant of the gr_run tests\n");
+      return 77;
+    }
+  }
+  Suite *s = suite_create("gr_run");
+  TCase *runs = tcase_create("runs");
+  tcase_set_timeout(runs, 900);
+  tcase_add_test(runs, bfs_validates_on_generated_graphs);
+  tcase_add_test(runs, bfs_validates_with_predecessors_and_sources);
+  tcase_add_test(runs, bfs_validates_on_real_graphs);
+  tcase_add_test(runs, out_file_lists_every_vertex_by_input_id);
+  tcase_add_test(runs, out_file_uses_original_ids_of_edge_lists);
+  tcase_add_test(runs, json_report_has_the_summary_and_devices);
+  tcase_add_test(runs, help_lists_every_option_with_defaults);
+  tcase_add_test(runs, quiet_prints_nothing);
+  tcase_add_test(runs, same_seed_same_sources);
+  suite_add_tcase(s, runs);
+  TCase *bad = tcase_create("failures");
+  tcase_set_timeout(bad, 300);
+  tcase_add_test(bad, injected_allocation_failure_exits_3_and_writes_nothing);
+  tcase_add_test(bad, validation_failure_exits_1);
+  tcase_add_test(bad, malformed_inputs_exit_2_with_a_clear_message);
+  tcase_add_test(bad, missing_file_and_directory_exit_2);
+  tcase_add_test(bad, bad_options_exit_2);
+  tcase_add_test(bad, more_gpus_than_exist_exit_2);
+  suite_add_tcase(s, bad);
+  return gr_test_run_suite(s, 0);
+}

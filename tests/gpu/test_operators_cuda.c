@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The CUDA operators against the portable definition (the CPU backend) on the
+ * same inputs: identical output sets and labels, valid predecessors (any
+ * frontier parent is correct), identical edge counts. Skips (exit 77) where
+ * no GPU exists. Runs with CK_NOFORK: CUDA must not cross a fork. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gr/device.h"
+#include "gr/util.h"
+#include "op_harness.h"
+#include "testutil.h"
+
+static gr_device *gpu, *cpu;
+static gr_csr out_g, in_g;
+enum { N = 200000, M = 3000000 };
+
+static void setup(void) {
+  ck_assert_int_eq(gr_device_create(&gpu, GR_BACKEND_CUDA, 0, NULL), GR_SUCCESS);
+  ck_assert_int_eq(gr_device_create(&cpu, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
+  ck_assert_int_eq(op_random_graph(&out_g, &in_g, N, M, 11), GR_SUCCESS);
+}
+
+static void teardown(void) {
+  op_graph_free(&out_g);
+  op_graph_free(&in_g);
+  gr_device_destroy(&gpu);
+  gr_device_destroy(&cpu);
+}
+
+static bool has_edge(const gr_csr *c, gr_vid u, gr_vid v) {
+  for (gr_eid k = c->offsets[u]; k < c->offsets[u + 1]; k++)
+    if (c->indices[k] == v) return true;
+  return false;
+}
+
+static void same(const op_result *g, const op_result *c, bool check_pred) {
+  ck_assert_uint_eq(g->n_out, c->n_out);
+  for (gr_eid i = 0; i < g->n_out; i++) ck_assert_uint_eq(g->out[i], c->out[i]);
+  for (gr_vid v = 0; v < N; v++) {
+    ck_assert_int_eq(g->label[v], c->label[v]);
+    if (check_pred && g->label[v] == 1) {
+      gr_svid p = g->pred[v];
+      ck_assert(p >= 0 && p < N && g->label[p] == 0 && has_edge(&out_g, (gr_vid)p, v));
+    }
+  }
+}
+
+START_TEST(cuda_push_equals_cpu_push) {
+  gr_eid sizes[] = {0, 1, 31, 32, 33, 1000, 50000, N / 2};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+    gr_vid *f = op_random_set(N, sizes[i], 40 + i);
+    op_result g, c;
+    ck_assert_int_eq(op_run_push(&test_ops_cuda, gpu, &out_g, f, sizes[i], &g), GR_SUCCESS);
+    ck_assert_int_eq(op_run_push(&test_ops_cpu, cpu, &out_g, f, sizes[i], &c), GR_SUCCESS);
+    same(&g, &c, true);
+    ck_assert_uint_eq(g.edges, c.edges);
+    op_result_free(&g);
+    op_result_free(&c);
+    free(f);
+  }
+  /* The hub alone: one vertex with N/2 edges spread over the whole GPU. */
+  gr_vid hub = 0;
+  op_result g, c;
+  ck_assert_int_eq(op_run_push(&test_ops_cuda, gpu, &out_g, &hub, 1, &g), GR_SUCCESS);
+  ck_assert_int_eq(op_run_push(&test_ops_cpu, cpu, &out_g, &hub, 1, &c), GR_SUCCESS);
+  same(&g, &c, true);
+  op_result_free(&g);
+  op_result_free(&c);
+}
+END_TEST
+
+START_TEST(cuda_pull_equals_cpu_pull) {
+  gr_eid sizes[] = {1, 100, 20000, N - 10};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+    gr_vid *f = op_random_set(N, sizes[i], 70 + i);
+    op_result g, c;
+    ck_assert_int_eq(op_run_pull(&test_ops_cuda, gpu, &in_g, f, sizes[i], &g), GR_SUCCESS);
+    ck_assert_int_eq(op_run_pull(&test_ops_cpu, cpu, &in_g, f, sizes[i], &c), GR_SUCCESS);
+    same(&g, &c, true);
+    op_result_free(&g);
+    op_result_free(&c);
+    free(f);
+  }
+}
+END_TEST
+
+START_TEST(cuda_filter_and_for_each_equal_cpu) {
+  gr_eid n = 1000000;
+  gr_vid *in = malloc(n * sizeof(gr_vid));
+  for (gr_eid i = 0; i < n; i++) in[i] = (gr_vid)(gr_rand64(3, 0, i) % N);
+  for (int cull = 0; cull < 2; cull++) {
+    op_result g, c;
+    ck_assert_int_eq(op_run_filter(&test_ops_cuda, gpu, N, in, n, 7, cull, &g), GR_SUCCESS);
+    ck_assert_int_eq(op_run_filter(&test_ops_cpu, cpu, N, in, n, 7, cull, &c), GR_SUCCESS);
+    ck_assert_uint_eq(g.n_out, c.n_out);
+    for (gr_eid i = 0; i < g.n_out; i++) ck_assert_uint_eq(g.out[i], c.out[i]);
+    op_result_free(&g);
+    op_result_free(&c);
+  }
+  op_result g, c;
+  ck_assert_int_eq(op_run_for_each(&test_ops_cuda, gpu, N, NULL, N, &g), GR_SUCCESS);
+  ck_assert_int_eq(op_run_for_each(&test_ops_cpu, cpu, N, NULL, N, &c), GR_SUCCESS);
+  ck_assert_int_eq(memcmp(g.marks, c.marks, N * sizeof(uint32_t)), 0);
+  op_result_free(&g);
+  op_result_free(&c);
+  free(in);
+}
+END_TEST
+
+START_TEST(cuda_frontier_conversions_equal_cpu) {
+  gr_vid *f = op_random_set(N, 12345, 5);
+  /* Shuffle so the queue is not already sorted. */
+  for (int i = 12344; i > 0; i--) {
+    int j = (int)(gr_rand64(1, 1, (uint64_t)i) % (uint64_t)(i + 1));
+    gr_vid t = f[i];
+    f[i] = f[j];
+    f[j] = t;
+  }
+  op_result g, c;
+  ck_assert_int_eq(op_run_roundtrip(gpu, N, f, 12345, &g), GR_SUCCESS);
+  ck_assert_int_eq(op_run_roundtrip(cpu, N, f, 12345, &c), GR_SUCCESS);
+  ck_assert_uint_eq(g.n_out, 12345);
+  ck_assert_uint_eq(c.n_out, 12345);
+  for (int i = 0; i < 12345; i++) {
+    ck_assert_uint_eq(g.out[i], c.out[i]);
+    if (i) ck_assert_uint_lt(g.out[i - 1], g.out[i]);
+  }
+  op_result_free(&g);
+  op_result_free(&c);
+  free(f);
+}
+END_TEST
+
+START_TEST(cuda_reports_missing_devices_clearly) {
+  int n = 0;
+  ck_assert_int_eq(gr_device_count(GR_BACKEND_CUDA, &n), GR_SUCCESS);
+  gr_device *d = NULL;
+  ck_assert_int_eq(gr_device_create(&d, GR_BACKEND_CUDA, n, NULL), GR_ERR_NO_DEVICE);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "exist"));
+  ck_assert_ptr_null(d);
+}
+END_TEST
+
+START_TEST(cuda_out_of_memory_is_a_clear_error) {
+  void *p = NULL;
+  size_t free_b = 0, total_b = 0;
+  ck_assert_int_eq(gr_device_mem_info(gpu, &free_b, &total_b), GR_SUCCESS);
+  gr_status st = gr_device_malloc(gpu, &p, total_b * 4, "an impossible buffer");
+  ck_assert_int_eq(st, GR_ERR_DEVICE_OOM);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "an impossible buffer"));
+  /* The device still works afterwards. */
+  ck_assert_int_eq(gr_device_malloc(gpu, &p, 1024, "small"), GR_SUCCESS);
+  gr_device_free(gpu, p, 1024);
+}
+END_TEST
+
+int main(void) {
+  int n = 0;
+  if (gr_device_count(GR_BACKEND_CUDA, &n) < 0 || n == 0) {
+    printf("skip: no CUDA GPU on this machine\n");
+    return 77;
+  }
+  Suite *s = suite_create("operators_cuda");
+  TCase *tc = tcase_create("gpu");
+  tcase_set_timeout(tc, 600);
+  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_add_test(tc, cuda_push_equals_cpu_push);
+  tcase_add_test(tc, cuda_pull_equals_cpu_pull);
+  tcase_add_test(tc, cuda_filter_and_for_each_equal_cpu);
+  tcase_add_test(tc, cuda_frontier_conversions_equal_cpu);
+  tcase_add_test(tc, cuda_reports_missing_devices_clearly);
+  tcase_add_test(tc, cuda_out_of_memory_is_a_clear_error);
+  suite_add_tcase(s, tc);
+  return gr_test_run_suite(s, 1);
+}

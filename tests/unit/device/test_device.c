@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* CPU device contexts: memory accounting, just-enough buffers and the memory
+ * policies, the allocation fault-injection hook, clear errors for devices
+ * that do not exist. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gr/buffer.h"
+#include "gr/device.h"
+#include "testutil.h"
+
+START_TEST(cpu_device_counts_bytes_and_peak) {
+  gr_device *d = NULL;
+  ck_assert_int_eq(gr_device_create(&d, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
+  ck_assert_int_eq(gr_device_backend(d), GR_BACKEND_CPU);
+  ck_assert_int_ge(gr_device_cpu_threads(d), 1);
+  void *a = NULL, *b = NULL;
+  ck_assert_int_eq(gr_device_malloc(d, &a, 1000, "a"), GR_SUCCESS);
+  ck_assert_int_eq(gr_device_malloc(d, &b, 3000, "b"), GR_SUCCESS);
+  gr_device_mem_stats m = gr_device_mem_stats_get(d);
+  ck_assert_uint_eq(m.bytes_in_use, 4000);
+  ck_assert_uint_eq(m.peak_bytes, 4000);
+  ck_assert_uint_eq(m.allocations, 2);
+  gr_device_free(d, b, 3000);
+  m = gr_device_mem_stats_get(d);
+  ck_assert_uint_eq(m.bytes_in_use, 1000);
+  ck_assert_uint_eq(m.peak_bytes, 4000);
+  gr_device_free(d, a, 1000);
+  gr_device_destroy(&d);
+  ck_assert_ptr_null(d);
+  gr_device_destroy(&d); /* NULL is accepted */
+}
+END_TEST
+
+START_TEST(copies_and_memset_work_on_the_cpu) {
+  gr_device *d = NULL;
+  ck_assert_int_eq(gr_device_create(&d, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
+  int src[4] = {1, 2, 3, 4}, dst[4] = {0};
+  void *p = NULL;
+  ck_assert_int_eq(gr_device_malloc(d, &p, sizeof src, "x"), GR_SUCCESS);
+  ck_assert_int_eq(gr_device_copy(d, p, src, sizeof src, GR_COPY_H2D), GR_SUCCESS);
+  ck_assert_int_eq(gr_device_copy(d, dst, p, sizeof src, GR_COPY_D2H), GR_SUCCESS);
+  ck_assert_int_eq(memcmp(src, dst, sizeof src), 0);
+  ck_assert_int_eq(gr_device_memset(d, p, 0xff, sizeof src), GR_SUCCESS);
+  ck_assert_int_eq(gr_device_copy(d, dst, p, sizeof src, GR_COPY_D2H), GR_SUCCESS);
+  ck_assert_int_eq(dst[2], -1);
+  gr_device_free(d, p, sizeof src);
+  gr_device_destroy(&d);
+}
+END_TEST
+
+START_TEST(buffers_grow_just_enough_and_count_reallocations) {
+  gr_device *d = NULL;
+  ck_assert_int_eq(gr_device_create(&d, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
+  gr_buffer b = GR_BUFFER_INIT;
+  ck_assert_int_eq(gr_buffer_resize(&b, d, 100, 0, "b"), GR_SUCCESS);
+  ck_assert_uint_eq(b.capacity, 100);
+  memset(b.ptr, 7, 100);
+  ck_assert_int_eq(gr_buffer_resize(&b, d, 50, 0, "b"), GR_SUCCESS); /* shrinking keeps capacity */
+  ck_assert_uint_eq(b.capacity, 100);
+  ck_assert_uint_eq(b.size, 50);
+  ck_assert_int_eq(gr_buffer_resize(&b, d, 400, 1, "b"), GR_SUCCESS); /* grow, keep contents */
+  ck_assert_uint_eq(b.capacity, 400);
+  ck_assert_int_eq(((unsigned char *)b.ptr)[49], 7);
+  gr_device_mem_stats m = gr_device_mem_stats_get(d);
+  ck_assert_uint_eq(m.reallocations, 1);
+  ck_assert_uint_eq(m.bytes_in_use, 400);
+  ck_assert_uint_eq(m.peak_bytes, 500); /* old and new held during the copy */
+  gr_mem_policy pre;
+  ck_assert_int_eq(gr_mem_policy_parse(&pre, "prealloc:2"), GR_SUCCESS);
+  ck_assert_int_eq(gr_buffer_reserve(&b, d, 1000, 0, &pre, 0, "b"), GR_SUCCESS);
+  ck_assert_uint_eq(b.capacity, 2000);
+  gr_mem_policy mx;
+  ck_assert_int_eq(gr_mem_policy_parse(&mx, "max"), GR_SUCCESS);
+  ck_assert_int_eq(gr_buffer_reserve(&b, d, 3000, 0, &mx, 10000, "b"), GR_SUCCESS);
+  ck_assert_uint_eq(b.capacity, 10000);
+  gr_buffer_release(&b);
+  ck_assert_ptr_null(b.ptr);
+  ck_assert_uint_eq(gr_device_mem_stats_get(d).bytes_in_use, 0);
+  gr_device_destroy(&d);
+}
+END_TEST
+
+START_TEST(memory_policy_rejects_bad_text) {
+  gr_mem_policy p;
+  ck_assert_int_eq(gr_mem_policy_parse(&p, "just-enough"), GR_SUCCESS);
+  ck_assert_int_eq(p.kind, GR_MEM_JUST_ENOUGH);
+  ck_assert_int_eq(gr_mem_policy_parse(&p, "prealloc:0.5"), GR_ERR_INVALID_ARG);
+  ck_assert_int_eq(gr_mem_policy_parse(&p, "prealloc:"), GR_ERR_INVALID_ARG);
+  ck_assert_int_eq(gr_mem_policy_parse(&p, "lots"), GR_ERR_INVALID_ARG);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "lots"));
+}
+END_TEST
+
+START_TEST(fault_injection_fails_the_nth_allocation) {
+  setenv("GR_FAULT_ALLOC", "0:2", 1);
+  gr_device *d = NULL;
+  ck_assert_int_eq(gr_device_create(&d, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
+  unsetenv("GR_FAULT_ALLOC");
+  void *a = NULL, *b = NULL, *c = NULL;
+  ck_assert_int_eq(gr_device_malloc(d, &a, 10, "first"), GR_SUCCESS);
+  ck_assert_int_eq(gr_device_malloc(d, &b, 10, "second"), GR_ERR_DEVICE_OOM);
+  ck_assert_ptr_null(b);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "second"));
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "injected"));
+  ck_assert_int_eq(gr_device_malloc(d, &c, 10, "third"), GR_SUCCESS);
+  gr_device_free(d, a, 10);
+  gr_device_free(d, c, 10);
+  gr_device_destroy(&d);
+}
+END_TEST
+
+START_TEST(cuda_backend_absent_or_missing_gpu_is_a_clear_error) {
+  int n = -1;
+  ck_assert_int_eq(gr_device_count(GR_BACKEND_CUDA, &n), GR_SUCCESS);
+  ck_assert_int_ge(n, 0);
+  gr_device *d = NULL;
+  gr_status st = gr_device_create(&d, GR_BACKEND_CUDA, n, NULL);
+  ck_assert_int_eq(st, GR_ERR_NO_DEVICE);
+  ck_assert_ptr_null(d);
+  ck_assert_str_ne(gr_error_message(), "");
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("device");
+  TCase *tc = tcase_create("cpu");
+  tcase_add_test(tc, cpu_device_counts_bytes_and_peak);
+  tcase_add_test(tc, copies_and_memset_work_on_the_cpu);
+  tcase_add_test(tc, buffers_grow_just_enough_and_count_reallocations);
+  tcase_add_test(tc, memory_policy_rejects_bad_text);
+  tcase_add_test(tc, fault_injection_fails_the_nth_allocation);
+  tcase_add_test(tc, cuda_backend_absent_or_missing_gpu_is_a_clear_error);
+  suite_add_tcase(s, tc);
+  return gr_test_run_suite(s, 0);
+}

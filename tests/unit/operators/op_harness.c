@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Runs one operator on one device from host inputs (see op_harness.h). */
+#include "op_harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gr/buffer.h"
+#include "gr/frontier.h"
+
+static int cmp_vid(const void *a, const void *b) {
+  gr_vid x = *(const gr_vid *)a, y = *(const gr_vid *)b;
+  return (x > y) - (x < y);
+}
+
+void op_result_free(op_result *r) {
+  free(r->out);
+  free(r->label);
+  free(r->pred);
+  free(r->marks);
+  memset(r, 0, sizeof *r);
+}
+
+typedef struct dev_graph {
+  gr_buffer b[2];
+  gr_csr c;
+} dev_graph;
+
+static gr_status upload(gr_device *dev, const gr_csr *h, dev_graph *d) {
+  memset(d, 0, sizeof *d);
+  size_t ob = ((size_t)h->n + 1) * sizeof(gr_eid), ib = (size_t)h->m * sizeof(gr_vid);
+  GR_CHECK(gr_buffer_resize(&d->b[0], dev, ob, 0, "test offsets"));
+  GR_CHECK(gr_buffer_resize(&d->b[1], dev, ib, 0, "test indices"));
+  GR_CHECK(gr_device_copy(dev, d->b[0].ptr, h->offsets, ob, GR_COPY_H2D));
+  GR_CHECK(gr_device_copy(dev, d->b[1].ptr, h->indices, ib, GR_COPY_H2D));
+  d->c.n = h->n;
+  d->c.m = h->m;
+  d->c.offsets = d->b[0].ptr;
+  d->c.indices = d->b[1].ptr;
+  return GR_SUCCESS;
+}
+
+static void drop(dev_graph *d) {
+  gr_buffer_release(&d->b[0]);
+  gr_buffer_release(&d->b[1]);
+}
+
+/* Device label/pred arrays set up from the frontier, and a context. */
+typedef struct dev_state {
+  gr_buffer label, pred, marks, out, in;
+  test_ctx ctx;
+  gr_workspace ws;
+} dev_state;
+
+static gr_status state_init(dev_state *s, gr_device *dev, gr_vid n, const gr_vid *frontier, gr_eid nf) {
+  memset(s, 0, sizeof *s);
+  GR_CHECK(gr_workspace_init(&s->ws, dev, NULL));
+  size_t lb = (size_t)n * sizeof(gr_svid);
+  gr_svid *h = malloc(lb ? lb : 1);
+  if (!h) return GR_ERR_HOST_OOM;
+  for (gr_vid v = 0; v < n; v++) h[v] = -1;
+  for (gr_eid i = 0; i < nf; i++) h[frontier[i]] = 0;
+  gr_status st = gr_buffer_resize(&s->label, dev, lb, 0, "labels");
+  if (st >= 0) st = gr_device_copy(dev, s->label.ptr, h, lb, GR_COPY_H2D);
+  if (st >= 0) st = gr_buffer_resize(&s->pred, dev, lb, 0, "preds");
+  if (st >= 0) st = gr_device_memset(dev, s->pred.ptr, 0xff, lb);
+  if (st >= 0) st = gr_buffer_resize(&s->marks, dev, (size_t)n * sizeof(uint32_t), 0, "marks");
+  if (st >= 0) st = gr_device_memset(dev, s->marks.ptr, 0, (size_t)n * sizeof(uint32_t));
+  if (st >= 0) st = gr_buffer_resize(&s->out, dev, ((size_t)n + 1) * sizeof(gr_vid), 0, "out");
+  if (st >= 0) st = gr_buffer_resize(&s->in, dev, ((size_t)nf + 1) * sizeof(gr_vid), 0, "in");
+  if (st >= 0 && nf) st = gr_device_copy(dev, s->in.ptr, frontier, (size_t)nf * sizeof(gr_vid), GR_COPY_H2D);
+  free(h);
+  s->ctx.label = s->label.ptr;
+  s->ctx.pred = s->pred.ptr;
+  s->ctx.marks = s->marks.ptr;
+  s->ctx.next = 1;
+  s->ctx.modulus = 1;
+  return st;
+}
+
+static gr_status state_fetch(dev_state *s, gr_device *dev, gr_vid n, gr_eid n_out, op_result *r) {
+  size_t lb = (size_t)n * sizeof(gr_svid);
+  r->n_out = n_out;
+  r->out = malloc(((size_t)n_out + 1) * sizeof(gr_vid));
+  r->label = malloc(lb + 1);
+  r->pred = malloc(lb + 1);
+  r->marks = malloc((size_t)n * sizeof(uint32_t) + 1);
+  if (!r->out || !r->label || !r->pred || !r->marks) return GR_ERR_HOST_OOM;
+  GR_CHECK(gr_device_copy(dev, r->out, s->out.ptr, (size_t)n_out * sizeof(gr_vid), GR_COPY_D2H));
+  GR_CHECK(gr_device_copy(dev, r->label, s->label.ptr, lb, GR_COPY_D2H));
+  GR_CHECK(gr_device_copy(dev, r->pred, s->pred.ptr, lb, GR_COPY_D2H));
+  GR_CHECK(gr_device_copy(dev, r->marks, s->marks.ptr, (size_t)n * sizeof(uint32_t), GR_COPY_D2H));
+  qsort(r->out, (size_t)n_out, sizeof(gr_vid), cmp_vid);
+  return GR_SUCCESS;
+}
+
+static void state_free(dev_state *s) {
+  gr_buffer_release(&s->label);
+  gr_buffer_release(&s->pred);
+  gr_buffer_release(&s->marks);
+  gr_buffer_release(&s->out);
+  gr_buffer_release(&s->in);
+  gr_workspace_release(&s->ws);
+}
+
+gr_status op_run_push(const test_ops *ops, gr_device *dev, const gr_csr *g, const gr_vid *frontier,
+                      gr_eid nf, op_result *r) {
+  memset(r, 0, sizeof *r);
+  dev_graph dg;
+  dev_state s;
+  gr_status st = upload(dev, g, &dg);
+  if (st >= 0) st = state_init(&s, dev, g->n, frontier, nf);
+  gr_advance_push_args a = {&dg.c, s.in.ptr, nf, s.out.ptr, g->n, 0, 0};
+  if (st >= 0) st = ops->push(dev, &s.ws, &a, &s.ctx);
+  if (st >= 0) st = state_fetch(&s, dev, g->n, a.n_out, r);
+  r->edges = a.edges;
+  state_free(&s);
+  drop(&dg);
+  return st;
+}
+
+gr_status op_run_pull(const test_ops *ops, gr_device *dev, const gr_csr *in_edges,
+                      const gr_vid *frontier, gr_eid nf, op_result *r) {
+  memset(r, 0, sizeof *r);
+  dev_graph dg;
+  dev_state s;
+  gr_frontier f;
+  gr_frontier_init(&f, in_edges->n);
+  gr_status st = upload(dev, in_edges, &dg);
+  if (st >= 0) st = state_init(&s, dev, in_edges->n, frontier, nf);
+  if (st >= 0) st = gr_frontier_assign(&f, dev, frontier, nf);
+  if (st >= 0) st = gr_frontier_queue_to_bitmap(&f, dev, &s.ws);
+  gr_advance_pull_args a = {&dg.c, gr_frontier_bits(&f), NULL, 0, s.out.ptr, in_edges->n, 0, 0};
+  if (st >= 0) st = ops->pull(dev, &s.ws, &a, &s.ctx);
+  if (st >= 0) st = state_fetch(&s, dev, in_edges->n, a.n_out, r);
+  r->edges = a.edges;
+  gr_frontier_release(&f);
+  state_free(&s);
+  drop(&dg);
+  return st;
+}
+
+gr_status op_run_filter(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n,
+                        gr_vid modulus, bool cull, op_result *r) {
+  memset(r, 0, sizeof *r);
+  dev_state s;
+  gr_frontier bits;
+  gr_frontier_init(&bits, universe);
+  gr_status st = state_init(&s, dev, universe, in, 0);
+  if (st >= 0) st = gr_buffer_resize(&s.in, dev, ((size_t)n + 1) * sizeof(gr_vid), 0, "in");
+  if (st >= 0) st = gr_buffer_resize(&s.out, dev, ((size_t)n + 1) * sizeof(gr_vid), 0, "out");
+  if (st >= 0) st = gr_device_copy(dev, s.in.ptr, in, (size_t)n * sizeof(gr_vid), GR_COPY_H2D);
+  if (st >= 0 && cull) st = gr_frontier_clear_bitmap(&bits, dev);
+  s.ctx.modulus = modulus;
+  gr_filter_args a = {s.in.ptr, n, s.out.ptr, n, cull ? gr_frontier_bits(&bits) : NULL, 0};
+  if (st >= 0) st = ops->filter(dev, &s.ws, &a, &s.ctx);
+  if (st >= 0) st = state_fetch(&s, dev, universe, a.n_out, r);
+  gr_frontier_release(&bits);
+  state_free(&s);
+  return st;
+}
+
+gr_status op_run_for_each(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in,
+                          gr_eid n, op_result *r) {
+  memset(r, 0, sizeof *r);
+  dev_state s;
+  gr_status st = state_init(&s, dev, universe, in, in ? n : 0);
+  gr_for_each_args a = {in ? s.in.ptr : NULL, n};
+  if (st >= 0) st = ops->for_each(dev, &s.ws, &a, &s.ctx);
+  if (st >= 0) st = gr_device_sync(dev);
+  if (st >= 0) st = state_fetch(&s, dev, universe, 0, r);
+  state_free(&s);
+  return st;
+}
+
+gr_status op_run_roundtrip(gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n, op_result *r) {
+  memset(r, 0, sizeof *r);
+  gr_workspace ws;
+  gr_frontier f;
+  gr_frontier_init(&f, universe);
+  gr_status st = gr_workspace_init(&ws, dev, NULL);
+  if (st >= 0) st = gr_frontier_assign(&f, dev, in, n);
+  if (st >= 0) st = gr_frontier_queue_to_bitmap(&f, dev, &ws);
+  f.size = 0;
+  if (st >= 0) st = gr_frontier_bitmap_to_queue(&f, dev, &ws);
+  if (st >= 0) {
+    r->n_out = f.size;
+    r->out = malloc(((size_t)f.size + 1) * sizeof(gr_vid));
+    st = r->out ? gr_frontier_download(&f, dev, r->out) : GR_ERR_HOST_OOM;
+  }
+  gr_frontier_release(&f);
+  gr_workspace_release(&ws);
+  return st;
+}
+
+#include "gr/util.h"
+
+static gr_status build_csr(gr_csr *c, gr_vid n, gr_eid m, const gr_vid *src, const gr_vid *dst) {
+  memset(c, 0, sizeof *c);
+  c->n = n;
+  c->m = m;
+  c->offsets = calloc((size_t)n + 1, sizeof(gr_eid));
+  c->indices = malloc((size_t)m * sizeof(gr_vid) + 1);
+  if (!c->offsets || !c->indices) return GR_ERR_HOST_OOM;
+  for (gr_eid i = 0; i < m; i++) c->offsets[src[i] + 1]++;
+  for (gr_vid v = 0; v < n; v++) c->offsets[v + 1] += c->offsets[v];
+  gr_eid *pos = malloc(((size_t)n + 1) * sizeof(gr_eid));
+  if (!pos) return GR_ERR_HOST_OOM;
+  memcpy(pos, c->offsets, ((size_t)n + 1) * sizeof(gr_eid));
+  for (gr_eid i = 0; i < m; i++) c->indices[pos[src[i]]++] = dst[i];
+  free(pos);
+  return GR_SUCCESS;
+}
+
+gr_status op_random_graph(gr_csr *out, gr_csr *in, gr_vid n, gr_eid m, uint64_t seed) {
+  gr_eid hub = n / 2;
+  gr_eid total = m + hub;
+  gr_vid *s = malloc((size_t)total * sizeof(gr_vid) + 1), *d = malloc((size_t)total * sizeof(gr_vid) + 1);
+  if (!s || !d) return GR_ERR_HOST_OOM;
+  for (gr_eid i = 0; i < m; i++) {
+    s[i] = (gr_vid)(gr_rand64(seed, 1, i) % n);
+    d[i] = (gr_vid)(gr_rand64(seed, 2, i) % n);
+  }
+  for (gr_eid i = 0; i < hub; i++) {
+    s[m + i] = 0;
+    d[m + i] = (gr_vid)(2 * i % n);
+  }
+  gr_status st = build_csr(out, n, total, s, d);
+  if (st >= 0) st = build_csr(in, n, total, d, s);
+  free(s);
+  free(d);
+  return st;
+}
+
+void op_graph_free(gr_csr *c) {
+  free(c->offsets);
+  free(c->indices);
+  memset(c, 0, sizeof *c);
+}
+
+gr_vid *op_random_set(gr_vid n, gr_eid k, uint64_t seed) {
+  unsigned char *taken = calloc(n ? n : 1, 1);
+  gr_vid *out = malloc(((size_t)k + 1) * sizeof(gr_vid));
+  if (!taken || !out) {
+    free(taken);
+    free(out);
+    return NULL;
+  }
+  gr_eid got = 0;
+  for (uint64_t i = 0; got < k; i++) {
+    gr_vid v = (gr_vid)(gr_rand64(seed, 3, i) % n);
+    if (!taken[v]) {
+      taken[v] = 1;
+      got++;
+    }
+  }
+  got = 0;
+  for (gr_vid v = 0; v < n; v++)
+    if (taken[v]) out[got++] = v;
+  free(taken);
+  return out;
+}

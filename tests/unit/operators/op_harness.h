@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Runs one operator on one device from host inputs and brings the results
+ * back, so the same case can be checked on the CPU against a serial loop and
+ * on a GPU against the CPU. */
+#ifndef GR_OP_HARNESS_H
+#define GR_OP_HARNESS_H
+
+#include "gr/device.h"
+#include "gr/graph.h"
+#include "test_ops.h"
+
+typedef struct op_result {
+  gr_vid *out;     /* sorted */
+  gr_eid n_out;
+  gr_svid *label;  /* per vertex */
+  gr_svid *pred;
+  uint32_t *marks;
+  gr_eid edges;
+} op_result;
+
+void op_result_free(op_result *r);
+/* Labels start at -1 except the frontier's (0); outputs get label 1. */
+gr_status op_run_push(const test_ops *ops, gr_device *dev, const gr_csr *g, const gr_vid *frontier,
+                      gr_eid nf, op_result *r);
+gr_status op_run_pull(const test_ops *ops, gr_device *dev, const gr_csr *in_edges,
+                      const gr_vid *frontier, gr_eid nf, op_result *r);
+gr_status op_run_filter(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n,
+                        gr_vid modulus, bool cull, op_result *r);
+gr_status op_run_for_each(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in,
+                          gr_eid n, op_result *r);
+/* Frontier conversions: queue -> bitmap -> queue (sorted). */
+gr_status op_run_roundtrip(gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n, op_result *r);
+
+
+
+/* A random directed graph on n vertices with m arcs plus a hub (vertex 0)
+ * pointing at half of all vertices, as CSR and CSC (host, malloc'd). */
+gr_status op_random_graph(gr_csr *out, gr_csr *in, gr_vid n, gr_eid m, uint64_t seed);
+void op_graph_free(gr_csr *c);
+/* Random distinct vertices (sorted), k of n. */
+gr_vid *op_random_set(gr_vid n, gr_eid k, uint64_t seed);
+#endif

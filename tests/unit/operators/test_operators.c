@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The CPU operators against plain serial loops: advance push and pull,
+ * filter with and without culling, for-each, frontier conversions, and the
+ * refusal to write past an output's capacity. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gr/device.h"
+#include "gr/frontier.h"
+#include "gr/util.h"
+#include "op_harness.h"
+#include "testutil.h"
+
+static gr_device *dev;
+static gr_csr out_g, in_g;
+enum { N = 5000, M = 40000 };
+
+static void setup(void) {
+  gr_device_options o = GR_DEVICE_OPTIONS_INIT;
+  o.cpu_threads = 4;
+  ck_assert_int_eq(gr_device_create(&dev, GR_BACKEND_CPU, 0, &o), GR_SUCCESS);
+  ck_assert_int_eq(op_random_graph(&out_g, &in_g, N, M, 7), GR_SUCCESS);
+}
+
+static void teardown(void) {
+  op_graph_free(&out_g);
+  op_graph_free(&in_g);
+  gr_device_destroy(&dev);
+  ck_assert_ptr_null(dev);
+}
+
+static bool has_edge(const gr_csr *c, gr_vid u, gr_vid v) {
+  for (gr_eid k = c->offsets[u]; k < c->offsets[u + 1]; k++)
+    if (c->indices[k] == v) return true;
+  return false;
+}
+
+static void check_push(const gr_vid *f, gr_eid nf) {
+  op_result r;
+  ck_assert_int_eq(op_run_push(&test_ops_cpu, dev, &out_g, f, nf, &r), GR_SUCCESS);
+  unsigned char *in_f = calloc(N, 1), *expect = calloc(N, 1);
+  gr_eid edges = 0;
+  for (gr_eid i = 0; i < nf; i++) in_f[f[i]] = 1;
+  for (gr_eid i = 0; i < nf; i++)
+    for (gr_eid k = out_g.offsets[f[i]]; k < out_g.offsets[f[i] + 1]; k++, edges++)
+      if (!in_f[out_g.indices[k]]) expect[out_g.indices[k]] = 1;
+  gr_eid n_expect = 0;
+  for (gr_vid v = 0; v < N; v++) n_expect += expect[v];
+  ck_assert_uint_eq(r.n_out, n_expect);
+  ck_assert_uint_eq(r.edges, edges);
+  for (gr_eid i = 0; i < r.n_out; i++) {
+    ck_assert(expect[r.out[i]]);
+    if (i) ck_assert_uint_lt(r.out[i - 1], r.out[i]); /* each output once */
+  }
+  for (gr_vid v = 0; v < N; v++) {
+    ck_assert_int_eq(r.label[v], in_f[v] ? 0 : expect[v] ? 1 : -1);
+    if (expect[v]) {
+      ck_assert(r.pred[v] >= 0 && in_f[r.pred[v]]);
+      ck_assert(has_edge(&out_g, (gr_vid)r.pred[v], v));
+    }
+  }
+  free(in_f);
+  free(expect);
+  op_result_free(&r);
+}
+
+START_TEST(push_outputs_each_unvisited_neighbour_once) {
+  gr_vid hub = 0;
+  check_push(&hub, 1);
+  check_push(NULL, 0);
+  for (gr_eid k = 1; k <= 4096; k *= 4) {
+    gr_vid *f = op_random_set(N, k, k);
+    check_push(f, k);
+    free(f);
+  }
+}
+END_TEST
+
+static void check_pull(const gr_vid *f, gr_eid nf) {
+  op_result r;
+  ck_assert_int_eq(op_run_pull(&test_ops_cpu, dev, &in_g, f, nf, &r), GR_SUCCESS);
+  unsigned char *in_f = calloc(N, 1);
+  for (gr_eid i = 0; i < nf; i++) in_f[f[i]] = 1;
+  gr_eid n_expect = 0;
+  for (gr_vid v = 0; v < N; v++) {
+    bool want = false;
+    if (!in_f[v])
+      for (gr_eid k = in_g.offsets[v]; k < in_g.offsets[v + 1] && !want; k++) want = in_f[in_g.indices[k]];
+    n_expect += want;
+    ck_assert_int_eq(r.label[v], in_f[v] ? 0 : want ? 1 : -1);
+    if (want) ck_assert(r.pred[v] >= 0 && in_f[r.pred[v]] && has_edge(&out_g, (gr_vid)r.pred[v], v));
+  }
+  ck_assert_uint_eq(r.n_out, n_expect);
+  for (gr_eid i = 1; i < r.n_out; i++) ck_assert_uint_lt(r.out[i - 1], r.out[i]);
+  free(in_f);
+  op_result_free(&r);
+}
+
+START_TEST(pull_finds_a_frontier_parent_for_each_reachable_vertex) {
+  for (gr_eid k = 1; k <= 4096; k *= 8) {
+    gr_vid *f = op_random_set(N, k, 100 + k);
+    check_pull(f, k);
+    free(f);
+  }
+}
+END_TEST
+
+START_TEST(pull_stops_at_the_first_parent) {
+  /* With every vertex but one in the frontier, each in-edge scan of the one
+   * unvisited vertex stops at its first in-neighbour. */
+  gr_vid *f = malloc(N * sizeof(gr_vid));
+  gr_eid nf = 0;
+  gr_vid target = 1;
+  while (in_g.offsets[target + 1] - in_g.offsets[target] < 3) target++;
+  for (gr_vid v = 0; v < N; v++)
+    if (v != target) f[nf++] = v;
+  op_result r;
+  ck_assert_int_eq(op_run_pull(&test_ops_cpu, dev, &in_g, f, nf, &r), GR_SUCCESS);
+  ck_assert_uint_eq(r.n_out, 1);
+  ck_assert_uint_eq(r.edges, 1);
+  op_result_free(&r);
+  free(f);
+}
+END_TEST
+
+START_TEST(filter_keeps_matching_items_and_culls_duplicates) {
+  gr_eid n = 20000;
+  gr_vid *in = malloc(n * sizeof(gr_vid));
+  for (gr_eid i = 0; i < n; i++) in[i] = (gr_vid)(gr_rand64(5, 0, i) % 1000);
+  op_result r;
+  ck_assert_int_eq(op_run_filter(&test_ops_cpu, dev, 1000, in, n, 3, true, &r), GR_SUCCESS);
+  unsigned char seen[1000] = {0};
+  for (gr_eid i = 0; i < n; i++) seen[in[i]] = 1;
+  gr_eid expect = 0;
+  for (gr_vid v = 0; v < 1000; v += 3) expect += seen[v];
+  ck_assert_uint_eq(r.n_out, expect);
+  for (gr_eid i = 0; i < r.n_out; i++) {
+    ck_assert_uint_eq(r.out[i] % 3, 0);
+    if (i) ck_assert_uint_lt(r.out[i - 1], r.out[i]);
+  }
+  op_result_free(&r);
+  ck_assert_int_eq(op_run_filter(&test_ops_cpu, dev, 1000, in, n, 3, false, &r), GR_SUCCESS);
+  expect = 0;
+  for (gr_eid i = 0; i < n; i++) expect += in[i] % 3 == 0;
+  ck_assert_uint_eq(r.n_out, expect);
+  op_result_free(&r);
+  free(in);
+}
+END_TEST
+
+START_TEST(for_each_visits_every_vertex_or_every_item) {
+  op_result r;
+  ck_assert_int_eq(op_run_for_each(&test_ops_cpu, dev, N, NULL, N, &r), GR_SUCCESS);
+  for (gr_vid v = 0; v < N; v++) ck_assert_uint_eq(r.marks[v], 2 * v + 1);
+  op_result_free(&r);
+  gr_vid *f = op_random_set(N, 300, 9);
+  ck_assert_int_eq(op_run_for_each(&test_ops_cpu, dev, N, f, 300, &r), GR_SUCCESS);
+  gr_eid marked = 0;
+  for (gr_vid v = 0; v < N; v++) marked += r.marks[v] != 0;
+  ck_assert_uint_eq(marked, 300);
+  for (int i = 0; i < 300; i++) ck_assert_uint_eq(r.marks[f[i]], 2 * f[i] + 1);
+  op_result_free(&r);
+  free(f);
+}
+END_TEST
+
+START_TEST(queue_bitmap_round_trip_sorts_and_keeps_the_set) {
+  gr_vid n = 100003; /* not a multiple of 32 */
+  gr_vid items[] = {n - 1, 0, 31, 32, 33, 77777, 5};
+  op_result r;
+  ck_assert_int_eq(op_run_roundtrip(dev, n, items, 7, &r), GR_SUCCESS);
+  gr_vid expect[] = {0, 5, 31, 32, 33, 77777, n - 1};
+  ck_assert_uint_eq(r.n_out, 7);
+  for (int i = 0; i < 7; i++) ck_assert_uint_eq(r.out[i], expect[i]);
+  op_result_free(&r);
+  ck_assert_int_eq(op_run_roundtrip(dev, n, NULL, 0, &r), GR_SUCCESS);
+  ck_assert_uint_eq(r.n_out, 0);
+  op_result_free(&r);
+}
+END_TEST
+
+START_TEST(frontier_rejects_ids_outside_its_universe) {
+  gr_frontier f;
+  gr_frontier_init(&f, 10);
+  gr_vid bad = 10;
+  ck_assert_int_eq(gr_frontier_assign(&f, dev, &bad, 1), GR_ERR_INVALID_ARG);
+  gr_frontier_release(&f);
+}
+END_TEST
+
+START_TEST(advance_refuses_to_overflow_its_output) {
+  gr_workspace ws;
+  ck_assert_int_eq(gr_workspace_init(&ws, dev, NULL), GR_SUCCESS);
+  gr_svid *label = malloc(N * sizeof(gr_svid)), *pred = malloc(N * sizeof(gr_svid));
+  for (int i = 0; i < N; i++) label[i] = -1;
+  label[0] = 0;
+  gr_vid out[4];
+  gr_vid hub = 0;
+  test_ctx c = {label, pred, NULL, 1, 1};
+  gr_advance_push_args a = {&out_g, &hub, 1, out, 4, 0, 0};
+  gr_status st = test_ops_cpu.push(dev, &ws, &a, &c);
+  ck_assert_int_eq(st, GR_ERR_INTERNAL);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "capacity 4"));
+  free(label);
+  free(pred);
+  gr_workspace_release(&ws);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("operators");
+  TCase *tc = tcase_create("cpu");
+  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_add_test(tc, push_outputs_each_unvisited_neighbour_once);
+  tcase_add_test(tc, pull_finds_a_frontier_parent_for_each_reachable_vertex);
+  tcase_add_test(tc, pull_stops_at_the_first_parent);
+  tcase_add_test(tc, filter_keeps_matching_items_and_culls_duplicates);
+  tcase_add_test(tc, for_each_visits_every_vertex_or_every_item);
+  tcase_add_test(tc, queue_bitmap_round_trip_sorts_and_keeps_the_set);
+  tcase_add_test(tc, frontier_rejects_ids_outside_its_universe);
+  tcase_add_test(tc, advance_refuses_to_overflow_its_output);
+  suite_add_tcase(s, tc);
+  return gr_test_run_suite(s, 0);
+}

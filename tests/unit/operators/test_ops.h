@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Per-element functions used to test the operators on both backends: the
+ * CPU instantiations (test_ops_cpu.c) are the portable definition the CUDA
+ * ones (tests/gpu/test_ops_cuda.cu) are checked against. */
+#ifndef GR_TEST_OPS_H
+#define GR_TEST_OPS_H
+
+#include "gr/atomic.h"
+#include "gr/operators.h"
+#include "gr/workspace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct test_ctx {
+  gr_svid *label;  /* -1 unvisited */
+  gr_svid *pred;
+  uint32_t *marks; /* for_each writes here */
+  gr_svid next;
+  gr_vid modulus;  /* filter keeps v % modulus == 0 */
+} test_ctx;
+
+GR_HD bool test_visit(const test_ctx *c, gr_vid u, gr_vid v, gr_eid e) {
+  (void)e;
+  if (gr_load_relaxed_svid(&c->label[v]) >= 0) return false;
+  if (!gr_atomic_cas_svid(&c->label[v], -1, c->next)) return false;
+  c->pred[v] = (gr_svid)u;
+  return true;
+}
+GR_HD bool test_wanted(const test_ctx *c, gr_vid v) { return c->label[v] < 0; }
+GR_HD bool test_pull_visit(const test_ctx *c, gr_vid u, gr_vid v, gr_eid e) {
+  (void)e;
+  c->label[v] = c->next;
+  c->pred[v] = (gr_svid)u;
+  return true;
+}
+GR_HD bool test_keep(const test_ctx *c, gr_vid v) { return v % c->modulus == 0; }
+GR_HD void test_mark(const test_ctx *c, gr_vid v) { c->marks[v] = (uint32_t)v * 2u + 1u; }
+
+typedef struct test_ops {
+  gr_status (*push)(gr_device *, gr_workspace *, gr_advance_push_args *, const test_ctx *);
+  gr_status (*pull)(gr_device *, gr_workspace *, gr_advance_pull_args *, const test_ctx *);
+  gr_status (*filter)(gr_device *, gr_workspace *, gr_filter_args *, const test_ctx *);
+  gr_status (*for_each)(gr_device *, gr_workspace *, gr_for_each_args *, const test_ctx *);
+} test_ops;
+
+extern const test_ops test_ops_cpu;
+#ifdef GR_HAVE_CUDA
+extern const test_ops test_ops_cuda;
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

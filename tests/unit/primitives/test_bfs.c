@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* BFS: the serial reference, the invariant checker (accepts every valid
+ * answer, rejects each kind of wrong one), and the primitive run through the
+ * enactor on CPU devices against the reference, with and without
+ * predecessors; a device allocation failure ends the run with the device
+ * named and nothing leaked. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bfs/bfs.h"
+#include "gr/enactor.h"
+#include "gr/gen.h"
+#include "gr/graph.h"
+#include "testutil.h"
+
+/* Undirected 0-1-2-3 path plus 1-4, and an isolated vertex 5. */
+static gr_graph *small_graph(void) {
+  gr_coo c = GR_COO_INIT;
+  ck_assert_int_eq(gr_coo_reserve(&c, 4, false), GR_SUCCESS);
+  gr_vid e[][2] = {{0, 1}, {1, 2}, {2, 3}, {1, 4}};
+  for (int i = 0; i < 4; i++) ck_assert_int_eq(gr_coo_push(&c, e[i][0], e[i][1], 0), GR_SUCCESS);
+  c.n = 6;
+  c.symmetric = true;
+  gr_load_options o = GR_LOAD_OPTIONS_INIT;
+  gr_graph *g = NULL;
+  ck_assert_int_eq(gr_graph_from_coo(&g, &c, &o), GR_SUCCESS);
+  return g;
+}
+
+static gr_graph *generated(const char *spec) {
+  gr_gen_spec s;
+  ck_assert_int_eq(gr_gen_parse(&s, spec), GR_SUCCESS);
+  gr_load_options o = GR_LOAD_OPTIONS_INIT;
+  gr_graph *g = NULL;
+  ck_assert_int_eq(gr_gen_graph(&g, &s, &o), GR_SUCCESS);
+  return g;
+}
+
+START_TEST(reference_gives_levels) {
+  gr_graph *g = small_graph();
+  gr_run_args a = {1, 0};
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  o.mark_pred = true;
+  gr_result r;
+  ck_assert_int_eq(gr_bfs_reference(g, &a, &o, &r), GR_SUCCESS);
+  gr_svid expect[] = {1, 0, 1, 2, 1, -1};
+  for (int v = 0; v < 6; v++) ck_assert_int_eq(((gr_svid *)r.values)[v], expect[v]);
+  ck_assert_int_eq(r.preds[3], 2);
+  ck_assert_int_eq(r.preds[1], -1);
+  ck_assert_int_eq(gr_bfs_validate(g, &a, &o, &r, &r), GR_SUCCESS);
+  ck_assert_uint_eq(gr_bfs_traversed_edges(g, &r), 4);
+  gr_result_free(&r);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+START_TEST(validator_rejects_each_kind_of_wrong_answer) {
+  gr_graph *g = small_graph();
+  gr_run_args a = {1, 0};
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  o.mark_pred = true;
+  gr_result ref, r;
+  ck_assert_int_eq(gr_bfs_reference(g, &a, &o, &ref), GR_SUCCESS);
+  ck_assert_int_eq(gr_bfs_reference(g, &a, &o, &r), GR_SUCCESS);
+  gr_svid *d = r.values;
+  struct {
+    int v;
+    gr_svid depth, pred;
+    const char *needle;
+  } cases[] = {
+      {1, 1, -1, "source"},              /* source not at depth 0 */
+      {5, 3, -1, "reference"},           /* reaches the unreachable */
+      {3, -1, -1, "reference"},          /* misses a reachable vertex */
+      {3, 3, 2, "from depth 1 to depth 3"}, /* skips a level */
+      {0, 2, 1, "no in-neighbour"},      /* no parent one level up */
+      {0, 0, -1, "not the source"},      /* a second depth-0 vertex */
+      {3, 2, 4, "not an in-neighbour"},  /* predecessor without an edge */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    gr_svid old_d = d[cases[i].v], old_p = r.preds[cases[i].v];
+    d[cases[i].v] = cases[i].depth;
+    r.preds[cases[i].v] = cases[i].pred;
+    ck_assert_int_eq(gr_bfs_validate(g, &a, &o, &r, &ref), GR_ERR_VALIDATION);
+    ck_assert_msg(strstr(gr_error_message(), cases[i].needle), "case %zu: %s", i, gr_error_message());
+    d[cases[i].v] = old_d;
+    r.preds[cases[i].v] = old_p;
+  }
+  /* Predecessor at the wrong depth: 2's parent claimed to be 3. */
+  r.preds[2] = 3;
+  ck_assert_int_eq(gr_bfs_validate(g, &a, &o, &r, &ref), GR_ERR_VALIDATION);
+  r.preds[2] = 1;
+  ck_assert_int_eq(gr_bfs_validate(g, &a, &o, &r, &ref), GR_SUCCESS);
+  gr_result_free(&r);
+  gr_result_free(&ref);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+START_TEST(validator_accepts_any_valid_parent) {
+  /* A diamond: 0 -> 1, 0 -> 2, 1 -> 3, 2 -> 3 (directed): 3's parent may be 1 or 2. */
+  gr_coo c = GR_COO_INIT;
+  ck_assert_int_eq(gr_coo_reserve(&c, 4, false), GR_SUCCESS);
+  gr_vid e[][2] = {{0, 1}, {0, 2}, {1, 3}, {2, 3}};
+  for (int i = 0; i < 4; i++) gr_coo_push(&c, e[i][0], e[i][1], 0);
+  c.n = 4;
+  gr_load_options lo = GR_LOAD_OPTIONS_INIT;
+  gr_graph *g = NULL;
+  ck_assert_int_eq(gr_graph_from_coo(&g, &c, &lo), GR_SUCCESS);
+  gr_run_args a = {0, 0};
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  o.mark_pred = true;
+  gr_result r;
+  ck_assert_int_eq(gr_bfs_reference(g, &a, &o, &r), GR_SUCCESS);
+  r.preds[3] = 1;
+  ck_assert_int_eq(gr_bfs_validate(g, &a, &o, &r, &r), GR_SUCCESS);
+  r.preds[3] = 2;
+  ck_assert_int_eq(gr_bfs_validate(g, &a, &o, &r, &r), GR_SUCCESS);
+  gr_result_free(&r);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+static void run_bfs_on_cpu(gr_graph *g, int threads, bool pred) {
+  gr_subgraph *sub = NULL;
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  o.mark_pred = pred;
+  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 1, threads, GR_MEM_POLICY_INIT, &sub};
+  gr_enactor *e = NULL;
+  ck_assert_int_eq(gr_enactor_create(&e, &cfg), GR_SUCCESS);
+  const gr_csr *c = gr_graph_out(g);
+  for (gr_vid k = 0; k < 5; k++) {
+    gr_run_args a = {(gr_vid)((k * 7919u) % c->n), (int)k};
+    gr_run_stats st;
+    ck_assert_int_eq(gr_enactor_run(e, &a, &st), GR_SUCCESS);
+    gr_result r, ref;
+    ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
+    ck_assert_int_eq(gr_bfs_reference(g, &a, &o, &ref), GR_SUCCESS);
+    ck_assert_msg(gr_bfs_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%s", gr_error_message());
+    ck_assert_int_eq(memcmp(r.values, ref.values, c->n * sizeof(gr_svid)), 0);
+    gr_svid maxd = 0;
+    for (gr_vid v = 0; v < c->n; v++)
+      if (((gr_svid *)ref.values)[v] > maxd) maxd = ((gr_svid *)ref.values)[v];
+    ck_assert_int_eq(st.iterations, maxd + 1);
+    ck_assert_int_eq(st.frontier_len, st.iterations);
+    ck_assert_uint_eq(st.frontier[0], 1);
+    gr_result_free(&r);
+    gr_result_free(&ref);
+    gr_run_stats_free(&st);
+  }
+  gr_enactor_destroy(&e);
+  ck_assert_ptr_null(e);
+  gr_subgraph_destroy(&sub);
+}
+
+START_TEST(enactor_bfs_equals_reference_on_cpu_devices) {
+  const char *specs[] = {"kron:12:16", "grid2d:60x70", "uniform:12:4,directed"};
+  for (size_t i = 0; i < 3; i++) {
+    gr_graph *g = generated(specs[i]);
+    run_bfs_on_cpu(g, 1, false);
+    run_bfs_on_cpu(g, 3, true);
+    gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
+START_TEST(iteration_limit_stops_early) {
+  gr_graph *g = generated("grid2d:50x50");
+  gr_subgraph *sub = NULL;
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  o.max_iterations = 5;
+  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 1, 2, GR_MEM_POLICY_INIT, &sub};
+  gr_enactor *e = NULL;
+  ck_assert_int_eq(gr_enactor_create(&e, &cfg), GR_SUCCESS);
+  gr_run_args a = {0, 0};
+  gr_run_stats st;
+  ck_assert_int_eq(gr_enactor_run(e, &a, &st), GR_SUCCESS);
+  ck_assert_int_eq(st.iterations, 5);
+  ck_assert_int_eq(st.status, GR_ITERATION_LIMIT);
+  gr_run_stats_free(&st);
+  gr_enactor_destroy(&e);
+  gr_subgraph_destroy(&sub);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+START_TEST(allocation_failure_names_the_device_and_frees_everything) {
+  gr_graph *g = generated("kron:10:8");
+  gr_subgraph *sub = NULL;
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 1, 2, GR_MEM_POLICY_INIT, &sub};
+  for (int n = 1; n <= 8; n++) {
+    char spec[32];
+    snprintf(spec, sizeof spec, "0:%d", n);
+    setenv("GR_FAULT_ALLOC", spec, 1);
+    gr_enactor *e = NULL;
+    gr_status st = gr_enactor_create(&e, &cfg);
+    if (st == GR_SUCCESS) {
+      gr_run_args a = {0, 0};
+      gr_run_stats rs;
+      st = gr_enactor_run(e, &a, &rs);
+      gr_run_stats_free(&rs);
+      gr_enactor_destroy(&e);
+    }
+    if (st < 0) {
+      ck_assert_int_eq(st, GR_ERR_DEVICE_OOM);
+      ck_assert_ptr_nonnull(strstr(gr_error_message(), "device 0"));
+      ck_assert_ptr_null(e);
+    }
+  }
+  unsetenv("GR_FAULT_ALLOC");
+  gr_subgraph_destroy(&sub);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("bfs");
+  TCase *ref = tcase_create("reference");
+  tcase_add_test(ref, reference_gives_levels);
+  tcase_add_test(ref, validator_rejects_each_kind_of_wrong_answer);
+  tcase_add_test(ref, validator_accepts_any_valid_parent);
+  suite_add_tcase(s, ref);
+  TCase *dev = tcase_create("single_device");
+  tcase_set_timeout(dev, 300);
+  tcase_add_test(dev, enactor_bfs_equals_reference_on_cpu_devices);
+  tcase_add_test(dev, iteration_limit_stops_early);
+  suite_add_tcase(s, dev);
+  TCase *fail = tcase_create("alloc_failure");
+  tcase_add_test(fail, allocation_failure_names_the_device_and_frees_everything);
+  suite_add_tcase(s, fail);
+  return gr_test_run_suite(s, 0);
+}

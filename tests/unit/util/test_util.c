@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Status table, per-thread error detail, prefix sums, counter-based RNG. */
+#include <check.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gr/status.h"
+#include "gr/util.h"
+#include "testutil.h"
+
+START_TEST(status_names_and_strings_come_from_one_table) {
+  ck_assert_str_eq(gr_status_name(GR_SUCCESS), "GR_SUCCESS");
+  ck_assert_str_eq(gr_status_name(GR_ERR_BAD_INPUT), "GR_ERR_BAD_INPUT");
+  ck_assert_str_eq(gr_status_string(GR_ERR_DEVICE_OOM), "out of device memory");
+  ck_assert_int_gt(GR_ITERATION_LIMIT, 0);
+  ck_assert_int_lt(GR_ERR_INVALID_ARG, 0);
+  ck_assert_str_eq(gr_status_name((gr_status)-999), "GR_UNKNOWN_STATUS");
+}
+END_TEST
+
+START_TEST(errorf_keeps_detail_and_prefix_adds_context) {
+  gr_error_clear();
+  ck_assert_str_eq(gr_error_message(), "");
+  gr_status st = gr_errorf(GR_ERR_BAD_INPUT, "line %d: bad token '%s'", 12, "x");
+  ck_assert_int_eq(st, GR_ERR_BAD_INPUT);
+  ck_assert_int_eq(gr_error_status(), GR_ERR_BAD_INPUT);
+  ck_assert_str_eq(gr_error_message(), "line 12: bad token 'x'");
+  gr_error_prefix(st, "%s:", "g.mtx");
+  ck_assert_str_eq(gr_error_message(), "g.mtx:line 12: bad token 'x'");
+}
+END_TEST
+
+static void *other_thread(void *arg) {
+  (void)arg;
+  return (void *)(intptr_t)(gr_error_message()[0] == '\0');
+}
+
+START_TEST(error_detail_is_per_thread) {
+  gr_errorf(GR_ERR_IO, "mine");
+  pthread_t t;
+  void *clean = NULL;
+  pthread_create(&t, NULL, other_thread, NULL);
+  pthread_join(t, &clean);
+  ck_assert(clean != NULL);
+  ck_assert_str_eq(gr_error_message(), "mine");
+}
+END_TEST
+
+START_TEST(prefix_sum_is_exclusive_and_returns_the_total) {
+  for (size_t n = 0; n < 300000; n = n * 3 + 1) {
+    uint64_t *a = malloc((n + 1) * sizeof *a), expect = 0;
+    for (size_t i = 0; i < n; i++) a[i] = gr_rand64(1, 2, i) % 100;
+    uint64_t *b = malloc((n + 1) * sizeof *b);
+    memcpy(b, a, n * sizeof *a);
+    uint64_t total = gr_prefix_sum_u64(a, n);
+    for (size_t i = 0; i < n; i++) {
+      ck_assert_uint_eq(a[i], expect);
+      expect += b[i];
+    }
+    ck_assert_uint_eq(total, expect);
+    free(a);
+    free(b);
+  }
+}
+END_TEST
+
+START_TEST(rand64_depends_on_every_input) {
+  ck_assert_uint_eq(gr_rand64(1, 2, 3), gr_rand64(1, 2, 3));
+  ck_assert_uint_ne(gr_rand64(1, 2, 3), gr_rand64(2, 2, 3));
+  ck_assert_uint_ne(gr_rand64(1, 2, 3), gr_rand64(1, 3, 3));
+  ck_assert_uint_ne(gr_rand64(1, 2, 3), gr_rand64(1, 2, 4));
+  double sum = 0;
+  for (int i = 0; i < 100000; i++) {
+    double u = gr_u01(gr_rand64(9, 0, (uint64_t)i));
+    ck_assert(u >= 0.0 && u < 1.0);
+    sum += u;
+  }
+  ck_assert(sum / 100000 > 0.49 && sum / 100000 < 0.51);
+}
+END_TEST
+
+START_TEST(format_bytes_picks_units) {
+  char b[32];
+  ck_assert_str_eq(gr_format_bytes(b, sizeof b, 512), "512 B");
+  ck_assert_str_eq(gr_format_bytes(b, sizeof b, 1536), "1.50 KiB");
+  ck_assert_str_eq(gr_format_bytes(b, sizeof b, 3ull << 30), "3.00 GiB");
+}
+END_TEST
+
+START_TEST(host_alloc_failure_says_how_much) {
+  void *p = (void *)1;
+  gr_status st = gr_host_calloc(&p, SIZE_MAX / 2, 4, "a giant table");
+  ck_assert_int_eq(st, GR_ERR_HOST_OOM);
+  ck_assert_ptr_null(p);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "a giant table"));
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("util");
+  TCase *tc = tcase_create("util");
+  tcase_add_test(tc, status_names_and_strings_come_from_one_table);
+  tcase_add_test(tc, errorf_keeps_detail_and_prefix_adds_context);
+  tcase_add_test(tc, error_detail_is_per_thread);
+  tcase_add_test(tc, prefix_sum_is_exclusive_and_returns_the_total);
+  tcase_add_test(tc, rand64_depends_on_every_input);
+  tcase_add_test(tc, format_bytes_picks_units);
+  tcase_add_test(tc, host_alloc_failure_says_how_much);
+  suite_add_tcase(s, tc);
+  return gr_test_run_suite(s, 0);
+}

@@ -1,0 +1,559 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* gr_run: loads or generates a graph, runs a primitive on one or more devices
+ * (GPUs, or CPU devices with --cpu), validates against the CPU reference and
+ * reports. Exit codes: 0 ok; 1 validation failed; 2 usage or bad input;
+ * 3 runtime failure (device, memory). */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gr/enactor.h"
+#include "gr/gen.h"
+#include "gr/graph.h"
+#include "gr/log.h"
+#include "gr/subgraph.h"
+#include "gr/util.h"
+#include "registry.h"
+#include "run_report.h"
+
+enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_RUNTIME = 3 };
+
+typedef enum { SRC_ID, SRC_RANDOM, SRC_MAX_DEGREE } src_kind;
+
+typedef struct run_options {
+  const char *primitive;
+  int gpus;
+  bool gpus_given;
+  bool cpu;
+  int cpu_threads;
+  src_kind src;
+  unsigned long long src_id;
+  int runs;
+  unsigned long long seed;
+  bool validate;
+  const char *json;
+  const char *out;
+  const char *gen;
+  const char *file;
+  bool quiet;
+  gr_prim_options popts;
+  gr_load_options load;
+  gr_mem_policy mem;
+} run_options;
+
+enum {
+  OPT_CPU = 256,
+  OPT_CPU_THREADS,
+  OPT_SRC,
+  OPT_RUNS,
+  OPT_SEED,
+  OPT_VALIDATE,
+  OPT_JSON,
+  OPT_OUT,
+  OPT_UNDIRECTED,
+  OPT_GEN,
+  OPT_QUIET,
+  OPT_MARK_PRED,
+  OPT_SELF_LOOPS,
+  OPT_DUPLICATES,
+  OPT_WEIGHTS,
+  OPT_NO_CACHE,
+  OPT_CACHE_DIR,
+  OPT_PROGRESS,
+  OPT_MAX_ITER,
+  OPT_MEM,
+  OPT_FORMAT,
+  OPT_VERSION
+};
+
+static const struct option long_options[] = {
+    {"primitive", required_argument, NULL, 'p'},
+    {"gpus", required_argument, NULL, 'g'},
+    {"cpu", no_argument, NULL, OPT_CPU},
+    {"cpu-threads", required_argument, NULL, OPT_CPU_THREADS},
+    {"src", required_argument, NULL, OPT_SRC},
+    {"runs", required_argument, NULL, OPT_RUNS},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"validate", no_argument, NULL, OPT_VALIDATE},
+    {"json", required_argument, NULL, OPT_JSON},
+    {"out", required_argument, NULL, OPT_OUT},
+    {"undirected", no_argument, NULL, OPT_UNDIRECTED},
+    {"gen", required_argument, NULL, OPT_GEN},
+    {"quiet", no_argument, NULL, OPT_QUIET},
+    {"mark-pred", no_argument, NULL, OPT_MARK_PRED},
+    {"self-loops", required_argument, NULL, OPT_SELF_LOOPS},
+    {"duplicates", required_argument, NULL, OPT_DUPLICATES},
+    {"weights", required_argument, NULL, OPT_WEIGHTS},
+    {"no-cache", no_argument, NULL, OPT_NO_CACHE},
+    {"cache-dir", required_argument, NULL, OPT_CACHE_DIR},
+    {"progress", no_argument, NULL, OPT_PROGRESS},
+    {"max-iter", required_argument, NULL, OPT_MAX_ITER},
+    {"mem", required_argument, NULL, OPT_MEM},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0}};
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: gr_run [options] FILE\n"
+          "       gr_run [options] --gen SPEC\n"
+          "\n"
+          "Runs a graph primitive on GPUs (or CPU devices) and reports times, GTEPS and memory.\n"
+          "\n"
+          "Primitive and devices:\n"
+          "  -p, --primitive NAME   primitive to run (default: bfs); one of:");
+  for (const gr_primitive *const *p = gr_primitive_list(); *p; p++) fprintf(f, " %s", (*p)->name);
+  fprintf(f,
+          "\n"
+          "  -g, --gpus N           number of devices (default: 1)\n"
+          "      --cpu              run on CPU devices instead of GPUs (default: GPUs when\n"
+          "                         present, else the CPU backend)\n"
+          "      --cpu-threads N    threads per CPU device (default: host threads / devices)\n"
+          "      --mem POLICY       buffer growth: just-enough, prealloc:FACTOR or max\n"
+          "                         (default: just-enough)\n"
+          "\n"
+          "Runs:\n"
+          "      --src S            source vertex: an ID as in the input file, random or\n"
+          "                         max-degree (default: random, a vertex with out-edges)\n"
+          "      --runs N           number of runs, each from the next source of the seeded\n"
+          "                         sequence (default: 1)\n"
+          "      --seed S           seed for sources, generators and random weights (default: 1)\n"
+          "      --mark-pred        record predecessors (bfs)\n"
+          "      --max-iter N       stop after N iterations (default: 0, no limit)\n"
+          "      --validate         check every run against the CPU reference\n"
+          "\n"
+          "Input:\n"
+          "      FILE               .mtx, .mtx.gz, edge list (.txt, .el, .csv, .gz) or .grb\n"
+          "      --gen SPEC         generate the graph instead: kron:SCALE[:EF], rmat:...,\n"
+          "                         uniform:SCALE[:EF], grid2d:RxC, grid3d:XxYxZ\n"
+          "      --format F         input format: auto, mtx, edgelist or binary (default: auto)\n"
+          "      --undirected       treat edges as undirected (symmetric files always are)\n"
+          "      --self-loops M     keep or remove (default: remove when undirected, else keep)\n"
+          "      --duplicates M     keep or remove (default: remove when undirected, else keep)\n"
+          "      --weights W        file, none or random:LO:HI (default: file)\n"
+          "      --no-cache         do not read or write the binary load cache\n"
+          "      --cache-dir DIR    where the load cache lives (default: beside the input when\n"
+          "                         writable)\n"
+          "      --progress         show load progress even when stderr is not a terminal\n"
+          "\n"
+          "Output:\n"
+          "      --json FILE        write the report as JSON\n"
+          "      --out FILE         write one line per vertex: input id, value (-1 unreached)\n"
+          "                         [, predecessor]\n"
+          "      --quiet            print nothing but errors\n"
+          "  -h, --help             this text\n"
+          "      --version          print the version\n"
+          "\n"
+          "Exit codes: 0 ok, 1 validation failed, 2 usage or bad input, 3 runtime failure.\n");
+}
+
+static int exit_code_for(gr_status st) {
+  switch (st) {
+    case GR_ERR_INVALID_ARG:
+    case GR_ERR_BAD_INPUT:
+    case GR_ERR_IO:
+    case GR_ERR_TOO_LARGE:
+    case GR_ERR_UNSUPPORTED:
+    case GR_ERR_NO_DEVICE:
+      return EXIT_USAGE;
+    case GR_ERR_VALIDATION:
+      return EXIT_INVALID;
+    default:
+      return EXIT_RUNTIME;
+  }
+}
+
+static int fail(gr_status st, const char *what) {
+  const char *msg = gr_error_message();
+  fprintf(stderr, "gr_run: %s%s%s\n", what ? what : "", what ? ": " : "",
+          msg && *msg ? msg : gr_status_string(st));
+  return exit_code_for(st);
+}
+
+static int usage_error(const char *fmt, const char *arg) {
+  fprintf(stderr, "gr_run: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\nTry 'gr_run --help'.\n");
+  return EXIT_USAGE;
+}
+
+static bool parse_u64(const char *s, unsigned long long *out) {
+  if (!s || !*s || *s == '-') return false;
+  char *end = NULL;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || *end) return false;
+  *out = v;
+  return true;
+}
+
+static bool parse_int(const char *s, int lo, int hi, int *out) {
+  unsigned long long v = 0;
+  if (!parse_u64(s, &v) || v < (unsigned long long)lo || v > (unsigned long long)hi) return false;
+  *out = (int)v;
+  return true;
+}
+
+static bool parse_clean(const char *s, gr_clean_mode *out) {
+  if (!strcmp(s, "keep")) *out = GR_CLEAN_KEEP;
+  else if (!strcmp(s, "remove")) *out = GR_CLEAN_REMOVE;
+  else return false;
+  return true;
+}
+
+static int parse_options(int argc, char **argv, run_options *o) {
+  gr_load_options lo = GR_LOAD_OPTIONS_INIT;
+  gr_prim_options po = GR_PRIM_OPTIONS_INIT;
+  gr_mem_policy mp = GR_MEM_POLICY_INIT;
+  memset(o, 0, sizeof *o);
+  o->primitive = "bfs";
+  o->gpus = 1;
+  o->src = SRC_RANDOM;
+  o->runs = 1;
+  o->seed = 1;
+  o->load = lo;
+  o->popts = po;
+  o->mem = mp;
+  int c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":p:g:h", long_options, NULL)) != -1) {
+    switch (c) {
+      case 'p':
+        o->primitive = optarg;
+        break;
+      case 'g':
+        if (!parse_int(optarg, 1, 1024, &o->gpus))
+          return usage_error("--gpus needs a whole number from 1 to 1024, got '%s'", optarg);
+        o->gpus_given = true;
+        break;
+      case OPT_CPU:
+        o->cpu = true;
+        break;
+      case OPT_CPU_THREADS:
+        if (!parse_int(optarg, 1, 4096, &o->cpu_threads))
+          return usage_error("--cpu-threads needs a whole number from 1 to 4096, got '%s'", optarg);
+        break;
+      case OPT_SRC:
+        if (!strcmp(optarg, "random")) o->src = SRC_RANDOM;
+        else if (!strcmp(optarg, "max-degree")) o->src = SRC_MAX_DEGREE;
+        else if (parse_u64(optarg, &o->src_id)) o->src = SRC_ID;
+        else return usage_error("--src must be a vertex id, random or max-degree, got '%s'", optarg);
+        break;
+      case OPT_RUNS:
+        if (!parse_int(optarg, 1, 1000000, &o->runs))
+          return usage_error("--runs needs a whole number from 1 to 1000000, got '%s'", optarg);
+        break;
+      case OPT_SEED:
+        if (!parse_u64(optarg, &o->seed)) return usage_error("--seed needs a whole number, got '%s'", optarg);
+        break;
+      case OPT_VALIDATE:
+        o->validate = true;
+        break;
+      case OPT_JSON:
+        o->json = optarg;
+        break;
+      case OPT_OUT:
+        o->out = optarg;
+        break;
+      case OPT_UNDIRECTED:
+        o->load.undirected = true;
+        break;
+      case OPT_GEN:
+        o->gen = optarg;
+        break;
+      case OPT_QUIET:
+        o->quiet = true;
+        break;
+      case OPT_MARK_PRED:
+        o->popts.mark_pred = true;
+        break;
+      case OPT_SELF_LOOPS:
+        if (!parse_clean(optarg, &o->load.self_loops))
+          return usage_error("--self-loops must be keep or remove, got '%s'", optarg);
+        break;
+      case OPT_DUPLICATES:
+        if (!parse_clean(optarg, &o->load.duplicates))
+          return usage_error("--duplicates must be keep or remove, got '%s'", optarg);
+        break;
+      case OPT_WEIGHTS:
+        if (gr_weight_spec_parse(&o->load.weights, optarg) < 0)
+          return usage_error("%s", gr_error_message());
+        break;
+      case OPT_NO_CACHE:
+        o->load.use_cache = false;
+        break;
+      case OPT_CACHE_DIR:
+        o->load.cache_dir = optarg;
+        break;
+      case OPT_PROGRESS:
+        o->load.progress = 1;
+        break;
+      case OPT_MAX_ITER:
+        if (!parse_int(optarg, 0, INT_MAX, &o->popts.max_iterations))
+          return usage_error("--max-iter needs a whole number, got '%s'", optarg);
+        break;
+      case OPT_MEM:
+        if (gr_mem_policy_parse(&o->mem, optarg) < 0) return usage_error("%s", gr_error_message());
+        break;
+      case OPT_FORMAT:
+        if (!strcmp(optarg, "auto")) o->load.format = GR_FORMAT_AUTO;
+        else if (!strcmp(optarg, "mtx")) o->load.format = GR_FORMAT_MTX;
+        else if (!strcmp(optarg, "edgelist")) o->load.format = GR_FORMAT_EDGELIST;
+        else if (!strcmp(optarg, "binary")) o->load.format = GR_FORMAT_BINARY;
+        else return usage_error("--format must be auto, mtx, edgelist or binary, got '%s'", optarg);
+        break;
+      case OPT_VERSION:
+        printf("gr_run %s\n", GR_VERSION);
+        exit(EXIT_OK);
+      case 'h':
+        usage(stdout);
+        exit(EXIT_OK);
+      case ':':
+        return usage_error("option %s needs a value", argv[optind - 1]);
+      default:
+        return usage_error("unknown option '%s'", argv[optind - 1]);
+    }
+  }
+  o->load.seed = o->seed;
+  if (o->quiet && o->load.progress == 0) o->load.progress = -1;
+  if (optind < argc) o->file = argv[optind++];
+  if (optind < argc) return usage_error("unexpected argument '%s'", argv[optind]);
+  if (!o->file && !o->gen) return usage_error("%s", "no input: give a graph FILE or --gen SPEC");
+  if (o->file && o->gen) return usage_error("%s", "give either a graph FILE or --gen SPEC, not both");
+  return -1;
+}
+
+/* The k-th source of the seeded sequence: a random vertex with out-edges
+ * (a vertex without any would make a trivial run). */
+static gr_vid random_source(const gr_csr *c, unsigned long long seed, uint64_t *counter) {
+  for (int tries = 0; tries < 1000; tries++) {
+    gr_vid v = (gr_vid)(gr_rand64(seed, 0x5352435fULL, (*counter)++) % c->n);
+    if (c->offsets[v + 1] > c->offsets[v]) return v;
+  }
+  return (gr_vid)(gr_rand64(seed, 0x5352435fULL, (*counter)++) % c->n);
+}
+
+static gr_vid max_degree_vertex(const gr_csr *c) {
+  gr_vid best = 0;
+  gr_eid bd = 0;
+  for (gr_vid v = 0; v < c->n; v++) {
+    gr_eid d = c->offsets[v + 1] - c->offsets[v];
+    if (d > bd) {
+      bd = d;
+      best = v;
+    }
+  }
+  return best;
+}
+
+/* Test hook (README, "fault injection"): GR_FAULT_RESULT=1 damages one
+ * value of each result before validation, to prove a wrong answer is caught
+ * and gives exit code 1. */
+static void maybe_corrupt(gr_result *r, gr_vid source) {
+  const char *f = getenv("GR_FAULT_RESULT");
+  if (!f || strcmp(f, "1") || r->type != GR_VALUE_SVID) return;
+  gr_svid *d = r->values;
+  for (gr_vid v = 0; v < r->n; v++)
+    if (v != source && d[v] > 0) {
+      d[v] += 2;
+      return;
+    }
+  d[source] = 1;
+}
+
+static gr_vid count_reached(const gr_result *r) {
+  gr_vid n = 0;
+  if (r->type != GR_VALUE_SVID) return r->n;
+  const gr_svid *d = r->values;
+  for (gr_vid v = 0; v < r->n; v++) n += d[v] >= 0;
+  return n;
+}
+
+int main(int argc, char **argv) {
+  run_options o;
+  int rc = parse_options(argc, argv, &o);
+  if (rc >= 0) return rc;
+  rc = EXIT_OK;
+
+  gr_graph *g = NULL;
+  gr_subgraph *sub = NULL;
+  gr_enactor *en = NULL;
+  gr_run_record *records = NULL;
+  gr_device_report *devs = NULL;
+  gr_result res = GR_RESULT_INIT, ref = GR_RESULT_INIT;
+  gr_run_report rep;
+  memset(&rep, 0, sizeof rep);
+  gr_status st;
+  char gen_name[256] = "";
+
+  const gr_primitive *prim = gr_primitive_find(o.primitive);
+  if (!prim) return usage_error("unknown primitive '%s' (see --help)", o.primitive);
+
+  /* Devices first: a request that cannot be met fails before a long load. */
+  gr_backend backend = GR_BACKEND_CPU;
+  if (!o.cpu) {
+    int gpus = 0;
+    st = gr_device_count(GR_BACKEND_CUDA, &gpus);
+    if (st < 0) return fail(st, "counting GPUs");
+    if (gpus == 0 && !o.gpus_given) {
+      if (!o.quiet)
+        fprintf(stderr, "gr_run: no GPU found%s; running on the CPU backend\n",
+                gr_cuda_available() ? "" : " (this build has no CUDA backend)");
+    } else if (o.gpus > gpus) {
+      fprintf(stderr, "gr_run: %d GPU%s asked for, but %d exist%s on this machine%s\n", o.gpus,
+              o.gpus == 1 ? " was" : "s were", gpus, gpus == 1 ? "s" : "",
+              gpus == 0 ? "; use --cpu for CPU devices" : "");
+      return EXIT_USAGE;
+    } else {
+      backend = GR_BACKEND_CUDA;
+    }
+  }
+  if (o.gpus > 1) {
+    fprintf(stderr, "gr_run: %d devices asked for; this build runs primitives on one device\n", o.gpus);
+    return EXIT_USAGE;
+  }
+
+  o.load.build_csc = prim->needs_in_edges;
+  if (prim->needs_weights && o.load.weights.kind == GR_WEIGHTS_NONE)
+    return usage_error("%s needs edge weights; --weights none is not allowed", prim->name);
+  if (o.gen) {
+    gr_gen_spec spec;
+    st = gr_gen_parse(&spec, o.gen);
+    if (st < 0) return fail(st, "--gen");
+    if (strstr(o.gen, "seed=") == NULL) spec.seed = o.seed;
+    gr_gen_format(&spec, gen_name, sizeof gen_name);
+    st = gr_gen_graph(&g, &spec, &o.load);
+    if (st < 0) return fail(st, "generating the graph");
+  } else {
+    st = gr_graph_load(&g, o.file, &o.load);
+    if (st < 0) return fail(st, NULL);
+  }
+  if (gr_graph_num_vertices(g) == 0) {
+    fprintf(stderr, "gr_run: the graph has no vertices\n");
+    rc = EXIT_USAGE;
+    goto done;
+  }
+  if (prim->needs_weights && !gr_graph_has_weights(g)) {
+    fprintf(stderr, "gr_run: %s needs edge weights; the input has none (use --weights random:LO:HI)\n",
+            prim->name);
+    rc = EXIT_USAGE;
+    goto done;
+  }
+
+  const gr_csr *csr = gr_graph_out(g);
+  gr_vid fixed_src = 0;
+  if (prim->needs_source) {
+    if (o.src == SRC_ID) {
+      st = gr_graph_find_vertex(g, o.src_id, &fixed_src);
+      if (st < 0) {
+        rc = fail(st, "--src");
+        goto done;
+      }
+    } else if (o.src == SRC_MAX_DEGREE) {
+      fixed_src = max_degree_vertex(csr);
+    }
+  }
+
+  GR_CHECK_GOTO(gr_subgraph_whole(&sub, g, prim->needs_in_edges), st, runtime_fail);
+  gr_enactor_config cfg = {prim, &o.popts, backend, o.gpus, o.cpu_threads, o.mem, &sub};
+  GR_CHECK_GOTO(gr_enactor_create(&en, &cfg), st, runtime_fail);
+
+  GR_CHECK_GOTO(gr_host_calloc((void **)&records, (size_t)o.runs, sizeof *records, "run records"), st,
+                runtime_fail);
+  uint64_t counter = 0;
+  for (int r = 0; r < o.runs; r++) {
+    gr_run_args args = {0, r};
+    if (prim->needs_source)
+      args.source = o.src == SRC_RANDOM ? random_source(csr, o.seed, &counter) : fixed_src;
+    gr_run_stats stats;
+    st = gr_enactor_run(en, &args, &stats);
+    if (st < 0) {
+      gr_run_stats_free(&stats);
+      goto runtime_fail;
+    }
+    gr_run_record *x = &records[r];
+    rep.n_runs = r + 1;
+    x->source = gr_graph_original_id(g, args.source);
+    x->ms = stats.ms;
+    x->iterations = stats.iterations;
+    x->edges = stats.edges;
+    x->frontier = stats.frontier;
+    x->frontier_len = stats.frontier_len;
+    x->iteration_limit = stats.status == GR_ITERATION_LIMIT;
+    gr_result_free(&res);
+    GR_CHECK_GOTO(gr_enactor_extract(en, &res), st, runtime_fail);
+    maybe_corrupt(&res, args.source);
+    x->reached = count_reached(&res);
+    x->traversed = prim->traversed_edges ? prim->traversed_edges(g, &res) : gr_graph_num_edges(g);
+    x->gteps = x->ms > 0 ? (double)x->traversed / (x->ms * 1e-3) / 1e9 : 0.0;
+    if (o.validate) {
+      gr_result_free(&ref);
+      st = prim->reference(g, &args, &o.popts, &ref);
+      if (st < 0) goto runtime_fail;
+      st = prim->validate(g, &args, &o.popts, &res, &ref);
+      x->validated = st < 0 ? -1 : 1;
+      if (st < 0 && !rep.validation_error[0])
+        snprintf(rep.validation_error, sizeof rep.validation_error, "run %d (source %llu): %s", r,
+                 (unsigned long long)x->source, gr_error_message());
+    }
+  }
+
+  rep.primitive = prim->name;
+  rep.graph = gen_name[0] ? gen_name : gr_graph_name(g);
+  rep.vertices = gr_graph_num_vertices(g);
+  rep.edges = gr_graph_num_edges(g);
+  rep.arcs = gr_graph_num_arcs(g);
+  rep.directed = gr_graph_is_directed(g);
+  rep.weighted = gr_graph_has_weights(g);
+  rep.load_seconds = gr_graph_load_seconds(g);
+  rep.from_cache = gr_graph_from_cache(g);
+  rep.backend = backend == GR_BACKEND_CUDA ? "cuda" : "cpu";
+  rep.n_devices = gr_enactor_device_count(en);
+  GR_CHECK_GOTO(gr_host_calloc((void **)&devs, (size_t)rep.n_devices, sizeof *devs, "device reports"),
+                st, runtime_fail);
+  for (int i = 0; i < rep.n_devices; i++) gr_enactor_device_report(en, i, &devs[i]);
+  rep.devices = devs;
+  rep.runs = records;
+  rep.validate = o.validate;
+  rep.argc = argc;
+  rep.argv = argv;
+
+  if (!o.quiet) gr_report_print(stdout, &rep);
+  if (o.validate && rep.validation_error[0]) {
+    if (o.quiet) fprintf(stderr, "gr_run: validation failed: %s\n", rep.validation_error);
+    rc = EXIT_INVALID;
+  }
+  if (o.json) {
+    st = gr_report_write_json(o.json, &rep);
+    if (st < 0) {
+      rc = fail(st, "--json");
+      goto done;
+    }
+  }
+  if (o.out) {
+    st = gr_report_write_out(o.out, g, &res);
+    if (st < 0) {
+      rc = fail(st, "--out");
+      goto done;
+    }
+  }
+  goto done;
+
+runtime_fail:
+  rc = fail(st, NULL);
+done:
+  if (records)
+    for (int r = 0; r < o.runs; r++) free(records[r].frontier);
+  free(records);
+  free(devs);
+  gr_result_free(&res);
+  gr_result_free(&ref);
+  gr_enactor_destroy(&en);
+  gr_subgraph_destroy(&sub);
+  gr_graph_destroy(&g);
+  return rc;
+}

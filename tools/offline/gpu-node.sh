@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# On a GPU machine without network: unpacks the carried .deb files into a
+# prefix inside the build area (never into /), builds gr with CUDA, runs the
+# test suite (GPU tests included) and a short BFS benchmark, and prints a
+# table last. Logs go to $LOG_DIR (default: the build folder).
+#   tools/offline/gpu-node.sh [DEB_DIR]      (DEB_DIR default: .deps)
+# Environment: BUILD_DIR (default build-gpu), CUDA_ARCH (default 90),
+# BENCH_GRAPHS (generator specs, default "kron:20:16 uniform:20:16 grid2d:1024x1024").
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+debs=${1:-$top/.deps}
+build=${BUILD_DIR:-$top/build-gpu}
+logs=${LOG_DIR:-$build}
+prefix=$build/deps
+mkdir -p "$build" "$logs" "$prefix"
+
+unpack() {
+  local deb=$1
+  if command -v dpkg-deb >/dev/null 2>&1; then
+    dpkg-deb -x "$deb" "$prefix"
+  else
+    local tmp
+    tmp=$(mktemp -d)
+    (cd "$tmp" && ar x "$deb" && tar -xf data.tar.* -C "$prefix")
+    rm -rf "$tmp"
+  fi
+}
+shopt -s nullglob
+for deb in "$debs"/*.deb; do unpack "$deb"; done
+shopt -u nullglob
+libdir=$prefix/usr/lib/x86_64-linux-gnu
+# zlib's development link is absolute (/lib/...libz.so.1.2.13); point it at
+# the copy unpacked beside it so the build never reaches outside the prefix.
+if [ -L "$libdir/libz.so" ] && [ -e "$prefix/lib/x86_64-linux-gnu/libz.so.1" ]; then
+  ln -sf "$prefix/lib/x86_64-linux-gnu/libz.so.1" "$libdir/libz.so"
+  cp -P "$prefix"/lib/x86_64-linux-gnu/libz.so.1* "$libdir/" 2>/dev/null
+fi
+export LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+[ -x /usr/local/cuda/bin/nvcc ] && export PATH=/usr/local/cuda/bin:$PATH
+export NCCL_NVLS_ENABLE=0
+
+status=0
+step() { # name, command...
+  local name=$1; shift
+  local t0=$SECONDS
+  if "$@" >"$logs/$name.log" 2>&1; then
+    printf '%-10s ok      %4ds  %s\n' "$name" $((SECONDS - t0)) "$logs/$name.log" >>"$logs/steps.txt"
+  else
+    printf '%-10s FAILED  %4ds  %s\n' "$name" $((SECONDS - t0)) "$logs/$name.log" >>"$logs/steps.txt"
+    tail -n 40 "$logs/$name.log"
+    status=1
+  fi
+}
+: >"$logs/steps.txt"
+gen=()
+command -v ninja >/dev/null 2>&1 && gen=(-G Ninja)
+step configure cmake -S "$top" -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix/usr" -DGR_WITH_CUDA=ON -DGR_WERROR=ON \
+  -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" ${GR_CMAKE_ARGS:-}
+step build cmake --build "$build" -j "$(nproc)"
+step tests bash -c "cd '$build' && ctest --output-on-failure -j 4 --timeout 1200"
+
+bench=$logs/bench.txt
+: >"$bench"
+if [ -x "$build/tools/gr_run" ]; then
+  for spec in ${BENCH_GRAPHS:-kron:20:16 uniform:20:16 grid2d:1024x1024}; do
+    "$build/tools/gr_run" --primitive bfs --gen "$spec" --runs 8 --validate \
+      --json "$logs/bench-${spec//[:x]/_}.json" >"$logs/bench-${spec//[:x]/_}.log" 2>&1
+    rc=$?
+    med=$(grep -o 'median [0-9.]* ms' "$logs/bench-${spec//[:x]/_}.log" | head -1)
+    gteps=$(grep -o 'median [0-9.]* GTEPS' "$logs/bench-${spec//[:x]/_}.log" | head -1)
+    printf '%-22s rc=%d  %-20s %s\n' "$spec" "$rc" "$med" "$gteps" >>"$bench"
+    [ $rc -eq 0 ] || status=1
+  done
+fi
+
+echo
+echo "== gr on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1) =="
+cat "$logs/steps.txt"
+grep -E 'tests passed|tests failed' "$logs/tests.log" 2>/dev/null
+echo "-- BFS (8 random sources, validated) --"
+cat "$bench"
+exit $status

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Builds gr with warnings as errors and runs the whole test suite (GPU tests
+# skip where no GPU exists). Extra arguments go to CMake.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$top/build}
+"$top/tools/build.sh" -DGR_WERROR=ON -DGR_BUILD_TESTS=ON "$@"
+cd "$build"
+ctest --output-on-failure -j "$(nproc)" --timeout 1200

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* gr_run's reports: the text summary, the --json file (cJSON) and the --out
+ * file. */
+#include "run_report.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gr/device.h"
+#include "gr/util.h"
+
+#ifndef GR_VERSION
+#define GR_VERSION "unknown"
+#endif
+
+static int gr__cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+typedef struct gr__summary {
+  double median, min, max, mean_gteps, median_gteps;
+} gr__summary;
+
+static gr__summary gr__summarize(const gr_run_report *r) {
+  gr__summary s = {0, 0, 0, 0, 0};
+  if (r->n_runs == 0) return s;
+  double *t = malloc(sizeof(double) * (size_t)r->n_runs * 2);
+  if (!t) return s;
+  double *g = t + r->n_runs;
+  for (int i = 0; i < r->n_runs; i++) {
+    t[i] = r->runs[i].ms;
+    g[i] = r->runs[i].gteps;
+  }
+  qsort(t, (size_t)r->n_runs, sizeof *t, gr__cmp_double);
+  qsort(g, (size_t)r->n_runs, sizeof *g, gr__cmp_double);
+  int n = r->n_runs;
+  s.min = t[0];
+  s.max = t[n - 1];
+  s.median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+  s.median_gteps = n % 2 ? g[n / 2] : 0.5 * (g[n / 2 - 1] + g[n / 2]);
+  free(t);
+  return s;
+}
+
+void gr_report_print(FILE *f, const gr_run_report *r) {
+  char b1[32];
+  fprintf(f, "primitive  %s\n", r->primitive);
+  fprintf(f, "graph      %s: %llu vertices, %llu edges (%s%s), %llu arcs stored; loaded in %.3f s%s\n",
+          r->graph, (unsigned long long)r->vertices, (unsigned long long)r->edges,
+          r->directed ? "directed" : "undirected", r->weighted ? ", weighted" : "",
+          (unsigned long long)r->arcs, r->load_seconds, r->from_cache ? " (from cache)" : "");
+  fprintf(f, "devices    %d x %s\n", r->n_devices, r->backend);
+  for (int i = 0; i < r->n_devices; i++)
+    fprintf(f, "  device %d  %s, peak memory %s, %llu allocations, %llu reallocations\n", i,
+            r->devices[i].name, gr_format_bytes(b1, sizeof b1, r->devices[i].peak_bytes),
+            (unsigned long long)r->devices[i].allocations,
+            (unsigned long long)r->devices[i].reallocations);
+  fprintf(f, "%5s %12s %11s %6s %14s %12s %9s %s\n", "run", "source", "time_ms", "iters",
+          "edges_visited", "reached", "GTEPS", r->validate ? "valid" : "");
+  for (int i = 0; i < r->n_runs; i++) {
+    const gr_run_record *x = &r->runs[i];
+    fprintf(f, "%5d %12llu %11.3f %6d %14llu %12llu %9.3f %s%s\n", i, (unsigned long long)x->source,
+            x->ms, x->iterations, (unsigned long long)x->edges, (unsigned long long)x->reached,
+            x->gteps, x->validated > 0 ? "yes" : x->validated < 0 ? "NO" : "",
+            x->iteration_limit ? " (iteration limit)" : "");
+  }
+  gr__summary s = gr__summarize(r);
+  fprintf(f, "time       median %.3f ms, min %.3f ms, max %.3f ms over %d run%s; median %.3f GTEPS\n",
+          s.median, s.min, s.max, r->n_runs, r->n_runs == 1 ? "" : "s", s.median_gteps);
+  if (r->validate) {
+    if (r->validation_error[0])
+      fprintf(f, "validation FAILED: %s\n", r->validation_error);
+    else
+      fprintf(f, "validation passed (%d run%s)\n", r->n_runs, r->n_runs == 1 ? "" : "s");
+  }
+}
+
+static cJSON *gr__json_u64_array(const gr_eid *a, int n) {
+  cJSON *arr = cJSON_CreateArray();
+  for (int i = 0; arr && i < n; i++) cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)a[i]));
+  return arr;
+}
+
+gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
+  cJSON *root = cJSON_CreateObject();
+  if (!root) return gr_errorf(GR_ERR_HOST_OOM, "cannot build the JSON report");
+  int rt = 0, drv = 0;
+  gr_cuda_versions(&rt, &drv);
+  cJSON *ver = cJSON_AddObjectToObject(root, "versions");
+  cJSON_AddStringToObject(ver, "gr", GR_VERSION);
+  cJSON_AddNumberToObject(ver, "cuda_runtime", rt);
+  cJSON_AddNumberToObject(ver, "cuda_driver", drv);
+  cJSON_AddStringToObject(ver, "compiler", __VERSION__);
+  cJSON_AddNumberToObject(ver, "vertex_id_bits", GR_VID_BITS);
+  cJSON *cmd = cJSON_AddArrayToObject(root, "command_line");
+  for (int i = 0; i < r->argc; i++) cJSON_AddItemToArray(cmd, cJSON_CreateString(r->argv[i]));
+  cJSON_AddStringToObject(root, "primitive", r->primitive);
+  cJSON *g = cJSON_AddObjectToObject(root, "graph");
+  cJSON_AddStringToObject(g, "name", r->graph);
+  cJSON_AddNumberToObject(g, "vertices", (double)r->vertices);
+  cJSON_AddNumberToObject(g, "edges", (double)r->edges);
+  cJSON_AddNumberToObject(g, "arcs", (double)r->arcs);
+  cJSON_AddBoolToObject(g, "directed", r->directed);
+  cJSON_AddBoolToObject(g, "weighted", r->weighted);
+  cJSON_AddNumberToObject(g, "load_seconds", r->load_seconds);
+  cJSON_AddBoolToObject(g, "from_cache", r->from_cache);
+  cJSON_AddStringToObject(root, "backend", r->backend);
+  cJSON *devs = cJSON_AddArrayToObject(root, "devices");
+  for (int i = 0; i < r->n_devices; i++) {
+    cJSON *d = cJSON_CreateObject();
+    cJSON_AddNumberToObject(d, "index", i);
+    cJSON_AddStringToObject(d, "name", r->devices[i].name);
+    cJSON_AddNumberToObject(d, "peak_bytes", (double)r->devices[i].peak_bytes);
+    cJSON_AddNumberToObject(d, "allocations", (double)r->devices[i].allocations);
+    cJSON_AddNumberToObject(d, "reallocations", (double)r->devices[i].reallocations);
+    cJSON_AddItemToArray(devs, d);
+  }
+  cJSON *runs = cJSON_AddArrayToObject(root, "runs");
+  for (int i = 0; i < r->n_runs; i++) {
+    const gr_run_record *x = &r->runs[i];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "source", (double)x->source);
+    cJSON_AddNumberToObject(o, "ms", x->ms);
+    cJSON_AddNumberToObject(o, "iterations", x->iterations);
+    cJSON_AddNumberToObject(o, "edges_visited", (double)x->edges);
+    cJSON_AddNumberToObject(o, "traversed_edges", (double)x->traversed);
+    cJSON_AddNumberToObject(o, "reached", (double)x->reached);
+    cJSON_AddNumberToObject(o, "gteps", x->gteps);
+    if (x->validated) cJSON_AddBoolToObject(o, "valid", x->validated > 0);
+    cJSON_AddBoolToObject(o, "iteration_limit", x->iteration_limit);
+    cJSON_AddItemToObject(o, "frontier_sizes", gr__json_u64_array(x->frontier, x->frontier_len));
+    cJSON_AddItemToArray(runs, o);
+  }
+  gr__summary s = gr__summarize(r);
+  cJSON *sum = cJSON_AddObjectToObject(root, "summary");
+  cJSON_AddNumberToObject(sum, "median_ms", s.median);
+  cJSON_AddNumberToObject(sum, "min_ms", s.min);
+  cJSON_AddNumberToObject(sum, "max_ms", s.max);
+  cJSON_AddNumberToObject(sum, "median_gteps", s.median_gteps);
+  if (r->validate) {
+    cJSON_AddBoolToObject(sum, "validation_passed", r->validation_error[0] == '\0');
+    if (r->validation_error[0]) cJSON_AddStringToObject(sum, "validation_error", r->validation_error);
+  }
+  char *text = cJSON_Print(root);
+  cJSON_Delete(root);
+  if (!text) return gr_errorf(GR_ERR_HOST_OOM, "cannot print the JSON report");
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+  FILE *f = fopen(tmp, "w");
+  if (!f) {
+    free(text);
+    return gr_errorf(GR_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+  }
+  int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
+  bad = fclose(f) != 0 || bad;
+  free(text);
+  if (bad || rename(tmp, path) != 0) {
+    unlink(tmp);
+    return gr_errorf(GR_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+  }
+  return GR_SUCCESS;
+}
+
+gr_status gr_report_write_out(const char *path, const gr_graph *g, const gr_result *res) {
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+  FILE *f = fopen(tmp, "w");
+  if (!f) return gr_errorf(GR_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+  static char buf[1 << 16];
+  setvbuf(f, buf, _IOFBF, sizeof buf);
+  int bad = 0;
+  for (gr_vid v = 0; v < res->n && !bad; v++) {
+    unsigned long long id = (unsigned long long)gr_graph_original_id(g, v);
+    int k;
+    switch (res->type) {
+      case GR_VALUE_SVID:
+        k = fprintf(f, "%llu %lld", id, (long long)((const gr_svid *)res->values)[v]);
+        break;
+      case GR_VALUE_FLOAT: {
+        float x = ((const float *)res->values)[v];
+        k = isinf(x) || isnan(x) ? fprintf(f, "%llu -1", id) : fprintf(f, "%llu %.9g", id, (double)x);
+        break;
+      }
+      default: {
+        double x = ((const double *)res->values)[v];
+        k = isinf(x) || isnan(x) ? fprintf(f, "%llu -1", id) : fprintf(f, "%llu %.17g", id, x);
+        break;
+      }
+    }
+    if (k >= 0 && res->preds) {
+      gr_svid p = res->preds[v];
+      k = p < 0 ? fprintf(f, " -1") : fprintf(f, " %llu", (unsigned long long)gr_graph_original_id(g, (gr_vid)p));
+    }
+    if (k < 0 || fputc('\n', f) == EOF) bad = 1;
+  }
+  bad = fclose(f) != 0 || bad;
+  if (bad || rename(tmp, path) != 0) {
+    int e = errno;
+    unlink(tmp);
+    return gr_errorf(GR_ERR_IO, "cannot write %s: %s", path, strerror(e));
+  }
+  return GR_SUCCESS;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* gr_run's reports: the text summary, the --json file and the --out file. */
+#ifndef GR_RUN_REPORT_H
+#define GR_RUN_REPORT_H
+
+#include <stdio.h>
+
+#include "gr/enactor.h"
+#include "gr/graph.h"
+#include "gr/primitive.h"
+
+typedef struct gr_run_record {
+  uint64_t source;     /* as in the input file */
+  double ms;
+  int iterations;
+  gr_eid edges;        /* edges visited by the operators */
+  gr_eid traversed;    /* Graph500 count for TEPS */
+  gr_vid reached;
+  double gteps;
+  int validated;       /* 1 passed, 0 not checked, -1 failed */
+  gr_eid *frontier;    /* per-iteration input frontier sizes */
+  int frontier_len;
+  bool iteration_limit;
+} gr_run_record;
+
+typedef struct gr_run_report {
+  const char *primitive;
+  const char *graph;
+  gr_vid vertices;
+  gr_eid edges;
+  gr_eid arcs;
+  bool directed;
+  bool weighted;
+  double load_seconds;
+  bool from_cache;
+  const char *backend; /* "cuda" or "cpu" */
+  int n_devices;
+  gr_device_report *devices;
+  gr_run_record *runs;
+  int n_runs;
+  bool validate;
+  char validation_error[1024];
+  int argc;
+  char **argv;
+} gr_run_report;
+
+void gr_report_print(FILE *f, const gr_run_report *r);
+gr_status gr_report_write_json(const char *path, const gr_run_report *r);
+/* One line per vertex: its id as in the input, its value (-1 unreached), and
+ * its predecessor's id when predecessors were recorded. Written to a
+ * temporary file and renamed, so a failure leaves no half-written output. */
+gr_status gr_report_write_out(const char *path, const gr_graph *g, const gr_result *res);
+
+#endif
