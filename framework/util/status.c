@@ -56,7 +56,13 @@ gr_status gr_error_prefix(gr_status s, const char *fmt, ...) {
   va_end(ap);
   memcpy(old, gr__error_text, sizeof old);
   if (old[0] == '\0') snprintf(old, sizeof old, "%s", gr_status_string(s));
-  snprintf(gr__error_text, sizeof gr__error_text, "%s%s", prefix, old);
+  /* Concatenate by hand: whatever does not fit is cut from the end. */
+  size_t p = strlen(prefix), o = strlen(old);
+  if (p > GR__ERROR_LEN - 1) p = GR__ERROR_LEN - 1;
+  if (o > GR__ERROR_LEN - 1 - p) o = GR__ERROR_LEN - 1 - p;
+  memcpy(gr__error_text, prefix, p);
+  memcpy(gr__error_text + p, old, o);
+  gr__error_text[p + o] = '\0';
   gr__error_code = s;
   return s;
 }
