@@ -43,6 +43,7 @@ void gr_subgraph_destroy(gr_subgraph **sp) {
   free(s->global_to_local);
   free(s->owner);
   free(s->owner_local);
+  free(s->peer_begin);
   free(s);
   *sp = NULL;
 }

@@ -33,6 +33,10 @@ typedef struct gr_subgraph {
                               when local ids are global */
   int32_t *owner;         /* part owning each local vertex; NULL when all are owned */
   gr_vid *owner_local;    /* the vertex's id on its owner (1-hop); NULL otherwise */
+  gr_vid *peer_begin;     /* 1-hop: n_parts + 1 entries; the proxies owned by
+                             part j are local ids [peer_begin[j],
+                             peer_begin[j+1]) (empty for this part); NULL
+                             when local ids are global */
   bool owns_arrays;       /* false when out/in alias the host graph's arrays */
 } gr_subgraph;
 

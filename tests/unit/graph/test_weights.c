@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Edge weights: the spec grammar and its errors, generated weights in range
+ * (integers when asked), equal on both directions of an edge, identical for
+ * any thread count, keyed by (seed, edge) alone, and file weights dropped. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph_test.h"
+
+/* ---- spec --------------------------------------------------------------------- */
+
+START_TEST(weight_spec_parses_file_none_and_random) {
+  gr_weight_spec s;
+  ck_assert_int_eq(gr_weight_spec_parse(&s, "file"), GR_SUCCESS);
+  ck_assert_int_eq(s.kind, GR_WEIGHTS_FILE);
+  ck_assert_int_eq(gr_weight_spec_parse(&s, "none"), GR_SUCCESS);
+  ck_assert_int_eq(s.kind, GR_WEIGHTS_NONE);
+  ck_assert_int_eq(gr_weight_spec_parse(&s, "random:1:64"), GR_SUCCESS);
+  ck_assert_int_eq(s.kind, GR_WEIGHTS_RANDOM);
+  ck_assert(s.integer);
+  ck_assert_double_eq(s.lo, 1.0);
+  ck_assert_double_eq(s.hi, 64.0);
+}
+END_TEST
+
+START_TEST(weight_spec_is_real_unless_both_bounds_are_integers) {
+  gr_weight_spec s;
+  ck_assert_int_eq(gr_weight_spec_parse(&s, "random:0.5:2"), GR_SUCCESS);
+  ck_assert(!s.integer);
+  ck_assert_int_eq(gr_weight_spec_parse(&s, "random:1:1e2"), GR_SUCCESS);
+  ck_assert(!s.integer);
+  ck_assert_double_eq(s.hi, 100.0);
+  ck_assert_int_eq(gr_weight_spec_parse(&s, "random:-5:5"), GR_SUCCESS);
+  ck_assert(s.integer);
+  ck_assert_double_eq(s.lo, -5.0);
+  ck_assert_int_eq(gr_weight_spec_parse(&s, "random:3:3"), GR_SUCCESS);
+}
+END_TEST
+
+START_TEST(weight_spec_rejects_bad_text_with_a_message) {
+  gr_weight_spec s = GR_WEIGHT_SPEC_INIT;
+  ck_assert_int_eq(gr_weight_spec_parse(&s, "random:5:1"), GR_ERR_INVALID_ARG);
+  ck_assert(strstr(gr_error_message(), "needs LO <= HI, got 'random:5:1'") != NULL);
+  ck_assert_int_eq(gr_weight_spec_parse(&s, "random:1"), GR_ERR_INVALID_ARG);
+  ck_assert(strstr(gr_error_message(), "random:LO:HI needs two numbers") != NULL);
+  ck_assert_int_eq(gr_weight_spec_parse(&s, "random:a:b"), GR_ERR_INVALID_ARG);
+  ck_assert_int_eq(gr_weight_spec_parse(&s, "random:nan:1"), GR_ERR_INVALID_ARG);
+  ck_assert_int_eq(gr_weight_spec_parse(&s, "random:1:2:3"), GR_ERR_INVALID_ARG);
+  ck_assert_int_eq(gr_weight_spec_parse(&s, "heavy"), GR_ERR_INVALID_ARG);
+  ck_assert(strstr(gr_error_message(), "weights must be file, none or random:LO:HI, got 'heavy'") != NULL);
+  /* A failed parse leaves the output alone. */
+  ck_assert_int_eq(s.kind, GR_WEIGHTS_FILE);
+}
+END_TEST
+
+/* ---- generated ------------------------------------------------------------- */
+
+static gr_graph *random_graph(const char *spec, uint64_t seed, int threads, bool undirected) {
+  gr_coo c = GR_COO_INIT;
+  for (uint64_t i = 0; i < 30000; i++) {
+    uint64_t r = gr_rand64(3, 9, i);
+    GT_REQUIRE(gr_coo_push(&c, (gr_vid)(r % 2000), (gr_vid)((r >> 32) % 2000), 0) == GR_SUCCESS, "push failed");
+  }
+  c.n = 2000;
+  gr_load_options o = gt_options();
+  ck_assert_int_eq(gr_weight_spec_parse(&o.weights, spec), GR_SUCCESS);
+  o.seed = seed;
+  o.threads = threads;
+  o.undirected = undirected;
+  gr_graph *g = NULL;
+  ck_assert_int_eq(gr_graph_from_coo(&g, &c, &o), GR_SUCCESS);
+  return g;
+}
+
+static gr_weight weight_of(const gr_csr *c, gr_vid u, gr_vid v) {
+  for (gr_eid e = c->offsets[u]; e < c->offsets[u + 1]; e++)
+    if (c->indices[e] == v) return c->weights[e];
+  ck_abort_msg("no arc %u -> %u", (unsigned)u, (unsigned)v);
+  return 0;
+}
+
+START_TEST(random_integer_weights_cover_the_range) {
+  gr_graph *g = random_graph("random:1:3", 1, 0, true);
+  const gr_csr *c = gr_graph_out(g);
+  ck_assert(gr_graph_has_weights(g));
+  int seen[4] = {0, 0, 0, 0};
+  for (gr_eid e = 0; e < c->m; e++) {
+    gr_weight w = c->weights[e];
+    GT_REQUIRE(w == floorf(w) && w >= 1.0f && w <= 3.0f, "weight %g is not an integer in 1..3", (double)w);
+    seen[(int)w]++;
+  }
+  ck_assert(seen[1] > 0 && seen[2] > 0 && seen[3] > 0);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+START_TEST(random_real_weights_stay_in_range) {
+  gr_graph *g = random_graph("random:-0.5:0.25", 1, 0, false);
+  const gr_csr *c = gr_graph_out(g);
+  double sum = 0;
+  bool fractional = false;
+  for (gr_eid e = 0; e < c->m; e++) {
+    GT_REQUIRE(c->weights[e] >= -0.5f && c->weights[e] <= 0.25f, "weight %g outside [-0.5, 0.25]",
+               (double)c->weights[e]);
+    fractional |= c->weights[e] != floorf(c->weights[e]);
+    sum += c->weights[e];
+  }
+  ck_assert(fractional);
+  /* Uniform on [-0.5, 0.25]: the mean is near -0.125. */
+  ck_assert(fabs(sum / (double)c->m + 0.125) < 0.02);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+START_TEST(random_weights_match_on_both_directions_of_an_edge) {
+  gr_graph *g = random_graph("random:1:1000000", 4, 0, true);
+  const gr_csr *c = gr_graph_out(g);
+  for (gr_vid u = 0; u < c->n; u++)
+    for (gr_eid e = c->offsets[u]; e < c->offsets[u + 1]; e++)
+      GT_REQUIRE(c->weights[e] == weight_of(c, c->indices[e], u), "weights of {%u, %u} differ", (unsigned)u,
+                 (unsigned)c->indices[e]);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+START_TEST(random_weights_are_identical_with_one_and_two_threads) {
+  gr_graph *a = random_graph("random:0:1", 7, 1, true);
+  gr_graph *b = random_graph("random:0:1", 7, 2, true);
+  gt_csr_equal(gr_graph_out(a), gr_graph_out(b));
+  gr_graph_destroy(&a);
+  gr_graph_destroy(&b);
+  a = random_graph("random:1:100", 7, 1, false);
+  b = random_graph("random:1:100", 7, 2, false);
+  gt_csr_equal(gr_graph_out(a), gr_graph_out(b));
+  gr_graph_destroy(&a);
+  gr_graph_destroy(&b);
+}
+END_TEST
+
+START_TEST(random_weights_depend_on_the_seed) {
+  gr_graph *a = random_graph("random:0:1", 7, 0, false);
+  gr_graph *b = random_graph("random:0:1", 8, 0, false);
+  const gr_csr *ca = gr_graph_out(a), *cb = gr_graph_out(b);
+  ck_assert_uint_eq(ca->m, cb->m);
+  ck_assert(memcmp(ca->weights, cb->weights, (size_t)ca->m * sizeof(gr_weight)) != 0);
+  gr_graph_destroy(&a);
+  gr_graph_destroy(&b);
+}
+END_TEST
+
+START_TEST(random_weight_of_an_edge_does_not_depend_on_the_other_edges) {
+  const char *spec = "random:1:1000000";
+  gr_load_options o = gt_options();
+  ck_assert_int_eq(gr_weight_spec_parse(&o.weights, spec), GR_SUCCESS);
+  gr_coo c = GR_COO_INIT;
+  gr_coo_push(&c, 0, 1, 0);
+  gr_coo_push(&c, 1, 2, 0);
+  c.n = 3;
+  gr_graph *a = NULL, *b = NULL;
+  ck_assert_int_eq(gr_graph_from_coo(&a, &c, &o), GR_SUCCESS);
+  gr_coo_push(&c, 1, 0, 0);
+  c.n = 2;
+  ck_assert_int_eq(gr_graph_from_coo(&b, &c, &o), GR_SUCCESS);
+  /* Directed graphs key weights by the unordered pair too. */
+  ck_assert_float_eq(weight_of(gr_graph_out(a), 0, 1), weight_of(gr_graph_out(b), 1, 0));
+  gr_graph_destroy(&a);
+  gr_graph_destroy(&b);
+}
+END_TEST
+
+START_TEST(random_weights_replace_file_weights) {
+  gr_load_options o = gt_options();
+  ck_assert_int_eq(gr_weight_spec_parse(&o.weights, "random:5:6"), GR_SUCCESS);
+  gr_graph *g = gt_load_text("w.txt", "0 1 100\n1 2 100\n", &o);
+  const gr_csr *c = gr_graph_out(g);
+  for (gr_eid e = 0; e < c->m; e++) ck_assert(c->weights[e] >= 5.0f && c->weights[e] <= 6.0f);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+START_TEST(weights_none_drops_file_weights) {
+  gr_load_options o = gt_options();
+  o.weights.kind = GR_WEIGHTS_NONE;
+  gr_graph *g = gt_load_text("w.txt", "0 1 100\n1 2 100\n", &o);
+  ck_assert(!gr_graph_has_weights(g));
+  ck_assert_ptr_null(gr_graph_out(g)->weights);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+static Suite *weights_suite(void) {
+  Suite *s = suite_create("graph_weights");
+  TCase *spec = gt_tcase("spec");
+  tcase_add_test(spec, weight_spec_parses_file_none_and_random);
+  tcase_add_test(spec, weight_spec_is_real_unless_both_bounds_are_integers);
+  tcase_add_test(spec, weight_spec_rejects_bad_text_with_a_message);
+  suite_add_tcase(s, spec);
+
+  TCase *gen = gt_tcase("generated");
+  tcase_add_test(gen, random_integer_weights_cover_the_range);
+  tcase_add_test(gen, random_real_weights_stay_in_range);
+  tcase_add_test(gen, random_weights_match_on_both_directions_of_an_edge);
+  tcase_add_test(gen, random_weights_are_identical_with_one_and_two_threads);
+  tcase_add_test(gen, random_weights_depend_on_the_seed);
+  tcase_add_test(gen, random_weight_of_an_edge_does_not_depend_on_the_other_edges);
+  tcase_add_test(gen, random_weights_replace_file_weights);
+  tcase_add_test(gen, weights_none_drops_file_weights);
+  suite_add_tcase(s, gen);
+  return s;
+}
+
+int main(void) { return gr_test_run_suite(weights_suite(), 0); }
