@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Just-enough buffers: grow on demand following the memory policy; every
- * growth after the first allocation counts as a reallocation. */
+ * growth after the first allocation counts as a reallocation, and a buffer
+ * that grows again grows by at least half its capacity. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,14 @@ gr_status gr_buffer_reserve(gr_buffer *b, gr_device *dev, size_t bytes, int keep
     return GR_SUCCESS;
   }
   size_t cap = bytes;
+  /* A buffer that has to grow again is growing step by step (a frontier on
+   * a high-diameter graph gains a little every level): giving it half as
+   * much again as it had keeps the number of reallocations logarithmic
+   * instead of one per level, at most 1.5x over what was asked. */
+  if (b->capacity && (!policy || policy->kind == GR_MEM_JUST_ENOUGH)) {
+    size_t grown = b->capacity + b->capacity / 2;
+    if (grown > cap) cap = max_bytes && grown > max_bytes ? (max_bytes > bytes ? max_bytes : bytes) : grown;
+  }
   if (policy && policy->kind == GR_MEM_PREALLOC) cap = (size_t)((double)bytes * policy->factor);
   if (policy && policy->kind == GR_MEM_MAX && max_bytes > cap) cap = max_bytes;
   if (cap < bytes) cap = bytes;

@@ -6,7 +6,8 @@
 # table last. Logs go to $LOG_DIR (default: the build folder).
 #   tools/offline/gpu-node.sh [DEB_DIR]      (DEB_DIR default: .deps)
 # Environment: BUILD_DIR (default build-gpu), CUDA_ARCH (default 90),
-# BENCH_GRAPHS (generator specs, default "kron:20:16 uniform:20:16 grid2d:1024x1024").
+# BENCH_GRAPHS (generator specs or graph files, default "kron:20:16 uniform:20:16
+# grid2d:1024x1024"), BENCH_RUNS (sources per graph, default 8), GR_CMAKE_ARGS.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 debs=${1:-$top/.deps}
@@ -64,13 +65,17 @@ step tests bash -c "cd '$build' && ctest --output-on-failure -j 4 --timeout 1200
 bench=$logs/bench.txt
 : >"$bench"
 if [ -x "$build/tools/gr_run" ]; then
-  for spec in ${BENCH_GRAPHS:-kron:20:16 uniform:20:16 grid2d:1024x1024}; do
-    "$build/tools/gr_run" --primitive bfs --gen "$spec" --runs 8 --validate \
-      --json "$logs/bench-${spec//[:x]/_}.json" >"$logs/bench-${spec//[:x]/_}.log" 2>&1
+  for g in ${BENCH_GRAPHS:-kron:20:16 uniform:20:16 grid2d:1024x1024}; do
+    # A path that exists is a graph file; anything else a generator spec.
+    if [ -e "$g" ]; then input=("$g"); label=$(basename "$g"); else input=(--gen "$g"); label=$g; fi
+    name=bench-$(printf '%s' "$label" | tr -c 'A-Za-z0-9.-' '_')
+    "$build/tools/gr_run" --primitive bfs "${input[@]}" --runs "${BENCH_RUNS:-8}" --validate \
+      --json "$logs/$name.json" >"$logs/$name.log" 2>&1
     rc=$?
-    med=$(grep -o 'median [0-9.]* ms' "$logs/bench-${spec//[:x]/_}.log" | head -1)
-    gteps=$(grep -o 'median [0-9.]* GTEPS' "$logs/bench-${spec//[:x]/_}.log" | head -1)
-    printf '%-22s rc=%d  %-20s %s\n' "$spec" "$rc" "$med" "$gteps" >>"$bench"
+    med=$(grep -o 'median [0-9.]* ms' "$logs/$name.log" | head -1)
+    gteps=$(grep -o 'median [0-9.]* GTEPS' "$logs/$name.log" | head -1)
+    peak=$(grep -o 'peak memory [0-9.]* [KMG]iB' "$logs/$name.log" | head -1)
+    printf '%-24s rc=%d  %-20s %-18s %s\n' "$label" "$rc" "$med" "$gteps" "$peak" >>"$bench"
     [ $rc -eq 0 ] || status=1
   done
 fi
@@ -79,6 +84,6 @@ echo
 echo "== gr on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1) =="
 cat "$logs/steps.txt"
 grep -E 'tests passed|tests failed' "$logs/tests.log" 2>/dev/null
-echo "-- BFS (8 random sources, validated) --"
+echo "-- BFS (${BENCH_RUNS:-8} random sources per graph, validated) --"
 cat "$bench"
 exit $status

@@ -82,6 +82,24 @@ START_TEST(buffers_grow_just_enough_and_count_reallocations) {
 }
 END_TEST
 
+/* A buffer that grows by small steps (a frontier on a high-diameter graph)
+ * must not be reallocated at every step. */
+START_TEST(buffers_growing_in_small_steps_reallocate_logarithmically) {
+  gr_device *d = NULL;
+  ck_assert_int_eq(gr_device_create(&d, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
+  gr_buffer b = GR_BUFFER_INIT;
+  gr_mem_policy je = GR_MEM_POLICY_INIT;
+  for (size_t bytes = 1000; bytes <= 1000000; bytes += 1000) {
+    ck_assert_int_eq(gr_buffer_reserve(&b, d, bytes, 1, &je, 0, "steps"), GR_SUCCESS);
+    ck_assert_uint_ge(b.capacity, bytes);
+    ck_assert_uint_le(b.capacity, bytes + bytes / 2 + 1000);
+  }
+  ck_assert_uint_le(gr_device_mem_stats_get(d).reallocations, 20);
+  gr_buffer_release(&b);
+  gr_device_destroy(&d);
+}
+END_TEST
+
 START_TEST(memory_policy_rejects_bad_text) {
   gr_mem_policy p;
   ck_assert_int_eq(gr_mem_policy_parse(&p, "just-enough"), GR_SUCCESS);
@@ -129,6 +147,7 @@ int main(void) {
   tcase_add_test(tc, cpu_device_counts_bytes_and_peak);
   tcase_add_test(tc, copies_and_memset_work_on_the_cpu);
   tcase_add_test(tc, buffers_grow_just_enough_and_count_reallocations);
+  tcase_add_test(tc, buffers_growing_in_small_steps_reallocate_logarithmically);
   tcase_add_test(tc, memory_policy_rejects_bad_text);
   tcase_add_test(tc, fault_injection_fails_the_nth_allocation);
   tcase_add_test(tc, cuda_backend_absent_or_missing_gpu_is_a_clear_error);
