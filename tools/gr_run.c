@@ -10,14 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "comm.h"
 #include "gr/enactor.h"
 #include "gr/gen.h"
 #include "gr/graph.h"
 #include "gr/log.h"
 #include "gr/subgraph.h"
 #include "gr/util.h"
+#include "partitioner.h"
 #include "registry.h"
 #include "run_report.h"
+#include "subgraph_builder.h"
 
 enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_RUNTIME = 3 };
 
@@ -42,6 +45,10 @@ typedef struct run_options {
   gr_prim_options popts;
   gr_load_options load;
   gr_mem_policy mem;
+  gr_partition_options part;
+  const char *proxy;     /* NULL: the primitive's default */
+  const char *comm;      /* NULL: the primitive's default */
+  gr_transport_kind transport;
 } run_options;
 
 enum {
@@ -66,6 +73,11 @@ enum {
   OPT_MAX_ITER,
   OPT_MEM,
   OPT_FORMAT,
+  OPT_PARTITIONER,
+  OPT_PROXY,
+  OPT_COMM,
+  OPT_TRANSPORT,
+  OPT_BIAS,
   OPT_VERSION
 };
 
@@ -93,6 +105,11 @@ static const struct option long_options[] = {
     {"max-iter", required_argument, NULL, OPT_MAX_ITER},
     {"mem", required_argument, NULL, OPT_MEM},
     {"format", required_argument, NULL, OPT_FORMAT},
+    {"partitioner", required_argument, NULL, OPT_PARTITIONER},
+    {"proxy", required_argument, NULL, OPT_PROXY},
+    {"comm", required_argument, NULL, OPT_COMM},
+    {"transport", required_argument, NULL, OPT_TRANSPORT},
+    {"bias", required_argument, NULL, OPT_BIAS},
     {"version", no_argument, NULL, OPT_VERSION},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
@@ -115,6 +132,16 @@ static void usage(FILE *f) {
           "      --cpu-threads N    threads per CPU device (default: host threads / devices)\n"
           "      --mem POLICY       buffer growth: just-enough, prealloc:FACTOR or max\n"
           "                         (default: just-enough)\n"
+          "\n"
+          "Several devices (--gpus N > 1, GPUs or with --cpu CPU devices):\n"
+          "      --partitioner P    random, biased, metis, static or range (default: random)\n"
+          "      --bias F           biased: weight of the balance term against neighbours\n"
+          "                         (default: 0.5)\n"
+          "      --proxy M          all (duplicate-all) or 1hop (duplicate-1-hop)\n"
+          "                         (default: the primitive's)\n"
+          "      --comm M           selective or broadcast (default: the primitive's)\n"
+          "      --transport T      auto, host, p2p or nccl (default: auto: host for CPU\n"
+          "                         devices, p2p for GPUs)\n"
           "\n"
           "Runs:\n"
           "      --src S            source vertex: an ID as in the input file, random or\n"
@@ -218,6 +245,9 @@ static int parse_options(int argc, char **argv, run_options *o) {
   o->load = lo;
   o->popts = po;
   o->mem = mp;
+  gr_partition_options pd = GR_PARTITION_OPTIONS_INIT;
+  o->part = pd;
+  o->transport = GR_TRANSPORT_AUTO;
   int c;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":p:g:h", long_options, NULL)) != -1) {
@@ -306,6 +336,32 @@ static int parse_options(int argc, char **argv, run_options *o) {
         else if (!strcmp(optarg, "binary")) o->load.format = GR_FORMAT_BINARY;
         else return usage_error("--format must be auto, mtx, edgelist or binary, got '%s'", optarg);
         break;
+      case OPT_PARTITIONER:
+        if (gr_partitioner_parse(&o->part.kind, optarg) < 0) return usage_error("%s", gr_error_message());
+        break;
+      case OPT_PROXY:
+        if (strcmp(optarg, "all") && strcmp(optarg, "1hop"))
+          return usage_error("--proxy must be all or 1hop, got '%s'", optarg);
+        o->proxy = optarg;
+        break;
+      case OPT_COMM: {
+        gr_comm_mode m;
+        if (gr_comm_mode_parse(&m, optarg) < 0) return usage_error("%s", gr_error_message());
+        o->comm = optarg;
+        break;
+      }
+      case OPT_TRANSPORT:
+        if (gr_transport_parse(&o->transport, optarg) < 0) return usage_error("%s", gr_error_message());
+        break;
+      case OPT_BIAS: {
+        char *end = NULL;
+        errno = 0;
+        double f = strtod(optarg, &end);
+        if (errno || end == optarg || *end || !(f >= 0.0) || f > 1e6)
+          return usage_error("--bias needs a number from 0 to 1e6, got '%s'", optarg);
+        o->part.bias_factor = f;
+        break;
+      }
       case OPT_VERSION:
         printf("gr_run %s\n", GR_VERSION);
         exit(EXIT_OK);
@@ -319,6 +375,7 @@ static int parse_options(int argc, char **argv, run_options *o) {
     }
   }
   o->load.seed = o->seed;
+  o->part.seed = o->seed;
   if (o->quiet && o->load.progress == 0) o->load.progress = -1;
   if (optind < argc) o->file = argv[optind++];
   if (optind < argc) return usage_error("unexpected argument '%s'", argv[optind]);
@@ -381,6 +438,9 @@ int main(int argc, char **argv) {
 
   gr_graph *g = NULL;
   gr_subgraph *sub = NULL;
+  gr_subgraph **subs = NULL;
+  gr_partition *part = NULL;
+  gr_comm *comm = NULL;
   gr_enactor *en = NULL;
   gr_run_record *records = NULL;
   gr_device_report *devs = NULL;
@@ -412,9 +472,17 @@ int main(int argc, char **argv) {
       backend = GR_BACKEND_CUDA;
     }
   }
+  gr_proxy_mode proxy = prim->proxy;
+  gr_comm_mode cmode = prim->comm;
+  if (o.proxy) proxy = strcmp(o.proxy, "1hop") ? GR_PROXY_ALL : GR_PROXY_1HOP;
+  if (o.comm) gr_comm_mode_parse(&cmode, o.comm);
   if (o.gpus > 1) {
-    fprintf(stderr, "gr_run: %d devices asked for; this build runs primitives on one device\n", o.gpus);
-    return EXIT_USAGE;
+    /* The exchange is set up before the long load, so that a transport
+     * that cannot work here (NCCL missing, more devices than it takes) is
+     * reported at once. */
+    gr_comm_options co = {cmode, o.transport};
+    st = gr_comm_create(&comm, backend, o.gpus, &co);
+    if (st < 0) return fail(st, "--transport");
   }
 
   o.load.build_csc = prim->needs_in_edges;
@@ -458,8 +526,28 @@ int main(int argc, char **argv) {
     }
   }
 
-  GR_CHECK_GOTO(gr_subgraph_whole(&sub, g, prim->needs_in_edges), st, runtime_fail);
-  gr_enactor_config cfg = {prim, &o.popts, backend, o.gpus, o.cpu_threads, o.mem, &sub};
+  gr_enactor_config cfg = {prim, &o.popts, backend, o.gpus, o.cpu_threads, o.mem, NULL, NULL, NULL};
+  if (o.gpus == 1) {
+    GR_CHECK_GOTO(gr_subgraph_whole(&sub, g, prim->needs_in_edges), st, runtime_fail);
+    cfg.subs = &sub;
+  } else {
+    if ((gr_vid)o.gpus > gr_graph_num_vertices(g)) {
+      fprintf(stderr, "gr_run: %d devices for a graph of %llu vertices; use at most one device per vertex\n",
+              o.gpus, (unsigned long long)gr_graph_num_vertices(g));
+      rc = EXIT_USAGE;
+      goto done;
+    }
+    o.part.parts = o.gpus;
+    st = gr_partition_create(&part, g, &o.part);
+    if (st < 0) {
+      rc = fail(st, "--partitioner");
+      goto done;
+    }
+    GR_CHECK_GOTO(gr_subgraphs_build(&subs, g, part, proxy, prim->needs_in_edges), st, runtime_fail);
+    cfg.subs = subs;
+    cfg.exchange = &gr_comm_exchange_ops;
+    cfg.exchange_shared = comm;
+  }
   GR_CHECK_GOTO(gr_enactor_create(&en, &cfg), st, runtime_fail);
 
   GR_CHECK_GOTO(gr_host_calloc((void **)&records, (size_t)o.runs, sizeof *records, "run records"), st,
@@ -483,6 +571,8 @@ int main(int argc, char **argv) {
     x->edges = stats.edges;
     x->frontier = stats.frontier;
     x->frontier_len = stats.frontier_len;
+    x->dev = stats.devices;
+    x->n_dev = stats.n_devices;
     x->iteration_limit = stats.status == GR_ITERATION_LIMIT;
     gr_result_free(&res);
     GR_CHECK_GOTO(gr_enactor_extract(en, &res), st, runtime_fail);
@@ -512,6 +602,12 @@ int main(int argc, char **argv) {
   rep.load_seconds = gr_graph_load_seconds(g);
   rep.from_cache = gr_graph_from_cache(g);
   rep.backend = backend == GR_BACKEND_CUDA ? "cuda" : "cpu";
+  if (part) {
+    rep.partition = part;
+    rep.proxy = proxy == GR_PROXY_1HOP ? "1hop" : "all";
+    rep.comm = gr_comm_mode_name(cmode);
+    rep.transport = gr_transport_name(gr_comm_transport(comm));
+  }
   rep.n_devices = gr_enactor_device_count(en);
   GR_CHECK_GOTO(gr_host_calloc((void **)&devs, (size_t)rep.n_devices, sizeof *devs, "device reports"),
                 st, runtime_fail);
@@ -547,13 +643,22 @@ runtime_fail:
   rc = fail(st, NULL);
 done:
   if (records)
-    for (int r = 0; r < o.runs; r++) free(records[r].frontier);
+    for (int r = 0; r < o.runs; r++) {
+      gr_run_stats rs = {0};
+      rs.frontier = records[r].frontier;
+      rs.devices = records[r].dev;
+      rs.n_devices = records[r].n_dev;
+      gr_run_stats_free(&rs);
+    }
   free(records);
   free(devs);
   gr_result_free(&res);
   gr_result_free(&ref);
   gr_enactor_destroy(&en);
+  gr_comm_destroy(&comm);
   gr_subgraph_destroy(&sub);
+  gr_subgraphs_destroy(&subs, part ? part->parts : 0);
+  gr_partition_destroy(&part);
   gr_graph_destroy(&g);
   return rc;
 }

@@ -60,6 +60,10 @@ void gr_report_print(FILE *f, const gr_run_report *r) {
             r->devices[i].name, gr_format_bytes(b1, sizeof b1, r->devices[i].peak_bytes),
             (unsigned long long)r->devices[i].allocations,
             (unsigned long long)r->devices[i].reallocations);
+  if (r->partition) {
+    gr_partition_print(f, r->partition);
+    fprintf(f, "exchange   %s, %s proxies, %s transport\n", r->comm, r->proxy, r->transport);
+  }
   fprintf(f, "%5s %12s %11s %6s %14s %12s %9s %s\n", "run", "source", "time_ms", "iters",
           "edges_visited", "reached", "GTEPS", r->validate ? "valid" : "");
   for (int i = 0; i < r->n_runs; i++) {
@@ -68,6 +72,28 @@ void gr_report_print(FILE *f, const gr_run_report *r) {
             x->ms, x->iterations, (unsigned long long)x->edges, (unsigned long long)x->reached,
             x->gteps, x->validated > 0 ? "yes" : x->validated < 0 ? "NO" : "",
             x->iteration_limit ? " (iteration limit)" : "");
+  }
+  if (r->n_runs && r->runs[0].n_dev > 1) {
+    /* Where the time went, per device, averaged over the runs. */
+    fprintf(f, "time split (mean per run, ms) and bytes sent per run:\n");
+    fprintf(f, "  %6s %10s %10s %10s %10s %10s %14s\n", "device", "compute", "package", "transfer", "combine",
+            "waiting", "bytes_sent");
+    const int nd = r->runs[0].n_dev;
+    for (int d = 0; d < nd; d++) {
+      double c = 0, p = 0, t = 0, m = 0, w = 0, b = 0;
+      for (int i = 0; i < r->n_runs; i++) {
+        const gr_device_run_stats *x = &r->runs[i].dev[d];
+        c += x->compute_ms;
+        p += x->package_ms;
+        t += x->transfer_ms;
+        m += x->combine_ms;
+        w += x->wait_ms;
+        for (int j = 0; x->bytes_to && j < nd; j++) b += (double)x->bytes_to[j];
+      }
+      const double k = 1.0 / r->n_runs;
+      fprintf(f, "  %6d %10.3f %10.3f %10.3f %10.3f %10.3f %14.0f\n", d, c * k, p * k, t * k, m * k, w * k,
+              b * k);
+    }
   }
   gr__summary s = gr__summarize(r);
   fprintf(f, "time       median %.3f ms, min %.3f ms, max %.3f ms over %d run%s; median %.3f GTEPS\n",
@@ -110,6 +136,29 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
   cJSON_AddNumberToObject(g, "load_seconds", r->load_seconds);
   cJSON_AddBoolToObject(g, "from_cache", r->from_cache);
   cJSON_AddStringToObject(root, "backend", r->backend);
+  if (r->partition) {
+    const gr_partition *p = r->partition;
+    cJSON *mg = cJSON_AddObjectToObject(root, "multi_device");
+    cJSON_AddStringToObject(mg, "partitioner", gr_partitioner_name(p->kind));
+    cJSON_AddStringToObject(mg, "proxy", r->proxy);
+    cJSON_AddStringToObject(mg, "comm", r->comm);
+    cJSON_AddStringToObject(mg, "transport", r->transport);
+    cJSON *q = cJSON_AddObjectToObject(mg, "partition");
+    cJSON_AddNumberToObject(q, "seconds", p->seconds);
+    cJSON_AddNumberToObject(q, "edge_cut", (double)p->edge_cut);
+    cJSON_AddNumberToObject(q, "arcs", (double)p->m);
+    cJSON_AddNumberToObject(q, "border_total", (double)p->border_total);
+    cJSON_AddNumberToObject(q, "proxies_total", (double)p->proxies_total);
+    cJSON *parts = cJSON_AddArrayToObject(q, "parts");
+    for (int i = 0; i < p->parts; i++) {
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddNumberToObject(o, "vertices", (double)p->vertices[i]);
+      cJSON_AddNumberToObject(o, "edges", (double)p->edges[i]);
+      cJSON_AddNumberToObject(o, "border", (double)p->border[i]);
+      cJSON_AddNumberToObject(o, "proxies", (double)p->proxies[i]);
+      cJSON_AddItemToArray(parts, o);
+    }
+  }
   cJSON *devs = cJSON_AddArrayToObject(root, "devices");
   for (int i = 0; i < r->n_devices; i++) {
     cJSON *d = cJSON_CreateObject();
@@ -134,6 +183,24 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
     if (x->validated) cJSON_AddBoolToObject(o, "valid", x->validated > 0);
     cJSON_AddBoolToObject(o, "iteration_limit", x->iteration_limit);
     cJSON_AddItemToObject(o, "frontier_sizes", gr__json_u64_array(x->frontier, x->frontier_len));
+    if (x->n_dev > 1) {
+      cJSON *ds = cJSON_AddArrayToObject(o, "devices");
+      for (int d = 0; d < x->n_dev; d++) {
+        const gr_device_run_stats *y = &x->dev[d];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "compute_ms", y->compute_ms);
+        cJSON_AddNumberToObject(e, "package_ms", y->package_ms);
+        cJSON_AddNumberToObject(e, "transfer_ms", y->transfer_ms);
+        cJSON_AddNumberToObject(e, "combine_ms", y->combine_ms);
+        cJSON_AddNumberToObject(e, "wait_ms", y->wait_ms);
+        cJSON_AddNumberToObject(e, "items_sent", (double)y->items_sent);
+        cJSON_AddNumberToObject(e, "items_received", (double)y->items_received);
+        cJSON *bt = cJSON_AddArrayToObject(e, "bytes_to");
+        for (int j = 0; j < x->n_dev; j++)
+          cJSON_AddItemToArray(bt, cJSON_CreateNumber(y->bytes_to ? (double)y->bytes_to[j] : 0.0));
+        cJSON_AddItemToArray(ds, e);
+      }
+    }
     cJSON_AddItemToArray(runs, o);
   }
   gr__summary s = gr__summarize(r);

@@ -8,6 +8,7 @@
 #include "gr/enactor.h"
 #include "gr/graph.h"
 #include "gr/primitive.h"
+#include "partitioner.h"
 
 typedef struct gr_run_record {
   uint64_t source;     /* as in the input file */
@@ -21,6 +22,8 @@ typedef struct gr_run_record {
   gr_eid *frontier;    /* per-iteration input frontier sizes */
   int frontier_len;
   bool iteration_limit;
+  gr_device_run_stats *dev; /* per device: time split, bytes sent */
+  int n_dev;
 } gr_run_record;
 
 typedef struct gr_run_report {
@@ -36,6 +39,11 @@ typedef struct gr_run_report {
   const char *backend; /* "cuda" or "cpu" */
   int n_devices;
   gr_device_report *devices;
+  /* several devices: how the graph was split and how devices talk */
+  const gr_partition *partition;
+  const char *proxy;
+  const char *comm;
+  const char *transport;
   gr_run_record *runs;
   int n_runs;
   bool validate;

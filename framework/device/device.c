@@ -61,6 +61,7 @@ gr_status gr_device_create(gr_device **out, gr_backend backend, int ordinal,
   if (st < 0) return st;
   d->backend = backend;
   d->ordinal = ordinal;
+  d->gpu = -1;
   d->fault_countdown = gr__fault_countdown(ordinal);
   if (backend == GR_BACKEND_CPU) {
     st = gr__cpu_device_init(d, options);
@@ -103,6 +104,16 @@ gr_status gr_device_activate(gr_device *dev) {
 
 gr_backend gr_device_backend(const gr_device *dev) { return dev->backend; }
 int gr_device_ordinal(const gr_device *dev) { return dev->ordinal; }
+int gr_device_gpu(const gr_device *dev) { return dev->gpu; }
+
+gr_status gr_device_gpu_of(int ordinal, int *gpu) {
+#ifdef GR_HAVE_CUDA
+  return gr__cuda_gpu_of(ordinal, gpu);
+#else
+  *gpu = ordinal;
+  return GR_SUCCESS;
+#endif
+}
 const char *gr_device_name(const gr_device *dev) { return dev->name; }
 int gr_device_cpu_threads(const gr_device *dev) { return dev->cpu_threads; }
 void *gr_device_stream(const gr_device *dev) { return dev->compute_stream; }

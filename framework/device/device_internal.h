@@ -10,7 +10,8 @@
 
 struct gr_device {
   gr_backend backend;
-  int ordinal;
+  int ordinal;       /* the device's index in gr (logical) */
+  int gpu;           /* CUDA device ordinal (GR_DEVICE_MAP may map several to one); -1 on the CPU */
   int cpu_threads;
   int sm_count;
   char name[288];
@@ -26,6 +27,7 @@ gr_status gr__cpu_device_count(int *count);
 
 #ifdef GR_HAVE_CUDA
 gr_status gr__cuda_device_count(int *count);
+gr_status gr__cuda_gpu_of(int ordinal, int *gpu);
 void gr__cuda_versions(int *runtime, int *driver);
 gr_status gr__cuda_device_init(gr_device *d);
 void gr__cuda_device_fini(gr_device *d);

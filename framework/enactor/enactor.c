@@ -3,7 +3,9 @@
  * device current. The caller posts a command (init, run, extract, release);
  * every thread executes it and the caller waits for all. Inside a run the
  * threads meet at barriers that also carry the "someone failed" decision, so
- * all of them leave at the same barrier and nothing hangs. */
+ * all of them leave at the same barrier and nothing hangs. Between devices
+ * the loop is: iterate, barrier, exchange (the comm layer's, with barriers
+ * of its own), barrier, global stop test. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,12 @@ typedef struct gr__barrier {
   bool snap[2];
 } gr__barrier;
 
+struct gr_sync {
+  struct gr_enactor *e;
+  int index;
+  double waited_ms;
+};
+
 typedef struct gr__slot {
   struct gr_enactor *e;
   int index;
@@ -35,7 +43,10 @@ typedef struct gr__slot {
   gr_workspace ws;
   bool ws_ready;
   void *slice;
-  gr_frontier f[2];
+  void *xlocal;          /* the exchange's per-device state */
+  struct gr_sync sync;
+  gr_device_run_stats rs; /* this run's time split and bytes */
+  gr_frontier f[3];      /* input, output, next (multi-device) */
   int cur;
   gr_buffer dev_out[3]; /* offsets, indices, weights */
   gr_buffer dev_in[3];
@@ -97,7 +108,7 @@ static void gr__fail(struct gr_enactor *e, int dev, gr_status st) {
 }
 
 /* Returns true when the run must stop because some device failed. */
-static bool gr__barrier_wait(gr__barrier *b) {
+static bool gr__barrier_wait_raw(gr__barrier *b) {
   pthread_mutex_lock(&b->mu);
   unsigned gen = b->gen;
   if (++b->arrived == b->n) {
@@ -112,6 +123,24 @@ static bool gr__barrier_wait(gr__barrier *b) {
   pthread_mutex_unlock(&b->mu);
   return stop;
 }
+
+bool gr_sync_wait(gr_sync *s) {
+  double t = gr_time_now();
+  bool stop = gr__barrier_wait_raw(&s->e->bar);
+  s->waited_ms += (gr_time_now() - t) * 1e3;
+  return stop;
+}
+
+void gr_sync_fail(gr_sync *s, gr_status st) { gr__fail(s->e, s->index, st); }
+
+bool gr_sync_failed(gr_sync *s) {
+  pthread_mutex_lock(&s->e->bar.mu);
+  bool f = s->e->bar.failed;
+  pthread_mutex_unlock(&s->e->bar.mu);
+  return f;
+}
+
+double gr_sync_waited_ms(const gr_sync *s) { return s->waited_ms; }
 
 /* Puts one host CSR onto the device. */
 static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_buffer bufs[3], gr_csr *d,
@@ -166,18 +195,26 @@ static gr_status gr__slot_init(gr__slot *s) {
     GR_CHECK(gr_device_copy(s->dev, s->dev_l2g.ptr, sub->local_to_global, bytes, GR_COPY_H2D));
     p->local_to_global = (const gr_vid *)s->dev_l2g.ptr;
   }
-  gr_frontier_init(&s->f[0], sub->n_local);
-  gr_frontier_init(&s->f[1], sub->n_local);
+  for (int i = 0; i < 3; i++) gr_frontier_init(&s->f[i], sub->n_local);
+  s->sync.e = e;
+  s->sync.index = s->index;
+  if (e->n > 1)
+    GR_CHECK(gr_host_calloc((void **)&s->rs.bytes_to, (size_t)e->n, sizeof *s->rs.bytes_to,
+                            "exchange statistics"));
   GR_CHECK(e->cfg.prim->init(&s->slice, p));
+  if (e->n > 1) GR_CHECK(e->cfg.exchange->attach(e->cfg.exchange_shared, p, e->cfg.prim, s->slice, &s->xlocal));
   return gr_device_sync(s->dev);
 }
 
 static void gr__slot_release(gr__slot *s) {
   struct gr_enactor *e = s->e;
+  if (s->xlocal) e->cfg.exchange->detach(s->xlocal, &s->part);
+  s->xlocal = NULL;
   if (s->slice && e->cfg.prim->release) e->cfg.prim->release(s->slice, &s->part);
   s->slice = NULL;
-  gr_frontier_release(&s->f[0]);
-  gr_frontier_release(&s->f[1]);
+  for (int i = 0; i < 3; i++) gr_frontier_release(&s->f[i]);
+  free(s->rs.bytes_to);
+  s->rs.bytes_to = NULL;
   for (int i = 0; i < 3; i++) {
     gr_buffer_release(&s->dev_out[i]);
     gr_buffer_release(&s->dev_in[i]);
@@ -193,16 +230,23 @@ static void gr__slot_release(gr__slot *s) {
 static void gr__slot_run(gr__slot *s) {
   struct gr_enactor *e = s->e;
   const gr_primitive *prim = e->cfg.prim;
+  const bool multi = e->n > 1;
   gr_status st = GR_SUCCESS;
   s->edges = 0;
   s->cur = 0;
-  s->f[0].size = s->f[1].size = 0;
+  s->f[0].size = s->f[1].size = s->f[2].size = 0;
+  uint64_t *bytes_to = s->rs.bytes_to;
+  memset(&s->rs, 0, sizeof s->rs);
+  s->rs.bytes_to = bytes_to;
+  if (bytes_to) memset(bytes_to, 0, sizeof *bytes_to * (size_t)e->n);
+  s->sync.waited_ms = 0;
   st = prim->reset(s->slice, &s->part, e->args, &s->f[0]);
   if (st >= 0) st = gr_device_sync(s->dev);
   if (st < 0) gr__fail(e, s->index, st);
   s->in_size = s->f[0].size;
-  if (gr__barrier_wait(&e->bar)) return;
+  if (gr_sync_wait(&s->sync)) return;
   if (s->index == 0) e->t0 = gr_time_now();
+  s->sync.waited_ms = 0; /* the traversal's waiting only */
 
   gr_eid global_in = 0;
   for (int i = 0; i < e->n; i++) global_in += e->slots[i].in_size;
@@ -216,17 +260,32 @@ static void gr__slot_run(gr__slot *s) {
         rs->frontier[rs->frontier_len++] = global_in;
       }
     }
-    gr_iter it = {iter, &s->f[s->cur], &s->f[1 - s->cur], 0, global_in};
+    /* f[cur] is the input; the output goes to the next slot and, between
+     * devices, the exchange turns it into the one after. */
+    gr_frontier *in = &s->f[s->cur], *out = &s->f[(s->cur + 1) % 3];
+    gr_iter it = {iter, in, out, 0, global_in};
     it.out->size = 0;
+    double t = gr_time_now();
     st = prim->iterate(s->slice, &s->part, &it);
+    s->rs.compute_ms += (gr_time_now() - t) * 1e3;
     if (st < 0) gr__fail(e, s->index, st);
     s->edges += it.edges;
-    s->out_size = it.out->size;
     s->converged = prim->converged ? prim->converged(s->slice, &s->part, &it) : false;
-    if (gr__barrier_wait(&e->bar)) return;
-    /* The next frontier is this iteration's output. Exchange and combine
-     * between devices slot in here. */
-    s->cur = 1 - s->cur;
+    if (multi) {
+      if (gr_sync_wait(&s->sync)) return;
+      gr_frontier *next = &s->f[(s->cur + 2) % 3];
+      next->size = 0;
+      gr_exchange_step x = {iter, out, next, &s->sync, &s->rs};
+      st = e->cfg.exchange->exchange(s->xlocal, &s->part, &x);
+      if (st == GR_ERR_ABORTED) return;
+      if (st < 0) gr__fail(e, s->index, st);
+      s->out_size = next->size;
+      s->cur = (s->cur + 2) % 3;
+    } else {
+      s->out_size = out->size;
+      s->cur = (s->cur + 1) % 3;
+    }
+    if (gr_sync_wait(&s->sync)) return;
     global_in = 0;
     bool all_converged = prim->converged != NULL;
     for (int i = 0; i < e->n; i++) {
@@ -242,8 +301,9 @@ static void gr__slot_run(gr__slot *s) {
   }
   st = gr_device_sync(s->dev);
   if (st < 0) gr__fail(e, s->index, st);
-  if (gr__barrier_wait(&e->bar)) return;
+  if (gr_sync_wait(&s->sync)) return;
   if (s->index == 0) e->t1 = gr_time_now();
+  s->rs.wait_ms = s->sync.waited_ms;
 }
 
 static void gr__slot_extract(gr__slot *s) {
@@ -309,6 +369,8 @@ static gr_status gr__command(struct gr_enactor *e, int cmd) {
   pthread_mutex_unlock(&e->mu);
   if (e->fail_st < 0) {
     gr_error_restore(e->fail_st, "");
+    /* Messages from the device layer already name their device. */
+    if (!strncmp(e->fail_msg, "device ", 7)) return gr_errorf(e->fail_st, "%s", e->fail_msg);
     return gr_errorf(e->fail_st, "device %d: %s", e->fail_dev, e->fail_msg);
   }
   return GR_SUCCESS;
@@ -318,6 +380,9 @@ gr_status gr_enactor_create(gr_enactor **out, const gr_enactor_config *cfg) {
   *out = NULL;
   if (!cfg->prim || cfg->n_devices < 1 || !cfg->subs)
     return gr_errorf(GR_ERR_INVALID_ARG, "enactor needs a primitive, parts and at least one device");
+  if (cfg->n_devices > 1 && !cfg->exchange)
+    return gr_errorf(GR_ERR_INVALID_ARG, "a run on %d devices needs an exchange between them",
+                     cfg->n_devices);
   int have = 0;
   GR_CHECK(gr_device_count(cfg->backend, &have));
   if (cfg->backend == GR_BACKEND_CUDA && cfg->n_devices > have)
@@ -364,6 +429,19 @@ gr_status gr_enactor_run(gr_enactor *e, const gr_run_args *args, gr_run_stats *s
   if (st < 0) return st;
   stats->ms = (e->t1 - e->t0) * 1e3;
   for (int i = 0; i < e->n; i++) stats->edges += e->slots[i].edges;
+  GR_CHECK(gr_host_calloc((void **)&stats->devices, (size_t)e->n, sizeof *stats->devices,
+                          "run statistics"));
+  stats->n_devices = e->n;
+  for (int i = 0; i < e->n; i++) {
+    gr_device_run_stats *d = &stats->devices[i];
+    *d = e->slots[i].rs;
+    d->bytes_to = NULL;
+    if (e->slots[i].rs.bytes_to) {
+      GR_CHECK(gr_host_calloc((void **)&d->bytes_to, (size_t)e->n, sizeof *d->bytes_to,
+                              "run statistics"));
+      memcpy(d->bytes_to, e->slots[i].rs.bytes_to, sizeof *d->bytes_to * (size_t)e->n);
+    }
+  }
   return GR_SUCCESS;
 }
 
@@ -422,4 +500,8 @@ void gr_run_stats_free(gr_run_stats *s) {
   free(s->frontier);
   s->frontier = NULL;
   s->frontier_len = 0;
+  for (int i = 0; i < s->n_devices && s->devices; i++) free(s->devices[i].bytes_to);
+  free(s->devices);
+  s->devices = NULL;
+  s->n_devices = 0;
 }

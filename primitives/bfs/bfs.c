@@ -85,6 +85,19 @@ static gr_status bfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   return GR_SUCCESS;
 }
 
+static gr_status bfs_payload(void *slice, gr_part *p, gr_payload *out) {
+  (void)p;
+  gr__bfs_slice *s = slice;
+  memset(out, 0, sizeof *out);
+  out->n_values = 1;
+  out->values[0] = s->depth.ptr;
+  if (s->mark_pred) {
+    out->n_vertices = 1;
+    out->vertices[0] = s->pred.ptr;
+  }
+  return GR_SUCCESS;
+}
+
 static gr_status bfs_extract(void *slice, gr_part *p, gr_result *r) {
   gr__bfs_slice *s = slice;
   gr_vid n = p->sub->n_local;
@@ -124,6 +137,7 @@ const gr_primitive gr_bfs_primitive = {
     .reset = bfs_reset,
     .iterate = bfs_iterate,
     .converged = NULL,
+    .payload = bfs_payload,
     .extract = bfs_extract,
     .reference = gr_bfs_reference,
     .validate = gr_bfs_validate,

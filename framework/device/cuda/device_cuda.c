@@ -4,11 +4,12 @@
  * the next check reports its own. */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "device/device_internal.h"
 #include "gr/cuda_check.h"
 
-gr_status gr__cuda_device_count(int *count) {
+static gr_status gr__cuda_physical_count(int *count) {
   int n = 0;
   cudaError_t e = cudaGetDeviceCount(&n);
   if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) {
@@ -19,6 +20,53 @@ gr_status gr__cuda_device_count(int *count) {
   GR_CUDA_CHECK(e);
   *count = n;
   return GR_SUCCESS;
+}
+
+/* GR_DEVICE_MAP=0,0,1 (README, testing hooks) presents three devices to gr
+ * that run on GPUs 0, 0 and 1, so the multi-device CUDA path can be tested
+ * on a machine with fewer GPUs. Returns the number of mapped devices, 0 when
+ * the variable is unset. */
+static gr_status gr__cuda_device_map(int *map, int max, int *mapped) {
+  *mapped = 0;
+  const char *s = getenv("GR_DEVICE_MAP");
+  if (!s || !*s) return GR_SUCCESS;
+  int phys = 0;
+  GR_CHECK(gr__cuda_physical_count(&phys));
+  const char *c = s;
+  int k = 0;
+  while (*c) {
+    char *end = NULL;
+    long v = strtol(c, &end, 10);
+    if (end == c || v < 0 || v >= phys || k >= max || (*end && *end != ','))
+      return gr_errorf(GR_ERR_NO_DEVICE,
+                       "GR_DEVICE_MAP=%s must be a comma-separated list of at most %d GPU ordinals "
+                       "below %d", s, max, phys);
+    map[k++] = (int)v;
+    c = *end ? end + 1 : end;
+  }
+  *mapped = k;
+  return GR_SUCCESS;
+}
+
+enum { GR__MAX_MAPPED = 1024 };
+
+gr_status gr__cuda_gpu_of(int ordinal, int *gpu) {
+  int map[GR__MAX_MAPPED], mapped = 0;
+  GR_CHECK(gr__cuda_device_map(map, GR__MAX_MAPPED, &mapped));
+  if (mapped && ordinal >= mapped)
+    return gr_errorf(GR_ERR_NO_DEVICE, "device %d is not in GR_DEVICE_MAP (%d devices)", ordinal, mapped);
+  *gpu = mapped ? map[ordinal] : ordinal;
+  return GR_SUCCESS;
+}
+
+gr_status gr__cuda_device_count(int *count) {
+  int map[GR__MAX_MAPPED], mapped = 0;
+  GR_CHECK(gr__cuda_device_map(map, GR__MAX_MAPPED, &mapped));
+  if (mapped) {
+    *count = mapped;
+    return GR_SUCCESS;
+  }
+  return gr__cuda_physical_count(count);
 }
 
 void gr__cuda_versions(int *runtime, int *driver) {
@@ -35,9 +83,12 @@ gr_status gr__cuda_device_init(gr_device *d) {
   if (d->ordinal >= n)
     return gr_errorf(GR_ERR_NO_DEVICE, "GPU %d was asked for, but only %d GPU%s exist%s", d->ordinal, n,
                      n == 1 ? "" : "s", n == 1 ? "s" : "");
-  GR_CUDA_CHECK(cudaSetDevice(d->ordinal));
+  int map[GR__MAX_MAPPED], mapped = 0;
+  GR_CHECK(gr__cuda_device_map(map, GR__MAX_MAPPED, &mapped));
+  d->gpu = mapped ? map[d->ordinal] : d->ordinal;
+  GR_CUDA_CHECK(cudaSetDevice(d->gpu));
   struct cudaDeviceProp prop;
-  GR_CUDA_CHECK(cudaGetDeviceProperties(&prop, d->ordinal));
+  GR_CUDA_CHECK(cudaGetDeviceProperties(&prop, d->gpu));
   snprintf(d->name, sizeof d->name, "%s", prop.name);
   d->sm_count = prop.multiProcessorCount;
   cudaStream_t s1 = NULL, s2 = NULL;
@@ -53,7 +104,7 @@ gr_status gr__cuda_device_init(gr_device *d) {
 }
 
 void gr__cuda_device_fini(gr_device *d) {
-  cudaSetDevice(d->ordinal);
+  cudaSetDevice(d->gpu);
   if (d->compute_stream) cudaStreamDestroy((cudaStream_t)d->compute_stream);
   if (d->comm_stream) cudaStreamDestroy((cudaStream_t)d->comm_stream);
   cudaGetLastError();
@@ -61,7 +112,7 @@ void gr__cuda_device_fini(gr_device *d) {
 }
 
 gr_status gr__cuda_activate(gr_device *d) {
-  GR_CUDA_CHECK(cudaSetDevice(d->ordinal));
+  GR_CUDA_CHECK(cudaSetDevice(d->gpu));
   return GR_SUCCESS;
 }
 

@@ -58,6 +58,12 @@ gr_status gr_device_activate(gr_device *dev);
 
 gr_backend gr_device_backend(const gr_device *dev);
 int gr_device_ordinal(const gr_device *dev);
+/* The CUDA device ordinal the device runs on (see GR_DEVICE_MAP in the
+ * README); -1 on the CPU backend. */
+int gr_device_gpu(const gr_device *dev);
+/* The CUDA device ordinal that gr's CUDA device `ordinal` will run on,
+ * before it is opened. */
+gr_status gr_device_gpu_of(int ordinal, int *gpu);
 const char *gr_device_name(const gr_device *dev);
 int gr_device_cpu_threads(const gr_device *dev);
 /* cudaStream_t as void*, NULL on the CPU backend. */

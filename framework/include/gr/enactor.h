@@ -9,6 +9,7 @@
 
 #include "gr/buffer.h"
 #include "gr/device.h"
+#include "gr/exchange.h"
 #include "gr/primitive.h"
 #include "gr/subgraph.h"
 
@@ -26,6 +27,10 @@ typedef struct gr_enactor_config {
   int cpu_threads;          /* per CPU device; 0 = host threads / devices */
   gr_mem_policy mem;
   gr_subgraph *const *subs; /* n_devices parts */
+  /* Between devices (required when n_devices > 1): the communication
+   * layer's exchange and its shared state. */
+  const gr_exchange_ops *exchange;
+  void *exchange_shared;
 } gr_enactor_config;
 
 typedef struct gr_device_report {
@@ -42,6 +47,8 @@ typedef struct gr_run_stats {
   gr_eid *frontier;       /* input frontier size of each iteration (all devices) */
   int frontier_len;
   gr_status status;       /* GR_SUCCESS or GR_ITERATION_LIMIT */
+  int n_devices;
+  gr_device_run_stats *devices; /* per device: time split and bytes sent */
 } gr_run_stats;
 void gr_run_stats_free(gr_run_stats *s);
 

@@ -19,13 +19,22 @@
 extern "C" {
 #endif
 
+/* How a value that arrives from a peer meets the local one. The operator
+ * applies to the first value payload; a vertex whose value changed (and that
+ * this device owns) joins the next frontier once.
+ *   MIN, MAX  the smaller / larger wins; the other payloads travel with the
+ *             winner. For GR_VALUE_SVID, -1 means "no value" and loses to
+ *             every value under both.
+ *   SUM       added (every value payload); changed when non-zero.
+ *   OR        bitwise or (GR_VALUE_SVID only); changed when a bit was new.
+ *   REPLACE   the arriving payloads overwrite; always changed.
+ * SUM and OR carry no vertex payloads. */
 typedef enum gr_combine_op {
   GR_COMBINE_MIN = 0,
   GR_COMBINE_MAX = 1,
   GR_COMBINE_SUM = 2,
   GR_COMBINE_OR = 3,
-  GR_COMBINE_REPLACE = 4,
-  GR_COMBINE_CUSTOM = 5
+  GR_COMBINE_REPLACE = 4
 } gr_combine_op;
 
 typedef enum gr_value_type {
@@ -69,6 +78,19 @@ typedef struct gr_iter {
   gr_eid global_in;      /* size of the input frontier over all devices */
 } gr_iter;
 
+enum { GR_MAX_PAYLOADS = 4 };
+
+/* The device-resident arrays (one entry per local vertex) whose entries
+ * travel with a frontier vertex to a peer: values of the primitive's
+ * value_type (the first is the one the combine operator applies to) and
+ * vertex ids (global ids, e.g. predecessors). */
+typedef struct gr_payload {
+  int n_values;
+  void *values[GR_MAX_PAYLOADS];
+  int n_vertices;
+  gr_svid *vertices[GR_MAX_PAYLOADS];
+} gr_payload;
+
 /* Results in global ids on the host. */
 typedef struct gr_result {
   gr_vid n;
@@ -86,8 +108,8 @@ typedef struct gr_primitive {
   /* multi-device spec */
   gr_proxy_mode proxy;     /* default proxies */
   gr_comm_mode comm;       /* default exchange */
-  int n_vertex_assoc;      /* vertex-id payloads per frontier vertex */
-  int n_value_assoc;       /* value payloads per frontier vertex */
+  int n_vertex_assoc;      /* vertex-id payloads per frontier vertex (at most) */
+  int n_value_assoc;       /* value payloads per frontier vertex (at least 1) */
   gr_combine_op combine;
   /* needs */
   gr_value_type value_type;
@@ -101,6 +123,9 @@ typedef struct gr_primitive {
   gr_status (*iterate)(void *slice, gr_part *p, gr_iter *it);
   /* Local stop test; NULL: stop when every device's frontier is empty. */
   bool (*converged)(const void *slice, const gr_part *p, const gr_iter *it);
+  /* The payload arrays of this run (multi-device runs; e.g. predecessors
+   * only with --mark-pred). */
+  gr_status (*payload)(void *slice, gr_part *p, gr_payload *out);
   /* Writes the owned vertices' values into r (global ids). */
   gr_status (*extract)(void *slice, gr_part *p, gr_result *r);
   /* Host side: the plain serial reference, and an invariant check that

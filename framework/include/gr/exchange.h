@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The seam between the enactor and the communication layer. The enactor
+ * (framework) runs the bulk-synchronous loop and lends the exchange a
+ * barrier; the exchange (comm/, a layer above) splits each iteration's
+ * output, moves the remote part between devices and combines what arrives.
+ * The framework only knows this table of functions, so arrows keep pointing
+ * down: tools hand comm's implementation to the enactor. */
+#ifndef GR_EXCHANGE_H
+#define GR_EXCHANGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gr/frontier.h"
+#include "gr/primitive.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The run's barrier, lent by the enactor to code that runs on every device
+ * thread. Every thread must call gr_sync_wait the same number of times in
+ * the same order, whether or not it failed; a thread that failed first calls
+ * gr_sync_fail. gr_sync_wait returns true when some device has failed: every
+ * thread then sees true at the same barrier and must leave (returning
+ * GR_ERR_ABORTED) without waiting again. */
+typedef struct gr_sync gr_sync;
+bool gr_sync_wait(gr_sync *s);
+void gr_sync_fail(gr_sync *s, gr_status st);
+/* Whether some device has failed so far (without waiting): lets a thread
+ * blocked on a collective with its peers give up instead of hanging. */
+bool gr_sync_failed(gr_sync *s);
+/* Milliseconds this thread has spent waiting in gr_sync_wait so far. */
+double gr_sync_waited_ms(const gr_sync *s);
+
+/* Where the time and bytes of one device went during a run. */
+typedef struct gr_device_run_stats {
+  double compute_ms;  /* the primitive's iterate */
+  double package_ms;  /* splitting the output, packaging the remote part */
+  double transfer_ms; /* moving packages between devices */
+  double combine_ms;  /* applying what arrived */
+  double wait_ms;     /* barriers: waiting for the slowest device */
+  uint64_t items_sent;
+  uint64_t items_received;
+  uint64_t *bytes_to; /* per peer device: bytes this device sent to it */
+} gr_device_run_stats;
+
+/* One exchange step on one device, after its iterate. `out` holds the
+ * iteration's output frontier (local ids, each vertex once); the exchange
+ * fills `next` with the next input frontier: the owned vertices of `out`
+ * plus the owned vertices whose state improved by what peers sent, each
+ * once. */
+typedef struct gr_exchange_step {
+  int iteration;
+  gr_frontier *out;
+  gr_frontier *next;
+  gr_sync *sync;
+  gr_device_run_stats *stats;
+} gr_exchange_step;
+
+typedef struct gr_exchange_ops {
+  /* On each device thread after the primitive's init: per-device state
+   * (tables, buffers) in *local. `shared` is what the caller gave in the
+   * enactor's configuration. */
+  gr_status (*attach)(void *shared, gr_part *p, const gr_primitive *prim, void *slice,
+                      void **local);
+  /* Calls gr_sync_wait on step->sync as described above. */
+  gr_status (*exchange)(void *local, gr_part *p, gr_exchange_step *step);
+  void (*detach)(void *local, gr_part *p);
+} gr_exchange_ops;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
