@@ -2,10 +2,11 @@
 /* The primitives gr knows, by name. Adding a primitive adds a line here. */
 #include <string.h>
 
+#include "_template/reach.h"
 #include "bfs/bfs.h"
 #include "registry.h"
 
-static const gr_primitive *const gr__primitives[] = {&gr_bfs_primitive, NULL};
+static const gr_primitive *const gr__primitives[] = {&gr_bfs_primitive, &gr_reach_primitive, NULL};
 
 const gr_primitive *const *gr_primitive_list(void) { return gr__primitives; }
 

@@ -37,6 +37,7 @@ typedef struct run_options {
   int runs;
   unsigned long long seed;
   bool validate;
+  bool validate_first;
   const char *json;
   const char *out;
   const char *gen;
@@ -78,6 +79,8 @@ enum {
   OPT_COMM,
   OPT_TRANSPORT,
   OPT_BIAS,
+  OPT_TUNE,
+  OPT_VALIDATE_FIRST,
   OPT_VERSION
 };
 
@@ -110,6 +113,8 @@ static const struct option long_options[] = {
     {"comm", required_argument, NULL, OPT_COMM},
     {"transport", required_argument, NULL, OPT_TRANSPORT},
     {"bias", required_argument, NULL, OPT_BIAS},
+    {"tune", required_argument, NULL, OPT_TUNE},
+    {"validate-first", no_argument, NULL, OPT_VALIDATE_FIRST},
     {"version", no_argument, NULL, OPT_VERSION},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
@@ -132,6 +137,11 @@ static void usage(FILE *f) {
           "      --cpu-threads N    threads per CPU device (default: host threads / devices)\n"
           "      --mem POLICY       buffer growth: just-enough, prealloc:FACTOR or max\n"
           "                         (default: just-enough)\n"
+          "      --tune K=V[,K=V]   operator variants, for comparing them (defaults: the\n"
+          "                         fastest measured): advance=chunked|serial,\n"
+          "                         small=on|off (device-side loop over small frontiers),\n"
+          "                         small-vertices=16384, small-edges=131072,\n"
+          "                         small-degree=512\n"
           "\n"
           "Several devices (--gpus N > 1, GPUs or with --cpu CPU devices):\n"
           "      --partitioner P    random, biased, metis, static or range (default: random)\n"
@@ -152,6 +162,7 @@ static void usage(FILE *f) {
           "      --mark-pred        record predecessors (bfs)\n"
           "      --max-iter N       stop after N iterations (default: 0, no limit)\n"
           "      --validate         check every run against the CPU reference\n"
+          "      --validate-first   check the first run only (benchmarks)\n"
           "\n"
           "Input:\n"
           "      FILE               .mtx, .mtx.gz, edge list (.txt, .el, .csv, .gz) or .grb\n"
@@ -282,6 +293,13 @@ static int parse_options(int argc, char **argv, run_options *o) {
         break;
       case OPT_VALIDATE:
         o->validate = true;
+        break;
+      case OPT_VALIDATE_FIRST:
+        o->validate = true;
+        o->validate_first = true;
+        break;
+      case OPT_TUNE:
+        if (gr_tuning_parse(&o->popts.tune, optarg) < 0) return usage_error("%s", gr_error_message());
         break;
       case OPT_JSON:
         o->json = optarg;
@@ -580,7 +598,7 @@ int main(int argc, char **argv) {
     x->reached = count_reached(&res);
     x->traversed = prim->traversed_edges ? prim->traversed_edges(g, &res) : gr_graph_num_edges(g);
     x->gteps = x->ms > 0 ? (double)x->traversed / (x->ms * 1e-3) / 1e9 : 0.0;
-    if (o.validate) {
+    if (o.validate && (!o.validate_first || r == 0)) {
       gr_result_free(&ref);
       st = prim->reference(g, &args, &o.popts, &ref);
       if (st < 0) goto runtime_fail;

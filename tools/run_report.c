@@ -101,8 +101,11 @@ void gr_report_print(FILE *f, const gr_run_report *r) {
   if (r->validate) {
     if (r->validation_error[0])
       fprintf(f, "validation FAILED: %s\n", r->validation_error);
-    else
-      fprintf(f, "validation passed (%d run%s)\n", r->n_runs, r->n_runs == 1 ? "" : "s");
+    else {
+      int checked = 0;
+      for (int i = 0; i < r->n_runs; i++) checked += r->runs[i].validated > 0;
+      fprintf(f, "validation passed (%d run%s)\n", checked, checked == 1 ? "" : "s");
+    }
   }
 }
 

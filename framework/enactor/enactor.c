@@ -173,6 +173,7 @@ static gr_status gr__slot_init(gr__slot *s) {
   dopt.devices_in_run = e->n;
   GR_CHECK(gr_device_create(&s->dev, e->cfg.backend, s->index, &dopt));
   GR_CHECK(gr_workspace_init(&s->ws, s->dev, &e->cfg.mem));
+  s->ws.tune = e->opts.tune;
   s->ws_ready = true;
   gr_part *p = &s->part;
   p->index = s->index;
@@ -263,13 +264,24 @@ static void gr__slot_run(gr__slot *s) {
     /* f[cur] is the input; the output goes to the next slot and, between
      * devices, the exchange turns it into the one after. */
     gr_frontier *in = &s->f[s->cur], *out = &s->f[(s->cur + 1) % 3];
-    gr_iter it = {iter, in, out, 0, global_in};
+    gr_iter it = {iter, in, out, 0, global_in, 0, NULL, 0};
+    if (!multi) it.max_levels = max_iter > 0 ? max_iter - iter : 0;
     it.out->size = 0;
     double t = gr_time_now();
     st = prim->iterate(s->slice, &s->part, &it);
     s->rs.compute_ms += (gr_time_now() - t) * 1e3;
     if (st < 0) gr__fail(e, s->index, st);
     s->edges += it.edges;
+    const int levels = it.levels > 0 ? it.levels : 1;
+    if (levels > 1 && s->index == 0 && e->stats) {
+      gr_run_stats *rs = e->stats;
+      gr_eid *grown = realloc(rs->frontier, sizeof(gr_eid) * (size_t)(rs->frontier_len + levels - 1));
+      if (grown) {
+        rs->frontier = grown;
+        for (int l = 1; l < levels; l++) rs->frontier[rs->frontier_len++] = it.level_sizes[l - 1];
+      }
+    }
+    iter += levels - 1;
     s->converged = prim->converged ? prim->converged(s->slice, &s->part, &it) : false;
     if (multi) {
       if (gr_sync_wait(&s->sync)) return;

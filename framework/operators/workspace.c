@@ -3,10 +3,16 @@
  * that kernels bump and the host reads back in one small copy. */
 #include "gr/workspace.h"
 
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
 gr_status gr_workspace_init(gr_workspace *ws, gr_device *dev, const gr_mem_policy *policy) {
   gr_workspace z = {0};
   *ws = z;
   ws->dev = dev;
+  gr_tuning t = GR_TUNING_INIT;
+  ws->tune = t;
   if (policy) ws->policy = *policy;
   gr_status st = gr_buffer_resize(&ws->counters, dev, GR_WS_COUNTERS * sizeof(gr_eid), 0,
                                   "operator counters");
@@ -24,6 +30,7 @@ void gr_workspace_release(gr_workspace *ws) {
   gr_buffer_release(&ws->scan);
   gr_buffer_release(&ws->temp);
   gr_buffer_release(&ws->words);
+  gr_buffer_release(&ws->chunks);
   gr_buffer_release(&ws->counters);
   if (ws->host_counters) gr_device_host_free(ws->dev, ws->host_counters);
   ws->host_counters = NULL;
@@ -36,4 +43,49 @@ gr_status gr_workspace_zero_counters(gr_workspace *ws, int n) {
 gr_status gr_workspace_read_counters(gr_workspace *ws, int n) {
   return gr_device_copy(ws->dev, ws->host_counters, ws->counters.ptr, (size_t)n * sizeof(gr_eid),
                         GR_COPY_D2H);
+}
+
+static bool gr__tune_count(const char *v, gr_eid *out) {
+  char *end = NULL;
+  errno = 0;
+  unsigned long long x = strtoull(v, &end, 10);
+  if (errno || end == v || *end || *v == '-') return false;
+  *out = (gr_eid)x;
+  return true;
+}
+
+gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
+  char buf[512];
+  if (!text || strlen(text) >= sizeof buf)
+    return gr_errorf(GR_ERR_INVALID_ARG, "--tune: expected KEY=VALUE[,KEY=VALUE...]");
+  strcpy(buf, text);
+  gr_tuning r = *t;
+  for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(kv, '=');
+    if (!eq) return gr_errorf(GR_ERR_INVALID_ARG, "--tune: '%s' is not KEY=VALUE", kv);
+    *eq = '\0';
+    const char *k = kv, *v = eq + 1;
+    bool ok = true;
+    if (!strcmp(k, "advance")) {
+      if (!strcmp(v, "chunked")) r.advance = GR_ADVANCE_CHUNKED;
+      else if (!strcmp(v, "serial")) r.advance = GR_ADVANCE_SERIAL;
+      else ok = false;
+    } else if (!strcmp(k, "small")) {
+      if (!strcmp(v, "on")) r.small_loop = true;
+      else if (!strcmp(v, "off")) r.small_loop = false;
+      else ok = false;
+    } else if (!strcmp(k, "small-vertices")) {
+      ok = gr__tune_count(v, &r.small_vertices);
+    } else if (!strcmp(k, "small-edges")) {
+      ok = gr__tune_count(v, &r.small_edges);
+    } else if (!strcmp(k, "small-degree")) {
+      ok = gr__tune_count(v, &r.small_degree);
+    } else {
+      return gr_errorf(GR_ERR_INVALID_ARG,
+                       "--tune: unknown key '%s' (advance, small, small-vertices, small-edges, small-degree)", k);
+    }
+    if (!ok) return gr_errorf(GR_ERR_INVALID_ARG, "--tune: bad value '%s' for %s", v, k);
+  }
+  *t = r;
+  return GR_SUCCESS;
 }

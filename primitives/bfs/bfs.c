@@ -9,10 +9,16 @@
 #include "bfs/bfs.h"
 #include "gr/util.h"
 
+/* Levels one device-side loop may run before the host looks again. */
+enum { GR__BFS_LOOP_LEVELS = 4096 };
+
 typedef struct gr__bfs_slice {
   gr_buffer depth;
   gr_buffer pred;
   bool mark_pred;
+  gr_buffer level_sizes;   /* device: input sizes of the loop's levels */
+  gr_eid *host_sizes;      /* their host copy */
+  bool loop_missed;        /* the last loop found its input too big */
 } gr__bfs_slice;
 
 const gr_bfs_ops *gr__bfs_ops(const gr_device *dev) {
@@ -48,7 +54,64 @@ static void bfs_release(void *slice, gr_part *p) {
   gr__bfs_slice *s = slice;
   gr_buffer_release(&s->depth);
   gr_buffer_release(&s->pred);
+  gr_buffer_release(&s->level_sizes);
+  free(s->host_sizes);
   free(s);
+}
+
+/* Small frontiers on one GPU: many levels in one device-side loop. Returns
+ * with it->levels = 0 when the loop did not run (the caller then does one
+ * load-balanced level). */
+static gr_status bfs_levels(gr__bfs_slice *s, gr_part *p, gr_iter *it, const gr_bfs_ops *ops) {
+  const gr_tuning *t = &p->ws->tune;
+  it->levels = 0;
+  if (!ops->levels || !t->small_loop || p->count != 1 || it->in->size > t->small_vertices) return GR_SUCCESS;
+  /* The loop refused a frontier of this size last time: try it again once
+   * the frontier has shrunk. */
+  if (s->loop_missed) {
+    s->loop_missed = false;
+    return GR_SUCCESS;
+  }
+  if (!s->level_sizes.ptr) {
+    GR_CHECK(gr_buffer_resize(&s->level_sizes, p->dev, GR__BFS_LOOP_LEVELS * sizeof(gr_eid), 0,
+                              "bfs level sizes"));
+    GR_CHECK(gr_host_alloc((void **)&s->host_sizes, GR__BFS_LOOP_LEVELS * sizeof(gr_eid), "bfs level sizes"));
+  }
+  gr_advance_levels_args a;
+  memset(&a, 0, sizeof a);
+  a.g = &p->out;
+  a.queue[0] = gr_frontier_items(it->in);
+  a.queue[1] = gr_frontier_items(it->out);
+  a.capacity = gr_frontier_capacity(it->out) < gr_frontier_capacity(it->in) ? gr_frontier_capacity(it->out)
+                                                                            : gr_frontier_capacity(it->in);
+  a.n_in = it->in->size;
+  a.first_level = it->iteration;
+  a.max_levels = GR__BFS_LOOP_LEVELS;
+  if (it->max_levels > 0 && it->max_levels < a.max_levels) a.max_levels = it->max_levels;
+  a.max_vertices = t->small_vertices;
+  a.max_edges = t->small_edges;
+  a.max_degree = t->small_degree;
+  a.level_sizes = s->level_sizes.ptr;
+  gr_bfs_ctx c = {(gr_svid *)s->depth.ptr, s->mark_pred ? (gr_svid *)s->pred.ptr : NULL, p->local_to_global, 0};
+  GR_CHECK(ops->levels(p->dev, p->ws, &a, &c));
+  if (a.levels == 0) {
+    s->loop_missed = true;
+    return GR_SUCCESS;
+  }
+  /* Stopped because the frontier outgrew the loop: the next level is a
+   * load-balanced one. */
+  s->loop_missed = a.n_out > 0 && a.levels < a.max_levels;
+  it->levels = a.levels;
+  it->edges += a.edges;
+  if (a.levels > 1)
+    GR_CHECK(gr_device_copy(p->dev, s->host_sizes, (gr_eid *)s->level_sizes.ptr + 1,
+                            (size_t)(a.levels - 1) * sizeof(gr_eid), GR_COPY_D2H));
+  it->level_sizes = s->host_sizes;
+  /* The frontier left is in queue a.out_queue; the enactor continues from
+   * it->out. */
+  if (a.out_queue == 0) gr_frontier_swap(it->in, it->out);
+  it->out->size = a.n_out;
+  return GR_SUCCESS;
 }
 
 static gr_status bfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_frontier *first) {
@@ -75,11 +138,14 @@ static gr_status bfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr_vid n = p->sub->n_local;
   if (gr_frontier_capacity(it->out) < n)
     GR_CHECK(gr_frontier_reserve(it->out, p->dev, n, 0, &p->mem));
+  const gr_bfs_ops *ops = gr__bfs_ops(p->dev);
+  GR_CHECK(bfs_levels(s, p, it, ops));
+  if (it->levels > 0) return GR_SUCCESS;
   gr_bfs_ctx c = {(gr_svid *)s->depth.ptr, s->mark_pred ? (gr_svid *)s->pred.ptr : NULL,
                   p->local_to_global, (gr_svid)it->iteration + 1};
   gr_advance_push_args a = {&p->out, gr_frontier_items(it->in), it->in->size, gr_frontier_items(it->out),
                             gr_frontier_capacity(it->out), 0, 0};
-  GR_CHECK(gr__bfs_ops(p->dev)->push(p->dev, p->ws, &a, &c));
+  GR_CHECK(ops->push(p->dev, p->ws, &a, &c));
   it->out->size = a.n_out;
   it->edges += a.edges;
   return GR_SUCCESS;

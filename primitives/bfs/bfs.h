@@ -46,6 +46,10 @@ GR_HD bool gr_bfs_pull_visit(const gr_bfs_ctx *c, gr_vid parent, gr_vid v, gr_ei
 typedef struct gr_bfs_ops {
   gr_status (*push)(gr_device *, gr_workspace *, gr_advance_push_args *, const gr_bfs_ctx *);
   gr_status (*pull)(gr_device *, gr_workspace *, gr_advance_pull_args *, const gr_bfs_ctx *);
+  /* Several levels of small frontiers in one device-side loop; NULL where
+   * a level costs no launch (CPU). ctx->next is ignored: level l assigns
+   * depth l + 1. */
+  gr_status (*levels)(gr_device *, gr_workspace *, gr_advance_levels_args *, const gr_bfs_ctx *);
 } gr_bfs_ops;
 
 extern const gr_bfs_ops gr__bfs_ops_cpu;

@@ -6,4 +6,4 @@
 static GR_CPU_ADVANCE_PUSH(gr__bfs_push_cpu, gr_bfs_ctx, gr_bfs_visit)
 static GR_CPU_ADVANCE_PULL(gr__bfs_pull_cpu, gr_bfs_ctx, gr_bfs_unvisited, gr_bfs_pull_visit)
 
-const gr_bfs_ops gr__bfs_ops_cpu = {gr__bfs_push_cpu, gr__bfs_pull_cpu};
+const gr_bfs_ops gr__bfs_ops_cpu = {gr__bfs_push_cpu, gr__bfs_pull_cpu, NULL};

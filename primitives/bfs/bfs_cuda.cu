@@ -21,6 +21,16 @@ struct PullVisit {
   }
 };
 
+// The depth a level assigns is its number plus one.
+struct LevelVisit {
+  gr_bfs_ctx c;
+  __device__ bool operator()(int level, gr_vid u, gr_vid v, gr_eid e) const {
+    gr_bfs_ctx k = c;
+    k.next = (gr_svid)level + 1;
+    return gr_bfs_visit(&k, u, v, e);
+  }
+};
+
 gr_status push_cuda(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, const gr_bfs_ctx *c) {
   return gr_cuda::advance_push(dev, ws, a, Visit{*c});
 }
@@ -29,6 +39,10 @@ gr_status pull_cuda(gr_device *dev, gr_workspace *ws, gr_advance_pull_args *a, c
   return gr_cuda::advance_pull(dev, ws, a, Unvisited{*c}, PullVisit{*c});
 }
 
+gr_status levels_cuda(gr_device *dev, gr_workspace *ws, gr_advance_levels_args *a, const gr_bfs_ctx *c) {
+  return gr_cuda::advance_push_levels(dev, ws, a, LevelVisit{*c});
+}
+
 }  // namespace
 
-extern "C" const gr_bfs_ops gr__bfs_ops_cuda = {push_cuda, pull_cuda};
+extern "C" const gr_bfs_ops gr__bfs_ops_cuda = {push_cuda, pull_cuda, levels_cuda};

@@ -40,6 +40,10 @@ fi
 export LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 [ -x /usr/local/cuda/bin/nvcc ] && export PATH=/usr/local/cuda/bin:$PATH
 export NCCL_NVLS_ENABLE=0
+# The multi-device tests run their matrix on the GPUs present and map extra
+# logical devices onto them (GR_DEVICE_MAP).
+GR_E2E_GPUS=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU') || GR_E2E_GPUS=0
+export GR_E2E_GPUS
 
 status=0
 step() { # name, command...

@@ -33,6 +33,28 @@ typedef struct gr_advance_push_args {
   gr_eid edges;         /* result: edges visited */
 } gr_advance_push_args;
 
+/* Several push levels in one device-side loop, for small frontiers (CUDA;
+ * the CPU backend has no per-level launch cost to save). Level l visits
+ * with visit(level = first_level + l, u, v, e). queue[0] holds the input;
+ * the loop goes on while the frontier is non-empty, has at most
+ * max_vertices vertices and max_edges out-edges, no vertex of degree above
+ * max_degree, and fewer than max_levels levels were run. */
+typedef struct gr_advance_levels_args {
+  const gr_csr *g;
+  gr_vid *queue[2];          /* ping-pong queues of `capacity` items */
+  gr_eid capacity;
+  gr_eid n_in;
+  int first_level;
+  int max_levels;            /* > 0 */
+  gr_eid max_vertices, max_edges, max_degree;
+  gr_eid *level_sizes;       /* device, max_levels entries: input size of each level run */
+  /* results */
+  int levels;                /* levels run; 0 when the input did not fit */
+  int out_queue;             /* the queue holding the frontier left */
+  gr_eid n_out;
+  gr_eid edges;              /* edges visited */
+} gr_advance_levels_args;
+
 typedef struct gr_advance_pull_args {
   const gr_csr *g;                /* device-resident CSC: row v = in-edges */
   const uint32_t *frontier_bits;  /* input frontier as a bitmap */

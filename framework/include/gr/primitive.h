@@ -48,8 +48,9 @@ typedef enum gr_value_type {
 typedef struct gr_prim_options {
   bool mark_pred;      /* bfs, dobfs, sssp: record predecessors */
   int max_iterations;  /* 0: until convergence */
+  gr_tuning tune;      /* operator variants (gr_run --tune) */
 } gr_prim_options;
-#define GR_PRIM_OPTIONS_INIT {false, 0}
+#define GR_PRIM_OPTIONS_INIT {false, 0, GR_TUNING_INIT}
 
 typedef struct gr_run_args {
   gr_vid source; /* global dense id, for primitives with a source */
@@ -76,6 +77,13 @@ typedef struct gr_iter {
   gr_frontier *out;      /* to fill: vertices whose state changed */
   gr_eid edges;          /* to add: edges the operators visited */
   gr_eid global_in;      /* size of the input frontier over all devices */
+  /* A one-device iterate may run several levels at once (a device-side
+   * loop over small frontiers): it sets `levels` (0 counts as 1) and the
+   * input sizes of the levels after the first in level_sizes (host memory
+   * the primitive keeps). */
+  int levels;
+  const gr_eid *level_sizes;
+  int max_levels;        /* at most this many levels in one call (0: no limit) */
 } gr_iter;
 
 enum { GR_MAX_PAYLOADS = 4 };

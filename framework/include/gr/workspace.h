@@ -12,7 +12,30 @@
 extern "C" {
 #endif
 
-enum { GR_WS_COUNTERS = 8 };
+enum { GR_WS_COUNTERS = 16 };
+
+/* Choices among the operators' variants, for comparing them (gr_run
+ * --tune); the defaults are the fastest measured (docs/performance.md). */
+typedef enum gr_advance_mode {
+  GR_ADVANCE_CHUNKED = 0, /* edge-balanced; chunk starts found by a parallel pre-pass */
+  GR_ADVANCE_SERIAL = 1   /* edge-balanced; each block searches its chunk's start itself */
+} gr_advance_mode;
+
+typedef struct gr_tuning {
+  gr_advance_mode advance;
+  /* Small frontiers run many levels in one device-side loop (one launch,
+   * no host round trip per level) while the frontier has at most
+   * small_vertices vertices, small_edges out-edges and no vertex of degree
+   * above small_degree; larger ones go back to the load-balanced advance. */
+  bool small_loop;
+  gr_eid small_vertices;
+  gr_eid small_edges;
+  gr_eid small_degree;
+} gr_tuning;
+#define GR_TUNING_INIT {GR_ADVANCE_CHUNKED, true, 16384, 131072, 512}
+/* "advance=chunked|serial,small=on|off,small-vertices=N,small-edges=N,
+ * small-degree=N" (any subset, comma separated). */
+gr_status gr_tuning_parse(gr_tuning *t, const char *text);
 
 typedef struct gr_workspace {
   gr_device *dev;
@@ -20,8 +43,10 @@ typedef struct gr_workspace {
   gr_buffer temp;     /* library (CUB) temporary storage */
   gr_buffer words;    /* per-word counts for bitmap compaction */
   gr_buffer counters; /* GR_WS_COUNTERS device-side gr_eid counters */
+  gr_buffer chunks;   /* advance: first frontier index of each edge chunk */
   gr_eid *host_counters; /* pinned mirror of the counters */
   gr_mem_policy policy;
+  gr_tuning tune;
 } gr_workspace;
 
 gr_status gr_workspace_init(gr_workspace *ws, gr_device *dev, const gr_mem_policy *policy);

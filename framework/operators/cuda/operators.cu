@@ -17,4 +17,13 @@ __global__ void degree_kernel(const gr_eid *__restrict__ offsets, const gr_vid *
   }
 }
 
+__global__ void chunk_start_kernel(const gr_eid *__restrict__ scan, gr_eid n_in, gr_eid *__restrict__ chunks,
+                                   gr_eid max_chunks) {
+  const gr_eid total = scan[n_in];
+  const gr_eid n_chunks = (total + kBlock - 1) / kBlock;
+  for (gr_eid c = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; c < n_chunks && c < max_chunks;
+       c += (gr_eid)gridDim.x * blockDim.x)
+    chunks[c] = scan_search(scan, 0, n_in - 1, c * kBlock);
+}
+
 }  // namespace gr_cuda

@@ -6,12 +6,21 @@
 //
 // advance_push is edge-balanced: the frontier's degrees are scanned (CUB) and
 // every thread takes one edge rank, finding its source by binary search, so a
-// vertex of any degree is spread over as many threads as it has edges.
+// vertex of any degree is spread over as many threads as it has edges. The
+// ranks come in chunks of one block; a pre-pass finds every chunk's first
+// source in parallel, so each thread searches only within its chunk (the
+// serial variant, kept for comparison, has one thread of each block search
+// the whole frontier while the block waits).
+// advance_push_levels runs many levels of small frontiers in one cooperative
+// launch, with a grid-wide barrier between levels instead of a host round
+// trip.
 // advance_pull gives each wanted vertex a warp that scans its in-edges 32 at
 // a time and stops at the first parent found in the frontier.
 #ifndef GR_CUDA_OPERATORS_CUH
 #define GR_CUDA_OPERATORS_CUH
 
+#include <cooperative_groups.h>
+#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include "gr/atomic.h"
@@ -27,6 +36,8 @@ constexpr int kBlock = 256;
 
 __global__ void degree_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ in,
                               gr_eid n_in, gr_eid *__restrict__ deg);
+__global__ void chunk_start_kernel(const gr_eid *__restrict__ scan, gr_eid n_in, gr_eid *__restrict__ chunks,
+                                   gr_eid max_chunks);
 
 // Largest i in [lo, hi] with scan[i] <= rank (scan is non-decreasing).
 __device__ __forceinline__ gr_eid scan_search(const gr_eid *__restrict__ scan, gr_eid lo, gr_eid hi,
@@ -68,6 +79,146 @@ __global__ void __launch_bounds__(kBlock)
     }
     warp_emit(keep, v, out, cap, count);
   }
+}
+
+template <class Visit>
+__global__ void __launch_bounds__(kBlock)
+    advance_push_chunked_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
+                                const gr_vid *__restrict__ in, gr_eid n_in, const gr_eid *__restrict__ scan,
+                                const gr_eid *__restrict__ chunks, gr_vid *__restrict__ out, gr_eid cap,
+                                unsigned long long *count, Visit visit) {
+  const gr_eid total = scan[n_in];
+  // The loop bound is the same for the whole block, so every warp stays in
+  // step for warp_emit.
+  for (gr_eid c = blockIdx.x; c * kBlock < total; c += gridDim.x) {
+    const gr_eid base = c * kBlock;
+    const gr_eid lo = chunks[c];
+    const gr_eid hi = base + kBlock < total ? chunks[c + 1] : n_in - 1;
+    const gr_eid rank = base + threadIdx.x;
+    bool keep = false;
+    gr_vid v = 0;
+    if (rank < total) {
+      gr_eid i = scan_search(scan, lo, hi, rank);
+      gr_vid u = in[i];
+      gr_eid e = offsets[u] + (rank - scan[i]);
+      v = indices[e];
+      keep = visit(u, v, e);
+    }
+    warp_emit(keep, v, out, cap, count);
+  }
+}
+
+// Warp-aggregated enqueue that also sums and maxes the out-degrees of what
+// it emits (the next level's size in edges). Every lane of the warp calls it.
+__device__ __forceinline__ void warp_emit_deg(bool pred, gr_vid v, const gr_eid *__restrict__ offsets,
+                                              gr_vid *out, gr_eid cap, unsigned long long *count,
+                                              unsigned long long *edges, unsigned long long *max_deg) {
+  unsigned ballot = __ballot_sync(kFullMask, pred);
+  if (!ballot) return;
+  const int lane = threadIdx.x & 31;
+  unsigned long long d = pred ? (unsigned long long)(offsets[v + 1] - offsets[v]) : 0ull;
+  unsigned long long sum = d, mx = d;
+  for (int o = 16; o; o >>= 1) {
+    sum += __shfl_xor_sync(kFullMask, sum, o);
+    unsigned long long other = __shfl_xor_sync(kFullMask, mx, o);
+    mx = other > mx ? other : mx;
+  }
+  const int leader = __ffs(ballot) - 1;
+  unsigned long long base = 0;
+  if (lane == leader) {
+    base = atomicAdd(count, (unsigned long long)__popc(ballot));
+    atomicAdd(edges, sum);
+    atomicMax(max_deg, mx);
+  }
+  base = __shfl_sync(kFullMask, base, leader);
+  if (pred) {
+    unsigned long long pos = base + (unsigned long long)__popc(ballot & ((1u << lane) - 1u));
+    if (pos < cap) out[pos] = v;
+  }
+}
+
+// Counters of advance_push_levels, in the workspace: three sets of (size,
+// edges, max degree) used round-robin by level, then the result.
+enum { kLvSize = 0, kLvEdges = 1, kLvMaxDeg = 2, kLvSets = 3, kLvLevels = 9, kLvEdgesVisited = 10,
+       kLvCounters = 11 };
+
+template <class LevelVisit>
+__global__ void __launch_bounds__(kBlock)
+    advance_push_levels_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
+                               gr_vid *q0, gr_vid *q1, gr_eid cap, int first_level, int max_levels,
+                               gr_eid max_vertices, gr_eid max_edges, gr_eid max_degree,
+                               gr_eid *__restrict__ level_sizes, unsigned long long *ctr, LevelVisit visit) {
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  const int lane = threadIdx.x & 31;
+  const gr_eid warp = (blockIdx.x * (gr_eid)blockDim.x + threadIdx.x) >> 5;
+  const gr_eid warps = ((gr_eid)gridDim.x * blockDim.x) >> 5;
+  unsigned long long visited = 0;
+  int l = 0;
+  for (;; l++) {
+    // Set l % 3 describes this level's input, (l + 1) % 3 collects its
+    // output; (l + 2) % 3 was last read before the previous barrier.
+    unsigned long long *cur = ctr + 3 * (l % kLvSets);
+    unsigned long long *nxt = ctr + 3 * ((l + 1) % kLvSets);
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+      unsigned long long *old = ctr + 3 * ((l + 2) % kLvSets);
+      old[kLvSize] = old[kLvEdges] = old[kLvMaxDeg] = 0;
+    }
+    const gr_eid n = cur[kLvSize];
+    if (n == 0 || n > max_vertices || cur[kLvEdges] > max_edges || cur[kLvMaxDeg] > max_degree ||
+        l >= max_levels)
+      break;
+    if (blockIdx.x == 0 && threadIdx.x == 0) level_sizes[l] = n;
+    const gr_vid *in = (l & 1) ? q1 : q0;
+    gr_vid *out = (l & 1) ? q0 : q1;
+    const int level = first_level + l;
+    for (gr_eid base = warp * 32; base < n; base += warps * 32) {
+      const gr_eid i = base + lane;
+      gr_vid u = 0;
+      gr_eid b = 0, d = 0;
+      if (i < n) {
+        u = in[i];
+        b = offsets[u];
+        d = offsets[u + 1] - b;
+        visited += d;
+      }
+      // Vertices of more than 32 edges: the whole warp takes them one by
+      // one, 32 edges at a time.
+      unsigned big = __ballot_sync(kFullMask, d > 32);
+      while (big) {
+        const int src = __ffs(big) - 1;
+        big &= big - 1;
+        const gr_vid bu = __shfl_sync(kFullMask, u, src);
+        const gr_eid bb = __shfl_sync(kFullMask, b, src), bd = __shfl_sync(kFullMask, d, src);
+        for (gr_eid k = 0; k < bd; k += 32) {
+          bool keep = false;
+          gr_vid v = 0;
+          if (k + lane < bd) {
+            v = indices[bb + k + lane];
+            keep = visit(level, bu, v, bb + k + lane);
+          }
+          warp_emit_deg(keep, v, offsets, out, cap, nxt + kLvSize, nxt + kLvEdges, nxt + kLvMaxDeg);
+        }
+      }
+      // The others: each lane its own edges, in step across the warp.
+      gr_eid mine = d > 32 ? 0 : d, most = mine;
+      for (int o = 16; o; o >>= 1) {
+        gr_eid other = __shfl_xor_sync(kFullMask, most, o);
+        most = other > most ? other : most;
+      }
+      for (gr_eid k = 0; k < most; k++) {
+        bool keep = false;
+        gr_vid v = 0;
+        if (k < mine) {
+          v = indices[b + k];
+          keep = visit(level, u, v, b + k);
+        }
+        warp_emit_deg(keep, v, offsets, out, cap, nxt + kLvSize, nxt + kLvEdges, nxt + kLvMaxDeg);
+      }
+    }
+    grid.sync();
+  }
+  if (visited) atomicAdd(ctr + kLvEdgesVisited, visited);
+  if (blockIdx.x == 0 && threadIdx.x == 0) ctr[kLvLevels] = (unsigned long long)l;
 }
 
 template <class Wanted, class Visit>
@@ -172,14 +323,91 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
   GR_CUDA_CHECK_LAUNCH();
   GR_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws->temp.ptr, temp, scan, scan, a->n_in + 1, s));
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
-  advance_push_lb_kernel<Visit><<<max_blocks(dev), kBlock, 0, s>>>(
-      a->g->offsets, a->g->indices, a->in, a->n_in, scan, a->out, a->out_capacity, ctr, visit);
-  GR_CUDA_CHECK_LAUNCH();
+  if (ws->tune.advance == GR_ADVANCE_SERIAL) {
+    advance_push_lb_kernel<Visit><<<max_blocks(dev), kBlock, 0, s>>>(
+        a->g->offsets, a->g->indices, a->in, a->n_in, scan, a->out, a->out_capacity, ctr, visit);
+    GR_CUDA_CHECK_LAUNCH();
+  } else {
+    // The frontier's edges are at most the graph's, so the chunk table is
+    // bounded by arcs / block (1/32 of the adjacency's bytes at most).
+    const gr_eid max_chunks = a->g->m / kBlock + 2;
+    GR_CHECK(gr_buffer_reserve(&ws->chunks, dev, max_chunks * sizeof(gr_eid), 0, &ws->policy, 0,
+                               "advance chunk table"));
+    gr_eid *chunks = (gr_eid *)ws->chunks.ptr;
+    chunk_start_kernel<<<grid_for(max_chunks, kBlock, max_blocks(dev)), kBlock, 0, s>>>(scan, a->n_in, chunks,
+                                                                                         max_chunks);
+    GR_CUDA_CHECK_LAUNCH();
+    advance_push_chunked_kernel<Visit><<<max_blocks(dev), kBlock, 0, s>>>(
+        a->g->offsets, a->g->indices, a->in, a->n_in, scan, chunks, a->out, a->out_capacity, ctr, visit);
+    GR_CUDA_CHECK_LAUNCH();
+  }
   GR_CUDA_CHECK(cudaMemcpyAsync(ctr + 1, scan + a->n_in, sizeof(gr_eid), cudaMemcpyDeviceToDevice, s));
   GR_CHECK(gr_workspace_read_counters(ws, 2));
   GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity, "advance (push)"));
   a->n_out = ws->host_counters[0];
   a->edges = ws->host_counters[1];
+  return GR_SUCCESS;
+}
+
+// Runs levels while the frontier stays small (see gr_advance_levels_args).
+// Needs cooperative launch; a->levels = 0 when the input does not fit.
+template <class LevelVisit>
+gr_status advance_push_levels(gr_device *dev, gr_workspace *ws, gr_advance_levels_args *a, LevelVisit visit) {
+  a->levels = 0;
+  a->out_queue = 0;
+  a->n_out = a->n_in;
+  a->edges = 0;
+  if (a->n_in == 0 || a->n_in > a->max_vertices || a->max_levels < 1) return GR_SUCCESS;
+  static_assert((int)kLvCounters <= (int)GR_WS_COUNTERS, "advance_push_levels counters");
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
+  GR_CUDA_CHECK(cudaMemsetAsync(ctr, 0, kLvCounters * sizeof(unsigned long long), s));
+  // The input's size, edges and largest degree, as the loop's first check
+  // needs them.
+  GR_CHECK(gr_buffer_reserve(&ws->scan, dev, (a->n_in + 1) * sizeof(gr_eid), 0, &ws->policy, 0,
+                             "advance degree scan"));
+  degree_kernel<<<grid_for(a->n_in + 1, kBlock, 65535), kBlock, 0, s>>>(a->g->offsets, a->queue[0], a->n_in,
+                                                                         (gr_eid *)ws->scan.ptr);
+  GR_CUDA_CHECK_LAUNCH();
+  size_t temp = 0;
+  gr_eid *deg = (gr_eid *)ws->scan.ptr;
+  unsigned long long *c0 = ctr;
+  GR_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp, deg, (gr_eid *)(c0 + kLvEdges), a->n_in, s));
+  size_t temp2 = 0;
+  GR_CUDA_CHECK(cub::DeviceReduce::Max(nullptr, temp2, deg, (gr_eid *)(c0 + kLvMaxDeg), a->n_in, s));
+  if (temp2 > temp) temp = temp2;
+  GR_CHECK(gr_buffer_reserve(&ws->words, dev, temp, 0, &ws->policy, 0, "CUB reduce storage"));
+  GR_CUDA_CHECK(cub::DeviceReduce::Sum(ws->words.ptr, temp, deg, (gr_eid *)(c0 + kLvEdges), a->n_in, s));
+  GR_CUDA_CHECK(cub::DeviceReduce::Max(ws->words.ptr, temp, deg, (gr_eid *)(c0 + kLvMaxDeg), a->n_in, s));
+  unsigned long long n_in = a->n_in;
+  GR_CUDA_CHECK(cudaMemcpyAsync(c0 + kLvSize, &n_in, sizeof n_in, cudaMemcpyHostToDevice, s));
+  int blocks = 0;
+  GR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, advance_push_levels_kernel<LevelVisit>,
+                                                              kBlock, 0));
+  int sms = gr_device_sm_count(dev);
+  if (blocks < 1 || sms < 1) return GR_SUCCESS;
+  unsigned grid = (unsigned)sms;  // one block per SM keeps the grid barrier cheap
+  const gr_eid *offsets = a->g->offsets;
+  const gr_vid *indices = a->g->indices;
+  gr_vid *q0 = a->queue[0], *q1 = a->queue[1];
+  gr_eid cap = a->capacity;
+  int first = a->first_level, maxl = a->max_levels;
+  gr_eid mv = a->max_vertices, me = a->max_edges, md = a->max_degree;
+  gr_eid *ls = a->level_sizes;
+  void *args[] = {(void *)&offsets, (void *)&indices, (void *)&q0, (void *)&q1, (void *)&cap, (void *)&first,
+                  (void *)&maxl, (void *)&mv, (void *)&me, (void *)&md, (void *)&ls, (void *)&ctr,
+                  (void *)&visit};
+  GR_CUDA_CHECK(cudaLaunchCooperativeKernel((const void *)advance_push_levels_kernel<LevelVisit>, grid, kBlock,
+                                            args, 0, s));
+  unsigned long long h[kLvCounters];
+  GR_CUDA_CHECK(cudaMemcpyAsync(h, ctr, sizeof h, cudaMemcpyDeviceToHost, s));
+  GR_CUDA_CHECK(cudaStreamSynchronize(s));
+  const int levels = (int)h[kLvLevels];
+  a->levels = levels;
+  a->out_queue = levels & 1;
+  a->n_out = h[3 * (levels % kLvSets) + kLvSize];
+  a->edges = h[kLvEdgesVisited];
+  GR_CHECK(check_overflow(a->n_out, a->capacity, "advance (levels)"));
   return GR_SUCCESS;
 }
 

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Reach as a primitive spec: per-device state (one value per local vertex),
+ * reset at the source's owner, one push advance per iteration. Across
+ * devices a reached vertex travels with its value and MAX lets 1 win. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "_template/reach.h"
+#include "gr/util.h"
+
+typedef struct gr__reach_slice {
+  gr_buffer reached;
+} gr__reach_slice;
+
+const gr_reach_ops *gr__reach_ops(const gr_device *dev) {
+#ifdef GR_HAVE_CUDA
+  if (gr_device_backend(dev) == GR_BACKEND_CUDA) return &gr__reach_ops_cuda;
+#endif
+  (void)dev;
+  return &gr__reach_ops_cpu;
+}
+
+static gr_status reach_init(void **slice, gr_part *p) {
+  gr__reach_slice *s = NULL;
+  gr_status st = GR_SUCCESS;
+  GR_CHECK(gr_host_calloc((void **)&s, 1, sizeof *s, "reach state"));
+  GR_CHECK_GOTO(gr_buffer_resize(&s->reached, p->dev, (size_t)p->sub->n_local * sizeof(gr_svid), 0,
+                                 "reach values"),
+                st, fail);
+  *slice = s;
+  return GR_SUCCESS;
+fail:
+  gr_buffer_release(&s->reached);
+  free(s);
+  return st;
+}
+
+static void reach_release(void *slice, gr_part *p) {
+  (void)p;
+  gr__reach_slice *s = slice;
+  gr_buffer_release(&s->reached);
+  free(s);
+}
+
+static gr_status reach_reset(void *slice, gr_part *p, const gr_run_args *a, gr_frontier *first) {
+  gr__reach_slice *s = slice;
+  gr_vid n = p->sub->n_local;
+  /* Every byte 0xff is -1 in two's complement: "unreached". */
+  GR_CHECK(gr_device_memset(p->dev, s->reached.ptr, 0xff, (size_t)n * sizeof(gr_svid)));
+  /* Each vertex is output at most once, so frontiers of n_local entries are
+   * all a run ever needs. */
+  if (gr_frontier_capacity(first) < n) GR_CHECK(gr_frontier_reserve(first, p->dev, n, 0, &p->mem));
+  first->size = 0;
+  /* Only the owner starts from the source; its proxies elsewhere wait for
+   * the exchange, so the source is expanded once. */
+  gr_vid src = 0;
+  if (!gr_subgraph_local(p->sub, a->source, &src) || !gr_subgraph_owns(p->sub, src)) return GR_SUCCESS;
+  gr_svid one = 1;
+  GR_CHECK(gr_device_copy(p->dev, (gr_svid *)s->reached.ptr + src, &one, sizeof one, GR_COPY_H2D));
+  GR_CHECK(gr_frontier_assign(first, p->dev, &src, 1));
+  return gr_device_sync(p->dev);
+}
+
+static gr_status reach_iterate(void *slice, gr_part *p, gr_iter *it) {
+  gr__reach_slice *s = slice;
+  gr_vid n = p->sub->n_local;
+  if (gr_frontier_capacity(it->out) < n)
+    GR_CHECK(gr_frontier_reserve(it->out, p->dev, n, 0, &p->mem));
+  gr_reach_ctx c = {(gr_svid *)s->reached.ptr};
+  gr_advance_push_args a = {&p->out, gr_frontier_items(it->in), it->in->size, gr_frontier_items(it->out),
+                            gr_frontier_capacity(it->out), 0, 0};
+  GR_CHECK(gr__reach_ops(p->dev)->push(p->dev, p->ws, &a, &c));
+  it->out->size = a.n_out;
+  it->edges += a.edges;
+  return GR_SUCCESS;
+}
+
+/* Only the values travel: a peer needs nothing but "reached". */
+static gr_status reach_payload(void *slice, gr_part *p, gr_payload *out) {
+  (void)p;
+  gr__reach_slice *s = slice;
+  memset(out, 0, sizeof *out);
+  out->n_values = 1;
+  out->values[0] = s->reached.ptr;
+  return GR_SUCCESS;
+}
+
+static gr_status reach_extract(void *slice, gr_part *p, gr_result *r) {
+  gr__reach_slice *s = slice;
+  gr_vid n = p->sub->n_local;
+  gr_svid *h = NULL;
+  gr_status st = GR_SUCCESS;
+  GR_CHECK(gr_host_alloc((void **)&h, (size_t)n * sizeof(gr_svid), "reach results"));
+  GR_CHECK_GOTO(gr_device_copy(p->dev, h, s->reached.ptr, (size_t)n * sizeof(gr_svid), GR_COPY_D2H), st,
+                done);
+  /* A proxy's copy may lag behind its owner's, so only owners write. */
+  gr_svid *values = r->values;
+  for (gr_vid v = 0; v < n; v++)
+    if (gr_subgraph_owns(p->sub, v)) values[gr_subgraph_global(p->sub, v)] = h[v];
+done:
+  free(h);
+  return st;
+}
+
+const gr_primitive gr_reach_primitive = {
+    .name = "reach",
+    .summary = "reachability: 1 for every vertex reachable from a source, -1 for the rest",
+    .proxy = GR_PROXY_1HOP,
+    .comm = GR_COMM_SELECTIVE,
+    .n_vertex_assoc = 0,
+    .n_value_assoc = 1,
+    .combine = GR_COMBINE_MAX,
+    .value_type = GR_VALUE_SVID,
+    .needs_source = true,
+    .needs_in_edges = false,
+    .needs_weights = false,
+    .init = reach_init,
+    .release = reach_release,
+    .reset = reach_reset,
+    .iterate = reach_iterate,
+    .converged = NULL,
+    .payload = reach_payload,
+    .extract = reach_extract,
+    .reference = gr_reach_reference,
+    .validate = gr_reach_validate,
+    .traversed_edges = gr_reach_traversed_edges,
+};

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Reach: from one source, 1 for every vertex reachable along out-edges and
+ * -1 for the rest. The smallest complete primitive, kept as the template:
+ * to add a primitive <p>, copy this folder to primitives/<p>/, rename
+ * reach/REACH, and follow this recipe.
+ *
+ * Files
+ *   <p>.h            the kernel context (device pointers and scalars, copied
+ *                    into kernels) and the per-element GR_HD functions: the
+ *                    whole algorithm, built by the C compiler and by nvcc,
+ *                    atomics only from gr/atomic.h; the ops table type.
+ *   <p>_cpu.c        GR_CPU_ADVANCE_PUSH / _PULL, GR_CPU_FILTER,
+ *                    GR_CPU_FOR_EACH (gr/operators_cpu.h) around those
+ *                    functions; fills gr__<p>_ops_cpu.
+ *   <p>_cuda.cu      functors calling the same functions, passed to
+ *                    gr_cuda::advance_push etc.
+ *                    (framework/operators/cuda/operators.cuh); fills
+ *                    extern "C" gr__<p>_ops_cuda.
+ *   <p>.c            the gr_primitive spec, per-device state (gr_buffer)
+ *                    and the life cycle: reset (the first frontier only on
+ *                    the device owning the source:
+ *                    gr_subgraph_local, then gr_subgraph_owns); iterate,
+ *                    written once with the ops table picked by
+ *                    gr_device_backend, reserving it->out for all the
+ *                    operator may emit (operators refuse to overflow);
+ *                    payload, the device arrays that travel with a frontier
+ *                    vertex between devices (values[0] is what combine
+ *                    applies to); extract, owned vertices at global ids.
+ *   <p>_reference.c  a serial reference on the host graph (gr_graph_out),
+ *                    a validator accepting every correct answer (asking the
+ *                    reference only what invariants cannot tell, such as the
+ *                    reached set), and traversed_edges for TEPS.
+ *
+ * Spec (gr_primitive, gr/primitive.h)
+ *   proxy, comm      default proxies and exchange; gr_run --proxy and
+ *                    --comm override them.
+ *   n_value_assoc    value arrays payload() names (at least 1);
+ *   n_vertex_assoc   vertex-id arrays (at most; 0 under SUM and OR; > 0
+ *                    gives results a preds array with --mark-pred).
+ *   combine          how an arriving value meets the local one; an owned
+ *                    vertex it changes joins the next frontier.
+ *   value_type, needs_source, needs_in_edges (CSC, for pulls),
+ *   needs_weights, and the functions init, release, reset, iterate,
+ *   converged (NULL: stop when every frontier is empty), payload (NULL: one
+ *   device only), extract, reference, validate, traversed_edges.
+ *
+ * Registration
+ *   primitives/registry.c      &gr_<p>_primitive in the list: gr_run
+ *                              --primitive <p> finds it there.
+ *   primitives/CMakeLists.txt  <p>.c <p>_cpu.c <p>_reference.c in
+ *                              gr_primitives; <p>_cuda.cu only inside
+ *                              if(GR_HAVE_CUDA).
+ *
+ * Tests
+ *   tests/unit/primitives/test_<p>.c (gr_add_unit_test, LIBS gr_primitives
+ *     gr_comm gr_partitioners), as test_reach.c: the validator rejects wrong
+ *     answers; one CPU device equals the reference on gr_gen_graph graphs;
+ *     2, 3 and 4 CPU devices equal one device under every partitioner,
+ *     proxy and comm mode.
+ *   tests/e2e: gr_run --primitive <p> --validate, on one device
+ *     (test_gr_run.c) and in the multi-device matrix (test_gr_run_multi.c).
+ *   tests/gpu: the CUDA run against the CPU one on the same inputs (exit 77
+ *     skips where there is no GPU). */
+#ifndef GR_REACH_H
+#define GR_REACH_H
+
+#include "gr/atomic.h"
+#include "gr/operators.h"
+#include "gr/primitive.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the kernels see. */
+typedef struct gr_reach_ctx {
+  gr_svid *reached; /* per local vertex: 1 reached, -1 not yet */
+} gr_reach_ctx;
+
+/* Push: the first visitor of dst claims it (compare-and-swap), so each
+ * vertex enters the next frontier exactly once. The plain load first skips
+ * the atomic for vertices already reached, the common case late in a run. */
+GR_HD bool gr_reach_visit(const gr_reach_ctx *c, gr_vid src, gr_vid dst, gr_eid e) {
+  (void)src;
+  (void)e;
+  if (gr_load_relaxed_svid(&c->reached[dst]) > 0) return false;
+  return gr_atomic_cas_svid(&c->reached[dst], -1, 1);
+}
+
+/* The operator instantiations of one backend. */
+typedef struct gr_reach_ops {
+  gr_status (*push)(gr_device *, gr_workspace *, gr_advance_push_args *, const gr_reach_ctx *);
+} gr_reach_ops;
+
+extern const gr_reach_ops gr__reach_ops_cpu;
+#ifdef GR_HAVE_CUDA
+extern const gr_reach_ops gr__reach_ops_cuda;
+#endif
+const gr_reach_ops *gr__reach_ops(const gr_device *dev);
+
+extern const gr_primitive gr_reach_primitive;
+
+/* Plain serial reference: a breadth-first walk from the source. */
+gr_status gr_reach_reference(gr_graph *g, const gr_run_args *a, const gr_prim_options *o,
+                             gr_result *ref);
+/* Every value is 1 or -1, the source is 1, the reached set equals the
+ * reference's (when one is given) and no out-edge leads from a reached
+ * vertex to an unreached one. */
+gr_status gr_reach_validate(gr_graph *g, const gr_run_args *a, const gr_prim_options *o,
+                            const gr_result *r, const gr_result *ref);
+/* Graph500 TEPS count: input edges with a reached endpoint. */
+gr_eid gr_reach_traversed_edges(gr_graph *g, const gr_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# gr_bench end to end on CPU devices: the smoke list runs, validates, and
+# writes a CSV row per case; a wrong answer (GR_FAULT_RESULT=1) makes the
+# driver exit 1 and mark the case INVALID.
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+
+top, gr_run, data = sys.argv[1], sys.argv[2], sys.argv[3]
+bench = os.path.join(top, "tools", "gr_bench.py")
+cfg = os.path.join(top, "configs", "bench", "smoke.json")
+
+
+def run(out, env=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run([sys.executable, bench, cfg, "--gr-run", gr_run, "--out-dir", out, "--data-dir", data,
+                           "--extra=--cpu"], capture_output=True, text=True, env=e)
+
+
+with tempfile.TemporaryDirectory() as d:
+    r = run(d)
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = list(csv.DictReader(open(os.path.join(d, "bench.csv"))))
+    want = 4 if os.path.exists(os.path.join(data, "karate.mtx")) else 3
+    assert len(rows) == want, rows
+    for row in rows:
+        assert row["status"] == "ok", row
+        assert float(row["median_ms"]) > 0 and int(row["edges_visited"]) > 0, row
+        assert float(row["floor_mb"]) > 0 and float(row["x_floor"]) > 0, row
+    assert "med ms" in r.stdout and "kron:12:8 [default]" in r.stdout
+with tempfile.TemporaryDirectory() as d:
+    r = run(d, {"GR_FAULT_RESULT": "1"})
+    assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)
+    assert "INVALID" in r.stdout, r.stdout
+print("gr_bench: ok")

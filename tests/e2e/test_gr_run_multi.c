@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* gr_run on several devices, end to end: every device count x partitioner x
+ * proxy x exchange gives the one-device answer (depths equal vertex by
+ * vertex) and passes validation, on generated and real graphs; a failure on
+ * one device ends the run cleanly; bad multi-device options exit 2. Runs on
+ * CPU devices; GR_E2E_BACKEND=gpu runs the matrix on GPUs (logical devices
+ * mapped onto the GPUs present with GR_DEVICE_MAP when there are fewer),
+ * with the p2p transport and, where every device has a GPU of its own, NCCL. */
+#include <check.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static const char *gr_run_bin(void) {
+  const char *p = getenv("GR_RUN");
+  ck_assert_msg(p && *p, "GR_RUN (path of gr_run) is not set");
+  return p;
+}
+
+static bool on_gpu(void) {
+  const char *b = getenv("GR_E2E_BACKEND");
+  return b && !strcmp(b, "gpu");
+}
+
+static int gpus_present(void) {
+  const char *p = getenv("GR_E2E_GPUS");
+  return p ? atoi(p) : 0;
+}
+
+static bool have_metis(void) {
+  const char *p = getenv("GR_E2E_METIS");
+  return p && !strcmp(p, "1");
+}
+
+static char *out_text, *err_text;
+
+/* Runs gr_run on `devices` devices of the test's backend with the given
+ * arguments (NULL-terminated array) and extra environment entries. */
+static int run_argv(const char *const *env, int devices, const char *transport, const char *const *args) {
+  const char *argv[64];
+  const char *envv[8];
+  char ndev[16], map[128];
+  int n = 0, ne = 0;
+  argv[n++] = gr_run_bin();
+  snprintf(ndev, sizeof ndev, "%d", devices);
+  if (!on_gpu()) argv[n++] = "--cpu";
+  argv[n++] = "--gpus";
+  argv[n++] = ndev;
+  if (transport) {
+    argv[n++] = "--transport";
+    argv[n++] = transport;
+  }
+  if (on_gpu() && devices > gpus_present()) {
+    /* More logical devices than GPUs: map them round-robin. */
+    const int g = gpus_present() > 0 ? gpus_present() : 1;
+    int k = snprintf(map, sizeof map, "GR_DEVICE_MAP=");
+    for (int i = 0; i < devices && k < (int)sizeof map - 8; i++)
+      k += snprintf(map + k, sizeof map - (size_t)k, "%s%d", i ? "," : "", i % g);
+    envv[ne++] = map;
+  }
+  for (int i = 0; env && env[i] && ne < 7; i++) envv[ne++] = env[i];
+  envv[ne] = NULL;
+  for (int i = 0; args[i] && n < 62; i++) argv[n++] = args[i];
+  argv[n] = NULL;
+  free(out_text);
+  free(err_text);
+  out_text = err_text = NULL;
+  int rc = gr_test_run(argv, envv, &out_text, &err_text);
+  ck_assert_msg(rc >= 0, "gr_run did not exit normally (signal?)\nstderr: %s", err_text ? err_text : "");
+  return rc;
+}
+
+static int run_dev(const char *const *env, int devices, const char *transport, const char *first, ...) {
+  const char *args[48];
+  int n = 0;
+  va_list ap;
+  va_start(ap, first);
+  for (const char *a = first; a && n < 47; a = va_arg(ap, const char *)) args[n++] = a;
+  va_end(ap);
+  args[n] = NULL;
+  return run_argv(env, devices, transport, args);
+}
+
+static void assert_err_has(const char *needle) {
+  ck_assert_msg(err_text && strstr(err_text, needle), "stderr lacks \"%s\":\n%s", needle,
+                err_text ? err_text : "(none)");
+}
+
+static void tmp_path(char *buf, size_t len, const char *name) {
+  snprintf(buf, len, "%s/%d-%s", gr_test_tmp_dir(), (int)getpid(), name);
+}
+
+/* Reads the first two columns (id, value) of an --out file. */
+static long long *read_values(const char *path, size_t *n) {
+  FILE *f = fopen(path, "r");
+  ck_assert_msg(f != NULL, "cannot open %s", path);
+  size_t cap = 1024, k = 0;
+  long long *v = malloc(cap * sizeof *v);
+  char line[256];
+  while (fgets(line, sizeof line, f)) {
+    unsigned long long id;
+    long long x;
+    ck_assert_int_eq(sscanf(line, "%llu %lld", &id, &x), 2);
+    if (k == cap) v = realloc(v, (cap *= 2) * sizeof *v);
+    ck_assert_ptr_nonnull(v);
+    v[k++] = x;
+  }
+  fclose(f);
+  *n = k;
+  return v;
+}
+
+static const char *const partitioners[] = {"random", "biased", "metis", "static", "range"};
+static const char *const proxies[] = {"all", "1hop"};
+static const char *const comms[] = {"selective", "broadcast"};
+
+/* The matrix on one input (a file path, or a generator spec when path is
+ * NULL): the same source on one device and on every combination. */
+static void matrix(const char *primitive, const char *path, const char *spec, const char *transport,
+                   int max_devices) {
+  char ref[512], got[512], cache[512];
+  tmp_path(ref, sizeof ref, "ref.out");
+  tmp_path(got, sizeof got, "got.out");
+  snprintf(cache, sizeof cache, "%s/cache", gr_test_tmp_dir());
+  mkdir(cache, 0777);
+  const char *args[40];
+  int n = 0;
+  args[n++] = "--primitive";
+  args[n++] = primitive;
+  args[n++] = "--src";
+  args[n++] = "max-degree";
+  args[n++] = "--validate";
+  args[n++] = "--mark-pred";
+  args[n++] = "--seed";
+  args[n++] = "7";
+  if (path) {
+    args[n++] = path;
+    args[n++] = "--cache-dir";
+    args[n++] = cache;
+  } else {
+    args[n++] = "--gen";
+    args[n++] = spec;
+  }
+  args[n++] = "--out";
+  const int base = n;
+  args[n++] = ref;
+  args[n] = NULL;
+  int rc = run_argv(NULL, 1, NULL, args);
+  ck_assert_msg(rc == 0, "one device: exit %d\n%s", rc, err_text);
+  size_t nref = 0, ngot = 0;
+  long long *want = read_values(ref, &nref);
+  args[base] = got;
+  for (int d = 2; d <= max_devices; d++)
+    for (size_t p = 0; p < sizeof partitioners / sizeof *partitioners; p++) {
+      if (!strcmp(partitioners[p], "metis") && !have_metis()) continue;
+      for (size_t x = 0; x < 2; x++)
+        for (size_t c = 0; c < 2; c++) {
+          n = base + 1;
+          args[n++] = "--partitioner";
+          args[n++] = partitioners[p];
+          args[n++] = "--proxy";
+          args[n++] = proxies[x];
+          args[n++] = "--comm";
+          args[n++] = comms[c];
+          args[n] = NULL;
+          unlink(got);
+          rc = run_argv(NULL, d, transport, args);
+          ck_assert_msg(rc == 0, "%s %s: %d devices, %s, %s, %s, %s: exit %d\n%s", primitive, path ? path : spec, d,
+                        partitioners[p], proxies[x], comms[c], transport ? transport : "auto", rc, err_text);
+          long long *have = read_values(got, &ngot);
+          ck_assert_uint_eq(ngot, nref);
+          for (size_t v = 0; v < nref; v++)
+            ck_assert_msg(have[v] == want[v], "%s %s, %d devices, %s, %s, %s: line %zu: %lld, one device %lld",
+                          primitive, path ? path : spec, d, partitioners[p], proxies[x], comms[c], v + 1, have[v],
+                          want[v]);
+          free(have);
+        }
+    }
+  free(want);
+  unlink(ref);
+  unlink(got);
+}
+
+static int max_devices(void) { return 4; }
+
+START_TEST(bfs_on_many_devices_equals_one_device_on_generated_graphs) {
+  const char *specs[] = {"kron:11:8", "uniform:10:4,directed", "grid2d:24x30", "kron:9:4,directed"};
+  /* On GPUs every run pays for a CUDA context: two graphs are enough there
+   * (the CPU variant covers the rest). */
+  const size_t n = on_gpu() ? 2 : sizeof specs / sizeof *specs;
+  for (size_t i = 0; i < n; i++)
+    matrix("bfs", NULL, specs[i], on_gpu() ? "p2p" : NULL, max_devices());
+}
+END_TEST
+
+START_TEST(bfs_on_many_devices_equals_one_device_on_real_graphs) {
+  const char *files[] = {"cit-hepph.mtx.gz", "email-enron.mtx.gz", "karate.mtx", "luxembourg_osm.mtx.gz"};
+  char path[1024];
+  const size_t n = on_gpu() ? 1 : sizeof files / sizeof *files;
+  for (size_t i = 0; i < n; i++) {
+    if (!gr_test_data_file(path, sizeof path, files[i])) continue;
+    matrix("bfs", path, NULL, on_gpu() ? "p2p" : NULL, max_devices());
+  }
+}
+END_TEST
+
+START_TEST(bfs_over_nccl_equals_one_device) {
+  /* NCCL needs a GPU per device. */
+  if (!on_gpu() || gpus_present() < 2 || !getenv("GR_E2E_NCCL")) return;
+  int d = gpus_present() < 4 ? gpus_present() : 4;
+  matrix("bfs", NULL, "kron:12:8", "nccl", d);
+}
+END_TEST
+
+START_TEST(summary_reports_partition_exchange_and_time_split) {
+  char js[512];
+  tmp_path(js, sizeof js, "multi.json");
+  int rc = run_dev(NULL, 3, NULL, "--gen", "kron:10:8", "--partitioner", "biased", "--proxy", "1hop", "--comm",
+                   "selective", "--json", js, "--runs", "2", NULL);
+  ck_assert_msg(rc == 0, "exit %d\n%s", rc, err_text);
+  ck_assert_ptr_nonnull(strstr(out_text, "partition biased: 3 parts"));
+  ck_assert_ptr_nonnull(strstr(out_text, "edge cut"));
+  ck_assert_ptr_nonnull(strstr(out_text, "exchange   selective, 1hop proxies"));
+  ck_assert_ptr_nonnull(strstr(out_text, "time split"));
+  ck_assert_ptr_nonnull(strstr(out_text, "bytes_sent"));
+  FILE *f = fopen(js, "r");
+  ck_assert_ptr_nonnull(f);
+  char buf[1 << 16];
+  size_t k = fread(buf, 1, sizeof buf - 1, f);
+  buf[k] = '\0';
+  fclose(f);
+  const char *keys[] = {"\"multi_device\"", "\"partitioner\"", "\"edge_cut\"", "\"border_total\"", "\"bytes_to\"",
+                        "\"transfer_ms\"", "\"wait_ms\"", "\"frontier_sizes\""};
+  for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+    ck_assert_msg(strstr(buf, keys[i]) != NULL, "JSON lacks %s", keys[i]);
+  unlink(js);
+}
+END_TEST
+
+START_TEST(failure_on_one_device_ends_the_run_cleanly) {
+  /* Fail each allocation of device 1 in turn: the run either completes
+   * (the failure comes after its last allocation) or exits 3 naming device
+   * 1, writes no output, and never hangs; some failures happen mid-run, in
+   * the exchange. */
+  char o[512];
+  tmp_path(o, sizeof o, "fault.out");
+  bool mid_run = false, completed = false;
+  for (int k = 1; k <= 40 && !completed; k++) {
+    char fault[64];
+    snprintf(fault, sizeof fault, "GR_FAULT_ALLOC=1:%d", k);
+    const char *env[] = {fault, NULL};
+    unlink(o);
+    int rc = run_dev(env, 3, NULL, "--gen", "kron:10:8", "--runs", "2", "--mark-pred", "--proxy", "1hop", "--out", o,
+                     "--validate", NULL);
+    if (rc == 0) {
+      completed = true;
+      ck_assert_int_eq(access(o, F_OK), 0);
+      continue;
+    }
+    ck_assert_msg(rc == 3, "fault %d: exit %d\n%s", k, rc, err_text);
+    assert_err_has("device 1");
+    assert_err_has("GR_FAULT_ALLOC");
+    ck_assert_msg(access(o, F_OK) != 0, "fault %d left an output file", k);
+    if (strstr(err_text, "exchange")) mid_run = true;
+  }
+  ck_assert_msg(mid_run, "no injected failure landed inside the exchange");
+  ck_assert_msg(completed, "no run completed within 40 allocations");
+}
+END_TEST
+
+START_TEST(bad_multi_device_options_exit_2) {
+  char g[512];
+  gr_test_write_file(g, sizeof g, "pair.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n2 2 1\n2 1\n");
+  ck_assert_int_eq(run_dev(NULL, 2, NULL, "--gen", "kron:8:4", "--partitioner", "nosuch", NULL), 2);
+  assert_err_has("nosuch");
+  ck_assert_int_eq(run_dev(NULL, 2, NULL, "--gen", "kron:8:4", "--proxy", "some", NULL), 2);
+  assert_err_has("--proxy");
+  ck_assert_int_eq(run_dev(NULL, 2, NULL, "--gen", "kron:8:4", "--comm", "shout", NULL), 2);
+  assert_err_has("--comm");
+  ck_assert_int_eq(run_dev(NULL, 2, NULL, "--gen", "kron:8:4", "--transport", "pigeon", NULL), 2);
+  assert_err_has("--transport");
+  ck_assert_int_eq(run_dev(NULL, 2, NULL, "--gen", "kron:8:4", "--bias", "-1", NULL), 2);
+  ck_assert_int_eq(run_dev(NULL, 3, NULL, g, NULL), 2);
+  assert_err_has("vertices");
+  ck_assert_int_eq(run_dev(NULL, 33, on_gpu() ? "p2p" : NULL, "--gen", "kron:8:4", NULL), 2);
+  assert_err_has("32");
+  if (!on_gpu()) {
+    /* CPU devices talk through host memory only. */
+    ck_assert_int_eq(run_dev(NULL, 2, "p2p", "--gen", "kron:8:4", NULL), 2);
+    assert_err_has("host");
+    ck_assert_int_eq(run_dev(NULL, 2, "nccl", "--gen", "kron:8:4", NULL), 2);
+  } else {
+    ck_assert_int_eq(run_dev(NULL, 2, "host", "--gen", "kron:8:4", NULL), 2);
+    assert_err_has("CPU devices");
+  }
+  if (!have_metis()) {
+    ck_assert_int_eq(run_dev(NULL, 2, NULL, "--gen", "kron:8:4", "--partitioner", "metis", NULL), 2);
+    assert_err_has("METIS");
+  }
+}
+END_TEST
+
+int main(void) {
+  if (on_gpu()) {
+    const char *bin = getenv("GR_RUN");
+    const char *argv[] = {bin ? bin : "gr_run", "--gpus", "1", "--gen", "kron:4:4", "--quiet", NULL};
+    if (gr_test_run(argv, NULL, NULL, NULL) != 0) {
+      printf("skip: no GPU for the GPU variant of the multi-device gr_run tests\n");
+      return 77;
+    }
+  }
+  Suite *s = suite_create("gr_run_multi");
+  TCase *runs = tcase_create("multi_device");
+  tcase_set_timeout(runs, 1800);
+  tcase_add_test(runs, bfs_on_many_devices_equals_one_device_on_generated_graphs);
+  tcase_add_test(runs, bfs_on_many_devices_equals_one_device_on_real_graphs);
+  tcase_add_test(runs, bfs_over_nccl_equals_one_device);
+  tcase_add_test(runs, summary_reports_partition_exchange_and_time_split);
+  suite_add_tcase(s, runs);
+  TCase *bad = tcase_create("failures");
+  tcase_set_timeout(bad, 600);
+  tcase_add_test(bad, failure_on_one_device_ends_the_run_cleanly);
+  tcase_add_test(bad, bad_multi_device_options_exit_2);
+  suite_add_tcase(s, bad);
+  return gr_test_run_suite(s, 0);
+}

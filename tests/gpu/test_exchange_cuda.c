@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The exchange's CUDA kernels against the portable definition (the CPU
+ * backend) on the same inputs: split, pack and combine for every operator and
+ * value type, compared as sets; BFS on 2 and 3 devices mapped onto GPU 0
+ * (GR_DEVICE_MAP) against one CPU device; NCCL refusing devices that share a
+ * GPU. Skips (exit 77) where no GPU exists. Runs with CK_NOFORK: CUDA must
+ * not cross a fork. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bfs/bfs.h"
+#include "comm_harness.h"
+#include "gr/frontier.h"
+#include "gr/util.h"
+#include "testutil.h"
+
+static gr_device *gpu, *cpu;
+
+static void setup(void) {
+  ck_assert_int_eq(gr_device_create(&gpu, GR_BACKEND_CUDA, 0, NULL), GR_SUCCESS);
+  ck_assert_int_eq(gr_device_create(&cpu, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
+}
+
+static void teardown(void) {
+  gr_device_destroy(&gpu);
+  gr_device_destroy(&cpu);
+}
+
+/* ---- split --------------------------------------------------------------- */
+
+static void same_split(gr_vid nl, int parts, int me, gr_eid n_out, int count_peers, uint64_t seed) {
+  int32_t *owner = xh_owner_random(nl, parts, seed);
+  gr_vid *out = xh_vertices_random(nl, n_out, seed + 1);
+  xh_split g, c;
+  ck_assert_int_eq(xh_run_split(&gr__xk_ops_cuda, gpu, nl, owner, parts, me, out, n_out, count_peers, 0, &g),
+                   GR_SUCCESS);
+  ck_assert_int_eq(xh_run_split(&gr__xk_ops_cpu, cpu, nl, owner, parts, me, out, n_out, count_peers, 0, &c),
+                   GR_SUCCESS);
+  for (int j = 0; j <= parts; j++)
+    ck_assert_msg(g.counts[j] == c.counts[j], "parts %d: counter %d is %llu on the GPU, %llu on the CPU", parts, j,
+                  g.counts[j], c.counts[j]);
+  ck_assert_uint_eq(g.n_next, c.n_next);
+  ck_assert_int_eq(memcmp(g.next, c.next, (size_t)g.n_next * sizeof(gr_vid)), 0);
+  ck_assert_int_eq(memcmp(g.cull, c.cull, gr_bitmap_words(nl) * sizeof(uint32_t)), 0);
+  xh_split_free(&g);
+  xh_split_free(&c);
+  free(out);
+  free(owner);
+}
+
+START_TEST(cuda_split_equals_cpu_split) {
+  enum { NL = 300000 };
+  same_split(NL, 2, 0, 250000, 1, 1);
+  same_split(NL, 4, 3, 1, 1, 2);
+  same_split(NL, 4, 1, 33, 1, 3);
+  same_split(NL, 32, 17, NL, 1, 4);
+  same_split(NL, 5, 2, 100000, 0, 5);
+  same_split(NL, 3, 1, 0, 1, 6);
+  same_split(1000, 8, 7, 999, 1, 7);
+}
+END_TEST
+
+/* ---- pack ---------------------------------------------------------------- */
+
+static void same_pack(gr_value_type t, int nv, int nx, bool selective, bool with_convert, uint64_t seed) {
+  enum { NL = 200000, NOUT = 150000, PARTS = 6, ME = 4 };
+  xh_state s;
+  ck_assert(xh_state_alloc(&s, NL, t, nv, nx));
+  xh_state_random(&s, GR_COMBINE_MIN, seed);
+  int32_t *owner = selective ? xh_owner_random(NL, PARTS, seed) : NULL;
+  gr_vid *out = xh_vertices_random(NL, NOUT, seed + 1);
+  gr_vid *convert = with_convert ? xh_vertices_random(3 * NL, NL, seed + 2) : NULL;
+  xh_pack g, c;
+  ck_assert_int_eq(xh_run_pack(&gr__xk_ops_cuda, gpu, &s, owner, PARTS, ME, convert, out, NOUT, &g), GR_SUCCESS);
+  ck_assert_int_eq(xh_run_pack(&gr__xk_ops_cpu, cpu, &s, owner, PARTS, ME, convert, out, NOUT, &c), GR_SUCCESS);
+  ck_assert(g.guard_intact);
+  ck_assert(c.guard_intact);
+  ck_assert_int_eq(g.parts, c.parts);
+  for (int j = 0; j < g.parts; j++) {
+    ck_assert_uint_eq(g.count[j], c.count[j]);
+    /* Selective slots come from atomic cursors: compare as sets. Broadcast
+     * slots are the output's order: compare as they are. */
+    if (selective) {
+      xh_sort_items(g.items[j], g.count[j]);
+      xh_sort_items(c.items[j], c.count[j]);
+    }
+    ck_assert_msg(!memcmp(g.items[j], c.items[j], (size_t)g.count[j] * sizeof(xh_item)),
+                  "type %d, %d values, %d vertices: message %d differs", t, nv, nx, j);
+  }
+  xh_pack_free(&g);
+  xh_pack_free(&c);
+  free(convert);
+  free(out);
+  free(owner);
+  xh_state_free(&s);
+}
+
+START_TEST(cuda_pack_equals_cpu_pack) {
+  const gr_value_type types[] = {GR_VALUE_SVID, GR_VALUE_FLOAT, GR_VALUE_DOUBLE};
+  uint64_t seed = 100;
+  for (int t = 0; t < 3; t++)
+    for (int sel = 0; sel < 2; sel++) {
+      same_pack(types[t], 1, 1, sel, sel, seed++);
+      same_pack(types[t], 2, 0, sel, !sel, seed++);
+      same_pack(types[t], 4, 4, sel, true, seed++);
+    }
+}
+END_TEST
+
+/* ---- combine ------------------------------------------------------------- */
+
+static void same_combine(const xh_combine_in *in, const char *what) {
+  xh_combine_out g, c;
+  ck_assert_msg(xh_run_combine(&gr__xk_ops_cuda, gpu, in, &g) == GR_SUCCESS, "%s: %s", what, gr_error_message());
+  ck_assert_msg(xh_run_combine(&gr__xk_ops_cpu, cpu, in, &c) == GR_SUCCESS, "%s: %s", what, gr_error_message());
+  const gr_vid n = in->state->n;
+  const xh_state *gs = &g.state, *cs = &c.state;
+  ck_assert_msg(g.n_next == c.n_next, "%s: next has %llu vertices on the GPU, %llu on the CPU", what,
+                (unsigned long long)g.n_next, (unsigned long long)c.n_next);
+  ck_assert_msg(!memcmp(g.next, c.next, (size_t)g.n_next * sizeof(gr_vid)), "%s: next differs", what);
+  ck_assert_msg(!memcmp(g.cull, c.cull, gr_bitmap_words(n) * sizeof(uint32_t)), "%s: cull differs", what);
+  for (int k = 0; k < gs->layout.n_values; k++)
+    for (gr_vid v = 0; v < n; v++)
+      XH_CHECK(xh_state_get(gs, k, v) == xh_state_get(cs, k, v),
+               "%s: value %d of %u is %g on the GPU, %g on the CPU", what, k, (unsigned)v,
+               xh_value_of(gs->type, xh_state_get(gs, k, v)), xh_value_of(cs->type, xh_state_get(cs, k, v)));
+  for (int k = 0; k < gs->layout.n_vertices; k++)
+    for (gr_vid v = 0; v < n; v++)
+      XH_CHECK(gs->vertices[k][v] == cs->vertices[k][v],
+               "%s: vertex payload %d of %u is %lld on the GPU, %lld on the CPU", what, k, (unsigned)v,
+               (long long)gs->vertices[k][v], (long long)cs->vertices[k][v]);
+  xh_combine_free(&g);
+  xh_combine_free(&c);
+}
+
+/* The cases of test_comm (n 2000), then the same kinds at a size that fills
+ * the GPU with many blocks. */
+static void same_combine_all(gr_vid n, gr_vid n_global, const uint64_t counts[3], uint64_t seed0) {
+  gr_vid *g2l = xh_g2l_table(n, n_global);
+  int32_t *owner = xh_owner_random(n, 3, 99);
+  xh_combine_kind kinds[XH_MAX_KINDS];
+  const int n_kinds = xh_combine_kinds(kinds);
+  for (int i = 0; i < n_kinds; i++)
+    for (int variant = XH_CASE_LOCAL; variant <= XH_CASE_GLOBAL; variant++) {
+      xh_combine_case c;
+      ck_assert(xh_combine_case_random(&c, &kinds[i], variant, n, owner, g2l, n_global, counts,
+                                       seed0 + 10 * (uint64_t)i));
+      char what[128];
+      snprintf(what, sizeof what, "n %u type %d op %d values %d vertices %d variant %d", (unsigned)n,
+               kinds[i].type, kinds[i].op, kinds[i].n_values, kinds[i].n_vertices, variant);
+      same_combine(&c.in, what);
+      xh_combine_case_free(&c);
+    }
+  free(owner);
+  free(g2l);
+}
+
+START_TEST(cuda_combine_equals_cpu_combine_for_every_operator_and_type) {
+  const uint64_t small[3] = {700, 1, 1500};
+  same_combine_all(2000, 3000, small, 1000);
+  const uint64_t large[3] = {150000, 33, 190000};
+  same_combine_all(200000, 300000, large, 5000);
+}
+END_TEST
+
+static xh_item svid_item(gr_vid id, gr_svid val, gr_svid vtx) {
+  xh_item it;
+  memset(&it, 0, sizeof it);
+  it.id = id;
+  it.val[0] = xh_value_bits(GR_VALUE_SVID, val);
+  it.vtx[0] = vtx;
+  return it;
+}
+
+START_TEST(cuda_combine_pass_2_gives_the_winner_its_followers) {
+  /* Vertex 0 gets 5 (pred 100) and 3 (pred 200) under MIN: 3 with pred 200
+   * on both backends. */
+  xh_state s;
+  ck_assert(xh_state_alloc(&s, 2, GR_VALUE_SVID, 1, 1));
+  xh_state_set(&s, 0, 0, xh_value_bits(GR_VALUE_SVID, -1));
+  xh_state_set(&s, 0, 1, xh_value_bits(GR_VALUE_SVID, 2));
+  xh_item a[2] = {svid_item(0, 5, 100), svid_item(1, 5, 101)};
+  xh_item b[2] = {svid_item(1, -1, 201), svid_item(0, 3, 200)};
+  unsigned char *ma = xh_message_build(&s.layout, a, 2), *mb = xh_message_build(&s.layout, b, 2);
+  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {2, 2}};
+  xh_combine_out g;
+  ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cuda, gpu, &in, &g), GR_SUCCESS);
+  ck_assert(xh_value_of(GR_VALUE_SVID, xh_state_get(&g.state, 0, 0)) == 3);
+  ck_assert_int_eq(g.state.vertices[0][0], 200);
+  ck_assert(xh_value_of(GR_VALUE_SVID, xh_state_get(&g.state, 0, 1)) == 2);
+  ck_assert_int_eq(g.state.vertices[0][1], 0);
+  ck_assert_uint_eq(g.n_next, 1);
+  xh_combine_free(&g);
+  same_combine(&in, "pass 2");
+  free(ma);
+  free(mb);
+  xh_state_free(&s);
+}
+END_TEST
+
+/* ---- several devices on GPU 0 -------------------------------------------- */
+
+/* A failed check leaves a test early (no fork): the map must not outlive it. */
+static void no_map(void) {}
+static void unmap(void) { unsetenv("GR_DEVICE_MAP"); }
+
+enum { N_SRC = 3 };
+
+static void check_bfs_on_shared_gpu(const char *spec, bool connected) {
+  gr_graph *g = xh_gen(spec);
+  ck_assert_ptr_nonnull(g);
+  const gr_vid n = gr_graph_num_vertices(g);
+  const gr_csr *csr = gr_graph_out(g);
+  gr_vid src[N_SRC];
+  for (int i = 0; i < N_SRC; i++) {
+    gr_vid v = (gr_vid)(((uint64_t)i * 7919u + 3) % n);
+    while (csr->offsets[v + 1] == csr->offsets[v]) v = (v + 1) % n;
+    src[i] = v;
+  }
+  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 0};
+  gr_result base[N_SRC];
+  xh_stage stage;
+  ck_assert_msg(xh_bfs_run(g, &one, src, N_SRC, base, NULL, &stage) == GR_SUCCESS, "%s", gr_error_message());
+  const gr_partitioner_kind parts[] = {GR_PART_RANDOM, GR_PART_RANGE};
+  const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+  const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
+  const char *maps[] = {"0,0", "0,0,0"};
+  gr_prim_options po = GR_PRIM_OPTIONS_INIT;
+  po.mark_pred = true;
+  for (int nd = 2; nd <= 3; nd++) {
+    setenv("GR_DEVICE_MAP", maps[nd - 2], 1);
+    for (int pi = 0; pi < 2; pi++)
+      for (int xi = 0; xi < 2; xi++)
+        for (int mi = 0; mi < 2; mi++) {
+          xh_bfs_config c = {GR_BACKEND_CUDA, nd, parts[pi], proxies[xi], modes[mi], GR_TRANSPORT_P2P, 0};
+          char what[160];
+          snprintf(what, sizeof what, "%s on %d devices of GPU 0, %s, %s proxies, %s", spec, nd,
+                   gr_partitioner_name(parts[pi]), proxies[xi] == GR_PROXY_1HOP ? "1hop" : "all",
+                   gr_comm_mode_name(modes[mi]));
+          gr_result r[N_SRC];
+          gr_run_stats st[N_SRC];
+          ck_assert_msg(xh_bfs_run(g, &c, src, N_SRC, r, st, &stage) == GR_SUCCESS, "%s: stage %d: %s", what,
+                        stage, gr_error_message());
+          for (int s = 0; s < N_SRC; s++) {
+            gr_run_args a = {src[s], s};
+            ck_assert_msg(!memcmp(r[s].values, base[s].values, (size_t)n * sizeof(gr_svid)),
+                          "%s, source %u: depths differ from one CPU device", what, (unsigned)src[s]);
+            ck_assert_msg(gr_bfs_validate(g, &a, &po, &r[s], &base[s]) == GR_SUCCESS, "%s, source %u: %s", what,
+                          (unsigned)src[s], gr_error_message());
+            uint64_t bytes = 0, sent = 0, received = 0;
+            for (int d = 0; d < nd; d++) {
+              for (int j = 0; j < nd; j++) bytes += st[s].devices[d].bytes_to[j];
+              sent += st[s].devices[d].items_sent;
+              received += st[s].devices[d].items_received;
+            }
+            if (connected) ck_assert_msg(bytes > 0, "%s: no bytes moved", what);
+            ck_assert_msg(sent == received, "%s: %llu items sent, %llu received", what, (unsigned long long)sent,
+                          (unsigned long long)received);
+            gr_result_free(&r[s]);
+            gr_run_stats_free(&st[s]);
+          }
+        }
+    unsetenv("GR_DEVICE_MAP");
+  }
+  for (int s = 0; s < N_SRC; s++) gr_result_free(&base[s]);
+  gr_graph_destroy(&g);
+}
+
+START_TEST(bfs_on_devices_sharing_gpu_0_equals_one_cpu_device) {
+  check_bfs_on_shared_gpu("grid2d:60x80", true);
+  check_bfs_on_shared_gpu("kron:14:16", false);
+}
+END_TEST
+
+START_TEST(auto_transport_on_gpus_is_p2p) {
+  setenv("GR_DEVICE_MAP", "0,0", 1);
+  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO};
+  gr_comm *c = NULL;
+  gr_status st = gr_comm_create(&c, GR_BACKEND_CUDA, 2, &o);
+  unsetenv("GR_DEVICE_MAP");
+  ck_assert_int_eq(st, GR_SUCCESS);
+  ck_assert_int_eq(gr_comm_transport(c), GR_TRANSPORT_P2P);
+  gr_comm_destroy(&c);
+}
+END_TEST
+
+START_TEST(nccl_refuses_devices_that_share_a_gpu) {
+  setenv("GR_DEVICE_MAP", "0,0", 1);
+  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_NCCL};
+  gr_comm *c = NULL;
+  gr_status st = gr_comm_create(&c, GR_BACKEND_CUDA, 2, &o);
+  unsetenv("GR_DEVICE_MAP");
+  ck_assert_ptr_null(c);
+  if (gr_comm_have_nccl()) {
+    ck_assert_int_eq(st, GR_ERR_INVALID_ARG);
+    ck_assert_msg(strstr(gr_error_message(), "same GPU") && strstr(gr_error_message(), "p2p"), "%s",
+                  gr_error_message());
+  } else {
+    ck_assert_int_eq(st, GR_ERR_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(gr_error_message(), "NCCL"));
+  }
+}
+END_TEST
+
+int main(void) {
+  int n = 0;
+  if (gr_device_count(GR_BACKEND_CUDA, &n) < 0 || n == 0) {
+    printf("skip: no CUDA GPU on this machine\n");
+    return 77;
+  }
+  Suite *s = suite_create("exchange_cuda");
+  TCase *k = tcase_create("kernels");
+  tcase_set_timeout(k, 600);
+  tcase_add_checked_fixture(k, setup, teardown);
+  tcase_add_test(k, cuda_split_equals_cpu_split);
+  tcase_add_test(k, cuda_pack_equals_cpu_pack);
+  tcase_add_test(k, cuda_combine_equals_cpu_combine_for_every_operator_and_type);
+  tcase_add_test(k, cuda_combine_pass_2_gives_the_winner_its_followers);
+  suite_add_tcase(s, k);
+  TCase *m = tcase_create("shared_gpu");
+  tcase_set_timeout(m, 600);
+  tcase_add_checked_fixture(m, no_map, unmap);
+  tcase_add_test(m, bfs_on_devices_sharing_gpu_0_equals_one_cpu_device);
+  tcase_add_test(m, auto_transport_on_gpus_is_p2p);
+  tcase_add_test(m, nccl_refuses_devices_that_share_a_gpu);
+  suite_add_tcase(s, m);
+  return gr_test_run_suite(s, 1);
+}

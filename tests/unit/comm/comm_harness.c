@@ -1,0 +1,614 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Runs the exchange's per-element work and multi-device BFS for the tests
+ * (see comm_harness.h). Device memory is reached only through gr_device_copy,
+ * so the same code serves CPU and CUDA devices. */
+#include "comm_harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bfs/bfs.h"
+#include "gr/buffer.h"
+#include "gr/frontier.h"
+#include "gr/gen.h"
+#include "gr/util.h"
+#include "subgraph_builder.h"
+
+/* ---- items and messages -------------------------------------------------- */
+
+static int cmp_item(const void *a, const void *b) {
+  const xh_item *x = a, *y = b;
+  if (x->id != y->id) return x->id < y->id ? -1 : 1;
+  return memcmp(x, y, sizeof *x);
+}
+
+void xh_sort_items(xh_item *it, uint64_t n) {
+  if (n) qsort(it, (size_t)n, sizeof *it, cmp_item);
+}
+
+int xh_value_bytes(gr_value_type t) {
+  return t == GR_VALUE_FLOAT    ? (int)sizeof(float)
+         : t == GR_VALUE_DOUBLE ? (int)sizeof(double)
+                                : (int)sizeof(gr_svid);
+}
+
+uint64_t xh_value_bits(gr_value_type t, double x) {
+  uint64_t b = 0;
+  if (t == GR_VALUE_FLOAT) {
+    float f = (float)x;
+    memcpy(&b, &f, sizeof f);
+  } else if (t == GR_VALUE_DOUBLE) {
+    memcpy(&b, &x, sizeof x);
+  } else {
+    gr_svid s = (gr_svid)x;
+    memcpy(&b, &s, sizeof s);
+  }
+  return b;
+}
+
+double xh_value_of(gr_value_type t, uint64_t bits) {
+  if (t == GR_VALUE_FLOAT) {
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+  }
+  if (t == GR_VALUE_DOUBLE) {
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+  }
+  gr_svid s;
+  memcpy(&s, &bits, sizeof s);
+  return (double)s;
+}
+
+unsigned char *xh_message_build(const gr_xk_layout *l, const xh_item *items, uint64_t count) {
+  size_t bytes = (size_t)gr_xk_message_bytes(l, count);
+  unsigned char *m = calloc(bytes ? bytes : 1, 1);
+  if (!m) return NULL;
+  const size_t vb = (size_t)l->value_bytes;
+  for (uint64_t i = 0; i < count; i++) {
+    ((gr_vid *)m)[i] = (gr_vid)items[i].id;
+    for (int k = 0; k < l->n_values; k++)
+      memcpy(m + gr_xk_section(l, count, 1 + k) + i * vb, &items[i].val[k], vb);
+    for (int k = 0; k < l->n_vertices; k++)
+      ((gr_svid *)(m + gr_xk_section(l, count, 1 + l->n_values + k)))[i] = (gr_svid)items[i].vtx[k];
+  }
+  return m;
+}
+
+xh_item *xh_message_items(const gr_xk_layout *l, const unsigned char *m, uint64_t count) {
+  xh_item *it = calloc(count ? (size_t)count : 1, sizeof *it);
+  if (!it) return NULL;
+  const size_t vb = (size_t)l->value_bytes;
+  for (uint64_t i = 0; i < count; i++) {
+    it[i].id = ((const gr_vid *)m)[i];
+    for (int k = 0; k < l->n_values; k++) memcpy(&it[i].val[k], m + gr_xk_section(l, count, 1 + k) + i * vb, vb);
+    for (int k = 0; k < l->n_vertices; k++)
+      it[i].vtx[k] = ((const gr_svid *)(m + gr_xk_section(l, count, 1 + l->n_values + k)))[i];
+  }
+  return it;
+}
+
+/* ---- host state ---------------------------------------------------------- */
+
+bool xh_state_alloc(xh_state *s, gr_vid n, gr_value_type type, int n_values, int n_vertices) {
+  memset(s, 0, sizeof *s);
+  s->n = n;
+  s->type = type;
+  s->layout.n_values = n_values;
+  s->layout.value_bytes = xh_value_bytes(type);
+  s->layout.n_vertices = n_vertices;
+  bool ok = true;
+  for (int k = 0; k < n_values; k++) ok = ok && (s->values[k] = calloc(n ? n : 1, (size_t)s->layout.value_bytes));
+  for (int k = 0; k < n_vertices; k++) ok = ok && (s->vertices[k] = calloc(n ? n : 1, sizeof(gr_svid)));
+  if (!ok) xh_state_free(s);
+  return ok;
+}
+
+bool xh_state_copy(xh_state *d, const xh_state *s) {
+  if (!xh_state_alloc(d, s->n, s->type, s->layout.n_values, s->layout.n_vertices)) return false;
+  for (int k = 0; k < s->layout.n_values; k++)
+    memcpy(d->values[k], s->values[k], (size_t)s->n * s->layout.value_bytes);
+  for (int k = 0; k < s->layout.n_vertices; k++)
+    memcpy(d->vertices[k], s->vertices[k], (size_t)s->n * sizeof(gr_svid));
+  return true;
+}
+
+void xh_state_free(xh_state *s) {
+  for (int k = 0; k < GR_MAX_PAYLOADS; k++) {
+    free(s->values[k]);
+    free(s->vertices[k]);
+  }
+  memset(s, 0, sizeof *s);
+}
+
+uint64_t xh_state_get(const xh_state *s, int k, gr_vid v) {
+  uint64_t b = 0;
+  const size_t vb = (size_t)s->layout.value_bytes;
+  memcpy(&b, (const unsigned char *)s->values[k] + v * vb, vb);
+  return b;
+}
+
+void xh_state_set(xh_state *s, int k, gr_vid v, uint64_t bits) {
+  const size_t vb = (size_t)s->layout.value_bytes;
+  memcpy((unsigned char *)s->values[k] + v * vb, &bits, vb);
+}
+
+/* One random value suited to op. */
+static uint64_t random_value(gr_value_type t, gr_combine_op op, uint64_t r) {
+  if (op == GR_COMBINE_OR) return xh_value_bits(t, (double)(r % 256));
+  if (op == GR_COMBINE_SUM) {
+    /* Quarters in [-4, 4), one in four zero: sums stay exact. */
+    if (r % 4 == 0) return xh_value_bits(t, 0.0);
+    return xh_value_bits(t, ((double)((r >> 3) % 32) - 16.0) / 4.0);
+  }
+  if (t == GR_VALUE_SVID) {
+    /* Depth-like: -1 (no value) one time in five, else 0..19 (ties). */
+    if (r % 5 == 0) return xh_value_bits(t, -1.0);
+    return xh_value_bits(t, (double)((r >> 3) % 20));
+  }
+  return xh_value_bits(t, ((double)((r >> 3) % 40) - 20.0) / 2.0);
+}
+
+void xh_state_random(xh_state *s, gr_combine_op op, uint64_t seed) {
+  uint64_t c = 0;
+  for (gr_vid v = 0; v < s->n; v++) {
+    for (int k = 0; k < s->layout.n_values; k++)
+      xh_state_set(s, k, v, random_value(s->type, op, gr_rand64(seed, 1, c++)));
+    for (int k = 0; k < s->layout.n_vertices; k++)
+      s->vertices[k][v] = (gr_svid)(gr_rand64(seed, 2, c++) % 1000) - 1;
+  }
+}
+
+gr_vid *xh_vertices_random(gr_vid n, gr_eid count, uint64_t seed) {
+  gr_vid *all = malloc((size_t)(n ? n : 1) * sizeof *all);
+  if (!all) return NULL;
+  for (gr_vid v = 0; v < n; v++) all[v] = v;
+  for (gr_eid i = 0; i < count && i < n; i++) {
+    gr_vid j = (gr_vid)(i + gr_rand64(seed, 3, i) % (n - i));
+    gr_vid t = all[i];
+    all[i] = all[j];
+    all[j] = t;
+  }
+  return all;
+}
+
+xh_item *xh_items_random(const xh_state *shape, gr_combine_op op, gr_vid id_range, uint64_t count, uint64_t seed) {
+  gr_vid *ids = xh_vertices_random(id_range, count, seed);
+  xh_item *it = calloc(count ? (size_t)count : 1, sizeof *it);
+  if (!ids || !it) {
+    free(ids);
+    free(it);
+    return NULL;
+  }
+  uint64_t c = 0;
+  for (uint64_t i = 0; i < count; i++) {
+    it[i].id = ids[i];
+    for (int k = 0; k < shape->layout.n_values; k++)
+      it[i].val[k] = random_value(shape->type, op, gr_rand64(seed, 4, c++));
+    for (int k = 0; k < shape->layout.n_vertices; k++) it[i].vtx[k] = (int64_t)(gr_rand64(seed, 5, c++) % 1000);
+  }
+  free(ids);
+  return it;
+}
+
+int32_t *xh_owner_random(gr_vid n, int parts, uint64_t seed) {
+  int32_t *o = malloc((size_t)(n ? n : 1) * sizeof *o);
+  if (!o) return NULL;
+  for (gr_vid v = 0; v < n; v++) o[v] = (int32_t)(gr_rand64(seed, 6, v) % (uint64_t)parts);
+  return o;
+}
+
+int xh_combine_kinds(xh_combine_kind *out) {
+  const gr_value_type types[] = {GR_VALUE_SVID, GR_VALUE_FLOAT, GR_VALUE_DOUBLE};
+  const gr_combine_op ops[] = {GR_COMBINE_MIN, GR_COMBINE_MAX, GR_COMBINE_SUM, GR_COMBINE_OR, GR_COMBINE_REPLACE};
+  int n = 0;
+  for (int t = 0; t < 3; t++)
+    for (int o = 0; o < 5; o++) {
+      if (ops[o] == GR_COMBINE_OR && types[t] != GR_VALUE_SVID) continue;
+      const bool plain = ops[o] == GR_COMBINE_SUM || ops[o] == GR_COMBINE_OR;
+      for (int nv = 1; nv <= 2; nv++)
+        for (int nx = 0; nx <= (plain ? 0 : 2) && n < XH_MAX_KINDS; nx++) {
+          xh_combine_kind k = {types[t], ops[o], nv, nx};
+          out[n++] = k;
+        }
+    }
+  return n;
+}
+
+gr_vid *xh_g2l_table(gr_vid n, gr_vid n_global) {
+  gr_vid *g2l = malloc((size_t)(n_global ? n_global : 1) * sizeof *g2l);
+  if (!g2l) return NULL;
+  /* 7919 is prime and n is never a multiple of it here: a permutation. */
+  for (gr_vid g = 0; g < n_global; g++) g2l[g] = g < n ? (gr_vid)(((uint64_t)g * 7919u) % n) : GR_NO_VERTEX;
+  return g2l;
+}
+
+bool xh_combine_case_random(xh_combine_case *c, const xh_combine_kind *k, int variant, gr_vid n,
+                            const int32_t *owner, const gr_vid *g2l, gr_vid n_global, const uint64_t counts[3],
+                            uint64_t seed) {
+  memset(c, 0, sizeof *c);
+  if (!xh_state_alloc(&c->state, n, k->type, k->n_values, k->n_vertices)) return false;
+  xh_state_random(&c->state, k->op, seed);
+  const gr_vid range = variant == XH_CASE_GLOBAL ? n_global : n;
+  bool ok = true;
+  for (int j = 0; j < 3 && ok; j++) {
+    xh_item *it = xh_items_random(&c->state, k->op, range, counts[j], seed + 1 + (uint64_t)j);
+    c->msg[j] = it ? xh_message_build(&c->state.layout, it, counts[j]) : NULL;
+    ok = c->msg[j] != NULL;
+    free(it);
+  }
+  c->in.state = &c->state;
+  c->in.op = k->op;
+  c->in.owner = variant == XH_CASE_OWNER ? owner : NULL;
+  c->in.me = 1;
+  c->in.g2l = variant == XH_CASE_GLOBAL ? g2l : NULL;
+  c->in.n_global = n_global;
+  c->in.n_msgs = 3;
+  for (int j = 0; j < 3; j++) {
+    c->in.msg[j] = c->msg[j];
+    c->in.count[j] = counts[j];
+  }
+  if (!ok) xh_combine_case_free(c);
+  return ok;
+}
+
+void xh_combine_case_free(xh_combine_case *c) {
+  xh_state_free(&c->state);
+  for (int j = 0; j < 3; j++) free(c->msg[j]);
+  memset(c, 0, sizeof *c);
+}
+
+/* ---- device helpers ------------------------------------------------------ */
+
+static gr_status upload(gr_buffer *b, gr_device *dev, const void *host, size_t bytes, const char *what) {
+  GR_CHECK(gr_buffer_resize(b, dev, bytes ? bytes : 8, 0, what));
+  return gr_device_copy(dev, b->ptr, host, bytes, GR_COPY_H2D);
+}
+
+static gr_status download(gr_device *dev, void **host, const gr_buffer *b, size_t bytes) {
+  *host = malloc(bytes ? bytes : 1);
+  if (!*host) return gr_errorf(GR_ERR_HOST_OOM, "test download");
+  return gr_device_copy(dev, *host, b->ptr, bytes, GR_COPY_D2H);
+}
+
+static int cmp_vid(const void *a, const void *b) {
+  gr_vid x = *(const gr_vid *)a, y = *(const gr_vid *)b;
+  return (x > y) - (x < y);
+}
+
+/* Device copies of a state's arrays. */
+typedef struct dev_state {
+  gr_buffer v[GR_MAX_PAYLOADS], x[GR_MAX_PAYLOADS];
+  gr_payload pay;
+} dev_state;
+
+static gr_status state_upload(dev_state *d, gr_device *dev, const xh_state *s) {
+  memset(d, 0, sizeof *d);
+  const size_t vb = (size_t)s->layout.value_bytes;
+  d->pay.n_values = s->layout.n_values;
+  d->pay.n_vertices = s->layout.n_vertices;
+  for (int k = 0; k < s->layout.n_values; k++) {
+    GR_CHECK(upload(&d->v[k], dev, s->values[k], (size_t)s->n * vb, "test values"));
+    d->pay.values[k] = d->v[k].ptr;
+  }
+  for (int k = 0; k < s->layout.n_vertices; k++) {
+    GR_CHECK(upload(&d->x[k], dev, s->vertices[k], (size_t)s->n * sizeof(gr_svid), "test vertices"));
+    d->pay.vertices[k] = d->x[k].ptr;
+  }
+  return GR_SUCCESS;
+}
+
+static gr_status state_download(dev_state *d, gr_device *dev, xh_state *s) {
+  const size_t vb = (size_t)s->layout.value_bytes;
+  for (int k = 0; k < s->layout.n_values; k++)
+    GR_CHECK(gr_device_copy(dev, s->values[k], d->v[k].ptr, (size_t)s->n * vb, GR_COPY_D2H));
+  for (int k = 0; k < s->layout.n_vertices; k++)
+    GR_CHECK(gr_device_copy(dev, s->vertices[k], d->x[k].ptr, (size_t)s->n * sizeof(gr_svid), GR_COPY_D2H));
+  return GR_SUCCESS;
+}
+
+static void state_release(dev_state *d) {
+  for (int k = 0; k < GR_MAX_PAYLOADS; k++) {
+    gr_buffer_release(&d->v[k]);
+    gr_buffer_release(&d->x[k]);
+  }
+}
+
+/* ---- split --------------------------------------------------------------- */
+
+void xh_split_free(xh_split *r) {
+  free(r->next);
+  free(r->cull);
+  memset(r, 0, sizeof *r);
+}
+
+gr_status xh_run_split(const gr_xk_ops *ops, gr_device *dev, gr_vid n_local, const int32_t *owner, int parts,
+                       int me, const gr_vid *out, gr_eid n_out, int count_peers, gr_eid next_capacity,
+                       xh_split *r) {
+  memset(r, 0, sizeof *r);
+  if (!next_capacity) next_capacity = n_local;
+  gr_buffer b_out = GR_BUFFER_INIT, b_owner = GR_BUFFER_INIT, b_next = GR_BUFFER_INIT, b_cull = GR_BUFFER_INIT,
+            b_ctr = GR_BUFFER_INIT;
+  const size_t words = gr_bitmap_words(n_local), nctr = 1 + (size_t)parts;
+  gr_status st = GR_SUCCESS;
+  GR_CHECK_GOTO(upload(&b_out, dev, out, (size_t)n_out * sizeof(gr_vid), "test out"), st, done);
+  GR_CHECK_GOTO(upload(&b_owner, dev, owner, (size_t)n_local * sizeof(int32_t), "test owner"), st, done);
+  GR_CHECK_GOTO(gr_buffer_resize(&b_next, dev, (size_t)next_capacity * sizeof(gr_vid), 0, "test next"), st, done);
+  GR_CHECK_GOTO(gr_buffer_resize(&b_cull, dev, words * sizeof(uint32_t), 0, "test cull"), st, done);
+  GR_CHECK_GOTO(gr_device_memset(dev, b_cull.ptr, 0, words * sizeof(uint32_t)), st, done);
+  GR_CHECK_GOTO(gr_buffer_resize(&b_ctr, dev, nctr * sizeof(unsigned long long), 0, "test counters"), st, done);
+  GR_CHECK_GOTO(gr_device_memset(dev, b_ctr.ptr, 0, nctr * sizeof(unsigned long long)), st, done);
+  gr_xk_split_args a = {b_out.ptr, n_out, b_owner.ptr, me, count_peers,
+                        b_next.ptr, next_capacity, b_cull.ptr, b_ctr.ptr};
+  GR_CHECK_GOTO(ops->split(dev, &a), st, done);
+  GR_CHECK_GOTO(gr_device_sync(dev), st, done);
+  GR_CHECK_GOTO(gr_device_copy(dev, r->counts, b_ctr.ptr, nctr * sizeof(unsigned long long), GR_COPY_D2H), st,
+                done);
+  r->n_next = (gr_eid)(r->counts[0] < next_capacity ? r->counts[0] : next_capacity);
+  GR_CHECK_GOTO(download(dev, (void **)&r->next, &b_next, (size_t)r->n_next * sizeof(gr_vid)), st, done);
+  GR_CHECK_GOTO(download(dev, (void **)&r->cull, &b_cull, words * sizeof(uint32_t)), st, done);
+  if (r->n_next) qsort(r->next, (size_t)r->n_next, sizeof(gr_vid), cmp_vid);
+done:
+  gr_buffer_release(&b_out);
+  gr_buffer_release(&b_owner);
+  gr_buffer_release(&b_next);
+  gr_buffer_release(&b_cull);
+  gr_buffer_release(&b_ctr);
+  return st;
+}
+
+/* ---- pack ---------------------------------------------------------------- */
+
+enum { GUARD_BYTES = 64, GUARD = 0xab };
+
+void xh_pack_free(xh_pack *r) {
+  for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) free(r->items[j]);
+  memset(r, 0, sizeof *r);
+}
+
+gr_status xh_run_pack(const gr_xk_ops *ops, gr_device *dev, const xh_state *s, const int32_t *owner, int parts,
+                      int me, const gr_vid *convert, const gr_vid *out, gr_eid n_out, xh_pack *r) {
+  memset(r, 0, sizeof *r);
+  r->parts = owner ? parts : 1;
+  if (owner) {
+    for (gr_eid i = 0; i < n_out; i++)
+      if (owner[out[i]] != me) r->count[owner[out[i]]]++;
+  } else {
+    r->count[0] = n_out;
+  }
+  uint64_t off[GR_COMM_MAX_DEVICES] = {0}, total = 0;
+  for (int j = 0; j < r->parts; j++) {
+    off[j] = total;
+    total += gr_xk_message_bytes(&s->layout, r->count[j]);
+  }
+  dev_state ds;
+  gr_buffer b_out = GR_BUFFER_INIT, b_owner = GR_BUFFER_INIT, b_conv = GR_BUFFER_INIT, b_msg = GR_BUFFER_INIT,
+            b_ctr = GR_BUFFER_INIT;
+  unsigned char *h = NULL;
+  gr_status st = state_upload(&ds, dev, s);
+  if (st < 0) goto done;
+  GR_CHECK_GOTO(upload(&b_out, dev, out, (size_t)n_out * sizeof(gr_vid), "test out"), st, done);
+  if (owner) GR_CHECK_GOTO(upload(&b_owner, dev, owner, (size_t)s->n * sizeof(int32_t), "test owner"), st, done);
+  if (convert)
+    GR_CHECK_GOTO(upload(&b_conv, dev, convert, (size_t)s->n * sizeof(gr_vid), "test convert"), st, done);
+  const size_t bytes = (size_t)total + GUARD_BYTES;
+  GR_CHECK_GOTO(gr_buffer_resize(&b_msg, dev, bytes, 0, "test messages"), st, done);
+  GR_CHECK_GOTO(gr_device_memset(dev, b_msg.ptr, GUARD, bytes), st, done);
+  GR_CHECK_GOTO(gr_buffer_resize(&b_ctr, dev, GR_COMM_MAX_DEVICES * sizeof(unsigned long long), 0, "test cursors"),
+                st, done);
+  GR_CHECK_GOTO(gr_device_memset(dev, b_ctr.ptr, 0, GR_COMM_MAX_DEVICES * sizeof(unsigned long long)), st, done);
+  gr_xk_pack_args a;
+  memset(&a, 0, sizeof a);
+  a.out = b_out.ptr;
+  a.n_out = n_out;
+  a.owner = owner ? b_owner.ptr : NULL;
+  a.me = me;
+  a.convert = convert ? b_conv.ptr : NULL;
+  a.pay = ds.pay;
+  a.layout = s->layout;
+  for (int j = 0; j < r->parts; j++) {
+    a.msg[j] = (unsigned char *)b_msg.ptr + off[j];
+    a.msg_count[j] = r->count[j];
+  }
+  a.cursor = b_ctr.ptr;
+  if (n_out) GR_CHECK_GOTO(ops->pack(dev, &a), st, done);
+  GR_CHECK_GOTO(gr_device_sync(dev), st, done);
+  GR_CHECK_GOTO(download(dev, (void **)&h, &b_msg, bytes), st, done);
+  /* Every byte after the last item of a section up to the next section (or
+   * the guard) must be untouched: the kernels write only their slots. */
+  r->guard_intact = true;
+  for (size_t i = (size_t)total; i < bytes; i++) r->guard_intact = r->guard_intact && h[i] == GUARD;
+  for (int j = 0; j < r->parts; j++) {
+    const int n_sec = 1 + s->layout.n_values + s->layout.n_vertices;
+    for (int sec = 0; sec < n_sec; sec++) {
+      const size_t width = sec == 0                    ? sizeof(gr_vid)
+                           : sec <= s->layout.n_values ? (size_t)s->layout.value_bytes
+                                                       : sizeof(gr_svid);
+      const size_t from =
+          (size_t)(off[j] + gr_xk_section(&s->layout, r->count[j], sec)) + (size_t)r->count[j] * width;
+      const size_t to = (size_t)(off[j] + gr_xk_section(&s->layout, r->count[j], sec + 1));
+      for (size_t i = from; i < to; i++) r->guard_intact = r->guard_intact && h[i] == GUARD;
+    }
+    r->items[j] = xh_message_items(&s->layout, h + off[j], r->count[j]);
+    if (!r->items[j]) {
+      st = gr_errorf(GR_ERR_HOST_OOM, "test items");
+      goto done;
+    }
+  }
+done:
+  free(h);
+  state_release(&ds);
+  gr_buffer_release(&b_out);
+  gr_buffer_release(&b_owner);
+  gr_buffer_release(&b_conv);
+  gr_buffer_release(&b_msg);
+  gr_buffer_release(&b_ctr);
+  return st;
+}
+
+/* ---- combine ------------------------------------------------------------- */
+
+void xh_combine_free(xh_combine_out *r) {
+  xh_state_free(&r->state);
+  free(r->next);
+  free(r->cull);
+  memset(r, 0, sizeof *r);
+}
+
+gr_status xh_run_combine(const gr_xk_ops *ops, gr_device *dev, const xh_combine_in *in, xh_combine_out *r) {
+  memset(r, 0, sizeof *r);
+  const xh_state *s = in->state;
+  const gr_vid n = s->n;
+  const size_t words = gr_bitmap_words(n);
+  dev_state ds;
+  gr_buffer b_owner = GR_BUFFER_INIT, b_g2l = GR_BUFFER_INIT, b_cull = GR_BUFFER_INIT, b_next = GR_BUFFER_INIT,
+            b_ctr = GR_BUFFER_INIT, b_msg[GR_COMM_MAX_DEVICES];
+  for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
+    gr_buffer z = GR_BUFFER_INIT;
+    b_msg[j] = z;
+  }
+  if (!xh_state_copy(&r->state, s)) return gr_errorf(GR_ERR_HOST_OOM, "test state");
+  gr_status st = state_upload(&ds, dev, s);
+  if (st < 0) goto done;
+  if (in->owner)
+    GR_CHECK_GOTO(upload(&b_owner, dev, in->owner, (size_t)n * sizeof(int32_t), "test owner"), st, done);
+  if (in->g2l)
+    GR_CHECK_GOTO(upload(&b_g2l, dev, in->g2l, (size_t)in->n_global * sizeof(gr_vid), "test g2l"), st, done);
+  GR_CHECK_GOTO(gr_buffer_resize(&b_cull, dev, words * sizeof(uint32_t), 0, "test cull"), st, done);
+  if (in->cull)
+    GR_CHECK_GOTO(gr_device_copy(dev, b_cull.ptr, in->cull, words * sizeof(uint32_t), GR_COPY_H2D), st, done);
+  else GR_CHECK_GOTO(gr_device_memset(dev, b_cull.ptr, 0, words * sizeof(uint32_t)), st, done);
+  GR_CHECK_GOTO(gr_buffer_resize(&b_next, dev, (size_t)n * sizeof(gr_vid), 0, "test next"), st, done);
+  GR_CHECK_GOTO(gr_buffer_resize(&b_ctr, dev, sizeof(unsigned long long), 0, "test counter"), st, done);
+  GR_CHECK_GOTO(gr_device_memset(dev, b_ctr.ptr, 0, sizeof(unsigned long long)), st, done);
+  for (int j = 0; j < in->n_msgs; j++)
+    GR_CHECK_GOTO(
+        upload(&b_msg[j], dev, in->msg[j], (size_t)gr_xk_message_bytes(&s->layout, in->count[j]), "test message"),
+        st, done);
+  gr_xk_combine_args a;
+  memset(&a, 0, sizeof a);
+  a.g2l = in->g2l ? b_g2l.ptr : NULL;
+  a.owner = in->owner ? b_owner.ptr : NULL;
+  a.me = in->me;
+  a.pay = ds.pay;
+  a.layout = s->layout;
+  a.type = s->type;
+  a.op = in->op;
+  a.cull = b_cull.ptr;
+  a.next = b_next.ptr;
+  a.next_capacity = n;
+  a.count_next = b_ctr.ptr;
+  const bool followers = (in->op == GR_COMBINE_MIN || in->op == GR_COMBINE_MAX) &&
+                         (s->layout.n_values > 1 || s->layout.n_vertices > 0);
+  for (int pass = 1; pass <= (followers ? 2 : 1); pass++) {
+    a.pass = pass;
+    for (int j = 0; j < in->n_msgs; j++) {
+      if (!in->count[j]) continue;
+      a.msg = b_msg[j].ptr;
+      a.count = in->count[j];
+      GR_CHECK_GOTO(ops->combine(dev, &a), st, done);
+    }
+  }
+  GR_CHECK_GOTO(gr_device_sync(dev), st, done);
+  unsigned long long cnt = 0;
+  GR_CHECK_GOTO(gr_device_copy(dev, &cnt, b_ctr.ptr, sizeof cnt, GR_COPY_D2H), st, done);
+  if (cnt > n) {
+    st = gr_errorf(GR_ERR_INTERNAL, "combine counted %llu vertices of %llu", cnt, (unsigned long long)n);
+    goto done;
+  }
+  r->n_next = (gr_eid)cnt;
+  GR_CHECK_GOTO(download(dev, (void **)&r->next, &b_next, (size_t)cnt * sizeof(gr_vid)), st, done);
+  if (cnt) qsort(r->next, (size_t)cnt, sizeof(gr_vid), cmp_vid);
+  GR_CHECK_GOTO(download(dev, (void **)&r->cull, &b_cull, words * sizeof(uint32_t)), st, done);
+  GR_CHECK_GOTO(state_download(&ds, dev, &r->state), st, done);
+done:
+  state_release(&ds);
+  gr_buffer_release(&b_owner);
+  gr_buffer_release(&b_g2l);
+  gr_buffer_release(&b_cull);
+  gr_buffer_release(&b_next);
+  gr_buffer_release(&b_ctr);
+  for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) gr_buffer_release(&b_msg[j]);
+  if (st < 0) xh_combine_free(r);
+  return st;
+}
+
+/* ---- BFS ----------------------------------------------------------------- */
+
+gr_graph *xh_gen(const char *spec) {
+  gr_gen_spec s;
+  if (gr_gen_parse(&s, spec) < 0) return NULL;
+  gr_load_options o = GR_LOAD_OPTIONS_INIT;
+  gr_graph *g = NULL;
+  if (gr_gen_graph(&g, &s, &o) < 0) return NULL;
+  return g;
+}
+
+gr_status xh_bfs_run(gr_graph *g, const xh_bfs_config *c, const gr_vid *sources, int n_sources, gr_result *results,
+                     gr_run_stats *stats, xh_stage *stage) {
+  gr_subgraph *whole = NULL;
+  gr_subgraph **subs = NULL;
+  gr_partition *part = NULL;
+  gr_comm *comm = NULL;
+  gr_enactor *en = NULL;
+  gr_status st = GR_SUCCESS;
+  int done_runs = 0;
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  o.mark_pred = true;
+  *stage = XH_SETUP;
+  gr_enactor_config cfg = {&gr_bfs_primitive, &o, c->backend, c->n_devices, c->cpu_threads,
+                           GR_MEM_POLICY_INIT, NULL, NULL, NULL};
+  if (c->n_devices == 1) {
+    GR_CHECK_GOTO(gr_subgraph_whole(&whole, g, false), st, fail);
+    cfg.subs = &whole;
+  } else {
+    gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+    po.kind = c->partitioner;
+    po.parts = c->n_devices;
+    po.seed = 7;
+    GR_CHECK_GOTO(gr_partition_create(&part, g, &po), st, fail);
+    GR_CHECK_GOTO(gr_subgraphs_build(&subs, g, part, c->proxy, false), st, fail);
+    gr_comm_options co = {c->mode, c->transport};
+    GR_CHECK_GOTO(gr_comm_create(&comm, c->backend, c->n_devices, &co), st, fail);
+    cfg.subs = subs;
+    cfg.exchange = &gr_comm_exchange_ops;
+    cfg.exchange_shared = comm;
+  }
+  *stage = XH_CREATE;
+  GR_CHECK_GOTO(gr_enactor_create(&en, &cfg), st, fail);
+  for (int i = 0; i < n_sources; i++) {
+    gr_run_args a = {sources[i], i};
+    gr_run_stats rs;
+    *stage = XH_RUN;
+    st = gr_enactor_run(en, &a, &rs);
+    if (st < 0) {
+      gr_run_stats_free(&rs);
+      goto fail;
+    }
+    *stage = XH_EXTRACT;
+    st = gr_enactor_extract(en, &results[i]);
+    if (st < 0) {
+      gr_run_stats_free(&rs);
+      goto fail;
+    }
+    if (stats) stats[i] = rs;
+    else gr_run_stats_free(&rs);
+    done_runs++;
+  }
+  *stage = XH_DONE;
+  goto out;
+fail:
+  for (int i = 0; i < done_runs; i++) {
+    gr_result_free(&results[i]);
+    if (stats) gr_run_stats_free(&stats[i]);
+  }
+out:
+  gr_enactor_destroy(&en);
+  gr_comm_destroy(&comm);
+  gr_subgraph_destroy(&whole);
+  gr_subgraphs_destroy(&subs, part ? part->parts : 0);
+  gr_partition_destroy(&part);
+  return st;
+}

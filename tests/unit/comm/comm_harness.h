@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Runs the exchange's split, pack and combine on one device from host inputs
+ * and brings the results back, so that one case is checked on the CPU against
+ * the definition and on a GPU against the CPU; builds and reads messages on
+ * the host; runs BFS through the enactor on one or several devices. */
+#ifndef GR_COMM_HARNESS_H
+#define GR_COMM_HARNESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "comm.h"
+#include "exchange_kernels.h"
+#include "gr/device.h"
+#include "gr/enactor.h"
+#include "gr/graph.h"
+#include "partitioner.h"
+
+/* Checks for loops over items and vertices: Check's own assertions record
+ * the place of every passing call, which costs seconds in long loops. */
+#define XH_CHECK(cond, ...)                 \
+  do {                                      \
+    if (!(cond)) ck_abort_msg(__VA_ARGS__); \
+  } while (0)
+
+/* One message item: its id and payloads. Values are kept as their raw bytes
+ * (value_bytes of them, zero-extended), so items compare with memcmp. */
+typedef struct xh_item {
+  uint64_t id;
+  uint64_t val[GR_MAX_PAYLOADS];
+  int64_t vtx[GR_MAX_PAYLOADS];
+} xh_item;
+
+/* Sorts items by id, then by payloads. */
+void xh_sort_items(xh_item *it, uint64_t n);
+/* A message of `count` items (malloc'd, gr_xk_message_bytes long; padding
+ * zero). */
+unsigned char *xh_message_build(const gr_xk_layout *l, const xh_item *items, uint64_t count);
+/* The items of a message, in slot order (malloc'd; count may be 0). */
+xh_item *xh_message_items(const gr_xk_layout *l, const unsigned char *msg, uint64_t count);
+/* Value bytes of a type. */
+int xh_value_bytes(gr_value_type t);
+/* Raw bytes of a value given as a double (converted to the type). */
+uint64_t xh_value_bits(gr_value_type t, double x);
+/* The value of raw bytes as a double. */
+double xh_value_of(gr_value_type t, uint64_t bits);
+
+/* Host-side per-vertex state: the payload arrays of n vertices. */
+typedef struct xh_state {
+  gr_vid n;
+  gr_value_type type;
+  gr_xk_layout layout;
+  void *values[GR_MAX_PAYLOADS];
+  gr_svid *vertices[GR_MAX_PAYLOADS];
+} xh_state;
+/* Zeroed arrays; returns false when out of memory. */
+bool xh_state_alloc(xh_state *s, gr_vid n, gr_value_type type, int n_values, int n_vertices);
+bool xh_state_copy(xh_state *dst, const xh_state *src);
+void xh_state_free(xh_state *s);
+uint64_t xh_state_get(const xh_state *s, int k, gr_vid v);
+void xh_state_set(xh_state *s, int k, gr_vid v, uint64_t bits);
+
+/* Random inputs shared by the CPU and GPU tests (seeded): a state whose
+ * values suit `op` (small integers and -1 for SVID min/max, bit masks for OR,
+ * quarters for floating sums so every order of additions is exact), and
+ * `count` items with distinct ids below id_range and values of the same
+ * kind. */
+void xh_state_random(xh_state *s, gr_combine_op op, uint64_t seed);
+xh_item *xh_items_random(const xh_state *shape, gr_combine_op op, gr_vid id_range, uint64_t count, uint64_t seed);
+/* Owner parts in [0, parts), seeded. */
+int32_t *xh_owner_random(gr_vid n, int parts, uint64_t seed);
+/* `count` distinct vertices below n in random order, seeded. */
+gr_vid *xh_vertices_random(gr_vid n, gr_eid count, uint64_t seed);
+
+/* ---- split --------------------------------------------------------------- */
+typedef struct xh_split {
+  gr_vid *next; /* sorted */
+  gr_eid n_next;
+  unsigned long long counts[1 + GR_COMM_MAX_DEVICES];
+  uint32_t *cull; /* gr_bitmap_words(n_local) words */
+} xh_split;
+/* next_capacity 0: n_local. */
+gr_status xh_run_split(const gr_xk_ops *ops, gr_device *dev, gr_vid n_local, const int32_t *owner, int parts,
+                       int me, const gr_vid *out, gr_eid n_out, int count_peers, gr_eid next_capacity,
+                       xh_split *r);
+void xh_split_free(xh_split *r);
+
+/* ---- pack ---------------------------------------------------------------- */
+typedef struct xh_pack {
+  int parts;
+  uint64_t count[GR_COMM_MAX_DEVICES];
+  xh_item *items[GR_COMM_MAX_DEVICES]; /* per message, in slot order */
+  bool guard_intact;                   /* nothing was written between or after the messages */
+} xh_pack;
+/* owner NULL: broadcast (one message of n_out items); otherwise one message
+ * per part, counted on the host, laid out one after another in one device
+ * buffer as the exchange does. convert: host table or NULL. */
+gr_status xh_run_pack(const gr_xk_ops *ops, gr_device *dev, const xh_state *s, const int32_t *owner, int parts,
+                      int me, const gr_vid *convert, const gr_vid *out, gr_eid n_out, xh_pack *r);
+void xh_pack_free(xh_pack *r);
+
+/* ---- combine ------------------------------------------------------------- */
+typedef struct xh_combine_in {
+  const xh_state *state; /* the local state before */
+  gr_combine_op op;
+  const int32_t *owner; /* NULL: every vertex is owned */
+  int me;
+  const gr_vid *g2l; /* NULL: ids are local; else n_global entries */
+  gr_vid n_global;
+  const uint32_t *cull; /* initial bitmap, or NULL: clear */
+  int n_msgs;
+  const unsigned char *msg[GR_COMM_MAX_DEVICES];
+  uint64_t count[GR_COMM_MAX_DEVICES];
+} xh_combine_in;
+typedef struct xh_combine_out {
+  xh_state state; /* the local state after */
+  gr_vid *next;   /* sorted */
+  gr_eid n_next;
+  uint32_t *cull;
+} xh_combine_out;
+/* Pass 1 over every message, then pass 2 over every message where the
+ * operator has followers (as the exchange runs them). */
+gr_status xh_run_combine(const gr_xk_ops *ops, gr_device *dev, const xh_combine_in *in, xh_combine_out *r);
+void xh_combine_free(xh_combine_out *r);
+
+/* Random combine cases shared by the CPU and GPU tests. */
+typedef struct xh_combine_kind {
+  gr_value_type type;
+  gr_combine_op op;
+  int n_values, n_vertices;
+} xh_combine_kind;
+enum { XH_MAX_KINDS = 64 };
+/* Every operator with every value type it supports, 1 or 2 value payloads
+ * and 0 to 2 vertex payloads (none for SUM and OR); returns the count. */
+int xh_combine_kinds(xh_combine_kind *out);
+/* A global-to-local table of n_global entries: the first n global ids map
+ * onto 0..n-1 (a permutation), the rest are GR_NO_VERTEX (malloc'd). */
+gr_vid *xh_g2l_table(gr_vid n, gr_vid n_global);
+
+enum { XH_CASE_LOCAL = 0, XH_CASE_OWNER = 1, XH_CASE_GLOBAL = 2 };
+typedef struct xh_combine_case {
+  xh_state state;
+  unsigned char *msg[3];
+  xh_combine_in in; /* points at state and msg: do not move the case */
+} xh_combine_case;
+/* A random state of n vertices and three messages of counts[j] items with
+ * distinct ids. variant LOCAL: local ids, every vertex owned; OWNER: the
+ * given owner table, me = 1; GLOBAL: ids below n_global through the given
+ * g2l table. Returns false when out of memory. */
+bool xh_combine_case_random(xh_combine_case *c, const xh_combine_kind *k, int variant, gr_vid n,
+                            const int32_t *owner, const gr_vid *g2l, gr_vid n_global, const uint64_t counts[3],
+                            uint64_t seed);
+void xh_combine_case_free(xh_combine_case *c);
+
+/* ---- BFS through the enactor --------------------------------------------- */
+typedef struct xh_bfs_config {
+  gr_backend backend;
+  int n_devices;
+  gr_partitioner_kind partitioner;
+  gr_proxy_mode proxy;
+  gr_comm_mode mode;
+  gr_transport_kind transport;
+  int cpu_threads;
+} xh_bfs_config;
+
+typedef enum xh_stage {
+  XH_DONE = 0,
+  XH_SETUP = 1,  /* partition, subgraphs, comm */
+  XH_CREATE = 2, /* gr_enactor_create */
+  XH_RUN = 3,    /* gr_enactor_run */
+  XH_EXTRACT = 4 /* gr_enactor_extract */
+} xh_stage;
+
+/* BFS with predecessors from each of n_sources sources: results (global
+ * ids) and, when stats is given, each run's statistics (free with
+ * gr_run_stats_free). On failure *stage says where (results and stats of
+ * earlier runs are freed). */
+gr_status xh_bfs_run(gr_graph *g, const xh_bfs_config *c, const gr_vid *sources, int n_sources, gr_result *results,
+                     gr_run_stats *stats, xh_stage *stage);
+/* A generated graph (gr_gen_parse spec); NULL on failure. */
+gr_graph *xh_gen(const char *spec);
+
+#endif

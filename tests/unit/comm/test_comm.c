@@ -1,0 +1,1062 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The communication layer on CPU devices: the message layout, split, pack and
+ * combine (every operator and value type) against their definition, the
+ * argument checks of gr_comm_create and the enactor, BFS on several devices
+ * through the exchange against one device, and allocation failures inside a
+ * multi-device run. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bfs/bfs.h"
+#include "comm_harness.h"
+#include "gr/atomic.h"
+#include "gr/frontier.h"
+#include "gr/util.h"
+#include "subgraph_builder.h"
+#include "testutil.h"
+
+static gr_device *dev;
+
+static void setup(void) {
+  gr_device_options o = GR_DEVICE_OPTIONS_INIT;
+  o.cpu_threads = 4;
+  ck_assert_int_eq(gr_device_create(&dev, GR_BACKEND_CPU, 0, &o), GR_SUCCESS);
+}
+
+static void teardown(void) {
+  gr_device_destroy(&dev);
+  ck_assert_ptr_null(dev);
+}
+
+static bool bit(const uint32_t *bits, gr_vid v) { return (bits[v >> 5] >> (v & 31u)) & 1u; }
+
+/* ---- layout -------------------------------------------------------------- */
+
+/* Every section starts on an 8-byte boundary right after the previous one,
+ * rounded up: nothing overlaps and no more than 7 bytes are wasted. */
+static void check_layout(const gr_xk_layout *l, uint64_t count) {
+  const int n_sec = 1 + l->n_values + l->n_vertices;
+  uint64_t expect = 0;
+  for (int sec = 0; sec < n_sec; sec++) {
+    uint64_t off = gr_xk_section(l, count, sec);
+    ck_assert_uint_eq(off % 8, 0);
+    ck_assert_uint_eq(off, expect);
+    uint64_t width = sec == 0 ? sizeof(gr_vid) : sec <= l->n_values ? (uint64_t)l->value_bytes : sizeof(gr_svid);
+    expect = off + (count * width + 7) / 8 * 8;
+  }
+  ck_assert_uint_eq(gr_xk_message_bytes(l, count), expect);
+  ck_assert_uint_eq(gr_xk_message_bytes(l, count) % 8, 0);
+}
+
+START_TEST(layout_sections_are_8_byte_aligned_and_packed) {
+  const gr_xk_layout ls[] = {{1, 4, 0}, {1, 4, 1}, {1, 8, 0}, {2, 8, 2}, {4, 4, 4}, {3, 8, 1}};
+  const uint64_t counts[] = {0, 1, 2, 3, 5, 7, 8, 9, 1001};
+  for (size_t i = 0; i < sizeof ls / sizeof ls[0]; i++)
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) check_layout(&ls[i], counts[c]);
+}
+END_TEST
+
+START_TEST(layout_sizes_for_empty_single_and_odd_counts) {
+  const gr_xk_layout bfs = {1, (int)sizeof(gr_svid), 1}, f = {1, 4, 0}, d = {2, 8, 2};
+  ck_assert_uint_eq(gr_xk_message_bytes(&bfs, 0), 0);
+  ck_assert_uint_eq(gr_xk_message_bytes(&d, 0), 0);
+  for (int sec = 0; sec <= 5; sec++) ck_assert_uint_eq(gr_xk_section(&d, 0, sec), 0);
+  /* One item: every section takes one padded 8-byte word. */
+  ck_assert_uint_eq(gr_xk_message_bytes(&f, 1), 16);
+  ck_assert_uint_eq(gr_xk_message_bytes(&bfs, 1), 24);
+  ck_assert_uint_eq(gr_xk_message_bytes(&d, 1), 40);
+  ck_assert_uint_eq(gr_xk_section(&d, 1, 2), 16);
+  ck_assert_uint_eq(gr_xk_section(&d, 1, 3), 24);
+#ifndef GR_VERTEX_64
+  /* 3 items, 4-byte ids, values and vertices: 12 bytes each, padded to 16. */
+  ck_assert_uint_eq(gr_xk_section(&bfs, 3, 1), 16);
+  ck_assert_uint_eq(gr_xk_section(&bfs, 3, 2), 32);
+  ck_assert_uint_eq(gr_xk_message_bytes(&bfs, 3), 48);
+  /* 5 items, two 8-byte values, two vertices: 20->24, 40, 40, 20->24, 20->24. */
+  ck_assert_uint_eq(gr_xk_section(&d, 5, 1), 24);
+  ck_assert_uint_eq(gr_xk_section(&d, 5, 2), 64);
+  ck_assert_uint_eq(gr_xk_section(&d, 5, 3), 104);
+  ck_assert_uint_eq(gr_xk_section(&d, 5, 4), 128);
+  ck_assert_uint_eq(gr_xk_message_bytes(&d, 5), 152);
+  /* 7 items of 4 bytes: 28 -> 32 per section. */
+  ck_assert_uint_eq(gr_xk_message_bytes(&f, 7), 64);
+#else
+  ck_assert_uint_eq(gr_xk_section(&bfs, 3, 1), 24);
+  ck_assert_uint_eq(gr_xk_section(&bfs, 3, 2), 48);
+  ck_assert_uint_eq(gr_xk_message_bytes(&bfs, 3), 72);
+  ck_assert_uint_eq(gr_xk_message_bytes(&f, 7), 56 + 32);
+#endif
+}
+END_TEST
+
+START_TEST(message_round_trips_through_build_and_read) {
+  gr_xk_layout l = {2, 8, 1};
+  xh_item it[3];
+  memset(it, 0, sizeof it);
+  for (int i = 0; i < 3; i++) {
+    it[i].id = (uint64_t)(10 + i);
+    it[i].val[0] = xh_value_bits(GR_VALUE_DOUBLE, 1.5 * i);
+    it[i].val[1] = xh_value_bits(GR_VALUE_DOUBLE, -2.0 * i);
+    it[i].vtx[0] = 100 + i;
+  }
+  unsigned char *m = xh_message_build(&l, it, 3);
+  xh_item *back = xh_message_items(&l, m, 3);
+  ck_assert_int_eq(memcmp(it, back, sizeof it), 0);
+  ck_assert_uint_eq(((gr_vid *)m)[2], 12);
+  ck_assert(*(double *)(m + gr_xk_section(&l, 3, 1) + 16) == 3.0);
+  ck_assert_int_eq(((gr_svid *)(m + gr_xk_section(&l, 3, 3)))[1], 101);
+  free(back);
+  free(m);
+}
+END_TEST
+
+/* ---- split --------------------------------------------------------------- */
+
+enum { NL = 3000 };
+
+static void check_split(int parts, int me, gr_eid n_out, int count_peers, uint64_t seed) {
+  int32_t *owner = xh_owner_random(NL, parts, seed);
+  gr_vid *out = xh_vertices_random(NL, n_out, seed + 1);
+  xh_split r;
+  ck_assert_int_eq(xh_run_split(&gr__xk_ops_cpu, dev, NL, owner, parts, me, out, n_out, count_peers, 0, &r),
+                   GR_SUCCESS);
+  unsigned char *in_out = calloc(NL, 1);
+  unsigned long long per[GR_COMM_MAX_DEVICES] = {0};
+  gr_eid owned = 0;
+  for (gr_eid i = 0; i < n_out; i++) {
+    in_out[out[i]] = 1;
+    if (owner[out[i]] == me) owned++;
+    else per[owner[out[i]]]++;
+  }
+  ck_assert_uint_eq(r.counts[0], owned);
+  ck_assert_uint_eq(r.n_next, owned);
+  for (gr_eid i = 0; i < r.n_next; i++) {
+    XH_CHECK(owner[r.next[i]] == me && in_out[r.next[i]], "next holds %u, not an owned output",
+             (unsigned)r.next[i]);
+    XH_CHECK(i == 0 || r.next[i - 1] < r.next[i], "vertex %u twice in next", (unsigned)r.next[i]);
+  }
+  for (gr_vid v = 0; v < NL; v++)
+    XH_CHECK(bit(r.cull, v) == (in_out[v] && owner[v] == me), "cull bit of %u is %d", (unsigned)v, bit(r.cull, v));
+  for (int j = 0; j < parts; j++) ck_assert_uint_eq(r.counts[1 + j], count_peers && j != me ? per[j] : 0);
+  xh_split_free(&r);
+  free(in_out);
+  free(out);
+  free(owner);
+}
+
+START_TEST(split_sends_owned_outputs_to_next_once_with_their_cull_bit) {
+  check_split(4, 2, 1700, 1, 1);
+  check_split(2, 0, NL, 1, 2);
+  check_split(7, 6, 1, 1, 3);
+  check_split(3, 1, 0, 1, 4);
+  check_split(32, 31, 2500, 1, 5);
+}
+END_TEST
+
+START_TEST(split_counts_nothing_per_peer_without_count_peers) {
+  check_split(4, 2, 1700, 0, 6);
+  check_split(3, 0, NL, 0, 7);
+}
+END_TEST
+
+START_TEST(split_refuses_to_overflow_next) {
+  int32_t owner[8] = {0, 0, 0, 0, 0, 1, 1, 1};
+  gr_vid out[6] = {0, 1, 2, 3, 5, 6};
+  xh_split r;
+  ck_assert_int_eq(xh_run_split(&gr__xk_ops_cpu, dev, 8, owner, 2, 0, out, 6, 1, 3, &r), GR_ERR_INTERNAL);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "overflow"));
+  xh_split_free(&r);
+}
+END_TEST
+
+/* ---- pack ---------------------------------------------------------------- */
+
+/* What vertex v becomes in a message. */
+static xh_item item_of(const xh_state *s, gr_vid v, const gr_vid *convert) {
+  xh_item it;
+  memset(&it, 0, sizeof it);
+  it.id = convert ? convert[v] : v;
+  for (int k = 0; k < s->layout.n_values; k++) it.val[k] = xh_state_get(s, k, v);
+  for (int k = 0; k < s->layout.n_vertices; k++) it.vtx[k] = s->vertices[k][v];
+  return it;
+}
+
+static void check_pack_selective(gr_value_type t, int nv, int nx, bool with_convert, uint64_t seed) {
+  const int parts = 5, me = 1;
+  xh_state s;
+  ck_assert(xh_state_alloc(&s, NL, t, nv, nx));
+  xh_state_random(&s, GR_COMBINE_MIN, seed);
+  int32_t *owner = xh_owner_random(NL, parts, seed);
+  gr_vid *out = xh_vertices_random(NL, 2000, seed + 1);
+  gr_vid *convert = with_convert ? xh_vertices_random(4 * NL, NL, seed + 2) : NULL; /* distinct ids */
+  xh_pack r;
+  ck_assert_int_eq(xh_run_pack(&gr__xk_ops_cpu, dev, &s, owner, parts, me, convert, out, 2000, &r), GR_SUCCESS);
+  ck_assert(r.guard_intact);
+  ck_assert_uint_eq(r.count[me], 0);
+  for (int j = 0; j < parts; j++) {
+    xh_item *expect = calloc(2000, sizeof *expect);
+    uint64_t n = 0;
+    for (gr_eid i = 0; i < 2000; i++)
+      if (owner[out[i]] == j && j != me) expect[n++] = item_of(&s, out[i], convert);
+    ck_assert_uint_eq(r.count[j], n);
+    /* Each remote item lands in its owner's message once, its payloads at
+     * its own slot: as sets of whole items the messages are the expected. */
+    xh_sort_items(expect, n);
+    xh_sort_items(r.items[j], n);
+    for (uint64_t i = 0; i < n; i++)
+      XH_CHECK(!memcmp(&expect[i], &r.items[j][i], sizeof(xh_item)), "part %d item %llu (id %llu) differs", j,
+               (unsigned long long)i, (unsigned long long)expect[i].id);
+    free(expect);
+  }
+  xh_pack_free(&r);
+  free(convert);
+  free(out);
+  free(owner);
+  xh_state_free(&s);
+}
+
+START_TEST(pack_routes_each_remote_item_to_its_owner_once_with_its_payloads) {
+  check_pack_selective(GR_VALUE_SVID, 1, 1, false, 11);
+  check_pack_selective(GR_VALUE_SVID, 1, 1, true, 12);
+  check_pack_selective(GR_VALUE_DOUBLE, 2, 2, true, 13);
+  check_pack_selective(GR_VALUE_FLOAT, 3, 0, false, 14);
+  check_pack_selective(GR_VALUE_FLOAT, 1, 4, true, 15);
+}
+END_TEST
+
+START_TEST(pack_broadcast_puts_item_i_at_slot_i_of_message_0) {
+  const gr_value_type types[] = {GR_VALUE_SVID, GR_VALUE_DOUBLE, GR_VALUE_FLOAT};
+  for (int c = 0; c < 3; c++) {
+    xh_state s;
+    ck_assert(xh_state_alloc(&s, NL, types[c], 1 + c, c));
+    xh_state_random(&s, GR_COMBINE_MAX, 20 + c);
+    gr_vid *out = xh_vertices_random(NL, 1234, 30 + c);
+    gr_vid *convert = c == 1 ? xh_vertices_random(2 * NL, NL, 40 + c) : NULL;
+    xh_pack r;
+    ck_assert_int_eq(xh_run_pack(&gr__xk_ops_cpu, dev, &s, NULL, 4, 2, convert, out, 1234, &r), GR_SUCCESS);
+    ck_assert(r.guard_intact);
+    ck_assert_int_eq(r.parts, 1);
+    ck_assert_uint_eq(r.count[0], 1234);
+    for (gr_eid i = 0; i < 1234; i++) {
+      xh_item e = item_of(&s, out[i], convert);
+      XH_CHECK(!memcmp(&e, &r.items[0][i], sizeof e), "slot %llu holds id %llu, not %llu", (unsigned long long)i,
+               (unsigned long long)r.items[0][i].id, (unsigned long long)e.id);
+    }
+    xh_pack_free(&r);
+    free(convert);
+    free(out);
+    xh_state_free(&s);
+  }
+}
+END_TEST
+
+/* ---- combine: the definition, serially ----------------------------------- */
+
+static bool model_apply(gr_value_type t, gr_combine_op op, uint64_t *cur, uint64_t in) {
+  const uint64_t old = *cur;
+  if (t == GR_VALUE_SVID) {
+    gr_svid c, x;
+    memcpy(&c, cur, sizeof c);
+    memcpy(&x, &in, sizeof x);
+    switch (op) {
+      case GR_COMBINE_MIN: /* as unsigned, -1 is the largest */
+        if ((gr_vid)x < (gr_vid)c) c = x;
+        break;
+      case GR_COMBINE_MAX:
+        if (x > c) c = x;
+        break;
+      case GR_COMBINE_SUM: c = (gr_svid)((gr_vid)c + (gr_vid)x); break;
+      case GR_COMBINE_OR: c |= x; break;
+      case GR_COMBINE_REPLACE: c = x; break;
+    }
+    memcpy(cur, &c, sizeof c);
+    return op == GR_COMBINE_REPLACE || (op == GR_COMBINE_SUM ? x != 0 : *cur != old);
+  }
+  double c = xh_value_of(t, *cur), x = xh_value_of(t, in);
+  switch (op) {
+    case GR_COMBINE_MIN:
+      if (x < c) c = x;
+      break;
+    case GR_COMBINE_MAX:
+      if (x > c) c = x;
+      break;
+    case GR_COMBINE_SUM: c = c + x; break;
+    case GR_COMBINE_OR: return false;
+    case GR_COMBINE_REPLACE: c = x; break;
+  }
+  *cur = xh_value_bits(t, c);
+  return op == GR_COMBINE_REPLACE || (op == GR_COMBINE_SUM ? x != 0 : *cur != old);
+}
+
+/* The result of combining in->msg one after another (pass 1, then pass 2
+ * for followers), with the vertices that join next. */
+static void model_combine(const xh_combine_in *in, xh_state *s, uint32_t *cull, unsigned char *joins) {
+  ck_assert(xh_state_copy(s, in->state));
+  const gr_xk_layout *l = &s->layout;
+  const bool all = in->op == GR_COMBINE_SUM || in->op == GR_COMBINE_OR;
+  const bool followers =
+      (in->op == GR_COMBINE_MIN || in->op == GR_COMBINE_MAX) && (l->n_values > 1 || l->n_vertices > 0);
+  for (int pass = 1; pass <= (followers ? 2 : 1); pass++)
+    for (int j = 0; j < in->n_msgs; j++) {
+      xh_item *it = xh_message_items(l, in->msg[j], in->count[j]);
+      for (uint64_t i = 0; i < in->count[j]; i++) {
+        gr_vid v = (gr_vid)it[i].id;
+        if (in->g2l && (v = in->g2l[v]) == GR_NO_VERTEX) continue;
+        if (pass == 2) {
+          if (xh_state_get(s, 0, v) != it[i].val[0]) continue;
+          for (int k = 1; k < l->n_values; k++) xh_state_set(s, k, v, it[i].val[k]);
+          for (int k = 0; k < l->n_vertices; k++) s->vertices[k][v] = (gr_svid)it[i].vtx[k];
+          continue;
+        }
+        uint64_t cur = xh_state_get(s, 0, v);
+        bool changed = model_apply(s->type, in->op, &cur, it[i].val[0]);
+        xh_state_set(s, 0, v, cur);
+        for (int k = 1; k < l->n_values && (all || in->op == GR_COMBINE_REPLACE); k++) {
+          cur = xh_state_get(s, k, v);
+          changed |= model_apply(s->type, in->op, &cur, it[i].val[k]);
+          xh_state_set(s, k, v, cur);
+        }
+        if (in->op == GR_COMBINE_REPLACE)
+          for (int k = 0; k < l->n_vertices; k++) s->vertices[k][v] = (gr_svid)it[i].vtx[k];
+        if (!changed || (in->owner && in->owner[v] != in->me) || bit(cull, v)) continue;
+        cull[v >> 5] |= 1u << (v & 31u);
+        joins[v] = 1;
+      }
+      free(it);
+    }
+}
+
+static void check_combine_against_model(const xh_combine_in *in, const char *what) {
+  const gr_vid n = in->state->n;
+  const size_t words = gr_bitmap_words(n);
+  xh_state s;
+  uint32_t *cull = calloc(words, sizeof *cull);
+  unsigned char *joins = calloc(n, 1);
+  if (in->cull) memcpy(cull, in->cull, words * sizeof *cull);
+  model_combine(in, &s, cull, joins);
+  xh_combine_out r;
+  ck_assert_msg(xh_run_combine(&gr__xk_ops_cpu, dev, in, &r) == GR_SUCCESS, "%s: %s", what, gr_error_message());
+  gr_eid n_join = 0;
+  for (gr_vid v = 0; v < n; v++) n_join += joins[v];
+  ck_assert_msg(r.n_next == n_join, "%s: %llu vertices joined next, expected %llu", what,
+                (unsigned long long)r.n_next, (unsigned long long)n_join);
+  for (gr_eid i = 0; i < r.n_next; i++) {
+    XH_CHECK(joins[r.next[i]], "%s: %u joined next", what, (unsigned)r.next[i]);
+    XH_CHECK(i == 0 || r.next[i - 1] < r.next[i], "%s: %u twice in next", what, (unsigned)r.next[i]);
+  }
+  XH_CHECK(!memcmp(cull, r.cull, words * sizeof *cull), "%s: cull bitmaps differ", what);
+  for (gr_vid v = 0; v < n; v++) {
+    for (int k = 0; k < s.layout.n_values; k++)
+      XH_CHECK(xh_state_get(&s, k, v) == xh_state_get(&r.state, k, v), "%s: value %d of %u is %g, expected %g",
+               what, k, (unsigned)v, xh_value_of(s.type, xh_state_get(&r.state, k, v)),
+               xh_value_of(s.type, xh_state_get(&s, k, v)));
+    for (int k = 0; k < s.layout.n_vertices; k++)
+      XH_CHECK(s.vertices[k][v] == r.state.vertices[k][v], "%s: vertex payload %d of %u is %lld, expected %lld",
+               what, k, (unsigned)v, (long long)r.state.vertices[k][v], (long long)s.vertices[k][v]);
+  }
+  xh_combine_free(&r);
+  xh_state_free(&s);
+  free(cull);
+  free(joins);
+}
+
+/* ---- combine: hand-made cases -------------------------------------------- */
+
+/* A one-value SVID state of n vertices with `vals`, and optionally one
+ * vertex payload (all 0). */
+static void svid_state(xh_state *s, gr_vid n, const gr_svid *vals, int n_vertices) {
+  ck_assert(xh_state_alloc(s, n, GR_VALUE_SVID, 1, n_vertices));
+  for (gr_vid v = 0; v < n; v++) xh_state_set(s, 0, v, xh_value_bits(GR_VALUE_SVID, vals[v]));
+}
+
+static xh_item svid_item(gr_vid id, gr_svid val, gr_svid vtx) {
+  xh_item it;
+  memset(&it, 0, sizeof it);
+  it.id = id;
+  it.val[0] = xh_value_bits(GR_VALUE_SVID, val);
+  it.vtx[0] = vtx;
+  return it;
+}
+
+static gr_svid svid_at(const xh_state *s, gr_vid v) {
+  return (gr_svid)xh_value_of(GR_VALUE_SVID, xh_state_get(s, 0, v));
+}
+
+START_TEST(combine_min_and_max_treat_minus_one_as_no_value) {
+  const gr_svid init[5] = {-1, 5, 3, -1, 4};
+  xh_item msg[5] = {svid_item(0, 4, 0), svid_item(1, -1, 0), svid_item(2, 7, 0), svid_item(3, -1, 0),
+                    svid_item(4, 2, 0)};
+  gr_xk_layout l = {1, (int)sizeof(gr_svid), 0};
+  unsigned char *m = xh_message_build(&l, msg, 5);
+  xh_state s;
+  svid_state(&s, 5, init, 0);
+  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 1, {m}, {5}};
+  xh_combine_out r;
+  ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
+  const gr_svid min_expect[5] = {4, 5, 3, -1, 2};
+  for (gr_vid v = 0; v < 5; v++) ck_assert_int_eq(svid_at(&r.state, v), min_expect[v]);
+  ck_assert_uint_eq(r.n_next, 2);
+  ck_assert_uint_eq(r.next[0], 0);
+  ck_assert_uint_eq(r.next[1], 4);
+  xh_combine_free(&r);
+  in.op = GR_COMBINE_MAX;
+  ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
+  const gr_svid max_expect[5] = {4, 5, 7, -1, 4};
+  for (gr_vid v = 0; v < 5; v++) ck_assert_int_eq(svid_at(&r.state, v), max_expect[v]);
+  ck_assert_uint_eq(r.n_next, 2);
+  ck_assert_uint_eq(r.next[0], 0);
+  ck_assert_uint_eq(r.next[1], 2);
+  xh_combine_free(&r);
+  check_combine_against_model(&in, "max svid");
+  in.op = GR_COMBINE_MIN;
+  check_combine_against_model(&in, "min svid");
+  xh_state_free(&s);
+  free(m);
+}
+END_TEST
+
+START_TEST(combine_min_and_max_on_floating_values) {
+  const gr_value_type types[] = {GR_VALUE_FLOAT, GR_VALUE_DOUBLE};
+  for (int t = 0; t < 2; t++) {
+    xh_state s;
+    ck_assert(xh_state_alloc(&s, 4, types[t], 1, 0));
+    const double init[4] = {1.5, -2.25, 0.5, 8.0}, in_v[4] = {-3.0, -2.25, 0.75, 7.5};
+    xh_item it[4];
+    memset(it, 0, sizeof it);
+    for (int v = 0; v < 4; v++) {
+      xh_state_set(&s, 0, (gr_vid)v, xh_value_bits(types[t], init[v]));
+      it[v].id = (uint64_t)v;
+      it[v].val[0] = xh_value_bits(types[t], in_v[v]);
+    }
+    unsigned char *m = xh_message_build(&s.layout, it, 4);
+    xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 1, {m}, {4}};
+    xh_combine_out r;
+    ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
+    const double min_e[4] = {-3.0, -2.25, 0.5, 7.5};
+    for (gr_vid v = 0; v < 4; v++) ck_assert(xh_value_of(types[t], xh_state_get(&r.state, 0, v)) == min_e[v]);
+    ck_assert_uint_eq(r.n_next, 2); /* 0 and 3; a tie is no change */
+    ck_assert_uint_eq(r.next[0], 0);
+    ck_assert_uint_eq(r.next[1], 3);
+    xh_combine_free(&r);
+    in.op = GR_COMBINE_MAX;
+    ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
+    const double max_e[4] = {1.5, -2.25, 0.75, 8.0};
+    for (gr_vid v = 0; v < 4; v++) ck_assert(xh_value_of(types[t], xh_state_get(&r.state, 0, v)) == max_e[v]);
+    ck_assert_uint_eq(r.n_next, 1);
+    ck_assert_uint_eq(r.next[0], 2);
+    xh_combine_free(&r);
+    free(m);
+    xh_state_free(&s);
+  }
+}
+END_TEST
+
+START_TEST(combine_sum_adds_every_value_payload) {
+  const gr_value_type types[] = {GR_VALUE_SVID, GR_VALUE_FLOAT, GR_VALUE_DOUBLE};
+  for (int t = 0; t < 3; t++) {
+    xh_state s;
+    ck_assert(xh_state_alloc(&s, 3, types[t], 2, 0));
+    /* v0: (1, 2) + (0, 3) + (2, 0) = (3, 5); v1: (1, 1) + (0, 0) = unchanged;
+     * v2: (4, 4) + (-4, 0): changed (a non-zero addend), back to (0, 4). */
+    const double init[3][2] = {{1, 2}, {1, 1}, {4, 4}};
+    for (gr_vid v = 0; v < 3; v++)
+      for (int k = 0; k < 2; k++) xh_state_set(&s, k, v, xh_value_bits(types[t], init[v][k]));
+    xh_item a[3], b[1];
+    memset(a, 0, sizeof a);
+    memset(b, 0, sizeof b);
+    const double av[3][2] = {{0, 3}, {0, 0}, {-4, 0}};
+    for (int i = 0; i < 3; i++) {
+      a[i].id = (uint64_t)i;
+      for (int k = 0; k < 2; k++) a[i].val[k] = xh_value_bits(types[t], av[i][k]);
+    }
+    b[0].val[0] = xh_value_bits(types[t], 2);
+    b[0].val[1] = xh_value_bits(types[t], 0);
+    unsigned char *ma = xh_message_build(&s.layout, a, 3), *mb = xh_message_build(&s.layout, b, 1);
+    xh_combine_in in = {&s, GR_COMBINE_SUM, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {3, 1}};
+    xh_combine_out r;
+    ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
+    const double e[3][2] = {{3, 5}, {1, 1}, {0, 4}};
+    for (gr_vid v = 0; v < 3; v++)
+      for (int k = 0; k < 2; k++) ck_assert(xh_value_of(types[t], xh_state_get(&r.state, k, v)) == e[v][k]);
+    ck_assert_uint_eq(r.n_next, 2);
+    ck_assert_uint_eq(r.next[0], 0);
+    ck_assert_uint_eq(r.next[1], 2);
+    xh_combine_free(&r);
+    check_combine_against_model(&in, "sum");
+    free(ma);
+    free(mb);
+    xh_state_free(&s);
+  }
+}
+END_TEST
+
+START_TEST(combine_or_sets_bits_and_reports_only_new_ones) {
+  const gr_svid init[3] = {0x5, 0x5, 0};
+  xh_state s;
+  svid_state(&s, 3, init, 0);
+  xh_item it[3] = {svid_item(0, 0x4, 0), svid_item(1, 0x8, 0), svid_item(2, 0, 0)};
+  unsigned char *m = xh_message_build(&s.layout, it, 3);
+  xh_combine_in in = {&s, GR_COMBINE_OR, NULL, 0, NULL, 0, NULL, 1, {m}, {3}};
+  xh_combine_out r;
+  ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
+  ck_assert_int_eq(svid_at(&r.state, 0), 0x5);
+  ck_assert_int_eq(svid_at(&r.state, 1), 0xd);
+  ck_assert_int_eq(svid_at(&r.state, 2), 0);
+  ck_assert_uint_eq(r.n_next, 1);
+  ck_assert_uint_eq(r.next[0], 1);
+  xh_combine_free(&r);
+  free(m);
+  xh_state_free(&s);
+}
+END_TEST
+
+START_TEST(combine_replace_overwrites_every_payload_and_always_changes) {
+  const gr_value_type types[] = {GR_VALUE_SVID, GR_VALUE_FLOAT, GR_VALUE_DOUBLE};
+  for (int t = 0; t < 3; t++) {
+    xh_state s;
+    ck_assert(xh_state_alloc(&s, 3, types[t], 2, 1));
+    for (gr_vid v = 0; v < 3; v++) {
+      xh_state_set(&s, 0, v, xh_value_bits(types[t], 9));
+      xh_state_set(&s, 1, v, xh_value_bits(types[t], 8));
+      s.vertices[0][v] = 7;
+    }
+    xh_item it[2];
+    memset(it, 0, sizeof it);
+    it[0].id = 0; /* new values */
+    it[0].val[0] = xh_value_bits(types[t], -1);
+    it[0].val[1] = xh_value_bits(types[t], 2);
+    it[0].vtx[0] = 42;
+    it[1].id = 2; /* the same values: still a change */
+    it[1].val[0] = xh_value_bits(types[t], 9);
+    it[1].val[1] = xh_value_bits(types[t], 8);
+    it[1].vtx[0] = 7;
+    unsigned char *m = xh_message_build(&s.layout, it, 2);
+    xh_combine_in in = {&s, GR_COMBINE_REPLACE, NULL, 0, NULL, 0, NULL, 1, {m}, {2}};
+    xh_combine_out r;
+    ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
+    ck_assert(xh_value_of(types[t], xh_state_get(&r.state, 0, 0)) == -1);
+    ck_assert(xh_value_of(types[t], xh_state_get(&r.state, 1, 0)) == 2);
+    ck_assert_int_eq(r.state.vertices[0][0], 42);
+    ck_assert(xh_value_of(types[t], xh_state_get(&r.state, 0, 1)) == 9);
+    ck_assert_int_eq(r.state.vertices[0][1], 7);
+    ck_assert_uint_eq(r.n_next, 2);
+    ck_assert_uint_eq(r.next[0], 0);
+    ck_assert_uint_eq(r.next[1], 2);
+    xh_combine_free(&r);
+    free(m);
+    xh_state_free(&s);
+  }
+}
+END_TEST
+
+START_TEST(combine_adds_an_owned_changed_vertex_to_next_once) {
+  /* Vertices 0..5 of part 1 (me) except 2 and 3 (part 0). Two messages both
+   * improve 0 (once in next), 4 already has its cull bit (not again), 2
+   * improves but is not owned (updated, not in next). */
+  const gr_svid init[6] = {-1, -1, -1, 9, -1, -1};
+  const int32_t owner[6] = {1, 1, 0, 0, 1, 1};
+  xh_state s;
+  svid_state(&s, 6, init, 0);
+  xh_item a[3] = {svid_item(0, 5, 0), svid_item(2, 1, 0), svid_item(4, 1, 0)};
+  xh_item b[3] = {svid_item(3, 2, 0), svid_item(0, 3, 0), svid_item(5, -1, 0)};
+  unsigned char *ma = xh_message_build(&s.layout, a, 3), *mb = xh_message_build(&s.layout, b, 3);
+  uint32_t cull[1] = {1u << 4};
+  xh_combine_in in = {&s, GR_COMBINE_MIN, owner, 1, NULL, 0, cull, 2, {ma, mb}, {3, 3}};
+  xh_combine_out r;
+  ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
+  const gr_svid e[6] = {3, -1, 1, 2, 1, -1};
+  for (gr_vid v = 0; v < 6; v++) ck_assert_int_eq(svid_at(&r.state, v), e[v]);
+  ck_assert_uint_eq(r.n_next, 1);
+  ck_assert_uint_eq(r.next[0], 0);
+  ck_assert_uint_eq(r.cull[0], (1u << 0) | (1u << 4));
+  xh_combine_free(&r);
+  /* Without an owner table every vertex is owned. */
+  in.owner = NULL;
+  ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
+  ck_assert_uint_eq(r.n_next, 3);
+  ck_assert_uint_eq(r.next[0], 0);
+  ck_assert_uint_eq(r.next[1], 2);
+  ck_assert_uint_eq(r.next[2], 3);
+  xh_combine_free(&r);
+  free(ma);
+  free(mb);
+  xh_state_free(&s);
+}
+END_TEST
+
+START_TEST(combine_converts_global_ids_and_skips_vertices_not_held) {
+  /* 8 global vertices, 4 held here: global 6 -> 0, 1 -> 1, 3 -> 2, 7 -> 3. */
+  const gr_vid g2l[8] = {GR_NO_VERTEX, 1, GR_NO_VERTEX, 2, GR_NO_VERTEX, GR_NO_VERTEX, 0, 3};
+  const gr_svid init[4] = {-1, -1, -1, -1};
+  xh_state s;
+  svid_state(&s, 4, init, 1);
+  xh_item it[5] = {svid_item(6, 2, 60), svid_item(0, 1, 1), svid_item(3, 4, 30), svid_item(5, 1, 1),
+                   svid_item(2, 1, 1)};
+  unsigned char *m = xh_message_build(&s.layout, it, 5);
+  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, g2l, 8, NULL, 1, {m}, {5}};
+  xh_combine_out r;
+  ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
+  const gr_svid e[4] = {2, -1, 4, -1}, ep[4] = {60, 0, 30, 0};
+  for (gr_vid v = 0; v < 4; v++) {
+    ck_assert_int_eq(svid_at(&r.state, v), e[v]);
+    ck_assert_int_eq(r.state.vertices[0][v], ep[v]);
+  }
+  ck_assert_uint_eq(r.n_next, 2);
+  ck_assert_uint_eq(r.next[0], 0);
+  ck_assert_uint_eq(r.next[1], 2);
+  xh_combine_free(&r);
+  check_combine_against_model(&in, "g2l");
+  free(m);
+  xh_state_free(&s);
+}
+END_TEST
+
+START_TEST(combine_pass_2_gives_the_winner_its_followers) {
+  /* Vertex 0 gets 5 (pred 100) from one peer and 3 (pred 200) from another:
+   * under MIN it ends at 3 with pred 200, whichever message comes first.
+   * Vertex 1 keeps its own 2 (pred 7) against 5 and 3. Vertex 2 ties its
+   * own 4 with an arriving 4: any sender of the final value is a valid
+   * winner, so the arriving payload is taken. */
+  const gr_svid init[3] = {-1, 2, 4};
+  xh_state s;
+  svid_state(&s, 3, init, 1);
+  s.vertices[0][1] = 7;
+  s.vertices[0][2] = 8;
+  xh_item a[3] = {svid_item(0, 5, 100), svid_item(1, 5, 101), svid_item(2, 4, 102)};
+  xh_item b[2] = {svid_item(0, 3, 200), svid_item(1, 3, 201)};
+  unsigned char *ma = xh_message_build(&s.layout, a, 3), *mb = xh_message_build(&s.layout, b, 2);
+  for (int order = 0; order < 2; order++) {
+    const unsigned char *first = order ? mb : ma, *second = order ? ma : mb;
+    const uint64_t n_first = order ? 2 : 3, n_second = order ? 3 : 2;
+    xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 2, {first, second}, {n_first, n_second}};
+    xh_combine_out r;
+    ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
+    ck_assert_int_eq(svid_at(&r.state, 0), 3);
+    ck_assert_int_eq(r.state.vertices[0][0], 200);
+    ck_assert_int_eq(svid_at(&r.state, 1), 2);
+    ck_assert_int_eq(r.state.vertices[0][1], 7);
+    ck_assert_int_eq(svid_at(&r.state, 2), 4);
+    ck_assert_int_eq(r.state.vertices[0][2], 102);
+    ck_assert_uint_eq(r.n_next, 1);
+    ck_assert_uint_eq(r.next[0], 0);
+    xh_combine_free(&r);
+    check_combine_against_model(&in, "pass 2 min");
+    /* Under MAX 5 wins at vertex 0 and 1, with its sender's payload. */
+    in.op = GR_COMBINE_MAX;
+    ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
+    ck_assert_int_eq(svid_at(&r.state, 0), 5);
+    ck_assert_int_eq(r.state.vertices[0][0], 100);
+    ck_assert_int_eq(svid_at(&r.state, 1), 5);
+    ck_assert_int_eq(r.state.vertices[0][1], 101);
+    xh_combine_free(&r);
+    check_combine_against_model(&in, "pass 2 max");
+  }
+  free(ma);
+  free(mb);
+  xh_state_free(&s);
+}
+END_TEST
+
+START_TEST(combine_pass_2_carries_value_followers_too) {
+  /* Two value payloads under MIN on doubles: the second travels with the
+   * first. */
+  xh_state s;
+  ck_assert(xh_state_alloc(&s, 2, GR_VALUE_DOUBLE, 2, 1));
+  xh_state_set(&s, 0, 0, xh_value_bits(GR_VALUE_DOUBLE, 10));
+  xh_state_set(&s, 1, 0, xh_value_bits(GR_VALUE_DOUBLE, -1));
+  xh_item a[1], b[1];
+  memset(a, 0, sizeof a);
+  memset(b, 0, sizeof b);
+  a[0].val[0] = xh_value_bits(GR_VALUE_DOUBLE, 5);
+  a[0].val[1] = xh_value_bits(GR_VALUE_DOUBLE, 55);
+  a[0].vtx[0] = 5;
+  b[0].val[0] = xh_value_bits(GR_VALUE_DOUBLE, 3);
+  b[0].val[1] = xh_value_bits(GR_VALUE_DOUBLE, 33);
+  b[0].vtx[0] = 3;
+  unsigned char *ma = xh_message_build(&s.layout, a, 1), *mb = xh_message_build(&s.layout, b, 1);
+  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {1, 1}};
+  xh_combine_out r;
+  ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
+  ck_assert(xh_value_of(GR_VALUE_DOUBLE, xh_state_get(&r.state, 0, 0)) == 3);
+  ck_assert(xh_value_of(GR_VALUE_DOUBLE, xh_state_get(&r.state, 1, 0)) == 33);
+  ck_assert_int_eq(r.state.vertices[0][0], 3);
+  xh_combine_free(&r);
+  free(ma);
+  free(mb);
+  xh_state_free(&s);
+}
+END_TEST
+
+/* Random cases of every operator and type, against the serial model. */
+START_TEST(combine_every_operator_and_type_matches_its_definition) {
+  const gr_vid n = 2000, n_global = 3000;
+  gr_vid *g2l = xh_g2l_table(n, n_global);
+  int32_t *owner = xh_owner_random(n, 3, 99);
+  xh_combine_kind kinds[XH_MAX_KINDS];
+  const int n_kinds = xh_combine_kinds(kinds);
+  ck_assert_int_eq(n_kinds, 62);
+  const uint64_t counts[3] = {700, 1, 1500};
+  for (int i = 0; i < n_kinds; i++)
+    for (int variant = XH_CASE_LOCAL; variant <= XH_CASE_GLOBAL; variant++) {
+      xh_combine_case c;
+      ck_assert(xh_combine_case_random(&c, &kinds[i], variant, n, owner, g2l, n_global, counts,
+                                       1000 + 10 * (uint64_t)i));
+      char what[96];
+      snprintf(what, sizeof what, "type %d op %d values %d vertices %d variant %d", kinds[i].type, kinds[i].op,
+               kinds[i].n_values, kinds[i].n_vertices, variant);
+      check_combine_against_model(&c.in, what);
+      xh_combine_case_free(&c);
+    }
+  free(owner);
+  free(g2l);
+}
+END_TEST
+
+/* ---- gr_comm_create and the names ----------------------------------------- */
+
+START_TEST(comm_create_rejects_device_counts_outside_1_to_32) {
+  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO};
+  gr_comm *c = (gr_comm *)&o;
+  ck_assert_int_eq(gr_comm_create(&c, GR_BACKEND_CPU, 0, &o), GR_ERR_INVALID_ARG);
+  ck_assert_ptr_null(c);
+  ck_assert_int_eq(gr_comm_create(&c, GR_BACKEND_CPU, 33, &o), GR_ERR_INVALID_ARG);
+  ck_assert_ptr_null(c);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "33"));
+  ck_assert_int_eq(gr_comm_create(&c, GR_BACKEND_CPU, -1, &o), GR_ERR_INVALID_ARG);
+  ck_assert_int_eq(gr_comm_create(&c, GR_BACKEND_CPU, 32, &o), GR_SUCCESS);
+  gr_comm_destroy(&c);
+  ck_assert_ptr_null(c);
+  ck_assert_int_eq(gr_comm_create(&c, GR_BACKEND_CPU, 1, &o), GR_SUCCESS);
+  gr_comm_destroy(&c);
+  gr_comm_destroy(&c); /* accepts NULL */
+  gr_comm_destroy(NULL);
+}
+END_TEST
+
+START_TEST(comm_create_rejects_gpu_transports_on_cpu_devices) {
+  const gr_transport_kind bad[] = {GR_TRANSPORT_P2P, GR_TRANSPORT_NCCL};
+  for (int i = 0; i < 2; i++) {
+    gr_comm_options o = {GR_COMM_SELECTIVE, bad[i]};
+    gr_comm *c = NULL;
+    ck_assert_int_eq(gr_comm_create(&c, GR_BACKEND_CPU, 2, &o), GR_ERR_INVALID_ARG);
+    ck_assert_ptr_null(c);
+    ck_assert_ptr_nonnull(strstr(gr_error_message(), gr_transport_name(bad[i])));
+    ck_assert_ptr_nonnull(strstr(gr_error_message(), "host"));
+  }
+  /* And the host transport on GPUs. */
+  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST};
+  gr_comm *c = NULL;
+  ck_assert_int_eq(gr_comm_create(&c, GR_BACKEND_CUDA, 2, &o), GR_ERR_INVALID_ARG);
+  ck_assert_ptr_null(c);
+}
+END_TEST
+
+START_TEST(comm_auto_transport_on_cpu_is_host) {
+  const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
+  for (int i = 0; i < 2; i++) {
+    gr_comm_options o = {modes[i], GR_TRANSPORT_AUTO};
+    gr_comm *c = NULL;
+    ck_assert_int_eq(gr_comm_create(&c, GR_BACKEND_CPU, 3, &o), GR_SUCCESS);
+    ck_assert_int_eq(gr_comm_transport(c), GR_TRANSPORT_HOST);
+    ck_assert_int_eq(gr_comm_mode_of(c), modes[i]);
+    gr_comm_destroy(&c);
+    o.transport = GR_TRANSPORT_HOST;
+    ck_assert_int_eq(gr_comm_create(&c, GR_BACKEND_CPU, 3, &o), GR_SUCCESS);
+    ck_assert_int_eq(gr_comm_transport(c), GR_TRANSPORT_HOST);
+    gr_comm_destroy(&c);
+  }
+}
+END_TEST
+
+START_TEST(comm_mode_and_transport_names_parse_and_reject_bad_ones) {
+  gr_comm_mode m = GR_COMM_BROADCAST;
+  ck_assert_int_eq(gr_comm_mode_parse(&m, "selective"), GR_SUCCESS);
+  ck_assert_int_eq(m, GR_COMM_SELECTIVE);
+  ck_assert_int_eq(gr_comm_mode_parse(&m, "broadcast"), GR_SUCCESS);
+  ck_assert_int_eq(m, GR_COMM_BROADCAST);
+  ck_assert_str_eq(gr_comm_mode_name(GR_COMM_SELECTIVE), "selective");
+  ck_assert_str_eq(gr_comm_mode_name(GR_COMM_BROADCAST), "broadcast");
+  const char *bad_modes[] = {"", "Selective", "bcast", "selective ", "all"};
+  for (size_t i = 0; i < sizeof bad_modes / sizeof bad_modes[0]; i++) {
+    ck_assert_int_eq(gr_comm_mode_parse(&m, bad_modes[i]), GR_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(gr_error_message(), "selective or broadcast"));
+  }
+  ck_assert_int_eq(gr_comm_mode_parse(&m, NULL), GR_ERR_INVALID_ARG);
+  ck_assert_int_eq(m, GR_COMM_BROADCAST); /* untouched on error */
+
+  const char *names[] = {"auto", "host", "p2p", "nccl"};
+  const gr_transport_kind kinds[] = {GR_TRANSPORT_AUTO, GR_TRANSPORT_HOST, GR_TRANSPORT_P2P, GR_TRANSPORT_NCCL};
+  for (int i = 0; i < 4; i++) {
+    gr_transport_kind t = (gr_transport_kind)-1;
+    ck_assert_int_eq(gr_transport_parse(&t, names[i]), GR_SUCCESS);
+    ck_assert_int_eq(t, kinds[i]);
+    ck_assert_str_eq(gr_transport_name(t), names[i]);
+  }
+  const char *bad[] = {"", "NCCL", "tcp", "p2p2", "hostx"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    gr_transport_kind t = GR_TRANSPORT_HOST;
+    ck_assert_int_eq(gr_transport_parse(&t, bad[i]), GR_ERR_INVALID_ARG);
+    ck_assert_int_eq(t, GR_TRANSPORT_HOST);
+    ck_assert_ptr_nonnull(strstr(gr_error_message(), "auto, host, p2p or nccl"));
+  }
+  gr_transport_kind t = GR_TRANSPORT_HOST;
+  ck_assert_int_eq(gr_transport_parse(&t, NULL), GR_ERR_INVALID_ARG);
+  ck_assert_str_eq(gr_transport_name((gr_transport_kind)7), "?");
+  ck_assert_str_eq(gr_comm_mode_name((gr_comm_mode)7), "?");
+#ifdef GR_HAVE_NCCL
+  ck_assert_int_eq(gr_comm_have_nccl(), 1);
+#else
+  ck_assert_int_eq(gr_comm_have_nccl(), 0);
+#endif
+}
+END_TEST
+
+/* ---- the enactor with the exchange --------------------------------------- */
+
+START_TEST(enactor_on_several_devices_needs_an_exchange) {
+  gr_graph *g = xh_gen("grid2d:4x4");
+  ck_assert_ptr_nonnull(g);
+  gr_subgraph *sub = NULL;
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
+  gr_subgraph *subs[2] = {sub, sub};
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 2, 1, GR_MEM_POLICY_INIT, subs, NULL, NULL};
+  gr_enactor *e = NULL;
+  ck_assert_int_eq(gr_enactor_create(&e, &cfg), GR_ERR_INVALID_ARG);
+  ck_assert_ptr_null(e);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "exchange"));
+  gr_subgraph_destroy(&sub);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+START_TEST(exchange_set_up_for_other_device_count_is_refused) {
+  gr_graph *g = xh_gen("grid2d:6x6");
+  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+  po.parts = 2;
+  gr_partition *part = NULL;
+  ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+  gr_subgraph **subs = NULL;
+  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, false), GR_SUCCESS);
+  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO};
+  gr_comm *comm = NULL;
+  ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, 3, &co), GR_SUCCESS);
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 2, 1, GR_MEM_POLICY_INIT, subs, NULL, NULL};
+  cfg.exchange = &gr_comm_exchange_ops;
+  cfg.exchange_shared = comm;
+  gr_enactor *e = NULL;
+  ck_assert_int_eq(gr_enactor_create(&e, &cfg), GR_ERR_INTERNAL);
+  ck_assert_ptr_null(e);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "3 devices"));
+  gr_comm_destroy(&comm);
+  gr_subgraphs_destroy(&subs, 2);
+  gr_partition_destroy(&part);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+enum { N_SRC = 3 };
+
+/* Sources with out-edges, spread over the graph. */
+static void pick_sources(gr_graph *g, gr_vid *src) {
+  const gr_csr *c = gr_graph_out(g);
+  for (int i = 0; i < N_SRC; i++) {
+    gr_vid v = (gr_vid)(((uint64_t)i * 7919u + 3) % c->n);
+    while (c->offsets[v + 1] == c->offsets[v]) v = (v + 1) % c->n;
+    src[i] = v;
+  }
+}
+
+static void check_multi_device_bfs(const char *spec, bool connected) {
+  gr_graph *g = xh_gen(spec);
+  ck_assert_ptr_nonnull(g);
+  const gr_vid n = gr_graph_num_vertices(g);
+  gr_vid src[N_SRC];
+  pick_sources(g, src);
+  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 2};
+  gr_result base[N_SRC];
+  gr_run_stats base_st[N_SRC];
+  xh_stage stage;
+  ck_assert_msg(xh_bfs_run(g, &one, src, N_SRC, base, base_st, &stage) == GR_SUCCESS, "%s", gr_error_message());
+  const gr_partitioner_kind parts[] = {GR_PART_RANDOM, GR_PART_RANGE};
+  const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+  const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
+  gr_prim_options po = GR_PRIM_OPTIONS_INIT;
+  po.mark_pred = true;
+  for (int nd = 2; nd <= 4; nd++)
+    for (int pi = 0; pi < 2; pi++)
+      for (int xi = 0; xi < 2; xi++)
+        for (int mi = 0; mi < 2; mi++) {
+          xh_bfs_config c = {GR_BACKEND_CPU, nd, parts[pi], proxies[xi], modes[mi], GR_TRANSPORT_AUTO, 1};
+          char what[160];
+          snprintf(what, sizeof what, "%s on %d devices, %s, %s proxies, %s", spec, nd,
+                   gr_partitioner_name(parts[pi]), proxies[xi] == GR_PROXY_1HOP ? "1hop" : "all",
+                   gr_comm_mode_name(modes[mi]));
+          gr_result r[N_SRC];
+          gr_run_stats st[N_SRC];
+          ck_assert_msg(xh_bfs_run(g, &c, src, N_SRC, r, st, &stage) == GR_SUCCESS, "%s: stage %d: %s", what,
+                        stage, gr_error_message());
+          for (int s = 0; s < N_SRC; s++) {
+            gr_run_args a = {src[s], s};
+            ck_assert_msg(!memcmp(r[s].values, base[s].values, (size_t)n * sizeof(gr_svid)),
+                          "%s, source %u: depths differ from one device", what, (unsigned)src[s]);
+            ck_assert_msg(gr_bfs_validate(g, &a, &po, &r[s], &base[s]) == GR_SUCCESS, "%s, source %u: %s", what,
+                          (unsigned)src[s], gr_error_message());
+            ck_assert_msg(st[s].iterations == base_st[s].iterations, "%s: %d iterations, one device %d", what,
+                          st[s].iterations, base_st[s].iterations);
+            ck_assert_int_eq(st[s].n_devices, nd);
+            ck_assert_ptr_nonnull(st[s].devices);
+            uint64_t bytes = 0, sent = 0, received = 0;
+            for (int d = 0; d < nd; d++) {
+              ck_assert_ptr_nonnull(st[s].devices[d].bytes_to);
+              ck_assert_uint_eq(st[s].devices[d].bytes_to[d], 0);
+              for (int j = 0; j < nd; j++) bytes += st[s].devices[d].bytes_to[j];
+              sent += st[s].devices[d].items_sent;
+              received += st[s].devices[d].items_received;
+            }
+            if (connected) ck_assert_msg(bytes > 0, "%s: no bytes moved", what);
+            ck_assert_msg(sent == received, "%s: %llu items sent, %llu received", what, (unsigned long long)sent,
+                          (unsigned long long)received);
+            if (connected) ck_assert(sent > 0);
+            gr_result_free(&r[s]);
+            gr_run_stats_free(&st[s]);
+          }
+        }
+  for (int s = 0; s < N_SRC; s++) {
+    gr_result_free(&base[s]);
+    gr_run_stats_free(&base_st[s]);
+  }
+  gr_graph_destroy(&g);
+}
+
+START_TEST(bfs_on_several_cpu_devices_equals_one_device_on_a_grid) {
+  check_multi_device_bfs("grid2d:24x30", true);
+}
+END_TEST
+
+START_TEST(bfs_on_several_cpu_devices_equals_one_device_on_kronecker) {
+  check_multi_device_bfs("kron:10:8", false);
+}
+END_TEST
+
+START_TEST(bfs_on_several_cpu_devices_equals_one_device_on_a_directed_graph) {
+  check_multi_device_bfs("uniform:10:4,directed", false);
+}
+END_TEST
+
+/* ---- failures ------------------------------------------------------------ */
+
+/* The N-th allocation of device 1 fails, for every N in a range: the run
+ * succeeds or reports GR_ERR_DEVICE_OOM naming device 1, never hangs (the
+ * TCase timeout), and some N fail inside gr_enactor_run. */
+static void check_fault_injection(gr_proxy_mode proxy, gr_comm_mode mode) {
+  gr_graph *g = xh_gen("kron:9:8");
+  gr_vid src[N_SRC];
+  pick_sources(g, src);
+  xh_bfs_config c = {GR_BACKEND_CPU, 3, GR_PART_RANDOM, proxy, mode, GR_TRANSPORT_AUTO, 1};
+  int in_create = 0, in_run = 0, ok = 0;
+  for (int n = 1; n <= 40; n++) {
+    char spec[32];
+    snprintf(spec, sizeof spec, "1:%d", n);
+    setenv("GR_FAULT_ALLOC", spec, 1);
+    gr_result r[N_SRC];
+    xh_stage stage = XH_DONE;
+    gr_status st = xh_bfs_run(g, &c, src, N_SRC, r, NULL, &stage);
+    unsetenv("GR_FAULT_ALLOC");
+    if (st == GR_SUCCESS) {
+      ok++;
+      for (int s = 0; s < N_SRC; s++) gr_result_free(&r[s]);
+      continue;
+    }
+    ck_assert_msg(st == GR_ERR_DEVICE_OOM, "N=%d: %s (%s)", n, gr_status_name(st), gr_error_message());
+    ck_assert_msg(strstr(gr_error_message(), "device 1"), "N=%d: %s", n, gr_error_message());
+    ck_assert_msg(strstr(gr_error_message(), "GR_FAULT_ALLOC"), "N=%d: %s", n, gr_error_message());
+    ck_assert_msg(stage == XH_CREATE || stage == XH_RUN, "N=%d failed at stage %d", n, stage);
+    in_create += stage == XH_CREATE;
+    in_run += stage == XH_RUN;
+  }
+  ck_assert_int_gt(in_create, 0);
+  ck_assert_int_gt(in_run, 0);
+  ck_assert_int_gt(ok, 0);
+  /* Nothing is left behind: a clean run afterwards succeeds. */
+  gr_result r[N_SRC];
+  xh_stage stage;
+  ck_assert_int_eq(xh_bfs_run(g, &c, src, N_SRC, r, NULL, &stage), GR_SUCCESS);
+  for (int s = 0; s < N_SRC; s++) gr_result_free(&r[s]);
+  gr_graph_destroy(&g);
+}
+
+START_TEST(allocation_failure_on_one_device_ends_the_run_cleanly_selective) {
+  check_fault_injection(GR_PROXY_1HOP, GR_COMM_SELECTIVE);
+  check_fault_injection(GR_PROXY_ALL, GR_COMM_SELECTIVE);
+}
+END_TEST
+
+START_TEST(allocation_failure_on_one_device_ends_the_run_cleanly_broadcast) {
+  check_fault_injection(GR_PROXY_1HOP, GR_COMM_BROADCAST);
+  check_fault_injection(GR_PROXY_ALL, GR_COMM_BROADCAST);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("comm");
+  TCase *layout = tcase_create("layout");
+  tcase_add_test(layout, layout_sections_are_8_byte_aligned_and_packed);
+  tcase_add_test(layout, layout_sizes_for_empty_single_and_odd_counts);
+  tcase_add_test(layout, message_round_trips_through_build_and_read);
+  suite_add_tcase(s, layout);
+
+  TCase *split = tcase_create("split");
+  tcase_add_checked_fixture(split, setup, teardown);
+  tcase_add_test(split, split_sends_owned_outputs_to_next_once_with_their_cull_bit);
+  tcase_add_test(split, split_counts_nothing_per_peer_without_count_peers);
+  tcase_add_test(split, split_refuses_to_overflow_next);
+  suite_add_tcase(s, split);
+
+  TCase *pack = tcase_create("pack");
+  tcase_add_checked_fixture(pack, setup, teardown);
+  tcase_add_test(pack, pack_routes_each_remote_item_to_its_owner_once_with_its_payloads);
+  tcase_add_test(pack, pack_broadcast_puts_item_i_at_slot_i_of_message_0);
+  suite_add_tcase(s, pack);
+
+  TCase *combine = tcase_create("combine");
+  tcase_add_checked_fixture(combine, setup, teardown);
+  tcase_set_timeout(combine, 120);
+  tcase_add_test(combine, combine_min_and_max_treat_minus_one_as_no_value);
+  tcase_add_test(combine, combine_min_and_max_on_floating_values);
+  tcase_add_test(combine, combine_sum_adds_every_value_payload);
+  tcase_add_test(combine, combine_or_sets_bits_and_reports_only_new_ones);
+  tcase_add_test(combine, combine_replace_overwrites_every_payload_and_always_changes);
+  tcase_add_test(combine, combine_adds_an_owned_changed_vertex_to_next_once);
+  tcase_add_test(combine, combine_converts_global_ids_and_skips_vertices_not_held);
+  tcase_add_test(combine, combine_pass_2_gives_the_winner_its_followers);
+  tcase_add_test(combine, combine_pass_2_carries_value_followers_too);
+  tcase_add_test(combine, combine_every_operator_and_type_matches_its_definition);
+  suite_add_tcase(s, combine);
+
+  TCase *create = tcase_create("create");
+  tcase_add_test(create, comm_create_rejects_device_counts_outside_1_to_32);
+  tcase_add_test(create, comm_create_rejects_gpu_transports_on_cpu_devices);
+  tcase_add_test(create, comm_auto_transport_on_cpu_is_host);
+  tcase_add_test(create, comm_mode_and_transport_names_parse_and_reject_bad_ones);
+  tcase_add_test(create, enactor_on_several_devices_needs_an_exchange);
+  tcase_add_test(create, exchange_set_up_for_other_device_count_is_refused);
+  suite_add_tcase(s, create);
+
+  TCase *bfs = tcase_create("multi_device_bfs");
+  tcase_set_timeout(bfs, 300);
+  tcase_add_test(bfs, bfs_on_several_cpu_devices_equals_one_device_on_a_grid);
+  tcase_add_test(bfs, bfs_on_several_cpu_devices_equals_one_device_on_kronecker);
+  tcase_add_test(bfs, bfs_on_several_cpu_devices_equals_one_device_on_a_directed_graph);
+  suite_add_tcase(s, bfs);
+
+  TCase *fail = tcase_create("alloc_failure");
+  tcase_set_timeout(fail, 300);
+  tcase_add_test(fail, allocation_failure_on_one_device_ends_the_run_cleanly_selective);
+  tcase_add_test(fail, allocation_failure_on_one_device_ends_the_run_cleanly_broadcast);
+  suite_add_tcase(s, fail);
+  return gr_test_run_suite(s, 0);
+}
