@@ -18,7 +18,7 @@ typedef struct gr__bfs_slice {
   bool mark_pred;
   gr_buffer level_sizes;   /* device: input sizes of the loop's levels */
   gr_eid *host_sizes;      /* their host copy */
-  bool loop_missed;        /* the last loop found its input too big */
+  bool loop_left;          /* this run's frontier outgrew the loop once */
 } gr__bfs_slice;
 
 const gr_bfs_ops *gr__bfs_ops(const gr_device *dev) {
@@ -66,12 +66,11 @@ static gr_status bfs_levels(gr__bfs_slice *s, gr_part *p, gr_iter *it, const gr_
   const gr_tuning *t = &p->ws->tune;
   it->levels = 0;
   if (!ops->levels || !t->small_loop || p->count != 1 || it->in->size > t->small_vertices) return GR_SUCCESS;
-  /* The loop refused a frontier of this size last time: try it again once
-   * the frontier has shrunk. */
-  if (s->loop_missed) {
-    s->loop_missed = false;
-    return GR_SUCCESS;
-  }
+  /* Once a run's frontier has outgrown the loop, its shrinking tail comes
+   * back only when it is really small: every refused try costs a launch and
+   * a round trip, more than the load-balanced level it would replace. */
+  if (it->iteration == 0) s->loop_left = false;
+  if (s->loop_left && it->in->size > t->small_vertices / 16) return GR_SUCCESS;
   if (!s->level_sizes.ptr) {
     GR_CHECK(gr_buffer_resize(&s->level_sizes, p->dev, GR__BFS_LOOP_LEVELS * sizeof(gr_eid), 0,
                               "bfs level sizes"));
@@ -95,12 +94,12 @@ static gr_status bfs_levels(gr__bfs_slice *s, gr_part *p, gr_iter *it, const gr_
   gr_bfs_ctx c = {(gr_svid *)s->depth.ptr, s->mark_pred ? (gr_svid *)s->pred.ptr : NULL, p->local_to_global, 0};
   GR_CHECK(ops->levels(p->dev, p->ws, &a, &c));
   if (a.levels == 0) {
-    s->loop_missed = true;
+    s->loop_left = true;
     return GR_SUCCESS;
   }
   /* Stopped because the frontier outgrew the loop: the next level is a
    * load-balanced one. */
-  s->loop_missed = a.n_out > 0 && a.levels < a.max_levels;
+  if (a.n_out > 0 && a.levels < a.max_levels) s->loop_left = true;
   it->levels = a.levels;
   it->edges += a.edges;
   if (a.levels > 1)

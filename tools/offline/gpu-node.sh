@@ -7,7 +7,8 @@
 #   tools/offline/gpu-node.sh [DEB_DIR]      (DEB_DIR default: .deps)
 # Environment: BUILD_DIR (default build-gpu), CUDA_ARCH (default 90),
 # BENCH_GRAPHS (generator specs or graph files, default "kron:20:16 uniform:20:16
-# grid2d:1024x1024"), BENCH_RUNS (sources per graph, default 8), GR_CMAKE_ARGS.
+# grid2d:1024x1024"), BENCH_RUNS (sources per graph, default 8), GR_CMAKE_ARGS,
+# GR_TESTS (a ctest -R pattern: only those tests).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 debs=${1:-$top/.deps}
@@ -64,7 +65,7 @@ step configure cmake -S "$top" -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Releas
   -DCMAKE_PREFIX_PATH="$prefix/usr" -DGR_WITH_CUDA=ON -DGR_WERROR=ON \
   -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" ${GR_CMAKE_ARGS:-}
 step build cmake --build "$build" -j "$(nproc)"
-step tests bash -c "cd '$build' && ctest --output-on-failure -j 4 --timeout 1200"
+step tests bash -c "cd '$build' && ctest --output-on-failure -j 4 --timeout 1200 -R '${GR_TESTS:-.}'"
 
 bench=$logs/bench.txt
 : >"$bench"

@@ -20,7 +20,6 @@
 #define GR_CUDA_OPERATORS_CUH
 
 #include <cooperative_groups.h>
-#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include "gr/atomic.h"
@@ -146,13 +145,35 @@ template <class LevelVisit>
 __global__ void __launch_bounds__(kBlock)
     advance_push_levels_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
                                gr_vid *q0, gr_vid *q1, gr_eid cap, int first_level, int max_levels,
-                               gr_eid max_vertices, gr_eid max_edges, gr_eid max_degree,
+                               gr_eid max_vertices, gr_eid max_edges, gr_eid max_degree, gr_eid n_in,
                                gr_eid *__restrict__ level_sizes, unsigned long long *ctr, LevelVisit visit) {
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   const int lane = threadIdx.x & 31;
   const gr_eid warp = (blockIdx.x * (gr_eid)blockDim.x + threadIdx.x) >> 5;
   const gr_eid warps = ((gr_eid)gridDim.x * blockDim.x) >> 5;
   unsigned long long visited = 0;
+  // The input's size, edges and largest degree, which the first level's
+  // check needs (the counters start zeroed).
+  {
+    if (blockIdx.x == 0 && threadIdx.x == 0) ctr[kLvSize] = n_in;
+    unsigned long long sum = 0, mx = 0;
+    for (gr_eid i = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; i < n_in; i += (gr_eid)gridDim.x * blockDim.x) {
+      const gr_vid u = q0[i];
+      const unsigned long long d = offsets[u + 1] - offsets[u];
+      sum += d;
+      mx = d > mx ? d : mx;
+    }
+    for (int o = 16; o; o >>= 1) {
+      sum += __shfl_xor_sync(kFullMask, sum, o);
+      unsigned long long other = __shfl_xor_sync(kFullMask, mx, o);
+      mx = other > mx ? other : mx;
+    }
+    if (lane == 0 && sum) {
+      atomicAdd(ctr + kLvEdges, sum);
+      atomicMax(ctr + kLvMaxDeg, mx);
+    }
+    grid.sync();
+  }
   int l = 0;
   for (;; l++) {
     // Set l % 3 describes this level's input, (l + 1) % 3 collects its
@@ -362,25 +383,6 @@ gr_status advance_push_levels(gr_device *dev, gr_workspace *ws, gr_advance_level
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
   GR_CUDA_CHECK(cudaMemsetAsync(ctr, 0, kLvCounters * sizeof(unsigned long long), s));
-  // The input's size, edges and largest degree, as the loop's first check
-  // needs them.
-  GR_CHECK(gr_buffer_reserve(&ws->scan, dev, (a->n_in + 1) * sizeof(gr_eid), 0, &ws->policy, 0,
-                             "advance degree scan"));
-  degree_kernel<<<grid_for(a->n_in + 1, kBlock, 65535), kBlock, 0, s>>>(a->g->offsets, a->queue[0], a->n_in,
-                                                                         (gr_eid *)ws->scan.ptr);
-  GR_CUDA_CHECK_LAUNCH();
-  size_t temp = 0;
-  gr_eid *deg = (gr_eid *)ws->scan.ptr;
-  unsigned long long *c0 = ctr;
-  GR_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp, deg, (gr_eid *)(c0 + kLvEdges), a->n_in, s));
-  size_t temp2 = 0;
-  GR_CUDA_CHECK(cub::DeviceReduce::Max(nullptr, temp2, deg, (gr_eid *)(c0 + kLvMaxDeg), a->n_in, s));
-  if (temp2 > temp) temp = temp2;
-  GR_CHECK(gr_buffer_reserve(&ws->words, dev, temp, 0, &ws->policy, 0, "CUB reduce storage"));
-  GR_CUDA_CHECK(cub::DeviceReduce::Sum(ws->words.ptr, temp, deg, (gr_eid *)(c0 + kLvEdges), a->n_in, s));
-  GR_CUDA_CHECK(cub::DeviceReduce::Max(ws->words.ptr, temp, deg, (gr_eid *)(c0 + kLvMaxDeg), a->n_in, s));
-  unsigned long long n_in = a->n_in;
-  GR_CUDA_CHECK(cudaMemcpyAsync(c0 + kLvSize, &n_in, sizeof n_in, cudaMemcpyHostToDevice, s));
   int blocks = 0;
   GR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, advance_push_levels_kernel<LevelVisit>,
                                                               kBlock, 0));
@@ -392,11 +394,11 @@ gr_status advance_push_levels(gr_device *dev, gr_workspace *ws, gr_advance_level
   gr_vid *q0 = a->queue[0], *q1 = a->queue[1];
   gr_eid cap = a->capacity;
   int first = a->first_level, maxl = a->max_levels;
-  gr_eid mv = a->max_vertices, me = a->max_edges, md = a->max_degree;
+  gr_eid mv = a->max_vertices, me = a->max_edges, md = a->max_degree, n_in = a->n_in;
   gr_eid *ls = a->level_sizes;
-  void *args[] = {(void *)&offsets, (void *)&indices, (void *)&q0, (void *)&q1, (void *)&cap, (void *)&first,
-                  (void *)&maxl, (void *)&mv, (void *)&me, (void *)&md, (void *)&ls, (void *)&ctr,
-                  (void *)&visit};
+  void *args[] = {(void *)&offsets, (void *)&indices, (void *)&q0, (void *)&q1, (void *)&cap,
+                  (void *)&first, (void *)&maxl, (void *)&mv, (void *)&me, (void *)&md,
+                  (void *)&n_in, (void *)&ls, (void *)&ctr, (void *)&visit};
   GR_CUDA_CHECK(cudaLaunchCooperativeKernel((const void *)advance_push_levels_kernel<LevelVisit>, grid, kBlock,
                                             args, 0, s));
   unsigned long long h[kLvCounters];
