@@ -192,19 +192,26 @@ __global__ void __launch_bounds__(kBlock)
     const gr_vid *in = (l & 1) ? q1 : q0;
     gr_vid *out = (l & 1) ? q0 : q1;
     const int level = first_level + l;
-    for (gr_eid base = warp * 32; base < n; base += warps * 32) {
-      const gr_eid i = base + lane;
+    // G lanes per vertex, as many as the grid's threads allow (one lane per
+    // vertex for large frontiers, a whole warp for tiny ones), so a level
+    // of few vertices still spreads its edges over the grid.
+    int G = 32;
+    while (G > 1 && (gr_eid)G * n > warps * 32) G >>= 1;
+    const int per_warp = 32 / G, sub = lane % G;
+    for (gr_eid base = warp * per_warp; base < n; base += warps * per_warp) {
+      const gr_eid i = base + lane / G;
+      const bool valid = i < n;
       gr_vid u = 0;
       gr_eid b = 0, d = 0;
-      if (i < n) {
+      if (valid) {
         u = in[i];
         b = offsets[u];
         d = offsets[u + 1] - b;
-        visited += d;
+        if (sub == 0) visited += d;
       }
       // Vertices of more than 32 edges: the whole warp takes them one by
       // one, 32 edges at a time.
-      unsigned big = __ballot_sync(kFullMask, d > 32);
+      unsigned big = __ballot_sync(kFullMask, valid && sub == 0 && d > 32);
       while (big) {
         const int src = __ffs(big) - 1;
         big &= big - 1;
@@ -220,13 +227,16 @@ __global__ void __launch_bounds__(kBlock)
           warp_emit_deg(keep, v, offsets, out, cap, nxt + kLvSize, nxt + kLvEdges, nxt + kLvMaxDeg);
         }
       }
-      // The others: each lane its own edges, in step across the warp.
-      gr_eid mine = d > 32 ? 0 : d, most = mine;
+      // The others: each group of G lanes strides its vertex's edges, in
+      // step across the warp.
+      const gr_eid mine = valid && d <= 32 ? d : 0;
+      gr_eid most = (mine + G - 1) / G;
       for (int o = 16; o; o >>= 1) {
         gr_eid other = __shfl_xor_sync(kFullMask, most, o);
         most = other > most ? other : most;
       }
-      for (gr_eid k = 0; k < most; k++) {
+      for (gr_eid r = 0; r < most; r++) {
+        const gr_eid k = r * G + sub;
         bool keep = false;
         gr_vid v = 0;
         if (k < mine) {
