@@ -210,6 +210,12 @@ START_TEST(bfs_on_many_devices_equals_one_device_on_real_graphs) {
 }
 END_TEST
 
+START_TEST(reach_on_many_devices_equals_one_device) {
+  /* The template primitive goes through the same layer (MAX combine). */
+  matrix("reach", NULL, "kron:10:8,directed", on_gpu() ? "p2p" : NULL, max_devices());
+}
+END_TEST
+
 START_TEST(bfs_over_nccl_equals_one_device) {
   /* NCCL needs a GPU per device. */
   if (!on_gpu() || gpus_present() < 2 || !getenv("GR_E2E_NCCL")) return;
@@ -320,6 +326,7 @@ int main(void) {
   tcase_set_timeout(runs, 1800);
   tcase_add_test(runs, bfs_on_many_devices_equals_one_device_on_generated_graphs);
   tcase_add_test(runs, bfs_on_many_devices_equals_one_device_on_real_graphs);
+  tcase_add_test(runs, reach_on_many_devices_equals_one_device);
   tcase_add_test(runs, bfs_over_nccl_equals_one_device);
   tcase_add_test(runs, summary_reports_partition_exchange_and_time_split);
   suite_add_tcase(s, runs);
