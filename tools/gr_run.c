@@ -544,7 +544,7 @@ int main(int argc, char **argv) {
     }
   }
 
-  gr_enactor_config cfg = {prim, &o.popts, backend, o.gpus, o.cpu_threads, o.mem, NULL, NULL, NULL};
+  gr_enactor_config cfg = {prim, &o.popts, backend, o.gpus, o.cpu_threads, o.mem, NULL, NULL, NULL, false};
   if (o.gpus == 1) {
     GR_CHECK_GOTO(gr_subgraph_whole(&sub, g, prim->needs_in_edges), st, runtime_fail);
     cfg.subs = &sub;
@@ -565,6 +565,7 @@ int main(int argc, char **argv) {
     cfg.subs = subs;
     cfg.exchange = &gr_comm_exchange_ops;
     cfg.exchange_shared = comm;
+    cfg.broadcast = cmode == GR_COMM_BROADCAST;
   }
   GR_CHECK_GOTO(gr_enactor_create(&en, &cfg), st, runtime_fail);
 
@@ -589,6 +590,9 @@ int main(int argc, char **argv) {
     x->edges = stats.edges;
     x->frontier = stats.frontier;
     x->frontier_len = stats.frontier_len;
+    x->level_edges = stats.level_edges;
+    x->level_ms = stats.level_ms;
+    x->level_tag = stats.level_tag;
     x->dev = stats.devices;
     x->n_dev = stats.n_devices;
     x->iteration_limit = stats.status == GR_ITERATION_LIMIT;
@@ -664,6 +668,9 @@ done:
     for (int r = 0; r < o.runs; r++) {
       gr_run_stats rs = {0};
       rs.frontier = records[r].frontier;
+      rs.level_edges = records[r].level_edges;
+      rs.level_ms = records[r].level_ms;
+      rs.level_tag = records[r].level_tag;
       rs.devices = records[r].dev;
       rs.n_devices = records[r].n_dev;
       gr_run_stats_free(&rs);

@@ -186,6 +186,20 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
     if (x->validated) cJSON_AddBoolToObject(o, "valid", x->validated > 0);
     cJSON_AddBoolToObject(o, "iteration_limit", x->iteration_limit);
     cJSON_AddItemToObject(o, "frontier_sizes", gr__json_u64_array(x->frontier, x->frontier_len));
+    if (x->level_edges && x->level_ms && x->level_tag) {
+      /* Per level: input frontier, edges visited, ms, the primitive's tag
+       * (dobfs: P push, U pull; L a level of a device-side loop). */
+      cJSON *lv = cJSON_AddArrayToObject(o, "levels");
+      for (int k = 0; k < x->frontier_len; k++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "frontier", (double)x->frontier[k]);
+        cJSON_AddNumberToObject(e, "edges", (double)x->level_edges[k]);
+        cJSON_AddNumberToObject(e, "ms", x->level_ms[k]);
+        char tag[2] = {x->level_tag[k] ? x->level_tag[k] : '-', '\0'};
+        cJSON_AddStringToObject(e, "tag", tag);
+        cJSON_AddItemToArray(lv, e);
+      }
+    }
     if (x->n_dev > 1) {
       cJSON *ds = cJSON_AddArrayToObject(o, "devices");
       for (int d = 0; d < x->n_dev; d++) {

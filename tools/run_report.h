@@ -21,6 +21,9 @@ typedef struct gr_run_record {
   int validated;       /* 1 passed, 0 not checked, -1 failed */
   gr_eid *frontier;    /* per-iteration input frontier sizes */
   int frontier_len;
+  gr_eid *level_edges; /* per iteration: edges visited, ms, the primitive's tag */
+  double *level_ms;
+  char *level_tag;
   bool iteration_limit;
   gr_device_run_stats *dev; /* per device: time split, bytes sent */
   int n_dev;

@@ -56,6 +56,9 @@ typedef struct gr__slot {
   gr_eid in_size;
   bool converged;
   gr_eid edges;
+  gr_eid iter_edges;     /* this iteration's */
+  gr_eid sum_val[2];     /* gr_part_sum, alternating */
+  unsigned sum_calls;
   gr_status st;
 } gr__slot;
 
@@ -142,6 +145,44 @@ bool gr_sync_failed(gr_sync *s) {
 
 double gr_sync_waited_ms(const gr_sync *s) { return s->waited_ms; }
 
+gr_status gr_part_sum(gr_part *p, gr_eid local, gr_eid *total) {
+  if (!p->sync) {
+    *total = local;
+    return GR_SUCCESS;
+  }
+  struct gr_enactor *e = p->sync->e;
+  gr__slot *me = &e->slots[p->sync->index];
+  /* Two alternating cells: a thread can only reach the call after next
+   * once every thread has read this one (it must pass the next call's
+   * barrier first). */
+  const unsigned k = me->sum_calls++ & 1u;
+  me->sum_val[k] = local;
+  if (gr_sync_wait(p->sync)) return GR_ERR_ABORTED;
+  gr_eid t = 0;
+  for (int i = 0; i < e->n; i++) t += e->slots[i].sum_val[k];
+  *total = t;
+  return GR_SUCCESS;
+}
+
+/* Appends one iteration's figures to the run's statistics (thread 0). */
+static void gr__stats_level(gr_run_stats *rs, gr_eid frontier, gr_eid edges, double ms, char tag) {
+  const size_t n = (size_t)rs->frontier_len + 1;
+  gr_eid *f = realloc(rs->frontier, sizeof *f * n);
+  if (f) rs->frontier = f;
+  gr_eid *ed = realloc(rs->level_edges, sizeof *ed * n);
+  if (ed) rs->level_edges = ed;
+  double *t = realloc(rs->level_ms, sizeof *t * n);
+  if (t) rs->level_ms = t;
+  char *g = realloc(rs->level_tag, n);
+  if (g) rs->level_tag = g;
+  if (!f || !ed || !t || !g) return; /* statistics only: keep what fits */
+  rs->frontier[n - 1] = frontier;
+  rs->level_edges[n - 1] = edges;
+  rs->level_ms[n - 1] = ms;
+  rs->level_tag[n - 1] = tag;
+  rs->frontier_len = (int)n;
+}
+
 /* Puts one host CSR onto the device. */
 static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_buffer bufs[3], gr_csr *d,
                                 const char *what) {
@@ -183,6 +224,8 @@ static gr_status gr__slot_init(gr__slot *s) {
   p->ws = &s->ws;
   p->opts = &e->opts;
   p->mem = e->cfg.mem;
+  p->global_view = e->n == 1 || e->cfg.broadcast;
+  p->sync = e->n > 1 ? &s->sync : NULL;
   GR_CHECK(gr__upload_csr(s->dev, &sub->out, s->dev_out, &p->out, "graph (CSR)"));
   if (e->cfg.prim->needs_in_edges) {
     if (!sub->in.offsets)
@@ -252,35 +295,26 @@ static void gr__slot_run(gr__slot *s) {
   gr_eid global_in = 0;
   for (int i = 0; i < e->n; i++) global_in += e->slots[i].in_size;
   int max_iter = e->opts.max_iterations;
+  s->sum_calls = 0;
   for (int iter = 0;; iter++) {
-    if (s->index == 0 && e->stats) {
-      gr_run_stats *rs = e->stats;
-      gr_eid *grown = realloc(rs->frontier, sizeof(gr_eid) * (size_t)(rs->frontier_len + 1));
-      if (grown) {
-        rs->frontier = grown;
-        rs->frontier[rs->frontier_len++] = global_in;
-      }
-    }
+    const double t_iter = gr_time_now();
+    const gr_eid level_in = global_in;
     /* f[cur] is the input; the output goes to the next slot and, between
      * devices, the exchange turns it into the one after. */
     gr_frontier *in = &s->f[s->cur], *out = &s->f[(s->cur + 1) % 3];
-    gr_iter it = {iter, in, out, 0, global_in, 0, NULL, 0};
+    gr_iter it = {iter, in, out, 0, global_in, 0, NULL, 0, 0};
     if (!multi) it.max_levels = max_iter > 0 ? max_iter - iter : 0;
     it.out->size = 0;
     double t = gr_time_now();
     st = prim->iterate(s->slice, &s->part, &it);
     s->rs.compute_ms += (gr_time_now() - t) * 1e3;
+    /* A device that saw another fail inside iterate (gr_part_sum) leaves
+     * at that barrier, as every other thread does at the same one. */
+    if (st == GR_ERR_ABORTED) return;
     if (st < 0) gr__fail(e, s->index, st);
     s->edges += it.edges;
+    s->iter_edges = it.edges;
     const int levels = it.levels > 0 ? it.levels : 1;
-    if (levels > 1 && s->index == 0 && e->stats) {
-      gr_run_stats *rs = e->stats;
-      gr_eid *grown = realloc(rs->frontier, sizeof(gr_eid) * (size_t)(rs->frontier_len + levels - 1));
-      if (grown) {
-        rs->frontier = grown;
-        for (int l = 1; l < levels; l++) rs->frontier[rs->frontier_len++] = it.level_sizes[l - 1];
-      }
-    }
     iter += levels - 1;
     s->converged = prim->converged ? prim->converged(s->slice, &s->part, &it) : false;
     if (multi) {
@@ -300,9 +334,17 @@ static void gr__slot_run(gr__slot *s) {
     if (gr_sync_wait(&s->sync)) return;
     global_in = 0;
     bool all_converged = prim->converged != NULL;
+    gr_eid level_edges = 0;
     for (int i = 0; i < e->n; i++) {
       global_in += e->slots[i].out_size;
+      level_edges += e->slots[i].iter_edges;
       all_converged = all_converged && e->slots[i].converged;
+    }
+    if (s->index == 0 && e->stats) {
+      /* Levels one device-side loop ran at once: the first carries the
+       * loop's edges and time, the others are tagged 'L'. */
+      gr__stats_level(e->stats, level_in, level_edges, (gr_time_now() - t_iter) * 1e3, it.tag);
+      for (int l = 1; l < levels; l++) gr__stats_level(e->stats, it.level_sizes[l - 1], 0, 0.0, 'L');
     }
     if (s->index == 0) e->stats->iterations = iter + 1;
     if (global_in == 0 || all_converged) break;
@@ -510,6 +552,12 @@ void gr_enactor_destroy(gr_enactor **ep) {
 
 void gr_run_stats_free(gr_run_stats *s) {
   free(s->frontier);
+  free(s->level_edges);
+  free(s->level_ms);
+  free(s->level_tag);
+  s->level_edges = NULL;
+  s->level_ms = NULL;
+  s->level_tag = NULL;
   s->frontier = NULL;
   s->frontier_len = 0;
   for (int i = 0; i < s->n_devices && s->devices; i++) free(s->devices[i].bytes_to);

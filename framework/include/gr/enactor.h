@@ -31,6 +31,7 @@ typedef struct gr_enactor_config {
    * layer's exchange and its shared state. */
   const gr_exchange_ops *exchange;
   void *exchange_shared;
+  bool broadcast;           /* the exchange sends every change to every device */
 } gr_enactor_config;
 
 typedef struct gr_device_report {
@@ -46,6 +47,11 @@ typedef struct gr_run_stats {
   gr_eid edges;           /* edges visited by the operators */
   gr_eid *frontier;       /* input frontier size of each iteration (all devices) */
   int frontier_len;
+  /* per iteration, like frontier (entries of the levels a device-side loop
+   * ran at once are 0 / the loop's): edges visited, ms, the primitive's tag */
+  gr_eid *level_edges;
+  double *level_ms;
+  char *level_tag;
   gr_status status;       /* GR_SUCCESS or GR_ITERATION_LIMIT */
   int n_devices;
   gr_device_run_stats *devices; /* per device: time split and bytes sent */

@@ -45,17 +45,29 @@ typedef enum gr_value_type {
 
 /* Options of every primitive, parsed by the tools; each primitive documents
  * the fields it reads. */
+typedef enum gr_direction {
+  GR_DIRECTION_AUTO = 0, /* dobfs: switch by the frontier's and the unvisited part's edges */
+  GR_DIRECTION_PUSH = 1,
+  GR_DIRECTION_PULL = 2
+} gr_direction;
+
 typedef struct gr_prim_options {
   bool mark_pred;      /* bfs, dobfs, sssp: record predecessors */
   int max_iterations;  /* 0: until convergence */
   gr_tuning tune;      /* operator variants (gr_run --tune) */
+  gr_direction direction; /* dobfs */
+  double do_a;         /* dobfs: push -> pull when frontier edges > unvisited edges / do_a */
+  double do_b;         /* dobfs: pull -> push when frontier vertices < vertices / do_b */
 } gr_prim_options;
-#define GR_PRIM_OPTIONS_INIT {false, 0, GR_TUNING_INIT}
+#define GR_PRIM_OPTIONS_INIT {false, 0, GR_TUNING_INIT, GR_DIRECTION_AUTO, 15.0, 18.0}
 
 typedef struct gr_run_args {
   gr_vid source; /* global dense id, for primitives with a source */
   int run;       /* index of this run */
 } gr_run_args;
+
+/* The run's barrier (gr/exchange.h). */
+typedef struct gr_sync gr_sync;
 
 /* What one device's thread hands to every spec call. */
 typedef struct gr_part {
@@ -69,7 +81,17 @@ typedef struct gr_part {
   gr_workspace *ws;
   const gr_prim_options *opts;
   gr_mem_policy mem;
+  /* Every device learns every change of every iteration (one device, or
+   * the broadcast exchange): what a pull needs to see the whole frontier. */
+  bool global_view;
+  gr_sync *sync;           /* for gr_part_sum; NULL on one device */
 } gr_part;
+
+/* The sum of `local` over the run's devices, for decisions every device
+ * must take alike (e.g. a traversal's direction). Every device must call it
+ * the same number of times per iteration. GR_ERR_ABORTED when another
+ * device failed: return it from iterate at once. */
+gr_status gr_part_sum(gr_part *p, gr_eid local, gr_eid *total);
 
 typedef struct gr_iter {
   int iteration;         /* 0 for the first */
@@ -84,6 +106,7 @@ typedef struct gr_iter {
   int levels;
   const gr_eid *level_sizes;
   int max_levels;        /* at most this many levels in one call (0: no limit) */
+  char tag;              /* to set, optional: shown per level (dobfs: 'P' push, 'U' pull) */
 } gr_iter;
 
 enum { GR_MAX_PAYLOADS = 4 };

@@ -559,7 +559,7 @@ gr_status xh_bfs_run(gr_graph *g, const xh_bfs_config *c, const gr_vid *sources,
   o.mark_pred = true;
   *stage = XH_SETUP;
   gr_enactor_config cfg = {&gr_bfs_primitive, &o, c->backend, c->n_devices, c->cpu_threads,
-                           GR_MEM_POLICY_INIT, NULL, NULL, NULL};
+                           GR_MEM_POLICY_INIT, NULL, NULL, NULL, false};
   if (c->n_devices == 1) {
     GR_CHECK_GOTO(gr_subgraph_whole(&whole, g, false), st, fail);
     cfg.subs = &whole;
@@ -575,6 +575,7 @@ gr_status xh_bfs_run(gr_graph *g, const xh_bfs_config *c, const gr_vid *sources,
     cfg.subs = subs;
     cfg.exchange = &gr_comm_exchange_ops;
     cfg.exchange_shared = comm;
+    cfg.broadcast = c->mode == GR_COMM_BROADCAST;
   }
   *stage = XH_CREATE;
   GR_CHECK_GOTO(gr_enactor_create(&en, &cfg), st, fail);
