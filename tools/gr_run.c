@@ -81,6 +81,9 @@ enum {
   OPT_BIAS,
   OPT_TUNE,
   OPT_VALIDATE_FIRST,
+  OPT_DIRECTION,
+  OPT_DO_A,
+  OPT_DO_B,
   OPT_VERSION
 };
 
@@ -115,6 +118,9 @@ static const struct option long_options[] = {
     {"bias", required_argument, NULL, OPT_BIAS},
     {"tune", required_argument, NULL, OPT_TUNE},
     {"validate-first", no_argument, NULL, OPT_VALIDATE_FIRST},
+    {"direction", required_argument, NULL, OPT_DIRECTION},
+    {"do-a", required_argument, NULL, OPT_DO_A},
+    {"do-b", required_argument, NULL, OPT_DO_B},
     {"version", no_argument, NULL, OPT_VERSION},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
@@ -159,7 +165,12 @@ static void usage(FILE *f) {
           "      --runs N           number of runs, each from the next source of the seeded\n"
           "                         sequence (default: 1)\n"
           "      --seed S           seed for sources, generators and random weights (default: 1)\n"
-          "      --mark-pred        record predecessors (bfs)\n"
+          "      --mark-pred        record predecessors (bfs, dobfs)\n"
+          "      --direction D      dobfs: auto, push or pull (default: auto)\n"
+          "      --do-a F           dobfs: push -> pull when the frontier's edges exceed the\n"
+          "                         unvisited part's edges / F (default: 15)\n"
+          "      --do-b F           dobfs: pull -> push when the frontier shrinks to at most\n"
+          "                         vertices / F (default: 18)\n"
           "      --max-iter N       stop after N iterations (default: 0, no limit)\n"
           "      --validate         check every run against the CPU reference\n"
           "      --validate-first   check the first run only (benchmarks)\n"
@@ -298,6 +309,25 @@ static int parse_options(int argc, char **argv, run_options *o) {
         o->validate = true;
         o->validate_first = true;
         break;
+      case OPT_DIRECTION:
+        if (!strcmp(optarg, "auto")) o->popts.direction = GR_DIRECTION_AUTO;
+        else if (!strcmp(optarg, "push")) o->popts.direction = GR_DIRECTION_PUSH;
+        else if (!strcmp(optarg, "pull")) o->popts.direction = GR_DIRECTION_PULL;
+        else return usage_error("--direction must be auto, push or pull, got '%s'", optarg);
+        break;
+      case OPT_DO_A:
+      case OPT_DO_B: {
+        char *end = NULL;
+        errno = 0;
+        double f = strtod(optarg, &end);
+        if (errno || end == optarg || *end || !(f > 0.0) || f > 1e9)
+          return usage_error(c == OPT_DO_A ? "--do-a needs a positive number, got '%s'"
+                                           : "--do-b needs a positive number, got '%s'",
+                             optarg);
+        if (c == OPT_DO_A) o->popts.do_a = f;
+        else o->popts.do_b = f;
+        break;
+      }
       case OPT_TUNE:
         if (gr_tuning_parse(&o->popts.tune, optarg) < 0) return usage_error("%s", gr_error_message());
         break;

@@ -231,7 +231,11 @@ static gr_status gr__slot_init(gr__slot *s) {
     if (!sub->in.offsets)
       return gr_errorf(GR_ERR_INTERNAL, "%s needs in-edges but part %d has none",
                        e->cfg.prim->name, s->index);
-    GR_CHECK(gr__upload_csr(s->dev, &sub->in, s->dev_in, &p->in, "graph (CSC)"));
+    /* An undirected graph's CSC is its CSR: one copy on the device. */
+    if (sub->in.offsets == sub->out.offsets && sub->in.indices == sub->out.indices)
+      p->in = p->out;
+    else
+      GR_CHECK(gr__upload_csr(s->dev, &sub->in, s->dev_in, &p->in, "graph (CSC)"));
   }
   if (sub->local_to_global) {
     size_t bytes = (size_t)sub->n_local * sizeof(gr_vid);

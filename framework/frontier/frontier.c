@@ -75,3 +75,15 @@ void gr_frontier_release(gr_frontier *f) {
   gr_buffer_release(&f->bitmap);
   f->size = 0;
 }
+
+gr_status gr_frontier_degree_sum(const gr_frontier *f, gr_device *dev, gr_workspace *ws, const gr_csr *g,
+                                 gr_eid *sum) {
+  *sum = 0;
+  if (!f->size) return GR_SUCCESS;
+#ifdef GR_HAVE_CUDA
+  if (gr_device_backend(dev) == GR_BACKEND_CUDA)
+    return gr__frontier_degrees_cuda(dev, ws, gr_frontier_items(f), f->size, g->offsets, sum);
+#endif
+  (void)ws;
+  return gr__frontier_degrees_cpu(dev, gr_frontier_items(f), f->size, g->offsets, sum);
+}

@@ -57,3 +57,13 @@ gr_status gr__frontier_b2q_cpu(gr_device *dev, const uint32_t *bits, gr_vid univ
   *n = counts[used];
   return GR_SUCCESS;
 }
+
+gr_status gr__frontier_degrees_cpu(gr_device *dev, const gr_vid *q, gr_eid n, const gr_eid *offsets,
+                                   gr_eid *sum) {
+  gr_eid t = 0;
+  const int nt = gr_device_cpu_threads(dev);
+#pragma omp parallel for num_threads(nt) reduction(+ : t) schedule(static)
+  for (gr_eid i = 0; i < n; i++) t += offsets[q[i] + 1] - offsets[q[i]];
+  *sum = t;
+  return GR_SUCCESS;
+}

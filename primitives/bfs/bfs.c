@@ -16,9 +16,7 @@ typedef struct gr__bfs_slice {
   gr_buffer depth;
   gr_buffer pred;
   bool mark_pred;
-  gr_buffer level_sizes;   /* device: input sizes of the loop's levels */
-  gr_eid *host_sizes;      /* their host copy */
-  bool loop_left;          /* this run's frontier outgrew the loop once */
+  gr_bfs_loop loop;
 } gr__bfs_slice;
 
 const gr_bfs_ops *gr__bfs_ops(const gr_device *dev) {
@@ -54,23 +52,29 @@ static void bfs_release(void *slice, gr_part *p) {
   gr__bfs_slice *s = slice;
   gr_buffer_release(&s->depth);
   gr_buffer_release(&s->pred);
-  gr_buffer_release(&s->level_sizes);
-  free(s->host_sizes);
+  gr_bfs_loop_release(&s->loop);
   free(s);
+}
+
+void gr_bfs_loop_release(gr_bfs_loop *l) {
+  gr_buffer_release(&l->level_sizes);
+  free(l->host_sizes);
+  l->host_sizes = NULL;
 }
 
 /* Small frontiers on one GPU: many levels in one device-side loop. Returns
  * with it->levels = 0 when the loop did not run (the caller then does one
  * load-balanced level). */
-static gr_status bfs_levels(gr__bfs_slice *s, gr_part *p, gr_iter *it, const gr_bfs_ops *ops) {
+gr_status gr_bfs_loop_run(gr_bfs_loop *s, gr_part *p, gr_iter *it, const gr_bfs_ctx *c) {
+  const gr_bfs_ops *ops = gr__bfs_ops(p->dev);
   const gr_tuning *t = &p->ws->tune;
   it->levels = 0;
   if (!ops->levels || !t->small_loop || p->count != 1 || it->in->size > t->small_vertices) return GR_SUCCESS;
   /* Once a run's frontier has outgrown the loop, its shrinking tail comes
    * back only when it is really small: every refused try costs a launch and
    * a round trip, more than the load-balanced level it would replace. */
-  if (it->iteration == 0) s->loop_left = false;
-  if (s->loop_left && it->in->size > t->small_vertices / 16) return GR_SUCCESS;
+  if (it->iteration == 0) s->left = false;
+  if (s->left && it->in->size > t->small_vertices / 16) return GR_SUCCESS;
   if (!s->level_sizes.ptr) {
     GR_CHECK(gr_buffer_resize(&s->level_sizes, p->dev, GR__BFS_LOOP_LEVELS * sizeof(gr_eid), 0,
                               "bfs level sizes"));
@@ -91,15 +95,14 @@ static gr_status bfs_levels(gr__bfs_slice *s, gr_part *p, gr_iter *it, const gr_
   a.max_edges = t->small_edges;
   a.max_degree = t->small_degree;
   a.level_sizes = s->level_sizes.ptr;
-  gr_bfs_ctx c = {(gr_svid *)s->depth.ptr, s->mark_pred ? (gr_svid *)s->pred.ptr : NULL, p->local_to_global, 0};
-  GR_CHECK(ops->levels(p->dev, p->ws, &a, &c));
+  GR_CHECK(ops->levels(p->dev, p->ws, &a, c));
   if (a.levels == 0) {
-    s->loop_left = true;
+    s->left = true;
     return GR_SUCCESS;
   }
   /* Stopped because the frontier outgrew the loop: the next level is a
    * load-balanced one. */
-  if (a.n_out > 0 && a.levels < a.max_levels) s->loop_left = true;
+  if (a.n_out > 0 && a.levels < a.max_levels) s->left = true;
   it->levels = a.levels;
   it->edges += a.edges;
   if (a.levels > 1)
@@ -137,14 +140,18 @@ static gr_status bfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr_vid n = p->sub->n_local;
   if (gr_frontier_capacity(it->out) < n)
     GR_CHECK(gr_frontier_reserve(it->out, p->dev, n, 0, &p->mem));
-  const gr_bfs_ops *ops = gr__bfs_ops(p->dev);
-  GR_CHECK(bfs_levels(s, p, it, ops));
-  if (it->levels > 0) return GR_SUCCESS;
   gr_bfs_ctx c = {(gr_svid *)s->depth.ptr, s->mark_pred ? (gr_svid *)s->pred.ptr : NULL,
                   p->local_to_global, (gr_svid)it->iteration + 1};
+  GR_CHECK(gr_bfs_loop_run(&s->loop, p, it, &c));
+  if (it->levels > 0) return GR_SUCCESS;
+  return gr_bfs_push_level(p, it, &c);
+}
+
+gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c) {
+  const gr_bfs_ops *ops = gr__bfs_ops(p->dev);
   gr_advance_push_args a = {&p->out, gr_frontier_items(it->in), it->in->size, gr_frontier_items(it->out),
                             gr_frontier_capacity(it->out), 0, 0};
-  GR_CHECK(ops->push(p->dev, p->ws, &a, &c));
+  GR_CHECK(ops->push(p->dev, p->ws, &a, c));
   it->out->size = a.n_out;
   it->edges += a.edges;
   return GR_SUCCESS;

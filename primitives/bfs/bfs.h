@@ -60,6 +60,22 @@ const gr_bfs_ops *gr__bfs_ops(const gr_device *dev);
 
 extern const gr_primitive gr_bfs_primitive;
 
+/* Shared with DOBFS. One push level: it->out (reserved for n_local items)
+ * gets the vertices c->next claims. */
+gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c);
+
+/* The device-side loop over small frontiers (one GPU; gr_tuning's limits):
+ * runs from it->in as many levels as stay small and sets it->levels (0 when
+ * it did not run: the caller does one level itself), it->out and
+ * it->level_sizes. Per-device state: */
+typedef struct gr_bfs_loop {
+  gr_buffer level_sizes; /* device: input sizes of the loop's levels */
+  gr_eid *host_sizes;    /* their host copy */
+  bool left;             /* this run's frontier outgrew the loop once */
+} gr_bfs_loop;
+gr_status gr_bfs_loop_run(gr_bfs_loop *l, gr_part *p, gr_iter *it, const gr_bfs_ctx *c);
+void gr_bfs_loop_release(gr_bfs_loop *l);
+
 /* Plain serial reference (depths, and predecessors when asked). */
 gr_status gr_bfs_reference(gr_graph *g, const gr_run_args *a, const gr_prim_options *o,
                            gr_result *ref);

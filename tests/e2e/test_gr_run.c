@@ -93,6 +93,30 @@ START_TEST(bfs_validates_with_predecessors_and_sources) {
 }
 END_TEST
 
+START_TEST(dobfs_validates_in_every_direction) {
+  const char *specs[] = {"kron:12:16", "uniform:11:8,directed", "grid2d:30x40"};
+  const char *dirs[] = {"auto", "push", "pull"};
+  for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
+    for (size_t d = 0; d < 3; d++) {
+      ck_assert_int_eq(run("--primitive", "dobfs", "--gen", specs[i], "--direction", dirs[d], "--runs", "2",
+                           "--mark-pred", "--validate"),
+                       0);
+      assert_out_has("validation passed (2 runs)");
+    }
+  char path[1024];
+  if (gr_test_data_file(path, sizeof path, "cit-hepph.mtx.gz")) {
+    ck_assert_int_eq(run("--primitive", "dobfs", path, "--runs", "3", "--validate", "--mark-pred", "--no-cache"), 0);
+    assert_out_has("validation passed");
+  }
+  ck_assert_int_eq(run("--primitive", "dobfs", "--gen", "kron:8:4", "--direction", "sideways"), 2);
+  assert_err_has("--direction");
+  ck_assert_int_eq(run("--primitive", "dobfs", "--gen", "kron:8:4", "--do-a", "0"), 2);
+  assert_err_has("--do-a");
+  ck_assert_int_eq(run("--primitive", "dobfs", "--gen", "kron:8:4", "--do-b", "x"), 2);
+  assert_err_has("--do-b");
+}
+END_TEST
+
 START_TEST(bfs_validates_on_real_graphs) {
   const char *files[] = {"karate.mtx", "email-enron.mtx.gz", "cit-hepph.mtx.gz", "soc-slashdot0902.mtx.gz",
                          "ego-twitter.mtx.gz", "luxembourg_osm.mtx.gz", "uk-2007-05-100k.mtx.gz",
@@ -333,6 +357,7 @@ int main(void) {
   tcase_add_test(runs, bfs_validates_on_generated_graphs);
   tcase_add_test(runs, bfs_validates_with_predecessors_and_sources);
   tcase_add_test(runs, bfs_validates_on_real_graphs);
+  tcase_add_test(runs, dobfs_validates_in_every_direction);
   tcase_add_test(runs, out_file_lists_every_vertex_by_input_id);
   tcase_add_test(runs, out_file_uses_original_ids_of_edge_lists);
   tcase_add_test(runs, json_report_has_the_summary_and_devices);

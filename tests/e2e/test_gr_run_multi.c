@@ -216,6 +216,13 @@ START_TEST(reach_on_many_devices_equals_one_device) {
 }
 END_TEST
 
+START_TEST(dobfs_on_many_devices_equals_one_device) {
+  /* Pulls under broadcast (the default), push only under selective. */
+  matrix("dobfs", NULL, "kron:11:16", on_gpu() ? "p2p" : NULL, max_devices());
+  if (!on_gpu()) matrix("dobfs", NULL, "uniform:10:8,directed", NULL, max_devices());
+}
+END_TEST
+
 START_TEST(bfs_over_nccl_equals_one_device) {
   /* NCCL needs a GPU per device. */
   if (!on_gpu() || gpus_present() < 2 || !getenv("GR_E2E_NCCL")) return;
@@ -327,6 +334,7 @@ int main(void) {
   tcase_add_test(runs, bfs_on_many_devices_equals_one_device_on_generated_graphs);
   tcase_add_test(runs, bfs_on_many_devices_equals_one_device_on_real_graphs);
   tcase_add_test(runs, reach_on_many_devices_equals_one_device);
+  tcase_add_test(runs, dobfs_on_many_devices_equals_one_device);
   tcase_add_test(runs, bfs_over_nccl_equals_one_device);
   tcase_add_test(runs, summary_reports_partition_exchange_and_time_split);
   suite_add_tcase(s, runs);

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Frontier conversions on CUDA: queue to bitmap with atomicOr; bitmap to an
 // ordered queue by a scan of per-word popcounts (CUB).
+#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #include "frontier/frontier_kernels.h"
 #include "gr/cuda_check.h"
@@ -35,7 +38,26 @@ __global__ void word_write_kernel(const uint32_t *bits, size_t words, const gr_e
   }
 }
 
+struct DegreeOf {
+  const gr_vid *q;
+  const gr_eid *offsets;
+  __device__ gr_eid operator()(gr_eid i) const { return offsets[q[i] + 1] - offsets[q[i]]; }
+};
+
 }  // namespace
+
+extern "C" gr_status gr__frontier_degrees_cuda(gr_device *dev, gr_workspace *ws, const gr_vid *q, gr_eid n,
+                                               const gr_eid *offsets, gr_eid *sum) {
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  thrust::counting_iterator<gr_eid> idx(0);
+  thrust::transform_iterator<DegreeOf, thrust::counting_iterator<gr_eid>, gr_eid> deg(idx, DegreeOf{q, offsets});
+  gr_eid *out = (gr_eid *)ws->counters.ptr;
+  size_t temp = 0;
+  GR_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp, deg, out, n, s));
+  GR_CHECK(gr_buffer_reserve(&ws->temp, dev, temp, 0, &ws->policy, 0, "CUB reduce storage"));
+  GR_CUDA_CHECK(cub::DeviceReduce::Sum(ws->temp.ptr, temp, deg, out, n, s));
+  return gr_device_copy(dev, sum, out, sizeof *sum, GR_COPY_D2H);
+}
 
 extern "C" gr_status gr__frontier_q2b_cuda(gr_device *dev, const gr_vid *q, gr_eid n,
                                            uint32_t *bits) {

@@ -6,6 +6,7 @@
 #define GR_FRONTIER_H
 
 #include "gr/buffer.h"
+#include "gr/graph.h"
 #include "gr/types.h"
 #include "gr/workspace.h"
 
@@ -40,6 +41,10 @@ gr_status gr_frontier_clear_bitmap(gr_frontier *f, gr_device *dev);
 gr_status gr_frontier_queue_to_bitmap(gr_frontier *f, gr_device *dev, gr_workspace *ws);
 /* Sets the queue to the bitmap's elements in ascending order. */
 gr_status gr_frontier_bitmap_to_queue(gr_frontier *f, gr_device *dev, gr_workspace *ws);
+/* The sum of the queue's vertices' degrees in g (device-resident CSR): the
+ * edges a push from this frontier would visit. */
+gr_status gr_frontier_degree_sum(const gr_frontier *f, gr_device *dev, gr_workspace *ws, const gr_csr *g,
+                                 gr_eid *sum);
 /* Copies the queue to host memory (n = f->size entries). */
 gr_status gr_frontier_download(const gr_frontier *f, gr_device *dev, gr_vid *host_ids);
 void gr_frontier_swap(gr_frontier *a, gr_frontier *b);

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* DOBFS as a primitive spec. Each level picks a direction from counts every
+ * device shares (gr_part_sum), so all devices agree:
+ *   push -> pull  when the frontier's out-edges exceed the unvisited part's
+ *                 edges / do_a (Beamer's test, edges counted exactly);
+ *   pull -> push  when the frontier shrinks and has at most n / do_b
+ *                 vertices.
+ * A pull needs every device to see the whole frontier: one device, or the
+ * broadcast exchange (the default spec, with duplicate-all proxies). Under
+ * selective exchange on several devices it pushes only. Pull candidates
+ * are the owned vertices still unvisited, compacted at every pull level, so
+ * a pull never rescans what earlier pulls settled. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dobfs/dobfs.h"
+#include "gr/util.h"
+
+typedef struct gr__dobfs_slice {
+  gr_buffer depth;
+  gr_buffer pred;
+  bool mark_pred;
+  gr_bfs_loop loop;
+  gr_buffer owned;   /* owned local ids: the first pull's candidates */
+  gr_eid n_owned;
+  gr_buffer cand[2]; /* owned vertices not yet settled by a pull */
+  int cur;
+  gr_eid n_cand;
+  gr_buffer bits;    /* the frontier as a bitmap (pull) */
+  /* direction state, the same on every device */
+  gr_direction dir;
+  gr_eid m_total;    /* arcs of the whole graph */
+  gr_eid m_visited;  /* out-edges of the vertices visited so far */
+  gr_eid prev_frontier;
+} gr__dobfs_slice;
+
+static const gr_dobfs_ops *gr__dobfs_ops(const gr_device *dev) {
+#ifdef GR_HAVE_CUDA
+  if (gr_device_backend(dev) == GR_BACKEND_CUDA) return &gr__dobfs_ops_cuda;
+#endif
+  (void)dev;
+  return &gr__dobfs_ops_cpu;
+}
+
+static void dobfs_release(void *slice, gr_part *p) {
+  (void)p;
+  gr__dobfs_slice *s = slice;
+  if (!s) return;
+  gr_buffer_release(&s->depth);
+  gr_buffer_release(&s->pred);
+  gr_buffer_release(&s->owned);
+  gr_buffer_release(&s->cand[0]);
+  gr_buffer_release(&s->cand[1]);
+  gr_buffer_release(&s->bits);
+  gr_bfs_loop_release(&s->loop);
+  free(s);
+}
+
+static gr_status dobfs_init(void **slice, gr_part *p) {
+  gr__dobfs_slice *s = NULL;
+  gr_vid *owned = NULL;
+  gr_status st = GR_SUCCESS;
+  const gr_subgraph *sub = p->sub;
+  const gr_vid n = sub->n_local;
+  if (p->opts->direction == GR_DIRECTION_PULL && !p->global_view)
+    return gr_errorf(GR_ERR_INVALID_ARG,
+                     "dobfs --direction pull on several devices needs --comm broadcast (a pull must see the "
+                     "whole frontier)");
+  GR_CHECK(gr_host_calloc((void **)&s, 1, sizeof *s, "dobfs state"));
+  s->mark_pred = p->opts->mark_pred;
+  GR_CHECK_GOTO(gr_buffer_resize(&s->depth, p->dev, (size_t)n * sizeof(gr_svid), 0, "dobfs depths"), st, fail);
+  if (s->mark_pred)
+    GR_CHECK_GOTO(gr_buffer_resize(&s->pred, p->dev, (size_t)n * sizeof(gr_svid), 0, "dobfs predecessors"), st,
+                  fail);
+  GR_CHECK_GOTO(gr_host_alloc((void **)&owned, ((size_t)n + 1) * sizeof *owned, "dobfs owned vertices"), st, fail);
+  for (gr_vid v = 0; v < n; v++)
+    if (gr_subgraph_owns(sub, v)) owned[s->n_owned++] = v;
+  const size_t ob = (size_t)(s->n_owned ? s->n_owned : 1) * sizeof(gr_vid);
+  GR_CHECK_GOTO(gr_buffer_resize(&s->owned, p->dev, ob, 0, "dobfs owned vertices"), st, fail);
+  GR_CHECK_GOTO(gr_device_copy(p->dev, s->owned.ptr, owned, (size_t)s->n_owned * sizeof(gr_vid), GR_COPY_H2D), st,
+                fail);
+  free(owned);
+  owned = NULL;
+  *slice = s;
+  return GR_SUCCESS;
+fail:
+  free(owned);
+  dobfs_release(s, p);
+  return st;
+}
+
+static gr_status dobfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_frontier *first) {
+  gr__dobfs_slice *s = slice;
+  gr_vid n = p->sub->n_local;
+  GR_CHECK(gr_device_memset(p->dev, s->depth.ptr, 0xff, (size_t)n * sizeof(gr_svid)));
+  if (s->mark_pred) GR_CHECK(gr_device_memset(p->dev, s->pred.ptr, 0xff, (size_t)n * sizeof(gr_svid)));
+  if (gr_frontier_capacity(first) < n) GR_CHECK(gr_frontier_reserve(first, p->dev, n, 0, &p->mem));
+  first->size = 0;
+  s->dir = p->opts->direction == GR_DIRECTION_PULL ? GR_DIRECTION_PULL : GR_DIRECTION_PUSH;
+  s->m_total = s->m_visited = s->prev_frontier = 0;
+  s->n_cand = 0; /* filled from the owned list at the first pull */
+  s->cur = -1;
+  gr_vid src = 0;
+  if (!gr_subgraph_local(p->sub, a->source, &src) || !gr_subgraph_owns(p->sub, src)) return GR_SUCCESS;
+  gr_svid zero = 0;
+  GR_CHECK(gr_device_copy(p->dev, (gr_svid *)s->depth.ptr + src, &zero, sizeof zero, GR_COPY_H2D));
+  GR_CHECK(gr_frontier_assign(first, p->dev, &src, 1));
+  return gr_device_sync(p->dev);
+}
+
+/* Every device takes the same decision from the same shared counts. */
+static void dobfs_decide(gr__dobfs_slice *s, const gr_part *p, gr_eid frontier, gr_eid m_frontier) {
+  const gr_prim_options *o = p->opts;
+  const gr_eid m_unvisited =
+      s->m_total > s->m_visited + m_frontier ? s->m_total - s->m_visited - m_frontier : 0;
+  if (o->direction != GR_DIRECTION_AUTO || !p->global_view) {
+    s->dir = o->direction == GR_DIRECTION_PULL && p->global_view ? GR_DIRECTION_PULL : GR_DIRECTION_PUSH;
+  } else if (s->dir == GR_DIRECTION_PUSH) {
+    if ((double)m_frontier > (double)m_unvisited / o->do_a) s->dir = GR_DIRECTION_PULL;
+  } else if (frontier < s->prev_frontier && (double)frontier <= (double)p->sub->n_global / o->do_b) {
+    s->dir = GR_DIRECTION_PUSH;
+  }
+}
+
+/* One pull level: unvisited owned vertices look for a parent at depth L. */
+static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const gr_bfs_ctx *c) {
+  const gr_dobfs_ops *ops = gr__dobfs_ops(p->dev);
+  const gr_vid n = p->sub->n_local;
+  const size_t words = gr_bitmap_words(n);
+  if (!s->bits.ptr) GR_CHECK(gr_buffer_resize(&s->bits, p->dev, words * sizeof(uint32_t), 0, "dobfs frontier bitmap"));
+  if (s->cur < 0) {
+    const size_t ob = (size_t)(s->n_owned ? s->n_owned : 1) * sizeof(gr_vid);
+    for (int k = 0; k < 2; k++)
+      if (s->cand[k].capacity < ob) GR_CHECK(gr_buffer_resize(&s->cand[k], p->dev, ob, 0, "dobfs pull candidates"));
+    GR_CHECK(gr_device_copy(p->dev, s->cand[0].ptr, s->owned.ptr, (size_t)s->n_owned * sizeof(gr_vid),
+                            GR_COPY_D2D));
+    s->cur = 0;
+    s->n_cand = s->n_owned;
+  }
+  gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration, s->bits.ptr, n};
+  gr_for_each_args fa = {NULL, (gr_eid)words};
+  GR_CHECK(ops->frontier_bits(p->dev, p->ws, &fa, &dc));
+  /* Drop the candidates settled since the last pull (by pulls or pushes). */
+  gr_filter_args ka = {s->cand[s->cur].ptr, s->n_cand, s->cand[1 - s->cur].ptr, s->n_owned, NULL, 0};
+  GR_CHECK(ops->keep_unvisited(p->dev, p->ws, &ka, &dc));
+  s->cur = 1 - s->cur;
+  s->n_cand = ka.n_out;
+  gr_advance_pull_args pa = {&p->in, s->bits.ptr, s->cand[s->cur].ptr, s->n_cand, gr_frontier_items(it->out),
+                             gr_frontier_capacity(it->out), 0, 0};
+  GR_CHECK(gr__bfs_ops(p->dev)->pull(p->dev, p->ws, &pa, c));
+  it->out->size = pa.n_out;
+  it->edges += pa.edges;
+  return GR_SUCCESS;
+}
+
+static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
+  gr__dobfs_slice *s = slice;
+  gr_vid n = p->sub->n_local;
+  gr_status st = GR_SUCCESS;
+  if (gr_frontier_capacity(it->out) < n) GR_CHECK(gr_frontier_reserve(it->out, p->dev, n, 0, &p->mem));
+  gr_eid m_local = 0, m_frontier = 0;
+  GR_CHECK(gr_frontier_degree_sum(it->in, p->dev, p->ws, &p->out, &m_local));
+  /* Every device calls the sums, in the same order, whatever it holds. */
+  if (s->m_total == 0 && it->iteration == 0) {
+    st = gr_part_sum(p, p->out.m, &s->m_total);
+    if (st < 0) return st;
+  }
+  st = gr_part_sum(p, m_local, &m_frontier);
+  if (st < 0) return st;
+  dobfs_decide(s, p, it->global_in, m_frontier);
+  s->m_visited += m_frontier;
+  s->prev_frontier = it->global_in;
+  gr_bfs_ctx c = {(gr_svid *)s->depth.ptr, s->mark_pred ? (gr_svid *)s->pred.ptr : NULL, p->local_to_global,
+                  (gr_svid)it->iteration + 1};
+  if (s->dir == GR_DIRECTION_PULL) {
+    it->tag = 'U';
+    return dobfs_pull(s, p, it, &c);
+  }
+  it->tag = 'P';
+  /* Small frontiers on one GPU: BFS's device-side loop (a frontier small
+   * enough for it is far below any switch to pull). */
+  GR_CHECK(gr_bfs_loop_run(&s->loop, p, it, &c));
+  if (it->levels > 1) {
+    /* The loop visited every out-edge of the frontiers it ran. */
+    s->m_visited += it->edges - m_frontier;
+    s->prev_frontier = it->level_sizes[it->levels - 2];
+  }
+  if (it->levels > 0) return GR_SUCCESS;
+  return gr_bfs_push_level(p, it, &c);
+}
+
+static gr_status dobfs_payload(void *slice, gr_part *p, gr_payload *out) {
+  (void)p;
+  gr__dobfs_slice *s = slice;
+  memset(out, 0, sizeof *out);
+  out->n_values = 1;
+  out->values[0] = s->depth.ptr;
+  if (s->mark_pred) {
+    out->n_vertices = 1;
+    out->vertices[0] = s->pred.ptr;
+  }
+  return GR_SUCCESS;
+}
+
+static gr_status dobfs_extract(void *slice, gr_part *p, gr_result *r) {
+  gr__dobfs_slice *s = slice;
+  gr_vid n = p->sub->n_local;
+  gr_svid *h = NULL;
+  gr_status st = GR_SUCCESS;
+  GR_CHECK(gr_host_alloc((void **)&h, (size_t)n * sizeof(gr_svid), "dobfs results"));
+  GR_CHECK_GOTO(gr_device_copy(p->dev, h, s->depth.ptr, (size_t)n * sizeof(gr_svid), GR_COPY_D2H), st, done);
+  gr_svid *depth = r->values;
+  for (gr_vid v = 0; v < n; v++)
+    if (gr_subgraph_owns(p->sub, v)) depth[gr_subgraph_global(p->sub, v)] = h[v];
+  if (s->mark_pred && r->preds) {
+    GR_CHECK_GOTO(gr_device_copy(p->dev, h, s->pred.ptr, (size_t)n * sizeof(gr_svid), GR_COPY_D2H), st, done);
+    for (gr_vid v = 0; v < n; v++)
+      if (gr_subgraph_owns(p->sub, v)) r->preds[gr_subgraph_global(p->sub, v)] = h[v];
+  }
+done:
+  free(h);
+  return st;
+}
+
+const gr_primitive gr_dobfs_primitive = {
+    .name = "dobfs",
+    .summary = "direction-optimizing BFS: push or pull per level; depth (and predecessor) of every vertex",
+    .proxy = GR_PROXY_ALL,
+    .comm = GR_COMM_BROADCAST,
+    .n_vertex_assoc = 1,
+    .n_value_assoc = 1,
+    .combine = GR_COMBINE_MIN,
+    .value_type = GR_VALUE_SVID,
+    .needs_source = true,
+    .needs_in_edges = true,
+    .needs_weights = false,
+    .init = dobfs_init,
+    .release = dobfs_release,
+    .reset = dobfs_reset,
+    .iterate = dobfs_iterate,
+    .converged = NULL,
+    .payload = dobfs_payload,
+    .extract = dobfs_extract,
+    .reference = gr_bfs_reference,
+    .validate = gr_bfs_validate,
+    .traversed_edges = gr_bfs_traversed_edges,
+};

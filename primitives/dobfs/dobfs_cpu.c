@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* DOBFS's pull helpers on the CPU backend: the portable definition. */
+#include "dobfs/dobfs.h"
+#include "gr/operators_cpu.h"
+
+static GR_CPU_FOR_EACH(gr__dobfs_bits_cpu, gr_dobfs_ctx, gr_dobfs_frontier_word)
+static GR_CPU_FILTER(gr__dobfs_keep_cpu, gr_dobfs_ctx, gr_dobfs_unvisited)
+
+const gr_dobfs_ops gr__dobfs_ops_cpu = {gr__dobfs_bits_cpu, gr__dobfs_keep_cpu};
