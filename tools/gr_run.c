@@ -145,6 +145,7 @@ static void usage(FILE *f) {
           "                         (default: just-enough)\n"
           "      --tune K=V[,K=V]   operator variants, for comparing them (defaults: the\n"
           "                         fastest measured): advance=chunked|serial,\n"
+          "                         pull=hybrid|warp (thread or warp per pull candidate),\n"
           "                         small=on|off (device-side loop over small frontiers),\n"
           "                         small-vertices=16384, small-edges=131072,\n"
           "                         small-degree=512\n"

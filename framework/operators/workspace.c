@@ -70,6 +70,10 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
       if (!strcmp(v, "chunked")) r.advance = GR_ADVANCE_CHUNKED;
       else if (!strcmp(v, "serial")) r.advance = GR_ADVANCE_SERIAL;
       else ok = false;
+    } else if (!strcmp(k, "pull")) {
+      if (!strcmp(v, "hybrid")) r.pull = GR_PULL_HYBRID;
+      else if (!strcmp(v, "warp")) r.pull = GR_PULL_WARP;
+      else ok = false;
     } else if (!strcmp(k, "small")) {
       if (!strcmp(v, "on")) r.small_loop = true;
       else if (!strcmp(v, "off")) r.small_loop = false;
@@ -82,7 +86,7 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
       ok = gr__tune_count(v, &r.small_degree);
     } else {
       return gr_errorf(GR_ERR_INVALID_ARG,
-                       "--tune: unknown key '%s' (advance, small, small-vertices, small-edges, small-degree)", k);
+                       "--tune: unknown key '%s' (advance, pull, small, small-vertices, small-edges, small-degree)", k);
     }
     if (!ok) return gr_errorf(GR_ERR_INVALID_ARG, "--tune: bad value '%s' for %s", v, k);
   }

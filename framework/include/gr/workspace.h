@@ -21,8 +21,14 @@ typedef enum gr_advance_mode {
   GR_ADVANCE_SERIAL = 1   /* edge-balanced; each block searches its chunk's start itself */
 } gr_advance_mode;
 
+typedef enum gr_pull_mode {
+  GR_PULL_HYBRID = 0, /* a thread per light candidate, a warp per heavy one */
+  GR_PULL_WARP = 1    /* a warp per candidate */
+} gr_pull_mode;
+
 typedef struct gr_tuning {
   gr_advance_mode advance;
+  gr_pull_mode pull;
   /* Small frontiers run many levels in one device-side loop (one launch,
    * no host round trip per level) while the frontier has at most
    * small_vertices vertices, small_edges out-edges and no vertex of degree
@@ -32,9 +38,9 @@ typedef struct gr_tuning {
   gr_eid small_edges;
   gr_eid small_degree;
 } gr_tuning;
-#define GR_TUNING_INIT {GR_ADVANCE_CHUNKED, true, 16384, 131072, 512}
-/* "advance=chunked|serial,small=on|off,small-vertices=N,small-edges=N,
- * small-degree=N" (any subset, comma separated). */
+#define GR_TUNING_INIT {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512}
+/* "advance=chunked|serial,pull=hybrid|warp,small=on|off,small-vertices=N,
+ * small-edges=N,small-degree=N" (any subset, comma separated). */
 gr_status gr_tuning_parse(gr_tuning *t, const char *text);
 
 typedef struct gr_workspace {

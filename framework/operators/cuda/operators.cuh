@@ -252,6 +252,48 @@ __global__ void __launch_bounds__(kBlock)
   if (blockIdx.x == 0 && threadIdx.x == 0) ctr[kLvLevels] = (unsigned long long)l;
 }
 
+// Pull, one thread per candidate: vertices of at most kPullLight in-edges
+// scan them alone (most vertices of a large pull find a parent among their
+// first few); heavier ones are set aside for the warp kernel, so no thread
+// walks a hub's in-edges by itself.
+constexpr gr_eid kPullLight = 32;
+
+template <class Wanted, class Visit>
+__global__ void __launch_bounds__(kBlock)
+    advance_pull_thread_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
+                               const uint32_t *__restrict__ fbits, const gr_vid *__restrict__ cand, gr_eid n,
+                               gr_vid *__restrict__ out, gr_eid cap, unsigned long long *count,
+                               unsigned long long *edges, gr_vid *heavy, unsigned long long *n_heavy,
+                               Wanted wanted, Visit visit) {
+  unsigned long long examined = 0;
+  for (gr_eid base = blockIdx.x * (gr_eid)kBlock; base < n; base += (gr_eid)gridDim.x * kBlock) {
+    const gr_eid i = base + threadIdx.x;
+    bool found = false, big = false;
+    gr_vid v = 0;
+    if (i < n) {
+      v = cand ? cand[i] : (gr_vid)i;
+      if (wanted(v)) {
+        const gr_eid b = offsets[v], end = offsets[v + 1];
+        if (end - b > kPullLight) {
+          big = true;
+        } else {
+          for (gr_eid k = b; k < end; k++) {
+            examined++;
+            const gr_vid u = indices[k];
+            if (gr_bitmap_test(fbits, u) && visit(u, v, k)) {
+              found = true;
+              break;
+            }
+          }
+        }
+      }
+    }
+    warp_emit(found, v, out, cap, count);
+    warp_emit(big, v, heavy, n, n_heavy);
+  }
+  if (examined) atomicAdd(edges, examined);
+}
+
 template <class Wanted, class Visit>
 __global__ void __launch_bounds__(kBlock)
     advance_pull_warp_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
@@ -431,13 +473,28 @@ gr_status advance_pull(gr_device *dev, gr_workspace *ws, gr_advance_pull_args *a
   gr_eid n = a->candidates ? a->n_candidates : (gr_eid)a->g->n;
   if (n == 0) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  GR_CHECK(gr_workspace_zero_counters(ws, 2));
+  GR_CHECK(gr_workspace_zero_counters(ws, 3));
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
-  unsigned grid = grid_for(n * 32, kBlock, max_blocks(dev));
-  advance_pull_warp_kernel<Wanted, Visit><<<grid, kBlock, 0, s>>>(
-      a->g->offsets, a->g->indices, a->frontier_bits, a->candidates, n, a->out, a->out_capacity, ctr,
-      ctr + 1, wanted, visit);
-  GR_CUDA_CHECK_LAUNCH();
+  const gr_vid *cand = a->candidates;
+  if (ws->tune.pull == GR_PULL_HYBRID) {
+    // The heavy candidates go to a list for the warp kernel.
+    GR_CHECK(gr_buffer_reserve(&ws->scan, dev, (n + 1) * sizeof(gr_vid), 0, &ws->policy, 0, "pull heavy list"));
+    gr_vid *heavy = (gr_vid *)ws->scan.ptr;
+    advance_pull_thread_kernel<Wanted, Visit><<<grid_for(n, kBlock, max_blocks(dev) * 4), kBlock, 0, s>>>(
+        a->g->offsets, a->g->indices, a->frontier_bits, cand, n, a->out, a->out_capacity, ctr, ctr + 1, heavy,
+        ctr + 2, wanted, visit);
+    GR_CUDA_CHECK_LAUNCH();
+    GR_CHECK(gr_workspace_read_counters(ws, 3));
+    cand = heavy;
+    n = ws->host_counters[2];
+  }
+  if (n) {
+    unsigned grid = grid_for(n * 32, kBlock, max_blocks(dev));
+    advance_pull_warp_kernel<Wanted, Visit><<<grid, kBlock, 0, s>>>(
+        a->g->offsets, a->g->indices, a->frontier_bits, cand, n, a->out, a->out_capacity, ctr, ctr + 1, wanted,
+        visit);
+    GR_CUDA_CHECK_LAUNCH();
+  }
   GR_CHECK(gr_workspace_read_counters(ws, 2));
   GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity, "advance (pull)"));
   a->n_out = ws->host_counters[0];
