@@ -21,7 +21,7 @@ typedef struct gr__dobfs_slice {
   gr_buffer pred;
   bool mark_pred;
   gr_bfs_loop loop;
-  gr_buffer owned;   /* owned local ids: the first pull's candidates */
+  gr_buffer owned;   /* owned local ids with in-edges: the first pull's candidates */
   gr_eid n_owned;
   gr_buffer cand[2]; /* owned vertices not yet settled by a pull */
   int cur;
@@ -73,8 +73,12 @@ static gr_status dobfs_init(void **slice, gr_part *p) {
     GR_CHECK_GOTO(gr_buffer_resize(&s->pred, p->dev, (size_t)n * sizeof(gr_svid), 0, "dobfs predecessors"), st,
                   fail);
   GR_CHECK_GOTO(gr_host_alloc((void **)&owned, ((size_t)n + 1) * sizeof *owned, "dobfs owned vertices"), st, fail);
+  /* A vertex without in-edges is never found by a pull (only as the
+   * source, which reset sets): it is no candidate. Isolated vertices are
+   * many in Kronecker graphs (43% at scale 22). */
+  const gr_csr *in = sub->in.offsets ? &sub->in : &sub->out;
   for (gr_vid v = 0; v < n; v++)
-    if (gr_subgraph_owns(sub, v)) owned[s->n_owned++] = v;
+    if (gr_subgraph_owns(sub, v) && in->offsets[v + 1] > in->offsets[v]) owned[s->n_owned++] = v;
   const size_t ob = (size_t)(s->n_owned ? s->n_owned : 1) * sizeof(gr_vid);
   GR_CHECK_GOTO(gr_buffer_resize(&s->owned, p->dev, ob, 0, "dobfs owned vertices"), st, fail);
   GR_CHECK_GOTO(gr_device_copy(p->dev, s->owned.ptr, owned, (size_t)s->n_owned * sizeof(gr_vid), GR_COPY_H2D), st,
