@@ -138,6 +138,27 @@ static bool gr__apply(gr_value_type t, gr_combine_op op, void *local, const void
   return false;
 }
 
+/* Equal as values (as CUDA's pass 2 compares: -0.0 equals 0.0). */
+static bool gr__equal(gr_value_type t, const void *a, const void *b) {
+  switch (t) {
+    case GR_VALUE_FLOAT: {
+      float x, y;
+      memcpy(&x, a, sizeof x);
+      memcpy(&y, b, sizeof y);
+      return x == y;
+    }
+    case GR_VALUE_DOUBLE: {
+      double x, y;
+      memcpy(&x, a, sizeof x);
+      memcpy(&y, b, sizeof y);
+      return x == y;
+    }
+    case GR_VALUE_SVID:
+      return *(const gr_svid *)a == *(const gr_svid *)b;
+  }
+  return false;
+}
+
 static gr_status gr__xk_combine_cpu(gr_device *dev, const gr_xk_combine_args *a) {
   const int nt = gr_device_cpu_threads(dev);
   const gr_xk_layout *l = &a->layout;
@@ -157,7 +178,7 @@ static gr_status gr__xk_combine_cpu(gr_device *dev, const gr_xk_combine_args *a)
     if (a->pass == 2) {
       /* The winner's other payloads: any sender whose value equals the
        * final one is a valid winner. */
-      if (memcmp(loc0, val0, vb) != 0) continue;
+      if (!gr__equal(a->type, loc0, val0)) continue;
       for (int k = 1; k < l->n_values; k++)
         memcpy((unsigned char *)a->pay.values[k] + v * vb, a->msg + gr_xk_section(l, a->count, 1 + k) + i * vb, vb);
       for (int k = 0; k < l->n_vertices; k++)
