@@ -164,23 +164,28 @@ gr_status gr_part_sum(gr_part *p, gr_eid local, gr_eid *total) {
   return GR_SUCCESS;
 }
 
-/* Appends one iteration's figures to the run's statistics (thread 0). */
+/* Appends one iteration's figures to the run's statistics (thread 0). The
+ * arrays double when full: a grid run has thousands of levels, and this is
+ * inside the timed loop. */
 static void gr__stats_level(gr_run_stats *rs, gr_eid frontier, gr_eid edges, double ms, char tag) {
-  const size_t n = (size_t)rs->frontier_len + 1;
-  gr_eid *f = realloc(rs->frontier, sizeof *f * n);
-  if (f) rs->frontier = f;
-  gr_eid *ed = realloc(rs->level_edges, sizeof *ed * n);
-  if (ed) rs->level_edges = ed;
-  double *t = realloc(rs->level_ms, sizeof *t * n);
-  if (t) rs->level_ms = t;
-  char *g = realloc(rs->level_tag, n);
-  if (g) rs->level_tag = g;
-  if (!f || !ed || !t || !g) return; /* statistics only: keep what fits */
-  rs->frontier[n - 1] = frontier;
-  rs->level_edges[n - 1] = edges;
-  rs->level_ms[n - 1] = ms;
-  rs->level_tag[n - 1] = tag;
-  rs->frontier_len = (int)n;
+  if (rs->frontier_len == rs->level_capacity) {
+    const size_t n = rs->level_capacity ? 2 * (size_t)rs->level_capacity : 64;
+    gr_eid *f = realloc(rs->frontier, sizeof *f * n);
+    if (f) rs->frontier = f;
+    gr_eid *ed = realloc(rs->level_edges, sizeof *ed * n);
+    if (ed) rs->level_edges = ed;
+    double *t = realloc(rs->level_ms, sizeof *t * n);
+    if (t) rs->level_ms = t;
+    char *g = realloc(rs->level_tag, n);
+    if (g) rs->level_tag = g;
+    if (!f || !ed || !t || !g) return; /* statistics only: keep what fits */
+    rs->level_capacity = (int)n;
+  }
+  const int k = rs->frontier_len++;
+  rs->frontier[k] = frontier;
+  rs->level_edges[k] = edges;
+  rs->level_ms[k] = ms;
+  rs->level_tag[k] = tag;
 }
 
 /* Puts one host CSR onto the device. */
@@ -564,6 +569,7 @@ void gr_run_stats_free(gr_run_stats *s) {
   s->level_tag = NULL;
   s->frontier = NULL;
   s->frontier_len = 0;
+  s->level_capacity = 0;
   for (int i = 0; i < s->n_devices && s->devices; i++) free(s->devices[i].bytes_to);
   free(s->devices);
   s->devices = NULL;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gr/primitive.h"
+#include "gr/subgraph.h"
 #include "gr/util.h"
 
 static size_t gr__value_size(gr_value_type t) {
@@ -43,4 +44,25 @@ void gr_result_free(gr_result *r) {
   r->values = NULL;
   r->preds = NULL;
   r->n = 0;
+}
+
+gr_status gr_part_seed(gr_part *p, gr_vid source, gr_svid *values, gr_svid value, gr_frontier *first) {
+  first->size = 0;
+  gr_vid src = 0;
+  if (!gr_subgraph_local(p->sub, source, &src) || !gr_subgraph_owns(p->sub, src)) return GR_SUCCESS;
+  GR_CHECK(gr_device_copy(p->dev, values + src, &value, sizeof value, GR_COPY_H2D));
+  GR_CHECK(gr_frontier_assign(first, p->dev, &src, 1));
+  return gr_device_sync(p->dev);
+}
+
+gr_status gr_part_gather_svid(gr_part *p, const gr_svid *values, gr_svid *global) {
+  const gr_vid n = p->sub->n_local;
+  gr_svid *h = NULL;
+  GR_CHECK(gr_host_alloc((void **)&h, (size_t)n * sizeof(gr_svid), "results"));
+  gr_status st = gr_device_copy(p->dev, h, values, (size_t)n * sizeof(gr_svid), GR_COPY_D2H);
+  if (st >= 0)
+    for (gr_vid v = 0; v < n; v++)
+      if (gr_subgraph_owns(p->sub, v)) global[gr_subgraph_global(p->sub, v)] = h[v];
+  free(h);
+  return st;
 }

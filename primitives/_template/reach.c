@@ -50,15 +50,8 @@ static gr_status reach_reset(void *slice, gr_part *p, const gr_run_args *a, gr_f
   /* Each vertex is output at most once, so frontiers of n_local entries are
    * all a run ever needs. */
   if (gr_frontier_capacity(first) < n) GR_CHECK(gr_frontier_reserve(first, p->dev, n, 0, &p->mem));
-  first->size = 0;
-  /* Only the owner starts from the source; its proxies elsewhere wait for
-   * the exchange, so the source is expanded once. */
-  gr_vid src = 0;
-  if (!gr_subgraph_local(p->sub, a->source, &src) || !gr_subgraph_owns(p->sub, src)) return GR_SUCCESS;
-  gr_svid one = 1;
-  GR_CHECK(gr_device_copy(p->dev, (gr_svid *)s->reached.ptr + src, &one, sizeof one, GR_COPY_H2D));
-  GR_CHECK(gr_frontier_assign(first, p->dev, &src, 1));
-  return gr_device_sync(p->dev);
+  /* Only the owner starts from the source. */
+  return gr_part_seed(p, a->source, s->reached.ptr, 1, first);
 }
 
 static gr_status reach_iterate(void *slice, gr_part *p, gr_iter *it) {
@@ -87,19 +80,7 @@ static gr_status reach_payload(void *slice, gr_part *p, gr_payload *out) {
 
 static gr_status reach_extract(void *slice, gr_part *p, gr_result *r) {
   gr__reach_slice *s = slice;
-  gr_vid n = p->sub->n_local;
-  gr_svid *h = NULL;
-  gr_status st = GR_SUCCESS;
-  GR_CHECK(gr_host_alloc((void **)&h, (size_t)n * sizeof(gr_svid), "reach results"));
-  GR_CHECK_GOTO(gr_device_copy(p->dev, h, s->reached.ptr, (size_t)n * sizeof(gr_svid), GR_COPY_D2H), st,
-                done);
-  /* A proxy's copy may lag behind its owner's, so only owners write. */
-  gr_svid *values = r->values;
-  for (gr_vid v = 0; v < n; v++)
-    if (gr_subgraph_owns(p->sub, v)) values[gr_subgraph_global(p->sub, v)] = h[v];
-done:
-  free(h);
-  return st;
+  return gr_part_gather_svid(p, s->reached.ptr, r->values);
 }
 
 const gr_primitive gr_reach_primitive = {

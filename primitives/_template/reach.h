@@ -18,14 +18,14 @@
  *                    extern "C" gr__<p>_ops_cuda.
  *   <p>.c            the gr_primitive spec, per-device state (gr_buffer)
  *                    and the life cycle: reset (the first frontier only on
- *                    the device owning the source:
- *                    gr_subgraph_local, then gr_subgraph_owns); iterate,
+ *                    the device owning the source: gr_part_seed); iterate,
  *                    written once with the ops table picked by
  *                    gr_device_backend, reserving it->out for all the
  *                    operator may emit (operators refuse to overflow);
  *                    payload, the device arrays that travel with a frontier
  *                    vertex between devices (values[0] is what combine
- *                    applies to); extract, owned vertices at global ids.
+ *                    applies to); extract, owned vertices at global ids
+ *                    (gr_part_gather_svid).
  *   <p>_reference.c  a serial reference on the host graph (gr_graph_out),
  *                    a validator accepting every correct answer (asking the
  *                    reference only what invariants cannot tell, such as the

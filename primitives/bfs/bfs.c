@@ -126,13 +126,7 @@ static gr_status bfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fro
   /* BFS outputs each vertex once, so two frontiers of n_local entries are
    * all it ever needs. */
   if (gr_frontier_capacity(first) < n) GR_CHECK(gr_frontier_reserve(first, p->dev, n, 0, &p->mem));
-  first->size = 0;
-  gr_vid src = 0;
-  if (!gr_subgraph_local(p->sub, a->source, &src) || !gr_subgraph_owns(p->sub, src)) return GR_SUCCESS;
-  gr_svid zero = 0;
-  GR_CHECK(gr_device_copy(p->dev, (gr_svid *)s->depth.ptr + src, &zero, sizeof zero, GR_COPY_H2D));
-  GR_CHECK(gr_frontier_assign(first, p->dev, &src, 1));
-  return gr_device_sync(p->dev);
+  return gr_part_seed(p, a->source, s->depth.ptr, 0, first);
 }
 
 static gr_status bfs_iterate(void *slice, gr_part *p, gr_iter *it) {
@@ -160,36 +154,25 @@ gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c) {
 static gr_status bfs_payload(void *slice, gr_part *p, gr_payload *out) {
   (void)p;
   gr__bfs_slice *s = slice;
+  gr_bfs_payload_fill(out, s->depth.ptr, s->mark_pred ? s->pred.ptr : NULL);
+  return GR_SUCCESS;
+}
+
+void gr_bfs_payload_fill(gr_payload *out, gr_svid *depth, gr_svid *pred) {
   memset(out, 0, sizeof *out);
   out->n_values = 1;
-  out->values[0] = s->depth.ptr;
-  if (s->mark_pred) {
+  out->values[0] = depth;
+  if (pred) {
     out->n_vertices = 1;
-    out->vertices[0] = s->pred.ptr;
+    out->vertices[0] = pred;
   }
-  return GR_SUCCESS;
 }
 
 static gr_status bfs_extract(void *slice, gr_part *p, gr_result *r) {
   gr__bfs_slice *s = slice;
-  gr_vid n = p->sub->n_local;
-  gr_svid *h = NULL;
-  gr_status st = GR_SUCCESS;
-  GR_CHECK(gr_host_alloc((void **)&h, (size_t)n * sizeof(gr_svid), "bfs results"));
-  GR_CHECK_GOTO(gr_device_copy(p->dev, h, s->depth.ptr, (size_t)n * sizeof(gr_svid), GR_COPY_D2H), st,
-                done);
-  gr_svid *depth = r->values;
-  for (gr_vid v = 0; v < n; v++)
-    if (gr_subgraph_owns(p->sub, v)) depth[gr_subgraph_global(p->sub, v)] = h[v];
-  if (s->mark_pred && r->preds) {
-    GR_CHECK_GOTO(gr_device_copy(p->dev, h, s->pred.ptr, (size_t)n * sizeof(gr_svid), GR_COPY_D2H), st,
-                  done);
-    for (gr_vid v = 0; v < n; v++)
-      if (gr_subgraph_owns(p->sub, v)) r->preds[gr_subgraph_global(p->sub, v)] = h[v];
-  }
-done:
-  free(h);
-  return st;
+  GR_CHECK(gr_part_gather_svid(p, s->depth.ptr, r->values));
+  if (s->mark_pred && r->preds) GR_CHECK(gr_part_gather_svid(p, s->pred.ptr, r->preds));
+  return GR_SUCCESS;
 }
 
 const gr_primitive gr_bfs_primitive = {

@@ -60,7 +60,11 @@ const gr_bfs_ops *gr__bfs_ops(const gr_device *dev);
 
 extern const gr_primitive gr_bfs_primitive;
 
-/* Shared with DOBFS. One push level: it->out (reserved for n_local items)
+/* Shared with DOBFS. What travels between devices: the depth, and the
+ * predecessor when pred is not NULL. */
+void gr_bfs_payload_fill(gr_payload *out, gr_svid *depth, gr_svid *pred);
+
+/* One push level: it->out (reserved for n_local items)
  * gets the vertices c->next claims. */
 gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c);
 

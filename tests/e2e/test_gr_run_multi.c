@@ -249,7 +249,7 @@ START_TEST(summary_reports_partition_exchange_and_time_split) {
   buf[k] = '\0';
   fclose(f);
   const char *keys[] = {"\"multi_device\"", "\"partitioner\"", "\"edge_cut\"", "\"border_total\"", "\"bytes_to\"",
-                        "\"transfer_ms\"", "\"wait_ms\"", "\"frontier_sizes\""};
+                        "\"transfer_ms\"", "\"wait_ms\"", "\"frontier_sizes\"", "\"levels\""};
   for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
     ck_assert_msg(strstr(buf, keys[i]) != NULL, "JSON lacks %s", keys[i]);
   unlink(js);

@@ -52,6 +52,7 @@ typedef struct gr_run_stats {
   gr_eid *level_edges;
   double *level_ms;
   char *level_tag;
+  int level_capacity;     /* entries allocated in the four arrays above */
   gr_status status;       /* GR_SUCCESS or GR_ITERATION_LIMIT */
   int n_devices;
   gr_device_run_stats *devices; /* per device: time split and bytes sent */

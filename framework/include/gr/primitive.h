@@ -93,6 +93,17 @@ typedef struct gr_part {
  * device failed: return it from iterate at once. */
 gr_status gr_part_sum(gr_part *p, gr_eid local, gr_eid *total);
 
+/* Starts a run from `source` (global id) on the device that owns it: sets
+ * values[source] (a device array over local ids) to `value` and makes it
+ * the first frontier, which the caller has reserved. Other devices start
+ * empty: a proxy waits for the exchange, so the source is expanded once. */
+gr_status gr_part_seed(gr_part *p, gr_vid source, gr_svid *values, gr_svid value, gr_frontier *first);
+
+/* Copies a device array of local values into `global` (n_global entries,
+ * host) at the global ids of the vertices this device owns; a proxy's copy
+ * may lag behind its owner's, so only owners write. */
+gr_status gr_part_gather_svid(gr_part *p, const gr_svid *values, gr_svid *global);
+
 typedef struct gr_iter {
   int iteration;         /* 0 for the first */
   gr_frontier *in;       /* this iteration's frontier, local ids */
