@@ -84,9 +84,15 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
       ok = gr__tune_count(v, &r.small_edges);
     } else if (!strcmp(k, "small-degree")) {
       ok = gr__tune_count(v, &r.small_degree);
+    } else if (!strcmp(k, "visited")) {
+      if (!strcmp(v, "bitmap")) r.visited_bitmap = true;
+      else if (!strcmp(v, "state")) r.visited_bitmap = false;
+      else ok = false;
     } else {
       return gr_errorf(GR_ERR_INVALID_ARG,
-                       "--tune: unknown key '%s' (advance, pull, small, small-vertices, small-edges, small-degree)", k);
+                       "--tune: unknown key '%s' (advance, pull, small, small-vertices, small-edges, small-degree, "
+                       "visited)",
+                       k);
     }
     if (!ok) return gr_errorf(GR_ERR_INVALID_ARG, "--tune: bad value '%s' for %s", v, k);
   }

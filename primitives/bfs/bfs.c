@@ -15,6 +15,7 @@ enum { GR__BFS_LOOP_LEVELS = 4096 };
 typedef struct gr__bfs_slice {
   gr_buffer depth;
   gr_buffer pred;
+  gr_buffer visited; /* gr_bfs_ctx.visited, or unallocated */
   bool mark_pred;
   gr_bfs_loop loop;
 } gr__bfs_slice;
@@ -52,8 +53,16 @@ static void bfs_release(void *slice, gr_part *p) {
   gr__bfs_slice *s = slice;
   gr_buffer_release(&s->depth);
   gr_buffer_release(&s->pred);
+  gr_buffer_release(&s->visited);
   gr_bfs_loop_release(&s->loop);
   free(s);
+}
+
+gr_status gr_bfs_visited_reset(gr_buffer *bits, gr_part *p) {
+  if (!p->opts->tune.visited_bitmap) return GR_SUCCESS;
+  const size_t bytes = gr_bitmap_words(p->sub->n_local) * sizeof(uint32_t);
+  if (!bits->ptr) GR_CHECK(gr_buffer_resize(bits, p->dev, bytes ? bytes : sizeof(uint32_t), 0, "visited bitmap"));
+  return gr_device_memset(p->dev, bits->ptr, 0, bytes);
 }
 
 void gr_bfs_loop_release(gr_bfs_loop *l) {
@@ -123,6 +132,7 @@ static gr_status bfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fro
   GR_CHECK(gr_device_memset(p->dev, s->depth.ptr, 0xff, (size_t)n * sizeof(gr_svid)));
   if (s->mark_pred)
     GR_CHECK(gr_device_memset(p->dev, s->pred.ptr, 0xff, (size_t)n * sizeof(gr_svid)));
+  GR_CHECK(gr_bfs_visited_reset(&s->visited, p));
   /* BFS outputs each vertex once, so two frontiers of n_local entries are
    * all it ever needs. */
   if (gr_frontier_capacity(first) < n) GR_CHECK(gr_frontier_reserve(first, p->dev, n, 0, &p->mem));
@@ -135,7 +145,7 @@ static gr_status bfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   if (gr_frontier_capacity(it->out) < n)
     GR_CHECK(gr_frontier_reserve(it->out, p->dev, n, 0, &p->mem));
   gr_bfs_ctx c = {(gr_svid *)s->depth.ptr, s->mark_pred ? (gr_svid *)s->pred.ptr : NULL,
-                  p->local_to_global, (gr_svid)it->iteration + 1};
+                  p->local_to_global, (gr_svid)it->iteration + 1, gr_bfs_visited_bits(&s->visited)};
   GR_CHECK(gr_bfs_loop_run(&s->loop, p, it, &c));
   if (it->levels > 0) return GR_SUCCESS;
   return gr_bfs_push_level(p, it, &c);

@@ -19,14 +19,21 @@ typedef struct gr_bfs_ctx {
   gr_svid *pred;              /* per local vertex (global ids), or NULL */
   const gr_vid *local_to_global; /* NULL when local ids are global */
   gr_svid next;               /* depth given to newly visited vertices */
+  /* Or NULL: a bit per local vertex, set when a push claims it. A hint in
+   * front of depth (1/32 of its size, so cached): a set bit means visited;
+   * a clear one means "read depth" (the vertex may have been reached by a
+   * pull, by another device, or a moment ago by another thread). */
+  uint32_t *visited;
 } gr_bfs_ctx;
 
 /* Push: the first visitor of dst claims it (compare-and-swap), so each
  * vertex enters the next frontier exactly once. */
 GR_HD bool gr_bfs_visit(const gr_bfs_ctx *c, gr_vid src, gr_vid dst, gr_eid e) {
   (void)e;
+  if (c->visited && gr_bitmap_test_hint(c->visited, dst)) return false;
   if (gr_load_relaxed_svid(&c->depth[dst]) >= 0) return false;
   if (!gr_atomic_cas_svid(&c->depth[dst], -1, c->next)) return false;
+  if (c->visited) gr_atomic_or_u32(&c->visited[dst >> 5], 1u << (dst & 31u));
   if (c->pred) c->pred[dst] = (gr_svid)(c->local_to_global ? c->local_to_global[src] : src);
   return true;
 }
@@ -67,6 +74,11 @@ void gr_bfs_payload_fill(gr_payload *out, gr_svid *depth, gr_svid *pred);
 /* One push level: it->out (reserved for n_local items)
  * gets the vertices c->next claims. */
 gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c);
+
+/* The visited bitmap of a push traversal (ctx.visited), when gr_tuning asks
+ * for one: allocated on first use, cleared at every reset. */
+gr_status gr_bfs_visited_reset(gr_buffer *bits, gr_part *p);
+static inline uint32_t *gr_bfs_visited_bits(gr_buffer *bits) { return (uint32_t *)bits->ptr; }
 
 /* The device-side loop over small frontiers (one GPU; gr_tuning's limits):
  * runs from it->in as many levels as stay small and sets it->levels (0 when

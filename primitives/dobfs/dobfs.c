@@ -27,6 +27,8 @@ typedef struct gr__dobfs_slice {
   int cur;
   gr_eid n_cand;
   gr_buffer bits;    /* the frontier as a bitmap (pull) */
+  gr_buffer visited; /* push's visited bitmap (gr_bfs_ctx.visited), or unallocated */
+  bool pulled;       /* the last level pulled: the visited bitmap misses its finds */
   /* direction state, the same on every device */
   gr_direction dir;
   gr_eid m_total;    /* arcs of the whole graph */
@@ -52,6 +54,7 @@ static void dobfs_release(void *slice, gr_part *p) {
   gr_buffer_release(&s->cand[0]);
   gr_buffer_release(&s->cand[1]);
   gr_buffer_release(&s->bits);
+  gr_buffer_release(&s->visited);
   gr_bfs_loop_release(&s->loop);
   free(s);
 }
@@ -103,6 +106,8 @@ static gr_status dobfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_f
   s->m_total = s->m_visited = s->prev_frontier = 0;
   s->n_cand = 0; /* filled from the owned list at the first pull */
   s->cur = -1;
+  s->pulled = false;
+  GR_CHECK(gr_bfs_visited_reset(&s->visited, p));
   return gr_part_seed(p, a->source, s->depth.ptr, 0, first);
 }
 
@@ -135,7 +140,7 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
     s->cur = 0;
     s->n_cand = s->n_owned;
   }
-  gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration, s->bits.ptr, n};
+  gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration, s->bits.ptr, n, NULL};
   gr_for_each_args fa = {NULL, (gr_eid)words};
   GR_CHECK(ops->frontier_bits(p->dev, p->ws, &fa, &dc));
   /* Drop the candidates settled since the last pull (by pulls or pushes). */
@@ -169,12 +174,19 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   s->m_visited += m_frontier;
   s->prev_frontier = it->global_in;
   gr_bfs_ctx c = {(gr_svid *)s->depth.ptr, s->mark_pred ? (gr_svid *)s->pred.ptr : NULL, p->local_to_global,
-                  (gr_svid)it->iteration + 1};
+                  (gr_svid)it->iteration + 1, gr_bfs_visited_bits(&s->visited)};
   if (s->dir == GR_DIRECTION_PULL) {
     it->tag = 'U';
+    s->pulled = true;
     return dobfs_pull(s, p, it, &c);
   }
   it->tag = 'P';
+  if (s->pulled && c.visited) {
+    gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, 0, NULL, n, c.visited};
+    gr_for_each_args fa = {NULL, (gr_eid)gr_bitmap_words(n)};
+    GR_CHECK(gr__dobfs_ops(p->dev)->visited_bits(p->dev, p->ws, &fa, &dc));
+  }
+  s->pulled = false;
   /* Small frontiers on one GPU: BFS's device-side loop (a frontier small
    * enough for it is far below any switch to pull). */
   GR_CHECK(gr_bfs_loop_run(&s->loop, p, it, &c));

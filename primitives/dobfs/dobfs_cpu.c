@@ -5,5 +5,6 @@
 
 static GR_CPU_FOR_EACH(gr__dobfs_bits_cpu, gr_dobfs_ctx, gr_dobfs_frontier_word)
 static GR_CPU_FILTER(gr__dobfs_keep_cpu, gr_dobfs_ctx, gr_dobfs_unvisited)
+static GR_CPU_FOR_EACH(gr__dobfs_visited_cpu, gr_dobfs_ctx, gr_dobfs_visited_word)
 
-const gr_dobfs_ops gr__dobfs_ops_cpu = {gr__dobfs_bits_cpu, gr__dobfs_keep_cpu};
+const gr_dobfs_ops gr__dobfs_ops_cpu = {gr__dobfs_bits_cpu, gr__dobfs_keep_cpu, gr__dobfs_visited_cpu};

@@ -10,6 +10,10 @@ struct FrontierWord {
   gr_dobfs_ctx c;
   __device__ void operator()(gr_vid w) const { gr_dobfs_frontier_word(&c, w); }
 };
+struct VisitedWord {
+  gr_dobfs_ctx c;
+  __device__ void operator()(gr_vid w) const { gr_dobfs_visited_word(&c, w); }
+};
 struct Unvisited {
   gr_dobfs_ctx c;
   __device__ bool operator()(gr_vid v) const { return gr_dobfs_unvisited(&c, v); }
@@ -20,10 +24,15 @@ gr_status bits_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const
   return gr_cuda::for_each(dev, a, FrontierWord{*c});
 }
 
+gr_status visited_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_dobfs_ctx *c) {
+  (void)ws;
+  return gr_cuda::for_each(dev, a, VisitedWord{*c});
+}
+
 gr_status keep_cuda(gr_device *dev, gr_workspace *ws, gr_filter_args *a, const gr_dobfs_ctx *c) {
   return gr_cuda::filter(dev, ws, a, Unvisited{*c});
 }
 
 }  // namespace
 
-extern "C" const gr_dobfs_ops gr__dobfs_ops_cuda = {bits_cuda, keep_cuda};
+extern "C" const gr_dobfs_ops gr__dobfs_ops_cuda = {bits_cuda, keep_cuda, visited_cuda};

@@ -117,6 +117,33 @@ START_TEST(dobfs_validates_in_every_direction) {
 }
 END_TEST
 
+/* Every operator variant of --tune gives a valid answer (on the CPU backend
+ * only visited= changes anything; the GPU variant of this test runs them
+ * all). Kronecker: hubs and big levels; the grid: thousands of small
+ * levels in and out of the device-side loop; uniform directed: pulls over
+ * light and heavy candidates. */
+START_TEST(every_tuning_variant_validates) {
+  const char *specs[] = {"kron:12:16", "grid2d:60x70", "uniform:12:40,directed"};
+  const char *tunes[] = {"advance=serial",       "pull=warp",          "small=off",
+                         "visited=state",        "visited=bitmap",     "small-vertices=64,small-edges=512",
+                         "small-degree=4,advance=serial,visited=state"};
+  const char *prims[] = {"bfs", "dobfs"};
+  for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
+    for (size_t t = 0; t < sizeof tunes / sizeof tunes[0]; t++)
+      for (size_t k = 0; k < 2; k++) {
+        ck_assert_msg(run("--primitive", prims[k], "--gen", specs[i], "--tune", tunes[t], "--runs", "3",
+                          "--mark-pred", "--validate") == 0,
+                      "%s %s --tune %s failed:\n%s", prims[k], specs[i], tunes[t], err_text ? err_text : "");
+        assert_out_has("validation passed (3 runs)");
+      }
+  const char *bad[] = {"visited=maybe", "pull=sideways", "small=perhaps", "small-edges=-3", "nokey=1", "advance"};
+  for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+    ck_assert_int_eq(run("--gen", "kron:8:4", "--tune", bad[b]), 2);
+    assert_err_has("--tune");
+  }
+}
+END_TEST
+
 START_TEST(bfs_validates_on_real_graphs) {
   const char *files[] = {"karate.mtx", "email-enron.mtx.gz", "cit-hepph.mtx.gz", "soc-slashdot0902.mtx.gz",
                          "ego-twitter.mtx.gz", "luxembourg_osm.mtx.gz", "uk-2007-05-100k.mtx.gz",
@@ -358,6 +385,7 @@ int main(void) {
   tcase_add_test(runs, bfs_validates_with_predecessors_and_sources);
   tcase_add_test(runs, bfs_validates_on_real_graphs);
   tcase_add_test(runs, dobfs_validates_in_every_direction);
+  tcase_add_test(runs, every_tuning_variant_validates);
   tcase_add_test(runs, out_file_lists_every_vertex_by_input_id);
   tcase_add_test(runs, out_file_uses_original_ids_of_edge_lists);
   tcase_add_test(runs, json_report_has_the_summary_and_devices);

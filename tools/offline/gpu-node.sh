@@ -8,7 +8,8 @@
 # Environment: BUILD_DIR (default build-gpu), CUDA_ARCH (default 90),
 # BENCH_GRAPHS (generator specs or graph files, default "kron:20:16 uniform:20:16
 # grid2d:1024x1024"), BENCH_RUNS (sources per graph, default 8), GR_CMAKE_ARGS,
-# GR_TESTS (a ctest -R pattern: only those tests).
+# GR_TESTS (a ctest -R pattern: only those tests; "none" skips them),
+# GR_TARGETS (build only these targets, e.g. "gr_run gr_gen").
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 debs=${1:-$top/.deps}
@@ -64,8 +65,10 @@ command -v ninja >/dev/null 2>&1 && gen=(-G Ninja)
 step configure cmake -S "$top" -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$prefix/usr" -DGR_WITH_CUDA=ON -DGR_WERROR=ON \
   -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCH:-90}" ${GR_CMAKE_ARGS:-}
-step build cmake --build "$build" -j "$(nproc)"
-step tests bash -c "cd '$build' && ctest --output-on-failure -j 4 --timeout 1200 -R '${GR_TESTS:-.}'"
+targets=()
+for t in ${GR_TARGETS:-}; do targets+=(--target "$t"); done
+step build cmake --build "$build" -j "$(nproc)" "${targets[@]}"
+[ "${GR_TESTS:-}" = none ] || step tests bash -c "cd '$build' && ctest --output-on-failure -j 4 --timeout 1200 -R '${GR_TESTS:-.}'"
 
 bench=$logs/bench.txt
 : >"$bench"

@@ -62,6 +62,17 @@ GR_HD uint32_t gr_load_relaxed_u32(const uint32_t *p) { return __atomic_load_n(p
 GR_HD bool gr_bitmap_test(const uint32_t *bits, gr_vid v) {
   return (gr_load_relaxed_u32(&bits[v >> 5]) >> (v & 31u)) & 1u;
 }
+/* A hint read of a bitmap that other threads set meanwhile: it may miss
+ * bits set since the caller's cache line was filled (never shows a bit that
+ * was not set), in exchange for a cached load. Callers treat a clear bit as
+ * "look at the authoritative state". */
+GR_HD bool gr_bitmap_test_hint(const uint32_t *bits, gr_vid v) {
+#ifdef __CUDA_ARCH__
+  return (bits[v >> 5] >> (v & 31u)) & 1u;
+#else
+  return gr_bitmap_test(bits, v);
+#endif
+}
 /* Sets the bit; true when this call set it (it was clear). */
 GR_HD bool gr_bitmap_test_and_set(uint32_t *bits, gr_vid v) {
   uint32_t mask = 1u << (v & 31u);

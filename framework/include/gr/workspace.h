@@ -37,10 +37,14 @@ typedef struct gr_tuning {
   gr_eid small_vertices;
   gr_eid small_edges;
   gr_eid small_degree;
+  /* Traversals that keep a visited bitmap (n/8 bytes, small enough for the
+   * caches) test it before the per-vertex state (n words, random reads). */
+  bool visited_bitmap;
 } gr_tuning;
-#define GR_TUNING_INIT {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512}
+#define GR_TUNING_INIT {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true}
 /* "advance=chunked|serial,pull=hybrid|warp,small=on|off,small-vertices=N,
- * small-edges=N,small-degree=N" (any subset, comma separated). */
+ * small-edges=N,small-degree=N,visited=bitmap|state" (any subset, comma
+ * separated). */
 gr_status gr_tuning_parse(gr_tuning *t, const char *text);
 
 typedef struct gr_workspace {

@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// Warp-aggregated enqueue: the lanes of a warp that emit an id reserve room
-// with one atomicAdd per warp (ballot + popc), as in scan-free BFS queues.
-// Every lane of the warp must call it together (the loops that use it keep
-// the whole warp in step).
+// Scan-free enqueue of the ids a kernel emits.
+//
+// warp_emit: the lanes of a warp that emit reserve room with one atomicAdd
+// per warp (ballot + popc). Every lane of the warp calls it together.
+//
+// BlockQueue: the warps of a block stage their ids in shared memory (warp
+// ballot + one shared atomicAdd per warp) and the block reserves room in the
+// output with one global atomicAdd per flush of up to kStage ids, writing
+// them out coalesced. A single global counter hit once per warp serializes
+// at the L2 (on the H100, a big BFS level's ~10^6 warp-level reservations
+// on one address cost as much as its edge reads); one per flush does not.
+// Every thread of the block calls push() the same number of times (the
+// loops that use it have block-uniform bounds) and finish() at the end.
 #ifndef GR_CUDA_EMIT_CUH
 #define GR_CUDA_EMIT_CUH
 
@@ -25,6 +34,74 @@ __device__ __forceinline__ void warp_emit(bool pred, gr_vid v, gr_vid *out, gr_e
     unsigned long long pos = base + (unsigned long long)__popc(ballot & ((1u << lane) - 1u));
     if (pos < cap) out[pos] = v;
   }
+}
+
+template <int kThreads, int kStage = 1024>
+struct BlockQueue {
+  static_assert(kStage >= 2 * kThreads, "a flush must leave room for a full round");
+  struct Storage {
+    gr_vid items[kStage];
+    unsigned n;
+    unsigned long long base;
+  };
+  Storage &s;
+  gr_vid *out;
+  gr_eid cap;
+  unsigned long long *count;
+  unsigned staged;  // ids in s.items, the same in every thread
+
+  __device__ BlockQueue(Storage &st, gr_vid *o, gr_eid c, unsigned long long *ct)
+      : s(st), out(o), cap(c), count(ct), staged(0) {
+    if (threadIdx.x == 0) s.n = 0;
+    __syncthreads();
+  }
+
+  __device__ __forceinline__ void push(bool pred, gr_vid v) {
+    const unsigned ballot = __ballot_sync(kFullMask, pred);
+    if (ballot) {
+      const int lane = threadIdx.x & 31;
+      const int leader = __ffs(ballot) - 1;
+      unsigned base = 0;
+      if (lane == leader) base = atomicAdd(&s.n, (unsigned)__popc(ballot));
+      base = __shfl_sync(kFullMask, base, leader);
+      if (pred) s.items[base + __popc(ballot & ((1u << lane) - 1u))] = v;
+    }
+    // The barrier publishes the staged ids; its count keeps `staged` equal
+    // in every thread, so all of them take the flush below or none.
+    staged += (unsigned)__syncthreads_count(pred);
+    if (staged > kStage - kThreads) flush();
+  }
+
+  __device__ void finish() {
+    if (staged) flush();
+  }
+
+ private:
+  __device__ void flush() {
+    if (threadIdx.x == 0) {
+      s.base = atomicAdd(count, (unsigned long long)staged);
+      s.n = 0;  // no thread stages again before the next barrier
+    }
+    __syncthreads();
+    const unsigned long long base = s.base;
+    for (unsigned i = threadIdx.x; i < staged; i += kThreads)
+      if (base + i < cap) out[base + i] = s.items[i];
+    staged = 0;
+    __syncthreads();  // the ids are out before the next round overwrites them
+  }
+};
+
+// Sums a per-thread count over the block into one global atomicAdd. Every
+// thread of the block calls it.
+template <int kThreads>
+__device__ __forceinline__ void block_add(unsigned long long mine, unsigned long long *total) {
+  __shared__ unsigned long long s_sum;
+  for (int o = 16; o; o >>= 1) mine += __shfl_xor_sync(kFullMask, mine, o);
+  if (threadIdx.x == 0) s_sum = 0;
+  __syncthreads();
+  if ((threadIdx.x & 31) == 0 && mine) atomicAdd(&s_sum, mine);
+  __syncthreads();
+  if (threadIdx.x == 0 && s_sum) atomicAdd(total, s_sum);
 }
 
 inline unsigned grid_for(unsigned long long items, unsigned block, unsigned max_blocks) {

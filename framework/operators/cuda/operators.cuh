@@ -49,6 +49,13 @@ __device__ __forceinline__ gr_eid scan_search(const gr_eid *__restrict__ scan, g
   return lo;
 }
 
+// A bit of a bitmap the kernel only reads, through the read-only cache (the
+// portable gr_bitmap_test loads relaxed, bypassing L1, for bitmaps that
+// change under it).
+__device__ __forceinline__ bool frontier_test(const uint32_t *__restrict__ bits, gr_vid v) {
+  return (__ldg(&bits[v >> 5]) >> (v & 31u)) & 1u;
+}
+
 template <class Visit>
 __global__ void __launch_bounds__(kBlock)
     advance_push_lb_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
@@ -56,9 +63,10 @@ __global__ void __launch_bounds__(kBlock)
                            const gr_eid *__restrict__ scan, gr_vid *__restrict__ out, gr_eid cap,
                            unsigned long long *count, Visit visit) {
   __shared__ gr_eid s_lo, s_hi;
+  __shared__ typename BlockQueue<kBlock>::Storage qs;
+  BlockQueue<kBlock> q(qs, out, cap, count);
   const gr_eid total = scan[n_in];
-  // The loop bound is the same for the whole block, so every warp stays in
-  // step for warp_emit.
+  // The loop bound is the same for the whole block, as the queue needs.
   for (gr_eid base = (gr_eid)blockIdx.x * kBlock; base < total;
        base += (gr_eid)gridDim.x * kBlock) {
     gr_eid last = base + kBlock - 1 < total ? base + kBlock - 1 : total - 1;
@@ -76,8 +84,9 @@ __global__ void __launch_bounds__(kBlock)
       v = indices[e];
       keep = visit(u, v, e);
     }
-    warp_emit(keep, v, out, cap, count);
+    q.push(keep, v);
   }
+  q.finish();
 }
 
 template <class Visit>
@@ -86,9 +95,10 @@ __global__ void __launch_bounds__(kBlock)
                                 const gr_vid *__restrict__ in, gr_eid n_in, const gr_eid *__restrict__ scan,
                                 const gr_eid *__restrict__ chunks, gr_vid *__restrict__ out, gr_eid cap,
                                 unsigned long long *count, Visit visit) {
+  __shared__ typename BlockQueue<kBlock>::Storage qs;
+  BlockQueue<kBlock> q(qs, out, cap, count);
   const gr_eid total = scan[n_in];
-  // The loop bound is the same for the whole block, so every warp stays in
-  // step for warp_emit.
+  // The loop bound is the same for the whole block, as the queue needs.
   for (gr_eid c = blockIdx.x; c * kBlock < total; c += gridDim.x) {
     const gr_eid base = c * kBlock;
     const gr_eid lo = chunks[c];
@@ -103,8 +113,9 @@ __global__ void __launch_bounds__(kBlock)
       v = indices[e];
       keep = visit(u, v, e);
     }
-    warp_emit(keep, v, out, cap, count);
+    q.push(keep, v);
   }
+  q.finish();
 }
 
 // Warp-aggregated enqueue that also sums and maxes the out-degrees of what
@@ -265,6 +276,8 @@ __global__ void __launch_bounds__(kBlock)
                                gr_vid *__restrict__ out, gr_eid cap, unsigned long long *count,
                                unsigned long long *edges, gr_vid *heavy, unsigned long long *n_heavy,
                                Wanted wanted, Visit visit) {
+  __shared__ typename BlockQueue<kBlock>::Storage qs, hs;
+  BlockQueue<kBlock> q(qs, out, cap, count), h(hs, heavy, n, n_heavy);
   unsigned long long examined = 0;
   for (gr_eid base = blockIdx.x * (gr_eid)kBlock; base < n; base += (gr_eid)gridDim.x * kBlock) {
     const gr_eid i = base + threadIdx.x;
@@ -280,7 +293,7 @@ __global__ void __launch_bounds__(kBlock)
           for (gr_eid k = b; k < end; k++) {
             examined++;
             const gr_vid u = indices[k];
-            if (gr_bitmap_test(fbits, u) && visit(u, v, k)) {
+            if (frontier_test(fbits, u) && visit(u, v, k)) {
               found = true;
               break;
             }
@@ -288,10 +301,12 @@ __global__ void __launch_bounds__(kBlock)
         }
       }
     }
-    warp_emit(found, v, out, cap, count);
-    warp_emit(big, v, heavy, n, n_heavy);
+    q.push(found, v);
+    h.push(big, v);
   }
-  if (examined) atomicAdd(edges, examined);
+  q.finish();
+  h.finish();
+  block_add<kBlock>(examined, edges);
 }
 
 template <class Wanted, class Visit>
@@ -301,22 +316,26 @@ __global__ void __launch_bounds__(kBlock)
                              gr_eid n, gr_vid *__restrict__ out, gr_eid cap,
                              unsigned long long *count, unsigned long long *edges, Wanted wanted,
                              Visit visit) {
+  constexpr int kWarps = kBlock / 32;
   const int lane = threadIdx.x & 31;
-  const gr_eid warp = (blockIdx.x * (gr_eid)blockDim.x + threadIdx.x) >> 5;
-  const gr_eid warps = ((gr_eid)gridDim.x * blockDim.x) >> 5;
+  __shared__ typename BlockQueue<kBlock>::Storage qs;
+  BlockQueue<kBlock> q(qs, out, cap, count);
   unsigned long long examined = 0;
-  for (gr_eid w = warp; w < n; w += warps) {
-    gr_vid v = cand ? cand[w] : (gr_vid)w;
-    if (!wanted(v)) continue;
-    gr_eid b = offsets[v], end = offsets[v + 1];
+  // A warp per candidate; the bound is block-uniform, as the queue needs.
+  for (gr_eid base = blockIdx.x * (gr_eid)kWarps; base < n; base += (gr_eid)gridDim.x * kWarps) {
+    const gr_eid w = base + (threadIdx.x >> 5);
+    gr_vid v = 0;
     bool found = false;
+    if (w < n) v = cand ? cand[w] : (gr_vid)w;
+    const bool want = w < n && wanted(v);
+    const gr_eid b = want ? offsets[v] : 0, end = want ? offsets[v + 1] : 0;
     for (gr_eid chunk = b; chunk < end && !found; chunk += 32) {
       gr_eid k = chunk + lane;
       gr_vid u = 0;
       bool hit = false;
       if (k < end) {
         u = indices[k];
-        hit = gr_bitmap_test(fbits, u);
+        hit = frontier_test(fbits, u);
       }
       unsigned bal = __ballot_sync(kFullMask, hit);
       gr_eid span = end - chunk < 32 ? end - chunk : 32;
@@ -336,18 +355,18 @@ __global__ void __launch_bounds__(kBlock)
       }
       examined += span;
     }
-    if (found && lane == 0) {
-      unsigned long long pos = atomicAdd(count, 1ull);
-      if (pos < cap) out[pos] = v;
-    }
+    q.push(found && lane == 0, v);
   }
-  if (lane == 0 && examined) atomicAdd(edges, examined);
+  q.finish();
+  block_add<kBlock>(lane == 0 ? examined : 0, edges);
 }
 
 template <class Keep>
 __global__ void __launch_bounds__(kBlock)
     filter_kernel(const gr_vid *__restrict__ in, gr_eid n, gr_vid *__restrict__ out, gr_eid cap,
                   uint32_t *cull, unsigned long long *count, Keep keep) {
+  __shared__ typename BlockQueue<kBlock>::Storage qs;
+  BlockQueue<kBlock> q(qs, out, cap, count);
   for (gr_eid base = (gr_eid)blockIdx.x * kBlock; base < n; base += (gr_eid)gridDim.x * kBlock) {
     gr_eid i = base + threadIdx.x;
     bool k = false;
@@ -356,8 +375,9 @@ __global__ void __launch_bounds__(kBlock)
       v = in[i];
       k = keep(v) && (!cull || gr_bitmap_test_and_set(cull, v));
     }
-    warp_emit(k, v, out, cap, count);
+    q.push(k, v);
   }
+  q.finish();
 }
 
 template <class Op>
