@@ -69,6 +69,8 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
     if (!strcmp(k, "advance")) {
       if (!strcmp(v, "chunked")) r.advance = GR_ADVANCE_CHUNKED;
       else if (!strcmp(v, "serial")) r.advance = GR_ADVANCE_SERIAL;
+      else if (!strcmp(v, "twc")) r.advance = GR_ADVANCE_TWC;
+      else if (!strcmp(v, "auto")) r.advance = GR_ADVANCE_AUTO;
       else ok = false;
     } else if (!strcmp(k, "pull")) {
       if (!strcmp(v, "hybrid")) r.pull = GR_PULL_HYBRID;
@@ -84,6 +86,8 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
       ok = gr__tune_count(v, &r.small_edges);
     } else if (!strcmp(k, "small-degree")) {
       ok = gr__tune_count(v, &r.small_degree);
+    } else if (!strcmp(k, "pull-light")) {
+      ok = gr__tune_count(v, &r.pull_light) && r.pull_light >= 1;
     } else if (!strcmp(k, "visited")) {
       if (!strcmp(v, "bitmap")) r.visited_bitmap = true;
       else if (!strcmp(v, "state")) r.visited_bitmap = false;
@@ -91,7 +95,7 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
     } else {
       return gr_errorf(GR_ERR_INVALID_ARG,
                        "--tune: unknown key '%s' (advance, pull, small, small-vertices, small-edges, small-degree, "
-                       "visited)",
+                       "visited, pull-light)",
                        k);
     }
     if (!ok) return gr_errorf(GR_ERR_INVALID_ARG, "--tune: bad value '%s' for %s", v, k);

@@ -140,9 +140,9 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
     s->cur = 0;
     s->n_cand = s->n_owned;
   }
-  gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration, s->bits.ptr, n, NULL};
-  gr_for_each_args fa = {NULL, (gr_eid)words};
-  GR_CHECK(ops->frontier_bits(p->dev, p->ws, &fa, &dc));
+  gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration};
+  gr_bitmap_args ba = {n, s->bits.ptr};
+  GR_CHECK(ops->frontier_bits(p->dev, p->ws, &ba, &dc));
   /* Drop the candidates settled since the last pull (by pulls or pushes). */
   gr_filter_args ka = {s->cand[s->cur].ptr, s->n_cand, s->cand[1 - s->cur].ptr, s->n_owned, NULL, 0};
   GR_CHECK(ops->keep_unvisited(p->dev, p->ws, &ka, &dc));
@@ -182,9 +182,9 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   }
   it->tag = 'P';
   if (s->pulled && c.visited) {
-    gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, 0, NULL, n, c.visited};
-    gr_for_each_args fa = {NULL, (gr_eid)gr_bitmap_words(n)};
-    GR_CHECK(gr__dobfs_ops(p->dev)->visited_bits(p->dev, p->ws, &fa, &dc));
+    gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, 0};
+    gr_bitmap_args ba = {n, c.visited};
+    GR_CHECK(gr__dobfs_ops(p->dev)->visited_bits(p->dev, p->ws, &ba, &dc));
   }
   s->pulled = false;
   /* Small frontiers on one GPU: BFS's device-side loop (a frontier small

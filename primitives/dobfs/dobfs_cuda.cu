@@ -6,27 +6,27 @@
 
 namespace {
 
-struct FrontierWord {
+struct InFrontier {
   gr_dobfs_ctx c;
-  __device__ void operator()(gr_vid w) const { gr_dobfs_frontier_word(&c, w); }
+  __device__ bool operator()(gr_vid v) const { return gr_dobfs_in_frontier(&c, v); }
 };
-struct VisitedWord {
+struct Reached {
   gr_dobfs_ctx c;
-  __device__ void operator()(gr_vid w) const { gr_dobfs_visited_word(&c, w); }
+  __device__ bool operator()(gr_vid v) const { return gr_dobfs_reached(&c, v); }
 };
 struct Unvisited {
   gr_dobfs_ctx c;
   __device__ bool operator()(gr_vid v) const { return gr_dobfs_unvisited(&c, v); }
 };
 
-gr_status bits_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_dobfs_ctx *c) {
+gr_status bits_cuda(gr_device *dev, gr_workspace *ws, gr_bitmap_args *a, const gr_dobfs_ctx *c) {
   (void)ws;
-  return gr_cuda::for_each(dev, a, FrontierWord{*c});
+  return gr_cuda::bitmap(dev, a, InFrontier{*c});
 }
 
-gr_status visited_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_dobfs_ctx *c) {
+gr_status visited_cuda(gr_device *dev, gr_workspace *ws, gr_bitmap_args *a, const gr_dobfs_ctx *c) {
   (void)ws;
-  return gr_cuda::for_each(dev, a, VisitedWord{*c});
+  return gr_cuda::bitmap(dev, a, Reached{*c});
 }
 
 gr_status keep_cuda(gr_device *dev, gr_workspace *ws, gr_filter_args *a, const gr_dobfs_ctx *c) {

@@ -124,9 +124,11 @@ END_TEST
  * light and heavy candidates. */
 START_TEST(every_tuning_variant_validates) {
   const char *specs[] = {"kron:12:16", "grid2d:60x70", "uniform:12:40,directed"};
-  const char *tunes[] = {"advance=serial",       "pull=warp",          "small=off",
+  const char *tunes[] = {"advance=serial",       "advance=twc",        "advance=auto",
+                         "advance=twc,small=off",       "pull=warp",          "small=off",
                          "visited=state",        "visited=bitmap",     "small-vertices=64,small-edges=512",
-                         "small-degree=4,advance=serial,visited=state"};
+                         "small-degree=4,advance=serial,visited=state", "pull-light=1",
+                         "pull-light=100000,pull=hybrid"};
   const char *prims[] = {"bfs", "dobfs"};
   for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
     for (size_t t = 0; t < sizeof tunes / sizeof tunes[0]; t++)
@@ -136,7 +138,8 @@ START_TEST(every_tuning_variant_validates) {
                       "%s %s --tune %s failed:\n%s", prims[k], specs[i], tunes[t], err_text ? err_text : "");
         assert_out_has("validation passed (3 runs)");
       }
-  const char *bad[] = {"visited=maybe", "pull=sideways", "small=perhaps", "small-edges=-3", "nokey=1", "advance"};
+  const char *bad[] = {"visited=maybe", "pull=sideways", "small=perhaps", "small-edges=-3", "nokey=1", "advance",
+                       "pull-light=0"};
   for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
     ck_assert_int_eq(run("--gen", "kron:8:4", "--tune", bad[b]), 2);
     assert_err_has("--tune");

@@ -48,7 +48,11 @@ static void same(const op_result *g, const op_result *c, bool check_pred) {
   }
 }
 
+/* Every advance variant; frontiers of every size, with and without the
+ * hub (vertex 0) and the middle-degree vertices (1..1000). */
 START_TEST(cuda_push_equals_cpu_push) {
+  const char *modes[] = {"advance=chunked", "advance=serial", "advance=twc", "advance=auto"};
+  op_set_tuning(modes[_i]);
   gr_eid sizes[] = {0, 1, 31, 32, 33, 1000, 50000, N / 2};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
     gr_vid *f = op_random_set(N, sizes[i], 40 + i);
@@ -61,18 +65,27 @@ START_TEST(cuda_push_equals_cpu_push) {
     op_result_free(&c);
     free(f);
   }
-  /* The hub alone: one vertex with N/2 edges spread over the whole GPU. */
-  gr_vid hub = 0;
-  op_result g, c;
-  ck_assert_int_eq(op_run_push(&test_ops_cuda, gpu, &out_g, &hub, 1, &g), GR_SUCCESS);
-  ck_assert_int_eq(op_run_push(&test_ops_cpu, cpu, &out_g, &hub, 1, &c), GR_SUCCESS);
-  same(&g, &c, true);
-  op_result_free(&g);
-  op_result_free(&c);
+  /* The hub alone (one vertex with N/2 edges spread over the whole GPU),
+   * and the hub with every middle-degree vertex. */
+  gr_vid few[1001];
+  for (gr_vid v = 0; v <= 1000; v++) few[v] = v;
+  gr_eid counts[] = {1, 1001};
+  for (int k = 0; k < 2; k++) {
+    op_result g, c;
+    ck_assert_int_eq(op_run_push(&test_ops_cuda, gpu, &out_g, few, counts[k], &g), GR_SUCCESS);
+    ck_assert_int_eq(op_run_push(&test_ops_cpu, cpu, &out_g, few, counts[k], &c), GR_SUCCESS);
+    same(&g, &c, true);
+    ck_assert_uint_eq(g.edges, c.edges);
+    op_result_free(&g);
+    op_result_free(&c);
+  }
+  op_set_tuning(NULL);
 }
 END_TEST
 
 START_TEST(cuda_pull_equals_cpu_pull) {
+  const char *modes[] = {"pull=hybrid", "pull=warp", "pull-light=1", "pull-light=5"};
+  op_set_tuning(modes[_i]);
   gr_eid sizes[] = {1, 100, 20000, N - 10};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
     gr_vid *f = op_random_set(N, sizes[i], 70 + i);
@@ -84,6 +97,7 @@ START_TEST(cuda_pull_equals_cpu_pull) {
     op_result_free(&c);
     free(f);
   }
+  op_set_tuning(NULL);
 }
 END_TEST
 
@@ -167,8 +181,8 @@ int main(void) {
   TCase *tc = tcase_create("gpu");
   tcase_set_timeout(tc, 600);
   tcase_add_checked_fixture(tc, setup, teardown);
-  tcase_add_test(tc, cuda_push_equals_cpu_push);
-  tcase_add_test(tc, cuda_pull_equals_cpu_pull);
+  tcase_add_loop_test(tc, cuda_push_equals_cpu_push, 0, 4);
+  tcase_add_loop_test(tc, cuda_pull_equals_cpu_pull, 0, 4);
   tcase_add_test(tc, cuda_filter_and_for_each_equal_cpu);
   tcase_add_test(tc, cuda_frontier_conversions_equal_cpu);
   tcase_add_test(tc, cuda_reports_missing_devices_clearly);

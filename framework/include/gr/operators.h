@@ -11,7 +11,8 @@
  *                succeeds puts v in the output and stops v's scan.
  *  filter:       keeps the elements with keep(v), once each when a culling
  *                bitmap is given.
- *  for each:     op(v) on every frontier element or every vertex. */
+ *  for each:     op(v) on every frontier element or every vertex.
+ *  bitmap:       bit v of a bitmap = pred(v), for every v in [0, n). */
 #ifndef GR_OPERATORS_H
 #define GR_OPERATORS_H
 
@@ -74,6 +75,11 @@ typedef struct gr_filter_args {
   uint32_t *cull_bits;   /* NULL: no uniquifying; else a cleared bitmap */
   gr_eid n_out;          /* result */
 } gr_filter_args;
+
+typedef struct gr_bitmap_args {
+  gr_vid n;        /* ids [0, n) */
+  uint32_t *bits;  /* gr_bitmap_words(n) words, all written */
+} gr_bitmap_args;
 
 typedef struct gr_for_each_args {
   const gr_vid *in;  /* NULL: every id in [0, n) */

@@ -8,6 +8,7 @@
  *   GR_CPU_ADVANCE_PULL(name, ctx_type, wanted, visit)  wanted(ctx, v) -> bool
  *   GR_CPU_FILTER(name, ctx_type, keep)              keep(ctx, v) -> bool
  *   GR_CPU_FOR_EACH(name, ctx_type, op)              op(ctx, v)
+ *   GR_CPU_BITMAP(name, ctx_type, pred)              pred(ctx, v) -> bool
  *
  * Each defines `gr_status name(gr_device *, gr_workspace *, <args> *,
  * const ctx_type *)`, the same signature as the CUDA instantiations.
@@ -142,6 +143,26 @@ static inline gr_status gr__cpu_emit_result(uint64_t count, int overflow, gr_eid
     int nt = gr_device_cpu_threads(dev);                                                \
     _Pragma("omp parallel for num_threads(nt) schedule(static, 4096)")                 \
     for (gr_eid i = 0; i < n; i++) OP(ctx, in ? in[i] : (gr_vid)i);                     \
+    return GR_SUCCESS;                                                                  \
+  }
+
+/* A word per iteration, so no two threads write the same word. */
+#define GR_CPU_BITMAP(NAME, CTX_T, PRED)                                                \
+  gr_status NAME(gr_device *dev, gr_workspace *ws, gr_bitmap_args *a, const CTX_T *ctx) { \
+    (void)ws;                                                                           \
+    const gr_vid n = a->n;                                                              \
+    const gr_eid words = ((gr_eid)n + 31) / 32;                                         \
+    uint32_t *bits = a->bits;                                                           \
+    int nt = gr_device_cpu_threads(dev);                                                \
+    _Pragma("omp parallel for num_threads(nt) schedule(static, 1024)")                 \
+    for (gr_eid w = 0; w < words; w++) {                                                \
+      uint32_t word = 0;                                                                \
+      for (unsigned k = 0; k < 32u; k++) {                                              \
+        const gr_vid v = (gr_vid)(w * 32u + k);                                         \
+        if (v < n && PRED(ctx, v)) word |= 1u << k;                                     \
+      }                                                                                 \
+      bits[w] = word;                                                                   \
+    }                                                                                   \
     return GR_SUCCESS;                                                                  \
   }
 

@@ -18,7 +18,9 @@ enum { GR_WS_COUNTERS = 16 };
  * --tune); the defaults are the fastest measured (docs/performance.md). */
 typedef enum gr_advance_mode {
   GR_ADVANCE_CHUNKED = 0, /* edge-balanced; chunk starts found by a parallel pre-pass */
-  GR_ADVANCE_SERIAL = 1   /* edge-balanced; each block searches its chunk's start itself */
+  GR_ADVANCE_SERIAL = 1,  /* edge-balanced; each block searches its chunk's start itself */
+  GR_ADVANCE_TWC = 2,     /* thread/warp/block mapping per vertex, no pre-pass */
+  GR_ADVANCE_AUTO = 3     /* per level: TWC when no vertex dominates the frontier, else chunked */
 } gr_advance_mode;
 
 typedef enum gr_pull_mode {
@@ -40,10 +42,13 @@ typedef struct gr_tuning {
   /* Traversals that keep a visited bitmap (n/8 bytes, small enough for the
    * caches) test it before the per-vertex state (n words, random reads). */
   bool visited_bitmap;
+  /* pull=hybrid: candidates of at most pull_light in-edges get a thread,
+   * heavier ones a warp. */
+  gr_eid pull_light;
 } gr_tuning;
-#define GR_TUNING_INIT {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true}
-/* "advance=chunked|serial,pull=hybrid|warp,small=on|off,small-vertices=N,
- * small-edges=N,small-degree=N,visited=bitmap|state" (any subset, comma
+#define GR_TUNING_INIT {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true, 32}
+/* "advance=chunked|serial|twc|auto,pull=hybrid|warp,small=on|off,small-vertices=N,
+ * small-edges=N,small-degree=N,visited=bitmap|state,pull-light=N" (any subset, comma
  * separated). */
 gr_status gr_tuning_parse(gr_tuning *t, const char *text);
 

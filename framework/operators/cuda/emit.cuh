@@ -76,6 +76,52 @@ struct BlockQueue {
     if (staged) flush();
   }
 
+  // For loops whose trip counts differ between warps: every lane of one
+  // warp calls it together. The warp stages its ids while they fit and
+  // otherwise reserves room in the output itself. After warp_push calls,
+  // the block calls sync() before the next push() or finish().
+  __device__ __forceinline__ void warp_push(bool pred, gr_vid v) {
+    const unsigned ballot = __ballot_sync(kFullMask, pred);
+    if (!ballot) return;
+    const int lane = threadIdx.x & 31;
+    const int leader = __ffs(ballot) - 1;
+    const unsigned cnt = (unsigned)__popc(ballot);
+    unsigned long long base = 0;
+    int fits = 0;
+    if (lane == leader) {
+      unsigned old = *(volatile unsigned *)&s.n;
+      for (;;) {
+        if (old + cnt > (unsigned)kStage) break;
+        const unsigned prev = atomicCAS(&s.n, old, old + cnt);
+        if (prev == old) {
+          fits = 1;
+          base = old;
+          break;
+        }
+        old = prev;
+      }
+      if (!fits) base = atomicAdd(count, (unsigned long long)cnt);
+    }
+    fits = __shfl_sync(kFullMask, fits, leader);
+    base = __shfl_sync(kFullMask, base, leader);
+    if (pred) {
+      const unsigned long long pos = base + (unsigned long long)__popc(ballot & ((1u << lane) - 1u));
+      if (fits) s.items[pos] = v;
+      else if (pos < cap) out[pos] = v;
+    }
+  }
+
+  // Every thread of the block: takes in what warp_push staged (two
+  // barriers: all read the count before anyone changes it) and flushes when
+  // less than half the stage is free.
+  __device__ void sync() {
+    __syncthreads();
+    const unsigned n = s.n;
+    __syncthreads();
+    staged = n;
+    if (staged > kStage / 2) flush();
+  }
+
  private:
   __device__ void flush() {
     if (threadIdx.x == 0) {

@@ -20,6 +20,7 @@
 #define GR_CUDA_OPERATORS_CUH
 
 #include <cooperative_groups.h>
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include "gr/atomic.h"
@@ -37,6 +38,9 @@ __global__ void degree_kernel(const gr_eid *__restrict__ offsets, const gr_vid *
                               gr_eid n_in, gr_eid *__restrict__ deg);
 __global__ void chunk_start_kernel(const gr_eid *__restrict__ scan, gr_eid n_in, gr_eid *__restrict__ chunks,
                                    gr_eid max_chunks);
+// The frontier's out-edges (ctr[0]) and largest degree (ctr[1]).
+__global__ void frontier_stats_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ in,
+                                      gr_eid n_in, unsigned long long *ctr);
 
 // Largest i in [lo, hi] with scan[i] <= rank (scan is non-decreasing).
 __device__ __forceinline__ gr_eid scan_search(const gr_eid *__restrict__ scan, gr_eid lo, gr_eid hi,
@@ -116,6 +120,117 @@ __global__ void __launch_bounds__(kBlock)
     q.push(keep, v);
   }
   q.finish();
+}
+
+// Thread/warp/block mapping (Merrill's TWC), no pre-pass: a block takes 256
+// frontier vertices; those of >= 256 edges are walked by the whole block
+// one at a time, those of 32..255 by a warp each, and the rest as one flat
+// list of the tile's remaining edges (block scan of their degrees, each
+// thread finding its edge's source by a search in shared memory). Good when
+// no vertex dominates (a block walks its hubs alone); the edge-balanced
+// advance is for skewed frontiers.
+constexpr int kTwcStage = 2048;
+
+template <class Visit>
+__global__ void __launch_bounds__(kBlock)
+    advance_push_twc_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
+                            const gr_vid *__restrict__ in, gr_eid n_in, gr_vid *__restrict__ out, gr_eid cap,
+                            unsigned long long *count, unsigned long long *edges, Visit visit) {
+  using Queue = BlockQueue<kBlock, kTwcStage>;
+  using Scan = cub::BlockScan<unsigned, kBlock>;
+  __shared__ typename Queue::Storage qs;
+  __shared__ typename Scan::TempStorage scan_tmp;
+  __shared__ unsigned s_start[kBlock];
+  __shared__ gr_vid s_src[kBlock];
+  __shared__ gr_eid s_first[kBlock];
+  __shared__ int s_owner;
+  __shared__ gr_vid s_u;
+  __shared__ gr_eid s_b, s_d;
+  Queue q(qs, out, cap, count);
+  const int lane = threadIdx.x & 31;
+  unsigned long long visited = 0;
+  for (gr_eid tile = blockIdx.x * (gr_eid)kBlock; tile < n_in; tile += (gr_eid)gridDim.x * kBlock) {
+    const gr_eid i = tile + threadIdx.x;
+    gr_vid u = 0;
+    gr_eid b = 0, d = 0;
+    if (i < n_in) {
+      u = in[i];
+      b = offsets[u];
+      d = offsets[u + 1] - b;
+      visited += d;
+    }
+    // Block: one vertex at a time, its owner chosen by a race.
+    while (__syncthreads_or(d >= kBlock)) {
+      if (d >= kBlock) s_owner = threadIdx.x;
+      __syncthreads();
+      if (s_owner == (int)threadIdx.x) {
+        s_u = u;
+        s_b = b;
+        s_d = d;
+        d = 0;
+      }
+      __syncthreads();
+      const gr_vid bu = s_u;
+      const gr_eid bb = s_b, bd = s_d;
+      for (gr_eid r = 0; r < bd; r += kBlock) {
+        const gr_eid k = r + threadIdx.x;
+        bool keep = false;
+        gr_vid v = 0;
+        if (k < bd) {
+          v = indices[bb + k];
+          keep = visit(bu, v, bb + k);
+        }
+        q.push(keep, v);
+      }
+    }
+    // Warp: one vertex at a time per warp.
+    while (__any_sync(kFullMask, d >= 32)) {
+      const int src = __ffs(__ballot_sync(kFullMask, d >= 32)) - 1;
+      const gr_vid wu = __shfl_sync(kFullMask, u, src);
+      const gr_eid wb = __shfl_sync(kFullMask, b, src), wd = __shfl_sync(kFullMask, d, src);
+      if (lane == src) d = 0;
+      for (gr_eid r = 0; r < wd; r += 32) {
+        const gr_eid k = r + lane;
+        bool keep = false;
+        gr_vid v = 0;
+        if (k < wd) {
+          v = indices[wb + k];
+          keep = visit(wu, v, wb + k);
+        }
+        q.warp_push(keep, v);
+      }
+    }
+    q.sync();
+    // Thread: the tile's remaining edges (< 32 per vertex) as one list.
+    unsigned start = 0, total = 0;
+    Scan(scan_tmp).ExclusiveSum((unsigned)d, start, total);
+    s_start[threadIdx.x] = start;
+    s_src[threadIdx.x] = u;
+    s_first[threadIdx.x] = b;
+    __syncthreads();
+    for (unsigned r = 0; r < total; r += kBlock) {
+      const unsigned rank = r + threadIdx.x;
+      bool keep = false;
+      gr_vid v = 0;
+      if (rank < total) {
+        // The last vertex starting at or before rank (one with no edges
+        // left shares its start with the next, so the last is the owner).
+        int lo = 0, hi = kBlock - 1;
+        while (lo < hi) {
+          const int mid = (lo + hi + 1) >> 1;
+          if (s_start[mid] <= rank) lo = mid;
+          else hi = mid - 1;
+        }
+        const gr_eid e = s_first[lo] + (rank - s_start[lo]);
+        v = indices[e];
+        keep = visit(s_src[lo], v, e);
+      }
+      q.push(keep, v);
+    }
+    __syncthreads();  // the next tile rewrites the shared arrays and the scan storage
+  }
+  q.finish();
+  block_add<kBlock>(visited, edges);
 }
 
 // Warp-aggregated enqueue that also sums and maxes the out-degrees of what
@@ -263,11 +378,14 @@ __global__ void __launch_bounds__(kBlock)
   if (blockIdx.x == 0 && threadIdx.x == 0) ctr[kLvLevels] = (unsigned long long)l;
 }
 
-// Pull, one thread per candidate: vertices of at most kPullLight in-edges
+// Pull, one thread per candidate: vertices of at most `light` in-edges
 // scan them alone (most vertices of a large pull find a parent among their
 // first few); heavier ones are set aside for the warp kernel, so no thread
-// walks a hub's in-edges by itself.
-constexpr gr_eid kPullLight = 32;
+// walks a hub's in-edges by itself. A thread loads kPullBatch in-edges and
+// their frontier bits at once (independent loads in flight together) before
+// testing them in order, so a candidate costs about two memory round trips
+// per batch rather than two per edge.
+constexpr int kPullBatch = 4;
 
 template <class Wanted, class Visit>
 __global__ void __launch_bounds__(kBlock)
@@ -275,7 +393,7 @@ __global__ void __launch_bounds__(kBlock)
                                const uint32_t *__restrict__ fbits, const gr_vid *__restrict__ cand, gr_eid n,
                                gr_vid *__restrict__ out, gr_eid cap, unsigned long long *count,
                                unsigned long long *edges, gr_vid *heavy, unsigned long long *n_heavy,
-                               Wanted wanted, Visit visit) {
+                               gr_eid light, Wanted wanted, Visit visit) {
   __shared__ typename BlockQueue<kBlock>::Storage qs, hs;
   BlockQueue<kBlock> q(qs, out, cap, count), h(hs, heavy, n, n_heavy);
   unsigned long long examined = 0;
@@ -287,15 +405,24 @@ __global__ void __launch_bounds__(kBlock)
       v = cand ? cand[i] : (gr_vid)i;
       if (wanted(v)) {
         const gr_eid b = offsets[v], end = offsets[v + 1];
-        if (end - b > kPullLight) {
+        if (end - b > light) {
           big = true;
         } else {
-          for (gr_eid k = b; k < end; k++) {
-            examined++;
-            const gr_vid u = indices[k];
-            if (frontier_test(fbits, u) && visit(u, v, k)) {
-              found = true;
-              break;
+          for (gr_eid k = b; k < end && !found; k += kPullBatch) {
+            gr_vid u[kPullBatch];
+            bool hit[kPullBatch];
+#pragma unroll
+            for (int j = 0; j < kPullBatch; j++) u[j] = k + j < end ? indices[k + j] : 0;
+#pragma unroll
+            for (int j = 0; j < kPullBatch; j++) hit[j] = k + j < end && frontier_test(fbits, u[j]);
+#pragma unroll
+            for (int j = 0; j < kPullBatch; j++) {
+              if (k + j >= end) break;
+              examined++;
+              if (hit[j] && visit(u[j], v, k + j)) {
+                found = true;
+                break;
+              }
             }
           }
         }
@@ -380,6 +507,17 @@ __global__ void __launch_bounds__(kBlock)
   q.finish();
 }
 
+// A thread per id, a ballot per word: the predicate's reads are coalesced.
+template <class Pred>
+__global__ void __launch_bounds__(kBlock) bitmap_kernel(gr_vid n, uint32_t *__restrict__ bits, Pred pred) {
+  const gr_eid padded = ((gr_eid)n + 31) / 32 * 32;
+  for (gr_eid i = blockIdx.x * (gr_eid)kBlock + threadIdx.x; i < padded; i += (gr_eid)gridDim.x * kBlock) {
+    // padded is a multiple of 32, so whole warps enter together.
+    const unsigned word = __ballot_sync(kFullMask, i < n && pred((gr_vid)i));
+    if ((threadIdx.x & 31) == 0) bits[i >> 5] = word;
+  }
+}
+
 template <class Op>
 __global__ void __launch_bounds__(kBlock) for_each_kernel(const gr_vid *__restrict__ in, gr_eid n, Op op) {
   for (gr_eid i = blockIdx.x * (gr_eid)kBlock + threadIdx.x; i < n; i += (gr_eid)gridDim.x * kBlock)
@@ -398,12 +536,44 @@ inline gr_status check_overflow(unsigned long long count, gr_eid cap, const char
   return GR_SUCCESS;
 }
 
+// TWC pays for a hub with one block walking it alone; the edge-balanced
+// advance pays a pre-pass and a search per edge. advance=auto measures the
+// frontier (edges, largest degree) and takes TWC when no vertex holds more
+// than an even share of the edges per resident block.
+inline bool twc_fits(gr_device *dev, unsigned long long edges, unsigned long long max_degree) {
+  return max_degree * (unsigned long long)max_blocks(dev) <= edges;
+}
+
+template <class Visit>
+gr_status advance_push_twc(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, Visit visit) {
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  GR_CHECK(gr_workspace_zero_counters(ws, 2));
+  unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
+  advance_push_twc_kernel<Visit><<<grid_for(a->n_in, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
+      a->g->offsets, a->g->indices, a->in, a->n_in, a->out, a->out_capacity, ctr, ctr + 1, visit);
+  GR_CUDA_CHECK_LAUNCH();
+  GR_CHECK(gr_workspace_read_counters(ws, 2));
+  GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity, "advance (push, twc)"));
+  a->n_out = ws->host_counters[0];
+  a->edges = ws->host_counters[1];
+  return GR_SUCCESS;
+}
+
 template <class Visit>
 gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, Visit visit) {
   a->n_out = 0;
   a->edges = 0;
   if (a->n_in == 0) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  if (ws->tune.advance == GR_ADVANCE_TWC) return advance_push_twc(dev, ws, a, visit);
+  if (ws->tune.advance == GR_ADVANCE_AUTO) {
+    GR_CHECK(gr_workspace_zero_counters(ws, 2));
+    frontier_stats_kernel<<<grid_for(a->n_in, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
+        a->g->offsets, a->in, a->n_in, (unsigned long long *)ws->counters.ptr);
+    GR_CUDA_CHECK_LAUNCH();
+    GR_CHECK(gr_workspace_read_counters(ws, 2));
+    if (twc_fits(dev, ws->host_counters[0], ws->host_counters[1])) return advance_push_twc(dev, ws, a, visit);
+  }
   GR_CHECK(gr_buffer_reserve(&ws->scan, dev, (a->n_in + 1) * sizeof(gr_eid), 0, &ws->policy, 0,
                              "advance degree scan"));
   gr_eid *scan = (gr_eid *)ws->scan.ptr;
@@ -502,7 +672,7 @@ gr_status advance_pull(gr_device *dev, gr_workspace *ws, gr_advance_pull_args *a
     gr_vid *heavy = (gr_vid *)ws->scan.ptr;
     advance_pull_thread_kernel<Wanted, Visit><<<grid_for(n, kBlock, max_blocks(dev) * 4), kBlock, 0, s>>>(
         a->g->offsets, a->g->indices, a->frontier_bits, cand, n, a->out, a->out_capacity, ctr, ctr + 1, heavy,
-        ctr + 2, wanted, visit);
+        ctr + 2, ws->tune.pull_light, wanted, visit);
     GR_CUDA_CHECK_LAUNCH();
     GR_CHECK(gr_workspace_read_counters(ws, 3));
     cand = heavy;
@@ -535,6 +705,15 @@ gr_status filter(gr_device *dev, gr_workspace *ws, gr_filter_args *a, Keep keep)
   GR_CHECK(gr_workspace_read_counters(ws, 1));
   GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity, "filter"));
   a->n_out = ws->host_counters[0];
+  return GR_SUCCESS;
+}
+
+template <class Pred>
+gr_status bitmap(gr_device *dev, gr_bitmap_args *a, Pred pred) {
+  if (a->n == 0) return GR_SUCCESS;
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  bitmap_kernel<Pred><<<grid_for(a->n, kBlock, max_blocks(dev) * 4), kBlock, 0, s>>>(a->n, a->bits, pred);
+  GR_CUDA_CHECK_LAUNCH();
   return GR_SUCCESS;
 }
 

@@ -52,9 +52,13 @@ typedef struct dev_state {
   gr_workspace ws;
 } dev_state;
 
+static const char *op_tuning;
+void op_set_tuning(const char *text) { op_tuning = text; }
+
 static gr_status state_init(dev_state *s, gr_device *dev, gr_vid n, const gr_vid *frontier, gr_eid nf) {
   memset(s, 0, sizeof *s);
   GR_CHECK(gr_workspace_init(&s->ws, dev, NULL));
+  if (op_tuning && *op_tuning) GR_CHECK(gr_tuning_parse(&s->ws.tune, op_tuning));
   size_t lb = (size_t)n * sizeof(gr_svid);
   gr_svid *h = malloc(lb ? lb : 1);
   if (!h) return GR_ERR_HOST_OOM;
@@ -213,8 +217,12 @@ static gr_status build_csr(gr_csr *c, gr_vid n, gr_eid m, const gr_vid *src, con
 }
 
 gr_status op_random_graph(gr_csr *out, gr_csr *in, gr_vid n, gr_eid m, uint64_t seed) {
-  gr_eid hub = n / 2;
-  gr_eid total = m + hub;
+  /* Besides the random edges (degrees ~ m/n): one hub of n/2 edges, and
+   * 1,000 vertices of 32 to 330 extra edges (the middle degrees that
+   * operators may map to a warp). */
+  gr_eid hub = n / 2, mid_n = n > 2000 ? 1000 : 0, mid = 0;
+  for (gr_eid i = 0; i < mid_n; i++) mid += 32 + (i * 37) % 300;
+  gr_eid total = m + hub + mid;
   gr_vid *s = malloc((size_t)total * sizeof(gr_vid) + 1), *d = malloc((size_t)total * sizeof(gr_vid) + 1);
   if (!s || !d) return GR_ERR_HOST_OOM;
   for (gr_eid i = 0; i < m; i++) {
@@ -225,6 +233,12 @@ gr_status op_random_graph(gr_csr *out, gr_csr *in, gr_vid n, gr_eid m, uint64_t 
     s[m + i] = 0;
     d[m + i] = (gr_vid)(2 * i % n);
   }
+  gr_eid k = m + hub;
+  for (gr_eid i = 0; i < mid_n; i++)
+    for (gr_eid j = 0; j < 32 + (i * 37) % 300; j++, k++) {
+      s[k] = (gr_vid)(1 + i);
+      d[k] = (gr_vid)(gr_rand64(seed, 4, k) % n);
+    }
   gr_status st = build_csr(out, n, total, s, d);
   if (st >= 0) st = build_csr(in, n, total, d, s);
   free(s);

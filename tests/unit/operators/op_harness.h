@@ -19,6 +19,9 @@ typedef struct op_result {
 } op_result;
 
 void op_result_free(op_result *r);
+/* The operator variants the next op_run_* calls use (gr_tuning_parse
+ * text; NULL or "" = the defaults). */
+void op_set_tuning(const char *text);
 /* Labels start at -1 except the frontier's (0); outputs get label 1. */
 gr_status op_run_push(const test_ops *ops, gr_device *dev, const gr_csr *g, const gr_vid *frontier,
                       gr_eid nf, op_result *r);
