@@ -149,7 +149,7 @@ static void usage(FILE *f) {
           "                         with a chunk pre-pass or a per-block search,\n"
           "                         thread/warp/block per vertex, or chosen per level),\n"
           "                         pull=hybrid|warp (thread or warp per pull candidate),\n"
-          "                         pull-light=32 (hybrid: most in-edges a thread takes),\n"
+          "                         pull-light=64 (hybrid: most in-edges a thread takes),\n"
           "                         small=on|off (device-side loop over small frontiers),\n"
           "                         small-vertices=16384, small-edges=131072,\n"
           "                         small-degree=512, visited=bitmap|state (test a\n"

@@ -60,8 +60,11 @@ static gr_status reach_iterate(void *slice, gr_part *p, gr_iter *it) {
   if (gr_frontier_capacity(it->out) < n)
     GR_CHECK(gr_frontier_reserve(it->out, p->dev, n, 0, &p->mem));
   gr_reach_ctx c = {(gr_svid *)s->reached.ptr};
-  gr_advance_push_args a = {&p->out, gr_frontier_items(it->in), it->in->size, gr_frontier_items(it->out),
-                            gr_frontier_capacity(it->out), 0, 0};
+  gr_advance_push_args a = {.g = &p->out,
+                            .in = gr_frontier_items(it->in),
+                            .n_in = it->in->size,
+                            .out = gr_frontier_items(it->out),
+                            .out_capacity = gr_frontier_capacity(it->out)};
   GR_CHECK(gr__reach_ops(p->dev)->push(p->dev, p->ws, &a, &c));
   it->out->size = a.n_out;
   it->edges += a.edges;

@@ -79,11 +79,15 @@ gr_status gr_bfs_loop_run(gr_bfs_loop *s, gr_part *p, gr_iter *it, const gr_bfs_
   const gr_tuning *t = &p->ws->tune;
   it->levels = 0;
   if (!ops->levels || !t->small_loop || p->count != 1 || it->in->size > t->small_vertices) return GR_SUCCESS;
-  /* Once a run's frontier has outgrown the loop, its shrinking tail comes
-   * back only when it is really small: every refused try costs a launch and
-   * a round trip, more than the load-balanced level it would replace. */
-  if (it->iteration == 0) s->left = false;
-  if (s->left && it->in->size > t->small_vertices / 16) return GR_SUCCESS;
+  if (gr_bfs_known(s, it->iteration)) {
+    /* Measured while emitted: enter exactly when the loop would take it. */
+    if (s->known_edges > t->small_edges || s->known_max_degree > t->small_degree) return GR_SUCCESS;
+  } else {
+    /* Otherwise, once a run's frontier has outgrown the loop, its
+     * shrinking tail comes back only when it is really small: every
+     * refused try costs a launch and a round trip. */
+    if (s->left && it->in->size > t->small_vertices / 16) return GR_SUCCESS;
+  }
   if (!s->level_sizes.ptr) {
     GR_CHECK(gr_buffer_resize(&s->level_sizes, p->dev, GR__BFS_LOOP_LEVELS * sizeof(gr_eid), 0,
                               "bfs level sizes"));
@@ -114,6 +118,7 @@ gr_status gr_bfs_loop_run(gr_bfs_loop *s, gr_part *p, gr_iter *it, const gr_bfs_
   if (a.n_out > 0 && a.levels < a.max_levels) s->left = true;
   it->levels = a.levels;
   it->edges += a.edges;
+  gr_bfs_know(s, it->iteration + a.levels, a.out_edges, a.out_max_degree);
   if (a.levels > 1)
     GR_CHECK(gr_device_copy(p->dev, s->host_sizes, (gr_eid *)s->level_sizes.ptr + 1,
                             (size_t)(a.levels - 1) * sizeof(gr_eid), GR_COPY_D2H));
@@ -133,6 +138,7 @@ static gr_status bfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fro
   if (s->mark_pred)
     GR_CHECK(gr_device_memset(p->dev, s->pred.ptr, 0xff, (size_t)n * sizeof(gr_svid)));
   GR_CHECK(gr_bfs_visited_reset(&s->visited, p));
+  gr_bfs_loop_reset(&s->loop);
   /* BFS outputs each vertex once, so two frontiers of n_local entries are
    * all it ever needs. */
   if (gr_frontier_capacity(first) < n) GR_CHECK(gr_frontier_reserve(first, p->dev, n, 0, &p->mem));
@@ -148,16 +154,31 @@ static gr_status bfs_iterate(void *slice, gr_part *p, gr_iter *it) {
                   p->local_to_global, (gr_svid)it->iteration + 1, gr_bfs_visited_bits(&s->visited)};
   GR_CHECK(gr_bfs_loop_run(&s->loop, p, it, &c));
   if (it->levels > 0) return GR_SUCCESS;
-  return gr_bfs_push_level(p, it, &c);
+  return gr_bfs_push_level(p, it, &c, &s->loop);
 }
 
-gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c) {
+gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c, gr_bfs_loop *l) {
   const gr_bfs_ops *ops = gr__bfs_ops(p->dev);
-  gr_advance_push_args a = {&p->out, gr_frontier_items(it->in), it->in->size, gr_frontier_items(it->out),
-                            gr_frontier_capacity(it->out), 0, 0};
+  gr_advance_push_args a;
+  memset(&a, 0, sizeof a);
+  a.g = &p->out;
+  a.in = gr_frontier_items(it->in);
+  a.n_in = it->in->size;
+  a.out = gr_frontier_items(it->out);
+  a.out_capacity = gr_frontier_capacity(it->out);
+  /* One device: the output is the next input as it stands, so measure it
+   * while emitting it. */
+  const bool alone = p->count == 1;
+  if (alone) a.next_offsets = p->out.offsets;
+  if (gr_bfs_known(l, it->iteration)) {
+    a.in_known = true;
+    a.in_edges = l->known_edges;
+    a.in_max_degree = l->known_max_degree;
+  }
   GR_CHECK(ops->push(p->dev, p->ws, &a, c));
   it->out->size = a.n_out;
   it->edges += a.edges;
+  if (alone) gr_bfs_know(l, it->iteration + 1, a.out_edges, a.out_max_degree);
   return GR_SUCCESS;
 }
 

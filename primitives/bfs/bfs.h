@@ -71,24 +71,45 @@ extern const gr_primitive gr_bfs_primitive;
  * predecessor when pred is not NULL. */
 void gr_bfs_payload_fill(gr_payload *out, gr_svid *depth, gr_svid *pred);
 
-/* One push level: it->out (reserved for n_local items)
- * gets the vertices c->next claims. */
-gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c);
-
 /* The visited bitmap of a push traversal (ctx.visited), when gr_tuning asks
  * for one: allocated on first use, cleared at every reset. */
 gr_status gr_bfs_visited_reset(gr_buffer *bits, gr_part *p);
 static inline uint32_t *gr_bfs_visited_bits(gr_buffer *bits) { return (uint32_t *)bits->ptr; }
 
-/* The device-side loop over small frontiers (one GPU; gr_tuning's limits):
- * runs from it->in as many levels as stay small and sets it->levels (0 when
- * it did not run: the caller does one level itself), it->out and
- * it->level_sizes. Per-device state: */
+/* Per-device traversal state shared by BFS and DOBFS: the device-side
+ * loop's buffers, and what the last level learned of the next frontier
+ * while emitting it (its out-edges and largest degree; one device only,
+ * where no exchange changes the frontier afterwards). */
 typedef struct gr_bfs_loop {
   gr_buffer level_sizes; /* device: input sizes of the loop's levels */
   gr_eid *host_sizes;    /* their host copy */
   bool left;             /* this run's frontier outgrew the loop once */
+  int known_iter;        /* the iteration whose input the figures describe, or -1 */
+  gr_eid known_edges, known_max_degree;
 } gr_bfs_loop;
+
+/* Forgets the figures (at every reset). */
+static inline void gr_bfs_loop_reset(gr_bfs_loop *l) {
+  l->known_iter = -1;
+  l->left = false;
+}
+/* Whether the input of iteration `iter` was measured while it was emitted. */
+static inline bool gr_bfs_known(const gr_bfs_loop *l, int iter) { return l->known_iter == iter && iter >= 0; }
+/* Records the figures of the next iteration's input. */
+static inline void gr_bfs_know(gr_bfs_loop *l, int iter, gr_eid edges, gr_eid max_degree) {
+  l->known_iter = iter;
+  l->known_edges = edges;
+  l->known_max_degree = max_degree;
+}
+
+/* One push level: it->out (reserved for n_local items) gets the vertices
+ * c->next claims; on one device it measures them for the next level (l). */
+gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c, gr_bfs_loop *l);
+
+/* The device-side loop over small frontiers (one GPU; gr_tuning's limits):
+ * runs from it->in as many levels as stay small and sets it->levels (0 when
+ * it did not run: the caller does one level itself), it->out and
+ * it->level_sizes. */
 gr_status gr_bfs_loop_run(gr_bfs_loop *l, gr_part *p, gr_iter *it, const gr_bfs_ctx *c);
 void gr_bfs_loop_release(gr_bfs_loop *l);
 

@@ -107,6 +107,7 @@ static gr_status dobfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_f
   s->n_cand = 0; /* filled from the owned list at the first pull */
   s->cur = -1;
   s->pulled = false;
+  gr_bfs_loop_reset(&s->loop);
   GR_CHECK(gr_bfs_visited_reset(&s->visited, p));
   return gr_part_seed(p, a->source, s->depth.ptr, 0, first);
 }
@@ -148,11 +149,20 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
   GR_CHECK(ops->keep_unvisited(p->dev, p->ws, &ka, &dc));
   s->cur = 1 - s->cur;
   s->n_cand = ka.n_out;
-  gr_advance_pull_args pa = {&p->in, s->bits.ptr, s->cand[s->cur].ptr, s->n_cand, gr_frontier_items(it->out),
-                             gr_frontier_capacity(it->out), 0, 0};
+  gr_advance_pull_args pa;
+  memset(&pa, 0, sizeof pa);
+  pa.g = &p->in;
+  pa.frontier_bits = s->bits.ptr;
+  pa.candidates = s->cand[s->cur].ptr;
+  pa.n_candidates = s->n_cand;
+  pa.out = gr_frontier_items(it->out);
+  pa.out_capacity = gr_frontier_capacity(it->out);
+  const bool alone = p->count == 1;
+  if (alone) pa.next_offsets = p->out.offsets;
   GR_CHECK(gr__bfs_ops(p->dev)->pull(p->dev, p->ws, &pa, c));
   it->out->size = pa.n_out;
   it->edges += pa.edges;
+  if (alone) gr_bfs_know(&s->loop, it->iteration + 1, pa.out_edges, pa.out_max_degree);
   return GR_SUCCESS;
 }
 
@@ -162,7 +172,8 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr_status st = GR_SUCCESS;
   if (gr_frontier_capacity(it->out) < n) GR_CHECK(gr_frontier_reserve(it->out, p->dev, n, 0, &p->mem));
   gr_eid m_local = 0, m_frontier = 0;
-  GR_CHECK(gr_frontier_degree_sum(it->in, p->dev, p->ws, &p->out, &m_local));
+  if (gr_bfs_known(&s->loop, it->iteration)) m_local = s->loop.known_edges;
+  else GR_CHECK(gr_frontier_degree_sum(it->in, p->dev, p->ws, &p->out, &m_local));
   /* Every device calls the sums, in the same order, whatever it holds. */
   if (s->m_total == 0 && it->iteration == 0) {
     st = gr_part_sum(p, p->out.m, &s->m_total);
@@ -196,7 +207,7 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
     s->prev_frontier = it->level_sizes[it->levels - 2];
   }
   if (it->levels > 0) return GR_SUCCESS;
-  return gr_bfs_push_level(p, it, &c);
+  return gr_bfs_push_level(p, it, &c, &s->loop);
 }
 
 static gr_status dobfs_payload(void *slice, gr_part *p, gr_payload *out) {

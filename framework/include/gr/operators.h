@@ -32,6 +32,16 @@ typedef struct gr_advance_push_args {
   gr_eid out_capacity;
   gr_eid n_out;         /* result: items written */
   gr_eid edges;         /* result: edges visited */
+  /* Optional: count the output's out-degrees over these offsets while
+   * emitting it (the next level's edges and largest degree, without a pass
+   * of their own). */
+  const gr_eid *next_offsets;
+  gr_eid out_edges, out_max_degree; /* results, when next_offsets is set */
+  /* Optional: what the caller knows of the input (from the previous
+   * level's out_edges/out_max_degree), so variants chosen per level need
+   * no measuring pass. */
+  bool in_known;
+  gr_eid in_edges, in_max_degree;
 } gr_advance_push_args;
 
 /* Several push levels in one device-side loop, for small frontiers (CUDA;
@@ -54,6 +64,7 @@ typedef struct gr_advance_levels_args {
   int out_queue;             /* the queue holding the frontier left */
   gr_eid n_out;
   gr_eid edges;              /* edges visited */
+  gr_eid out_edges, out_max_degree; /* of the frontier left */
 } gr_advance_levels_args;
 
 typedef struct gr_advance_pull_args {
@@ -65,6 +76,9 @@ typedef struct gr_advance_pull_args {
   gr_eid out_capacity;
   gr_eid n_out;                   /* result */
   gr_eid edges;                   /* result: in-edges examined */
+  /* Optional, as for push: the output's out-degrees over these offsets. */
+  const gr_eid *next_offsets;
+  gr_eid out_edges, out_max_degree;
 } gr_advance_pull_args;
 
 typedef struct gr_filter_args {

@@ -35,6 +35,8 @@ typedef struct gr__cpu_emit {
   gr_eid cap;
   uint64_t *count;
   int *overflow;
+  const gr_eid *deg; /* or NULL: sum and max the emitted ids' degrees over these offsets */
+  uint64_t dsum, dmax;
 } gr__cpu_emit;
 
 static inline void gr__cpu_emit_flush(gr__cpu_emit *e) {
@@ -47,6 +49,11 @@ static inline void gr__cpu_emit_flush(gr__cpu_emit *e) {
 }
 
 static inline void gr__cpu_emit_push(gr__cpu_emit *e, gr_vid v) {
+  if (e->deg) {
+    const uint64_t d = (uint64_t)(e->deg[v + 1] - e->deg[v]);
+    e->dsum += d;
+    if (d > e->dmax) e->dmax = d;
+  }
   e->buf[e->n++] = v;
   if (e->n == GR__CPU_EMIT_BATCH) gr__cpu_emit_flush(e);
 }
@@ -65,11 +72,11 @@ static inline gr_status gr__cpu_emit_result(uint64_t count, int overflow, gr_eid
     const gr_csr *g = a->g;                                                             \
     const gr_vid *in = a->in;                                                           \
     const gr_eid n_in = a->n_in;                                                        \
-    uint64_t count = 0, edges = 0;                                                      \
+    uint64_t count = 0, edges = 0, osum = 0, omax = 0;                                  \
     int overflow = 0;                                                                   \
     int nt = gr_device_cpu_threads(dev);                                                \
-    _Pragma("omp parallel num_threads(nt) reduction(+ : edges)") {                      \
-      gr__cpu_emit em = {{0}, 0, a->out, a->out_capacity, &count, &overflow};           \
+    _Pragma("omp parallel num_threads(nt) reduction(+ : edges, osum) reduction(max : omax)") { \
+      gr__cpu_emit em = {{0}, 0, a->out, a->out_capacity, &count, &overflow, a->next_offsets, 0, 0}; \
       _Pragma("omp for schedule(dynamic, 64) nowait") for (gr_eid i = 0; i < n_in; i++) { \
         gr_vid u = in[i];                                                               \
         gr_eid b = g->offsets[u], end = g->offsets[u + 1];                              \
@@ -80,8 +87,12 @@ static inline gr_status gr__cpu_emit_result(uint64_t count, int overflow, gr_eid
         }                                                                               \
       }                                                                                 \
       gr__cpu_emit_flush(&em);                                                          \
+      osum += em.dsum;                                                                  \
+      omax = em.dmax > omax ? em.dmax : omax;                                           \
     }                                                                                   \
     a->edges = edges;                                                                   \
+    a->out_edges = (gr_eid)osum;                                                        \
+    a->out_max_degree = (gr_eid)omax;                                                   \
     return gr__cpu_emit_result(count, overflow, a->out_capacity, &a->n_out, #NAME);      \
   }
 
@@ -91,11 +102,11 @@ static inline gr_status gr__cpu_emit_result(uint64_t count, int overflow, gr_eid
     const uint32_t *fb = a->frontier_bits;                                              \
     const gr_vid *cand = a->candidates;                                                 \
     const gr_eid n = cand ? a->n_candidates : (gr_eid)g->n;                             \
-    uint64_t count = 0, edges = 0;                                                      \
+    uint64_t count = 0, edges = 0, osum = 0, omax = 0;                                  \
     int overflow = 0;                                                                   \
     int nt = gr_device_cpu_threads(dev);                                                \
-    _Pragma("omp parallel num_threads(nt) reduction(+ : edges)") {                      \
-      gr__cpu_emit em = {{0}, 0, a->out, a->out_capacity, &count, &overflow};           \
+    _Pragma("omp parallel num_threads(nt) reduction(+ : edges, osum) reduction(max : omax)") { \
+      gr__cpu_emit em = {{0}, 0, a->out, a->out_capacity, &count, &overflow, a->next_offsets, 0, 0}; \
       _Pragma("omp for schedule(dynamic, 256) nowait") for (gr_eid i = 0; i < n; i++) { \
         gr_vid v = cand ? cand[i] : (gr_vid)i;                                          \
         if (!WANTED(ctx, v)) continue;                                                  \
@@ -110,8 +121,12 @@ static inline gr_status gr__cpu_emit_result(uint64_t count, int overflow, gr_eid
         }                                                                               \
       }                                                                                 \
       gr__cpu_emit_flush(&em);                                                          \
+      osum += em.dsum;                                                                  \
+      omax = em.dmax > omax ? em.dmax : omax;                                           \
     }                                                                                   \
     a->edges = edges;                                                                   \
+    a->out_edges = (gr_eid)osum;                                                        \
+    a->out_max_degree = (gr_eid)omax;                                                   \
     return gr__cpu_emit_result(count, overflow, a->out_capacity, &a->n_out, #NAME);      \
   }
 
@@ -124,7 +139,7 @@ static inline gr_status gr__cpu_emit_result(uint64_t count, int overflow, gr_eid
     int overflow = 0;                                                                   \
     int nt = gr_device_cpu_threads(dev);                                                \
     _Pragma("omp parallel num_threads(nt)") {                                           \
-      gr__cpu_emit em = {{0}, 0, a->out, a->out_capacity, &count, &overflow};           \
+      gr__cpu_emit em = {{0}, 0, a->out, a->out_capacity, &count, &overflow, NULL, 0, 0}; \
       _Pragma("omp for schedule(static, 4096) nowait") for (gr_eid i = 0; i < n_in; i++) { \
         gr_vid v = in[i];                                                               \
         if (!KEEP(ctx, v)) continue;                                                    \

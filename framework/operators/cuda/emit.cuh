@@ -12,6 +12,9 @@
 // on one address cost as much as its edge reads); one per flush does not.
 // Every thread of the block calls push() the same number of times (the
 // loops that use it have block-uniform bounds) and finish() at the end.
+// Given degree offsets, it also sums and maxes the out-degrees of what it
+// writes (the next level's edges and largest degree), reading them while
+// flushing.
 #ifndef GR_CUDA_EMIT_CUH
 #define GR_CUDA_EMIT_CUH
 
@@ -36,6 +39,29 @@ __device__ __forceinline__ void warp_emit(bool pred, gr_vid v, gr_vid *out, gr_e
   }
 }
 
+// Sums (ctr[0]) and maxes (ctr[1]) per-thread values over the block, one
+// global atomic of each per block. Every thread of the block calls it.
+__device__ __forceinline__ void block_add_max(unsigned long long sum, unsigned long long mx,
+                                              unsigned long long *ctr) {
+  __shared__ unsigned long long s_sum, s_max;
+  for (int o = 16; o; o >>= 1) {
+    sum += __shfl_xor_sync(kFullMask, sum, o);
+    const unsigned long long other = __shfl_xor_sync(kFullMask, mx, o);
+    mx = other > mx ? other : mx;
+  }
+  if (threadIdx.x == 0) s_sum = s_max = 0;
+  __syncthreads();
+  if ((threadIdx.x & 31) == 0 && sum) {
+    atomicAdd(&s_sum, sum);
+    atomicMax(&s_max, mx);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0 && s_sum) {
+    atomicAdd(ctr, s_sum);
+    atomicMax(ctr + 1, s_max);
+  }
+}
+
 template <int kThreads, int kStage = 1024>
 struct BlockQueue {
   static_assert(kStage >= 2 * kThreads, "a flush must leave room for a full round");
@@ -49,11 +75,19 @@ struct BlockQueue {
   gr_eid cap;
   unsigned long long *count;
   unsigned staged;  // ids in s.items, the same in every thread
+  const gr_eid *deg;
+  unsigned long long dsum, dmax;
 
-  __device__ BlockQueue(Storage &st, gr_vid *o, gr_eid c, unsigned long long *ct)
-      : s(st), out(o), cap(c), count(ct), staged(0) {
+  __device__ BlockQueue(Storage &st, gr_vid *o, gr_eid c, unsigned long long *ct, const gr_eid *deg_offsets = nullptr)
+      : s(st), out(o), cap(c), count(ct), staged(0), deg(deg_offsets), dsum(0), dmax(0) {
     if (threadIdx.x == 0) s.n = 0;
     __syncthreads();
+  }
+
+  __device__ __forceinline__ void count_degree(gr_vid v) {
+    const unsigned long long d = (unsigned long long)(deg[v + 1] - deg[v]);
+    dsum += d;
+    dmax = d > dmax ? d : dmax;
   }
 
   __device__ __forceinline__ void push(bool pred, gr_vid v) {
@@ -72,8 +106,10 @@ struct BlockQueue {
     if (staged > kStage - kThreads) flush();
   }
 
-  __device__ void finish() {
+  // deg_ctr: where the degree sum and maximum go (ignored without offsets).
+  __device__ void finish(unsigned long long *deg_ctr = nullptr) {
     if (staged) flush();
+    if (deg && deg_ctr) block_add_max(dsum, dmax, deg_ctr);
   }
 
   // For loops whose trip counts differ between warps: every lane of one
@@ -106,8 +142,12 @@ struct BlockQueue {
     base = __shfl_sync(kFullMask, base, leader);
     if (pred) {
       const unsigned long long pos = base + (unsigned long long)__popc(ballot & ((1u << lane) - 1u));
-      if (fits) s.items[pos] = v;
-      else if (pos < cap) out[pos] = v;
+      if (fits) {
+        s.items[pos] = v;
+      } else if (pos < cap) {
+        out[pos] = v;
+        if (deg) count_degree(v);
+      }
     }
   }
 
@@ -131,7 +171,11 @@ struct BlockQueue {
     __syncthreads();
     const unsigned long long base = s.base;
     for (unsigned i = threadIdx.x; i < staged; i += kThreads)
-      if (base + i < cap) out[base + i] = s.items[i];
+      if (base + i < cap) {
+        const gr_vid v = s.items[i];
+        out[base + i] = v;
+        if (deg) count_degree(v);
+      }
     staged = 0;
     __syncthreads();  // the ids are out before the next round overwrites them
   }

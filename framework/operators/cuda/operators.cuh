@@ -65,10 +65,11 @@ __global__ void __launch_bounds__(kBlock)
     advance_push_lb_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
                            const gr_vid *__restrict__ in, gr_eid n_in,
                            const gr_eid *__restrict__ scan, gr_vid *__restrict__ out, gr_eid cap,
-                           unsigned long long *count, Visit visit) {
+                           unsigned long long *count, const gr_eid *deg, unsigned long long *deg_ctr,
+                           Visit visit) {
   __shared__ gr_eid s_lo, s_hi;
   __shared__ typename BlockQueue<kBlock>::Storage qs;
-  BlockQueue<kBlock> q(qs, out, cap, count);
+  BlockQueue<kBlock> q(qs, out, cap, count, deg);
   const gr_eid total = scan[n_in];
   // The loop bound is the same for the whole block, as the queue needs.
   for (gr_eid base = (gr_eid)blockIdx.x * kBlock; base < total;
@@ -90,7 +91,7 @@ __global__ void __launch_bounds__(kBlock)
     }
     q.push(keep, v);
   }
-  q.finish();
+  q.finish(deg_ctr);
 }
 
 template <class Visit>
@@ -98,9 +99,10 @@ __global__ void __launch_bounds__(kBlock)
     advance_push_chunked_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
                                 const gr_vid *__restrict__ in, gr_eid n_in, const gr_eid *__restrict__ scan,
                                 const gr_eid *__restrict__ chunks, gr_vid *__restrict__ out, gr_eid cap,
-                                unsigned long long *count, Visit visit) {
+                                unsigned long long *count, const gr_eid *deg, unsigned long long *deg_ctr,
+                                Visit visit) {
   __shared__ typename BlockQueue<kBlock>::Storage qs;
-  BlockQueue<kBlock> q(qs, out, cap, count);
+  BlockQueue<kBlock> q(qs, out, cap, count, deg);
   const gr_eid total = scan[n_in];
   // The loop bound is the same for the whole block, as the queue needs.
   for (gr_eid c = blockIdx.x; c * kBlock < total; c += gridDim.x) {
@@ -119,7 +121,7 @@ __global__ void __launch_bounds__(kBlock)
     }
     q.push(keep, v);
   }
-  q.finish();
+  q.finish(deg_ctr);
 }
 
 // Thread/warp/block mapping (Merrill's TWC), no pre-pass: a block takes 256
@@ -135,7 +137,8 @@ template <class Visit>
 __global__ void __launch_bounds__(kBlock)
     advance_push_twc_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
                             const gr_vid *__restrict__ in, gr_eid n_in, gr_vid *__restrict__ out, gr_eid cap,
-                            unsigned long long *count, unsigned long long *edges, Visit visit) {
+                            unsigned long long *count, unsigned long long *edges, const gr_eid *deg,
+                            unsigned long long *deg_ctr, Visit visit) {
   using Queue = BlockQueue<kBlock, kTwcStage>;
   using Scan = cub::BlockScan<unsigned, kBlock>;
   __shared__ typename Queue::Storage qs;
@@ -146,7 +149,7 @@ __global__ void __launch_bounds__(kBlock)
   __shared__ int s_owner;
   __shared__ gr_vid s_u;
   __shared__ gr_eid s_b, s_d;
-  Queue q(qs, out, cap, count);
+  Queue q(qs, out, cap, count, deg);
   const int lane = threadIdx.x & 31;
   unsigned long long visited = 0;
   for (gr_eid tile = blockIdx.x * (gr_eid)kBlock; tile < n_in; tile += (gr_eid)gridDim.x * kBlock) {
@@ -229,7 +232,7 @@ __global__ void __launch_bounds__(kBlock)
     }
     __syncthreads();  // the next tile rewrites the shared arrays and the scan storage
   }
-  q.finish();
+  q.finish(deg_ctr);
   block_add<kBlock>(visited, edges);
 }
 
@@ -393,9 +396,10 @@ __global__ void __launch_bounds__(kBlock)
                                const uint32_t *__restrict__ fbits, const gr_vid *__restrict__ cand, gr_eid n,
                                gr_vid *__restrict__ out, gr_eid cap, unsigned long long *count,
                                unsigned long long *edges, gr_vid *heavy, unsigned long long *n_heavy,
-                               gr_eid light, Wanted wanted, Visit visit) {
+                               gr_eid light, const gr_eid *deg, unsigned long long *deg_ctr, Wanted wanted,
+                               Visit visit) {
   __shared__ typename BlockQueue<kBlock>::Storage qs, hs;
-  BlockQueue<kBlock> q(qs, out, cap, count), h(hs, heavy, n, n_heavy);
+  BlockQueue<kBlock> q(qs, out, cap, count, deg), h(hs, heavy, n, n_heavy);
   unsigned long long examined = 0;
   for (gr_eid base = blockIdx.x * (gr_eid)kBlock; base < n; base += (gr_eid)gridDim.x * kBlock) {
     const gr_eid i = base + threadIdx.x;
@@ -431,7 +435,7 @@ __global__ void __launch_bounds__(kBlock)
     q.push(found, v);
     h.push(big, v);
   }
-  q.finish();
+  q.finish(deg_ctr);
   h.finish();
   block_add<kBlock>(examined, edges);
 }
@@ -440,14 +444,15 @@ template <class Wanted, class Visit>
 __global__ void __launch_bounds__(kBlock)
     advance_pull_warp_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
                              const uint32_t *__restrict__ fbits, const gr_vid *__restrict__ cand,
-                             gr_eid n, gr_vid *__restrict__ out, gr_eid cap,
-                             unsigned long long *count, unsigned long long *edges, Wanted wanted,
-                             Visit visit) {
+                             gr_eid n, const unsigned long long *n_dev, gr_vid *__restrict__ out, gr_eid cap,
+                             unsigned long long *count, unsigned long long *edges, const gr_eid *deg,
+                             unsigned long long *deg_ctr, Wanted wanted, Visit visit) {
   constexpr int kWarps = kBlock / 32;
   const int lane = threadIdx.x & 31;
   __shared__ typename BlockQueue<kBlock>::Storage qs;
-  BlockQueue<kBlock> q(qs, out, cap, count);
+  BlockQueue<kBlock> q(qs, out, cap, count, deg);
   unsigned long long examined = 0;
+  if (n_dev) n = (gr_eid)*n_dev;  // written by the kernel before this one
   // A warp per candidate; the bound is block-uniform, as the queue needs.
   for (gr_eid base = blockIdx.x * (gr_eid)kWarps; base < n; base += (gr_eid)gridDim.x * kWarps) {
     const gr_eid w = base + (threadIdx.x >> 5);
@@ -484,7 +489,7 @@ __global__ void __launch_bounds__(kBlock)
     }
     q.push(found && lane == 0, v);
   }
-  q.finish();
+  q.finish(deg_ctr);
   block_add<kBlock>(lane == 0 ? examined : 0, edges);
 }
 
@@ -536,26 +541,31 @@ inline gr_status check_overflow(unsigned long long count, gr_eid cap, const char
   return GR_SUCCESS;
 }
 
-// TWC pays for a hub with one block walking it alone; the edge-balanced
-// advance pays a pre-pass and a search per edge. advance=auto measures the
-// frontier (edges, largest degree) and takes TWC when no vertex holds more
-// than an even share of the edges per resident block.
-inline bool twc_fits(gr_device *dev, unsigned long long edges, unsigned long long max_degree) {
-  return max_degree * (unsigned long long)max_blocks(dev) <= edges;
+// TWC pays for a hub with one block walking it alone, hub after hub; the
+// edge-balanced advance pays a pre-pass and a search per edge. advance=auto
+// measures the frontier and takes TWC only when no vertex needs the block
+// phase: on the H100, TWC was 7% faster than the edge-balanced advance on
+// uniform 2^22 (largest degree ~70) but 5.8x slower on Kronecker 22, whose
+// big levels hold hubs of 10^4-10^5 edges (docs/performance.md).
+inline bool twc_fits(unsigned long long edges, unsigned long long max_degree) {
+  return edges > 0 && max_degree < (unsigned long long)kBlock;
 }
 
 template <class Visit>
 gr_status advance_push_twc(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, Visit visit) {
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  GR_CHECK(gr_workspace_zero_counters(ws, 2));
+  GR_CHECK(gr_workspace_zero_counters(ws, 4));
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
   advance_push_twc_kernel<Visit><<<grid_for(a->n_in, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
-      a->g->offsets, a->g->indices, a->in, a->n_in, a->out, a->out_capacity, ctr, ctr + 1, visit);
+      a->g->offsets, a->g->indices, a->in, a->n_in, a->out, a->out_capacity, ctr, ctr + 1, a->next_offsets,
+      ctr + 2, visit);
   GR_CUDA_CHECK_LAUNCH();
-  GR_CHECK(gr_workspace_read_counters(ws, 2));
+  GR_CHECK(gr_workspace_read_counters(ws, 4));
   GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity, "advance (push, twc)"));
   a->n_out = ws->host_counters[0];
   a->edges = ws->host_counters[1];
+  a->out_edges = ws->host_counters[2];
+  a->out_max_degree = ws->host_counters[3];
   return GR_SUCCESS;
 }
 
@@ -567,12 +577,17 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   if (ws->tune.advance == GR_ADVANCE_TWC) return advance_push_twc(dev, ws, a, visit);
   if (ws->tune.advance == GR_ADVANCE_AUTO) {
-    GR_CHECK(gr_workspace_zero_counters(ws, 2));
-    frontier_stats_kernel<<<grid_for(a->n_in, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
-        a->g->offsets, a->in, a->n_in, (unsigned long long *)ws->counters.ptr);
-    GR_CUDA_CHECK_LAUNCH();
-    GR_CHECK(gr_workspace_read_counters(ws, 2));
-    if (twc_fits(dev, ws->host_counters[0], ws->host_counters[1])) return advance_push_twc(dev, ws, a, visit);
+    gr_eid edges = a->in_edges, max_degree = a->in_max_degree;
+    if (!a->in_known) {
+      GR_CHECK(gr_workspace_zero_counters(ws, 2));
+      frontier_stats_kernel<<<grid_for(a->n_in, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
+          a->g->offsets, a->in, a->n_in, (unsigned long long *)ws->counters.ptr);
+      GR_CUDA_CHECK_LAUNCH();
+      GR_CHECK(gr_workspace_read_counters(ws, 2));
+      edges = ws->host_counters[0];
+      max_degree = ws->host_counters[1];
+    }
+    if (twc_fits(edges, max_degree)) return advance_push_twc(dev, ws, a, visit);
   }
   GR_CHECK(gr_buffer_reserve(&ws->scan, dev, (a->n_in + 1) * sizeof(gr_eid), 0, &ws->policy, 0,
                              "advance degree scan"));
@@ -580,7 +595,7 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
   size_t temp = 0;
   GR_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp, scan, scan, a->n_in + 1, s));
   GR_CHECK(gr_buffer_reserve(&ws->temp, dev, temp, 0, &ws->policy, 0, "CUB scan storage"));
-  GR_CHECK(gr_workspace_zero_counters(ws, 2));
+  GR_CHECK(gr_workspace_zero_counters(ws, 4));
   degree_kernel<<<grid_for(a->n_in + 1, kBlock, 65535), kBlock, 0, s>>>(a->g->offsets, a->in,
                                                                          a->n_in, scan);
   GR_CUDA_CHECK_LAUNCH();
@@ -588,7 +603,8 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
   if (ws->tune.advance == GR_ADVANCE_SERIAL) {
     advance_push_lb_kernel<Visit><<<max_blocks(dev), kBlock, 0, s>>>(
-        a->g->offsets, a->g->indices, a->in, a->n_in, scan, a->out, a->out_capacity, ctr, visit);
+        a->g->offsets, a->g->indices, a->in, a->n_in, scan, a->out, a->out_capacity, ctr, a->next_offsets, ctr + 2,
+        visit);
     GR_CUDA_CHECK_LAUNCH();
   } else {
     // The frontier's edges are at most the graph's, so the chunk table is
@@ -601,14 +617,17 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
                                                                                          max_chunks);
     GR_CUDA_CHECK_LAUNCH();
     advance_push_chunked_kernel<Visit><<<max_blocks(dev), kBlock, 0, s>>>(
-        a->g->offsets, a->g->indices, a->in, a->n_in, scan, chunks, a->out, a->out_capacity, ctr, visit);
+        a->g->offsets, a->g->indices, a->in, a->n_in, scan, chunks, a->out, a->out_capacity, ctr, a->next_offsets,
+        ctr + 2, visit);
     GR_CUDA_CHECK_LAUNCH();
   }
   GR_CUDA_CHECK(cudaMemcpyAsync(ctr + 1, scan + a->n_in, sizeof(gr_eid), cudaMemcpyDeviceToDevice, s));
-  GR_CHECK(gr_workspace_read_counters(ws, 2));
+  GR_CHECK(gr_workspace_read_counters(ws, 4));
   GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity, "advance (push)"));
   a->n_out = ws->host_counters[0];
   a->edges = ws->host_counters[1];
+  a->out_edges = ws->host_counters[2];
+  a->out_max_degree = ws->host_counters[3];
   return GR_SUCCESS;
 }
 
@@ -650,6 +669,8 @@ gr_status advance_push_levels(gr_device *dev, gr_workspace *ws, gr_advance_level
   a->levels = levels;
   a->out_queue = levels & 1;
   a->n_out = h[3 * (levels % kLvSets) + kLvSize];
+  a->out_edges = h[3 * (levels % kLvSets) + kLvEdges];
+  a->out_max_degree = h[3 * (levels % kLvSets) + kLvMaxDeg];
   a->edges = h[kLvEdgesVisited];
   GR_CHECK(check_overflow(a->n_out, a->capacity, "advance (levels)"));
   return GR_SUCCESS;
@@ -663,32 +684,34 @@ gr_status advance_pull(gr_device *dev, gr_workspace *ws, gr_advance_pull_args *a
   gr_eid n = a->candidates ? a->n_candidates : (gr_eid)a->g->n;
   if (n == 0) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  GR_CHECK(gr_workspace_zero_counters(ws, 3));
+  // Counters: found, edges examined, heavy candidates, out-degree sum/max.
+  GR_CHECK(gr_workspace_zero_counters(ws, 5));
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
-  const gr_vid *cand = a->candidates;
   if (ws->tune.pull == GR_PULL_HYBRID) {
-    // The heavy candidates go to a list for the warp kernel.
+    // The heavy candidates go to a list for the warp kernel, which reads
+    // their number on the device: no round trip between the two.
     GR_CHECK(gr_buffer_reserve(&ws->scan, dev, (n + 1) * sizeof(gr_vid), 0, &ws->policy, 0, "pull heavy list"));
     gr_vid *heavy = (gr_vid *)ws->scan.ptr;
     advance_pull_thread_kernel<Wanted, Visit><<<grid_for(n, kBlock, max_blocks(dev) * 4), kBlock, 0, s>>>(
-        a->g->offsets, a->g->indices, a->frontier_bits, cand, n, a->out, a->out_capacity, ctr, ctr + 1, heavy,
-        ctr + 2, ws->tune.pull_light, wanted, visit);
+        a->g->offsets, a->g->indices, a->frontier_bits, a->candidates, n, a->out, a->out_capacity, ctr, ctr + 1,
+        heavy, ctr + 2, ws->tune.pull_light, a->next_offsets, ctr + 3, wanted, visit);
     GR_CUDA_CHECK_LAUNCH();
-    GR_CHECK(gr_workspace_read_counters(ws, 3));
-    cand = heavy;
-    n = ws->host_counters[2];
-  }
-  if (n) {
-    unsigned grid = grid_for(n * 32, kBlock, max_blocks(dev));
-    advance_pull_warp_kernel<Wanted, Visit><<<grid, kBlock, 0, s>>>(
-        a->g->offsets, a->g->indices, a->frontier_bits, cand, n, a->out, a->out_capacity, ctr, ctr + 1, wanted,
-        visit);
+    advance_pull_warp_kernel<Wanted, Visit><<<max_blocks(dev), kBlock, 0, s>>>(
+        a->g->offsets, a->g->indices, a->frontier_bits, heavy, 0, ctr + 2, a->out, a->out_capacity, ctr, ctr + 1,
+        a->next_offsets, ctr + 3, wanted, visit);
+    GR_CUDA_CHECK_LAUNCH();
+  } else {
+    advance_pull_warp_kernel<Wanted, Visit><<<grid_for(n * 32, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
+        a->g->offsets, a->g->indices, a->frontier_bits, a->candidates, n, nullptr, a->out, a->out_capacity, ctr,
+        ctr + 1, a->next_offsets, ctr + 3, wanted, visit);
     GR_CUDA_CHECK_LAUNCH();
   }
-  GR_CHECK(gr_workspace_read_counters(ws, 2));
+  GR_CHECK(gr_workspace_read_counters(ws, 5));
   GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity, "advance (pull)"));
   a->n_out = ws->host_counters[0];
   a->edges = ws->host_counters[1];
+  a->out_edges = ws->host_counters[3];
+  a->out_max_degree = ws->host_counters[4];
   return GR_SUCCESS;
 }
 

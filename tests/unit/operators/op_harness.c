@@ -114,10 +114,13 @@ gr_status op_run_push(const test_ops *ops, gr_device *dev, const gr_csr *g, cons
   dev_state s;
   gr_status st = upload(dev, g, &dg);
   if (st >= 0) st = state_init(&s, dev, g->n, frontier, nf);
-  gr_advance_push_args a = {&dg.c, s.in.ptr, nf, s.out.ptr, g->n, 0, 0};
+  gr_advance_push_args a = {.g = &dg.c, .in = s.in.ptr, .n_in = nf, .out = s.out.ptr, .out_capacity = g->n,
+                            .next_offsets = dg.c.offsets};
   if (st >= 0) st = ops->push(dev, &s.ws, &a, &s.ctx);
   if (st >= 0) st = state_fetch(&s, dev, g->n, a.n_out, r);
   r->edges = a.edges;
+  r->out_edges = a.out_edges;
+  r->out_max_degree = a.out_max_degree;
   state_free(&s);
   drop(&dg);
   return st;
@@ -134,10 +137,13 @@ gr_status op_run_pull(const test_ops *ops, gr_device *dev, const gr_csr *in_edge
   if (st >= 0) st = state_init(&s, dev, in_edges->n, frontier, nf);
   if (st >= 0) st = gr_frontier_assign(&f, dev, frontier, nf);
   if (st >= 0) st = gr_frontier_queue_to_bitmap(&f, dev, &s.ws);
-  gr_advance_pull_args a = {&dg.c, gr_frontier_bits(&f), NULL, 0, s.out.ptr, in_edges->n, 0, 0};
+  gr_advance_pull_args a = {.g = &dg.c, .frontier_bits = gr_frontier_bits(&f), .out = s.out.ptr,
+                            .out_capacity = in_edges->n, .next_offsets = dg.c.offsets};
   if (st >= 0) st = ops->pull(dev, &s.ws, &a, &s.ctx);
   if (st >= 0) st = state_fetch(&s, dev, in_edges->n, a.n_out, r);
   r->edges = a.edges;
+  r->out_edges = a.out_edges;
+  r->out_max_degree = a.out_max_degree;
   gr_frontier_release(&f);
   state_free(&s);
   drop(&dg);

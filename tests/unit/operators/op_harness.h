@@ -16,6 +16,7 @@ typedef struct op_result {
   gr_svid *pred;
   uint32_t *marks;
   gr_eid edges;
+  gr_eid out_edges, out_max_degree; /* the output's degrees (advances) */
 } op_result;
 
 void op_result_free(op_result *r);

@@ -36,6 +36,18 @@ static bool has_edge(const gr_csr *c, gr_vid u, gr_vid v) {
   return false;
 }
 
+/* The output's degrees over g, as the advances report them. */
+static void check_out_degrees(const op_result *r, const gr_csr *g) {
+  gr_eid sum = 0, mx = 0;
+  for (gr_eid i = 0; i < r->n_out; i++) {
+    const gr_eid d = g->offsets[r->out[i] + 1] - g->offsets[r->out[i]];
+    sum += d;
+    if (d > mx) mx = d;
+  }
+  ck_assert_uint_eq(r->out_edges, sum);
+  ck_assert_uint_eq(r->out_max_degree, mx);
+}
+
 static void check_push(const gr_vid *f, gr_eid nf) {
   op_result r;
   ck_assert_int_eq(op_run_push(&test_ops_cpu, dev, &out_g, f, nf, &r), GR_SUCCESS);
@@ -49,6 +61,7 @@ static void check_push(const gr_vid *f, gr_eid nf) {
   for (gr_vid v = 0; v < N; v++) n_expect += expect[v];
   ck_assert_uint_eq(r.n_out, n_expect);
   ck_assert_uint_eq(r.edges, edges);
+  check_out_degrees(&r, &out_g);
   for (gr_eid i = 0; i < r.n_out; i++) {
     ck_assert(expect[r.out[i]]);
     if (i) ck_assert_uint_lt(r.out[i - 1], r.out[i]); /* each output once */
@@ -92,6 +105,7 @@ static void check_pull(const gr_vid *f, gr_eid nf) {
     if (want) ck_assert(r.pred[v] >= 0 && in_f[r.pred[v]] && has_edge(&out_g, (gr_vid)r.pred[v], v));
   }
   ck_assert_uint_eq(r.n_out, n_expect);
+  check_out_degrees(&r, &in_g);
   for (gr_eid i = 1; i < r.n_out; i++) ck_assert_uint_lt(r.out[i - 1], r.out[i]);
   free(in_f);
   op_result_free(&r);
@@ -198,7 +212,7 @@ START_TEST(advance_refuses_to_overflow_its_output) {
   gr_vid out[4];
   gr_vid hub = 0;
   test_ctx c = {label, pred, NULL, 1, 1};
-  gr_advance_push_args a = {&out_g, &hub, 1, out, 4, 0, 0};
+  gr_advance_push_args a = {.g = &out_g, .in = &hub, .n_in = 1, .out = out, .out_capacity = 4};
   gr_status st = test_ops_cpu.push(dev, &ws, &a, &c);
   ck_assert_int_eq(st, GR_ERR_INTERNAL);
   ck_assert_ptr_nonnull(strstr(gr_error_message(), "capacity 4"));
