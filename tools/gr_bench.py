@@ -83,8 +83,13 @@ def main():
     runs = args.runs or cfg["runs"]
     bw = float(cfg.get("bandwidth_gbs", 0)) * 1e9
     rows, failed = [], False
+    # A list of several primitives names each case by its primitive too
+    # (a table row and its JSON file must not collide).
+    mixed = len({c.get("primitive", "bfs") for c in cfg["cases"]}) > 1
     for case in cfg["cases"]:
         label = case.get("label", case["graph"])
+        if mixed:
+            label = f"{case.get('primitive', 'bfs')} {label}"
         if args.only and args.only not in label:
             continue
         graph_args, why = prepare_graph(case, args, gen_dir)

@@ -4,6 +4,7 @@
 # writes a CSV row per case; a wrong answer (GR_FAULT_RESULT=1) makes the
 # driver exit 1 and mark the case INVALID.
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -14,10 +15,10 @@ bench = os.path.join(top, "tools", "gr_bench.py")
 cfg = os.path.join(top, "configs", "bench", "smoke.json")
 
 
-def run(out, env=None):
+def run(out, env=None, config=cfg):
     e = dict(os.environ)
     e.update(env or {})
-    return subprocess.run([sys.executable, bench, cfg, "--gr-run", gr_run, "--out-dir", out, "--data-dir", data,
+    return subprocess.run([sys.executable, bench, config, "--gr-run", gr_run, "--out-dir", out, "--data-dir", data,
                            "--extra=--cpu"], capture_output=True, text=True, env=e)
 
 
@@ -36,4 +37,17 @@ with tempfile.TemporaryDirectory() as d:
     r = run(d, {"GR_FAULT_RESULT": "1"})
     assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)
     assert "INVALID" in r.stdout, r.stdout
+# A list of several primitives on the same graph: a row and a report each.
+with tempfile.TemporaryDirectory() as d:
+    mixed = os.path.join(d, "mixed.json")
+    with open(mixed, "w") as f:
+        json.dump({"name": "mixed", "runs": 2, "variants": [{"name": "default", "args": []}],
+                   "cases": [{"graph": "kron:10:8", "primitive": "bfs"},
+                             {"graph": "kron:10:8", "primitive": "dobfs"}]}, f)
+    r = run(os.path.join(d, "out"), config=mixed)
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = list(csv.DictReader(open(os.path.join(d, "out", "bench.csv"))))
+    assert [row["case"] for row in rows] == ["bfs kron:10:8 [default]", "dobfs kron:10:8 [default]"], rows
+    reports = [n for n in os.listdir(os.path.join(d, "out")) if n.endswith(".json") and n != "bench.json"]
+    assert len(reports) == 2, reports
 print("gr_bench: ok")
