@@ -23,7 +23,7 @@ typedef struct gr__dobfs_slice {
   gr_bfs_loop loop;
   gr_buffer owned;   /* owned local ids with in-edges: the first pull's candidates */
   gr_eid n_owned;
-  gr_buffer cand[2]; /* owned vertices not yet settled by a pull */
+  gr_buffer cand[2]; /* the candidates the last pull handed on, and room for the next */
   int cur;
   gr_eid n_cand;
   gr_buffer bits;    /* the frontier as a bitmap (pull) */
@@ -126,40 +126,37 @@ static void dobfs_decide(gr__dobfs_slice *s, const gr_part *p, gr_eid frontier, 
   }
 }
 
-/* One pull level: unvisited owned vertices look for a parent at depth L. */
+/* One pull level: unvisited owned vertices look for a parent at depth L.
+ * The first pull's candidates are the owned vertices with in-edges; each
+ * pull hands on the ones it wanted and did not find (those settled by a
+ * push in between drop out at the next pull's test). */
 static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const gr_bfs_ctx *c) {
   const gr_dobfs_ops *ops = gr__dobfs_ops(p->dev);
   const gr_vid n = p->sub->n_local;
   const size_t words = gr_bitmap_words(n);
   if (!s->bits.ptr) GR_CHECK(gr_buffer_resize(&s->bits, p->dev, words * sizeof(uint32_t), 0, "dobfs frontier bitmap"));
-  if (s->cur < 0) {
-    const size_t ob = (size_t)(s->n_owned ? s->n_owned : 1) * sizeof(gr_vid);
-    for (int k = 0; k < 2; k++)
-      if (s->cand[k].capacity < ob) GR_CHECK(gr_buffer_resize(&s->cand[k], p->dev, ob, 0, "dobfs pull candidates"));
-    GR_CHECK(gr_device_copy(p->dev, s->cand[0].ptr, s->owned.ptr, (size_t)s->n_owned * sizeof(gr_vid),
-                            GR_COPY_D2D));
-    s->cur = 0;
-    s->n_cand = s->n_owned;
-  }
+  const size_t ob = (size_t)(s->n_owned ? s->n_owned : 1) * sizeof(gr_vid);
+  for (int k = 0; k < 2; k++)
+    if (s->cand[k].capacity < ob) GR_CHECK(gr_buffer_resize(&s->cand[k], p->dev, ob, 0, "dobfs pull candidates"));
   gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration};
   gr_bitmap_args ba = {n, s->bits.ptr};
   GR_CHECK(ops->frontier_bits(p->dev, p->ws, &ba, &dc));
-  /* Drop the candidates settled since the last pull (by pulls or pushes). */
-  gr_filter_args ka = {s->cand[s->cur].ptr, s->n_cand, s->cand[1 - s->cur].ptr, s->n_owned, NULL, 0};
-  GR_CHECK(ops->keep_unvisited(p->dev, p->ws, &ka, &dc));
-  s->cur = 1 - s->cur;
-  s->n_cand = ka.n_out;
+  const int next = s->cur < 0 ? 0 : 1 - s->cur;
   gr_advance_pull_args pa;
   memset(&pa, 0, sizeof pa);
   pa.g = &p->in;
   pa.frontier_bits = s->bits.ptr;
-  pa.candidates = s->cand[s->cur].ptr;
-  pa.n_candidates = s->n_cand;
+  pa.candidates = s->cur < 0 ? s->owned.ptr : s->cand[s->cur].ptr;
+  pa.n_candidates = s->cur < 0 ? s->n_owned : s->n_cand;
   pa.out = gr_frontier_items(it->out);
   pa.out_capacity = gr_frontier_capacity(it->out);
+  pa.remaining = s->cand[next].ptr;
+  pa.remaining_capacity = s->n_owned;
   const bool alone = p->count == 1;
   if (alone) pa.next_offsets = p->out.offsets;
   GR_CHECK(gr__bfs_ops(p->dev)->pull(p->dev, p->ws, &pa, c));
+  s->cur = next;
+  s->n_cand = pa.n_remaining;
   it->out->size = pa.n_out;
   it->edges += pa.edges;
   if (alone) gr_bfs_know(&s->loop, it->iteration + 1, pa.out_edges, pa.out_max_degree);

@@ -27,12 +27,9 @@ GR_HD bool gr_dobfs_in_frontier(const gr_dobfs_ctx *c, gr_vid v) { return c->dep
  * the first push after pulls refreshes it. */
 GR_HD bool gr_dobfs_reached(const gr_dobfs_ctx *c, gr_vid v) { return c->depth[v] >= 0; }
 
-/* Candidates of a pull stay while unvisited. */
-GR_HD bool gr_dobfs_unvisited(const gr_dobfs_ctx *c, gr_vid v) { return c->depth[v] < 0; }
 
 typedef struct gr_dobfs_ops {
   gr_status (*frontier_bits)(gr_device *, gr_workspace *, gr_bitmap_args *, const gr_dobfs_ctx *);
-  gr_status (*keep_unvisited)(gr_device *, gr_workspace *, gr_filter_args *, const gr_dobfs_ctx *);
   gr_status (*visited_bits)(gr_device *, gr_workspace *, gr_bitmap_args *, const gr_dobfs_ctx *);
 } gr_dobfs_ops;
 

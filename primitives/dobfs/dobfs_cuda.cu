@@ -14,10 +14,6 @@ struct Reached {
   gr_dobfs_ctx c;
   __device__ bool operator()(gr_vid v) const { return gr_dobfs_reached(&c, v); }
 };
-struct Unvisited {
-  gr_dobfs_ctx c;
-  __device__ bool operator()(gr_vid v) const { return gr_dobfs_unvisited(&c, v); }
-};
 
 gr_status bits_cuda(gr_device *dev, gr_workspace *ws, gr_bitmap_args *a, const gr_dobfs_ctx *c) {
   (void)ws;
@@ -29,10 +25,6 @@ gr_status visited_cuda(gr_device *dev, gr_workspace *ws, gr_bitmap_args *a, cons
   return gr_cuda::bitmap(dev, a, Reached{*c});
 }
 
-gr_status keep_cuda(gr_device *dev, gr_workspace *ws, gr_filter_args *a, const gr_dobfs_ctx *c) {
-  return gr_cuda::filter(dev, ws, a, Unvisited{*c});
-}
-
 }  // namespace
 
-extern "C" const gr_dobfs_ops gr__dobfs_ops_cuda = {bits_cuda, keep_cuda, visited_cuda};
+extern "C" const gr_dobfs_ops gr__dobfs_ops_cuda = {bits_cuda, visited_cuda};

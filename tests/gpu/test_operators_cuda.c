@@ -40,6 +40,8 @@ static void same(const op_result *g, const op_result *c, bool check_pred) {
   ck_assert_uint_eq(g->n_out, c->n_out);
   ck_assert_uint_eq(g->out_edges, c->out_edges);
   ck_assert_uint_eq(g->out_max_degree, c->out_max_degree);
+  ck_assert_uint_eq(g->n_remaining, c->n_remaining);
+  for (gr_eid i = 0; i < g->n_remaining; i++) ck_assert_uint_eq(g->remaining[i], c->remaining[i]);
   for (gr_eid i = 0; i < g->n_out; i++) ck_assert_uint_eq(g->out[i], c->out[i]);
   for (gr_vid v = 0; v < N; v++) {
     ck_assert_int_eq(g->label[v], c->label[v]);

@@ -8,7 +8,8 @@
  *                if visit(u, v, e) then v joins the output.
  *  advance pull: for each wanted vertex v (unvisited), over in-edges (u, v, e)
  *                with u in the frontier bitmap: the first visit(u, v, e) that
- *                succeeds puts v in the output and stops v's scan.
+ *                succeeds puts v in the output and stops v's scan; wanted
+ *                vertices not found may go to a second output.
  *  filter:       keeps the elements with keep(v), once each when a culling
  *                bitmap is given.
  *  for each:     op(v) on every frontier element or every vertex.
@@ -79,6 +80,12 @@ typedef struct gr_advance_pull_args {
   /* Optional, as for push: the output's out-degrees over these offsets. */
   const gr_eid *next_offsets;
   gr_eid out_edges, out_max_degree;
+  /* Optional: the candidates still wanted and not found (the next pull's
+   * candidates, with no filter pass of their own). May not alias
+   * candidates. */
+  gr_vid *remaining;
+  gr_eid remaining_capacity;
+  gr_eid n_remaining; /* result */
 } gr_advance_pull_args;
 
 typedef struct gr_filter_args {

@@ -105,28 +105,40 @@ static inline gr_status gr__cpu_emit_result(uint64_t count, int overflow, gr_eid
     uint64_t count = 0, edges = 0, osum = 0, omax = 0;                                  \
     int overflow = 0;                                                                   \
     int nt = gr_device_cpu_threads(dev);                                                \
+    uint64_t n_rem = 0;                                                                 \
+    int rem_overflow = 0;                                                               \
     _Pragma("omp parallel num_threads(nt) reduction(+ : edges, osum) reduction(max : omax)") { \
       gr__cpu_emit em = {{0}, 0, a->out, a->out_capacity, &count, &overflow, a->next_offsets, 0, 0}; \
+      gr__cpu_emit rm = {{0}, 0, a->remaining, a->remaining_capacity, &n_rem, &rem_overflow, NULL, 0, 0}; \
       _Pragma("omp for schedule(dynamic, 256) nowait") for (gr_eid i = 0; i < n; i++) { \
         gr_vid v = cand ? cand[i] : (gr_vid)i;                                          \
         if (!WANTED(ctx, v)) continue;                                                  \
         gr_eid b = g->offsets[v], end = g->offsets[v + 1];                              \
+        bool found = false;                                                             \
         for (gr_eid k = b; k < end; k++) {                                              \
           gr_vid u = g->indices[k];                                                     \
           edges++;                                                                      \
           if (gr_bitmap_test(fb, u) && VISIT(ctx, u, v, k)) {                           \
             gr__cpu_emit_push(&em, v);                                                  \
+            found = true;                                                               \
             break;                                                                      \
           }                                                                             \
         }                                                                               \
+        if (!found && a->remaining) gr__cpu_emit_push(&rm, v);                         \
       }                                                                                 \
       gr__cpu_emit_flush(&em);                                                          \
+      gr__cpu_emit_flush(&rm);                                                          \
       osum += em.dsum;                                                                  \
       omax = em.dmax > omax ? em.dmax : omax;                                           \
     }                                                                                   \
     a->edges = edges;                                                                   \
     a->out_edges = (gr_eid)osum;                                                        \
     a->out_max_degree = (gr_eid)omax;                                                   \
+    a->n_remaining = 0;                                                                 \
+    if (a->remaining) {                                                                 \
+      gr_status rst = gr__cpu_emit_result(n_rem, rem_overflow, a->remaining_capacity, &a->n_remaining, #NAME); \
+      if (rst < 0) return rst;                                                          \
+    }                                                                                   \
     return gr__cpu_emit_result(count, overflow, a->out_capacity, &a->n_out, #NAME);      \
   }
 

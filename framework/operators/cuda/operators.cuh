@@ -396,18 +396,19 @@ __global__ void __launch_bounds__(kBlock)
                                const uint32_t *__restrict__ fbits, const gr_vid *__restrict__ cand, gr_eid n,
                                gr_vid *__restrict__ out, gr_eid cap, unsigned long long *count,
                                unsigned long long *edges, gr_vid *heavy, unsigned long long *n_heavy,
-                               gr_eid light, const gr_eid *deg, unsigned long long *deg_ctr, Wanted wanted,
-                               Visit visit) {
-  __shared__ typename BlockQueue<kBlock>::Storage qs, hs;
-  BlockQueue<kBlock> q(qs, out, cap, count, deg), h(hs, heavy, n, n_heavy);
+                               gr_eid light, const gr_eid *deg, unsigned long long *deg_ctr, gr_vid *rem,
+                               gr_eid rem_cap, unsigned long long *n_rem, Wanted wanted, Visit visit) {
+  __shared__ typename BlockQueue<kBlock>::Storage qs, hs, rs;
+  BlockQueue<kBlock> q(qs, out, cap, count, deg), h(hs, heavy, n, n_heavy), r(rs, rem, rem_cap, n_rem);
   unsigned long long examined = 0;
   for (gr_eid base = blockIdx.x * (gr_eid)kBlock; base < n; base += (gr_eid)gridDim.x * kBlock) {
     const gr_eid i = base + threadIdx.x;
-    bool found = false, big = false;
+    bool found = false, big = false, want = false;
     gr_vid v = 0;
     if (i < n) {
       v = cand ? cand[i] : (gr_vid)i;
-      if (wanted(v)) {
+      want = wanted(v);
+      if (want) {
         const gr_eid b = offsets[v], end = offsets[v + 1];
         if (end - b > light) {
           big = true;
@@ -434,9 +435,12 @@ __global__ void __launch_bounds__(kBlock)
     }
     q.push(found, v);
     h.push(big, v);
+    // Still unvisited and not found (heavy ones: decided by the warp kernel).
+    if (rem) r.push(want && !found && !big, v);
   }
   q.finish(deg_ctr);
   h.finish();
+  r.finish();
   block_add<kBlock>(examined, edges);
 }
 
@@ -446,11 +450,12 @@ __global__ void __launch_bounds__(kBlock)
                              const uint32_t *__restrict__ fbits, const gr_vid *__restrict__ cand,
                              gr_eid n, const unsigned long long *n_dev, gr_vid *__restrict__ out, gr_eid cap,
                              unsigned long long *count, unsigned long long *edges, const gr_eid *deg,
-                             unsigned long long *deg_ctr, Wanted wanted, Visit visit) {
+                             unsigned long long *deg_ctr, gr_vid *rem, gr_eid rem_cap, unsigned long long *n_rem,
+                             Wanted wanted, Visit visit) {
   constexpr int kWarps = kBlock / 32;
   const int lane = threadIdx.x & 31;
-  __shared__ typename BlockQueue<kBlock>::Storage qs;
-  BlockQueue<kBlock> q(qs, out, cap, count, deg);
+  __shared__ typename BlockQueue<kBlock>::Storage qs, rs;
+  BlockQueue<kBlock> q(qs, out, cap, count, deg), r(rs, rem, rem_cap, n_rem);
   unsigned long long examined = 0;
   if (n_dev) n = (gr_eid)*n_dev;  // written by the kernel before this one
   // A warp per candidate; the bound is block-uniform, as the queue needs.
@@ -488,8 +493,10 @@ __global__ void __launch_bounds__(kBlock)
       examined += span;
     }
     q.push(found && lane == 0, v);
+    if (rem) r.push(want && !found && lane == 0, v);
   }
   q.finish(deg_ctr);
+  r.finish();
   block_add<kBlock>(lane == 0 ? examined : 0, edges);
 }
 
@@ -684,8 +691,11 @@ gr_status advance_pull(gr_device *dev, gr_workspace *ws, gr_advance_pull_args *a
   gr_eid n = a->candidates ? a->n_candidates : (gr_eid)a->g->n;
   if (n == 0) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  // Counters: found, edges examined, heavy candidates, out-degree sum/max.
-  GR_CHECK(gr_workspace_zero_counters(ws, 5));
+  // Counters: found, edges examined, heavy candidates, out-degree sum/max,
+  // candidates remaining.
+  GR_CHECK(gr_workspace_zero_counters(ws, 6));
+  gr_vid *rem = a->remaining;
+  const gr_eid rem_cap = a->remaining_capacity;
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
   if (ws->tune.pull == GR_PULL_HYBRID) {
     // The heavy candidates go to a list for the warp kernel, which reads
@@ -694,20 +704,22 @@ gr_status advance_pull(gr_device *dev, gr_workspace *ws, gr_advance_pull_args *a
     gr_vid *heavy = (gr_vid *)ws->scan.ptr;
     advance_pull_thread_kernel<Wanted, Visit><<<grid_for(n, kBlock, max_blocks(dev) * 4), kBlock, 0, s>>>(
         a->g->offsets, a->g->indices, a->frontier_bits, a->candidates, n, a->out, a->out_capacity, ctr, ctr + 1,
-        heavy, ctr + 2, ws->tune.pull_light, a->next_offsets, ctr + 3, wanted, visit);
+        heavy, ctr + 2, ws->tune.pull_light, a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, wanted, visit);
     GR_CUDA_CHECK_LAUNCH();
     advance_pull_warp_kernel<Wanted, Visit><<<max_blocks(dev), kBlock, 0, s>>>(
         a->g->offsets, a->g->indices, a->frontier_bits, heavy, 0, ctr + 2, a->out, a->out_capacity, ctr, ctr + 1,
-        a->next_offsets, ctr + 3, wanted, visit);
+        a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, wanted, visit);
     GR_CUDA_CHECK_LAUNCH();
   } else {
     advance_pull_warp_kernel<Wanted, Visit><<<grid_for(n * 32, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
         a->g->offsets, a->g->indices, a->frontier_bits, a->candidates, n, nullptr, a->out, a->out_capacity, ctr,
-        ctr + 1, a->next_offsets, ctr + 3, wanted, visit);
+        ctr + 1, a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, wanted, visit);
     GR_CUDA_CHECK_LAUNCH();
   }
-  GR_CHECK(gr_workspace_read_counters(ws, 5));
+  GR_CHECK(gr_workspace_read_counters(ws, 6));
   GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity, "advance (pull)"));
+  if (rem) GR_CHECK(check_overflow(ws->host_counters[5], rem_cap, "advance (pull, remaining candidates)"));
+  a->n_remaining = rem ? ws->host_counters[5] : 0;
   a->n_out = ws->host_counters[0];
   a->edges = ws->host_counters[1];
   a->out_edges = ws->host_counters[3];

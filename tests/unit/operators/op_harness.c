@@ -18,6 +18,7 @@ void op_result_free(op_result *r) {
   free(r->label);
   free(r->pred);
   free(r->marks);
+  free(r->remaining);
   memset(r, 0, sizeof *r);
 }
 
@@ -137,10 +138,22 @@ gr_status op_run_pull(const test_ops *ops, gr_device *dev, const gr_csr *in_edge
   if (st >= 0) st = state_init(&s, dev, in_edges->n, frontier, nf);
   if (st >= 0) st = gr_frontier_assign(&f, dev, frontier, nf);
   if (st >= 0) st = gr_frontier_queue_to_bitmap(&f, dev, &s.ws);
+  gr_buffer rem = GR_BUFFER_INIT;
+  if (st >= 0) st = gr_buffer_resize(&rem, dev, ((size_t)in_edges->n + 1) * sizeof(gr_vid), 0, "remaining");
   gr_advance_pull_args a = {.g = &dg.c, .frontier_bits = gr_frontier_bits(&f), .out = s.out.ptr,
-                            .out_capacity = in_edges->n, .next_offsets = dg.c.offsets};
+                            .out_capacity = in_edges->n, .next_offsets = dg.c.offsets,
+                            .remaining = rem.ptr, .remaining_capacity = in_edges->n};
   if (st >= 0) st = ops->pull(dev, &s.ws, &a, &s.ctx);
   if (st >= 0) st = state_fetch(&s, dev, in_edges->n, a.n_out, r);
+  if (st >= 0) {
+    r->n_remaining = a.n_remaining;
+    r->remaining = malloc(((size_t)a.n_remaining + 1) * sizeof(gr_vid));
+    if (!r->remaining) st = GR_ERR_HOST_OOM;
+  }
+  if (st >= 0)
+    st = gr_device_copy(dev, r->remaining, rem.ptr, (size_t)a.n_remaining * sizeof(gr_vid), GR_COPY_D2H);
+  if (st >= 0) qsort(r->remaining, (size_t)a.n_remaining, sizeof(gr_vid), cmp_vid);
+  gr_buffer_release(&rem);
   r->edges = a.edges;
   r->out_edges = a.out_edges;
   r->out_max_degree = a.out_max_degree;

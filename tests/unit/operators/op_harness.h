@@ -17,6 +17,8 @@ typedef struct op_result {
   uint32_t *marks;
   gr_eid edges;
   gr_eid out_edges, out_max_degree; /* the output's degrees (advances) */
+  gr_vid *remaining;                /* pull: wanted and not found, sorted */
+  gr_eid n_remaining;
 } op_result;
 
 void op_result_free(op_result *r);

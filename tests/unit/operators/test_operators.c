@@ -95,16 +95,23 @@ static void check_pull(const gr_vid *f, gr_eid nf) {
   ck_assert_int_eq(op_run_pull(&test_ops_cpu, dev, &in_g, f, nf, &r), GR_SUCCESS);
   unsigned char *in_f = calloc(N, 1);
   for (gr_eid i = 0; i < nf; i++) in_f[f[i]] = 1;
-  gr_eid n_expect = 0;
+  gr_eid n_expect = 0, n_rem = 0;
   for (gr_vid v = 0; v < N; v++) {
     bool want = false;
     if (!in_f[v])
       for (gr_eid k = in_g.offsets[v]; k < in_g.offsets[v + 1] && !want; k++) want = in_f[in_g.indices[k]];
     n_expect += want;
+    /* Unvisited and not found: handed on as the next pull's candidate. */
+    if (!in_f[v] && !want) {
+      ck_assert_uint_lt(n_rem, r.n_remaining);
+      ck_assert_uint_eq(r.remaining[n_rem], v);
+      n_rem++;
+    }
     ck_assert_int_eq(r.label[v], in_f[v] ? 0 : want ? 1 : -1);
     if (want) ck_assert(r.pred[v] >= 0 && in_f[r.pred[v]] && has_edge(&out_g, (gr_vid)r.pred[v], v));
   }
   ck_assert_uint_eq(r.n_out, n_expect);
+  ck_assert_uint_eq(r.n_remaining, n_rem);
   check_out_degrees(&r, &in_g);
   for (gr_eid i = 1; i < r.n_out; i++) ck_assert_uint_lt(r.out[i - 1], r.out[i]);
   free(in_f);
