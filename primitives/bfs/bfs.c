@@ -142,7 +142,9 @@ static gr_status bfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fro
   /* BFS outputs each vertex once, so two frontiers of n_local entries are
    * all it ever needs. */
   if (gr_frontier_capacity(first) < n) GR_CHECK(gr_frontier_reserve(first, p->dev, n, 0, &p->mem));
-  return gr_part_seed(p, a->source, s->depth.ptr, 0, first);
+  GR_CHECK(gr_part_seed(p, a->source, s->depth.ptr, 0, first));
+  gr_bfs_know_source(&s->loop, p, a->source);
+  return GR_SUCCESS;
 }
 
 static gr_status bfs_iterate(void *slice, gr_part *p, gr_iter *it) {
@@ -155,6 +157,13 @@ static gr_status bfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   GR_CHECK(gr_bfs_loop_run(&s->loop, p, it, &c));
   if (it->levels > 0) return GR_SUCCESS;
   return gr_bfs_push_level(p, it, &c, &s->loop);
+}
+
+void gr_bfs_know_source(gr_bfs_loop *l, const gr_part *p, gr_vid source) {
+  gr_vid src = 0;
+  if (p->count != 1 || !gr_subgraph_local(p->sub, source, &src)) return;
+  const gr_eid d = p->sub->out.offsets[src + 1] - p->sub->out.offsets[src];
+  gr_bfs_know(l, 0, d, d);
 }
 
 gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c, gr_bfs_loop *l) {

@@ -102,6 +102,10 @@ static inline void gr_bfs_know(gr_bfs_loop *l, int iter, gr_eid edges, gr_eid ma
   l->known_max_degree = max_degree;
 }
 
+/* After seeding one device's first frontier with the source: its figures
+ * come from the host's copy of the offsets, not from a pass. */
+void gr_bfs_know_source(gr_bfs_loop *l, const gr_part *p, gr_vid source);
+
 /* One push level: it->out (reserved for n_local items) gets the vertices
  * c->next claims; on one device it measures them for the next level (l). */
 gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c, gr_bfs_loop *l);

@@ -109,7 +109,9 @@ static gr_status dobfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_f
   s->pulled = false;
   gr_bfs_loop_reset(&s->loop);
   GR_CHECK(gr_bfs_visited_reset(&s->visited, p));
-  return gr_part_seed(p, a->source, s->depth.ptr, 0, first);
+  GR_CHECK(gr_part_seed(p, a->source, s->depth.ptr, 0, first));
+  gr_bfs_know_source(&s->loop, p, a->source);
+  return GR_SUCCESS;
 }
 
 /* Every device takes the same decision from the same shared counts. */
