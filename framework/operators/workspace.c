@@ -86,6 +86,10 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
       ok = gr__tune_count(v, &r.small_edges);
     } else if (!strcmp(k, "small-degree")) {
       ok = gr__tune_count(v, &r.small_degree);
+    } else if (!strcmp(k, "status")) {
+      if (!strcmp(v, "atomic")) r.idempotent = false;
+      else if (!strcmp(v, "idempotent")) r.idempotent = true;
+      else ok = false;
     } else if (!strcmp(k, "pull-light")) {
       ok = gr__tune_count(v, &r.pull_light) && r.pull_light >= 1;
     } else if (!strcmp(k, "visited")) {
@@ -95,7 +99,7 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
     } else {
       return gr_errorf(GR_ERR_INVALID_ARG,
                        "--tune: unknown key '%s' (advance, pull, small, small-vertices, small-edges, small-degree, "
-                       "visited, pull-light)",
+                       "visited, pull-light, status)",
                        k);
     }
     if (!ok) return gr_errorf(GR_ERR_INVALID_ARG, "--tune: bad value '%s' for %s", v, k);

@@ -38,6 +38,20 @@ GR_HD bool gr_bfs_visit(const gr_bfs_ctx *c, gr_vid src, gr_vid dst, gr_eid e) {
   return true;
 }
 
+/* Idempotent push (--tune status=idempotent): no compare-and-swap. Two
+ * visitors may both see dst unvisited and both emit it; they write the
+ * same depth, and either one is a valid predecessor. The advance culls
+ * most duplicates; the rest cost the next level a repeated vertex. */
+GR_HD bool gr_bfs_visit_idem(const gr_bfs_ctx *c, gr_vid src, gr_vid dst, gr_eid e) {
+  (void)e;
+  if (c->visited && gr_bitmap_test_hint(c->visited, dst)) return false;
+  if (gr_load_relaxed_svid(&c->depth[dst]) >= 0) return false;
+  gr_store_relaxed_svid(&c->depth[dst], c->next);
+  if (c->visited) gr_atomic_or_u32(&c->visited[dst >> 5], 1u << (dst & 31u));
+  if (c->pred) c->pred[dst] = (gr_svid)(c->local_to_global ? c->local_to_global[src] : src);
+  return true;
+}
+
 /* Pull: an unvisited vertex looks for a parent in the frontier. */
 GR_HD bool gr_bfs_unvisited(const gr_bfs_ctx *c, gr_vid v) { return c->depth[v] < 0; }
 
@@ -57,6 +71,8 @@ typedef struct gr_bfs_ops {
    * a level costs no launch (CPU). ctx->next is ignored: level l assigns
    * depth l + 1. */
   gr_status (*levels)(gr_device *, gr_workspace *, gr_advance_levels_args *, const gr_bfs_ctx *);
+  /* push with gr_bfs_visit_idem */
+  gr_status (*push_idem)(gr_device *, gr_workspace *, gr_advance_push_args *, const gr_bfs_ctx *);
 } gr_bfs_ops;
 
 extern const gr_bfs_ops gr__bfs_ops_cpu;

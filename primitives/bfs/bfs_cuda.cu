@@ -10,6 +10,10 @@ struct Visit {
   gr_bfs_ctx c;
   __device__ bool operator()(gr_vid u, gr_vid v, gr_eid e) const { return gr_bfs_visit(&c, u, v, e); }
 };
+struct IdemVisit {
+  gr_bfs_ctx c;
+  __device__ bool operator()(gr_vid u, gr_vid v, gr_eid e) const { return gr_bfs_visit_idem(&c, u, v, e); }
+};
 struct Unvisited {
   gr_bfs_ctx c;
   __device__ bool operator()(gr_vid v) const { return gr_bfs_unvisited(&c, v); }
@@ -39,6 +43,10 @@ gr_status push_cuda(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, c
   return gr_cuda::advance_push(dev, ws, a, Visit{*c});
 }
 
+gr_status push_idem_cuda(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, const gr_bfs_ctx *c) {
+  return gr_cuda::advance_push(dev, ws, a, IdemVisit{*c});
+}
+
 gr_status pull_cuda(gr_device *dev, gr_workspace *ws, gr_advance_pull_args *a, const gr_bfs_ctx *c) {
   return gr_cuda::advance_pull(dev, ws, a, Unvisited{*c}, PullVisit{*c});
 }
@@ -49,4 +57,4 @@ gr_status levels_cuda(gr_device *dev, gr_workspace *ws, gr_advance_levels_args *
 
 }  // namespace
 
-extern "C" const gr_bfs_ops gr__bfs_ops_cuda = {push_cuda, pull_cuda, levels_cuda};
+extern "C" const gr_bfs_ops gr__bfs_ops_cuda = {push_cuda, pull_cuda, levels_cuda, push_idem_cuda};

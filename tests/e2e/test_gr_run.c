@@ -128,7 +128,8 @@ START_TEST(every_tuning_variant_validates) {
                          "advance=twc,small=off",       "pull=warp",          "small=off",
                          "visited=state",        "visited=bitmap",     "small-vertices=64,small-edges=512",
                          "small-degree=4,advance=serial,visited=state", "pull-light=1",
-                         "pull-light=100000,pull=hybrid"};
+                         "pull-light=100000,pull=hybrid", "status=idempotent",
+                         "status=idempotent,advance=twc,visited=state", "status=idempotent,advance=serial,small=off"};
   const char *prims[] = {"bfs", "dobfs"};
   for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
     for (size_t t = 0; t < sizeof tunes / sizeof tunes[0]; t++)
@@ -139,7 +140,7 @@ START_TEST(every_tuning_variant_validates) {
         assert_out_has("validation passed (3 runs)");
       }
   const char *bad[] = {"visited=maybe", "pull=sideways", "small=perhaps", "small-edges=-3", "nokey=1", "advance",
-                       "pull-light=0"};
+                       "pull-light=0", "status=sloppy"};
   for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
     ck_assert_int_eq(run("--gen", "kron:8:4", "--tune", bad[b]), 2);
     assert_err_has("--tune");

@@ -43,6 +43,10 @@ typedef struct gr_advance_push_args {
    * no measuring pass. */
   bool in_known;
   gr_eid in_edges, in_max_degree;
+  /* The visit may accept a vertex more than once (no atomic claim): cull
+   * duplicates on the way out, best effort. The caller guarantees room:
+   * out_capacity >= the input's edges. */
+  bool idempotent;
 } gr_advance_push_args;
 
 /* Several push levels in one device-side loop, for small frontiers (CUDA;

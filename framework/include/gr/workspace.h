@@ -45,10 +45,13 @@ typedef struct gr_tuning {
   /* pull=hybrid: candidates of at most pull_light in-edges get a thread,
    * heavier ones a warp. */
   gr_eid pull_light;
+  /* Push levels claim vertices without compare-and-swap where the output
+   * has room for duplicates (BFS, DOBFS), culling most of them. */
+  bool idempotent;
 } gr_tuning;
-#define GR_TUNING_INIT {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true, 64}
+#define GR_TUNING_INIT {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true, 64, false}
 /* "advance=chunked|serial|twc|auto,pull=hybrid|warp,small=on|off,small-vertices=N,
- * small-edges=N,small-degree=N,visited=bitmap|state,pull-light=N" (any subset, comma
+ * small-edges=N,small-degree=N,visited=bitmap|state,pull-light=N,status=atomic|idempotent" (any subset, comma
  * separated). */
 gr_status gr_tuning_parse(gr_tuning *t, const char *text);
 

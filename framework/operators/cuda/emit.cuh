@@ -62,11 +62,18 @@ __device__ __forceinline__ void block_add_max(unsigned long long sum, unsigned l
   }
 }
 
-template <int kThreads, int kStage = 1024>
+// kHistory > 0 adds push_unique: duplicate culling for idempotent
+// advances, which may emit a vertex more than once (Merrill's warp culling,
+// __match_any_sync, and history culling, a small direct-mapped table of
+// recently emitted ids per block). Culling is best effort: it only saves
+// duplicate work; correctness never depends on it.
+template <int kThreads, int kStage = 1024, int kHistory = 0>
 struct BlockQueue {
   static_assert(kStage >= 2 * kThreads, "a flush must leave room for a full round");
+  static_assert((kHistory & (kHistory - 1)) == 0, "the history table has a power-of-two size");
   struct Storage {
     gr_vid items[kStage];
+    gr_vid history[kHistory > 0 ? kHistory : 1];
     unsigned n;
     unsigned long long base;
   };
@@ -81,7 +88,23 @@ struct BlockQueue {
   __device__ BlockQueue(Storage &st, gr_vid *o, gr_eid c, unsigned long long *ct, const gr_eid *deg_offsets = nullptr)
       : s(st), out(o), cap(c), count(ct), staged(0), deg(deg_offsets), dsum(0), dmax(0) {
     if (threadIdx.x == 0) s.n = 0;
+    for (int i = threadIdx.x; i < kHistory; i += kThreads) s.history[i] = (gr_vid)~(gr_vid)0;
     __syncthreads();
+  }
+
+  // push() after dropping ids this warp emits twice in the same step or
+  // this block emitted recently. Every thread of the block calls it.
+  __device__ __forceinline__ void push_unique(bool pred, gr_vid v) {
+    if (kHistory > 0) {
+      const unsigned peers = __match_any_sync(kFullMask, pred ? v : (gr_vid)~(gr_vid)0);
+      pred = pred && (__ffs(peers) - 1) == (int)(threadIdx.x & 31);
+      if (pred) {
+        gr_vid *slot = &s.history[(unsigned)(v ^ (v >> 11)) & (kHistory - 1)];
+        if (*slot == v) pred = false;
+        else *slot = v;
+      }
+    }
+    push(pred, v);
   }
 
   __device__ __forceinline__ void count_degree(gr_vid v) {

@@ -60,16 +60,19 @@ __device__ __forceinline__ bool frontier_test(const uint32_t *__restrict__ bits,
   return (__ldg(&bits[v >> 5]) >> (v & 31u)) & 1u;
 }
 
+// The push advances' queue: culling available for idempotent visits.
+using PushQueue = BlockQueue<kBlock, 1024, 512>;
+
 template <class Visit>
 __global__ void __launch_bounds__(kBlock)
     advance_push_lb_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
                            const gr_vid *__restrict__ in, gr_eid n_in,
                            const gr_eid *__restrict__ scan, gr_vid *__restrict__ out, gr_eid cap,
                            unsigned long long *count, const gr_eid *deg, unsigned long long *deg_ctr,
-                           Visit visit) {
+                           bool cull, Visit visit) {
   __shared__ gr_eid s_lo, s_hi;
-  __shared__ typename BlockQueue<kBlock>::Storage qs;
-  BlockQueue<kBlock> q(qs, out, cap, count, deg);
+  __shared__ typename PushQueue::Storage qs;
+  PushQueue q(qs, out, cap, count, deg);
   const gr_eid total = scan[n_in];
   // The loop bound is the same for the whole block, as the queue needs.
   for (gr_eid base = (gr_eid)blockIdx.x * kBlock; base < total;
@@ -89,7 +92,8 @@ __global__ void __launch_bounds__(kBlock)
       v = indices[e];
       keep = visit(u, v, e);
     }
-    q.push(keep, v);
+    if (cull) q.push_unique(keep, v);
+    else q.push(keep, v);
   }
   q.finish(deg_ctr);
 }
@@ -100,9 +104,9 @@ __global__ void __launch_bounds__(kBlock)
                                 const gr_vid *__restrict__ in, gr_eid n_in, const gr_eid *__restrict__ scan,
                                 const gr_eid *__restrict__ chunks, gr_vid *__restrict__ out, gr_eid cap,
                                 unsigned long long *count, const gr_eid *deg, unsigned long long *deg_ctr,
-                                Visit visit) {
-  __shared__ typename BlockQueue<kBlock>::Storage qs;
-  BlockQueue<kBlock> q(qs, out, cap, count, deg);
+                                bool cull, Visit visit) {
+  __shared__ typename PushQueue::Storage qs;
+  PushQueue q(qs, out, cap, count, deg);
   const gr_eid total = scan[n_in];
   // The loop bound is the same for the whole block, as the queue needs.
   for (gr_eid c = blockIdx.x; c * kBlock < total; c += gridDim.x) {
@@ -119,7 +123,8 @@ __global__ void __launch_bounds__(kBlock)
       v = indices[e];
       keep = visit(u, v, e);
     }
-    q.push(keep, v);
+    if (cull) q.push_unique(keep, v);
+    else q.push(keep, v);
   }
   q.finish(deg_ctr);
 }
@@ -138,8 +143,8 @@ __global__ void __launch_bounds__(kBlock)
     advance_push_twc_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
                             const gr_vid *__restrict__ in, gr_eid n_in, gr_vid *__restrict__ out, gr_eid cap,
                             unsigned long long *count, unsigned long long *edges, const gr_eid *deg,
-                            unsigned long long *deg_ctr, Visit visit) {
-  using Queue = BlockQueue<kBlock, kTwcStage>;
+                            unsigned long long *deg_ctr, bool cull, Visit visit) {
+  using Queue = BlockQueue<kBlock, kTwcStage, 512>;
   using Scan = cub::BlockScan<unsigned, kBlock>;
   __shared__ typename Queue::Storage qs;
   __shared__ typename Scan::TempStorage scan_tmp;
@@ -183,7 +188,8 @@ __global__ void __launch_bounds__(kBlock)
           v = indices[bb + k];
           keep = visit(bu, v, bb + k);
         }
-        q.push(keep, v);
+        if (cull) q.push_unique(keep, v);
+        else q.push(keep, v);
       }
     }
     // Warp: one vertex at a time per warp.
@@ -228,7 +234,8 @@ __global__ void __launch_bounds__(kBlock)
         v = indices[e];
         keep = visit(s_src[lo], v, e);
       }
-      q.push(keep, v);
+      if (cull) q.push_unique(keep, v);
+      else q.push(keep, v);
     }
     __syncthreads();  // the next tile rewrites the shared arrays and the scan storage
   }
@@ -565,7 +572,7 @@ gr_status advance_push_twc(gr_device *dev, gr_workspace *ws, gr_advance_push_arg
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
   advance_push_twc_kernel<Visit><<<grid_for(a->n_in, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
       a->g->offsets, a->g->indices, a->in, a->n_in, a->out, a->out_capacity, ctr, ctr + 1, a->next_offsets,
-      ctr + 2, visit);
+      ctr + 2, a->idempotent, visit);
   GR_CUDA_CHECK_LAUNCH();
   GR_CHECK(gr_workspace_read_counters(ws, 4));
   GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity, "advance (push, twc)"));
@@ -611,7 +618,7 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
   if (ws->tune.advance == GR_ADVANCE_SERIAL) {
     advance_push_lb_kernel<Visit><<<max_blocks(dev), kBlock, 0, s>>>(
         a->g->offsets, a->g->indices, a->in, a->n_in, scan, a->out, a->out_capacity, ctr, a->next_offsets, ctr + 2,
-        visit);
+        a->idempotent, visit);
     GR_CUDA_CHECK_LAUNCH();
   } else {
     // The frontier's edges are at most the graph's, so the chunk table is
@@ -625,7 +632,7 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
     GR_CUDA_CHECK_LAUNCH();
     advance_push_chunked_kernel<Visit><<<max_blocks(dev), kBlock, 0, s>>>(
         a->g->offsets, a->g->indices, a->in, a->n_in, scan, chunks, a->out, a->out_capacity, ctr, a->next_offsets,
-        ctr + 2, visit);
+        ctr + 2, a->idempotent, visit);
     GR_CUDA_CHECK_LAUNCH();
   }
   GR_CUDA_CHECK(cudaMemcpyAsync(ctr + 1, scan + a->n_in, sizeof(gr_eid), cudaMemcpyDeviceToDevice, s));
