@@ -73,6 +73,18 @@ START_TEST(cuda_push_equals_cpu_push) {
    * and the hub with every middle-degree vertex. */
   gr_vid few[1001];
   for (gr_vid v = 0; v <= 1000; v++) few[v] = v;
+  /* A frontier that repeats the hub (as after an idempotent level) has more
+   * edges than the graph: past the chunk table's sizing. */
+  gr_vid reps[64];
+  for (int k = 0; k < 64; k++) reps[k] = 0;
+  op_result g0, c0;
+  ck_assert_int_eq(op_run_push(&test_ops_cuda, gpu, &out_g, reps, 64, &g0), GR_SUCCESS);
+  ck_assert_int_eq(op_run_push(&test_ops_cpu, cpu, &out_g, reps, 64, &c0), GR_SUCCESS);
+  ck_assert_uint_gt(g0.edges, out_g.m);
+  same(&g0, &c0, true);
+  ck_assert_uint_eq(g0.edges, c0.edges);
+  op_result_free(&g0);
+  op_result_free(&c0);
   gr_eid counts[] = {1, 1001};
   for (int k = 0; k < 2; k++) {
     op_result g, c;

@@ -102,17 +102,21 @@ template <class Visit>
 __global__ void __launch_bounds__(kBlock)
     advance_push_chunked_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
                                 const gr_vid *__restrict__ in, gr_eid n_in, const gr_eid *__restrict__ scan,
-                                const gr_eid *__restrict__ chunks, gr_vid *__restrict__ out, gr_eid cap,
-                                unsigned long long *count, const gr_eid *deg, unsigned long long *deg_ctr,
-                                bool cull, Visit visit) {
+                                const gr_eid *__restrict__ chunks, gr_eid max_chunks, gr_vid *__restrict__ out,
+                                gr_eid cap, unsigned long long *count, const gr_eid *deg,
+                                unsigned long long *deg_ctr, bool cull, Visit visit) {
   __shared__ typename PushQueue::Storage qs;
   PushQueue q(qs, out, cap, count, deg);
   const gr_eid total = scan[n_in];
   // The loop bound is the same for the whole block, as the queue needs.
   for (gr_eid c = blockIdx.x; c * kBlock < total; c += gridDim.x) {
     const gr_eid base = c * kBlock;
-    const gr_eid lo = chunks[c];
-    const gr_eid hi = base + kBlock < total ? chunks[c + 1] : n_in - 1;
+    // Chunks past the table (a frontier with more edges than the table was
+    // sized for) search from scratch.
+    const gr_eid lo = c < max_chunks ? chunks[c] : scan_search(scan, 0, n_in - 1, base);
+    const gr_eid hi = base + kBlock >= total ? n_in - 1
+                      : c + 1 < max_chunks  ? chunks[c + 1]
+                                            : scan_search(scan, 0, n_in - 1, base + kBlock);
     const gr_eid rank = base + threadIdx.x;
     bool keep = false;
     gr_vid v = 0;
@@ -621,9 +625,13 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
         a->idempotent, visit);
     GR_CUDA_CHECK_LAUNCH();
   } else {
-    // The frontier's edges are at most the graph's, so the chunk table is
-    // bounded by arcs / block (1/32 of the adjacency's bytes at most).
-    const gr_eid max_chunks = a->g->m / kBlock + 2;
+    // A frontier of distinct vertices has at most the graph's edges, so the
+    // chunk table is bounded by arcs / block (1/32 of the adjacency's bytes).
+    // One with repeated vertices (after an idempotent level) may have more:
+    // the table follows its measured edges, and the kernel searches from
+    // scratch past the table's end in any case.
+    const gr_eid edges_bound = a->in_known && a->in_edges > a->g->m ? a->in_edges : a->g->m;
+    const gr_eid max_chunks = edges_bound / kBlock + 2;
     GR_CHECK(gr_buffer_reserve(&ws->chunks, dev, max_chunks * sizeof(gr_eid), 0, &ws->policy, 0,
                                "advance chunk table"));
     gr_eid *chunks = (gr_eid *)ws->chunks.ptr;
@@ -631,8 +639,8 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
                                                                                          max_chunks);
     GR_CUDA_CHECK_LAUNCH();
     advance_push_chunked_kernel<Visit><<<max_blocks(dev), kBlock, 0, s>>>(
-        a->g->offsets, a->g->indices, a->in, a->n_in, scan, chunks, a->out, a->out_capacity, ctr, a->next_offsets,
-        ctr + 2, a->idempotent, visit);
+        a->g->offsets, a->g->indices, a->in, a->n_in, scan, chunks, max_chunks, a->out, a->out_capacity, ctr,
+        a->next_offsets, ctr + 2, a->idempotent, visit);
     GR_CUDA_CHECK_LAUNCH();
   }
   GR_CUDA_CHECK(cudaMemcpyAsync(ctr + 1, scan + a->n_in, sizeof(gr_eid), cudaMemcpyDeviceToDevice, s));
