@@ -33,10 +33,23 @@ typedef enum gr_transport_kind {
   GR_TRANSPORT_NCCL = 3
 } gr_transport_kind;
 
+/* How a broadcast package travels: as a list of ids with their values, or,
+ * for uniform payloads (gr_payload.uniform), as one value and a bitmap of
+ * the id space; auto takes whichever is smaller each iteration. */
+typedef enum gr_comm_format {
+  GR_COMM_FORMAT_AUTO = 0,
+  GR_COMM_FORMAT_LIST = 1,
+  GR_COMM_FORMAT_BITMAP = 2
+} gr_comm_format;
+
 typedef struct gr_comm_options {
   gr_comm_mode mode;
   gr_transport_kind transport;
+  gr_comm_format format;
 } gr_comm_options;
+
+/* "auto", "list" or "bitmap". */
+gr_status gr_comm_format_parse(gr_comm_format *out, const char *name);
 
 /* "selective" or "broadcast". */
 gr_status gr_comm_mode_parse(gr_comm_mode *out, const char *name);

@@ -69,6 +69,8 @@ struct gr_comm {
   uint64_t pkg_offset[GR_COMM_MAX_DEVICES][GR_COMM_MAX_DEVICES];
   uint64_t pkg_bytes[GR_COMM_MAX_DEVICES][GR_COMM_MAX_DEVICES];
   uint64_t pkg_items[GR_COMM_MAX_DEVICES][GR_COMM_MAX_DEVICES];
+  bool pkg_bitmap[GR_COMM_MAX_DEVICES]; /* broadcast: the device's package is a bitmap */
+  gr_comm_format format;
 };
 
 #endif

@@ -31,6 +31,14 @@ const char *gr_comm_mode_name(gr_comm_mode m) {
   return m == GR_COMM_BROADCAST ? "broadcast" : m == GR_COMM_SELECTIVE ? "selective" : "?";
 }
 
+gr_status gr_comm_format_parse(gr_comm_format *out, const char *name) {
+  if (name && !strcmp(name, "auto")) *out = GR_COMM_FORMAT_AUTO;
+  else if (name && !strcmp(name, "list")) *out = GR_COMM_FORMAT_LIST;
+  else if (name && !strcmp(name, "bitmap")) *out = GR_COMM_FORMAT_BITMAP;
+  else return gr_errorf(GR_ERR_INVALID_ARG, "--comm-format must be auto, list or bitmap, got '%s'", name ? name : "");
+  return GR_SUCCESS;
+}
+
 gr_status gr_transport_parse(gr_transport_kind *out, const char *name) {
   static const char *names[] = {"auto", "host", "p2p", "nccl"};
   for (int i = 0; i < 4; i++)
@@ -87,6 +95,7 @@ gr_status gr_comm_create(gr_comm **out, gr_backend backend, int n_devices, const
   c->backend = backend;
   c->n = n_devices;
   c->mode = o->mode;
+  c->format = o->format;
   c->transport = t;
   c->tops = ops;
   for (int i = 0; i < n_devices; i++) {
@@ -137,7 +146,8 @@ typedef struct gr__xlocal {
   const gr_vid *g2l_d;
   gr_buffer cull;        /* vertices already in the next frontier */
   gr_buffer send, recv;
-  gr_buffer counters;    /* [0] next, [1 + j] items for j, [1 + n + j] cursors */
+  gr_buffer decode;      /* a bitmap package unpacked into a list */
+  gr_buffer counters;    /* [0] next, [1 + j] items for j, [1 + n + j] cursors, [1 + 2n] unpacking */
   unsigned long long *hc; /* host mirror of the counters */
 } gr__xlocal;
 
@@ -162,7 +172,7 @@ static void gr__detach(void *local, gr_part *p) {
   (void)p;
   gr__xlocal *x = local;
   if (!x) return;
-  gr_buffer *bufs[] = {&x->owner, &x->convert, &x->g2l, &x->cull, &x->send, &x->recv, &x->counters};
+  gr_buffer *bufs[] = {&x->owner, &x->convert, &x->g2l, &x->cull, &x->send, &x->recv, &x->decode, &x->counters};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) gr_buffer_release(bufs[i]);
   if (x->hc) gr_device_host_free(p->dev, x->hc);
   free(x);
@@ -228,7 +238,7 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
   GR_CHECK_GOTO(gr_buffer_resize(&x->cull, p->dev, gr_bitmap_words(sub->n_local) * sizeof(uint32_t), 0,
                                  "exchange culling bitmap"),
                 st, fail);
-  const size_t nctr = 1 + 2 * (size_t)x->n;
+  const size_t nctr = 2 + 2 * (size_t)x->n;
   GR_CHECK_GOTO(gr_buffer_resize(&x->counters, p->dev, nctr * sizeof(unsigned long long), 0, "exchange counters"),
                 st, fail);
   GR_CHECK_GOTO(gr_device_host_alloc(p->dev, (void **)&x->hc, nctr * sizeof(unsigned long long),
@@ -269,8 +279,15 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
 
   uint64_t items[GR_COMM_MAX_DEVICES] = {0}, off[GR_COMM_MAX_DEVICES] = {0}, bytes[GR_COMM_MAX_DEVICES] = {0};
   uint64_t total = 0;
+  /* A uniform payload may travel as one value and a bitmap of the global
+   * id space, when that is smaller than the list (or when asked to). */
+  const gr_vid universe = p->sub->n_global;
+  const bool bits = bcast && n_out && x->pay.uniform && x->layout.n_values == 1 && x->layout.n_vertices == 0 &&
+                    c->format != GR_COMM_FORMAT_LIST &&
+                    (c->format == GR_COMM_FORMAT_BITMAP ||
+                     gr_xk_bitmap_bytes(universe) < gr_xk_message_bytes(&x->layout, n_out));
   if (bcast) {
-    const uint64_t b = n_out ? gr_xk_message_bytes(&x->layout, n_out) : 0;
+    const uint64_t b = !n_out ? 0 : bits ? gr_xk_bitmap_bytes(universe) : gr_xk_message_bytes(&x->layout, n_out);
     for (int j = 0; j < n; j++)
       if (j != me) {
         items[j] = n_out;
@@ -286,7 +303,19 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
       total += bytes[j];
     }
   }
-  if (total) {
+  if (total && bits) {
+    GR_CHECK(gr_buffer_reserve(&x->send, dev, total, 0, &p->mem, 0, "exchange send buffer"));
+    GR_CHECK(gr_device_memset(dev, x->send.ptr, 0, total));
+    unsigned long long *distinct = (unsigned long long *)x->counters.ptr + 1 + 2 * n;
+    gr_xk_pack_bits_args ba = {gr_frontier_items(s->out), n_out, x->convert_d, x->pay.values[0],
+                               x->layout.value_bytes, x->send.ptr, distinct};
+    GR_CHECK(x->k->pack_bits(dev, &ba));
+    /* Receivers unpack exactly the distinct ids (the read also waits for
+     * the package, which peers read once they pass the barrier). */
+    GR_CHECK(gr__read_counters(x, dev, 2 + 2 * n));
+    for (int j = 0; j < n; j++)
+      if (j != me) items[j] = x->hc[1 + 2 * n];
+  } else if (total) {
     GR_CHECK(gr_buffer_reserve(&x->send, dev, total, 0, &p->mem, 0, "exchange send buffer"));
     gr_xk_pack_args pa;
     memset(&pa, 0, sizeof pa);
@@ -311,6 +340,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
     GR_CHECK(gr_device_sync(dev));
   }
   c->send_ptr[me] = x->send.ptr;
+  c->pkg_bitmap[me] = bits;
   for (int j = 0; j < n; j++) {
     c->pkg_items[me][j] = items[j];
     c->pkg_bytes[me][j] = bytes[j];
@@ -349,6 +379,18 @@ static gr_status gr__combine(gr__xlocal *x, gr_part *p, gr_exchange_step *s, con
       if (j == me || !cnt) continue;
       a.msg = (const unsigned char *)t->recv->ptr + t->recv_offset[j];
       a.count = cnt;
+      if (c->pkg_bitmap[j]) {
+        /* Unpacked into a list (ids in any order, the value each), then
+         * combined as one; the decode buffer is reused peer after peer
+         * (same stream). */
+        GR_CHECK(gr_buffer_reserve(&x->decode, dev, gr_xk_message_bytes(&x->layout, cnt), 0, &p->mem, 0,
+                                   "exchange bitmap decode"));
+        unsigned long long *cursor = (unsigned long long *)x->counters.ptr + 1 + 2 * n;
+        GR_CHECK(gr_device_memset(dev, cursor, 0, sizeof *cursor));
+        gr_xk_unpack_bits_args ua = {a.msg, p->sub->n_global, x->layout, x->decode.ptr, cnt, cursor};
+        GR_CHECK(x->k->unpack_bits(dev, &ua));
+        a.msg = x->decode.ptr;
+      }
       if (pass == 1) s->stats->items_received += cnt;
       GR_CHECK(x->k->combine(dev, &a));
       any = true;

@@ -205,4 +205,49 @@ static gr_status gr__xk_combine_cpu(gr_device *dev, const gr_xk_combine_args *a)
   return GR_SUCCESS;
 }
 
-const gr_xk_ops gr__xk_ops_cpu = {gr__xk_split_cpu, gr__xk_pack_cpu, gr__xk_combine_cpu};
+static gr_status gr__xk_pack_bits_cpu(gr_device *dev, const gr_xk_pack_bits_args *a) {
+  const int nt = gr_device_cpu_threads(dev);
+  uint32_t *bits = (uint32_t *)(a->msg + 8);
+  const size_t vb = (size_t)a->value_bytes;
+  memcpy(a->msg, (const unsigned char *)a->values + (size_t)a->out[0] * vb, vb);
+  uint64_t distinct = 0;
+#pragma omp parallel for num_threads(nt) schedule(static, 4096) reduction(+ : distinct)
+  for (gr_eid i = 0; i < a->n_out; i++) {
+    const gr_vid id = a->convert ? a->convert[a->out[i]] : a->out[i];
+    const uint32_t mask = 1u << (id & 31u);
+    if (!(gr_atomic_or_u32(&bits[id >> 5], mask) & mask)) distinct++;
+  }
+  *a->distinct = distinct;
+  return GR_SUCCESS;
+}
+
+static gr_status gr__xk_unpack_bits_cpu(gr_device *dev, const gr_xk_unpack_bits_args *a) {
+  const int nt = gr_device_cpu_threads(dev);
+  const uint32_t *bits = (const uint32_t *)(a->msg + 8);
+  const size_t vb = (size_t)a->layout.value_bytes;
+  gr_vid *ids = (gr_vid *)a->list;
+  unsigned char *vals = a->list + gr_xk_section(&a->layout, a->count, 1);
+  const gr_eid words = ((gr_eid)a->universe + 31) / 32;
+  int overflow = 0;
+#pragma omp parallel for num_threads(nt) schedule(static, 1024)
+  for (gr_eid w = 0; w < words; w++) {
+    uint32_t word = bits[w];
+    if (!word) continue;
+    uint64_t pos = gr_atomic_add_u64((uint64_t *)a->cursor, (uint64_t)__builtin_popcount(word));
+    for (; word; word &= word - 1, pos++) {
+      if (pos >= a->count) {
+        __atomic_store_n(&overflow, 1, __ATOMIC_RELAXED);
+        break;
+      }
+      ids[pos] = (gr_vid)(w * 32 + (gr_eid)__builtin_ctz(word));
+      memcpy(vals + pos * vb, a->msg, vb);
+    }
+  }
+  if (overflow)
+    return gr_errorf(GR_ERR_INTERNAL, "exchange: a bitmap package holds more than its %llu items",
+                     (unsigned long long)a->count);
+  return GR_SUCCESS;
+}
+
+const gr_xk_ops gr__xk_ops_cpu = {gr__xk_split_cpu, gr__xk_pack_cpu, gr__xk_combine_cpu, gr__xk_pack_bits_cpu,
+                                  gr__xk_unpack_bits_cpu};

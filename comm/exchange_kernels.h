@@ -101,10 +101,46 @@ typedef struct gr_xk_combine_args {
   unsigned long long *count_next; /* device counter: items in next */
 } gr_xk_combine_args;
 
+/* A broadcast package of a uniform payload (one value payload, no vertex
+ * payloads, the same value for every item) may travel as a bitmap:
+ *   [the value, 8 bytes] [one bit per id of [0, universe), 32-bit words]
+ * (universe: the id space of broadcast packages, the global vertex count). */
+GR_HD uint64_t gr_xk_bitmap_bytes(gr_vid universe) {
+  return 8u + gr_xk_align8(((uint64_t)universe + 31u) / 32u * 4u);
+}
+
+/* Pack as a bitmap: sets the bit of every item's id (convert[v] when given)
+ * in msg, whose bits the caller has cleared, writes the value of the first
+ * item as the message's value, and counts the distinct ids (the items the
+ * receivers will unpack) in *distinct, a zeroed device counter. */
+typedef struct gr_xk_pack_bits_args {
+  const gr_vid *out;
+  gr_eid n_out; /* > 0 */
+  const gr_vid *convert;
+  const void *values; /* value payload 0, per local vertex */
+  int value_bytes;
+  unsigned char *msg;
+  unsigned long long *distinct;
+} gr_xk_pack_bits_args;
+
+/* Unpack a bitmap message into a list message of `count` items (layout:
+ * one value payload) at `list`: ids in any order, each with the value.
+ * cursor: a zeroed device counter. */
+typedef struct gr_xk_unpack_bits_args {
+  const unsigned char *msg;
+  gr_vid universe;
+  gr_xk_layout layout;
+  unsigned char *list;
+  uint64_t count;
+  unsigned long long *cursor;
+} gr_xk_unpack_bits_args;
+
 typedef struct gr_xk_ops {
   gr_status (*split)(gr_device *dev, const gr_xk_split_args *a);
   gr_status (*pack)(gr_device *dev, const gr_xk_pack_args *a);
   gr_status (*combine)(gr_device *dev, const gr_xk_combine_args *a);
+  gr_status (*pack_bits)(gr_device *dev, const gr_xk_pack_bits_args *a);
+  gr_status (*unpack_bits)(gr_device *dev, const gr_xk_unpack_bits_args *a);
 } gr_xk_ops;
 
 extern const gr_xk_ops gr__xk_ops_cpu;

@@ -50,6 +50,7 @@ typedef struct run_options {
   const char *proxy;     /* NULL: the primitive's default */
   const char *comm;      /* NULL: the primitive's default */
   gr_transport_kind transport;
+  gr_comm_format comm_format;
 } run_options;
 
 enum {
@@ -78,6 +79,7 @@ enum {
   OPT_PROXY,
   OPT_COMM,
   OPT_TRANSPORT,
+  OPT_COMM_FORMAT,
   OPT_BIAS,
   OPT_TUNE,
   OPT_VALIDATE_FIRST,
@@ -115,6 +117,7 @@ static const struct option long_options[] = {
     {"proxy", required_argument, NULL, OPT_PROXY},
     {"comm", required_argument, NULL, OPT_COMM},
     {"transport", required_argument, NULL, OPT_TRANSPORT},
+    {"comm-format", required_argument, NULL, OPT_COMM_FORMAT},
     {"bias", required_argument, NULL, OPT_BIAS},
     {"tune", required_argument, NULL, OPT_TUNE},
     {"validate-first", no_argument, NULL, OPT_VALIDATE_FIRST},
@@ -166,6 +169,9 @@ static void usage(FILE *f) {
           "      --comm M           selective or broadcast (default: the primitive's)\n"
           "      --transport T      auto, host, p2p or nccl (default: auto: host for CPU\n"
           "                         devices, p2p for GPUs)\n"
+          "      --comm-format F    broadcast packages of BFS/DOBFS depths: list, bitmap\n"
+          "                         (one bit per vertex and the depth) or auto (the\n"
+          "                         smaller, per iteration; default)\n"
           "\n"
           "Runs:\n"
           "      --src S            source vertex: an ID as in the input file, random or\n"
@@ -278,6 +284,7 @@ static int parse_options(int argc, char **argv, run_options *o) {
   gr_partition_options pd = GR_PARTITION_OPTIONS_INIT;
   o->part = pd;
   o->transport = GR_TRANSPORT_AUTO;
+  o->comm_format = GR_COMM_FORMAT_AUTO;
   int c;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":p:g:h", long_options, NULL)) != -1) {
@@ -409,6 +416,9 @@ static int parse_options(int argc, char **argv, run_options *o) {
       case OPT_TRANSPORT:
         if (gr_transport_parse(&o->transport, optarg) < 0) return usage_error("%s", gr_error_message());
         break;
+      case OPT_COMM_FORMAT:
+        if (gr_comm_format_parse(&o->comm_format, optarg) < 0) return usage_error("%s", gr_error_message());
+        break;
       case OPT_BIAS: {
         char *end = NULL;
         errno = 0;
@@ -536,7 +546,7 @@ int main(int argc, char **argv) {
     /* The exchange is set up before the long load, so that a transport
      * that cannot work here (NCCL missing, more devices than it takes) is
      * reported at once. */
-    gr_comm_options co = {cmode, o.transport};
+    gr_comm_options co = {cmode, o.transport, o.comm_format};
     st = gr_comm_create(&comm, backend, o.gpus, &co);
     if (st < 0) return fail(st, "--transport");
   }
@@ -631,6 +641,7 @@ int main(int argc, char **argv) {
     x->level_edges = stats.level_edges;
     x->level_ms = stats.level_ms;
     x->level_tag = stats.level_tag;
+    x->level_bytes = stats.level_bytes;
     x->dev = stats.devices;
     x->n_dev = stats.n_devices;
     x->iteration_limit = stats.status == GR_ITERATION_LIMIT;
@@ -709,6 +720,7 @@ done:
       rs.level_edges = records[r].level_edges;
       rs.level_ms = records[r].level_ms;
       rs.level_tag = records[r].level_tag;
+      rs.level_bytes = records[r].level_bytes;
       rs.devices = records[r].dev;
       rs.n_devices = records[r].n_dev;
       gr_run_stats_free(&rs);

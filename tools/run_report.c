@@ -188,7 +188,8 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
     cJSON_AddItemToObject(o, "frontier_sizes", gr__json_u64_array(x->frontier, x->frontier_len));
     if (x->level_edges && x->level_ms && x->level_tag) {
       /* Per level: input frontier, edges visited, ms, the primitive's tag
-       * (dobfs: P push, U pull; L a level of a device-side loop). */
+       * (dobfs: P push, U pull; L a level of a device-side loop), and on
+       * several devices the bytes the exchange moved. */
       cJSON *lv = cJSON_AddArrayToObject(o, "levels");
       for (int k = 0; k < x->frontier_len; k++) {
         cJSON *e = cJSON_CreateObject();
@@ -197,6 +198,7 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
         cJSON_AddNumberToObject(e, "ms", x->level_ms[k]);
         char tag[2] = {x->level_tag[k] ? x->level_tag[k] : '-', '\0'};
         cJSON_AddStringToObject(e, "tag", tag);
+        if (x->n_dev > 1 && x->level_bytes) cJSON_AddNumberToObject(e, "bytes", (double)x->level_bytes[k]);
         cJSON_AddItemToArray(lv, e);
       }
     }

@@ -24,6 +24,7 @@ typedef struct gr_run_record {
   gr_eid *level_edges; /* per iteration: edges visited, ms, the primitive's tag */
   double *level_ms;
   char *level_tag;
+  uint64_t *level_bytes; /* per iteration: bytes exchanged, all devices */
   bool iteration_limit;
   gr_device_run_stats *dev; /* per device: time split, bytes sent */
   int n_dev;

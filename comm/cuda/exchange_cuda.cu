@@ -206,6 +206,76 @@ gr_status combine_cuda(gr_device *dev, const gr_xk_combine_args *a) {
   return GR_SUCCESS;
 }
 
+__global__ void __launch_bounds__(kBlock) pack_bits_kernel(gr_xk_pack_bits_args a) {
+  uint32_t *bits = (uint32_t *)(a.msg + 8);
+  const gr_eid first = (gr_eid)blockIdx.x * kBlock + threadIdx.x;
+  if (first == 0) {
+    const unsigned char *src = (const unsigned char *)a.values + (size_t)a.out[0] * a.value_bytes;
+    for (int b = 0; b < a.value_bytes; b++) a.msg[b] = src[b];
+  }
+  // Whole warps walk the items (the bound is rounded up to 32) so the
+  // ballot that counts the newly set bits has every lane.
+  const gr_eid padded = (a.n_out + 31) / 32 * 32;
+  for (gr_eid i = first; i < padded; i += (gr_eid)gridDim.x * kBlock) {
+    bool fresh = false;
+    if (i < a.n_out) {
+      const gr_vid id = a.convert ? a.convert[a.out[i]] : a.out[i];
+      const uint32_t mask = 1u << (id & 31u);
+      fresh = !(atomicOr(&bits[id >> 5], mask) & mask);
+    }
+    const unsigned ballot = __ballot_sync(gr_cuda::kFullMask, fresh);
+    if ((threadIdx.x & 31) == 0 && ballot) atomicAdd(a.distinct, (unsigned long long)__popc(ballot));
+  }
+}
+
+// A thread per word; the warp reserves its words' ids with one atomicAdd.
+__global__ void __launch_bounds__(kBlock) unpack_bits_kernel(gr_xk_unpack_bits_args a) {
+  const uint32_t *bits = (const uint32_t *)(a.msg + 8);
+  const int vb = a.layout.value_bytes;
+  gr_vid *ids = (gr_vid *)a.list;
+  unsigned char *vals = a.list + gr_xk_section(&a.layout, a.count, 1);
+  const gr_eid words = ((gr_eid)a.universe + 31) / 32;
+  const int lane = threadIdx.x & 31;
+  // Whole warps walk the words (the bound is rounded up to 32), so the
+  // shuffles below always have every lane.
+  const gr_eid padded = (words + 31) / 32 * 32;
+  for (gr_eid w = (gr_eid)blockIdx.x * kBlock + threadIdx.x; w < padded; w += (gr_eid)gridDim.x * kBlock) {
+    uint32_t word = w < words ? bits[w] : 0u;
+    const unsigned cnt = (unsigned)__popc(word);
+    unsigned incl = cnt;
+    for (int o = 1; o < 32; o <<= 1) {
+      const unsigned up = __shfl_up_sync(gr_cuda::kFullMask, incl, o);
+      if (lane >= o) incl += up;
+    }
+    const unsigned total = __shfl_sync(gr_cuda::kFullMask, incl, 31);
+    unsigned long long base = 0;
+    if (lane == 31 && total) base = atomicAdd(a.cursor, (unsigned long long)total);
+    base = __shfl_sync(gr_cuda::kFullMask, base, 31);
+    unsigned long long pos = base + incl - cnt;
+    for (; word; word &= word - 1, pos++) {
+      if (pos >= a.count) break;  // the host checks the cursor against count
+      ids[pos] = (gr_vid)(w * 32 + (gr_eid)(__ffs(word) - 1));
+      for (int b = 0; b < vb; b++) vals[pos * vb + b] = a.msg[b];
+    }
+  }
+}
+
+gr_status pack_bits_cuda(gr_device *dev, const gr_xk_pack_bits_args *a) {
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  pack_bits_kernel<<<blocks_for(dev, a->n_out), kBlock, 0, s>>>(*a);
+  GR_CUDA_CHECK_LAUNCH();
+  return GR_SUCCESS;
+}
+
+gr_status unpack_bits_cuda(gr_device *dev, const gr_xk_unpack_bits_args *a) {
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  const unsigned long long words = ((unsigned long long)a->universe + 31) / 32;
+  unpack_bits_kernel<<<blocks_for(dev, words), kBlock, 0, s>>>(*a);
+  GR_CUDA_CHECK_LAUNCH();
+  return GR_SUCCESS;
+}
+
 }  // namespace
 
-extern "C" const gr_xk_ops gr__xk_ops_cuda = {split_cuda, pack_cuda, combine_cuda};
+extern "C" const gr_xk_ops gr__xk_ops_cuda = {split_cuda, pack_cuda, combine_cuda, pack_bits_cuda,
+                                              unpack_bits_cuda};

@@ -54,9 +54,13 @@ typedef struct gr__slot {
   /* per iteration, read by all threads after a barrier */
   gr_eid out_size;
   gr_eid in_size;
-  bool converged;
+  bool converged[2]; /* by iteration parity, as iter_edges */
   gr_eid edges;
-  gr_eid iter_edges;     /* this iteration's */
+  /* This iteration's edges and bytes put on the wire, in the cell of the
+   * iteration's parity: thread 0 reads them after the barrier that ends an
+   * iteration while the others may already be writing the next one's. */
+  gr_eid iter_edges[2];
+  uint64_t iter_bytes[2];
   gr_eid sum_val[2];     /* gr_part_sum, alternating */
   unsigned sum_calls;
   gr_status st;
@@ -167,7 +171,8 @@ gr_status gr_part_sum(gr_part *p, gr_eid local, gr_eid *total) {
 /* Appends one iteration's figures to the run's statistics (thread 0). The
  * arrays double when full: a grid run has thousands of levels, and this is
  * inside the timed loop. */
-static void gr__stats_level(gr_run_stats *rs, gr_eid frontier, gr_eid edges, double ms, char tag) {
+static void gr__stats_level(gr_run_stats *rs, gr_eid frontier, gr_eid edges, double ms, char tag,
+                            uint64_t bytes) {
   if (rs->frontier_len == rs->level_capacity) {
     const size_t n = rs->level_capacity ? 2 * (size_t)rs->level_capacity : 64;
     gr_eid *f = realloc(rs->frontier, sizeof *f * n);
@@ -178,7 +183,9 @@ static void gr__stats_level(gr_run_stats *rs, gr_eid frontier, gr_eid edges, dou
     if (t) rs->level_ms = t;
     char *g = realloc(rs->level_tag, n);
     if (g) rs->level_tag = g;
-    if (!f || !ed || !t || !g) return; /* statistics only: keep what fits */
+    uint64_t *by = realloc(rs->level_bytes, sizeof *by * n);
+    if (by) rs->level_bytes = by;
+    if (!f || !ed || !t || !g || !by) return; /* statistics only: keep what fits */
     rs->level_capacity = (int)n;
   }
   const int k = rs->frontier_len++;
@@ -186,6 +193,7 @@ static void gr__stats_level(gr_run_stats *rs, gr_eid frontier, gr_eid edges, dou
   rs->level_edges[k] = edges;
   rs->level_ms[k] = ms;
   rs->level_tag[k] = tag;
+  rs->level_bytes[k] = bytes;
 }
 
 /* Puts one host CSR onto the device. */
@@ -322,16 +330,22 @@ static void gr__slot_run(gr__slot *s) {
     if (st == GR_ERR_ABORTED) return;
     if (st < 0) gr__fail(e, s->index, st);
     s->edges += it.edges;
-    s->iter_edges = it.edges;
+    const int cell = iter & 1;
+    s->iter_edges[cell] = it.edges;
+    s->iter_bytes[cell] = 0;
     const int levels = it.levels > 0 ? it.levels : 1;
     iter += levels - 1;
-    s->converged = prim->converged ? prim->converged(s->slice, &s->part, &it) : false;
+    s->converged[cell] = prim->converged ? prim->converged(s->slice, &s->part, &it) : false;
     if (multi) {
       if (gr_sync_wait(&s->sync)) return;
       gr_frontier *next = &s->f[(s->cur + 2) % 3];
       next->size = 0;
       gr_exchange_step x = {iter, out, next, &s->sync, &s->rs};
+      uint64_t before = 0, after = 0;
+      for (int j = 0; j < e->n && bytes_to; j++) before += bytes_to[j];
       st = e->cfg.exchange->exchange(s->xlocal, &s->part, &x);
+      for (int j = 0; j < e->n && bytes_to; j++) after += bytes_to[j];
+      s->iter_bytes[cell] = after - before;
       if (st == GR_ERR_ABORTED) return;
       if (st < 0) gr__fail(e, s->index, st);
       s->out_size = next->size;
@@ -344,16 +358,18 @@ static void gr__slot_run(gr__slot *s) {
     global_in = 0;
     bool all_converged = prim->converged != NULL;
     gr_eid level_edges = 0;
+    uint64_t level_bytes = 0;
     for (int i = 0; i < e->n; i++) {
       global_in += e->slots[i].out_size;
-      level_edges += e->slots[i].iter_edges;
-      all_converged = all_converged && e->slots[i].converged;
+      level_edges += e->slots[i].iter_edges[cell];
+      level_bytes += e->slots[i].iter_bytes[cell];
+      all_converged = all_converged && e->slots[i].converged[cell];
     }
     if (s->index == 0 && e->stats) {
       /* Levels one device-side loop ran at once: the first carries the
        * loop's edges and time, the others are tagged 'L'. */
-      gr__stats_level(e->stats, level_in, level_edges, (gr_time_now() - t_iter) * 1e3, it.tag);
-      for (int l = 1; l < levels; l++) gr__stats_level(e->stats, it.level_sizes[l - 1], 0, 0.0, 'L');
+      gr__stats_level(e->stats, level_in, level_edges, (gr_time_now() - t_iter) * 1e3, it.tag, level_bytes);
+      for (int l = 1; l < levels; l++) gr__stats_level(e->stats, it.level_sizes[l - 1], 0, 0.0, 'L', 0);
     }
     if (s->index == 0) e->stats->iterations = iter + 1;
     if (global_in == 0 || all_converged) break;
@@ -564,9 +580,11 @@ void gr_run_stats_free(gr_run_stats *s) {
   free(s->level_edges);
   free(s->level_ms);
   free(s->level_tag);
+  free(s->level_bytes);
   s->level_edges = NULL;
   s->level_ms = NULL;
   s->level_tag = NULL;
+  s->level_bytes = NULL;
   s->frontier = NULL;
   s->frontier_len = 0;
   s->level_capacity = 0;

@@ -209,6 +209,8 @@ void gr_bfs_payload_fill(gr_payload *out, gr_svid *depth, gr_svid *pred) {
   if (pred) {
     out->n_vertices = 1;
     out->vertices[0] = pred;
+  } else {
+    out->uniform = true; /* every vertex an iteration outputs has its depth */
   }
 }
 

@@ -7,6 +7,7 @@
  * mapped onto the GPUs present with GR_DEVICE_MAP when there are fewer),
  * with the p2p transport and, where every device has a GPU of its own, NCCL. */
 #include <check.h>
+#include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -223,6 +224,87 @@ START_TEST(dobfs_on_many_devices_equals_one_device) {
 }
 END_TEST
 
+/* Bytes the exchange moved over a run's levels, from the --json report. */
+static double json_level_bytes(const char *path) {
+  FILE *f = fopen(path, "r");
+  ck_assert_msg(f != NULL, "cannot open %s", path);
+  static char buf[1 << 20];
+  size_t k = fread(buf, 1, sizeof buf - 1, f);
+  buf[k] = '\0';
+  fclose(f);
+  cJSON *j = cJSON_Parse(buf);
+  ck_assert_msg(j != NULL, "%s is not JSON", path);
+  double total = 0;
+  const cJSON *runs = cJSON_GetObjectItem(j, "runs"), *run;
+  cJSON_ArrayForEach(run, runs) {
+    const cJSON *lv = cJSON_GetObjectItem(run, "levels"), *l;
+    cJSON_ArrayForEach(l, lv) {
+      const cJSON *b = cJSON_GetObjectItem(l, "bytes");
+      ck_assert_msg(cJSON_IsNumber(b), "a level of %s lacks its bytes", path);
+      total += b->valuedouble;
+    }
+  }
+  cJSON_Delete(j);
+  return total;
+}
+
+/* Broadcast packages of BFS/DOBFS depths as lists, bitmaps or whichever is
+ * smaller: the one-device answer every way, and auto never moves more
+ * bytes than either format alone (it picks per device and iteration). */
+START_TEST(broadcast_formats_equal_one_device) {
+  const char *prims[] = {"bfs", "dobfs"};
+  const char *specs[] = {"kron:12:16", "grid2d:30x40"};
+  const char *formats[] = {"list", "bitmap", "auto"};
+  char ref[512], got[512], js[512];
+  tmp_path(ref, sizeof ref, "fmt-ref.out");
+  tmp_path(got, sizeof got, "fmt-got.out");
+  tmp_path(js, sizeof js, "fmt.json");
+  for (size_t p = 0; p < 2; p++)
+    for (size_t g = 0; g < 2; g++) {
+      int rc = run_dev(NULL, 1, NULL, "--primitive", prims[p], "--gen", specs[g], "--src", "max-degree", "--out",
+                       ref, NULL);
+      ck_assert_msg(rc == 0, "one device: exit %d\n%s", rc, err_text);
+      size_t nref = 0, ngot = 0;
+      long long *want = read_values(ref, &nref);
+      for (int d = 2; d <= (on_gpu() ? 3 : 4); d++)
+        for (size_t x = 0; x < 2; x++) {
+          double bytes[3] = {0, 0, 0};
+          for (size_t f = 0; f < 3; f++) {
+            unlink(got);
+            rc = run_dev(NULL, d, on_gpu() ? "p2p" : NULL, "--primitive", prims[p], "--gen", specs[g], "--src",
+                         "max-degree", "--comm", "broadcast", "--proxy", proxies[x], "--comm-format", formats[f],
+                         "--runs", "2", "--validate", "--json", js, "--out", got, NULL);
+            ck_assert_msg(rc == 0, "%s %s, %d devices, %s, %s: exit %d\n%s", prims[p], specs[g], d, proxies[x],
+                          formats[f], rc, err_text);
+            long long *have = read_values(got, &ngot);
+            ck_assert_uint_eq(ngot, nref);
+            for (size_t v = 0; v < nref; v++)
+              ck_assert_msg(have[v] == want[v], "%s %s, %d devices, %s, %s: line %zu: %lld, one device %lld",
+                            prims[p], specs[g], d, proxies[x], formats[f], v + 1, have[v], want[v]);
+            free(have);
+            bytes[f] = json_level_bytes(js);
+            ck_assert_msg(bytes[f] > 0, "%s %s, %d devices, %s: nothing exchanged", prims[p], specs[g], d,
+                          formats[f]);
+          }
+          ck_assert_msg(bytes[2] <= bytes[0] && bytes[2] <= bytes[1],
+                        "%s %s, %d devices, %s: auto moved %.0f bytes, list %.0f, bitmap %.0f", prims[p], specs[g],
+                        d, proxies[x], bytes[2], bytes[0], bytes[1]);
+        }
+      free(want);
+    }
+  /* With predecessors the payload is not uniform: a bitmap cannot carry
+   * it, so the list is used whatever is asked. */
+  int rc = run_dev(NULL, 2, on_gpu() ? "p2p" : NULL, "--gen", "kron:10:8", "--comm", "broadcast",
+                   "--comm-format", "bitmap", "--mark-pred", "--validate", NULL);
+  ck_assert_msg(rc == 0, "bitmap asked with predecessors: exit %d\n%s", rc, err_text);
+  ck_assert_int_eq(run_dev(NULL, 2, NULL, "--gen", "kron:8:4", "--comm-format", "morse", NULL), 2);
+  assert_err_has("--comm-format");
+  unlink(ref);
+  unlink(got);
+  unlink(js);
+}
+END_TEST
+
 START_TEST(bfs_over_nccl_equals_one_device) {
   /* NCCL needs a GPU per device. */
   if (!on_gpu() || gpus_present() < 2 || !getenv("GR_E2E_NCCL")) return;
@@ -335,6 +417,7 @@ int main(void) {
   tcase_add_test(runs, bfs_on_many_devices_equals_one_device_on_real_graphs);
   tcase_add_test(runs, reach_on_many_devices_equals_one_device);
   tcase_add_test(runs, dobfs_on_many_devices_equals_one_device);
+  tcase_add_test(runs, broadcast_formats_equal_one_device);
   tcase_add_test(runs, bfs_over_nccl_equals_one_device);
   tcase_add_test(runs, summary_reports_partition_exchange_and_time_split);
   suite_add_tcase(s, runs);

@@ -219,7 +219,7 @@ static void check_bfs_on_shared_gpu(const char *spec, bool connected) {
     while (csr->offsets[v + 1] == csr->offsets[v]) v = (v + 1) % n;
     src[i] = v;
   }
-  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 0};
+  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 0, GR_COMM_FORMAT_AUTO};
   gr_result base[N_SRC];
   xh_stage stage;
   ck_assert_msg(xh_bfs_run(g, &one, src, N_SRC, base, NULL, &stage) == GR_SUCCESS, "%s", gr_error_message());
@@ -234,7 +234,7 @@ static void check_bfs_on_shared_gpu(const char *spec, bool connected) {
     for (int pi = 0; pi < 2; pi++)
       for (int xi = 0; xi < 2; xi++)
         for (int mi = 0; mi < 2; mi++) {
-          xh_bfs_config c = {GR_BACKEND_CUDA, nd, parts[pi], proxies[xi], modes[mi], GR_TRANSPORT_P2P, 0};
+          xh_bfs_config c = {GR_BACKEND_CUDA, nd, parts[pi], proxies[xi], modes[mi], GR_TRANSPORT_P2P, 0, GR_COMM_FORMAT_AUTO};
           char what[160];
           snprintf(what, sizeof what, "%s on %d devices of GPU 0, %s, %s proxies, %s", spec, nd,
                    gr_partitioner_name(parts[pi]), proxies[xi] == GR_PROXY_1HOP ? "1hop" : "all",
@@ -276,7 +276,7 @@ END_TEST
 
 START_TEST(auto_transport_on_gpus_is_p2p) {
   setenv("GR_DEVICE_MAP", "0,0", 1);
-  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO};
+  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, GR_COMM_FORMAT_AUTO};
   gr_comm *c = NULL;
   gr_status st = gr_comm_create(&c, GR_BACKEND_CUDA, 2, &o);
   unsetenv("GR_DEVICE_MAP");
@@ -288,7 +288,7 @@ END_TEST
 
 START_TEST(nccl_refuses_devices_that_share_a_gpu) {
   setenv("GR_DEVICE_MAP", "0,0", 1);
-  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_NCCL};
+  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_NCCL, GR_COMM_FORMAT_AUTO};
   gr_comm *c = NULL;
   gr_status st = gr_comm_create(&c, GR_BACKEND_CUDA, 2, &o);
   unsetenv("GR_DEVICE_MAP");

@@ -52,7 +52,8 @@ typedef struct gr_run_stats {
   gr_eid *level_edges;
   double *level_ms;
   char *level_tag;
-  int level_capacity;     /* entries allocated in the four arrays above */
+  uint64_t *level_bytes;  /* bytes the exchange moved, all devices */
+  int level_capacity;     /* entries allocated in the five arrays above */
   gr_status status;       /* GR_SUCCESS or GR_ITERATION_LIMIT */
   int n_devices;
   gr_device_run_stats *devices; /* per device: time split and bytes sent */

@@ -161,6 +161,7 @@ typedef struct xh_bfs_config {
   gr_comm_mode mode;
   gr_transport_kind transport;
   int cpu_threads;
+  gr_comm_format format;
 } xh_bfs_config;
 
 typedef enum xh_stage {

@@ -717,7 +717,7 @@ END_TEST
 /* ---- gr_comm_create and the names ----------------------------------------- */
 
 START_TEST(comm_create_rejects_device_counts_outside_1_to_32) {
-  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO};
+  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, GR_COMM_FORMAT_AUTO};
   gr_comm *c = (gr_comm *)&o;
   ck_assert_int_eq(gr_comm_create(&c, GR_BACKEND_CPU, 0, &o), GR_ERR_INVALID_ARG);
   ck_assert_ptr_null(c);
@@ -738,7 +738,7 @@ END_TEST
 START_TEST(comm_create_rejects_gpu_transports_on_cpu_devices) {
   const gr_transport_kind bad[] = {GR_TRANSPORT_P2P, GR_TRANSPORT_NCCL};
   for (int i = 0; i < 2; i++) {
-    gr_comm_options o = {GR_COMM_SELECTIVE, bad[i]};
+    gr_comm_options o = {GR_COMM_SELECTIVE, bad[i], GR_COMM_FORMAT_AUTO};
     gr_comm *c = NULL;
     ck_assert_int_eq(gr_comm_create(&c, GR_BACKEND_CPU, 2, &o), GR_ERR_INVALID_ARG);
     ck_assert_ptr_null(c);
@@ -746,7 +746,7 @@ START_TEST(comm_create_rejects_gpu_transports_on_cpu_devices) {
     ck_assert_ptr_nonnull(strstr(gr_error_message(), "host"));
   }
   /* And the host transport on GPUs. */
-  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST};
+  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO};
   gr_comm *c = NULL;
   ck_assert_int_eq(gr_comm_create(&c, GR_BACKEND_CUDA, 2, &o), GR_ERR_INVALID_ARG);
   ck_assert_ptr_null(c);
@@ -756,7 +756,7 @@ END_TEST
 START_TEST(comm_auto_transport_on_cpu_is_host) {
   const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
   for (int i = 0; i < 2; i++) {
-    gr_comm_options o = {modes[i], GR_TRANSPORT_AUTO};
+    gr_comm_options o = {modes[i], GR_TRANSPORT_AUTO, GR_COMM_FORMAT_AUTO};
     gr_comm *c = NULL;
     ck_assert_int_eq(gr_comm_create(&c, GR_BACKEND_CPU, 3, &o), GR_SUCCESS);
     ck_assert_int_eq(gr_comm_transport(c), GR_TRANSPORT_HOST);
@@ -840,7 +840,7 @@ START_TEST(exchange_set_up_for_other_device_count_is_refused) {
   ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
   gr_subgraph **subs = NULL;
   ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, false), GR_SUCCESS);
-  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO};
+  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, GR_COMM_FORMAT_AUTO};
   gr_comm *comm = NULL;
   ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, 3, &co), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
@@ -876,7 +876,7 @@ static void check_multi_device_bfs(const char *spec, bool connected) {
   const gr_vid n = gr_graph_num_vertices(g);
   gr_vid src[N_SRC];
   pick_sources(g, src);
-  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 2};
+  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 2, GR_COMM_FORMAT_AUTO};
   gr_result base[N_SRC];
   gr_run_stats base_st[N_SRC];
   xh_stage stage;
@@ -890,7 +890,7 @@ static void check_multi_device_bfs(const char *spec, bool connected) {
     for (int pi = 0; pi < 2; pi++)
       for (int xi = 0; xi < 2; xi++)
         for (int mi = 0; mi < 2; mi++) {
-          xh_bfs_config c = {GR_BACKEND_CPU, nd, parts[pi], proxies[xi], modes[mi], GR_TRANSPORT_AUTO, 1};
+          xh_bfs_config c = {GR_BACKEND_CPU, nd, parts[pi], proxies[xi], modes[mi], GR_TRANSPORT_AUTO, 1, GR_COMM_FORMAT_AUTO};
           char what[160];
           snprintf(what, sizeof what, "%s on %d devices, %s, %s proxies, %s", spec, nd,
                    gr_partitioner_name(parts[pi]), proxies[xi] == GR_PROXY_1HOP ? "1hop" : "all",
@@ -956,7 +956,7 @@ static void check_fault_injection(gr_proxy_mode proxy, gr_comm_mode mode) {
   gr_graph *g = xh_gen("kron:9:8");
   gr_vid src[N_SRC];
   pick_sources(g, src);
-  xh_bfs_config c = {GR_BACKEND_CPU, 3, GR_PART_RANDOM, proxy, mode, GR_TRANSPORT_AUTO, 1};
+  xh_bfs_config c = {GR_BACKEND_CPU, 3, GR_PART_RANDOM, proxy, mode, GR_TRANSPORT_AUTO, 1, GR_COMM_FORMAT_AUTO};
   int in_create = 0, in_run = 0, ok = 0;
   for (int n = 1; n <= 40; n++) {
     char spec[32];
