@@ -11,11 +11,17 @@
 // source in parallel, so each thread searches only within its chunk (the
 // serial variant, kept for comparison, has one thread of each block search
 // the whole frontier while the block waits).
+// advance=twc maps each vertex to a block, a warp or a share of a block-wide
+// edge list by its degree, with no pre-pass; advance=auto picks it per level
+// for frontiers without hubs.
 // advance_push_levels runs many levels of small frontiers in one cooperative
 // launch, with a grid-wide barrier between levels instead of a host round
 // trip.
-// advance_pull gives each wanted vertex a warp that scans its in-edges 32 at
-// a time and stops at the first parent found in the frontier.
+// advance_pull gives each light candidate a thread and each heavy one a warp;
+// both stop at the first parent found in the frontier bitmap.
+// Every kernel that emits ids does so through a block-staged queue
+// (emit.cuh), which can also measure the output's degrees for the next
+// level.
 #ifndef GR_CUDA_OPERATORS_CUH
 #define GR_CUDA_OPERATORS_CUH
 
