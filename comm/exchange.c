@@ -147,7 +147,8 @@ typedef struct gr__xlocal {
   gr_buffer cull;        /* vertices already in the next frontier */
   gr_buffer send, recv;
   gr_buffer decode;      /* a bitmap package unpacked into a list */
-  gr_buffer counters;    /* [0] next, [1 + j] items for j, [1 + n + j] cursors, [1 + 2n] unpacking */
+  gr_buffer counters;    /* [0] next, [1 + j] items for j, [1 + n + j] packing cursors (selective) or
+                          * unpacking cursors (broadcast), [1 + 2n] distinct ids of a bitmap */
   unsigned long long *hc; /* host mirror of the counters */
 } gr__xlocal;
 
@@ -385,8 +386,9 @@ static gr_status gr__combine(gr__xlocal *x, gr_part *p, gr_exchange_step *s, con
          * (same stream). */
         GR_CHECK(gr_buffer_reserve(&x->decode, dev, gr_xk_message_bytes(&x->layout, cnt), 0, &p->mem, 0,
                                    "exchange bitmap decode"));
-        unsigned long long *cursor = (unsigned long long *)x->counters.ptr + 1 + 2 * n;
-        GR_CHECK(gr_device_memset(dev, cursor, 0, sizeof *cursor));
+        /* Peer j's own cursor (zeroed with the counters; broadcast packing
+         * uses none), checked against the count once every peer is in. */
+        unsigned long long *cursor = (unsigned long long *)x->counters.ptr + 1 + n + j;
         gr_xk_unpack_bits_args ua = {a.msg, p->sub->n_global, x->layout, x->decode.ptr, cnt, cursor};
         GR_CHECK(x->k->unpack_bits(dev, &ua));
         a.msg = x->decode.ptr;
@@ -397,7 +399,11 @@ static gr_status gr__combine(gr__xlocal *x, gr_part *p, gr_exchange_step *s, con
     }
   }
   if (any) {
-    GR_CHECK(gr__read_counters(x, dev, 1));
+    GR_CHECK(gr__read_counters(x, dev, 1 + 2 * n));
+    for (int j = 0; j < n; j++)
+      if (j != me && c->pkg_items[j][me] && c->pkg_bitmap[j] && x->hc[1 + n + j] != c->pkg_items[j][me])
+        return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d's bitmap package held %llu vertices, %llu announced", j,
+                         x->hc[1 + n + j], (unsigned long long)c->pkg_items[j][me]);
     if (x->hc[0] > gr_frontier_capacity(s->next))
       return gr_errorf(GR_ERR_INTERNAL, "exchange combine: %llu vertices for a frontier of %llu", x->hc[0],
                        (unsigned long long)gr_frontier_capacity(s->next));

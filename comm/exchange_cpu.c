@@ -243,9 +243,9 @@ static gr_status gr__xk_unpack_bits_cpu(gr_device *dev, const gr_xk_unpack_bits_
       memcpy(vals + pos * vb, a->msg, vb);
     }
   }
-  if (overflow)
-    return gr_errorf(GR_ERR_INTERNAL, "exchange: a bitmap package holds more than its %llu items",
-                     (unsigned long long)a->count);
+  if (overflow || *a->cursor != a->count)
+    return gr_errorf(GR_ERR_INTERNAL, "exchange: a bitmap package held %llu vertices, %llu announced",
+                     (unsigned long long)*a->cursor, (unsigned long long)a->count);
   return GR_SUCCESS;
 }
 

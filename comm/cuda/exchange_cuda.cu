@@ -253,7 +253,7 @@ __global__ void __launch_bounds__(kBlock) unpack_bits_kernel(gr_xk_unpack_bits_a
     base = __shfl_sync(gr_cuda::kFullMask, base, 31);
     unsigned long long pos = base + incl - cnt;
     for (; word; word &= word - 1, pos++) {
-      if (pos >= a.count) break;  // the host checks the cursor against count
+      if (pos >= a.count) break;  // the exchange checks the cursor against count afterwards
       ids[pos] = (gr_vid)(w * 32 + (gr_eid)(__ffs(word) - 1));
       for (int b = 0; b < vb; b++) vals[pos * vb + b] = a.msg[b];
     }

@@ -8,8 +8,11 @@
  * A pull needs every device to see the whole frontier: one device, or the
  * broadcast exchange (the default spec, with duplicate-all proxies). Under
  * selective exchange on several devices it pushes only. Pull candidates
- * are the owned vertices still unvisited, compacted at every pull level, so
- * a pull never rescans what earlier pulls settled. */
+ * are the owned vertices still unvisited, handed on from pull to pull, so a
+ * pull never rescans what earlier pulls settled.
+ * Edges are exact except after idempotent claims (--tune
+ * status=idempotent), where a vertex emitted twice counts twice: the test
+ * then leans towards pulling early; depths are unaffected. */
 #include <stdlib.h>
 #include <string.h>
 
