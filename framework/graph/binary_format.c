@@ -303,16 +303,8 @@ gr_status gr__binary_map(gr_graph **out, const char *path, const gr__file_id *in
   gr__grb_header h;
   *out = NULL;
   if (stale) *stale = false;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return gr_errorf(GR_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-  if (fstat(fd, &s) != 0) {
-    st = gr_errorf(GR_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-    goto cleanup;
-  }
-  if (S_ISDIR(s.st_mode)) {
-    st = gr_errorf(GR_ERR_IO, "%s is a directory", path);
-    goto cleanup;
-  }
+  int fd = -1;
+  GR_CHECK(gr__open_input(path, &fd, &s));
   if ((uint64_t)s.st_size < sizeof h) {
     st = GR__CORRUPT("%s: truncated binary graph (%llu bytes; the header alone is %zu)", path,
                      (unsigned long long)s.st_size, sizeof h);

@@ -30,6 +30,19 @@ gr_status gr__file_identity(gr__file_id *out, const char *path) {
   return GR_SUCCESS;
 }
 
+gr_status gr__open_input(const char *path, int *fd, struct stat *s) {
+  gr_status st = GR_SUCCESS;
+  *fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (*fd < 0) return gr_errorf(GR_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+  if (fstat(*fd, s) != 0) st = gr_errorf(GR_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+  else if (S_ISDIR(s->st_mode)) st = gr_errorf(GR_ERR_IO, "%s is a directory", path);
+  if (st < 0) {
+    close(*fd);
+    *fd = -1;
+  }
+  return st;
+}
+
 /* Reads a stream that cannot be mapped (a pipe, a character device). */
 static gr_status gr__read_stream(gr__text *t, int fd, const char *path) {
   size_t cap = 1u << 20, len = 0;
@@ -130,16 +143,8 @@ gr_status gr__text_read(gr__text *t, const char *path, gr__progress *p, double l
   memset(&s, 0, sizeof s);
   void *raw = NULL;
   size_t raw_len = 0;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return gr_errorf(GR_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-  if (fstat(fd, &s) != 0) {
-    st = gr_errorf(GR_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-    goto cleanup;
-  }
-  if (S_ISDIR(s.st_mode)) {
-    st = gr_errorf(GR_ERR_IO, "%s is a directory", path);
-    goto cleanup;
-  }
+  int fd = -1;
+  GR_CHECK(gr__open_input(path, &fd, &s));
   gr__file_id_from_stat(&t->id, &s);
   if (S_ISREG(s.st_mode)) {
     if (s.st_size == 0) {

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "gr/graph.h"
 #include "gr/status.h"
@@ -88,6 +89,9 @@ typedef struct gr__file_id {
 } gr__file_id;
 /* GR_ERR_IO "cannot open PATH: <strerror>" or "PATH is a directory". */
 gr_status gr__file_identity(gr__file_id *out, const char *path);
+/* Opens an input file read-only and stats it, with the same errors; on
+ * failure nothing stays open. */
+gr_status gr__open_input(const char *path, int *fd, struct stat *s);
 
 /* A whole input file in memory: mapped when plain, inflated when gzip. */
 typedef struct gr__text {

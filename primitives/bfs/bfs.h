@@ -26,15 +26,24 @@ typedef struct gr_bfs_ctx {
   uint32_t *visited;
 } gr_bfs_ctx;
 
+/* Whether dst is visited already as far as a cheap look tells (the bitmap
+ * hint, then depth). */
+GR_HD bool gr__bfs_seen(const gr_bfs_ctx *c, gr_vid dst) {
+  if (c->visited && gr_bitmap_test_hint(c->visited, dst)) return true;
+  return gr_load_relaxed_svid(&c->depth[dst]) >= 0;
+}
+/* After src claimed dst: its visited bit and predecessor. */
+GR_HD void gr__bfs_claimed(const gr_bfs_ctx *c, gr_vid src, gr_vid dst) {
+  if (c->visited) gr_atomic_or_u32(&c->visited[dst >> 5], 1u << (dst & 31u));
+  if (c->pred) c->pred[dst] = (gr_svid)(c->local_to_global ? c->local_to_global[src] : src);
+}
+
 /* Push: the first visitor of dst claims it (compare-and-swap), so each
  * vertex enters the next frontier exactly once. */
 GR_HD bool gr_bfs_visit(const gr_bfs_ctx *c, gr_vid src, gr_vid dst, gr_eid e) {
   (void)e;
-  if (c->visited && gr_bitmap_test_hint(c->visited, dst)) return false;
-  if (gr_load_relaxed_svid(&c->depth[dst]) >= 0) return false;
-  if (!gr_atomic_cas_svid(&c->depth[dst], -1, c->next)) return false;
-  if (c->visited) gr_atomic_or_u32(&c->visited[dst >> 5], 1u << (dst & 31u));
-  if (c->pred) c->pred[dst] = (gr_svid)(c->local_to_global ? c->local_to_global[src] : src);
+  if (gr__bfs_seen(c, dst) || !gr_atomic_cas_svid(&c->depth[dst], -1, c->next)) return false;
+  gr__bfs_claimed(c, src, dst);
   return true;
 }
 
@@ -44,11 +53,9 @@ GR_HD bool gr_bfs_visit(const gr_bfs_ctx *c, gr_vid src, gr_vid dst, gr_eid e) {
  * most duplicates; the rest cost the next level a repeated vertex. */
 GR_HD bool gr_bfs_visit_idem(const gr_bfs_ctx *c, gr_vid src, gr_vid dst, gr_eid e) {
   (void)e;
-  if (c->visited && gr_bitmap_test_hint(c->visited, dst)) return false;
-  if (gr_load_relaxed_svid(&c->depth[dst]) >= 0) return false;
+  if (gr__bfs_seen(c, dst)) return false;
   gr_store_relaxed_svid(&c->depth[dst], c->next);
-  if (c->visited) gr_atomic_or_u32(&c->visited[dst >> 5], 1u << (dst & 31u));
-  if (c->pred) c->pred[dst] = (gr_svid)(c->local_to_global ? c->local_to_global[src] : src);
+  gr__bfs_claimed(c, src, dst);
   return true;
 }
 

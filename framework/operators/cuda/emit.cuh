@@ -39,16 +39,32 @@ __device__ __forceinline__ void warp_emit(bool pred, gr_vid v, gr_vid *out, gr_e
   }
 }
 
-// Sums (ctr[0]) and maxes (ctr[1]) per-thread values over the block, one
-// global atomic of each per block. Every thread of the block calls it.
-__device__ __forceinline__ void block_add_max(unsigned long long sum, unsigned long long mx,
-                                              unsigned long long *ctr) {
-  __shared__ unsigned long long s_sum, s_max;
+// Sum and maximum over the warp, left in every lane. Every lane calls it.
+__device__ __forceinline__ void warp_sum_max(unsigned long long &sum, unsigned long long &mx) {
   for (int o = 16; o; o >>= 1) {
     sum += __shfl_xor_sync(kFullMask, sum, o);
     const unsigned long long other = __shfl_xor_sync(kFullMask, mx, o);
     mx = other > mx ? other : mx;
   }
+}
+
+// Out-degree sum and maximum of this thread's share (grid-stride) of a list.
+__device__ __forceinline__ void list_degrees(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ list,
+                                             gr_eid n, unsigned long long &sum, unsigned long long &mx) {
+  for (gr_eid i = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; i < n; i += (gr_eid)gridDim.x * blockDim.x) {
+    const gr_vid u = list[i];
+    const unsigned long long d = offsets[u + 1] - offsets[u];
+    sum += d;
+    mx = d > mx ? d : mx;
+  }
+}
+
+// Sums (ctr[0]) and maxes (ctr[1]) per-thread values over the block, one
+// global atomic of each per block. Every thread of the block calls it.
+__device__ __forceinline__ void block_add_max(unsigned long long sum, unsigned long long mx,
+                                              unsigned long long *ctr) {
+  __shared__ unsigned long long s_sum, s_max;
+  warp_sum_max(sum, mx);
   if (threadIdx.x == 0) s_sum = s_max = 0;
   __syncthreads();
   if ((threadIdx.x & 31) == 0 && sum) {

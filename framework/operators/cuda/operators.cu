@@ -29,29 +29,8 @@ __global__ void chunk_start_kernel(const gr_eid *__restrict__ scan, gr_eid n_in,
 __global__ void frontier_stats_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ in,
                                       gr_eid n_in, unsigned long long *ctr) {
   unsigned long long sum = 0, mx = 0;
-  for (gr_eid i = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; i < n_in; i += (gr_eid)gridDim.x * blockDim.x) {
-    const gr_vid u = in[i];
-    const unsigned long long d = offsets[u + 1] - offsets[u];
-    sum += d;
-    mx = d > mx ? d : mx;
-  }
-  for (int o = 16; o; o >>= 1) {
-    sum += __shfl_xor_sync(kFullMask, sum, o);
-    const unsigned long long other = __shfl_xor_sync(kFullMask, mx, o);
-    mx = other > mx ? other : mx;
-  }
-  __shared__ unsigned long long s_sum, s_max;
-  if (threadIdx.x == 0) s_sum = s_max = 0;
-  __syncthreads();
-  if ((threadIdx.x & 31) == 0) {
-    atomicAdd(&s_sum, sum);
-    atomicMax(&s_max, mx);
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    atomicAdd(ctr, s_sum);
-    atomicMax(ctr + 1, s_max);
-  }
+  list_degrees(offsets, in, n_in, sum, mx);
+  block_add_max(sum, mx, ctr);
 }
 
 }  // namespace gr_cuda

@@ -263,11 +263,7 @@ __device__ __forceinline__ void warp_emit_deg(bool pred, gr_vid v, const gr_eid 
   const int lane = threadIdx.x & 31;
   unsigned long long d = pred ? (unsigned long long)(offsets[v + 1] - offsets[v]) : 0ull;
   unsigned long long sum = d, mx = d;
-  for (int o = 16; o; o >>= 1) {
-    sum += __shfl_xor_sync(kFullMask, sum, o);
-    unsigned long long other = __shfl_xor_sync(kFullMask, mx, o);
-    mx = other > mx ? other : mx;
-  }
+  warp_sum_max(sum, mx);
   const int leader = __ffs(ballot) - 1;
   unsigned long long base = 0;
   if (lane == leader) {
@@ -303,21 +299,9 @@ __global__ void __launch_bounds__(kBlock)
   {
     if (blockIdx.x == 0 && threadIdx.x == 0) ctr[kLvSize] = n_in;
     unsigned long long sum = 0, mx = 0;
-    for (gr_eid i = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; i < n_in; i += (gr_eid)gridDim.x * blockDim.x) {
-      const gr_vid u = q0[i];
-      const unsigned long long d = offsets[u + 1] - offsets[u];
-      sum += d;
-      mx = d > mx ? d : mx;
-    }
-    for (int o = 16; o; o >>= 1) {
-      sum += __shfl_xor_sync(kFullMask, sum, o);
-      unsigned long long other = __shfl_xor_sync(kFullMask, mx, o);
-      mx = other > mx ? other : mx;
-    }
-    if (lane == 0 && sum) {
-      atomicAdd(ctr + kLvEdges, sum);
-      atomicMax(ctr + kLvMaxDeg, mx);
-    }
+    list_degrees(offsets, q0, n_in, sum, mx);
+    static_assert(kLvMaxDeg == kLvEdges + 1, "block_add_max writes a sum and the maximum after it");
+    block_add_max(sum, mx, ctr + kLvEdges);
     grid.sync();
   }
   int l = 0;
@@ -575,6 +559,18 @@ inline bool twc_fits(unsigned long long edges, unsigned long long max_degree) {
   return edges > 0 && max_degree < (unsigned long long)kBlock;
 }
 
+// The push advances' counters: ids written, edges visited, the output's
+// degree sum and maximum.
+inline gr_status push_results(gr_workspace *ws, gr_advance_push_args *a, const char *op) {
+  GR_CHECK(gr_workspace_read_counters(ws, 4));
+  GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity, op));
+  a->n_out = ws->host_counters[0];
+  a->edges = ws->host_counters[1];
+  a->out_edges = ws->host_counters[2];
+  a->out_max_degree = ws->host_counters[3];
+  return GR_SUCCESS;
+}
+
 template <class Visit>
 gr_status advance_push_twc(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, Visit visit) {
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
@@ -584,13 +580,7 @@ gr_status advance_push_twc(gr_device *dev, gr_workspace *ws, gr_advance_push_arg
       a->g->offsets, a->g->indices, a->in, a->n_in, a->out, a->out_capacity, ctr, ctr + 1, a->next_offsets,
       ctr + 2, a->idempotent, visit);
   GR_CUDA_CHECK_LAUNCH();
-  GR_CHECK(gr_workspace_read_counters(ws, 4));
-  GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity, "advance (push, twc)"));
-  a->n_out = ws->host_counters[0];
-  a->edges = ws->host_counters[1];
-  a->out_edges = ws->host_counters[2];
-  a->out_max_degree = ws->host_counters[3];
-  return GR_SUCCESS;
+  return push_results(ws, a, "advance (push, twc)");
 }
 
 template <class Visit>
@@ -650,13 +640,7 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
     GR_CUDA_CHECK_LAUNCH();
   }
   GR_CUDA_CHECK(cudaMemcpyAsync(ctr + 1, scan + a->n_in, sizeof(gr_eid), cudaMemcpyDeviceToDevice, s));
-  GR_CHECK(gr_workspace_read_counters(ws, 4));
-  GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity, "advance (push)"));
-  a->n_out = ws->host_counters[0];
-  a->edges = ws->host_counters[1];
-  a->out_edges = ws->host_counters[2];
-  a->out_max_degree = ws->host_counters[3];
-  return GR_SUCCESS;
+  return push_results(ws, a, "advance (push)");
 }
 
 // Runs levels while the frontier stays small (see gr_advance_levels_args).
