@@ -55,6 +55,7 @@ typedef struct gr__slot {
   gr_eid out_size;
   gr_eid in_size;
   bool converged[2]; /* by iteration parity, as iter_edges */
+  gr_eid pending[2];  /* gr_iter.pending, by iteration parity */
   gr_eid edges;
   /* This iteration's edges and bytes put on the wire, in the cell of the
    * iteration's parity: thread 0 reads them after the barrier that ends an
@@ -319,7 +320,7 @@ static void gr__slot_run(gr__slot *s) {
     /* f[cur] is the input; the output goes to the next slot and, between
      * devices, the exchange turns it into the one after. */
     gr_frontier *in = &s->f[s->cur], *out = &s->f[(s->cur + 1) % 3];
-    gr_iter it = {iter, in, out, 0, global_in, 0, NULL, 0, 0};
+    gr_iter it = {iter, in, out, 0, global_in, 0, NULL, 0, 0, 0};
     if (!multi) it.max_levels = max_iter > 0 ? max_iter - iter : 0;
     it.out->size = 0;
     double t = gr_time_now();
@@ -336,6 +337,7 @@ static void gr__slot_run(gr__slot *s) {
     const int levels = it.levels > 0 ? it.levels : 1;
     iter += levels - 1;
     s->converged[cell] = prim->converged ? prim->converged(s->slice, &s->part, &it) : false;
+    s->pending[cell] = it.pending;
     if (multi) {
       if (gr_sync_wait(&s->sync)) return;
       gr_frontier *next = &s->f[(s->cur + 2) % 3];
@@ -356,6 +358,7 @@ static void gr__slot_run(gr__slot *s) {
     }
     if (gr_sync_wait(&s->sync)) return;
     global_in = 0;
+    gr_eid global_pending = 0;
     bool all_converged = prim->converged != NULL;
     gr_eid level_edges = 0;
     uint64_t level_bytes = 0;
@@ -364,6 +367,7 @@ static void gr__slot_run(gr__slot *s) {
       level_edges += e->slots[i].iter_edges[cell];
       level_bytes += e->slots[i].iter_bytes[cell];
       all_converged = all_converged && e->slots[i].converged[cell];
+      global_pending += e->slots[i].pending[cell];
     }
     if (s->index == 0 && e->stats) {
       /* Levels one device-side loop ran at once: the first carries the
@@ -372,7 +376,7 @@ static void gr__slot_run(gr__slot *s) {
       for (int l = 1; l < levels; l++) gr__stats_level(e->stats, it.level_sizes[l - 1], 0, 0.0, 'L', 0);
     }
     if (s->index == 0) e->stats->iterations = iter + 1;
-    if (global_in == 0 || all_converged) break;
+    if ((global_in == 0 && global_pending == 0) || all_converged) break;
     if (max_iter > 0 && iter + 1 >= max_iter) {
       if (s->index == 0) e->stats->status = GR_ITERATION_LIMIT;
       break;

@@ -118,6 +118,11 @@ typedef struct gr_iter {
   const gr_eid *level_sizes;
   int max_levels;        /* at most this many levels in one call (0: no limit) */
   char tag;              /* to set, optional: shown per level (dobfs: 'P' push, 'U' pull) */
+  /* To set, optional: work this device holds back for a later iteration
+   * (e.g. a pile of vertices whose turn has not come). The run goes on
+   * while any device's next frontier or pending work is non-empty, so a
+   * device with an empty frontier is still called to release it. */
+  gr_eid pending;
 } gr_iter;
 
 enum { GR_MAX_PAYLOADS = 4 };
