@@ -10,22 +10,27 @@
 #include "exchange_kernels.h"
 #include "gr/buffer.h"
 
-/* One device's transfer of one iteration. Every peer j's package for this
- * device is in_bytes[j] long and starts at byte peer_offset[j] of peer j's
- * send buffer (the shared table has the buffers). The transport reserves
- * `recv` and tells where each peer's package landed (recv_offset). */
+/* One package, as its sender publishes it in the shared table before the
+ * barrier that starts the transfer. */
+typedef struct gr__pkg {
+  const unsigned char *ptr; /* device memory of the sender; NULL when empty */
+  uint64_t bytes;
+  uint64_t items; /* list: records; bitmap: the ids set */
+  int format;     /* GR_XK_LIST or GR_XK_BITMAP */
+  gr_vid universe; /* bitmap: its id space */
+} gr__pkg;
+
+/* One device's transfer of one iteration: the packages of every peer j for
+ * this device are in the shared table (pkg[j][me]); the transport reserves
+ * `recv`, enqueues the moves on the device's compute stream (so the
+ * combines that follow need no host wait) and says where each package
+ * lands (recv_offset). */
 typedef struct gr__xfer {
   int me, n;
   gr_device *dev;
-  gr_buffer *send;                          /* this device's packages */
-  uint64_t out_bytes[GR_COMM_MAX_DEVICES];  /* to each peer */
-  uint64_t out_offset[GR_COMM_MAX_DEVICES]; /* in this device's send buffer */
-  uint64_t in_bytes[GR_COMM_MAX_DEVICES];   /* from each peer */
-  uint64_t max_bytes;                       /* broadcast: the largest package of any device */
-  bool broadcast;
   gr_buffer *recv;
   uint64_t recv_offset[GR_COMM_MAX_DEVICES];
-  uint64_t moved_to[GR_COMM_MAX_DEVICES];   /* result: bytes this device put on the wire per peer */
+  uint64_t moved_to[GR_COMM_MAX_DEVICES]; /* result: bytes this device put on the wire per peer */
   gr_sync *sync;
   const gr_mem_policy *mem;
 } gr__xfer;
@@ -37,14 +42,21 @@ typedef struct gr__transport_ops {
   void (*destroy)(gr_comm *c);
   /* On each device's thread (p2p: peer access). */
   gr_status (*attach)(gr_comm *c, int me, gr_device *dev);
-  /* Step 1, fallible local work before the devices meet (reserving). */
-  gr_status (*prepare)(gr_comm *c, gr__xfer *x);
-  /* Step 2, after a barrier: the copies themselves; complete on return.
-   * A collective transport must not block forever when a peer failed. */
+  /* Reserves x->recv for the packages of the table and enqueues the moves
+   * (after the barrier that published them). */
   gr_status (*move)(gr_comm *c, gr__xfer *x);
+  /* Waits until the device's compute stream has drained; a transport whose
+   * moves need peers' participation gives up when a peer has failed
+   * instead of waiting forever. NULL: a plain synchronization. */
+  gr_status (*wait)(gr_comm *c, gr__xfer *x);
+  /* Before a run's timed part, on every device between two barriers (so
+   * every device takes part): NCCL makes its connections at the first.
+   * `scratch`: 8 bytes of device memory per device. NULL: nothing. */
+  gr_status (*prepare)(gr_comm *c, gr__xfer *x, void *scratch);
 } gr__transport_ops;
 
-/* Reserves x->recv for the peers' packages one after another. */
+/* Receive layout shared by the transports: peers' packages one after
+ * another, in peer order, in x->recv. */
 gr_status gr__transport_reserve_packed(gr_comm *c, gr__xfer *x);
 
 extern const gr__transport_ops gr__transport_host;
@@ -63,14 +75,19 @@ struct gr_comm {
   const gr__transport_ops *tops;
   void *tshared; /* the transport's shared state */
   int gpu[GR_COMM_MAX_DEVICES]; /* CUDA device ordinal of each device */
-  /* Published by each device before the barrier of every exchange: its
-   * send buffer, and for each peer the package's offset and size. */
-  const unsigned char *send_ptr[GR_COMM_MAX_DEVICES];
-  uint64_t pkg_offset[GR_COMM_MAX_DEVICES][GR_COMM_MAX_DEVICES];
-  uint64_t pkg_bytes[GR_COMM_MAX_DEVICES][GR_COMM_MAX_DEVICES];
-  uint64_t pkg_items[GR_COMM_MAX_DEVICES][GR_COMM_MAX_DEVICES];
-  bool pkg_bitmap[GR_COMM_MAX_DEVICES]; /* broadcast: the device's package is a bitmap */
+  /* Written by each device at attach: the vertices it owns (the id space of
+   * bitmaps sent to it under duplicate-1-hop selective exchange). */
+  gr_vid n_owned[GR_COMM_MAX_DEVICES];
+  /* Published by each device before the barrier of every exchange: pkg[i][j]
+   * is what device i sends device j this iteration; recv_capacity[i] the
+   * bytes device i can receive without growing. */
+  gr__pkg pkg[GR_COMM_MAX_DEVICES][GR_COMM_MAX_DEVICES];
+  uint64_t recv_capacity[GR_COMM_MAX_DEVICES];
   gr_comm_format format;
 };
+
+/* Whether any device must grow its receive buffer for this iteration's
+ * packages (every device reads the same table, so all decide alike). */
+bool gr__comm_any_recv_grows(const gr_comm *c);
 
 #endif

@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The exchange between devices, run by every device thread after its
  * iterate:
- *   1. split the output: owned vertices go to the next frontier, the rest is
- *      counted per peer (selective) or taken whole (broadcast);
- *   2. package it with the payloads, publish sizes and offsets in the shared
- *      table; barrier;
- *   3. the transport moves every package to its peer, into a receive buffer
- *      sized from the table (just enough);
- *   4. combine what arrived with the primitive's operator; changed vertices
- *      this device owns join the next frontier once.
- * The barrier of step 2 is the only point where devices wait for each other
- * inside the exchange (plus one more before a collective transport), so a
- * send buffer is never overwritten while a peer reads it: the enactor's
- * barrier after the exchange orders that. */
+ *   1. package: one pass over the output frontier puts the owned vertices
+ *      into the next frontier and every other one, with its payloads, into
+ *      the message for its owner (selective) or the one message for all
+ *      (broadcast); a uniform payload's message is also a bitmap, and the
+ *      smaller form is published in the shared table; one read of the
+ *      counters; barrier;
+ *   2. the transport moves every package to its peer, enqueued on the
+ *      compute stream;
+ *   3. combine what arrived with the primitive's operator, enqueued behind
+ *      the moves; changed vertices this device owns join the next frontier
+ *      once; one read of the counters.
+ * Per iteration that is two host waits and one barrier inside the exchange
+ * (plus the enactor's barrier that ends the iteration). The end barrier
+ * also orders the reuse of send buffers: a sender writes its packages again
+ * only in the next iteration, after every receiver has drained its stream. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,6 +135,9 @@ gr_comm_mode gr_comm_mode_of(const gr_comm *c) { return c->mode; }
 
 /* ---- per device ---------------------------------------------------------- */
 
+/* What one device keeps between iterations. Messages are per destination
+ * (broadcast: one, read by every peer); a uniform payload's message has a
+ * bitmap beside its list, and whichever is smaller travels. */
 typedef struct gr__xlocal {
   gr_comm *c;
   int me, n;
@@ -139,17 +145,20 @@ typedef struct gr__xlocal {
   const gr_xk_ops *k;
   gr_payload pay;
   gr_xk_layout layout;
-  gr_buffer owner;       /* owner part of each local vertex */
+  bool uniform;          /* one value payload, the same per iteration: bitmaps allowed */
+  gr_buffer owner;       /* part of each local vertex (bytes) */
   gr_buffer convert;     /* owner-local ids (1-hop, selective) */
   gr_buffer g2l;         /* global-to-local ids (1-hop, broadcast) */
   const gr_vid *convert_d;
   const gr_vid *g2l_d;
   gr_buffer cull;        /* vertices already in the next frontier */
-  gr_buffer send, recv;
-  gr_buffer decode;      /* a bitmap package unpacked into a list */
-  gr_buffer counters;    /* [0] next, [1 + j] items for j, [1 + n + j] packing cursors (selective) or
-                          * unpacking cursors (broadcast), [1 + 2n] distinct ids of a bitmap */
-  unsigned long long *hc; /* host mirror of the counters */
+  gr_buffer list[GR_COMM_MAX_DEVICES];
+  gr_buffer bits[GR_COMM_MAX_DEVICES];
+  gr_vid universe[GR_COMM_MAX_DEVICES]; /* id space of message j's bitmap */
+  gr_buffer recv;
+  gr_buffer counters;
+  unsigned long long *hc; /* pinned host mirror of the counters */
+  gr_device_marks *marks; /* around the moves and the combines */
 } gr__xlocal;
 
 static const gr_xk_ops *gr__xk_ops(const gr_device *dev) {
@@ -160,29 +169,40 @@ static const gr_xk_ops *gr__xk_ops(const gr_device *dev) {
   return &gr__xk_ops_cpu;
 }
 
-static size_t gr__value_bytes(gr_value_type t) {
-  return t == GR_VALUE_FLOAT ? sizeof(float) : t == GR_VALUE_DOUBLE ? sizeof(double) : sizeof(gr_svid);
+static int gr__value_bytes(gr_value_type t) {
+  return t == GR_VALUE_FLOAT ? (int)sizeof(float) : t == GR_VALUE_DOUBLE ? (int)sizeof(double) : (int)sizeof(gr_svid);
 }
 
 static gr_status gr__upload(gr_buffer *b, gr_device *dev, const void *host, size_t bytes, const char *what) {
-  GR_CHECK(gr_buffer_resize(b, dev, bytes, 0, what));
+  GR_CHECK(gr_buffer_resize(b, dev, bytes ? bytes : 1, 0, what));
   return gr_device_copy(dev, b->ptr, host, bytes, GR_COPY_H2D);
 }
 
 static void gr__detach(void *local, gr_part *p) {
-  (void)p;
   gr__xlocal *x = local;
   if (!x) return;
-  gr_buffer *bufs[] = {&x->owner, &x->convert, &x->g2l, &x->cull, &x->send, &x->recv, &x->decode, &x->counters};
+  gr_buffer *bufs[] = {&x->owner, &x->convert, &x->g2l, &x->cull, &x->recv, &x->counters};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) gr_buffer_release(bufs[i]);
+  for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
+    gr_buffer_release(&x->list[j]);
+    gr_buffer_release(&x->bits[j]);
+  }
   if (x->hc) gr_device_host_free(p->dev, x->hc);
+  gr_device_marks_destroy(&x->marks);
   free(x);
+}
+
+/* Messages this device sends: one per peer (selective) or one for all. */
+static int gr__messages(const gr__xlocal *x) { return x->c->mode == GR_COMM_BROADCAST ? 1 : x->n; }
+static bool gr__message_used(const gr__xlocal *x, int j) {
+  return x->c->mode == GR_COMM_BROADCAST ? j == 0 : j != x->me;
 }
 
 static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, void *slice, void **local) {
   gr_comm *c = shared;
   gr_status st = GR_SUCCESS;
   gr__xlocal *x = NULL;
+  uint8_t *owner8 = NULL;
   const gr_subgraph *sub = p->sub;
   *local = NULL;
   if (!c || c->n != p->count)
@@ -214,12 +234,17 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
     st = gr_errorf(GR_ERR_INTERNAL, "%s: OR combine needs integer values", prim->name);
     goto fail;
   }
-  x->layout.n_values = x->pay.n_values;
-  x->layout.value_bytes = (int)gr__value_bytes(prim->value_type);
-  x->layout.n_vertices = x->pay.n_vertices;
+  x->layout = gr_xk_layout_make(x->pay.n_values, gr__value_bytes(prim->value_type), x->pay.n_vertices);
+  x->uniform = x->pay.uniform && x->pay.n_values == 1 && x->pay.n_vertices == 0 && c->format != GR_COMM_FORMAT_LIST;
 
   const size_t nl = sub->n_local;
-  GR_CHECK_GOTO(gr__upload(&x->owner, p->dev, sub->owner, nl * sizeof(int32_t), "owner table"), st, fail);
+  /* Owners as bytes: 32 devices at most, and a quarter of the memory of a
+   * table that every device holds for all its vertices. */
+  GR_CHECK_GOTO(gr_host_alloc((void **)&owner8, nl ? nl : 1, "owner table"), st, fail);
+  for (size_t v = 0; v < nl; v++) owner8[v] = (uint8_t)sub->owner[v];
+  GR_CHECK_GOTO(gr__upload(&x->owner, p->dev, owner8, nl, "owner table"), st, fail);
+  free(owner8);
+  owner8 = NULL;
   if (sub->proxy == GR_PROXY_1HOP) {
     if (c->mode == GR_COMM_SELECTIVE) {
       GR_CHECK_GOTO(gr__upload(&x->convert, p->dev, sub->owner_local, nl * sizeof(gr_vid), "owner-local ids"),
@@ -236,131 +261,188 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
       x->g2l_d = x->g2l.ptr;
     }
   }
+  c->n_owned[x->me] = sub->n_owned;
   GR_CHECK_GOTO(gr_buffer_resize(&x->cull, p->dev, gr_bitmap_words(sub->n_local) * sizeof(uint32_t), 0,
                                  "exchange culling bitmap"),
                 st, fail);
-  const size_t nctr = 2 + 2 * (size_t)x->n;
+  const size_t nctr = (size_t)gr_xk_counters(x->n);
   GR_CHECK_GOTO(gr_buffer_resize(&x->counters, p->dev, nctr * sizeof(unsigned long long), 0, "exchange counters"),
                 st, fail);
   GR_CHECK_GOTO(gr_device_host_alloc(p->dev, (void **)&x->hc, nctr * sizeof(unsigned long long),
                                      "exchange counters"),
                 st, fail);
+  GR_CHECK_GOTO(gr_device_marks_create(&x->marks, p->dev, 3), st, fail);
   if (c->tops->attach) GR_CHECK_GOTO(c->tops->attach(c, x->me, p->dev), st, fail);
   GR_CHECK_GOTO(gr_device_sync(p->dev), st, fail);
   *local = x;
   return GR_SUCCESS;
 fail:
+  free(owner8);
   gr__detach(x, p);
   return st;
 }
 
+/* The id space of message j's bitmap: global ids under broadcast and
+ * duplicate-all proxies, the owner's own ids under duplicate-1-hop
+ * selective exchange (known once every device has attached). */
+static gr_vid gr__universe(const gr__xlocal *x, const gr_part *p, int j) {
+  if (x->c->mode == GR_COMM_SELECTIVE && p->sub->proxy == GR_PROXY_1HOP) return x->c->n_owned[j];
+  return p->sub->n_global;
+}
+
+/* Reads the first n counters into the host mirror (waits for the stream). */
 static gr_status gr__read_counters(gr__xlocal *x, gr_device *dev, int n) {
   return gr_device_copy(dev, x->hc, x->counters.ptr, (size_t)n * sizeof(unsigned long long), GR_COPY_D2H);
 }
 
-/* Steps 1 and 2: split, package, publish. */
+/* Step 1: one pass puts owned outputs into the next frontier and the rest
+ * into messages; the counters come back in one read. A list that
+ * overflowed grows and the pass repeats (rare: a list grows by the memory
+ * policy, and a uniform message's list never needs more than its bitmap). */
 static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   gr_comm *c = x->c;
   gr_device *dev = p->dev;
-  const int n = x->n, me = x->me;
-  const gr_vid nl = p->sub->n_local;
+  const int n = x->n, me = x->me, n_msg = gr__messages(x);
   const bool bcast = c->mode == GR_COMM_BROADCAST;
   const gr_eid n_out = s->out->size;
-  if (gr_frontier_capacity(s->next) < nl) GR_CHECK(gr_frontier_reserve(s->next, dev, nl, 0, &p->mem));
-  GR_CHECK(gr_device_memset(dev, x->cull.ptr, 0, x->cull.size));
-  GR_CHECK(gr_device_memset(dev, x->counters.ptr, 0, x->counters.size));
-  gr_xk_split_args sa = {gr_frontier_items(s->out), n_out, x->owner.ptr, me, !bcast, gr_frontier_items(s->next),
-                         gr_frontier_capacity(s->next), x->cull.ptr, x->counters.ptr};
-  if (n_out) GR_CHECK(x->k->split(dev, &sa));
-  GR_CHECK(gr__read_counters(x, dev, 1 + n));
-  if (x->hc[0] > gr_frontier_capacity(s->next))
-    return gr_errorf(GR_ERR_INTERNAL, "exchange split: %llu owned vertices for a frontier of %llu",
-                     x->hc[0], (unsigned long long)gr_frontier_capacity(s->next));
-  s->next->size = (gr_eid)x->hc[0];
-
-  uint64_t items[GR_COMM_MAX_DEVICES] = {0}, off[GR_COMM_MAX_DEVICES] = {0}, bytes[GR_COMM_MAX_DEVICES] = {0};
-  uint64_t total = 0;
-  /* A uniform payload may travel as one value and a bitmap of the global
-   * id space, when that is smaller than the list (or when asked to). */
-  const gr_vid universe = p->sub->n_global;
-  const bool bits = bcast && n_out && x->pay.uniform && x->layout.n_values == 1 && x->layout.n_vertices == 0 &&
-                    c->format != GR_COMM_FORMAT_LIST &&
-                    (c->format == GR_COMM_FORMAT_BITMAP ||
-                     gr_xk_bitmap_bytes(universe) < gr_xk_message_bytes(&x->layout, n_out));
-  if (bcast) {
-    const uint64_t b = !n_out ? 0 : bits ? gr_xk_bitmap_bytes(universe) : gr_xk_message_bytes(&x->layout, n_out);
-    for (int j = 0; j < n; j++)
-      if (j != me) {
-        items[j] = n_out;
-        bytes[j] = b;
-      }
-    total = b;
-  } else {
-    for (int j = 0; j < n; j++) {
-      if (j == me || !x->hc[1 + j]) continue;
-      items[j] = x->hc[1 + j];
-      off[j] = total;
-      bytes[j] = gr_xk_message_bytes(&x->layout, items[j]);
-      total += bytes[j];
+  const uint64_t rb = (uint64_t)x->layout.record_bytes;
+  /* Only owned vertices join the next frontier. */
+  const gr_eid own = p->sub->n_owned ? p->sub->n_owned : 1;
+  if (gr_frontier_capacity(s->next) < own) GR_CHECK(gr_frontier_reserve(s->next, dev, own, 0, &p->mem));
+  gr_xk_package_args a;
+  memset(&a, 0, sizeof a);
+  a.out = gr_frontier_items(s->out);
+  a.n_out = n_out;
+  a.owner = x->owner.ptr;
+  a.me = me;
+  a.parts = n;
+  a.broadcast = bcast;
+  a.convert = x->convert_d;
+  a.pay = x->pay;
+  a.layout = x->layout;
+  a.next = gr_frontier_items(s->next);
+  a.next_capacity = gr_frontier_capacity(s->next);
+  a.cull = x->cull.ptr;
+  a.deg = p->out.offsets;
+  a.counters = x->counters.ptr;
+  /* Which forms each message takes: a list always; a bitmap beside it when
+   * the payload is uniform and n_out records could be larger than the
+   * bitmap, whose list then never needs more room than the bitmap takes. */
+  bool with_bits[GR_COMM_MAX_DEVICES] = {false};
+  for (int j = 0; j < n_msg; j++) {
+    if (!gr__message_used(x, j) || !n_out) continue;
+    x->universe[j] = gr__universe(x, p, j);
+    const uint64_t bb = gr_xk_bitmap_bytes(x->universe[j]);
+    with_bits[j] = x->uniform && (c->format == GR_COMM_FORMAT_BITMAP || gr_xk_list_bytes(&x->layout, n_out) > bb);
+    uint64_t want = n_out;
+    if (with_bits[j]) {
+      want = c->format == GR_COMM_FORMAT_BITMAP ? 0 : bb / rb;
+      if (want > n_out) want = n_out;
+      GR_CHECK(gr_buffer_reserve(&x->bits[j], dev, (size_t)bb, 0, &p->mem, 0, "exchange bitmap"));
+      a.bits[j] = x->bits[j].ptr;
+    }
+      /* A selective list starts at twice its share of the output (or what
+     * it held before): the retry below covers a skewed level, and lists
+     * keep their room from run to run. */
+    const uint64_t have = x->list[j].capacity / rb;
+    const uint64_t share = bcast ? want : 2 * n_out / (uint64_t)n + 1024;
+    const uint64_t first = want < share ? want : share;
+    if (have < first)
+      GR_CHECK(gr_buffer_reserve(&x->list[j], dev, (size_t)(first * rb), 0, &p->mem, 0, "exchange send list"));
+    if (want) {
+      a.list[j] = x->list[j].ptr;
+      a.list_capacity[j] = x->list[j].capacity / rb;
+      if (with_bits[j] && a.list_capacity[j] > want) a.list_capacity[j] = want;
     }
   }
-  if (total && bits) {
-    GR_CHECK(gr_buffer_reserve(&x->send, dev, total, 0, &p->mem, 0, "exchange send buffer"));
-    GR_CHECK(gr_device_memset(dev, x->send.ptr, 0, total));
-    unsigned long long *distinct = (unsigned long long *)x->counters.ptr + 1 + 2 * n;
-    gr_xk_pack_bits_args ba = {gr_frontier_items(s->out), n_out, x->convert_d, x->pay.values[0],
-                               x->layout.value_bytes, x->send.ptr, distinct};
-    GR_CHECK(x->k->pack_bits(dev, &ba));
-    /* Receivers unpack exactly the distinct ids (the read also waits for
-     * the package, which peers read once they pass the barrier). */
-    GR_CHECK(gr__read_counters(x, dev, 2 + 2 * n));
-    for (int j = 0; j < n; j++)
-      if (j != me) items[j] = x->hc[1 + 2 * n];
-  } else if (total) {
-    GR_CHECK(gr_buffer_reserve(&x->send, dev, total, 0, &p->mem, 0, "exchange send buffer"));
-    gr_xk_pack_args pa;
-    memset(&pa, 0, sizeof pa);
-    pa.out = gr_frontier_items(s->out);
-    pa.n_out = n_out;
-    pa.owner = bcast ? NULL : x->owner.ptr;
-    pa.me = me;
-    pa.convert = x->convert_d;
-    pa.pay = x->pay;
-    pa.layout = x->layout;
-    for (int j = 0; j < n; j++) {
-      pa.msg[j] = (unsigned char *)x->send.ptr + off[j];
-      pa.msg_count[j] = items[j];
+  const int nctr = gr_xk_counters(n);
+  for (int attempt = 0;; attempt++) {
+    GR_CHECK(gr_device_memset(dev, x->counters.ptr, 0, (size_t)nctr * sizeof(unsigned long long)));
+    GR_CHECK(gr_device_memset(dev, x->cull.ptr, 0, x->cull.size));
+    for (int j = 0; j < n_msg; j++)
+      if (a.bits[j]) GR_CHECK(gr_device_memset(dev, a.bits[j], 0, (size_t)gr_xk_bitmap_bytes(x->universe[j])));
+    GR_CHECK(x->k->package(dev, &a));
+    GR_CHECK(gr__read_counters(x, dev, GR_XK_PEER + 2 * n));
+    bool again = false;
+    for (int j = 0; j < n_msg; j++) {
+      const uint64_t cnt = x->hc[GR_XK_PEER + j];
+      if (!a.list[j] || cnt <= a.list_capacity[j]) continue;
+      /* A uniform message whose list outgrew its bitmap sends the bitmap. */
+      if (with_bits[j]) {
+        a.list[j] = NULL;
+        continue;
+      }
+      if (attempt > 0)
+        return gr_errorf(GR_ERR_INTERNAL, "exchange package: message %d needed %llu records after growing to %llu",
+                         j, (unsigned long long)cnt, (unsigned long long)a.list_capacity[j]);
+      GR_CHECK(gr_buffer_reserve(&x->list[j], dev, (size_t)(cnt * rb), 0, &p->mem, 0, "exchange send list"));
+      a.list[j] = x->list[j].ptr;
+      a.list_capacity[j] = x->list[j].capacity / rb;
+      again = true;
+    }
+    if (!again) break;
+  }
+  if (x->hc[GR_XK_NEXT] > gr_frontier_capacity(s->next))
+    return gr_errorf(GR_ERR_INTERNAL, "exchange package: %llu owned vertices for a frontier of %llu",
+                     x->hc[GR_XK_NEXT], (unsigned long long)gr_frontier_capacity(s->next));
+  s->next->size = (gr_eid)x->hc[GR_XK_NEXT];
+
+  /* Publish the smaller form of each message. */
+  for (int j = 0; j < n; j++) {
+    gr__pkg z = {NULL, 0, 0, GR_XK_LIST, 0};
+    c->pkg[me][j] = z;
+  }
+  for (int j = 0; j < n_msg; j++) {
+    if (!gr__message_used(x, j)) continue;
+    gr__pkg m = {NULL, 0, 0, GR_XK_LIST, 0};
+    const uint64_t cnt = x->hc[GR_XK_PEER + j], distinct = x->hc[GR_XK_PEER + n + j];
+    const uint64_t lb = gr_xk_list_bytes(&x->layout, cnt);
+    if (a.bits[j] && distinct && (!a.list[j] || gr_xk_bitmap_bytes(x->universe[j]) < lb)) {
+      m.ptr = a.bits[j];
+      m.bytes = gr_xk_bitmap_bytes(x->universe[j]);
+      m.items = distinct;
+      m.format = GR_XK_BITMAP;
+      m.universe = x->universe[j];
+    } else if (cnt) {
+      m.ptr = a.list[j];
+      m.bytes = lb;
+      m.items = cnt;
     }
     if (bcast) {
-      pa.msg[0] = x->send.ptr;
-      pa.msg_count[0] = n_out;
+      for (int q = 0; q < n; q++)
+        if (q != me) c->pkg[me][q] = m;
+    } else {
+      c->pkg[me][j] = m;
     }
-    pa.cursor = (unsigned long long *)x->counters.ptr + 1 + n;
-    GR_CHECK(x->k->pack(dev, &pa));
-    /* Peers read the packages once they pass the barrier. */
-    GR_CHECK(gr_device_sync(dev));
   }
-  c->send_ptr[me] = x->send.ptr;
-  c->pkg_bitmap[me] = bits;
-  for (int j = 0; j < n; j++) {
-    c->pkg_items[me][j] = items[j];
-    c->pkg_bytes[me][j] = bytes[j];
-    c->pkg_offset[me][j] = off[j];
-    s->stats->items_sent += items[j];
-  }
+  for (int j = 0; j < n; j++) s->stats->items_sent += c->pkg[me][j].items;
+  c->recv_capacity[me] = x->recv.capacity;
   return GR_SUCCESS;
 }
 
-/* Step 4: combine every arriving package, then the followers. */
-static gr_status gr__combine(gr__xlocal *x, gr_part *p, gr_exchange_step *s, const gr__xfer *t) {
+bool gr__comm_any_recv_grows(const gr_comm *c) {
+  for (int i = 0; i < c->n; i++) {
+    uint64_t total = 0;
+    for (int j = 0; j < c->n; j++)
+      if (j != i) total += c->pkg[j][i].bytes;
+    if (total > c->recv_capacity[i]) return true;
+  }
+  return false;
+}
+
+/* Steps 2 and 3: the moves and the combines, enqueued one after another on
+ * the compute stream, then one read of the counters. */
+static gr_status gr__receive(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr__xfer *t) {
   gr_comm *c = x->c;
   gr_device *dev = p->dev;
   const int n = x->n, me = x->me;
-  const bool bcast = c->mode == GR_COMM_BROADCAST;
+  GR_CHECK(gr_device_mark(x->marks, 0));
+  GR_CHECK(c->tops->move(c, t));
+  GR_CHECK(gr_device_mark(x->marks, 1));
   gr_xk_combine_args a;
   memset(&a, 0, sizeof a);
   a.g2l = x->g2l_d;
-  a.owner = bcast ? x->owner.ptr : NULL;
+  a.owner = c->mode == GR_COMM_BROADCAST ? x->owner.ptr : NULL;
   a.me = me;
   a.pay = x->pay;
   a.layout = x->layout;
@@ -369,46 +451,44 @@ static gr_status gr__combine(gr__xlocal *x, gr_part *p, gr_exchange_step *s, con
   a.cull = x->cull.ptr;
   a.next = gr_frontier_items(s->next);
   a.next_capacity = gr_frontier_capacity(s->next);
-  a.count_next = x->counters.ptr;
+  a.deg = p->out.offsets;
+  a.counters = x->counters.ptr;
   const bool followers = (a.op == GR_COMBINE_MIN || a.op == GR_COMBINE_MAX) &&
                          (x->layout.n_values > 1 || x->layout.n_vertices > 0);
   bool any = false;
   for (int pass = 1; pass <= (followers ? 2 : 1); pass++) {
     a.pass = pass;
     for (int j = 0; j < n; j++) {
-      const uint64_t cnt = c->pkg_items[j][me];
-      if (j == me || !cnt) continue;
+      const gr__pkg *m = &c->pkg[j][me];
+      if (j == me || !m->items) continue;
       a.msg = (const unsigned char *)t->recv->ptr + t->recv_offset[j];
-      a.count = cnt;
-      if (c->pkg_bitmap[j]) {
-        /* Unpacked into a list (ids in any order, the value each), then
-         * combined as one; the decode buffer is reused peer after peer
-         * (same stream). */
-        GR_CHECK(gr_buffer_reserve(&x->decode, dev, gr_xk_message_bytes(&x->layout, cnt), 0, &p->mem, 0,
-                                   "exchange bitmap decode"));
-        /* Peer j's own cursor (zeroed with the counters; broadcast packing
-         * uses none), checked against the count once every peer is in. */
-        unsigned long long *cursor = (unsigned long long *)x->counters.ptr + 1 + n + j;
-        gr_xk_unpack_bits_args ua = {a.msg, p->sub->n_global, x->layout, x->decode.ptr, cnt, cursor};
-        GR_CHECK(x->k->unpack_bits(dev, &ua));
-        a.msg = x->decode.ptr;
-      }
-      if (pass == 1) s->stats->items_received += cnt;
+      a.format = m->format;
+      a.count = m->items;
+      a.universe = m->universe;
+      a.found = GR_XK_PEER + 2 * n + j;
+      if (pass == 1) s->stats->items_received += m->items;
       GR_CHECK(x->k->combine(dev, &a));
       any = true;
     }
   }
+  GR_CHECK(gr_device_mark(x->marks, 2));
+  if (c->tops->wait) GR_CHECK(c->tops->wait(c, t));
+  GR_CHECK(gr__read_counters(x, dev, gr_xk_counters(n)));
+  s->stats->transfer_ms += gr_device_marks_ms(x->marks, 0, 1);
   if (any) {
-    GR_CHECK(gr__read_counters(x, dev, 1 + 2 * n));
-    for (int j = 0; j < n; j++)
-      if (j != me && c->pkg_items[j][me] && c->pkg_bitmap[j] && x->hc[1 + n + j] != c->pkg_items[j][me])
-        return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d's bitmap package held %llu vertices, %llu announced", j,
-                         x->hc[1 + n + j], (unsigned long long)c->pkg_items[j][me]);
-    if (x->hc[0] > gr_frontier_capacity(s->next))
-      return gr_errorf(GR_ERR_INTERNAL, "exchange combine: %llu vertices for a frontier of %llu", x->hc[0],
-                       (unsigned long long)gr_frontier_capacity(s->next));
-    s->next->size = (gr_eid)x->hc[0];
+    for (int j = 0; j < n; j++) {
+      const gr__pkg *m = &c->pkg[j][me];
+      if (j != me && m->items && m->format == GR_XK_BITMAP && x->hc[GR_XK_PEER + 2 * n + j] != m->items)
+        return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d's bitmap package held %llu vertices, %llu announced",
+                         j, x->hc[GR_XK_PEER + 2 * n + j], (unsigned long long)m->items);
+    }
   }
+  if (x->hc[GR_XK_NEXT] > gr_frontier_capacity(s->next))
+    return gr_errorf(GR_ERR_INTERNAL, "exchange combine: %llu vertices for a frontier of %llu", x->hc[GR_XK_NEXT],
+                     (unsigned long long)gr_frontier_capacity(s->next));
+  s->next->size = (gr_eid)x->hc[GR_XK_NEXT];
+  s->next_edges = (gr_eid)x->hc[GR_XK_NEXT_EDGES];
+  s->next_max_degree = (gr_eid)x->hc[GR_XK_NEXT_MAXDEG];
   return GR_SUCCESS;
 }
 
@@ -416,46 +496,58 @@ static gr_status gr__exchange(void *local, gr_part *p, gr_exchange_step *s) {
   gr__xlocal *x = local;
   gr_comm *c = x->c;
   const int n = x->n, me = x->me;
-  double t0 = gr_time_now();
-  gr_status st = gr__package(x, p, s);
+  const double t0 = gr_time_now();
+  gr_status st = s->skip ? GR_SUCCESS : gr__package(x, p, s);
   if (st < 0) gr_sync_fail(s->sync, st);
-  double t1 = gr_time_now();
-  s->stats->package_ms += (t1 - t0) * 1e3;
+  s->stats->package_ms += (gr_time_now() - t0) * 1e3;
+  /* The one barrier inside the exchange: every package is published (or
+   * some device failed, in its iterate or its package, and all leave). */
   if (gr_sync_wait(s->sync)) return GR_ERR_ABORTED;
 
+  const double t1 = gr_time_now();
+  double waited = 0;
   gr__xfer t;
   memset(&t, 0, sizeof t);
   t.me = me;
   t.n = n;
   t.dev = p->dev;
-  t.send = &x->send;
-  t.broadcast = c->mode == GR_COMM_BROADCAST;
   t.recv = &x->recv;
   t.sync = s->sync;
   t.mem = &p->mem;
-  for (int j = 0; j < n; j++) {
-    t.out_bytes[j] = c->pkg_bytes[me][j];
-    t.out_offset[j] = c->pkg_offset[me][j];
-    t.in_bytes[j] = c->pkg_bytes[j][me];
-    uint64_t b = c->pkg_bytes[j][j == 0 ? (n > 1 ? 1 : 0) : 0];
-    if (b > t.max_bytes) t.max_bytes = b;
-  }
-  double t2 = gr_time_now();
-  st = c->tops->prepare(c, &t);
-  if (c->transport == GR_TRANSPORT_NCCL) {
-    /* A collective must start on every device or on none. */
+  /* A collective transport starts without another barrier unless a device
+   * must allocate first: an allocation is the one step here that can fail,
+   * and a device that fails before posting its part must not leave peers
+   * inside a call that waits for it. Every device reads the same table, so
+   * all take the same path. */
+  if (c->transport == GR_TRANSPORT_NCCL && gr__comm_any_recv_grows(c)) {
+    st = gr__transport_reserve_packed(c, &t);
     if (st < 0) gr_sync_fail(s->sync, st);
-    double tw = gr_time_now();
+    const double tw = gr_time_now();
     if (gr_sync_wait(s->sync)) return GR_ERR_ABORTED;
-    t2 += gr_time_now() - tw;
+    waited = gr_time_now() - tw;
   }
-  if (st >= 0) st = c->tops->move(c, &t);
-  double t3 = gr_time_now();
-  s->stats->transfer_ms += (t3 - t2) * 1e3;
+  st = gr__receive(x, p, s, &t);
   for (int j = 0; j < n; j++) s->stats->bytes_to[j] += t.moved_to[j];
-  if (st >= 0) st = gr__combine(x, p, s, &t);
-  s->stats->combine_ms += (gr_time_now() - t3) * 1e3;
+  /* The moves ran on the device between two marks; the rest of this
+   * phase's wall time (enqueueing, combining, the read) is the combine's. */
+  const double moved = st < 0 ? 0.0 : gr_device_marks_ms(x->marks, 0, 1);
+  s->stats->combine_ms += (gr_time_now() - t1 - waited) * 1e3 - moved;
   return st;
 }
 
-const gr_exchange_ops gr_comm_exchange_ops = {gr__attach, gr__exchange, gr__detach};
+static gr_status gr__prepare(void *local, gr_part *p, gr_sync *sync) {
+  gr__xlocal *x = local;
+  if (!x->c->tops->prepare) return GR_SUCCESS;
+  gr__xfer t;
+  memset(&t, 0, sizeof t);
+  t.me = x->me;
+  t.n = x->n;
+  t.dev = p->dev;
+  t.recv = &x->recv;
+  t.sync = sync;
+  t.mem = &p->mem;
+  /* The counters are free between exchanges and hold 8 bytes per device. */
+  return x->c->tops->prepare(x->c, &t, x->counters.ptr);
+}
+
+const gr_exchange_ops gr_comm_exchange_ops = {gr__attach, gr__exchange, gr__detach, gr__prepare};

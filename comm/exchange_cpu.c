@@ -7,8 +7,42 @@
 #include "exchange_kernels.h"
 #include "gr/atomic.h"
 
-static gr_status gr__xk_split_cpu(gr_device *dev, const gr_xk_split_args *a) {
+static void gr__ctr_add(unsigned long long *c, uint64_t v) { gr_atomic_add_u64((uint64_t *)c, v); }
+
+static void gr__ctr_max(unsigned long long *c, uint64_t v) {
+  uint64_t cur = __atomic_load_n((uint64_t *)c, __ATOMIC_RELAXED);
+  while (v > cur && !__atomic_compare_exchange_n((uint64_t *)c, &cur, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+}
+
+/* A vertex joins the next frontier: one slot, and its out-degree counted. */
+static bool gr__to_next(gr_vid *next, gr_eid capacity, const gr_eid *deg, unsigned long long *ctr, gr_vid v) {
+  const uint64_t pos = gr_atomic_add_u64((uint64_t *)&ctr[GR_XK_NEXT], 1);
+  if (pos >= capacity) return false;
+  next[pos] = v;
+  if (deg) {
+    const uint64_t d = deg[v + 1] - deg[v];
+    gr__ctr_add(&ctr[GR_XK_NEXT_EDGES], d);
+    gr__ctr_max(&ctr[GR_XK_NEXT_MAXDEG], d);
+  }
+  return true;
+}
+
+/* One record of vertex v (its payloads) written as id `id`. */
+static void gr__write_record(unsigned char *rec, const gr_xk_layout *l, const gr_payload *pay, gr_vid id, gr_vid v) {
+  const size_t vb = (size_t)l->value_bytes;
+  memcpy(rec, &id, sizeof id);
+  for (int k = 0; k < l->n_values; k++)
+    memcpy(rec + l->value_offset + k * vb, (const unsigned char *)pay->values[k] + v * vb, vb);
+  for (int k = 0; k < l->n_vertices; k++)
+    memcpy(rec + l->vertex_offset + k * sizeof(gr_svid), &pay->vertices[k][v], sizeof(gr_svid));
+}
+
+static gr_status gr__xk_package_cpu(gr_device *dev, const gr_xk_package_args *a) {
   const int nt = gr_device_cpu_threads(dev);
+  const gr_xk_layout *l = &a->layout;
+  const size_t vb = (size_t)l->value_bytes;
+  unsigned long long *ctr = a->counters;
   int overflow = 0;
 #pragma omp parallel for num_threads(nt) schedule(static, 4096)
   for (gr_eid i = 0; i < a->n_out; i++) {
@@ -16,41 +50,31 @@ static gr_status gr__xk_split_cpu(gr_device *dev, const gr_xk_split_args *a) {
     const int o = a->owner[v];
     if (o == a->me) {
       gr_bitmap_test_and_set(a->cull, v);
-      uint64_t pos = gr_atomic_add_u64((uint64_t *)&a->counts[0], 1);
-      if (pos < a->next_capacity) a->next[pos] = v;
-      else __atomic_store_n(&overflow, 1, __ATOMIC_RELAXED);
-    } else if (a->count_peers) {
-      gr_atomic_add_u64((uint64_t *)&a->counts[1 + o], 1);
+      if (!gr__to_next(a->next, a->next_capacity, a->deg, ctr, v)) __atomic_store_n(&overflow, 1, __ATOMIC_RELAXED);
+      if (!a->broadcast) continue;
+    }
+    const int j = a->broadcast ? 0 : o;
+    const gr_vid id = a->convert ? a->convert[v] : v;
+    if (a->list[j]) {
+      const uint64_t slot = gr_atomic_add_u64((uint64_t *)&ctr[GR_XK_PEER + j], 1);
+      if (slot < a->list_capacity[j])
+        gr__write_record(a->list[j] + slot * (uint64_t)l->record_bytes, l, &a->pay, id, v);
+    }
+    if (a->bits[j]) {
+      uint32_t *words = (uint32_t *)(a->bits[j] + 8);
+      const uint32_t mask = 1u << (id & 31u);
+      if (!(gr_atomic_or_u32(&words[id >> 5], mask) & mask)) {
+        gr__ctr_add(&ctr[GR_XK_PEER + a->parts + j], 1);
+        /* Uniform payloads: every writer writes the same bytes. */
+        uint64_t value = 0;
+        memcpy(&value, (const unsigned char *)a->pay.values[0] + v * vb, vb);
+        __atomic_store_n((uint64_t *)a->bits[j], value, __ATOMIC_RELAXED);
+      }
     }
   }
   if (overflow)
-    return gr_errorf(GR_ERR_INTERNAL, "exchange split: next frontier of capacity %llu overflowed",
+    return gr_errorf(GR_ERR_INTERNAL, "exchange package: next frontier of capacity %llu overflowed",
                      (unsigned long long)a->next_capacity);
-  return GR_SUCCESS;
-}
-
-static gr_status gr__xk_pack_cpu(gr_device *dev, const gr_xk_pack_args *a) {
-  const int nt = gr_device_cpu_threads(dev);
-  const gr_xk_layout *l = &a->layout;
-  const size_t vb = (size_t)l->value_bytes;
-#pragma omp parallel for num_threads(nt) schedule(static, 4096)
-  for (gr_eid i = 0; i < a->n_out; i++) {
-    const gr_vid v = a->out[i];
-    int part = 0;
-    uint64_t slot = i;
-    if (a->owner) {
-      part = a->owner[v];
-      if (part == a->me) continue;
-      slot = gr_atomic_add_u64((uint64_t *)&a->cursor[part], 1);
-    }
-    unsigned char *m = a->msg[part];
-    const uint64_t cnt = a->msg_count[part];
-    ((gr_vid *)m)[slot] = a->convert ? a->convert[v] : v;
-    for (int k = 0; k < l->n_values; k++)
-      memcpy(m + gr_xk_section(l, cnt, 1 + k) + slot * vb, (const unsigned char *)a->pay.values[k] + v * vb, vb);
-    for (int k = 0; k < l->n_vertices; k++)
-      ((gr_svid *)(m + gr_xk_section(l, cnt, 1 + l->n_values + k)))[slot] = a->pay.vertices[k][v];
-  }
   return GR_SUCCESS;
 }
 
@@ -97,7 +121,8 @@ GR__FP_ATOMIC(gr__add_f64, double, uint64_t, ((nv = c + x), x != 0))
 static bool gr__apply(gr_value_type t, gr_combine_op op, void *local, const void *in) {
   switch (t) {
     case GR_VALUE_SVID: {
-      gr_svid *p = local, x = *(const gr_svid *)in;
+      gr_svid *p = local, x;
+      memcpy(&x, in, sizeof x);
       switch (op) {
         case GR_COMBINE_MIN: return gr__min_svid(p, x);
         case GR_COMBINE_MAX: return gr__max_svid(p, x);
@@ -153,51 +178,72 @@ static bool gr__equal(gr_value_type t, const void *a, const void *b) {
       memcpy(&y, b, sizeof y);
       return x == y;
     }
-    case GR_VALUE_SVID:
-      return *(const gr_svid *)a == *(const gr_svid *)b;
+    case GR_VALUE_SVID: {
+      gr_svid x, y;
+      memcpy(&x, a, sizeof x);
+      memcpy(&y, b, sizeof y);
+      return x == y;
+    }
   }
   return false;
+}
+
+/* Combines one item: the value payloads at `vals` (value_bytes apart) and
+ * the vertex payloads at `vtx` (or none), into local vertex v. Returns
+ * whether v joins the next frontier. */
+static bool gr__combine_one(const gr_xk_combine_args *a, gr_vid v, const unsigned char *vals,
+                            const unsigned char *vtx) {
+  const gr_xk_layout *l = &a->layout;
+  const size_t vb = (size_t)l->value_bytes;
+  unsigned char *loc0 = (unsigned char *)a->pay.values[0] + v * vb;
+  if (a->pass == 2) {
+    /* The winner's other payloads: any sender whose value equals the final
+     * one is a valid winner. */
+    if (!gr__equal(a->type, loc0, vals)) return false;
+    for (int k = 1; k < l->n_values; k++) memcpy((unsigned char *)a->pay.values[k] + v * vb, vals + k * vb, vb);
+    for (int k = 0; k < l->n_vertices; k++) memcpy(&a->pay.vertices[k][v], vtx + k * sizeof(gr_svid), sizeof(gr_svid));
+    return false;
+  }
+  bool changed = gr__apply(a->type, a->op, loc0, vals);
+  if (a->op == GR_COMBINE_SUM || a->op == GR_COMBINE_OR || a->op == GR_COMBINE_REPLACE)
+    for (int k = 1; k < l->n_values; k++)
+      changed |= gr__apply(a->type, a->op, (unsigned char *)a->pay.values[k] + v * vb, vals + k * vb);
+  if (a->op == GR_COMBINE_REPLACE)
+    for (int k = 0; k < l->n_vertices; k++) memcpy(&a->pay.vertices[k][v], vtx + k * sizeof(gr_svid), sizeof(gr_svid));
+  return changed && (!a->owner || a->owner[v] == a->me) && gr_bitmap_test_and_set(a->cull, v);
 }
 
 static gr_status gr__xk_combine_cpu(gr_device *dev, const gr_xk_combine_args *a) {
   const int nt = gr_device_cpu_threads(dev);
   const gr_xk_layout *l = &a->layout;
-  const size_t vb = (size_t)l->value_bytes;
-  const gr_vid *ids = (const gr_vid *)a->msg;
-  const bool all_values = a->op == GR_COMBINE_SUM || a->op == GR_COMBINE_OR;
   int overflow = 0;
+  if (a->format == GR_XK_BITMAP) {
+    const uint32_t *words = (const uint32_t *)(a->msg + 8);
+    const gr_eid n_words = ((gr_eid)a->universe + 31) / 32;
+    uint64_t found = 0;
+#pragma omp parallel for num_threads(nt) schedule(static, 1024) reduction(+ : found)
+    for (gr_eid w = 0; w < n_words; w++) {
+      for (uint32_t word = words[w]; word; word &= word - 1) {
+        gr_vid v = (gr_vid)(w * 32 + (gr_eid)__builtin_ctz(word));
+        found++;
+        if (a->g2l && (v = a->g2l[v]) == GR_NO_VERTEX) continue;
+        if (gr__combine_one(a, v, a->msg, NULL) &&
+            !gr__to_next(a->next, a->next_capacity, a->deg, a->counters, v))
+          __atomic_store_n(&overflow, 1, __ATOMIC_RELAXED);
+      }
+    }
+    gr__ctr_add(&a->counters[a->found], found);
+  } else {
 #pragma omp parallel for num_threads(nt) schedule(static, 1024)
-  for (uint64_t i = 0; i < a->count; i++) {
-    gr_vid v = ids[i];
-    if (a->g2l) {
-      v = a->g2l[v];
-      if (v == GR_NO_VERTEX) continue;
+    for (uint64_t i = 0; i < a->count; i++) {
+      const unsigned char *rec = a->msg + i * (uint64_t)l->record_bytes;
+      gr_vid v;
+      memcpy(&v, rec, sizeof v);
+      if (a->g2l && (v = a->g2l[v]) == GR_NO_VERTEX) continue;
+      if (gr__combine_one(a, v, rec + l->value_offset, rec + l->vertex_offset) &&
+          !gr__to_next(a->next, a->next_capacity, a->deg, a->counters, v))
+        __atomic_store_n(&overflow, 1, __ATOMIC_RELAXED);
     }
-    const unsigned char *val0 = a->msg + gr_xk_section(l, a->count, 1) + i * vb;
-    unsigned char *loc0 = (unsigned char *)a->pay.values[0] + v * vb;
-    if (a->pass == 2) {
-      /* The winner's other payloads: any sender whose value equals the
-       * final one is a valid winner. */
-      if (!gr__equal(a->type, loc0, val0)) continue;
-      for (int k = 1; k < l->n_values; k++)
-        memcpy((unsigned char *)a->pay.values[k] + v * vb, a->msg + gr_xk_section(l, a->count, 1 + k) + i * vb, vb);
-      for (int k = 0; k < l->n_vertices; k++)
-        a->pay.vertices[k][v] = ((const gr_svid *)(a->msg + gr_xk_section(l, a->count, 1 + l->n_values + k)))[i];
-      continue;
-    }
-    bool changed = gr__apply(a->type, a->op, loc0, val0);
-    if (all_values || a->op == GR_COMBINE_REPLACE)
-      for (int k = 1; k < l->n_values; k++)
-        changed |= gr__apply(a->type, a->op, (unsigned char *)a->pay.values[k] + v * vb,
-                             a->msg + gr_xk_section(l, a->count, 1 + k) + i * vb);
-    if (a->op == GR_COMBINE_REPLACE)
-      for (int k = 0; k < l->n_vertices; k++)
-        a->pay.vertices[k][v] = ((const gr_svid *)(a->msg + gr_xk_section(l, a->count, 1 + l->n_values + k)))[i];
-    if (!changed || (a->owner && a->owner[v] != a->me)) continue;
-    if (!gr_bitmap_test_and_set(a->cull, v)) continue;
-    uint64_t pos = gr_atomic_add_u64((uint64_t *)a->count_next, 1);
-    if (pos < a->next_capacity) a->next[pos] = v;
-    else __atomic_store_n(&overflow, 1, __ATOMIC_RELAXED);
   }
   if (overflow)
     return gr_errorf(GR_ERR_INTERNAL, "exchange combine: next frontier of capacity %llu overflowed",
@@ -205,49 +251,4 @@ static gr_status gr__xk_combine_cpu(gr_device *dev, const gr_xk_combine_args *a)
   return GR_SUCCESS;
 }
 
-static gr_status gr__xk_pack_bits_cpu(gr_device *dev, const gr_xk_pack_bits_args *a) {
-  const int nt = gr_device_cpu_threads(dev);
-  uint32_t *bits = (uint32_t *)(a->msg + 8);
-  const size_t vb = (size_t)a->value_bytes;
-  memcpy(a->msg, (const unsigned char *)a->values + (size_t)a->out[0] * vb, vb);
-  uint64_t distinct = 0;
-#pragma omp parallel for num_threads(nt) schedule(static, 4096) reduction(+ : distinct)
-  for (gr_eid i = 0; i < a->n_out; i++) {
-    const gr_vid id = a->convert ? a->convert[a->out[i]] : a->out[i];
-    const uint32_t mask = 1u << (id & 31u);
-    if (!(gr_atomic_or_u32(&bits[id >> 5], mask) & mask)) distinct++;
-  }
-  *a->distinct = distinct;
-  return GR_SUCCESS;
-}
-
-static gr_status gr__xk_unpack_bits_cpu(gr_device *dev, const gr_xk_unpack_bits_args *a) {
-  const int nt = gr_device_cpu_threads(dev);
-  const uint32_t *bits = (const uint32_t *)(a->msg + 8);
-  const size_t vb = (size_t)a->layout.value_bytes;
-  gr_vid *ids = (gr_vid *)a->list;
-  unsigned char *vals = a->list + gr_xk_section(&a->layout, a->count, 1);
-  const gr_eid words = ((gr_eid)a->universe + 31) / 32;
-  int overflow = 0;
-#pragma omp parallel for num_threads(nt) schedule(static, 1024)
-  for (gr_eid w = 0; w < words; w++) {
-    uint32_t word = bits[w];
-    if (!word) continue;
-    uint64_t pos = gr_atomic_add_u64((uint64_t *)a->cursor, (uint64_t)__builtin_popcount(word));
-    for (; word; word &= word - 1, pos++) {
-      if (pos >= a->count) {
-        __atomic_store_n(&overflow, 1, __ATOMIC_RELAXED);
-        break;
-      }
-      ids[pos] = (gr_vid)(w * 32 + (gr_eid)__builtin_ctz(word));
-      memcpy(vals + pos * vb, a->msg, vb);
-    }
-  }
-  if (overflow || *a->cursor != a->count)
-    return gr_errorf(GR_ERR_INTERNAL, "exchange: a bitmap package held %llu vertices, %llu announced",
-                     (unsigned long long)*a->cursor, (unsigned long long)a->count);
-  return GR_SUCCESS;
-}
-
-const gr_xk_ops gr__xk_ops_cpu = {gr__xk_split_cpu, gr__xk_pack_cpu, gr__xk_combine_cpu, gr__xk_pack_bits_cpu,
-                                  gr__xk_unpack_bits_cpu};
+const gr_xk_ops gr__xk_ops_cpu = {gr__xk_package_cpu, gr__xk_combine_cpu};

@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The exchange's per-element work, with one implementation per backend
- * (exchange_cpu.c, the portable definition; cuda/exchange_cuda.cu): split an
- * output frontier into owned vertices and per-peer packages, and combine an
- * arriving package into local state. Launchers take device pointers, never
- * allocate and never synchronize; counts come back through device counters.
+ * (exchange_cpu.c, the portable definition; cuda/exchange_cuda.cu): package
+ * an output frontier (owned vertices to the next frontier, the rest into
+ * one message per peer, in one pass) and combine an arriving message into
+ * local state. Launchers take device pointers, never allocate and never
+ * synchronize; counts come back through device counters, read by the host
+ * once per step.
  *
- * A package (message) for one peer holds `count` items as a structure of
- * arrays, each section starting on an 8-byte boundary:
- *   ids (gr_vid) | value payload 0 | ... | vertex payload 0 | ...           */
+ * Messages come in two formats:
+ *   list    `count` records, one per vertex: its id, then its value
+ *           payloads, then its vertex payloads, each field at its natural
+ *           alignment (gr_xk_layout); a record's bytes are contiguous, so a
+ *           message of any count is one contiguous range;
+ *   bitmap  for uniform payloads (one value, the same for every vertex of
+ *           the message, no vertex payloads): the value in 8 bytes, then a
+ *           bit per id of [0, universe) in 32-bit words. */
 #ifndef GR_COMM_EXCHANGE_KERNELS_H
 #define GR_COMM_EXCHANGE_KERNELS_H
 
@@ -21,74 +28,109 @@ extern "C" {
 
 enum { GR_COMM_MAX_DEVICES = 32 };
 
+/* Where each field of a list record lies. */
 typedef struct gr_xk_layout {
   int n_values;
   int value_bytes; /* 4 or 8 */
   int n_vertices;
+  int value_offset;  /* bytes from the record's start to value payload 0 */
+  int vertex_offset; /* ... to vertex payload 0 */
+  int record_bytes;  /* a multiple of the widest field */
 } gr_xk_layout;
+
+/* Fills the offsets: the id, the values (each value_bytes, aligned to
+ * value_bytes), the vertices (each sizeof(gr_svid)); the record padded to
+ * the widest field so that records stay aligned one after another. */
+GR_HD gr_xk_layout gr_xk_layout_make(int n_values, int value_bytes, int n_vertices) {
+  gr_xk_layout l;
+  const int idb = (int)sizeof(gr_vid), vxb = (int)sizeof(gr_svid);
+  int widest = idb > value_bytes ? idb : value_bytes;
+  widest = widest > vxb ? widest : vxb;
+  l.n_values = n_values;
+  l.value_bytes = value_bytes;
+  l.n_vertices = n_vertices;
+  l.value_offset = (idb + value_bytes - 1) / value_bytes * value_bytes;
+  const int after_values = l.value_offset + n_values * value_bytes;
+  l.vertex_offset = (after_values + vxb - 1) / vxb * vxb;
+  const int end = l.vertex_offset + n_vertices * vxb;
+  l.record_bytes = (end + widest - 1) / widest * widest;
+  return l;
+}
 
 GR_HD uint64_t gr_xk_align8(uint64_t b) { return (b + 7u) & ~(uint64_t)7u; }
 
-/* Byte offset of section `sec` (0 = ids, 1.. values, then vertices) in a
- * message of `count` items; sec = 1 + n_values + n_vertices gives the
- * message's size. */
-GR_HD uint64_t gr_xk_section(const gr_xk_layout *l, uint64_t count, int sec) {
-  uint64_t off = 0;
-  if (sec > 0) off += gr_xk_align8(count * sizeof(gr_vid));
-  for (int k = 0; k < l->n_values && k + 1 < sec; k++) off += gr_xk_align8(count * (uint64_t)l->value_bytes);
-  for (int k = 0; k < l->n_vertices && 1 + l->n_values + k < sec; k++)
-    off += gr_xk_align8(count * sizeof(gr_svid));
-  return off;
+/* Bytes of a list message of `count` records. */
+GR_HD uint64_t gr_xk_list_bytes(const gr_xk_layout *l, uint64_t count) {
+  return gr_xk_align8(count * (uint64_t)l->record_bytes);
 }
-GR_HD uint64_t gr_xk_message_bytes(const gr_xk_layout *l, uint64_t count) {
-  return gr_xk_section(l, count, 1 + l->n_values + l->n_vertices);
+/* Bytes of a bitmap message over ids [0, universe): the value, then the
+ * words. */
+GR_HD uint64_t gr_xk_bitmap_bytes(gr_vid universe) {
+  return 8u + gr_xk_align8(((uint64_t)universe + 31u) / 32u * 4u);
 }
 
-/* Split: every item v of `out` owned by this device (owner[v] == me) goes to
- * `next` and its bit is set in `cull`; with count_peers, counts[1 + j] counts
- * the items owned by part j. counts[0] is the number written to next. */
-typedef struct gr_xk_split_args {
-  const gr_vid *out;
-  gr_eid n_out;
-  const int32_t *owner; /* per local vertex */
-  int me;
-  int count_peers;
-  gr_vid *next;
-  gr_eid next_capacity;
-  uint32_t *cull;
-  unsigned long long *counts; /* 1 + parts device counters, zeroed */
-} gr_xk_split_args;
+/* The device counters of one exchange step (unsigned long long each). */
+enum {
+  GR_XK_NEXT = 0,        /* items written to the next frontier */
+  GR_XK_NEXT_EDGES = 1,  /* their out-degrees, summed (when degree offsets are given) */
+  GR_XK_NEXT_MAXDEG = 2, /* and the largest */
+  GR_XK_PEER = 3         /* then, per message j: GR_XK_PEER + j list records reserved;
+                          * GR_XK_PEER + P + j ids newly set in the bitmap;
+                          * GR_XK_PEER + 2P + j ids a combine found in message j's bitmap */
+};
+/* Counters of an exchange among `parts` devices. */
+GR_HD int gr_xk_counters(int parts) { return GR_XK_PEER + 3 * parts; }
 
-/* Pack: items of `out` into the messages. With owner given (selective),
- * an item goes to the message of its owner (items owned by `me` are
- * skipped) at a slot taken from cursor[owner]; without (broadcast), item i
- * goes to message 0 at slot i. The id written is convert[v] when convert is
- * given (the owner's local id, or the global id), else v. */
-typedef struct gr_xk_pack_args {
+enum { GR_XK_LIST = 1, GR_XK_BITMAP = 2 };
+
+/* Package: one pass over `out` (local ids, each vertex once).
+ *   - An item owned here (owner[v] == me) goes to `next` (its cull bit set,
+ *     its out-degree summed over `deg` when given).
+ *   - Selective: an item owned by part j != me goes to message j. Broadcast:
+ *     every item goes to message 0 (one message read by every peer).
+ *   - A message j with list[j] gets a record at a slot it reserves through
+ *     counter GR_XK_PEER + j (records past list_capacity[j] are counted but
+ *     not written: the caller grows and repeats); with bits[j] (a message
+ *     whose words are clear) the id's bit is set, newly set ones counted at
+ *     GR_XK_PEER + P + j, and the value written to the message's first 8
+ *     bytes (payloads are uniform, so every writer writes the same).
+ * The id written is convert[v] when convert is given, else v. */
+typedef struct gr_xk_package_args {
   const gr_vid *out;
   gr_eid n_out;
-  const int32_t *owner;
-  int me;
+  const uint8_t *owner; /* part of each local vertex */
+  int me, parts;
+  int broadcast;
   const gr_vid *convert;
   gr_payload pay;
   gr_xk_layout layout;
-  unsigned char *msg[GR_COMM_MAX_DEVICES];   /* message start per part */
-  uint64_t msg_count[GR_COMM_MAX_DEVICES];   /* items of each message */
-  unsigned long long *cursor;                /* one device counter per part, zeroed */
-} gr_xk_pack_args;
+  gr_vid *next;
+  gr_eid next_capacity;
+  uint32_t *cull;
+  const gr_eid *deg; /* CSR offsets, or NULL */
+  unsigned char *list[GR_COMM_MAX_DEVICES];
+  uint64_t list_capacity[GR_COMM_MAX_DEVICES]; /* records */
+  unsigned char *bits[GR_COMM_MAX_DEVICES];
+  unsigned long long *counters; /* gr_xk_counters(parts), zeroed */
+} gr_xk_package_args;
 
-/* Combine one arriving message. Pass 1 applies the operator to the first
- * value payload (SUM, OR: to every value payload; REPLACE: writes every
- * payload); a changed vertex that this device owns joins `next` once (cull).
- * Pass 2 (MIN and MAX with more than one payload, after pass 1 of every
- * message) copies the other payloads where the local value equals the
- * arriving one. Ids are local, or global when g2l is given (entries
- * GR_NO_VERTEX are not held here and are skipped). */
+/* Combine one arriving message (list of `count` records, or bitmap over
+ * [0, universe)). Pass 1 applies the operator to the first value payload
+ * (SUM, OR: to every value payload; REPLACE: writes every payload); a
+ * changed vertex that this device owns joins `next` once (cull), its
+ * out-degree summed over `deg` when given. Pass 2 (MIN and MAX with more
+ * than one payload, after pass 1 of every message) copies the other
+ * payloads where the local value equals the arriving one. Ids are local, or
+ * global when g2l is given (entries GR_NO_VERTEX are not held here and are
+ * skipped). A bitmap's ids are counted at counter `found` (the exchange
+ * checks them against what the sender announced). */
 typedef struct gr_xk_combine_args {
   const unsigned char *msg;
-  uint64_t count;
+  int format;
+  uint64_t count;  /* list: records */
+  gr_vid universe; /* bitmap */
   const gr_vid *g2l;
-  const int32_t *owner; /* NULL: every vertex is owned */
+  const uint8_t *owner; /* NULL: every vertex is owned */
   int me;
   gr_payload pay;
   gr_xk_layout layout;
@@ -98,49 +140,14 @@ typedef struct gr_xk_combine_args {
   uint32_t *cull;
   gr_vid *next;
   gr_eid next_capacity;
-  unsigned long long *count_next; /* device counter: items in next */
+  const gr_eid *deg;
+  unsigned long long *counters; /* GR_XK_NEXT, GR_XK_NEXT_EDGES, GR_XK_NEXT_MAXDEG and `found` */
+  int found;
 } gr_xk_combine_args;
 
-/* A broadcast package of a uniform payload (one value payload, no vertex
- * payloads, the same value for every item) may travel as a bitmap:
- *   [the value, 8 bytes] [one bit per id of [0, universe), 32-bit words]
- * (universe: the id space of broadcast packages, the global vertex count). */
-GR_HD uint64_t gr_xk_bitmap_bytes(gr_vid universe) {
-  return 8u + gr_xk_align8(((uint64_t)universe + 31u) / 32u * 4u);
-}
-
-/* Pack as a bitmap: sets the bit of every item's id (convert[v] when given)
- * in msg, whose bits the caller has cleared, writes the value of the first
- * item as the message's value, and counts the distinct ids (the items the
- * receivers will unpack) in *distinct, a zeroed device counter. */
-typedef struct gr_xk_pack_bits_args {
-  const gr_vid *out;
-  gr_eid n_out; /* > 0 */
-  const gr_vid *convert;
-  const void *values; /* value payload 0, per local vertex */
-  int value_bytes;
-  unsigned char *msg;
-  unsigned long long *distinct;
-} gr_xk_pack_bits_args;
-
-/* Unpack a bitmap message into a list message of `count` items (layout:
- * one value payload) at `list`: ids in any order, each with the value.
- * cursor: a zeroed device counter. */
-typedef struct gr_xk_unpack_bits_args {
-  const unsigned char *msg;
-  gr_vid universe;
-  gr_xk_layout layout;
-  unsigned char *list;
-  uint64_t count;
-  unsigned long long *cursor;
-} gr_xk_unpack_bits_args;
-
 typedef struct gr_xk_ops {
-  gr_status (*split)(gr_device *dev, const gr_xk_split_args *a);
-  gr_status (*pack)(gr_device *dev, const gr_xk_pack_args *a);
+  gr_status (*package)(gr_device *dev, const gr_xk_package_args *a);
   gr_status (*combine)(gr_device *dev, const gr_xk_combine_args *a);
-  gr_status (*pack_bits)(gr_device *dev, const gr_xk_pack_bits_args *a);
-  gr_status (*unpack_bits)(gr_device *dev, const gr_xk_unpack_bits_args *a);
 } gr_xk_ops;
 
 extern const gr_xk_ops gr__xk_ops_cpu;

@@ -5,29 +5,26 @@
 
 #include "comm_internal.h"
 
-/* Receive layout shared by the copying transports: peers' packages one
- * after another, in peer order. */
 gr_status gr__transport_reserve_packed(gr_comm *c, gr__xfer *x) {
-  (void)c;
   uint64_t total = 0;
   for (int j = 0; j < x->n; j++) {
     x->recv_offset[j] = total;
-    total += x->in_bytes[j];
+    if (j != x->me) total += c->pkg[j][x->me].bytes;
   }
-  if (total) GR_CHECK(gr_buffer_reserve(x->recv, x->dev, total, 0, x->mem, 0, "exchange receive buffer"));
+  if (total > x->recv->capacity)
+    GR_CHECK(gr_buffer_reserve(x->recv, x->dev, total, 0, x->mem, 0, "exchange receive buffer"));
   return GR_SUCCESS;
 }
 
 static gr_status gr__host_move(gr_comm *c, gr__xfer *x) {
+  GR_CHECK(gr__transport_reserve_packed(c, x));
   for (int j = 0; j < x->n; j++) {
     if (j == x->me) continue;
-    if (x->in_bytes[j])
-      memcpy((unsigned char *)x->recv->ptr + x->recv_offset[j], c->send_ptr[j] + c->pkg_offset[j][x->me],
-             x->in_bytes[j]);
-    x->moved_to[j] = x->out_bytes[j];
+    const gr__pkg *m = &c->pkg[j][x->me];
+    if (m->bytes) memcpy((unsigned char *)x->recv->ptr + x->recv_offset[j], m->ptr, m->bytes);
+    x->moved_to[j] = c->pkg[x->me][j].bytes;
   }
   return GR_SUCCESS;
 }
 
-const gr__transport_ops gr__transport_host = {"host", NULL, NULL, NULL, gr__transport_reserve_packed,
-                                              gr__host_move};
+const gr__transport_ops gr__transport_host = {"host", NULL, NULL, NULL, gr__host_move, NULL, NULL};

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The NCCL transport: one communicator over the run's GPUs (one rank per
- * device thread). Selective exchange is a group of sends and receives with
- * the sizes already known from the shared table; broadcast is one
- * all-gather, every device's package padded to the largest. A device that
- * waits for a collective while a peer has failed aborts its communicator
- * instead of waiting forever. */
+ * device thread). Every exchange is one group of sends and receives of the
+ * exact sizes in the shared table (broadcast included: the one message
+ * goes to every peer, nothing is padded), enqueued on the compute stream so
+ * that the combines follow without a host wait. The first run makes a
+ * small exchange with every peer before its timed part, so that NCCL's
+ * connections are made there. A device waiting for its stream while a peer
+ * has failed aborts its communicator instead of waiting forever. */
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 #include <sched.h>
@@ -15,6 +17,7 @@
 
 typedef struct gr__nccl {
   ncclComm_t comm[GR_COMM_MAX_DEVICES];
+  bool warm[GR_COMM_MAX_DEVICES];
 } gr__nccl;
 
 #define GR__NCCL_CHECK(call)                                                                   \
@@ -55,29 +58,18 @@ static void gr__nccl_destroy(gr_comm *c) {
   c->tshared = NULL;
 }
 
-static gr_status gr__nccl_prepare(gr_comm *c, gr__xfer *x) {
-  if (!x->broadcast) return gr__transport_reserve_packed(c, x);
-  if (!x->max_bytes) return GR_SUCCESS;
-  /* all-gather moves the same count from every rank: pad to the largest. */
-  const size_t send_bytes = x->send->size;
-  GR_CHECK(gr_buffer_reserve(x->send, x->dev, (size_t)x->max_bytes, send_bytes ? 1 : 0, x->mem, 0,
-                             "exchange send buffer"));
-  GR_CHECK(gr_buffer_reserve(x->recv, x->dev, (size_t)x->max_bytes * (size_t)x->n, 0, x->mem, 0,
-                             "exchange receive buffer"));
-  for (int j = 0; j < x->n; j++) x->recv_offset[j] = (uint64_t)j * x->max_bytes;
-  return GR_SUCCESS;
-}
-
-/* Waits for the stream; gives up (aborting the communicator, whose peers
- * then fail too) when another device has failed meanwhile. */
-static gr_status gr__nccl_wait(gr_comm *c, gr__xfer *x, cudaStream_t st) {
+/* Waits for the compute stream; gives up (aborting the communicator, whose
+ * peers then fail too) when another device has failed meanwhile. */
+static gr_status gr__nccl_wait(gr_comm *c, gr__xfer *x) {
   gr__nccl *s = c->tshared;
+  cudaStream_t st = (cudaStream_t)gr_device_stream(x->dev);
+  gr__device_activity_wait();
   for (;;) {
     cudaError_t e = cudaStreamQuery(st);
     if (e == cudaSuccess) return GR_SUCCESS;
     if (e != cudaErrorNotReady) GR_CUDA_CHECK(e);
     if (gr_sync_failed(x->sync)) {
-      ncclCommAbort(s->comm[x->me]);
+      if (s->comm[x->me]) ncclCommAbort(s->comm[x->me]);
       s->comm[x->me] = NULL;
       return gr_errorf(GR_ERR_NCCL, "NCCL transfer abandoned because another device failed");
     }
@@ -85,41 +77,71 @@ static gr_status gr__nccl_wait(gr_comm *c, gr__xfer *x, cudaStream_t st) {
   }
 }
 
-static gr_status gr__nccl_move(gr_comm *c, gr__xfer *x) {
+/* One group: what this device sends each peer and receives from it. */
+static gr_status gr__nccl_group(gr_comm *c, gr__xfer *x, const unsigned char *const *send, const uint64_t *send_bytes,
+                                unsigned char *const *recv, const uint64_t *recv_bytes) {
   gr__nccl *s = c->tshared;
   ncclComm_t comm = s->comm[x->me];
   if (!comm) return gr_errorf(GR_ERR_NCCL, "the NCCL communicator of device %d was aborted", x->me);
-  cudaStream_t st = (cudaStream_t)gr_device_comm_stream(x->dev);
-  unsigned char *send = x->send->ptr, *recv = x->recv->ptr;
-  if (x->broadcast) {
-    if (!x->max_bytes) return GR_SUCCESS;
-    GR__NCCL_CHECK(ncclAllGather(send, recv, (size_t)x->max_bytes, ncclUint8, comm, st));
-    for (int j = 0; j < x->n; j++)
-      if (j != x->me) x->moved_to[j] = x->max_bytes;
-  } else {
-    GR__NCCL_CHECK(ncclGroupStart());
-    for (int j = 0; j < x->n; j++) {
-      if (j == x->me) continue;
-      if (x->out_bytes[j]) {
-        ncclResult_t r = ncclSend(send + x->out_offset[j], (size_t)x->out_bytes[j], ncclUint8, j, comm, st);
-        if (r != ncclSuccess) {
-          ncclGroupEnd();
-          return gr_errorf(GR_ERR_NCCL, "ncclSend to device %d: %s", j, ncclGetErrorString(r));
-        }
-        x->moved_to[j] = x->out_bytes[j];
-      }
-      if (x->in_bytes[j]) {
-        ncclResult_t r = ncclRecv(recv + x->recv_offset[j], (size_t)x->in_bytes[j], ncclUint8, j, comm, st);
-        if (r != ncclSuccess) {
-          ncclGroupEnd();
-          return gr_errorf(GR_ERR_NCCL, "ncclRecv from device %d: %s", j, ncclGetErrorString(r));
-        }
+  cudaStream_t st = (cudaStream_t)gr_device_stream(x->dev);
+  GR__NCCL_CHECK(ncclGroupStart());
+  for (int j = 0; j < x->n; j++) {
+    if (j == x->me) continue;
+    if (send_bytes[j]) {
+      ncclResult_t r = ncclSend(send[j], (size_t)send_bytes[j], ncclUint8, j, comm, st);
+      if (r != ncclSuccess) {
+        ncclGroupEnd();
+        return gr_errorf(GR_ERR_NCCL, "ncclSend to device %d: %s", j, ncclGetErrorString(r));
       }
     }
-    GR__NCCL_CHECK(ncclGroupEnd());
+    if (recv_bytes[j]) {
+      ncclResult_t r = ncclRecv(recv[j], (size_t)recv_bytes[j], ncclUint8, j, comm, st);
+      if (r != ncclSuccess) {
+        ncclGroupEnd();
+        return gr_errorf(GR_ERR_NCCL, "ncclRecv from device %d: %s", j, ncclGetErrorString(r));
+      }
+    }
   }
-  return gr__nccl_wait(c, x, st);
+  GR__NCCL_CHECK(ncclGroupEnd());
+  gr__device_activity_launch();
+  return GR_SUCCESS;
 }
 
-const gr__transport_ops gr__transport_nccl = {"nccl", gr__nccl_create, gr__nccl_destroy, NULL, gr__nccl_prepare,
-                                              gr__nccl_move};
+/* Before the first timed run: 8 bytes to and from every peer, through
+ * `scratch` (8 bytes per device). Every device calls it between two of the
+ * enactor's barriers, so all of them take part or none does. */
+static gr_status gr__nccl_prepare(gr_comm *c, gr__xfer *x, void *scratch) {
+  gr__nccl *s = c->tshared;
+  if (s->warm[x->me]) return GR_SUCCESS;
+  const unsigned char *send[GR_COMM_MAX_DEVICES];
+  unsigned char *recv[GR_COMM_MAX_DEVICES];
+  uint64_t bytes[GR_COMM_MAX_DEVICES];
+  unsigned char *base = scratch;
+  for (int j = 0; j < x->n; j++) {
+    send[j] = base + 8 * (size_t)x->me;
+    recv[j] = base + 8 * (size_t)j;
+    bytes[j] = j == x->me ? 0 : 8;
+  }
+  GR_CHECK(gr__nccl_group(c, x, send, bytes, recv, bytes));
+  GR_CHECK(gr__nccl_wait(c, x));
+  s->warm[x->me] = true;
+  return GR_SUCCESS;
+}
+
+static gr_status gr__nccl_move(gr_comm *c, gr__xfer *x) {
+  GR_CHECK(gr__transport_reserve_packed(c, x));
+  const unsigned char *send[GR_COMM_MAX_DEVICES];
+  unsigned char *recv[GR_COMM_MAX_DEVICES];
+  uint64_t send_bytes[GR_COMM_MAX_DEVICES], recv_bytes[GR_COMM_MAX_DEVICES];
+  for (int j = 0; j < x->n; j++) {
+    send[j] = c->pkg[x->me][j].ptr;
+    send_bytes[j] = j == x->me ? 0 : c->pkg[x->me][j].bytes;
+    recv[j] = (unsigned char *)x->recv->ptr + x->recv_offset[j];
+    recv_bytes[j] = j == x->me ? 0 : c->pkg[j][x->me].bytes;
+    x->moved_to[j] = send_bytes[j];
+  }
+  return gr__nccl_group(c, x, send, send_bytes, recv, recv_bytes);
+}
+
+const gr__transport_ops gr__transport_nccl = {"nccl", gr__nccl_create, gr__nccl_destroy, NULL, gr__nccl_move,
+                                              gr__nccl_wait, gr__nccl_prepare};

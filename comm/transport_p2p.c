@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The peer-to-peer transport between GPUs: every device copies the packages
  * meant for it out of its peers' send buffers with cudaMemcpyPeerAsync on
- * its communication stream. Peer access is enabled where the GPUs allow it
- * (direct NVLink/PCIe copies); where they do not, the CUDA runtime stages
- * the copy through host memory itself. */
+ * its compute stream, so its combines follow the copies without a host wait.
+ * Peer access is enabled where the GPUs allow it (direct NVLink/PCIe
+ * copies); where they do not, the CUDA runtime stages the copy through host
+ * memory itself. */
 #include <cuda_runtime_api.h>
 
 #include "comm_internal.h"
@@ -32,20 +33,18 @@ static gr_status gr__p2p_attach(gr_comm *c, int me, gr_device *dev) {
 }
 
 static gr_status gr__p2p_move(gr_comm *c, gr__xfer *x) {
-  cudaStream_t s = (cudaStream_t)gr_device_comm_stream(x->dev);
-  bool any = false;
+  GR_CHECK(gr__transport_reserve_packed(c, x));
+  cudaStream_t s = (cudaStream_t)gr_device_stream(x->dev);
   for (int j = 0; j < x->n; j++) {
     if (j == x->me) continue;
-    x->moved_to[j] = x->out_bytes[j];
-    if (!x->in_bytes[j]) continue;
-    GR_CUDA_CHECK(cudaMemcpyPeerAsync((unsigned char *)x->recv->ptr + x->recv_offset[j], c->gpu[x->me],
-                                      c->send_ptr[j] + c->pkg_offset[j][x->me], c->gpu[j],
-                                      (size_t)x->in_bytes[j], s));
-    any = true;
+    x->moved_to[j] = c->pkg[x->me][j].bytes;
+    const gr__pkg *m = &c->pkg[j][x->me];
+    if (!m->bytes) continue;
+    gr__device_activity_copy();
+    GR_CUDA_CHECK(cudaMemcpyPeerAsync((unsigned char *)x->recv->ptr + x->recv_offset[j], c->gpu[x->me], m->ptr,
+                                      c->gpu[j], (size_t)m->bytes, s));
   }
-  if (any) GR_CUDA_CHECK(cudaStreamSynchronize(s));
   return GR_SUCCESS;
 }
 
-const gr__transport_ops gr__transport_p2p = {"p2p", NULL, NULL, gr__p2p_attach, gr__transport_reserve_packed,
-                                             gr__p2p_move};
+const gr__transport_ops gr__transport_p2p = {"p2p", NULL, NULL, gr__p2p_attach, gr__p2p_move, NULL, NULL};

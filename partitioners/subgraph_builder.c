@@ -104,7 +104,10 @@ static gr_status gr__build_all(gr_subgraph *s, const gr_csr *out, const gr_csr *
   const uint64_t n = p->n;
   s->n_local = p->n;
   GR_CHECK(gr__part_rows(&s->out, out, n, owned, s->n_owned, false, NULL, threads));
-  if (in) GR_CHECK(gr__part_rows(&s->in, in, n, owned, s->n_owned, false, NULL, threads));
+  /* An undirected graph's in-edges are its out-edges: the same rows, so one
+   * copy serves both (a pull then holds no more than a push). */
+  if (in == out) s->in = s->out;
+  else if (in) GR_CHECK(gr__part_rows(&s->in, in, n, owned, s->n_owned, false, NULL, threads));
   GR_CHECK(gr_host_alloc((void **)&s->owner, n * sizeof *s->owner, "subgraph owners"));
   memcpy(s->owner, p->owner, n * sizeof *s->owner);
   return GR_SUCCESS;
@@ -137,7 +140,7 @@ static gr_status gr__build_1hop(gr_subgraph *s, const gr_csr *out, const gr_csr 
     const gr_vid u = owned[i];
     for (int dir = 0; dir < 2; dir++) {
       const gr_csr *c = dir == 0 ? out : in;
-      if (!c) continue;
+      if (!c || (dir == 1 && in == out)) continue;
       for (gr_eid e = c->offsets[u]; e < c->offsets[u + 1]; e++) {
         const gr_vid w = c->indices[e];
         if (owner[w] == q) continue;
@@ -180,7 +183,8 @@ static gr_status gr__build_1hop(gr_subgraph *s, const gr_csr *out, const gr_csr 
     s->owner_local[l] = rank[w];
   }
   GR_CHECK_GOTO(gr__part_rows(&s->out, out, n_local, owned, n_owned, true, g2l, threads), st, cleanup);
-  if (in) GR_CHECK_GOTO(gr__part_rows(&s->in, in, n_local, owned, n_owned, true, g2l, threads), st, cleanup);
+  if (in == out) s->in = s->out; /* undirected: the same rows (see gr__build_all) */
+  else if (in) GR_CHECK_GOTO(gr__part_rows(&s->in, in, n_local, owned, n_owned, true, g2l, threads), st, cleanup);
 cleanup:
   free(proxies);
   free(pbegin);

@@ -51,6 +51,7 @@ typedef struct run_options {
   const char *comm;      /* NULL: the primitive's default */
   gr_transport_kind transport;
   gr_comm_format comm_format;
+  bool timeline;
 } run_options;
 
 enum {
@@ -86,6 +87,7 @@ enum {
   OPT_DIRECTION,
   OPT_DO_A,
   OPT_DO_B,
+  OPT_TIMELINE,
   OPT_VERSION
 };
 
@@ -124,6 +126,7 @@ static const struct option long_options[] = {
     {"direction", required_argument, NULL, OPT_DIRECTION},
     {"do-a", required_argument, NULL, OPT_DO_A},
     {"do-b", required_argument, NULL, OPT_DO_B},
+    {"timeline", no_argument, NULL, OPT_TIMELINE},
     {"version", no_argument, NULL, OPT_VERSION},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
@@ -207,6 +210,8 @@ static void usage(FILE *f) {
           "      --json FILE        write the report as JSON\n"
           "      --out FILE         write one line per vertex: input id, value (-1 unreached)\n"
           "                         [, predecessor]\n"
+          "      --timeline         keep and print every iteration's time split and host\n"
+          "                         work per device (launches, waits, copies, barriers)\n"
           "      --quiet            print nothing but errors\n"
           "  -h, --help             this text\n"
           "      --version          print the version\n"
@@ -428,6 +433,9 @@ static int parse_options(int argc, char **argv, run_options *o) {
         o->part.bias_factor = f;
         break;
       }
+      case OPT_TIMELINE:
+        o->timeline = true;
+        break;
       case OPT_VERSION:
         printf("gr_run %s\n", GR_VERSION);
         exit(EXIT_OK);
@@ -497,6 +505,7 @@ static gr_vid count_reached(const gr_result *r) {
 }
 
 int main(int argc, char **argv) {
+  const double t_start = gr_time_now();
   run_options o;
   int rc = parse_options(argc, argv, &o);
   if (rc >= 0) return rc;
@@ -513,6 +522,8 @@ int main(int argc, char **argv) {
   gr_result res = GR_RESULT_INIT, ref = GR_RESULT_INIT;
   gr_run_report rep;
   memset(&rep, 0, sizeof rep);
+  gr_run_phases *ph = &rep.phases;
+  double t_phase = 0;
   gr_status st;
   char gen_name[256] = "";
 
@@ -552,6 +563,7 @@ int main(int argc, char **argv) {
   }
 
   o.load.build_csc = prim->needs_in_edges;
+  t_phase = gr_time_now();
   if (prim->needs_weights && o.load.weights.kind == GR_WEIGHTS_NONE)
     return usage_error("%s needs edge weights; --weights none is not allowed", prim->name);
   if (o.gen) {
@@ -566,6 +578,7 @@ int main(int argc, char **argv) {
     st = gr_graph_load(&g, o.file, &o.load);
     if (st < 0) return fail(st, NULL);
   }
+  ph->load = gr_time_now() - t_phase;
   if (gr_graph_num_vertices(g) == 0) {
     fprintf(stderr, "gr_run: the graph has no vertices\n");
     rc = EXIT_USAGE;
@@ -592,9 +605,12 @@ int main(int argc, char **argv) {
     }
   }
 
-  gr_enactor_config cfg = {prim, &o.popts, backend, o.gpus, o.cpu_threads, o.mem, NULL, NULL, NULL, false};
+  gr_enactor_config cfg = {prim, &o.popts, backend, o.gpus, o.cpu_threads, o.mem, NULL, NULL, NULL, false,
+                           o.timeline};
   if (o.gpus == 1) {
+    t_phase = gr_time_now();
     GR_CHECK_GOTO(gr_subgraph_whole(&sub, g, prim->needs_in_edges), st, runtime_fail);
+    ph->build = gr_time_now() - t_phase;
     cfg.subs = &sub;
   } else {
     if ((gr_vid)o.gpus > gr_graph_num_vertices(g)) {
@@ -604,18 +620,24 @@ int main(int argc, char **argv) {
       goto done;
     }
     o.part.parts = o.gpus;
+    t_phase = gr_time_now();
     st = gr_partition_create(&part, g, &o.part);
     if (st < 0) {
       rc = fail(st, "--partitioner");
       goto done;
     }
+    ph->partition = gr_time_now() - t_phase;
+    t_phase = gr_time_now();
     GR_CHECK_GOTO(gr_subgraphs_build(&subs, g, part, proxy, prim->needs_in_edges), st, runtime_fail);
+    ph->build = gr_time_now() - t_phase;
     cfg.subs = subs;
     cfg.exchange = &gr_comm_exchange_ops;
     cfg.exchange_shared = comm;
     cfg.broadcast = cmode == GR_COMM_BROADCAST;
   }
+  t_phase = gr_time_now();
   GR_CHECK_GOTO(gr_enactor_create(&en, &cfg), st, runtime_fail);
+  ph->setup = gr_time_now() - t_phase;
 
   GR_CHECK_GOTO(gr_host_calloc((void **)&records, (size_t)o.runs, sizeof *records, "run records"), st,
                 runtime_fail);
@@ -625,7 +647,9 @@ int main(int argc, char **argv) {
     if (prim->needs_source)
       args.source = o.src == SRC_RANDOM ? random_source(csr, o.seed, &counter) : fixed_src;
     gr_run_stats stats;
+    t_phase = gr_time_now();
     st = gr_enactor_run(en, &args, &stats);
+    ph->runs += gr_time_now() - t_phase;
     if (st < 0) {
       gr_run_stats_free(&stats);
       goto runtime_fail;
@@ -645,13 +669,16 @@ int main(int argc, char **argv) {
     x->dev = stats.devices;
     x->n_dev = stats.n_devices;
     x->iteration_limit = stats.status == GR_ITERATION_LIMIT;
+    t_phase = gr_time_now();
     gr_result_free(&res);
     GR_CHECK_GOTO(gr_enactor_extract(en, &res), st, runtime_fail);
     maybe_corrupt(&res, args.source);
     x->reached = count_reached(&res);
     x->traversed = prim->traversed_edges ? prim->traversed_edges(g, &res) : gr_graph_num_edges(g);
+    ph->extract += gr_time_now() - t_phase;
     x->gteps = x->ms > 0 ? (double)x->traversed / (x->ms * 1e-3) / 1e9 : 0.0;
     if (o.validate && (!o.validate_first || r == 0)) {
+      t_phase = gr_time_now();
       gr_result_free(&ref);
       st = prim->reference(g, &args, &o.popts, &ref);
       if (st < 0) goto runtime_fail;
@@ -660,6 +687,7 @@ int main(int argc, char **argv) {
       if (st < 0 && !rep.validation_error[0])
         snprintf(rep.validation_error, sizeof rep.validation_error, "run %d (source %llu): %s", r,
                  (unsigned long long)x->source, gr_error_message());
+      ph->validate += gr_time_now() - t_phase;
     }
   }
 
@@ -686,6 +714,8 @@ int main(int argc, char **argv) {
   rep.devices = devs;
   rep.runs = records;
   rep.validate = o.validate;
+  rep.timeline = o.timeline;
+  ph->total = gr_time_now() - t_start;
   rep.argc = argc;
   rep.argv = argv;
 

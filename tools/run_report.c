@@ -47,6 +47,40 @@ static gr__summary gr__summarize(const gr_run_report *r) {
   return s;
 }
 
+/* The run whose time is nearest the median (the timeline's example). */
+static int gr__median_run(const gr_run_report *r, double median) {
+  int best = 0;
+  for (int i = 1; i < r->n_runs; i++)
+    if (fabs(r->runs[i].ms - median) < fabs(r->runs[best].ms - median)) best = i;
+  return best;
+}
+
+/* Every iteration of one run, device by device. */
+static void gr__print_timeline(FILE *f, const gr_run_report *r) {
+  const gr__summary s = gr__summarize(r);
+  const int k = gr__median_run(r, s.median);
+  const gr_run_record *x = &r->runs[k];
+  fprintf(f, "timeline of run %d (%.3f ms; ms per step, host work per device and iteration):\n", k, x->ms);
+  fprintf(f, "  %5s %6s %9s %8s %8s %8s %8s %5s %5s %5s %5s %5s %4s %12s\n", "iter", "device", "compute", "package",
+          "transfer", "combine", "waiting", "launch", "wait", "copy", "mset", "alloc", "bar", "bytes");
+  for (int d = 0; d < x->n_dev; d++) {
+    const gr_device_run_stats *y = &x->dev[d];
+    for (int i = 0; i < y->timeline_len; i++) {
+      const gr_timeline_entry *t = &y->timeline[i];
+      fprintf(f, "  %5d %6d %9.3f %8.3f %8.3f %8.3f %8.3f %5u %5u %5u %5u %5u %4u %12llu\n", t->iteration, d,
+              t->compute_ms, t->package_ms, t->transfer_ms, t->combine_ms, t->wait_ms, t->launches, t->waits,
+              t->copies, t->memsets, t->allocations, t->barriers, (unsigned long long)t->bytes);
+    }
+  }
+}
+
+static void gr__print_phases(FILE *f, const gr_run_phases *p) {
+  fprintf(f,
+          "wall time  %.3f s: load %.3f, partition %.3f, subgraphs %.3f, setup %.3f, runs %.3f, extract %.3f, "
+          "validate %.3f\n",
+          p->total, p->load, p->partition, p->build, p->setup, p->runs, p->extract, p->validate);
+}
+
 void gr_report_print(FILE *f, const gr_run_report *r) {
   char b1[32];
   fprintf(f, "primitive  %s\n", r->primitive);
@@ -73,14 +107,15 @@ void gr_report_print(FILE *f, const gr_run_report *r) {
             x->gteps, x->validated > 0 ? "yes" : x->validated < 0 ? "NO" : "",
             x->iteration_limit ? " (iteration limit)" : "");
   }
-  if (r->n_runs && r->runs[0].n_dev > 1) {
-    /* Where the time went, per device, averaged over the runs. */
-    fprintf(f, "time split (mean per run, ms) and bytes sent per run:\n");
-    fprintf(f, "  %6s %10s %10s %10s %10s %10s %14s\n", "device", "compute", "package", "transfer", "combine",
-            "waiting", "bytes_sent");
+  if (r->n_runs && (r->runs[0].n_dev > 1 || r->timeline)) {
+    /* Where the time went, per device, averaged over the runs; and what
+     * the host asked of each device per iteration (the fixed costs). */
+    fprintf(f, "time split (mean per run, ms), bytes sent per run, host work per iteration:\n");
+    fprintf(f, "  %6s %9s %9s %9s %9s %9s %13s %8s %8s %8s\n", "device", "compute", "package", "transfer",
+            "combine", "waiting", "bytes_sent", "launches", "waits", "barriers");
     const int nd = r->runs[0].n_dev;
     for (int d = 0; d < nd; d++) {
-      double c = 0, p = 0, t = 0, m = 0, w = 0, b = 0;
+      double c = 0, p = 0, t = 0, m = 0, w = 0, b = 0, la = 0, wa = 0, ba = 0, it = 0;
       for (int i = 0; i < r->n_runs; i++) {
         const gr_device_run_stats *x = &r->runs[i].dev[d];
         c += x->compute_ms;
@@ -88,16 +123,22 @@ void gr_report_print(FILE *f, const gr_run_report *r) {
         t += x->transfer_ms;
         m += x->combine_ms;
         w += x->wait_ms;
+        la += (double)x->launches;
+        wa += (double)x->waits;
+        ba += (double)x->barriers;
+        it += r->runs[i].iterations;
         for (int j = 0; x->bytes_to && j < nd; j++) b += (double)x->bytes_to[j];
       }
-      const double k = 1.0 / r->n_runs;
-      fprintf(f, "  %6d %10.3f %10.3f %10.3f %10.3f %10.3f %14.0f\n", d, c * k, p * k, t * k, m * k, w * k,
-              b * k);
+      const double k = 1.0 / r->n_runs, ki = it > 0 ? 1.0 / it : 0.0;
+      fprintf(f, "  %6d %9.3f %9.3f %9.3f %9.3f %9.3f %13.0f %8.1f %8.1f %8.1f\n", d, c * k, p * k, t * k, m * k,
+              w * k, b * k, la * ki, wa * ki, ba * ki);
     }
   }
+  if (r->timeline && r->n_runs) gr__print_timeline(f, r);
   gr__summary s = gr__summarize(r);
   fprintf(f, "time       median %.3f ms, min %.3f ms, max %.3f ms over %d run%s; median %.3f GTEPS\n",
           s.median, s.min, s.max, r->n_runs, r->n_runs == 1 ? "" : "s", s.median_gteps);
+  gr__print_phases(f, &r->phases);
   if (r->validate) {
     if (r->validation_error[0])
       fprintf(f, "validation FAILED: %s\n", r->validation_error);
@@ -214,14 +255,50 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
         cJSON_AddNumberToObject(e, "wait_ms", y->wait_ms);
         cJSON_AddNumberToObject(e, "items_sent", (double)y->items_sent);
         cJSON_AddNumberToObject(e, "items_received", (double)y->items_received);
+        cJSON_AddNumberToObject(e, "launches", (double)y->launches);
+        cJSON_AddNumberToObject(e, "waits", (double)y->waits);
+        cJSON_AddNumberToObject(e, "allocations", (double)y->allocations);
+        cJSON_AddNumberToObject(e, "barriers", (double)y->barriers);
         cJSON *bt = cJSON_AddArrayToObject(e, "bytes_to");
         for (int j = 0; j < x->n_dev; j++)
           cJSON_AddItemToArray(bt, cJSON_CreateNumber(y->bytes_to ? (double)y->bytes_to[j] : 0.0));
         cJSON_AddItemToArray(ds, e);
       }
     }
+    if (r->timeline) {
+      cJSON *tl = cJSON_AddArrayToObject(o, "timeline");
+      for (int d = 0; d < x->n_dev; d++)
+        for (int k = 0; k < x->dev[d].timeline_len; k++) {
+          const gr_timeline_entry *t = &x->dev[d].timeline[k];
+          cJSON *e = cJSON_CreateObject();
+          cJSON_AddNumberToObject(e, "iteration", t->iteration);
+          cJSON_AddNumberToObject(e, "device", d);
+          cJSON_AddNumberToObject(e, "compute_ms", t->compute_ms);
+          cJSON_AddNumberToObject(e, "package_ms", t->package_ms);
+          cJSON_AddNumberToObject(e, "transfer_ms", t->transfer_ms);
+          cJSON_AddNumberToObject(e, "combine_ms", t->combine_ms);
+          cJSON_AddNumberToObject(e, "wait_ms", t->wait_ms);
+          cJSON_AddNumberToObject(e, "launches", t->launches);
+          cJSON_AddNumberToObject(e, "waits", t->waits);
+          cJSON_AddNumberToObject(e, "copies", t->copies);
+          cJSON_AddNumberToObject(e, "memsets", t->memsets);
+          cJSON_AddNumberToObject(e, "allocations", t->allocations);
+          cJSON_AddNumberToObject(e, "barriers", t->barriers);
+          cJSON_AddNumberToObject(e, "bytes", (double)t->bytes);
+          cJSON_AddItemToArray(tl, e);
+        }
+    }
     cJSON_AddItemToArray(runs, o);
   }
+  cJSON *ph = cJSON_AddObjectToObject(root, "phases");
+  cJSON_AddNumberToObject(ph, "load_s", r->phases.load);
+  cJSON_AddNumberToObject(ph, "partition_s", r->phases.partition);
+  cJSON_AddNumberToObject(ph, "build_s", r->phases.build);
+  cJSON_AddNumberToObject(ph, "setup_s", r->phases.setup);
+  cJSON_AddNumberToObject(ph, "runs_s", r->phases.runs);
+  cJSON_AddNumberToObject(ph, "extract_s", r->phases.extract);
+  cJSON_AddNumberToObject(ph, "validate_s", r->phases.validate);
+  cJSON_AddNumberToObject(ph, "total_s", r->phases.total);
   gr__summary s = gr__summarize(r);
   cJSON *sum = cJSON_AddObjectToObject(root, "summary");
   cJSON_AddNumberToObject(sum, "median_ms", s.median);

@@ -30,6 +30,18 @@ typedef struct gr_run_record {
   int n_dev;
 } gr_run_record;
 
+/* Wall seconds of each phase of a gr_run invocation (time to answer). */
+typedef struct gr_run_phases {
+  double load;      /* reading or generating the graph */
+  double partition; /* assigning owners (several devices) */
+  double build;     /* the subgraphs of the devices */
+  double setup;     /* opening the devices, uploading, the primitive's init */
+  double runs;      /* the runs themselves, with their host-side bookkeeping */
+  double extract;   /* gathering results to the host, counting what was reached */
+  double validate;  /* the CPU reference and the checks */
+  double total;     /* from start to the report */
+} gr_run_phases;
+
 typedef struct gr_run_report {
   const char *primitive;
   const char *graph;
@@ -51,6 +63,8 @@ typedef struct gr_run_report {
   gr_run_record *runs;
   int n_runs;
   bool validate;
+  bool timeline; /* print each iteration's timeline (the run nearest the median) */
+  gr_run_phases phases;
   char validation_error[1024];
   int argc;
   char **argv;

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The exchange's per-element work on CUDA: the same meaning as
-// exchange_cpu.c (tests/gpu compares them). Owned vertices are emitted with
-// warp-aggregated atomics; per-peer counts go through a shared-memory
-// histogram per block.
+// exchange_cpu.c (tests/gpu compares them). Nothing here touches one global
+// counter per item or per warp: a same-address atomic serializes at the L2,
+// and one per item cost as much as a big level's whole advance (the package
+// of a 7-million-vertex output took 7 ms that way). Slots are reserved per
+// tile of a block instead: lanes with the same destination are matched
+// (__match_any_sync), their leader adds to a shared count, and one global
+// atomicAdd per destination per tile reserves the block's range.
 #include <cuda_runtime.h>
 
 #include "exchange_kernels.h"
@@ -13,61 +17,125 @@
 namespace {
 
 constexpr int kBlock = 256;
+constexpr int kItems = 4;  // items per thread per tile of the package kernel
+constexpr int kNext = GR_COMM_MAX_DEVICES;  // the next frontier's index among the destinations
 
 unsigned blocks_for(gr_device *dev, unsigned long long items) {
   int sms = gr_device_sm_count(dev);
   return gr_cuda::grid_for(items, kBlock, (unsigned)(sms > 0 ? sms : 16) * 8u);
 }
 
-__global__ void __launch_bounds__(kBlock) split_kernel(gr_xk_split_args a) {
-  __shared__ unsigned long long hist[GR_COMM_MAX_DEVICES];
-  if (threadIdx.x < GR_COMM_MAX_DEVICES) hist[threadIdx.x] = 0;
-  __syncthreads();
-  for (gr_eid base = (gr_eid)blockIdx.x * kBlock; base < a.n_out; base += (gr_eid)gridDim.x * kBlock) {
-    gr_eid i = base + threadIdx.x;
-    bool mine = false;
-    gr_vid v = 0;
-    if (i < a.n_out) {
-      v = a.out[i];
-      int o = a.owner[v];
-      if (o == a.me) {
-        mine = true;
-        gr_bitmap_test_and_set(a.cull, v);
-      } else if (a.count_peers) {
-        atomicAdd(&hist[o], 1ull);
-      }
-    }
-    gr_cuda::warp_emit(mine, v, a.next, a.next_capacity, a.counts);
-  }
-  __syncthreads();
-  if (a.count_peers && threadIdx.x < GR_COMM_MAX_DEVICES && hist[threadIdx.x])
-    atomicAdd(&a.counts[1 + threadIdx.x], hist[threadIdx.x]);
+// This lane's rank among the lanes of its warp with the same key, after
+// their leader reserved all of them in count[key] (shared memory). key < 0:
+// no reservation (rank meaningless). Every lane of the warp calls it.
+__device__ __forceinline__ unsigned warp_reserve(int key, unsigned *count) {
+  const unsigned peers = __match_any_sync(gr_cuda::kFullMask, key);
+  const int lane = threadIdx.x & 31, leader = __ffs(peers) - 1;
+  unsigned b = 0;
+  if (key >= 0 && lane == leader) b = atomicAdd(&count[key], (unsigned)__popc(peers));
+  b = __shfl_sync(gr_cuda::kFullMask, b, leader);
+  return b + (unsigned)__popc(peers & ((1u << lane) - 1u));
 }
 
-__global__ void __launch_bounds__(kBlock) pack_kernel(gr_xk_pack_args a) {
-  const gr_xk_layout *l = &a.layout;
-  const int vb = l->value_bytes;
-  for (gr_eid i = (gr_eid)blockIdx.x * kBlock + threadIdx.x; i < a.n_out; i += (gr_eid)gridDim.x * kBlock) {
-    const gr_vid v = a.out[i];
-    int part = 0;
-    unsigned long long slot = i;
-    if (a.owner) {
-      part = a.owner[v];
-      if (part == a.me) continue;
-      slot = atomicAdd(&a.cursor[part], 1ull);
-    }
-    unsigned char *m = a.msg[part];
-    const uint64_t cnt = a.msg_count[part];
-    ((gr_vid *)m)[slot] = a.convert ? a.convert[v] : v;
-    for (int k = 0; k < l->n_values; k++) {
-      unsigned char *dst = m + gr_xk_section(l, cnt, 1 + k) + slot * vb;
-      const unsigned char *src = (const unsigned char *)a.pay.values[k] + (size_t)v * vb;
-      if (vb == 8) *(uint64_t *)dst = *(const uint64_t *)src;
-      else *(uint32_t *)dst = *(const uint32_t *)src;
-    }
-    for (int k = 0; k < l->n_vertices; k++)
-      ((gr_svid *)(m + gr_xk_section(l, cnt, 1 + l->n_values + k)))[slot] = a.pay.vertices[k][v];
+__device__ __forceinline__ void write_record(unsigned char *rec, const gr_xk_layout &l, const gr_payload &pay,
+                                             gr_vid id, gr_vid v) {
+  *(gr_vid *)rec = id;
+  const int vb = l.value_bytes;
+  for (int k = 0; k < l.n_values; k++) {
+    const unsigned char *src = (const unsigned char *)pay.values[k] + (size_t)v * vb;
+    if (vb == 8) *(uint64_t *)(rec + l.value_offset + 8 * k) = *(const uint64_t *)src;
+    else *(uint32_t *)(rec + l.value_offset + 4 * k) = *(const uint32_t *)src;
   }
+  for (int k = 0; k < l.n_vertices; k++)
+    *(gr_svid *)(rec + l.vertex_offset + sizeof(gr_svid) * k) = pay.vertices[k][v];
+}
+
+__global__ void __launch_bounds__(kBlock) package_kernel(gr_xk_package_args a) {
+  __shared__ unsigned s_cnt[GR_COMM_MAX_DEVICES + 1];
+  __shared__ unsigned s_fresh[GR_COMM_MAX_DEVICES];
+  __shared__ unsigned long long s_base[GR_COMM_MAX_DEVICES + 1];
+  const int n_msg = a.broadcast ? 1 : a.parts;
+  for (int t = threadIdx.x; t <= GR_COMM_MAX_DEVICES; t += kBlock) {
+    s_cnt[t] = 0;
+    if (t < GR_COMM_MAX_DEVICES) s_fresh[t] = 0;
+  }
+  __syncthreads();
+  unsigned long long dsum = 0, dmax = 0;
+  const gr_eid tile = (gr_eid)kBlock * kItems;
+  // The bound is the same for the whole block, so every barrier below is
+  // reached by every thread.
+  for (gr_eid base = (gr_eid)blockIdx.x * tile; base < a.n_out; base += (gr_eid)gridDim.x * tile) {
+    gr_vid v[kItems];
+    int dst[kItems];
+    bool mine[kItems], lst[kItems];
+    unsigned rn[kItems], rm[kItems];
+#pragma unroll
+    for (int k = 0; k < kItems; k++) {
+      const gr_eid i = base + (gr_eid)k * kBlock + threadIdx.x;
+      v[k] = 0;
+      dst[k] = -1;
+      mine[k] = false;
+      if (i < a.n_out) {
+        v[k] = a.out[i];
+        const int o = a.owner[v[k]];
+        mine[k] = o == a.me;
+        dst[k] = a.broadcast ? 0 : mine[k] ? -1 : o;
+        if (mine[k]) gr_bitmap_test_and_set(a.cull, v[k]);
+      }
+      rn[k] = warp_reserve(mine[k] ? kNext : -1, s_cnt);
+      lst[k] = dst[k] >= 0 && a.list[dst[k]] != nullptr;
+      rm[k] = warp_reserve(lst[k] ? dst[k] : -1, s_cnt);
+      bool fresh = false;
+      if (dst[k] >= 0 && a.bits[dst[k]]) {
+        const gr_vid id = a.convert ? a.convert[v[k]] : v[k];
+        uint32_t *words = (uint32_t *)(a.bits[dst[k]] + 8);
+        const uint32_t mask = 1u << (id & 31u);
+        fresh = !(atomicOr(&words[id >> 5], mask) & mask);
+        if (fresh) {
+          // Uniform payloads: every writer stores the same bytes.
+          const unsigned char *src = (const unsigned char *)a.pay.values[0] + (size_t)v[k] * a.layout.value_bytes;
+          if (a.layout.value_bytes == 8) *(volatile uint64_t *)a.bits[dst[k]] = *(const uint64_t *)src;
+          else *(volatile uint32_t *)a.bits[dst[k]] = *(const uint32_t *)src;
+        }
+      }
+      warp_reserve(fresh ? dst[k] : -1, s_fresh);
+    }
+    __syncthreads();
+    for (int t = threadIdx.x; t <= GR_COMM_MAX_DEVICES; t += kBlock) {
+      if (t != kNext && t >= n_msg) continue;
+      if (s_cnt[t]) {
+        s_base[t] = atomicAdd(&a.counters[t == kNext ? GR_XK_NEXT : GR_XK_PEER + t], (unsigned long long)s_cnt[t]);
+        s_cnt[t] = 0;
+      }
+      if (t < n_msg && s_fresh[t]) {
+        atomicAdd(&a.counters[GR_XK_PEER + a.parts + t], (unsigned long long)s_fresh[t]);
+        s_fresh[t] = 0;
+      }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < kItems; k++) {
+      if (mine[k]) {
+        const unsigned long long pos = s_base[kNext] + rn[k];
+        if (pos < a.next_capacity) {
+          a.next[pos] = v[k];
+          if (a.deg) {
+            const unsigned long long d = a.deg[v[k] + 1] - a.deg[v[k]];
+            dsum += d;
+            dmax = d > dmax ? d : dmax;
+          }
+        }
+      }
+      if (lst[k]) {
+        const int j = dst[k];
+        const unsigned long long slot = s_base[j] + rm[k];
+        if (slot < a.list_capacity[j])
+          write_record(a.list[j] + slot * (unsigned long long)a.layout.record_bytes, a.layout, a.pay,
+                       a.convert ? a.convert[v[k]] : v[k], v[k]);
+      }
+    }
+  }
+  if (a.deg) gr_cuda::block_add_max(dsum, dmax, &a.counters[GR_XK_NEXT_EDGES]);
 }
 
 // ---- combine operators: true when the local value changed -----------------
@@ -137,145 +205,116 @@ __device__ bool op_apply(double *p, double x, gr_combine_op op) {
   return false;
 }
 
+// One item into local vertex v: the value payloads at vals, the vertex
+// payloads at vtx (records only). True when v joins the next frontier.
 template <class T>
-__global__ void __launch_bounds__(kBlock) combine_kernel(gr_xk_combine_args a) {
-  const gr_xk_layout *l = &a.layout;
-  const gr_vid *ids = (const gr_vid *)a.msg;
-  const bool all_values = a.op == GR_COMBINE_SUM || a.op == GR_COMBINE_OR;
-  const T *vals0 = (const T *)(a.msg + gr_xk_section(l, a.count, 1));
+__device__ __forceinline__ bool combine_one(const gr_xk_combine_args &a, gr_vid v, const unsigned char *vals,
+                                            const unsigned char *vtx) {
+  const gr_xk_layout &l = a.layout;
+  T *loc0 = (T *)a.pay.values[0] + v;
+  const T x0 = *(const T *)vals;
+  if (a.pass == 2) {
+    if (*loc0 == x0) {
+      for (int k = 1; k < l.n_values; k++) ((T *)a.pay.values[k])[v] = ((const T *)vals)[k];
+      for (int k = 0; k < l.n_vertices; k++) a.pay.vertices[k][v] = ((const gr_svid *)vtx)[k];
+    }
+    return false;
+  }
+  bool changed = op_apply(loc0, x0, a.op);
+  if (a.op == GR_COMBINE_SUM || a.op == GR_COMBINE_OR || a.op == GR_COMBINE_REPLACE)
+    for (int k = 1; k < l.n_values; k++) changed |= op_apply((T *)a.pay.values[k] + v, ((const T *)vals)[k], a.op);
+  if (a.op == GR_COMBINE_REPLACE)
+    for (int k = 0; k < l.n_vertices; k++) a.pay.vertices[k][v] = ((const gr_svid *)vtx)[k];
+  return changed && (!a.owner || a.owner[v] == a.me) && gr_bitmap_test_and_set(a.cull, v);
+}
+
+using Queue = gr_cuda::BlockQueue<kBlock>;
+
+template <class T>
+__global__ void __launch_bounds__(kBlock) combine_list_kernel(gr_xk_combine_args a) {
+  __shared__ Queue::Storage qs;
+  Queue q(qs, a.next, a.next_capacity, &a.counters[GR_XK_NEXT], a.deg);
+  const gr_xk_layout &l = a.layout;
+  // A block-uniform bound: every thread reaches every push.
   for (gr_eid base = (gr_eid)blockIdx.x * kBlock; base < a.count; base += (gr_eid)gridDim.x * kBlock) {
-    gr_eid i = base + threadIdx.x;
+    const gr_eid i = base + threadIdx.x;
     bool emit = false;
     gr_vid v = 0;
     if (i < a.count) {
-      v = ids[i];
+      const unsigned char *rec = a.msg + i * (gr_eid)l.record_bytes;
+      v = *(const gr_vid *)rec;
       if (a.g2l) v = a.g2l[v];
-      if (v != GR_NO_VERTEX) {
-        T *loc0 = (T *)a.pay.values[0] + v;
-        if (a.pass == 2) {
-          if (*loc0 == vals0[i]) {
-            for (int k = 1; k < l->n_values; k++)
-              ((T *)a.pay.values[k])[v] = ((const T *)(a.msg + gr_xk_section(l, a.count, 1 + k)))[i];
-            for (int k = 0; k < l->n_vertices; k++)
-              a.pay.vertices[k][v] =
-                  ((const gr_svid *)(a.msg + gr_xk_section(l, a.count, 1 + l->n_values + k)))[i];
-          }
-        } else {
-          bool changed = op_apply(loc0, vals0[i], a.op);
-          if (all_values || a.op == GR_COMBINE_REPLACE)
-            for (int k = 1; k < l->n_values; k++)
-              changed |= op_apply((T *)a.pay.values[k] + v,
-                                  ((const T *)(a.msg + gr_xk_section(l, a.count, 1 + k)))[i], a.op);
-          if (a.op == GR_COMBINE_REPLACE)
-            for (int k = 0; k < l->n_vertices; k++)
-              a.pay.vertices[k][v] =
-                  ((const gr_svid *)(a.msg + gr_xk_section(l, a.count, 1 + l->n_values + k)))[i];
-          emit = changed && (!a.owner || a.owner[v] == a.me) && gr_bitmap_test_and_set(a.cull, v);
-        }
-      }
+      if (v != GR_NO_VERTEX) emit = combine_one<T>(a, v, rec + l.value_offset, rec + l.vertex_offset);
     }
-    // Pass 2 emits nothing; the loop bound is uniform over the block, so
-    // the whole warp reaches warp_emit together.
-    gr_cuda::warp_emit(emit, v, a.next, a.next_capacity, a.count_next);
+    q.push(emit, v);
   }
+  q.finish(&a.counters[GR_XK_NEXT_EDGES]);
 }
 
-gr_status split_cuda(gr_device *dev, const gr_xk_split_args *a) {
+// A thread per word of the bitmap; the lanes of a warp walk their words'
+// bits together (as many rounds as the busiest lane needs), so the staging
+// queue's warp-level calls always have every lane.
+template <class T>
+__global__ void __launch_bounds__(kBlock) combine_bits_kernel(gr_xk_combine_args a) {
+  __shared__ Queue::Storage qs;
+  Queue q(qs, a.next, a.next_capacity, &a.counters[GR_XK_NEXT], a.deg);
+  const uint32_t *bits = (const uint32_t *)(a.msg + 8);
+  const gr_eid words = ((gr_eid)a.universe + 31) / 32;
+  unsigned long long found = 0;
+  for (gr_eid base = (gr_eid)blockIdx.x * kBlock; base < words; base += (gr_eid)gridDim.x * kBlock) {
+    const gr_eid w = base + threadIdx.x;
+    uint32_t word = w < words ? bits[w] : 0u;
+    found += (unsigned long long)__popc(word);
+    while (__any_sync(gr_cuda::kFullMask, word != 0)) {
+      bool emit = false;
+      gr_vid v = 0;
+      if (word) {
+        v = (gr_vid)(w * 32 + (gr_eid)(__ffs(word) - 1));
+        word &= word - 1;
+        if (a.g2l) v = a.g2l[v];
+        if (v != GR_NO_VERTEX) emit = combine_one<T>(a, v, a.msg, nullptr);
+      }
+      q.warp_push(emit, v);
+    }
+    q.sync();
+  }
+  q.finish(&a.counters[GR_XK_NEXT_EDGES]);
+  gr_cuda::block_add<kBlock>(found, &a.counters[a.found]);
+}
+
+gr_status package_cuda(gr_device *dev, const gr_xk_package_args *a) {
+  if (!a->n_out) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  split_kernel<<<blocks_for(dev, a->n_out), kBlock, 0, s>>>(*a);
+  const unsigned long long tiles = (a->n_out + (unsigned long long)kBlock * kItems - 1) / ((unsigned long long)kBlock * kItems);
+  int sms = gr_device_sm_count(dev);
+  package_kernel<<<gr_cuda::grid_for(tiles, 1, (unsigned)(sms > 0 ? sms : 16) * 8u), kBlock, 0, s>>>(*a);
   GR_CUDA_CHECK_LAUNCH();
   return GR_SUCCESS;
 }
 
-gr_status pack_cuda(gr_device *dev, const gr_xk_pack_args *a) {
-  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  pack_kernel<<<blocks_for(dev, a->n_out), kBlock, 0, s>>>(*a);
+template <class T>
+gr_status combine_typed(gr_device *dev, const gr_xk_combine_args *a, cudaStream_t s) {
+  if (a->format == GR_XK_BITMAP) {
+    const unsigned long long words = ((unsigned long long)a->universe + 31) / 32;
+    combine_bits_kernel<T><<<blocks_for(dev, words), kBlock, 0, s>>>(*a);
+  } else {
+    if (!a->count) return GR_SUCCESS;
+    combine_list_kernel<T><<<blocks_for(dev, a->count), kBlock, 0, s>>>(*a);
+  }
   GR_CUDA_CHECK_LAUNCH();
   return GR_SUCCESS;
 }
 
 gr_status combine_cuda(gr_device *dev, const gr_xk_combine_args *a) {
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  unsigned g = blocks_for(dev, a->count);
   switch (a->type) {
-    case GR_VALUE_SVID: combine_kernel<gr_svid><<<g, kBlock, 0, s>>>(*a); break;
-    case GR_VALUE_FLOAT: combine_kernel<float><<<g, kBlock, 0, s>>>(*a); break;
-    case GR_VALUE_DOUBLE: combine_kernel<double><<<g, kBlock, 0, s>>>(*a); break;
+    case GR_VALUE_SVID: return combine_typed<gr_svid>(dev, a, s);
+    case GR_VALUE_FLOAT: return combine_typed<float>(dev, a, s);
+    case GR_VALUE_DOUBLE: return combine_typed<double>(dev, a, s);
   }
-  GR_CUDA_CHECK_LAUNCH();
-  return GR_SUCCESS;
-}
-
-__global__ void __launch_bounds__(kBlock) pack_bits_kernel(gr_xk_pack_bits_args a) {
-  uint32_t *bits = (uint32_t *)(a.msg + 8);
-  const gr_eid first = (gr_eid)blockIdx.x * kBlock + threadIdx.x;
-  if (first == 0) {
-    const unsigned char *src = (const unsigned char *)a.values + (size_t)a.out[0] * a.value_bytes;
-    for (int b = 0; b < a.value_bytes; b++) a.msg[b] = src[b];
-  }
-  // Whole warps walk the items (the bound is rounded up to 32) so the
-  // ballot that counts the newly set bits has every lane.
-  const gr_eid padded = (a.n_out + 31) / 32 * 32;
-  for (gr_eid i = first; i < padded; i += (gr_eid)gridDim.x * kBlock) {
-    bool fresh = false;
-    if (i < a.n_out) {
-      const gr_vid id = a.convert ? a.convert[a.out[i]] : a.out[i];
-      const uint32_t mask = 1u << (id & 31u);
-      fresh = !(atomicOr(&bits[id >> 5], mask) & mask);
-    }
-    const unsigned ballot = __ballot_sync(gr_cuda::kFullMask, fresh);
-    if ((threadIdx.x & 31) == 0 && ballot) atomicAdd(a.distinct, (unsigned long long)__popc(ballot));
-  }
-}
-
-// A thread per word; the warp reserves its words' ids with one atomicAdd.
-__global__ void __launch_bounds__(kBlock) unpack_bits_kernel(gr_xk_unpack_bits_args a) {
-  const uint32_t *bits = (const uint32_t *)(a.msg + 8);
-  const int vb = a.layout.value_bytes;
-  gr_vid *ids = (gr_vid *)a.list;
-  unsigned char *vals = a.list + gr_xk_section(&a.layout, a.count, 1);
-  const gr_eid words = ((gr_eid)a.universe + 31) / 32;
-  const int lane = threadIdx.x & 31;
-  // Whole warps walk the words (the bound is rounded up to 32), so the
-  // shuffles below always have every lane.
-  const gr_eid padded = (words + 31) / 32 * 32;
-  for (gr_eid w = (gr_eid)blockIdx.x * kBlock + threadIdx.x; w < padded; w += (gr_eid)gridDim.x * kBlock) {
-    uint32_t word = w < words ? bits[w] : 0u;
-    const unsigned cnt = (unsigned)__popc(word);
-    unsigned incl = cnt;
-    for (int o = 1; o < 32; o <<= 1) {
-      const unsigned up = __shfl_up_sync(gr_cuda::kFullMask, incl, o);
-      if (lane >= o) incl += up;
-    }
-    const unsigned total = __shfl_sync(gr_cuda::kFullMask, incl, 31);
-    unsigned long long base = 0;
-    if (lane == 31 && total) base = atomicAdd(a.cursor, (unsigned long long)total);
-    base = __shfl_sync(gr_cuda::kFullMask, base, 31);
-    unsigned long long pos = base + incl - cnt;
-    for (; word; word &= word - 1, pos++) {
-      if (pos >= a.count) break;  // the exchange checks the cursor against count afterwards
-      ids[pos] = (gr_vid)(w * 32 + (gr_eid)(__ffs(word) - 1));
-      for (int b = 0; b < vb; b++) vals[pos * vb + b] = a.msg[b];
-    }
-  }
-}
-
-gr_status pack_bits_cuda(gr_device *dev, const gr_xk_pack_bits_args *a) {
-  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  pack_bits_kernel<<<blocks_for(dev, a->n_out), kBlock, 0, s>>>(*a);
-  GR_CUDA_CHECK_LAUNCH();
-  return GR_SUCCESS;
-}
-
-gr_status unpack_bits_cuda(gr_device *dev, const gr_xk_unpack_bits_args *a) {
-  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  const unsigned long long words = ((unsigned long long)a->universe + 31) / 32;
-  unpack_bits_kernel<<<blocks_for(dev, words), kBlock, 0, s>>>(*a);
-  GR_CUDA_CHECK_LAUNCH();
-  return GR_SUCCESS;
+  return gr_errorf(GR_ERR_INTERNAL, "exchange combine: unknown value type %d", (int)a->type);
 }
 
 }  // namespace
 
-extern "C" const gr_xk_ops gr__xk_ops_cuda = {split_cuda, pack_cuda, combine_cuda, pack_bits_cuda,
-                                              unpack_bits_cuda};
+extern "C" const gr_xk_ops gr__xk_ops_cuda = {package_cuda, combine_cuda};

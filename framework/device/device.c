@@ -9,6 +9,14 @@
 #include "gr/log.h"
 #include "gr/util.h"
 
+/* One set of counts per thread: each device is driven by its own thread. */
+static _Thread_local gr_device_activity gr__activity;
+
+gr_device_activity gr_device_activity_get(void) { return gr__activity; }
+void gr__device_activity_launch(void) { gr__activity.launches++; }
+void gr__device_activity_wait(void) { gr__activity.waits++; }
+void gr__device_activity_copy(void) { gr__activity.copies++; }
+
 int gr_cuda_available(void) {
 #ifdef GR_HAVE_CUDA
   return 1;
@@ -162,6 +170,7 @@ gr_status gr_device_malloc(gr_device *dev, void **out, size_t bytes, const char 
   }
   dev->mem.bytes_in_use += bytes;
   dev->mem.allocations++;
+  gr__activity.allocations++;
   if (dev->mem.bytes_in_use > dev->mem.peak_bytes) dev->mem.peak_bytes = dev->mem.bytes_in_use;
   gr_log(GR_LOG_TRACE, GR_SUBSYS_ALLOC, "device %d: +%zu bytes for %s (in use %llu)", dev->ordinal,
          bytes, what ? what : "data", (unsigned long long)dev->mem.bytes_in_use);
@@ -170,6 +179,7 @@ gr_status gr_device_malloc(gr_device *dev, void **out, size_t bytes, const char 
 
 void gr_device_free(gr_device *dev, void *p, size_t bytes) {
   if (!p) return;
+  gr__activity.allocations++;
   if (dev->backend == GR_BACKEND_CPU) {
     free(p);
   } else {
@@ -187,6 +197,8 @@ void gr__device_count_realloc(gr_device *dev) { dev->mem.reallocations++; }
 gr_status gr_device_copy(gr_device *dev, void *dst, const void *src, size_t bytes,
                          gr_copy_kind kind) {
   if (!bytes) return GR_SUCCESS;
+  gr__activity.copies++;
+  if (kind == GR_COPY_D2H || kind == GR_COPY_H2H) gr__activity.waits++;
 #ifdef GR_HAVE_CUDA
   if (dev->backend == GR_BACKEND_CUDA) return gr__cuda_copy(dev, dst, src, bytes, kind);
 #endif
@@ -197,6 +209,7 @@ gr_status gr_device_copy(gr_device *dev, void *dst, const void *src, size_t byte
 
 gr_status gr_device_memset(gr_device *dev, void *p, int byte, size_t bytes) {
   if (!bytes) return GR_SUCCESS;
+  gr__activity.memsets++;
 #ifdef GR_HAVE_CUDA
   if (dev->backend == GR_BACKEND_CUDA) return gr__cuda_memset(dev, p, byte, bytes);
 #endif
@@ -205,6 +218,7 @@ gr_status gr_device_memset(gr_device *dev, void *p, int byte, size_t bytes) {
 }
 
 gr_status gr_device_sync(gr_device *dev) {
+  gr__activity.waits++;
 #ifdef GR_HAVE_CUDA
   if (dev->backend == GR_BACKEND_CUDA) return gr__cuda_sync(dev);
 #endif
@@ -232,4 +246,66 @@ void gr_device_host_free(gr_device *dev, void *p) {
   }
 #endif
   free(p);
+}
+
+struct gr_device_marks {
+  gr_device *dev;
+  int n;
+  void **ev;      /* CUDA events */
+  double *t;      /* host clock (CPU devices) */
+  bool *recorded;
+};
+
+gr_status gr_device_marks_create(gr_device_marks **out, gr_device *dev, int n) {
+  *out = NULL;
+  gr_device_marks *m = NULL;
+  gr_status st = GR_SUCCESS;
+  GR_CHECK(gr_host_calloc((void **)&m, 1, sizeof *m, "device marks"));
+  m->dev = dev;
+  m->n = n;
+  GR_CHECK_GOTO(gr_host_calloc((void **)&m->recorded, (size_t)n, sizeof *m->recorded, "device marks"), st, fail);
+  if (dev->backend == GR_BACKEND_CUDA) {
+#ifdef GR_HAVE_CUDA
+    GR_CHECK_GOTO(gr_host_calloc((void **)&m->ev, (size_t)n, sizeof *m->ev, "device marks"), st, fail);
+    for (int k = 0; k < n; k++) GR_CHECK_GOTO(gr__cuda_event_create(&m->ev[k]), st, fail);
+#endif
+  } else {
+    GR_CHECK_GOTO(gr_host_calloc((void **)&m->t, (size_t)n, sizeof *m->t, "device marks"), st, fail);
+  }
+  *out = m;
+  return GR_SUCCESS;
+fail:
+  gr_device_marks_destroy(&m);
+  return st;
+}
+
+void gr_device_marks_destroy(gr_device_marks **mp) {
+  if (!mp || !*mp) return;
+  gr_device_marks *m = *mp;
+#ifdef GR_HAVE_CUDA
+  for (int k = 0; m->ev && k < m->n; k++) gr__cuda_event_destroy(m->ev[k]);
+#endif
+  free(m->ev);
+  free(m->t);
+  free(m->recorded);
+  free(m);
+  *mp = NULL;
+}
+
+gr_status gr_device_mark(gr_device_marks *m, int k) {
+  if (k < 0 || k >= m->n) return gr_errorf(GR_ERR_INVALID_ARG, "mark %d of %d", k, m->n);
+  m->recorded[k] = true;
+#ifdef GR_HAVE_CUDA
+  if (m->ev) return gr__cuda_event_record(m->dev, m->ev[k]);
+#endif
+  m->t[k] = gr_time_now();
+  return GR_SUCCESS;
+}
+
+double gr_device_marks_ms(gr_device_marks *m, int a, int b) {
+  if (a < 0 || b < 0 || a >= m->n || b >= m->n || !m->recorded[a] || !m->recorded[b]) return 0.0;
+#ifdef GR_HAVE_CUDA
+  if (m->ev) return gr__cuda_event_ms(m->ev[a], m->ev[b]);
+#endif
+  return (m->t[b] - m->t[a]) * 1e3;
 }

@@ -17,20 +17,27 @@
 enum gr__cmd { GR__CMD_NONE, GR__CMD_INIT, GR__CMD_RUN, GR__CMD_EXTRACT, GR__CMD_QUIT };
 
 /* A barrier that snapshots the failure flag when the last thread arrives:
- * every thread of one generation reads the same decision. */
+ * every thread of one generation reads the same decision. Waiters spin on
+ * the generation for a while before they sleep: GPUs' threads meet at a
+ * barrier several times per iteration, and waking a sleeping thread costs
+ * tens of microseconds, as much as a small level's work. CPU devices, whose
+ * worker threads need the cores, spin only briefly. */
 typedef struct gr__barrier {
   pthread_mutex_t mu;
   pthread_cond_t cv;
-  int n, arrived;
-  unsigned gen;
-  bool failed;
+  int n;
+  unsigned arrived; /* atomic */
+  unsigned gen;     /* atomic; bumped under mu */
+  bool failed;      /* under mu */
   bool snap[2];
+  double spin_s;    /* how long a waiter spins before sleeping */
 } gr__barrier;
 
 struct gr_sync {
   struct gr_enactor *e;
   int index;
   double waited_ms;
+  uint64_t passed; /* barriers passed */
 };
 
 typedef struct gr__slot {
@@ -56,6 +63,8 @@ typedef struct gr__slot {
   gr_eid in_size;
   bool converged[2]; /* by iteration parity, as iter_edges */
   gr_eid pending[2];  /* gr_iter.pending, by iteration parity */
+  gr_eid next_edges[2]; /* out-edges of the next frontier, as the exchange measured them */
+  gr_eid next_max_degree;
   gr_eid edges;
   /* This iteration's edges and bytes put on the wire, in the cell of the
    * iteration's parity: thread 0 reads them after the barrier that ends an
@@ -89,11 +98,12 @@ struct gr_enactor {
   double t0, t1;
 };
 
-static void gr__barrier_init(gr__barrier *b, int n) {
+static void gr__barrier_init(gr__barrier *b, int n, double spin_s) {
   memset(b, 0, sizeof *b);
   pthread_mutex_init(&b->mu, NULL);
   pthread_cond_init(&b->cv, NULL);
   b->n = n;
+  b->spin_s = spin_s;
 }
 
 static void gr__barrier_fini(gr__barrier *b) {
@@ -117,27 +127,44 @@ static void gr__fail(struct gr_enactor *e, int dev, gr_status st) {
 
 /* Returns true when the run must stop because some device failed. */
 static bool gr__barrier_wait_raw(gr__barrier *b) {
-  pthread_mutex_lock(&b->mu);
-  unsigned gen = b->gen;
-  if (++b->arrived == b->n) {
-    b->arrived = 0;
+  const unsigned gen = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE);
+  if (__atomic_add_fetch(&b->arrived, 1, __ATOMIC_ACQ_REL) == (unsigned)b->n) {
+    /* The last one in: nobody can arrive at the next barrier before the
+     * generation moves, so the count is reset first. */
+    pthread_mutex_lock(&b->mu);
+    __atomic_store_n(&b->arrived, 0, __ATOMIC_RELAXED);
     b->snap[gen & 1] = b->failed;
-    b->gen++;
+    __atomic_store_n(&b->gen, gen + 1, __ATOMIC_RELEASE);
     pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
   } else {
-    while (gen == b->gen) pthread_cond_wait(&b->cv, &b->mu);
+    bool passed = false;
+    if (b->spin_s > 0) {
+      const double until = gr_time_now() + b->spin_s;
+      for (unsigned i = 1; !passed; i++) {
+        passed = __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) != gen;
+        if (!passed && (i & 255u) == 0 && gr_time_now() > until) break;
+      }
+    }
+    if (!passed) {
+      pthread_mutex_lock(&b->mu);
+      while (__atomic_load_n(&b->gen, __ATOMIC_ACQUIRE) == gen) pthread_cond_wait(&b->cv, &b->mu);
+      pthread_mutex_unlock(&b->mu);
+    }
   }
-  bool stop = b->snap[gen & 1];
-  pthread_mutex_unlock(&b->mu);
-  return stop;
+  /* Written before the generation moved (release), read after (acquire). */
+  return b->snap[gen & 1];
 }
 
 bool gr_sync_wait(gr_sync *s) {
   double t = gr_time_now();
   bool stop = gr__barrier_wait_raw(&s->e->bar);
   s->waited_ms += (gr_time_now() - t) * 1e3;
+  s->passed++;
   return stop;
 }
+
+uint64_t gr_sync_count(const gr_sync *s) { return s->passed; }
 
 void gr_sync_fail(gr_sync *s, gr_status st) { gr__fail(s->e, s->index, st); }
 
@@ -197,6 +224,36 @@ static void gr__stats_level(gr_run_stats *rs, gr_eid frontier, gr_eid edges, dou
   rs->level_bytes[k] = bytes;
 }
 
+/* Appends one iteration's entry to a device's timeline (statistics only:
+ * an entry that cannot be stored is dropped). */
+static void gr__timeline_add(gr_device_run_stats *rs, const gr_timeline_entry *t) {
+  if (rs->timeline_len == rs->timeline_capacity) {
+    const int n = rs->timeline_capacity ? 2 * rs->timeline_capacity : 64;
+    gr_timeline_entry *x = realloc(rs->timeline, sizeof *x * (size_t)n);
+    if (!x) return;
+    rs->timeline = x;
+    rs->timeline_capacity = n;
+  }
+  rs->timeline[rs->timeline_len++] = *t;
+}
+
+/* What a device did between two snapshots. */
+typedef struct gr__snap {
+  gr_device_activity act;
+  gr_device_run_stats rs;
+  double waited_ms;
+  uint64_t barriers;
+} gr__snap;
+
+static gr__snap gr__snap_take(const gr__slot *s) {
+  gr__snap x;
+  x.act = gr_device_activity_get();
+  x.rs = s->rs;
+  x.waited_ms = s->sync.waited_ms;
+  x.barriers = s->sync.passed;
+  return x;
+}
+
 /* Puts one host CSR onto the device. */
 static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_buffer bufs[3], gr_csr *d,
                                 const char *what) {
@@ -240,6 +297,7 @@ static gr_status gr__slot_init(gr__slot *s) {
   p->mem = e->cfg.mem;
   p->global_view = e->n == 1 || e->cfg.broadcast;
   p->sync = e->n > 1 ? &s->sync : NULL;
+  for (int i = 0; i < e->n; i++) p->m_global += e->cfg.subs[i]->out.m;
   GR_CHECK(gr__upload_csr(s->dev, &sub->out, s->dev_out, &p->out, "graph (CSR)"));
   if (e->cfg.prim->needs_in_edges) {
     if (!sub->in.offsets)
@@ -277,6 +335,9 @@ static void gr__slot_release(gr__slot *s) {
   for (int i = 0; i < 3; i++) gr_frontier_release(&s->f[i]);
   free(s->rs.bytes_to);
   s->rs.bytes_to = NULL;
+  free(s->rs.timeline);
+  s->rs.timeline = NULL;
+  s->rs.timeline_len = s->rs.timeline_capacity = 0;
   for (int i = 0; i < 3; i++) {
     gr_buffer_release(&s->dev_out[i]);
     gr_buffer_release(&s->dev_in[i]);
@@ -298,8 +359,12 @@ static void gr__slot_run(gr__slot *s) {
   s->cur = 0;
   s->f[0].size = s->f[1].size = s->f[2].size = 0;
   uint64_t *bytes_to = s->rs.bytes_to;
+  gr_timeline_entry *timeline = s->rs.timeline;
+  const int timeline_capacity = s->rs.timeline_capacity;
   memset(&s->rs, 0, sizeof s->rs);
   s->rs.bytes_to = bytes_to;
+  s->rs.timeline = timeline;
+  s->rs.timeline_capacity = timeline_capacity;
   if (bytes_to) memset(bytes_to, 0, sizeof *bytes_to * (size_t)e->n);
   s->sync.waited_ms = 0;
   st = prim->reset(s->slice, &s->part, e->args, &s->f[0]);
@@ -307,29 +372,53 @@ static void gr__slot_run(gr__slot *s) {
   if (st < 0) gr__fail(e, s->index, st);
   s->in_size = s->f[0].size;
   if (gr_sync_wait(&s->sync)) return;
+  if (multi && e->cfg.exchange->prepare) {
+    st = e->cfg.exchange->prepare(s->xlocal, &s->part, &s->sync);
+    if (st < 0) gr__fail(e, s->index, st);
+    if (gr_sync_wait(&s->sync)) return;
+  }
   if (s->index == 0) e->t0 = gr_time_now();
   s->sync.waited_ms = 0; /* the traversal's waiting only */
+  const gr__snap run0 = gr__snap_take(s);
 
-  gr_eid global_in = 0;
+  gr_eid global_in = 0, global_in_edges = 0;
+  bool measured = false;
   for (int i = 0; i < e->n; i++) global_in += e->slots[i].in_size;
   int max_iter = e->opts.max_iterations;
   s->sum_calls = 0;
   for (int iter = 0;; iter++) {
     const double t_iter = gr_time_now();
+    const gr__snap it0 = gr__snap_take(s);
     const gr_eid level_in = global_in;
     /* f[cur] is the input; the output goes to the next slot and, between
      * devices, the exchange turns it into the one after. */
     gr_frontier *in = &s->f[s->cur], *out = &s->f[(s->cur + 1) % 3];
-    gr_iter it = {iter, in, out, 0, global_in, 0, NULL, 0, 0, 0};
+    gr_iter it;
+    memset(&it, 0, sizeof it);
+    it.iteration = iter;
+    it.in = in;
+    it.out = out;
+    it.global_in = global_in;
     if (!multi) it.max_levels = max_iter > 0 ? max_iter - iter : 0;
+    if (measured) {
+      it.in_measured = true;
+      it.in_edges = s->next_edges[(iter - 1) & 1];
+      it.in_max_degree = s->next_max_degree;
+      it.global_in_edges = global_in_edges;
+    }
     it.out->size = 0;
     double t = gr_time_now();
+    const double w = s->sync.waited_ms;
     st = prim->iterate(s->slice, &s->part, &it);
-    s->rs.compute_ms += (gr_time_now() - t) * 1e3;
+    /* Barriers inside iterate (gr_part_sum) count as waiting, not compute. */
+    s->rs.compute_ms += (gr_time_now() - t) * 1e3 - (s->sync.waited_ms - w);
     /* A device that saw another fail inside iterate (gr_part_sum) leaves
-     * at that barrier, as every other thread does at the same one. */
+     * at that barrier, as every other thread does at the same one. A
+     * device whose iterate failed goes on to the exchange's barrier (the
+     * first one after iterate), where every device leaves. */
     if (st == GR_ERR_ABORTED) return;
-    if (st < 0) gr__fail(e, s->index, st);
+    const bool failed = st < 0;
+    if (failed) gr__fail(e, s->index, st);
     s->edges += it.edges;
     const int cell = iter & 1;
     s->iter_edges[cell] = it.edges;
@@ -339,10 +428,16 @@ static void gr__slot_run(gr__slot *s) {
     s->converged[cell] = prim->converged ? prim->converged(s->slice, &s->part, &it) : false;
     s->pending[cell] = it.pending;
     if (multi) {
-      if (gr_sync_wait(&s->sync)) return;
       gr_frontier *next = &s->f[(s->cur + 2) % 3];
       next->size = 0;
-      gr_exchange_step x = {iter, out, next, &s->sync, &s->rs};
+      gr_exchange_step x;
+      memset(&x, 0, sizeof x);
+      x.iteration = iter;
+      x.out = out;
+      x.next = next;
+      x.sync = &s->sync;
+      x.stats = &s->rs;
+      x.skip = failed;
       uint64_t before = 0, after = 0;
       for (int j = 0; j < e->n && bytes_to; j++) before += bytes_to[j];
       st = e->cfg.exchange->exchange(s->xlocal, &s->part, &x);
@@ -351,6 +446,8 @@ static void gr__slot_run(gr__slot *s) {
       if (st == GR_ERR_ABORTED) return;
       if (st < 0) gr__fail(e, s->index, st);
       s->out_size = next->size;
+      s->next_edges[cell] = x.next_edges;
+      s->next_max_degree = x.next_max_degree;
       s->cur = (s->cur + 2) % 3;
     } else {
       s->out_size = out->size;
@@ -358,6 +455,8 @@ static void gr__slot_run(gr__slot *s) {
     }
     if (gr_sync_wait(&s->sync)) return;
     global_in = 0;
+    global_in_edges = 0;
+    measured = multi;
     gr_eid global_pending = 0;
     bool all_converged = prim->converged != NULL;
     gr_eid level_edges = 0;
@@ -368,6 +467,7 @@ static void gr__slot_run(gr__slot *s) {
       level_bytes += e->slots[i].iter_bytes[cell];
       all_converged = all_converged && e->slots[i].converged[cell];
       global_pending += e->slots[i].pending[cell];
+      global_in_edges += e->slots[i].next_edges[cell];
     }
     if (s->index == 0 && e->stats) {
       /* Levels one device-side loop ran at once: the first carries the
@@ -376,6 +476,25 @@ static void gr__slot_run(gr__slot *s) {
       for (int l = 1; l < levels; l++) gr__stats_level(e->stats, it.level_sizes[l - 1], 0, 0.0, 'L', 0);
     }
     if (s->index == 0) e->stats->iterations = iter + 1;
+    if (e->cfg.timeline) {
+      const gr__snap it1 = gr__snap_take(s);
+      gr_timeline_entry te;
+      memset(&te, 0, sizeof te);
+      te.iteration = iter - (levels - 1);
+      te.compute_ms = it1.rs.compute_ms - it0.rs.compute_ms;
+      te.package_ms = it1.rs.package_ms - it0.rs.package_ms;
+      te.transfer_ms = it1.rs.transfer_ms - it0.rs.transfer_ms;
+      te.combine_ms = it1.rs.combine_ms - it0.rs.combine_ms;
+      te.wait_ms = it1.waited_ms - it0.waited_ms;
+      te.launches = (uint32_t)(it1.act.launches - it0.act.launches);
+      te.waits = (uint32_t)(it1.act.waits - it0.act.waits);
+      te.copies = (uint32_t)(it1.act.copies - it0.act.copies);
+      te.memsets = (uint32_t)(it1.act.memsets - it0.act.memsets);
+      te.allocations = (uint32_t)(it1.act.allocations - it0.act.allocations);
+      te.barriers = (uint32_t)(it1.barriers - it0.barriers);
+      te.bytes = s->iter_bytes[cell];
+      gr__timeline_add(&s->rs, &te);
+    }
     if ((global_in == 0 && global_pending == 0) || all_converged) break;
     if (max_iter > 0 && iter + 1 >= max_iter) {
       if (s->index == 0) e->stats->status = GR_ITERATION_LIMIT;
@@ -387,6 +506,11 @@ static void gr__slot_run(gr__slot *s) {
   if (gr_sync_wait(&s->sync)) return;
   if (s->index == 0) e->t1 = gr_time_now();
   s->rs.wait_ms = s->sync.waited_ms;
+  const gr__snap run1 = gr__snap_take(s);
+  s->rs.launches = run1.act.launches - run0.act.launches;
+  s->rs.waits = run1.act.waits - run0.act.waits;
+  s->rs.allocations = run1.act.allocations - run0.act.allocations;
+  s->rs.barriers = run1.barriers - run0.barriers;
 }
 
 static void gr__slot_extract(gr__slot *s) {
@@ -481,7 +605,9 @@ gr_status gr_enactor_create(gr_enactor **out, const gr_enactor_config *cfg) {
   pthread_mutex_init(&e->mu, NULL);
   pthread_cond_init(&e->cv_cmd, NULL);
   pthread_cond_init(&e->cv_done, NULL);
-  gr__barrier_init(&e->bar, e->n);
+  /* GPUs' threads spin up to 200 us at a barrier before sleeping; CPU
+   * devices' threads leave the cores to their workers. */
+  gr__barrier_init(&e->bar, e->n, cfg->backend == GR_BACKEND_CUDA && e->n > 1 ? 200e-6 : 2e-6);
   GR_CHECK_GOTO(gr_host_calloc((void **)&e->slots, (size_t)e->n, sizeof *e->slots, "device slots"),
                 st, fail);
   for (int i = 0; i < e->n; i++) {
@@ -519,6 +645,14 @@ gr_status gr_enactor_run(gr_enactor *e, const gr_run_args *args, gr_run_stats *s
     gr_device_run_stats *d = &stats->devices[i];
     *d = e->slots[i].rs;
     d->bytes_to = NULL;
+    d->timeline = NULL;
+    d->timeline_len = d->timeline_capacity = 0;
+    if (e->slots[i].rs.timeline_len) {
+      const size_t tb = sizeof *d->timeline * (size_t)e->slots[i].rs.timeline_len;
+      GR_CHECK(gr_host_alloc((void **)&d->timeline, tb, "run timeline"));
+      memcpy(d->timeline, e->slots[i].rs.timeline, tb);
+      d->timeline_len = d->timeline_capacity = e->slots[i].rs.timeline_len;
+    }
     if (e->slots[i].rs.bytes_to) {
       GR_CHECK(gr_host_calloc((void **)&d->bytes_to, (size_t)e->n, sizeof *d->bytes_to,
                               "run statistics"));
@@ -592,7 +726,10 @@ void gr_run_stats_free(gr_run_stats *s) {
   s->frontier = NULL;
   s->frontier_len = 0;
   s->level_capacity = 0;
-  for (int i = 0; i < s->n_devices && s->devices; i++) free(s->devices[i].bytes_to);
+  for (int i = 0; i < s->n_devices && s->devices; i++) {
+    free(s->devices[i].bytes_to);
+    free(s->devices[i].timeline);
+  }
   free(s->devices);
   s->devices = NULL;
   s->n_devices = 0;

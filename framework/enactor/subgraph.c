@@ -32,12 +32,13 @@ void gr_subgraph_destroy(gr_subgraph **sp) {
   if (!sp || !*sp) return;
   gr_subgraph *s = *sp;
   if (s->owns_arrays) {
+    /* An undirected graph's in-edges may be its out-edges (aliased). */
+    if (s->in.offsets != s->out.offsets) free(s->in.offsets);
+    if (s->in.indices != s->out.indices) free(s->in.indices);
+    if (s->in.weights != s->out.weights) free(s->in.weights);
     free(s->out.offsets);
     free(s->out.indices);
     free(s->out.weights);
-    free(s->in.offsets);
-    free(s->in.indices);
-    free(s->in.weights);
   }
   free(s->local_to_global);
   free(s->global_to_local);

@@ -18,6 +18,7 @@ typedef struct gr__bfs_slice {
   gr_buffer visited; /* gr_bfs_ctx.visited, or unallocated */
   bool mark_pred;
   gr_bfs_loop loop;
+  gr_eid source_edges;
 } gr__bfs_slice;
 
 const gr_bfs_ops *gr__bfs_ops(const gr_device *dev) {
@@ -139,19 +140,37 @@ static gr_status bfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fro
     GR_CHECK(gr_device_memset(p->dev, s->pred.ptr, 0xff, (size_t)n * sizeof(gr_svid)));
   GR_CHECK(gr_bfs_visited_reset(&s->visited, p));
   gr_bfs_loop_reset(&s->loop);
-  /* BFS outputs each vertex once, so two frontiers of n_local entries are
-   * all it ever needs. */
-  if (gr_frontier_capacity(first) < n) GR_CHECK(gr_frontier_reserve(first, p->dev, n, 0, &p->mem));
+  GR_CHECK(gr_bfs_reserve(first, p, 1));
   GR_CHECK(gr_part_seed(p, a->source, s->depth.ptr, 0, first));
   gr_bfs_know_source(&s->loop, p, a->source);
+  s->source_edges = gr_bfs_source_edges(p, a->source);
   return GR_SUCCESS;
+}
+
+gr_eid gr_bfs_source_edges(const gr_part *p, gr_vid source) {
+  gr_vid src = 0;
+  if (!gr_subgraph_local(p->sub, source, &src) || !gr_subgraph_owns(p->sub, src)) return 0;
+  return p->sub->out.offsets[src + 1] - p->sub->out.offsets[src];
+}
+
+gr_status gr_bfs_reserve(gr_frontier *f, gr_part *p, gr_eid bound) {
+  const gr_eid n = p->sub->n_local;
+  /* BFS outputs each vertex once, so n_local entries are all it needs. */
+  gr_eid want = p->count == 1 || bound > n ? n : bound;
+  if (want < 1) want = 1;
+  if (gr_frontier_capacity(f) < want) GR_CHECK(gr_frontier_reserve(f, p->dev, want, 0, &p->mem));
+  return GR_SUCCESS;
+}
+
+gr_eid gr_bfs_push_bound(const gr_part *p, const gr_iter *it, gr_eid source_edges) {
+  if (it->in_measured) return it->in_edges;
+  if (it->iteration == 0) return source_edges;
+  return p->sub->n_local;
 }
 
 static gr_status bfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr__bfs_slice *s = slice;
-  gr_vid n = p->sub->n_local;
-  if (gr_frontier_capacity(it->out) < n)
-    GR_CHECK(gr_frontier_reserve(it->out, p->dev, n, 0, &p->mem));
+  GR_CHECK(gr_bfs_reserve(it->out, p, gr_bfs_push_bound(p, it, s->source_edges)));
   gr_bfs_ctx c = {(gr_svid *)s->depth.ptr, s->mark_pred ? (gr_svid *)s->pred.ptr : NULL,
                   p->local_to_global, (gr_svid)it->iteration + 1, gr_bfs_visited_bits(&s->visited)};
   GR_CHECK(gr_bfs_loop_run(&s->loop, p, it, &c));
@@ -183,6 +202,11 @@ gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c, gr_bfs
     a.in_known = true;
     a.in_edges = l->known_edges;
     a.in_max_degree = l->known_max_degree;
+  } else if (it->in_measured) {
+    /* Between devices the exchange measured the input it built. */
+    a.in_known = true;
+    a.in_edges = it->in_edges;
+    a.in_max_degree = it->in_max_degree;
   }
   /* Idempotent claims may emit a vertex twice, so only where the output
    * has room for one item per input edge (a level of at most n_local

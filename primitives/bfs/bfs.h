@@ -129,6 +129,21 @@ static inline void gr_bfs_know(gr_bfs_loop *l, int iter, gr_eid edges, gr_eid ma
  * come from the host's copy of the offsets, not from a pass. */
 void gr_bfs_know_source(gr_bfs_loop *l, const gr_part *p, gr_vid source);
 
+/* The source's out-degree on this device (0 where it is not owned here). */
+gr_eid gr_bfs_source_edges(const gr_part *p, gr_vid source);
+
+/* Makes room for a frontier of at most `bound` items (at least one). One
+ * device keeps n_local entries (its device-side loop ping-pongs the
+ * queues); between devices a frontier is reserved just enough, so the three
+ * that rotate through a run stay near the largest level's size instead of
+ * |V| each. */
+gr_status gr_bfs_reserve(gr_frontier *f, gr_part *p, gr_eid bound);
+
+/* What a push level can output at most: the input's out-edges (measured by
+ * the exchange between devices, or the source's degree at the first level),
+ * and never more than n_local. */
+gr_eid gr_bfs_push_bound(const gr_part *p, const gr_iter *it, gr_eid source_edges);
+
 /* One push level: it->out (reserved for n_local items) gets the vertices
  * c->next claims; on one device it measures them for the next level (l). */
 gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c, gr_bfs_loop *l);

@@ -37,6 +37,7 @@ typedef struct gr__dobfs_slice {
   gr_eid m_total;    /* arcs of the whole graph */
   gr_eid m_visited;  /* out-edges of the vertices visited so far */
   gr_eid prev_frontier;
+  gr_eid source_edges;
 } gr__dobfs_slice;
 
 static const gr_dobfs_ops *gr__dobfs_ops(const gr_device *dev) {
@@ -104,7 +105,8 @@ static gr_status dobfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_f
   gr_vid n = p->sub->n_local;
   GR_CHECK(gr_device_memset(p->dev, s->depth.ptr, 0xff, (size_t)n * sizeof(gr_svid)));
   if (s->mark_pred) GR_CHECK(gr_device_memset(p->dev, s->pred.ptr, 0xff, (size_t)n * sizeof(gr_svid)));
-  if (gr_frontier_capacity(first) < n) GR_CHECK(gr_frontier_reserve(first, p->dev, n, 0, &p->mem));
+  GR_CHECK(gr_bfs_reserve(first, p, 1));
+  s->source_edges = gr_bfs_source_edges(p, a->source);
   s->dir = p->opts->direction == GR_DIRECTION_PULL ? GR_DIRECTION_PULL : GR_DIRECTION_PUSH;
   s->m_total = s->m_visited = s->prev_frontier = 0;
   s->n_cand = 0; /* filled from the owned list at the first pull */
@@ -172,17 +174,20 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr__dobfs_slice *s = slice;
   gr_vid n = p->sub->n_local;
   gr_status st = GR_SUCCESS;
-  if (gr_frontier_capacity(it->out) < n) GR_CHECK(gr_frontier_reserve(it->out, p->dev, n, 0, &p->mem));
   gr_eid m_local = 0, m_frontier = 0;
-  if (gr_bfs_known(&s->loop, it->iteration)) m_local = s->loop.known_edges;
-  else GR_CHECK(gr_frontier_degree_sum(it->in, p->dev, p->ws, &p->out, &m_local));
-  /* Every device calls the sums, in the same order, whatever it holds. */
-  if (s->m_total == 0 && it->iteration == 0) {
-    st = gr_part_sum(p, p->out.m, &s->m_total);
+  s->m_total = p->m_global;
+  if (it->in_measured) {
+    /* Between devices the exchange measured the frontier while building
+     * it, and the enactor summed it over the devices. */
+    m_frontier = it->global_in_edges;
+  } else {
+    if (gr_bfs_known(&s->loop, it->iteration)) m_local = s->loop.known_edges;
+    else GR_CHECK(gr_frontier_degree_sum(it->in, p->dev, p->ws, &p->out, &m_local));
+    /* Every device calls the sum, in the same order, whatever it holds
+     * (in_measured is the same on every device). */
+    st = gr_part_sum(p, m_local, &m_frontier);
     if (st < 0) return st;
   }
-  st = gr_part_sum(p, m_local, &m_frontier);
-  if (st < 0) return st;
   dobfs_decide(s, p, it->global_in, m_frontier);
   s->m_visited += m_frontier;
   s->prev_frontier = it->global_in;
@@ -191,9 +196,12 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   if (s->dir == GR_DIRECTION_PULL) {
     it->tag = 'U';
     s->pulled = true;
+    /* A pull finds at most its candidates. */
+    GR_CHECK(gr_bfs_reserve(it->out, p, s->cur < 0 ? s->n_owned : s->n_cand));
     return dobfs_pull(s, p, it, &c);
   }
   it->tag = 'P';
+  GR_CHECK(gr_bfs_reserve(it->out, p, gr_bfs_push_bound(p, it, s->source_edges)));
   if (s->pulled && c.visited) {
     gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, 0};
     gr_bitmap_args ba = {n, c.visited};

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The exchange's CUDA kernels against the portable definition (the CPU
- * backend) on the same inputs: split, pack and combine for every operator and
- * value type, compared as sets; BFS on 2 and 3 devices mapped onto GPU 0
+ * backend) on the same inputs: package (lists and bitmaps) and combine for
+ * every operator and value type, compared as sets; BFS on 2 and 3 devices mapped onto GPU 0
  * (GR_DEVICE_MAP) against one CPU device; NCCL refusing devices that share a
  * GPU. Skips (exit 77) where no GPU exists. Runs with CK_NOFORK: CUDA must
  * not cross a fork. */
@@ -28,84 +28,94 @@ static void teardown(void) {
   gr_device_destroy(&cpu);
 }
 
-/* ---- split --------------------------------------------------------------- */
+/* ---- package ------------------------------------------------------------ */
 
-static void same_split(gr_vid nl, int parts, int me, gr_eid n_out, int count_peers, uint64_t seed) {
-  int32_t *owner = xh_owner_random(nl, parts, seed);
-  gr_vid *out = xh_vertices_random(nl, n_out, seed + 1);
-  xh_split g, c;
-  ck_assert_int_eq(xh_run_split(&gr__xk_ops_cuda, gpu, nl, owner, parts, me, out, n_out, count_peers, 0, &g),
-                   GR_SUCCESS);
-  ck_assert_int_eq(xh_run_split(&gr__xk_ops_cpu, cpu, nl, owner, parts, me, out, n_out, count_peers, 0, &c),
-                   GR_SUCCESS);
-  for (int j = 0; j <= parts; j++)
-    ck_assert_msg(g.counts[j] == c.counts[j], "parts %d: counter %d is %llu on the GPU, %llu on the CPU", parts, j,
-                  g.counts[j], c.counts[j]);
-  ck_assert_uint_eq(g.n_next, c.n_next);
-  ck_assert_int_eq(memcmp(g.next, c.next, (size_t)g.n_next * sizeof(gr_vid)), 0);
-  ck_assert_int_eq(memcmp(g.cull, c.cull, gr_bitmap_words(nl) * sizeof(uint32_t)), 0);
-  xh_split_free(&g);
-  xh_split_free(&c);
-  free(out);
-  free(owner);
-}
-
-START_TEST(cuda_split_equals_cpu_split) {
-  enum { NL = 300000 };
-  same_split(NL, 2, 0, 250000, 1, 1);
-  same_split(NL, 4, 3, 1, 1, 2);
-  same_split(NL, 4, 1, 33, 1, 3);
-  same_split(NL, 32, 17, NL, 1, 4);
-  same_split(NL, 5, 2, 100000, 0, 5);
-  same_split(NL, 3, 1, 0, 1, 6);
-  same_split(1000, 8, 7, 999, 1, 7);
-}
-END_TEST
-
-/* ---- pack ---------------------------------------------------------------- */
-
-static void same_pack(gr_value_type t, int nv, int nx, bool selective, bool with_convert, uint64_t seed) {
-  enum { NL = 200000, NOUT = 150000, PARTS = 6, ME = 4 };
+/* The same package on both backends: counters equal, next and cull equal
+ * (next as sets), every message's records and bitmap ids equal as sets. */
+static void same_package(gr_value_type t, int nv, int nx, int parts, int me, bool broadcast, bool with_convert,
+                         bool with_bits, gr_eid n_out, uint64_t list_cap, uint64_t seed) {
+  enum { NL = 200000 };
   xh_state s;
   ck_assert(xh_state_alloc(&s, NL, t, nv, nx));
-  xh_state_random(&s, GR_COMBINE_MIN, seed);
-  int32_t *owner = selective ? xh_owner_random(NL, PARTS, seed) : NULL;
-  gr_vid *out = xh_vertices_random(NL, NOUT, seed + 1);
+  if (with_bits) {
+    for (gr_vid v = 0; v < NL; v++) xh_state_set(&s, 0, v, xh_value_bits(t, 3));
+  } else {
+    xh_state_random(&s, GR_COMBINE_MIN, seed);
+  }
+  int32_t *owner = xh_owner_random(NL, parts, seed);
+  gr_vid *out = xh_vertices_random(NL, n_out, seed + 1);
   gr_vid *convert = with_convert ? xh_vertices_random(3 * NL, NL, seed + 2) : NULL;
-  xh_pack g, c;
-  ck_assert_int_eq(xh_run_pack(&gr__xk_ops_cuda, gpu, &s, owner, PARTS, ME, convert, out, NOUT, &g), GR_SUCCESS);
-  ck_assert_int_eq(xh_run_pack(&gr__xk_ops_cpu, cpu, &s, owner, PARTS, ME, convert, out, NOUT, &c), GR_SUCCESS);
+  gr_eid *deg = malloc(((size_t)NL + 1) * sizeof *deg);
+  deg[0] = 0;
+  for (gr_vid v = 0; v < NL; v++) deg[v + 1] = deg[v] + (v * 13u) % 97u;
+  xh_package_in in;
+  memset(&in, 0, sizeof in);
+  in.state = &s;
+  in.owner = owner;
+  in.parts = parts;
+  in.me = me;
+  in.broadcast = broadcast;
+  in.convert = convert;
+  in.out = out;
+  in.n_out = n_out;
+  in.deg = deg;
+  const int n_msg = broadcast ? 1 : parts;
+  for (int j = 0; j < n_msg; j++) {
+    if (!broadcast && j == me) continue;
+    in.list_capacity[j] = list_cap;
+    if (with_bits) in.universe[j] = convert ? 3 * NL : NL;
+  }
+  xh_package_out g, c;
+  ck_assert_int_eq(xh_run_package(&gr__xk_ops_cuda, gpu, &in, &g), GR_SUCCESS);
+  ck_assert_int_eq(xh_run_package(&gr__xk_ops_cpu, cpu, &in, &c), GR_SUCCESS);
   ck_assert(g.guard_intact);
   ck_assert(c.guard_intact);
-  ck_assert_int_eq(g.parts, c.parts);
-  for (int j = 0; j < g.parts; j++) {
-    ck_assert_uint_eq(g.count[j], c.count[j]);
-    /* Selective slots come from atomic cursors: compare as sets. Broadcast
-     * slots are the output's order: compare as they are. */
-    if (selective) {
-      xh_sort_items(g.items[j], g.count[j]);
-      xh_sort_items(c.items[j], c.count[j]);
+  for (int k = 0; k < gr_xk_counters(parts); k++)
+    ck_assert_msg(g.counters[k] == c.counters[k], "type %d parts %d: counter %d is %llu on the GPU, %llu on the CPU",
+                  t, parts, k, g.counters[k], c.counters[k]);
+  ck_assert_uint_eq(g.n_next, c.n_next);
+  ck_assert_int_eq(memcmp(g.next, c.next, (size_t)g.n_next * sizeof(gr_vid)), 0);
+  ck_assert_int_eq(memcmp(g.cull, c.cull, gr_bitmap_words(NL) * sizeof(uint32_t)), 0);
+  for (int j = 0; j < n_msg; j++) {
+    ck_assert_uint_eq(g.written[j], c.written[j]);
+    /* Slots are reserved in any order: compare as sets. Where a list
+     * overflowed, each holds some of the items: compare their owners. */
+    xh_sort_items(g.items[j], g.written[j]);
+    xh_sort_items(c.items[j], c.written[j]);
+    if (g.written[j] == g.counters[GR_XK_PEER + j])
+      ck_assert_msg(!memcmp(g.items[j], c.items[j], (size_t)g.written[j] * sizeof(xh_item)),
+                    "type %d, %d values, %d vertices: message %d differs", t, nv, nx, j);
+    ck_assert_uint_eq(g.n_bit_ids[j], c.n_bit_ids[j]);
+    if (g.n_bit_ids[j]) {
+      ck_assert_int_eq(memcmp(g.bit_ids[j], c.bit_ids[j], (size_t)g.n_bit_ids[j] * sizeof(gr_vid)), 0);
+      ck_assert_uint_eq(g.bit_value[j], c.bit_value[j]);
     }
-    ck_assert_msg(!memcmp(g.items[j], c.items[j], (size_t)g.count[j] * sizeof(xh_item)),
-                  "type %d, %d values, %d vertices: message %d differs", t, nv, nx, j);
   }
-  xh_pack_free(&g);
-  xh_pack_free(&c);
+  xh_package_free(&g);
+  xh_package_free(&c);
+  free(deg);
   free(convert);
   free(out);
   free(owner);
   xh_state_free(&s);
 }
 
-START_TEST(cuda_pack_equals_cpu_pack) {
+START_TEST(cuda_package_equals_cpu_package) {
   const gr_value_type types[] = {GR_VALUE_SVID, GR_VALUE_FLOAT, GR_VALUE_DOUBLE};
   uint64_t seed = 100;
   for (int t = 0; t < 3; t++)
-    for (int sel = 0; sel < 2; sel++) {
-      same_pack(types[t], 1, 1, sel, sel, seed++);
-      same_pack(types[t], 2, 0, sel, !sel, seed++);
-      same_pack(types[t], 4, 4, sel, true, seed++);
+    for (int bc = 0; bc < 2; bc++) {
+      same_package(types[t], 1, 1, 6, 4, bc, bc, false, 150000, 150000, seed++);
+      same_package(types[t], 2, 0, 2, 0, bc, !bc, false, 150000, 150000, seed++);
+      same_package(types[t], 4, 4, 5, 1, bc, true, false, 150000, 150000, seed++);
+      same_package(types[t], 1, 0, 3, 2, bc, bc, true, 180000, 180000, seed++);
     }
+  /* Every part, one item, no output, a full output, a list that overflows. */
+  same_package(GR_VALUE_SVID, 1, 0, 32, 17, false, false, true, 200000, 200000, seed++);
+  same_package(GR_VALUE_SVID, 1, 1, 4, 3, false, false, false, 1, 1, seed++);
+  same_package(GR_VALUE_SVID, 1, 1, 4, 3, false, false, false, 0, 16, seed++);
+  same_package(GR_VALUE_SVID, 1, 1, 2, 1, false, false, false, 200000, 5000, seed++);
+  same_package(GR_VALUE_SVID, 1, 0, 8, 7, false, true, true, 1000, 1000, seed++);
 }
 END_TEST
 
@@ -131,6 +141,12 @@ static void same_combine(const xh_combine_in *in, const char *what) {
       XH_CHECK(gs->vertices[k][v] == cs->vertices[k][v],
                "%s: vertex payload %d of %u is %lld on the GPU, %lld on the CPU", what, k, (unsigned)v,
                (long long)gs->vertices[k][v], (long long)cs->vertices[k][v]);
+  ck_assert_msg(g.next_edges == c.next_edges && g.next_max_degree == c.next_max_degree,
+                "%s: next degrees %llu/%llu on the GPU, %llu/%llu on the CPU", what, g.next_edges, g.next_max_degree,
+                c.next_edges, c.next_max_degree);
+  for (int j = 0; j < in->n_msgs; j++)
+    ck_assert_msg(g.found[j] == c.found[j], "%s: bitmap %d: %llu ids found on the GPU, %llu on the CPU", what, j,
+                  g.found[j], c.found[j]);
   xh_combine_free(&g);
   xh_combine_free(&c);
 }
@@ -165,6 +181,62 @@ START_TEST(cuda_combine_equals_cpu_combine_for_every_operator_and_type) {
 }
 END_TEST
 
+/* Bitmap messages (uniform payloads) of every operator and type, with
+ * degrees counted, local and global ids. */
+START_TEST(cuda_combine_of_bitmaps_equals_cpu) {
+  enum { N = 200000, NG = 300000 };
+  gr_vid *g2l = xh_g2l_table(N, NG);
+  int32_t *owner = xh_owner_random(N, 3, 77);
+  gr_eid *deg = malloc(((size_t)N + 1) * sizeof *deg);
+  deg[0] = 0;
+  for (gr_vid v = 0; v < N; v++) deg[v + 1] = deg[v] + (v * 5u) % 41u;
+  xh_combine_kind kinds[XH_MAX_KINDS];
+  const int n_kinds = xh_combine_kinds(kinds);
+  for (int i = 0; i < n_kinds; i++) {
+    if (kinds[i].n_values != 1 || kinds[i].n_vertices != 0) continue;
+    for (int variant = XH_CASE_LOCAL; variant <= XH_CASE_GLOBAL; variant++) {
+      xh_state s;
+      ck_assert(xh_state_alloc(&s, N, kinds[i].type, 1, 0));
+      xh_state_random(&s, kinds[i].op, 900 + (uint64_t)i);
+      const gr_vid range = variant == XH_CASE_GLOBAL ? NG : N;
+      const uint64_t counts[2] = {170000, 3};
+      unsigned char *msg[2];
+      for (int j = 0; j < 2; j++) {
+        xh_item *it = xh_items_random(&s, kinds[i].op, range, counts[j], 950 + 3 * (uint64_t)i + (uint64_t)j);
+        gr_vid *ids = malloc((size_t)counts[j] * sizeof *ids);
+        for (uint64_t k = 0; k < counts[j]; k++) ids[k] = (gr_vid)it[k].id;
+        msg[j] = xh_bitmap_build(range, it[0].val[0], s.layout.value_bytes, ids, counts[j]);
+        free(ids);
+        free(it);
+      }
+      xh_combine_in in;
+      memset(&in, 0, sizeof in);
+      in.state = &s;
+      in.op = kinds[i].op;
+      in.owner = variant == XH_CASE_OWNER ? owner : NULL;
+      in.me = 1;
+      in.g2l = variant == XH_CASE_GLOBAL ? g2l : NULL;
+      in.n_global = NG;
+      in.n_msgs = 2;
+      in.deg = deg;
+      for (int j = 0; j < 2; j++) {
+        in.msg[j] = msg[j];
+        in.universe[j] = range;
+      }
+      char what[96];
+      snprintf(what, sizeof what, "bitmap: type %d op %d variant %d", kinds[i].type, kinds[i].op, variant);
+      same_combine(&in, what);
+      free(msg[0]);
+      free(msg[1]);
+      xh_state_free(&s);
+    }
+  }
+  free(deg);
+  free(owner);
+  free(g2l);
+}
+END_TEST
+
 static xh_item svid_item(gr_vid id, gr_svid val, gr_svid vtx) {
   xh_item it;
   memset(&it, 0, sizeof it);
@@ -184,7 +256,7 @@ START_TEST(cuda_combine_pass_2_gives_the_winner_its_followers) {
   xh_item a[2] = {svid_item(0, 5, 100), svid_item(1, 5, 101)};
   xh_item b[2] = {svid_item(1, -1, 201), svid_item(0, 3, 200)};
   unsigned char *ma = xh_message_build(&s.layout, a, 2), *mb = xh_message_build(&s.layout, b, 2);
-  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {2, 2}};
+  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {2, 2}, {0}, NULL};
   xh_combine_out g;
   ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cuda, gpu, &in, &g), GR_SUCCESS);
   ck_assert(xh_value_of(GR_VALUE_SVID, xh_state_get(&g.state, 0, 0)) == 3);
@@ -219,7 +291,7 @@ static void check_bfs_on_shared_gpu(const char *spec, bool connected) {
     while (csr->offsets[v + 1] == csr->offsets[v]) v = (v + 1) % n;
     src[i] = v;
   }
-  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 0, GR_COMM_FORMAT_AUTO};
+  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 0, GR_COMM_FORMAT_AUTO, false};
   gr_result base[N_SRC];
   xh_stage stage;
   ck_assert_msg(xh_bfs_run(g, &one, src, N_SRC, base, NULL, &stage) == GR_SUCCESS, "%s", gr_error_message());
@@ -233,12 +305,14 @@ static void check_bfs_on_shared_gpu(const char *spec, bool connected) {
     setenv("GR_DEVICE_MAP", maps[nd - 2], 1);
     for (int pi = 0; pi < 2; pi++)
       for (int xi = 0; xi < 2; xi++)
-        for (int mi = 0; mi < 2; mi++) {
-          xh_bfs_config c = {GR_BACKEND_CUDA, nd, parts[pi], proxies[xi], modes[mi], GR_TRANSPORT_P2P, 0, GR_COMM_FORMAT_AUTO};
+        for (int mi = 0; mi < 4; mi++) {
+          /* Without predecessors the payload is uniform: bitmaps travel. */
+          xh_bfs_config c = {GR_BACKEND_CUDA, nd, parts[pi], proxies[xi], modes[mi & 1], GR_TRANSPORT_P2P, 0,
+                             GR_COMM_FORMAT_AUTO, mi >= 2};
           char what[160];
-          snprintf(what, sizeof what, "%s on %d devices of GPU 0, %s, %s proxies, %s", spec, nd,
+          snprintf(what, sizeof what, "%s on %d devices of GPU 0, %s, %s proxies, %s%s", spec, nd,
                    gr_partitioner_name(parts[pi]), proxies[xi] == GR_PROXY_1HOP ? "1hop" : "all",
-                   gr_comm_mode_name(modes[mi]));
+                   gr_comm_mode_name(modes[mi & 1]), mi >= 2 ? ", depths only" : "");
           gr_result r[N_SRC];
           gr_run_stats st[N_SRC];
           ck_assert_msg(xh_bfs_run(g, &c, src, N_SRC, r, st, &stage) == GR_SUCCESS, "%s: stage %d: %s", what,
@@ -314,10 +388,10 @@ int main(void) {
   TCase *k = tcase_create("kernels");
   tcase_set_timeout(k, 600);
   tcase_add_checked_fixture(k, setup, teardown);
-  tcase_add_test(k, cuda_split_equals_cpu_split);
-  tcase_add_test(k, cuda_pack_equals_cpu_pack);
+  tcase_add_test(k, cuda_package_equals_cpu_package);
   tcase_add_test(k, cuda_combine_equals_cpu_combine_for_every_operator_and_type);
   tcase_add_test(k, cuda_combine_pass_2_gives_the_winner_its_followers);
+  tcase_add_test(k, cuda_combine_of_bitmaps_equals_cpu);
   suite_add_tcase(s, k);
   TCase *m = tcase_create("shared_gpu");
   tcase_set_timeout(m, 600);

@@ -177,3 +177,28 @@ void gr__cuda_host_free(gr_device *d, void *p) {
   (void)d;
   cudaFreeHost(p);
 }
+
+gr_status gr__cuda_event_create(void **ev) {
+  cudaEvent_t e = NULL;
+  GR_CUDA_CHECK(cudaEventCreate(&e));
+  *ev = e;
+  return GR_SUCCESS;
+}
+
+void gr__cuda_event_destroy(void *ev) {
+  if (ev) cudaEventDestroy((cudaEvent_t)ev);
+}
+
+gr_status gr__cuda_event_record(gr_device *d, void *ev) {
+  GR_CUDA_CHECK(cudaEventRecord((cudaEvent_t)ev, (cudaStream_t)d->compute_stream));
+  return GR_SUCCESS;
+}
+
+double gr__cuda_event_ms(void *a, void *b) {
+  float ms = 0.0f;
+  if (cudaEventElapsedTime(&ms, (cudaEvent_t)a, (cudaEvent_t)b) != cudaSuccess) {
+    cudaGetLastError();
+    return 0.0;
+  }
+  return (double)ms;
+}

@@ -6,6 +6,7 @@
 #ifndef GR_CUDA_CHECK_H
 #define GR_CUDA_CHECK_H
 
+#include "gr/device.h"
 #include "gr/status.h"
 
 #define GR_CUDA_CHECK(call)                                                    \
@@ -20,6 +21,18 @@
     }                                                                          \
   } while (0)
 
-#define GR_CUDA_CHECK_LAUNCH() GR_CUDA_CHECK(cudaGetLastError())
+/* Counts the launch for the per-iteration timeline (gr/device.h), then
+ * checks it. Library calls that launch kernels count themselves with
+ * GR_CUDA_CHECK_LIB. */
+#define GR_CUDA_CHECK_LAUNCH()        \
+  do {                                \
+    gr__device_activity_launch();     \
+    GR_CUDA_CHECK(cudaGetLastError()); \
+  } while (0)
+#define GR_CUDA_CHECK_LIB(call)   \
+  do {                            \
+    gr__device_activity_launch(); \
+    GR_CUDA_CHECK(call);          \
+  } while (0)
 
 #endif

@@ -100,6 +100,36 @@ gr_status gr_device_memset(gr_device *dev, void *p, int byte, size_t bytes);
 /* Waits for all work on the device's streams. */
 gr_status gr_device_sync(gr_device *dev);
 
+/* Time marks on a device's compute stream, for splitting a step that runs
+ * without host waits into its parts (e.g. copies then combines): mark k is
+ * recorded when the stream reaches it, and the milliseconds between two
+ * marks are read once the stream was synchronized. CUDA events on GPUs;
+ * the host clock on CPU devices, whose work completes as it is issued. */
+typedef struct gr_device_marks gr_device_marks;
+gr_status gr_device_marks_create(gr_device_marks **out, gr_device *dev, int n);
+void gr_device_marks_destroy(gr_device_marks **m);
+gr_status gr_device_mark(gr_device_marks *m, int k);
+/* Milliseconds from mark a to mark b (both recorded, the stream synchronized
+ * since); 0 when either is missing. */
+double gr_device_marks_ms(gr_device_marks *m, int a, int b);
+
+/* What the calling thread has asked of devices so far. Each device of a run
+ * is driven by one thread of its own (the enactor's), so a thread's counts
+ * are its device's: the per-iteration timeline reads them around each step
+ * to show where fixed costs come from. */
+typedef struct gr_device_activity {
+  uint64_t launches;    /* kernels launched by gr's launchers, library ones (CUB) included */
+  uint64_t waits;       /* the host waiting for a device: synchronizations, reads into host memory */
+  uint64_t copies;      /* copies enqueued (any direction) */
+  uint64_t memsets;
+  uint64_t allocations; /* device allocations and frees */
+} gr_device_activity;
+gr_device_activity gr_device_activity_get(void);
+/* Counting hooks for the backends and launchers. */
+void gr__device_activity_launch(void);
+void gr__device_activity_wait(void);
+void gr__device_activity_copy(void);
+
 /* Host-pinned memory where the backend benefits from it (CUDA), plain host
  * memory otherwise. */
 gr_status gr_device_host_alloc(gr_device *dev, void **out, size_t bytes,

@@ -32,6 +32,7 @@ typedef struct gr_enactor_config {
   const gr_exchange_ops *exchange;
   void *exchange_shared;
   bool broadcast;           /* the exchange sends every change to every device */
+  bool timeline;            /* keep per-iteration figures of every device (gr_timeline_entry) */
 } gr_enactor_config;
 
 typedef struct gr_device_report {

@@ -26,12 +26,24 @@ extern "C" {
  * GR_ERR_ABORTED) without waiting again. */
 typedef struct gr_sync gr_sync;
 bool gr_sync_wait(gr_sync *s);
+/* Barriers this thread has passed so far. */
+uint64_t gr_sync_count(const gr_sync *s);
 void gr_sync_fail(gr_sync *s, gr_status st);
 /* Whether some device has failed so far (without waiting): lets a thread
  * blocked on a collective with its peers give up instead of hanging. */
 bool gr_sync_failed(gr_sync *s);
 /* Milliseconds this thread has spent waiting in gr_sync_wait so far. */
 double gr_sync_waited_ms(const gr_sync *s);
+
+/* One device's share of one iteration (gr_run --timeline): the wall time
+ * of each step and what the host asked of the device meanwhile, so fixed
+ * costs (launches, host waits, allocations, barriers) show per iteration. */
+typedef struct gr_timeline_entry {
+  int iteration;
+  double compute_ms, package_ms, transfer_ms, combine_ms, wait_ms;
+  uint32_t launches, waits, copies, memsets, allocations, barriers;
+  uint64_t bytes; /* put on the wire by this device */
+} gr_timeline_entry;
 
 /* Where the time and bytes of one device went during a run. */
 typedef struct gr_device_run_stats {
@@ -43,6 +55,11 @@ typedef struct gr_device_run_stats {
   uint64_t items_sent;
   uint64_t items_received;
   uint64_t *bytes_to; /* per peer device: bytes this device sent to it */
+  /* What the host asked of the device during the run's iterations. */
+  uint64_t launches, waits, allocations, barriers;
+  /* Per iteration, when the enactor was asked to keep a timeline. */
+  gr_timeline_entry *timeline;
+  int timeline_len, timeline_capacity;
 } gr_device_run_stats;
 
 /* One exchange step on one device, after its iterate. `out` holds the
@@ -56,6 +73,12 @@ typedef struct gr_exchange_step {
   gr_frontier *next;
   gr_sync *sync;
   gr_device_run_stats *stats;
+  /* This device's iterate failed: take part in the barriers only. */
+  bool skip;
+  /* Results: the out-degrees of `next` over the device's CSR, summed and
+   * the largest (what a traversal's direction test and advance choose
+   * from, without a pass of their own). */
+  gr_eid next_edges, next_max_degree;
 } gr_exchange_step;
 
 typedef struct gr_exchange_ops {
@@ -67,6 +90,10 @@ typedef struct gr_exchange_ops {
   /* Calls gr_sync_wait on step->sync as described above. */
   gr_status (*exchange)(void *local, gr_part *p, gr_exchange_step *step);
   void (*detach)(void *local, gr_part *p);
+  /* Optional: at the start of every run, before its timed part, called by
+   * every device between two barriers (so all take part, or none): work
+   * that needs every device, such as a transport's first connections. */
+  gr_status (*prepare)(void *local, gr_part *p, gr_sync *sync);
 } gr_exchange_ops;
 
 #ifdef __cplusplus

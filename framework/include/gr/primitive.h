@@ -85,6 +85,7 @@ typedef struct gr_part {
    * the broadcast exchange): what a pull needs to see the whole frontier. */
   bool global_view;
   gr_sync *sync;           /* for gr_part_sum; NULL on one device */
+  gr_eid m_global;         /* arcs of all devices' CSRs together */
 } gr_part;
 
 /* The sum of `local` over the run's devices, for decisions every device
@@ -118,6 +119,11 @@ typedef struct gr_iter {
   const gr_eid *level_sizes;
   int max_levels;        /* at most this many levels in one call (0: no limit) */
   char tag;              /* to set, optional: shown per level (dobfs: 'P' push, 'U' pull) */
+  /* What the exchange measured of this input while building it (several
+   * devices, iterations after the first): its out-edges on this device and
+   * on all devices, and its largest out-degree here. */
+  bool in_measured;
+  gr_eid in_edges, in_max_degree, global_in_edges;
   /* To set, optional: work this device holds back for a later iteration
    * (e.g. a pile of vertices whose turn has not come). The run goes on
    * while any device's next frontier or pending work is non-empty, so a

@@ -613,7 +613,7 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
   degree_kernel<<<grid_for(a->n_in + 1, kBlock, 65535), kBlock, 0, s>>>(a->g->offsets, a->in,
                                                                          a->n_in, scan);
   GR_CUDA_CHECK_LAUNCH();
-  GR_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws->temp.ptr, temp, scan, scan, a->n_in + 1, s));
+  GR_CUDA_CHECK_LIB(cub::DeviceScan::ExclusiveSum(ws->temp.ptr, temp, scan, scan, a->n_in + 1, s));
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
   if (ws->tune.advance == GR_ADVANCE_SERIAL) {
     advance_push_lb_kernel<Visit><<<max_blocks(dev), kBlock, 0, s>>>(
@@ -672,10 +672,11 @@ gr_status advance_push_levels(gr_device *dev, gr_workspace *ws, gr_advance_level
   void *args[] = {(void *)&offsets, (void *)&indices, (void *)&q0, (void *)&q1, (void *)&cap,
                   (void *)&first, (void *)&maxl, (void *)&mv, (void *)&me, (void *)&md,
                   (void *)&n_in, (void *)&ls, (void *)&ctr, (void *)&visit};
-  GR_CUDA_CHECK(cudaLaunchCooperativeKernel((const void *)advance_push_levels_kernel<LevelVisit>, grid, kBlock,
+  GR_CUDA_CHECK_LIB(cudaLaunchCooperativeKernel((const void *)advance_push_levels_kernel<LevelVisit>, grid, kBlock,
                                             args, 0, s));
   unsigned long long h[kLvCounters];
   GR_CUDA_CHECK(cudaMemcpyAsync(h, ctr, sizeof h, cudaMemcpyDeviceToHost, s));
+  gr__device_activity_wait();
   GR_CUDA_CHECK(cudaStreamSynchronize(s));
   const int levels = (int)h[kLvLevels];
   a->levels = levels;

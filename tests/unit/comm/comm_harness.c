@@ -63,16 +63,19 @@ double xh_value_of(gr_value_type t, uint64_t bits) {
 }
 
 unsigned char *xh_message_build(const gr_xk_layout *l, const xh_item *items, uint64_t count) {
-  size_t bytes = (size_t)gr_xk_message_bytes(l, count);
+  size_t bytes = (size_t)gr_xk_list_bytes(l, count);
   unsigned char *m = calloc(bytes ? bytes : 1, 1);
   if (!m) return NULL;
   const size_t vb = (size_t)l->value_bytes;
   for (uint64_t i = 0; i < count; i++) {
-    ((gr_vid *)m)[i] = (gr_vid)items[i].id;
-    for (int k = 0; k < l->n_values; k++)
-      memcpy(m + gr_xk_section(l, count, 1 + k) + i * vb, &items[i].val[k], vb);
-    for (int k = 0; k < l->n_vertices; k++)
-      ((gr_svid *)(m + gr_xk_section(l, count, 1 + l->n_values + k)))[i] = (gr_svid)items[i].vtx[k];
+    unsigned char *rec = m + i * (uint64_t)l->record_bytes;
+    const gr_vid id = (gr_vid)items[i].id;
+    memcpy(rec, &id, sizeof id);
+    for (int k = 0; k < l->n_values; k++) memcpy(rec + l->value_offset + k * vb, &items[i].val[k], vb);
+    for (int k = 0; k < l->n_vertices; k++) {
+      const gr_svid x = (gr_svid)items[i].vtx[k];
+      memcpy(rec + l->vertex_offset + k * sizeof(gr_svid), &x, sizeof x);
+    }
   }
   return m;
 }
@@ -82,12 +85,39 @@ xh_item *xh_message_items(const gr_xk_layout *l, const unsigned char *m, uint64_
   if (!it) return NULL;
   const size_t vb = (size_t)l->value_bytes;
   for (uint64_t i = 0; i < count; i++) {
-    it[i].id = ((const gr_vid *)m)[i];
-    for (int k = 0; k < l->n_values; k++) memcpy(&it[i].val[k], m + gr_xk_section(l, count, 1 + k) + i * vb, vb);
-    for (int k = 0; k < l->n_vertices; k++)
-      it[i].vtx[k] = ((const gr_svid *)(m + gr_xk_section(l, count, 1 + l->n_values + k)))[i];
+    const unsigned char *rec = m + i * (uint64_t)l->record_bytes;
+    gr_vid id;
+    memcpy(&id, rec, sizeof id);
+    it[i].id = id;
+    for (int k = 0; k < l->n_values; k++) memcpy(&it[i].val[k], rec + l->value_offset + k * vb, vb);
+    for (int k = 0; k < l->n_vertices; k++) {
+      gr_svid x;
+      memcpy(&x, rec + l->vertex_offset + k * sizeof(gr_svid), sizeof x);
+      it[i].vtx[k] = x;
+    }
   }
   return it;
+}
+
+unsigned char *xh_bitmap_build(gr_vid universe, uint64_t value_bits, int value_bytes, const gr_vid *ids, uint64_t n) {
+  unsigned char *m = calloc((size_t)gr_xk_bitmap_bytes(universe), 1);
+  if (!m) return NULL;
+  memcpy(m, &value_bits, (size_t)value_bytes);
+  uint32_t *w = (uint32_t *)(m + 8);
+  for (uint64_t i = 0; i < n; i++) w[ids[i] >> 5] |= 1u << (ids[i] & 31u);
+  return m;
+}
+
+gr_vid *xh_bitmap_ids(const unsigned char *m, gr_vid universe, int value_bytes, uint64_t *n, uint64_t *value_bits) {
+  *n = 0;
+  *value_bits = 0;
+  memcpy(value_bits, m, (size_t)value_bytes);
+  gr_vid *ids = malloc(((size_t)universe + 1) * sizeof *ids);
+  if (!ids) return NULL;
+  const uint32_t *w = (const uint32_t *)(m + 8);
+  for (gr_vid v = 0; v < universe; v++)
+    if ((w[v >> 5] >> (v & 31u)) & 1u) ids[(*n)++] = v;
+  return ids;
 }
 
 /* ---- host state ---------------------------------------------------------- */
@@ -96,9 +126,7 @@ bool xh_state_alloc(xh_state *s, gr_vid n, gr_value_type type, int n_values, int
   memset(s, 0, sizeof *s);
   s->n = n;
   s->type = type;
-  s->layout.n_values = n_values;
-  s->layout.value_bytes = xh_value_bytes(type);
-  s->layout.n_vertices = n_vertices;
+  s->layout = gr_xk_layout_make(n_values, xh_value_bytes(type), n_vertices);
   bool ok = true;
   for (int k = 0; k < n_values; k++) ok = ok && (s->values[k] = calloc(n ? n : 1, (size_t)s->layout.value_bytes));
   for (int k = 0; k < n_vertices; k++) ok = ok && (s->vertices[k] = calloc(n ? n : 1, sizeof(gr_svid)));
@@ -316,125 +344,125 @@ static void state_release(dev_state *d) {
   }
 }
 
-/* ---- split --------------------------------------------------------------- */
-
-void xh_split_free(xh_split *r) {
-  free(r->next);
-  free(r->cull);
-  memset(r, 0, sizeof *r);
-}
-
-gr_status xh_run_split(const gr_xk_ops *ops, gr_device *dev, gr_vid n_local, const int32_t *owner, int parts,
-                       int me, const gr_vid *out, gr_eid n_out, int count_peers, gr_eid next_capacity,
-                       xh_split *r) {
-  memset(r, 0, sizeof *r);
-  if (!next_capacity) next_capacity = n_local;
-  gr_buffer b_out = GR_BUFFER_INIT, b_owner = GR_BUFFER_INIT, b_next = GR_BUFFER_INIT, b_cull = GR_BUFFER_INIT,
-            b_ctr = GR_BUFFER_INIT;
-  const size_t words = gr_bitmap_words(n_local), nctr = 1 + (size_t)parts;
-  gr_status st = GR_SUCCESS;
-  GR_CHECK_GOTO(upload(&b_out, dev, out, (size_t)n_out * sizeof(gr_vid), "test out"), st, done);
-  GR_CHECK_GOTO(upload(&b_owner, dev, owner, (size_t)n_local * sizeof(int32_t), "test owner"), st, done);
-  GR_CHECK_GOTO(gr_buffer_resize(&b_next, dev, (size_t)next_capacity * sizeof(gr_vid), 0, "test next"), st, done);
-  GR_CHECK_GOTO(gr_buffer_resize(&b_cull, dev, words * sizeof(uint32_t), 0, "test cull"), st, done);
-  GR_CHECK_GOTO(gr_device_memset(dev, b_cull.ptr, 0, words * sizeof(uint32_t)), st, done);
-  GR_CHECK_GOTO(gr_buffer_resize(&b_ctr, dev, nctr * sizeof(unsigned long long), 0, "test counters"), st, done);
-  GR_CHECK_GOTO(gr_device_memset(dev, b_ctr.ptr, 0, nctr * sizeof(unsigned long long)), st, done);
-  gr_xk_split_args a = {b_out.ptr, n_out, b_owner.ptr, me, count_peers,
-                        b_next.ptr, next_capacity, b_cull.ptr, b_ctr.ptr};
-  GR_CHECK_GOTO(ops->split(dev, &a), st, done);
-  GR_CHECK_GOTO(gr_device_sync(dev), st, done);
-  GR_CHECK_GOTO(gr_device_copy(dev, r->counts, b_ctr.ptr, nctr * sizeof(unsigned long long), GR_COPY_D2H), st,
-                done);
-  r->n_next = (gr_eid)(r->counts[0] < next_capacity ? r->counts[0] : next_capacity);
-  GR_CHECK_GOTO(download(dev, (void **)&r->next, &b_next, (size_t)r->n_next * sizeof(gr_vid)), st, done);
-  GR_CHECK_GOTO(download(dev, (void **)&r->cull, &b_cull, words * sizeof(uint32_t)), st, done);
-  if (r->n_next) qsort(r->next, (size_t)r->n_next, sizeof(gr_vid), cmp_vid);
-done:
-  gr_buffer_release(&b_out);
-  gr_buffer_release(&b_owner);
-  gr_buffer_release(&b_next);
-  gr_buffer_release(&b_cull);
-  gr_buffer_release(&b_ctr);
+/* Device copies of an owner table, as bytes (what the exchange keeps). */
+static gr_status owner_upload(gr_buffer *b, gr_device *dev, const int32_t *owner, gr_vid n) {
+  uint8_t *o8 = malloc((size_t)n + 1);
+  if (!o8) return gr_errorf(GR_ERR_HOST_OOM, "test owners");
+  for (gr_vid v = 0; v < n; v++) o8[v] = (uint8_t)owner[v];
+  gr_status st = upload(b, dev, o8, (size_t)n, "test owner");
+  free(o8);
   return st;
 }
 
-/* ---- pack ---------------------------------------------------------------- */
+/* ---- package ------------------------------------------------------------- */
 
 enum { GUARD_BYTES = 64, GUARD = 0xab };
 
-void xh_pack_free(xh_pack *r) {
-  for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) free(r->items[j]);
+void xh_package_free(xh_package_out *r) {
+  free(r->next);
+  free(r->cull);
+  for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
+    free(r->items[j]);
+    free(r->bit_ids[j]);
+  }
   memset(r, 0, sizeof *r);
 }
 
-gr_status xh_run_pack(const gr_xk_ops *ops, gr_device *dev, const xh_state *s, const int32_t *owner, int parts,
-                      int me, const gr_vid *convert, const gr_vid *out, gr_eid n_out, xh_pack *r) {
+gr_status xh_run_package(const gr_xk_ops *ops, gr_device *dev, const xh_package_in *in, xh_package_out *r) {
   memset(r, 0, sizeof *r);
-  r->parts = owner ? parts : 1;
-  if (owner) {
-    for (gr_eid i = 0; i < n_out; i++)
-      if (owner[out[i]] != me) r->count[owner[out[i]]]++;
-  } else {
-    r->count[0] = n_out;
-  }
-  uint64_t off[GR_COMM_MAX_DEVICES] = {0}, total = 0;
-  for (int j = 0; j < r->parts; j++) {
-    off[j] = total;
-    total += gr_xk_message_bytes(&s->layout, r->count[j]);
-  }
+  const xh_state *s = in->state;
+  const gr_vid n = s->n;
+  const gr_eid cap = in->next_capacity ? in->next_capacity : n;
+  const size_t words = gr_bitmap_words(n);
+  const int n_msg = in->broadcast ? 1 : in->parts;
+  const uint64_t rb = (uint64_t)s->layout.record_bytes;
   dev_state ds;
-  gr_buffer b_out = GR_BUFFER_INIT, b_owner = GR_BUFFER_INIT, b_conv = GR_BUFFER_INIT, b_msg = GR_BUFFER_INIT,
-            b_ctr = GR_BUFFER_INIT;
+  gr_buffer b_out = GR_BUFFER_INIT, b_owner = GR_BUFFER_INIT, b_conv = GR_BUFFER_INIT, b_next = GR_BUFFER_INIT,
+            b_cull = GR_BUFFER_INIT, b_ctr = GR_BUFFER_INIT, b_deg = GR_BUFFER_INIT, b_list[GR_COMM_MAX_DEVICES],
+            b_bits[GR_COMM_MAX_DEVICES];
+  for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
+    gr_buffer z = GR_BUFFER_INIT;
+    b_list[j] = b_bits[j] = z;
+  }
   unsigned char *h = NULL;
+  const size_t nctr = (size_t)gr_xk_counters(in->parts);
   gr_status st = state_upload(&ds, dev, s);
   if (st < 0) goto done;
-  GR_CHECK_GOTO(upload(&b_out, dev, out, (size_t)n_out * sizeof(gr_vid), "test out"), st, done);
-  if (owner) GR_CHECK_GOTO(upload(&b_owner, dev, owner, (size_t)s->n * sizeof(int32_t), "test owner"), st, done);
-  if (convert)
-    GR_CHECK_GOTO(upload(&b_conv, dev, convert, (size_t)s->n * sizeof(gr_vid), "test convert"), st, done);
-  const size_t bytes = (size_t)total + GUARD_BYTES;
-  GR_CHECK_GOTO(gr_buffer_resize(&b_msg, dev, bytes, 0, "test messages"), st, done);
-  GR_CHECK_GOTO(gr_device_memset(dev, b_msg.ptr, GUARD, bytes), st, done);
-  GR_CHECK_GOTO(gr_buffer_resize(&b_ctr, dev, GR_COMM_MAX_DEVICES * sizeof(unsigned long long), 0, "test cursors"),
-                st, done);
-  GR_CHECK_GOTO(gr_device_memset(dev, b_ctr.ptr, 0, GR_COMM_MAX_DEVICES * sizeof(unsigned long long)), st, done);
-  gr_xk_pack_args a;
+  GR_CHECK_GOTO(upload(&b_out, dev, in->out, (size_t)in->n_out * sizeof(gr_vid), "test out"), st, done);
+  GR_CHECK_GOTO(owner_upload(&b_owner, dev, in->owner, n), st, done);
+  if (in->convert)
+    GR_CHECK_GOTO(upload(&b_conv, dev, in->convert, (size_t)n * sizeof(gr_vid), "test convert"), st, done);
+  if (in->deg) GR_CHECK_GOTO(upload(&b_deg, dev, in->deg, ((size_t)n + 1) * sizeof(gr_eid), "test degrees"), st, done);
+  GR_CHECK_GOTO(gr_buffer_resize(&b_next, dev, (size_t)cap * sizeof(gr_vid) + 8, 0, "test next"), st, done);
+  GR_CHECK_GOTO(gr_buffer_resize(&b_cull, dev, words * sizeof(uint32_t) + 4, 0, "test cull"), st, done);
+  GR_CHECK_GOTO(gr_device_memset(dev, b_cull.ptr, 0, words * sizeof(uint32_t) + 4), st, done);
+  GR_CHECK_GOTO(gr_buffer_resize(&b_ctr, dev, nctr * sizeof(unsigned long long), 0, "test counters"), st, done);
+  GR_CHECK_GOTO(gr_device_memset(dev, b_ctr.ptr, 0, nctr * sizeof(unsigned long long)), st, done);
+  gr_xk_package_args a;
   memset(&a, 0, sizeof a);
   a.out = b_out.ptr;
-  a.n_out = n_out;
-  a.owner = owner ? b_owner.ptr : NULL;
-  a.me = me;
-  a.convert = convert ? b_conv.ptr : NULL;
+  a.n_out = in->n_out;
+  a.owner = b_owner.ptr;
+  a.me = in->me;
+  a.parts = in->parts;
+  a.broadcast = in->broadcast;
+  a.convert = in->convert ? b_conv.ptr : NULL;
   a.pay = ds.pay;
   a.layout = s->layout;
-  for (int j = 0; j < r->parts; j++) {
-    a.msg[j] = (unsigned char *)b_msg.ptr + off[j];
-    a.msg_count[j] = r->count[j];
-  }
-  a.cursor = b_ctr.ptr;
-  if (n_out) GR_CHECK_GOTO(ops->pack(dev, &a), st, done);
-  GR_CHECK_GOTO(gr_device_sync(dev), st, done);
-  GR_CHECK_GOTO(download(dev, (void **)&h, &b_msg, bytes), st, done);
-  /* Every byte after the last item of a section up to the next section (or
-   * the guard) must be untouched: the kernels write only their slots. */
-  r->guard_intact = true;
-  for (size_t i = (size_t)total; i < bytes; i++) r->guard_intact = r->guard_intact && h[i] == GUARD;
-  for (int j = 0; j < r->parts; j++) {
-    const int n_sec = 1 + s->layout.n_values + s->layout.n_vertices;
-    for (int sec = 0; sec < n_sec; sec++) {
-      const size_t width = sec == 0                    ? sizeof(gr_vid)
-                           : sec <= s->layout.n_values ? (size_t)s->layout.value_bytes
-                                                       : sizeof(gr_svid);
-      const size_t from =
-          (size_t)(off[j] + gr_xk_section(&s->layout, r->count[j], sec)) + (size_t)r->count[j] * width;
-      const size_t to = (size_t)(off[j] + gr_xk_section(&s->layout, r->count[j], sec + 1));
-      for (size_t i = from; i < to; i++) r->guard_intact = r->guard_intact && h[i] == GUARD;
+  a.next = b_next.ptr;
+  a.next_capacity = cap;
+  a.cull = b_cull.ptr;
+  a.deg = in->deg ? b_deg.ptr : NULL;
+  a.counters = b_ctr.ptr;
+  for (int j = 0; j < n_msg; j++) {
+    if (in->list_capacity[j]) {
+      const size_t bytes = (size_t)(in->list_capacity[j] * rb) + GUARD_BYTES;
+      GR_CHECK_GOTO(gr_buffer_resize(&b_list[j], dev, bytes, 0, "test list"), st, done);
+      GR_CHECK_GOTO(gr_device_memset(dev, b_list[j].ptr, GUARD, bytes), st, done);
+      a.list[j] = b_list[j].ptr;
+      a.list_capacity[j] = in->list_capacity[j];
     }
-    r->items[j] = xh_message_items(&s->layout, h + off[j], r->count[j]);
-    if (!r->items[j]) {
-      st = gr_errorf(GR_ERR_HOST_OOM, "test items");
-      goto done;
+    if (in->universe[j]) {
+      const size_t bytes = (size_t)gr_xk_bitmap_bytes(in->universe[j]);
+      GR_CHECK_GOTO(gr_buffer_resize(&b_bits[j], dev, bytes, 0, "test bitmap"), st, done);
+      GR_CHECK_GOTO(gr_device_memset(dev, b_bits[j].ptr, 0, bytes), st, done);
+      a.bits[j] = b_bits[j].ptr;
+    }
+  }
+  GR_CHECK_GOTO(ops->package(dev, &a), st, done);
+  GR_CHECK_GOTO(gr_device_sync(dev), st, done);
+  GR_CHECK_GOTO(gr_device_copy(dev, r->counters, b_ctr.ptr, nctr * sizeof(unsigned long long), GR_COPY_D2H), st,
+                done);
+  r->n_next = (gr_eid)(r->counters[GR_XK_NEXT] < cap ? r->counters[GR_XK_NEXT] : cap);
+  GR_CHECK_GOTO(download(dev, (void **)&r->next, &b_next, (size_t)r->n_next * sizeof(gr_vid)), st, done);
+  if (r->n_next) qsort(r->next, (size_t)r->n_next, sizeof(gr_vid), cmp_vid);
+  GR_CHECK_GOTO(download(dev, (void **)&r->cull, &b_cull, words * sizeof(uint32_t)), st, done);
+  r->guard_intact = true;
+  for (int j = 0; j < n_msg; j++) {
+    if (in->list_capacity[j]) {
+      const size_t bytes = (size_t)(in->list_capacity[j] * rb) + GUARD_BYTES;
+      GR_CHECK_GOTO(download(dev, (void **)&h, &b_list[j], bytes), st, done);
+      const uint64_t cnt = r->counters[GR_XK_PEER + j];
+      r->written[j] = cnt < in->list_capacity[j] ? cnt : in->list_capacity[j];
+      /* The kernels write only the slots they reserved below the capacity. */
+      for (size_t i = (size_t)(r->written[j] * rb); i < bytes; i++) r->guard_intact = r->guard_intact && h[i] == GUARD;
+      r->items[j] = xh_message_items(&s->layout, h, r->written[j]);
+      free(h);
+      h = NULL;
+      if (!r->items[j]) {
+        st = gr_errorf(GR_ERR_HOST_OOM, "test items");
+        goto done;
+      }
+    }
+    if (in->universe[j]) {
+      GR_CHECK_GOTO(download(dev, (void **)&h, &b_bits[j], (size_t)gr_xk_bitmap_bytes(in->universe[j])), st, done);
+      r->bit_ids[j] = xh_bitmap_ids(h, in->universe[j], s->layout.value_bytes, &r->n_bit_ids[j], &r->bit_value[j]);
+      free(h);
+      h = NULL;
+      if (!r->bit_ids[j]) {
+        st = gr_errorf(GR_ERR_HOST_OOM, "test bitmap ids");
+        goto done;
+      }
     }
   }
 done:
@@ -443,8 +471,15 @@ done:
   gr_buffer_release(&b_out);
   gr_buffer_release(&b_owner);
   gr_buffer_release(&b_conv);
-  gr_buffer_release(&b_msg);
+  gr_buffer_release(&b_next);
+  gr_buffer_release(&b_cull);
   gr_buffer_release(&b_ctr);
+  gr_buffer_release(&b_deg);
+  for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
+    gr_buffer_release(&b_list[j]);
+    gr_buffer_release(&b_bits[j]);
+  }
+  if (st < 0) xh_package_free(r);
   return st;
 }
 
@@ -464,7 +499,9 @@ gr_status xh_run_combine(const gr_xk_ops *ops, gr_device *dev, const xh_combine_
   const size_t words = gr_bitmap_words(n);
   dev_state ds;
   gr_buffer b_owner = GR_BUFFER_INIT, b_g2l = GR_BUFFER_INIT, b_cull = GR_BUFFER_INIT, b_next = GR_BUFFER_INIT,
-            b_ctr = GR_BUFFER_INIT, b_msg[GR_COMM_MAX_DEVICES];
+            b_ctr = GR_BUFFER_INIT, b_deg = GR_BUFFER_INIT, b_msg[GR_COMM_MAX_DEVICES];
+  const int n_msgs = in->n_msgs;
+  const size_t nctr = (size_t)gr_xk_counters(n_msgs > 1 ? n_msgs : 1);
   for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
     gr_buffer z = GR_BUFFER_INIT;
     b_msg[j] = z;
@@ -472,8 +509,8 @@ gr_status xh_run_combine(const gr_xk_ops *ops, gr_device *dev, const xh_combine_
   if (!xh_state_copy(&r->state, s)) return gr_errorf(GR_ERR_HOST_OOM, "test state");
   gr_status st = state_upload(&ds, dev, s);
   if (st < 0) goto done;
-  if (in->owner)
-    GR_CHECK_GOTO(upload(&b_owner, dev, in->owner, (size_t)n * sizeof(int32_t), "test owner"), st, done);
+  if (in->owner) GR_CHECK_GOTO(owner_upload(&b_owner, dev, in->owner, n), st, done);
+  if (in->deg) GR_CHECK_GOTO(upload(&b_deg, dev, in->deg, ((size_t)n + 1) * sizeof(gr_eid), "test degrees"), st, done);
   if (in->g2l)
     GR_CHECK_GOTO(upload(&b_g2l, dev, in->g2l, (size_t)in->n_global * sizeof(gr_vid), "test g2l"), st, done);
   GR_CHECK_GOTO(gr_buffer_resize(&b_cull, dev, words * sizeof(uint32_t), 0, "test cull"), st, done);
@@ -481,12 +518,13 @@ gr_status xh_run_combine(const gr_xk_ops *ops, gr_device *dev, const xh_combine_
     GR_CHECK_GOTO(gr_device_copy(dev, b_cull.ptr, in->cull, words * sizeof(uint32_t), GR_COPY_H2D), st, done);
   else GR_CHECK_GOTO(gr_device_memset(dev, b_cull.ptr, 0, words * sizeof(uint32_t)), st, done);
   GR_CHECK_GOTO(gr_buffer_resize(&b_next, dev, (size_t)n * sizeof(gr_vid), 0, "test next"), st, done);
-  GR_CHECK_GOTO(gr_buffer_resize(&b_ctr, dev, sizeof(unsigned long long), 0, "test counter"), st, done);
-  GR_CHECK_GOTO(gr_device_memset(dev, b_ctr.ptr, 0, sizeof(unsigned long long)), st, done);
-  for (int j = 0; j < in->n_msgs; j++)
-    GR_CHECK_GOTO(
-        upload(&b_msg[j], dev, in->msg[j], (size_t)gr_xk_message_bytes(&s->layout, in->count[j]), "test message"),
-        st, done);
+  GR_CHECK_GOTO(gr_buffer_resize(&b_ctr, dev, nctr * sizeof(unsigned long long), 0, "test counters"), st, done);
+  GR_CHECK_GOTO(gr_device_memset(dev, b_ctr.ptr, 0, nctr * sizeof(unsigned long long)), st, done);
+  for (int j = 0; j < n_msgs; j++) {
+    const size_t bytes = in->universe[j] ? (size_t)gr_xk_bitmap_bytes(in->universe[j])
+                                         : (size_t)gr_xk_list_bytes(&s->layout, in->count[j]);
+    GR_CHECK_GOTO(upload(&b_msg[j], dev, in->msg[j], bytes, "test message"), st, done);
+  }
   gr_xk_combine_args a;
   memset(&a, 0, sizeof a);
   a.g2l = in->g2l ? b_g2l.ptr : NULL;
@@ -499,21 +537,29 @@ gr_status xh_run_combine(const gr_xk_ops *ops, gr_device *dev, const xh_combine_
   a.cull = b_cull.ptr;
   a.next = b_next.ptr;
   a.next_capacity = n;
-  a.count_next = b_ctr.ptr;
+  a.deg = in->deg ? b_deg.ptr : NULL;
+  a.counters = b_ctr.ptr;
   const bool followers = (in->op == GR_COMBINE_MIN || in->op == GR_COMBINE_MAX) &&
                          (s->layout.n_values > 1 || s->layout.n_vertices > 0);
   for (int pass = 1; pass <= (followers ? 2 : 1); pass++) {
     a.pass = pass;
-    for (int j = 0; j < in->n_msgs; j++) {
-      if (!in->count[j]) continue;
+    for (int j = 0; j < n_msgs; j++) {
+      if (!in->universe[j] && !in->count[j]) continue;
       a.msg = b_msg[j].ptr;
+      a.format = in->universe[j] ? GR_XK_BITMAP : GR_XK_LIST;
       a.count = in->count[j];
+      a.universe = in->universe[j];
+      a.found = GR_XK_PEER + 2 * (n_msgs > 1 ? n_msgs : 1) + j;
       GR_CHECK_GOTO(ops->combine(dev, &a), st, done);
     }
   }
   GR_CHECK_GOTO(gr_device_sync(dev), st, done);
-  unsigned long long cnt = 0;
-  GR_CHECK_GOTO(gr_device_copy(dev, &cnt, b_ctr.ptr, sizeof cnt, GR_COPY_D2H), st, done);
+  unsigned long long ctr[3 + 3 * GR_COMM_MAX_DEVICES];
+  GR_CHECK_GOTO(gr_device_copy(dev, ctr, b_ctr.ptr, nctr * sizeof(unsigned long long), GR_COPY_D2H), st, done);
+  const unsigned long long cnt = ctr[GR_XK_NEXT];
+  r->next_edges = ctr[GR_XK_NEXT_EDGES];
+  r->next_max_degree = ctr[GR_XK_NEXT_MAXDEG];
+  for (int j = 0; j < n_msgs; j++) r->found[j] = ctr[GR_XK_PEER + 2 * (n_msgs > 1 ? n_msgs : 1) + j];
   if (cnt > n) {
     st = gr_errorf(GR_ERR_INTERNAL, "combine counted %llu vertices of %llu", cnt, (unsigned long long)n);
     goto done;
@@ -530,6 +576,7 @@ done:
   gr_buffer_release(&b_cull);
   gr_buffer_release(&b_next);
   gr_buffer_release(&b_ctr);
+  gr_buffer_release(&b_deg);
   for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) gr_buffer_release(&b_msg[j]);
   if (st < 0) xh_combine_free(r);
   return st;
@@ -556,10 +603,10 @@ gr_status xh_bfs_run(gr_graph *g, const xh_bfs_config *c, const gr_vid *sources,
   gr_status st = GR_SUCCESS;
   int done_runs = 0;
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  o.mark_pred = true;
+  o.mark_pred = !c->no_preds;
   *stage = XH_SETUP;
   gr_enactor_config cfg = {&gr_bfs_primitive, &o, c->backend, c->n_devices, c->cpu_threads,
-                           GR_MEM_POLICY_INIT, NULL, NULL, NULL, false};
+                           GR_MEM_POLICY_INIT, NULL, NULL, NULL, false, false};
   if (c->n_devices == 1) {
     GR_CHECK_GOTO(gr_subgraph_whole(&whole, g, false), st, fail);
     cfg.subs = &whole;

@@ -33,11 +33,16 @@ typedef struct xh_item {
 
 /* Sorts items by id, then by payloads. */
 void xh_sort_items(xh_item *it, uint64_t n);
-/* A message of `count` items (malloc'd, gr_xk_message_bytes long; padding
- * zero). */
+/* A list message of `count` records (malloc'd, gr_xk_list_bytes long;
+ * padding zero). */
 unsigned char *xh_message_build(const gr_xk_layout *l, const xh_item *items, uint64_t count);
-/* The items of a message, in slot order (malloc'd; count may be 0). */
+/* The records of a list message, in slot order (malloc'd; count may be 0). */
 xh_item *xh_message_items(const gr_xk_layout *l, const unsigned char *msg, uint64_t count);
+/* A bitmap message over [0, universe) holding `ids` with the value's raw
+ * bytes (malloc'd, gr_xk_bitmap_bytes long). */
+unsigned char *xh_bitmap_build(gr_vid universe, uint64_t value_bits, int value_bytes, const gr_vid *ids, uint64_t n);
+/* The ids set in a bitmap message, ascending (malloc'd), and its value. */
+gr_vid *xh_bitmap_ids(const unsigned char *msg, gr_vid universe, int value_bytes, uint64_t *n, uint64_t *value_bits);
 /* Value bytes of a type. */
 int xh_value_bytes(gr_value_type t);
 /* Raw bytes of a value given as a double (converted to the type). */
@@ -72,32 +77,34 @@ int32_t *xh_owner_random(gr_vid n, int parts, uint64_t seed);
 /* `count` distinct vertices below n in random order, seeded. */
 gr_vid *xh_vertices_random(gr_vid n, gr_eid count, uint64_t seed);
 
-/* ---- split --------------------------------------------------------------- */
-typedef struct xh_split {
+/* ---- package ------------------------------------------------------------ */
+typedef struct xh_package_in {
+  const xh_state *state;
+  const int32_t *owner; /* per vertex */
+  int parts, me;
+  bool broadcast;
+  const gr_vid *convert; /* host table or NULL */
+  const gr_vid *out;
+  gr_eid n_out;
+  gr_eid next_capacity; /* 0: the vertex count */
+  const gr_eid *deg;    /* host CSR offsets (n + 1), or NULL */
+  uint64_t list_capacity[GR_COMM_MAX_DEVICES]; /* per message: records; 0: no list */
+  gr_vid universe[GR_COMM_MAX_DEVICES];        /* per message: bitmap id space; 0: no bitmap */
+} xh_package_in;
+typedef struct xh_package_out {
   gr_vid *next; /* sorted */
   gr_eid n_next;
-  unsigned long long counts[1 + GR_COMM_MAX_DEVICES];
-  uint32_t *cull; /* gr_bitmap_words(n_local) words */
-} xh_split;
-/* next_capacity 0: n_local. */
-gr_status xh_run_split(const gr_xk_ops *ops, gr_device *dev, gr_vid n_local, const int32_t *owner, int parts,
-                       int me, const gr_vid *out, gr_eid n_out, int count_peers, gr_eid next_capacity,
-                       xh_split *r);
-void xh_split_free(xh_split *r);
-
-/* ---- pack ---------------------------------------------------------------- */
-typedef struct xh_pack {
-  int parts;
-  uint64_t count[GR_COMM_MAX_DEVICES];
-  xh_item *items[GR_COMM_MAX_DEVICES]; /* per message, in slot order */
-  bool guard_intact;                   /* nothing was written between or after the messages */
-} xh_pack;
-/* owner NULL: broadcast (one message of n_out items); otherwise one message
- * per part, counted on the host, laid out one after another in one device
- * buffer as the exchange does. convert: host table or NULL. */
-gr_status xh_run_pack(const gr_xk_ops *ops, gr_device *dev, const xh_state *s, const int32_t *owner, int parts,
-                      int me, const gr_vid *convert, const gr_vid *out, gr_eid n_out, xh_pack *r);
-void xh_pack_free(xh_pack *r);
+  uint32_t *cull;
+  unsigned long long counters[3 + 3 * GR_COMM_MAX_DEVICES];
+  xh_item *items[GR_COMM_MAX_DEVICES]; /* records written, in slot order */
+  uint64_t written[GR_COMM_MAX_DEVICES];
+  gr_vid *bit_ids[GR_COMM_MAX_DEVICES]; /* ids set in the bitmap, ascending */
+  uint64_t n_bit_ids[GR_COMM_MAX_DEVICES];
+  uint64_t bit_value[GR_COMM_MAX_DEVICES];
+  bool guard_intact; /* nothing written past a list's capacity */
+} xh_package_out;
+gr_status xh_run_package(const gr_xk_ops *ops, gr_device *dev, const xh_package_in *in, xh_package_out *r);
+void xh_package_free(xh_package_out *r);
 
 /* ---- combine ------------------------------------------------------------- */
 typedef struct xh_combine_in {
@@ -110,13 +117,17 @@ typedef struct xh_combine_in {
   const uint32_t *cull; /* initial bitmap, or NULL: clear */
   int n_msgs;
   const unsigned char *msg[GR_COMM_MAX_DEVICES];
-  uint64_t count[GR_COMM_MAX_DEVICES];
+  uint64_t count[GR_COMM_MAX_DEVICES];   /* list records */
+  gr_vid universe[GR_COMM_MAX_DEVICES];  /* non-zero: message j is a bitmap over [0, universe) */
+  const gr_eid *deg;                     /* host CSR offsets (n + 1), or NULL */
 } xh_combine_in;
 typedef struct xh_combine_out {
   xh_state state; /* the local state after */
   gr_vid *next;   /* sorted */
   gr_eid n_next;
   uint32_t *cull;
+  unsigned long long next_edges, next_max_degree;
+  unsigned long long found[GR_COMM_MAX_DEVICES]; /* ids counted in each bitmap */
 } xh_combine_out;
 /* Pass 1 over every message, then pass 2 over every message where the
  * operator has followers (as the exchange runs them). */
@@ -162,6 +173,7 @@ typedef struct xh_bfs_config {
   gr_transport_kind transport;
   int cpu_threads;
   gr_comm_format format;
+  bool no_preds; /* depths only: a uniform payload, so bitmaps may travel */
 } xh_bfs_config;
 
 typedef enum xh_stage {
@@ -172,7 +184,7 @@ typedef enum xh_stage {
   XH_EXTRACT = 4 /* gr_enactor_extract */
 } xh_stage;
 
-/* BFS with predecessors from each of n_sources sources: results (global
+/* BFS (with predecessors unless no_preds) from each of n_sources sources: results (global
  * ids) and, when stats is given, each run's statistics (free with
  * gr_run_stats_free). On failure *stage says where (results and stats of
  * earlier runs are freed). */

@@ -34,65 +34,56 @@ static bool bit(const uint32_t *bits, gr_vid v) { return (bits[v >> 5] >> (v & 3
 
 /* ---- layout -------------------------------------------------------------- */
 
-/* Every section starts on an 8-byte boundary right after the previous one,
- * rounded up: nothing overlaps and no more than 7 bytes are wasted. */
-static void check_layout(const gr_xk_layout *l, uint64_t count) {
-  const int n_sec = 1 + l->n_values + l->n_vertices;
-  uint64_t expect = 0;
-  for (int sec = 0; sec < n_sec; sec++) {
-    uint64_t off = gr_xk_section(l, count, sec);
-    ck_assert_uint_eq(off % 8, 0);
-    ck_assert_uint_eq(off, expect);
-    uint64_t width = sec == 0 ? sizeof(gr_vid) : sec <= l->n_values ? (uint64_t)l->value_bytes : sizeof(gr_svid);
-    expect = off + (count * width + 7) / 8 * 8;
+/* Every field of a record starts at its own alignment after the previous
+ * one, nothing overlaps, and the record is a multiple of its widest field
+ * (so records stay aligned one after another). */
+static void check_layout(int nv, int vb, int nx) {
+  const gr_xk_layout l = gr_xk_layout_make(nv, vb, nx);
+  const int idb = (int)sizeof(gr_vid), xb = (int)sizeof(gr_svid);
+  ck_assert_int_eq(l.n_values, nv);
+  ck_assert_int_eq(l.value_bytes, vb);
+  ck_assert_int_eq(l.n_vertices, nx);
+  ck_assert_int_eq(l.value_offset % vb, 0);
+  ck_assert_int_ge(l.value_offset, idb);
+  ck_assert_int_lt(l.value_offset, idb + vb);
+  ck_assert_int_eq(l.vertex_offset % xb, 0);
+  ck_assert_int_ge(l.vertex_offset, l.value_offset + nv * vb);
+  ck_assert_int_lt(l.vertex_offset, l.value_offset + nv * vb + xb);
+  int widest = idb > vb ? idb : vb;
+  widest = widest > xb ? widest : xb;
+  ck_assert_int_eq(l.record_bytes % widest, 0);
+  ck_assert_int_ge(l.record_bytes, l.vertex_offset + nx * xb);
+  ck_assert_int_lt(l.record_bytes, l.vertex_offset + nx * xb + widest);
+  for (uint64_t c = 0; c < 20; c++) {
+    ck_assert_uint_eq(gr_xk_list_bytes(&l, c) % 8, 0);
+    ck_assert_uint_ge(gr_xk_list_bytes(&l, c), c * (uint64_t)l.record_bytes);
+    ck_assert_uint_lt(gr_xk_list_bytes(&l, c), c * (uint64_t)l.record_bytes + 8);
   }
-  ck_assert_uint_eq(gr_xk_message_bytes(l, count), expect);
-  ck_assert_uint_eq(gr_xk_message_bytes(l, count) % 8, 0);
 }
 
-START_TEST(layout_sections_are_8_byte_aligned_and_packed) {
-  const gr_xk_layout ls[] = {{1, 4, 0}, {1, 4, 1}, {1, 8, 0}, {2, 8, 2}, {4, 4, 4}, {3, 8, 1}};
-  const uint64_t counts[] = {0, 1, 2, 3, 5, 7, 8, 9, 1001};
-  for (size_t i = 0; i < sizeof ls / sizeof ls[0]; i++)
-    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) check_layout(&ls[i], counts[c]);
-}
-END_TEST
-
-START_TEST(layout_sizes_for_empty_single_and_odd_counts) {
-  const gr_xk_layout bfs = {1, (int)sizeof(gr_svid), 1}, f = {1, 4, 0}, d = {2, 8, 2};
-  ck_assert_uint_eq(gr_xk_message_bytes(&bfs, 0), 0);
-  ck_assert_uint_eq(gr_xk_message_bytes(&d, 0), 0);
-  for (int sec = 0; sec <= 5; sec++) ck_assert_uint_eq(gr_xk_section(&d, 0, sec), 0);
-  /* One item: every section takes one padded 8-byte word. */
-  ck_assert_uint_eq(gr_xk_message_bytes(&f, 1), 16);
-  ck_assert_uint_eq(gr_xk_message_bytes(&bfs, 1), 24);
-  ck_assert_uint_eq(gr_xk_message_bytes(&d, 1), 40);
-  ck_assert_uint_eq(gr_xk_section(&d, 1, 2), 16);
-  ck_assert_uint_eq(gr_xk_section(&d, 1, 3), 24);
+START_TEST(layout_records_align_each_field_and_pack_them) {
+  const int shapes[][3] = {{1, 4, 0}, {1, 4, 1}, {1, 8, 0}, {2, 8, 2}, {4, 4, 4}, {3, 8, 1}, {1, 8, 3}};
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) check_layout(shapes[i][0], shapes[i][1], shapes[i][2]);
 #ifndef GR_VERTEX_64
-  /* 3 items, 4-byte ids, values and vertices: 12 bytes each, padded to 16. */
-  ck_assert_uint_eq(gr_xk_section(&bfs, 3, 1), 16);
-  ck_assert_uint_eq(gr_xk_section(&bfs, 3, 2), 32);
-  ck_assert_uint_eq(gr_xk_message_bytes(&bfs, 3), 48);
-  /* 5 items, two 8-byte values, two vertices: 20->24, 40, 40, 20->24, 20->24. */
-  ck_assert_uint_eq(gr_xk_section(&d, 5, 1), 24);
-  ck_assert_uint_eq(gr_xk_section(&d, 5, 2), 64);
-  ck_assert_uint_eq(gr_xk_section(&d, 5, 3), 104);
-  ck_assert_uint_eq(gr_xk_section(&d, 5, 4), 128);
-  ck_assert_uint_eq(gr_xk_message_bytes(&d, 5), 152);
-  /* 7 items of 4 bytes: 28 -> 32 per section. */
-  ck_assert_uint_eq(gr_xk_message_bytes(&f, 7), 64);
-#else
-  ck_assert_uint_eq(gr_xk_section(&bfs, 3, 1), 24);
-  ck_assert_uint_eq(gr_xk_section(&bfs, 3, 2), 48);
-  ck_assert_uint_eq(gr_xk_message_bytes(&bfs, 3), 72);
-  ck_assert_uint_eq(gr_xk_message_bytes(&f, 7), 56 + 32);
+  /* BFS: id, depth (and predecessor): 8 (12) bytes; PageRank-like doubles:
+   * id padded to 8, then the double: 16 bytes. */
+  ck_assert_int_eq(gr_xk_layout_make(1, 4, 0).record_bytes, 8);
+  ck_assert_int_eq(gr_xk_layout_make(1, 4, 1).record_bytes, 12);
+  ck_assert_int_eq(gr_xk_layout_make(1, 8, 0).value_offset, 8);
+  ck_assert_int_eq(gr_xk_layout_make(1, 8, 0).record_bytes, 16);
+  ck_assert_int_eq(gr_xk_layout_make(1, 8, 1).record_bytes, 24);
+  ck_assert_uint_eq(gr_xk_list_bytes(&(gr_xk_layout){1, 4, 1, 4, 8, 12}, 3), 40);
 #endif
+  /* A bitmap: the value word, then whole 8-byte groups of 32-bit words. */
+  ck_assert_uint_eq(gr_xk_bitmap_bytes(0), 8);
+  ck_assert_uint_eq(gr_xk_bitmap_bytes(1), 16);
+  ck_assert_uint_eq(gr_xk_bitmap_bytes(64), 16);
+  ck_assert_uint_eq(gr_xk_bitmap_bytes(65), 24);
 }
 END_TEST
 
-START_TEST(message_round_trips_through_build_and_read) {
-  gr_xk_layout l = {2, 8, 1};
+START_TEST(messages_round_trip_through_build_and_read) {
+  gr_xk_layout l = gr_xk_layout_make(2, 8, 1);
   xh_item it[3];
   memset(it, 0, sizeof it);
   for (int i = 0; i < 3; i++) {
@@ -104,74 +95,27 @@ START_TEST(message_round_trips_through_build_and_read) {
   unsigned char *m = xh_message_build(&l, it, 3);
   xh_item *back = xh_message_items(&l, m, 3);
   ck_assert_int_eq(memcmp(it, back, sizeof it), 0);
-  ck_assert_uint_eq(((gr_vid *)m)[2], 12);
-  ck_assert(*(double *)(m + gr_xk_section(&l, 3, 1) + 16) == 3.0);
-  ck_assert_int_eq(((gr_svid *)(m + gr_xk_section(&l, 3, 3)))[1], 101);
+  ck_assert_uint_eq(*(gr_vid *)(m + 2 * (size_t)l.record_bytes), 12);
+  ck_assert(*(double *)(m + 2 * (size_t)l.record_bytes + l.value_offset) == 3.0);
+  ck_assert_int_eq(*(gr_svid *)(m + (size_t)l.record_bytes + l.vertex_offset), 101);
   free(back);
   free(m);
+  const gr_vid ids[4] = {0, 31, 32, 99};
+  unsigned char *b = xh_bitmap_build(100, 7, 4, ids, 4);
+  uint64_t n = 0, value = 0;
+  gr_vid *got = xh_bitmap_ids(b, 100, 4, &n, &value);
+  ck_assert_uint_eq(n, 4);
+  ck_assert_uint_eq(value, 7);
+  ck_assert_int_eq(memcmp(got, ids, sizeof ids), 0);
+  ck_assert_uint_eq(((uint32_t *)(b + 8))[1], 1u);
+  free(got);
+  free(b);
 }
 END_TEST
 
-/* ---- split --------------------------------------------------------------- */
+/* ---- package ------------------------------------------------------------- */
 
 enum { NL = 3000 };
-
-static void check_split(int parts, int me, gr_eid n_out, int count_peers, uint64_t seed) {
-  int32_t *owner = xh_owner_random(NL, parts, seed);
-  gr_vid *out = xh_vertices_random(NL, n_out, seed + 1);
-  xh_split r;
-  ck_assert_int_eq(xh_run_split(&gr__xk_ops_cpu, dev, NL, owner, parts, me, out, n_out, count_peers, 0, &r),
-                   GR_SUCCESS);
-  unsigned char *in_out = calloc(NL, 1);
-  unsigned long long per[GR_COMM_MAX_DEVICES] = {0};
-  gr_eid owned = 0;
-  for (gr_eid i = 0; i < n_out; i++) {
-    in_out[out[i]] = 1;
-    if (owner[out[i]] == me) owned++;
-    else per[owner[out[i]]]++;
-  }
-  ck_assert_uint_eq(r.counts[0], owned);
-  ck_assert_uint_eq(r.n_next, owned);
-  for (gr_eid i = 0; i < r.n_next; i++) {
-    XH_CHECK(owner[r.next[i]] == me && in_out[r.next[i]], "next holds %u, not an owned output",
-             (unsigned)r.next[i]);
-    XH_CHECK(i == 0 || r.next[i - 1] < r.next[i], "vertex %u twice in next", (unsigned)r.next[i]);
-  }
-  for (gr_vid v = 0; v < NL; v++)
-    XH_CHECK(bit(r.cull, v) == (in_out[v] && owner[v] == me), "cull bit of %u is %d", (unsigned)v, bit(r.cull, v));
-  for (int j = 0; j < parts; j++) ck_assert_uint_eq(r.counts[1 + j], count_peers && j != me ? per[j] : 0);
-  xh_split_free(&r);
-  free(in_out);
-  free(out);
-  free(owner);
-}
-
-START_TEST(split_sends_owned_outputs_to_next_once_with_their_cull_bit) {
-  check_split(4, 2, 1700, 1, 1);
-  check_split(2, 0, NL, 1, 2);
-  check_split(7, 6, 1, 1, 3);
-  check_split(3, 1, 0, 1, 4);
-  check_split(32, 31, 2500, 1, 5);
-}
-END_TEST
-
-START_TEST(split_counts_nothing_per_peer_without_count_peers) {
-  check_split(4, 2, 1700, 0, 6);
-  check_split(3, 0, NL, 0, 7);
-}
-END_TEST
-
-START_TEST(split_refuses_to_overflow_next) {
-  int32_t owner[8] = {0, 0, 0, 0, 0, 1, 1, 1};
-  gr_vid out[6] = {0, 1, 2, 3, 5, 6};
-  xh_split r;
-  ck_assert_int_eq(xh_run_split(&gr__xk_ops_cpu, dev, 8, owner, 2, 0, out, 6, 1, 3, &r), GR_ERR_INTERNAL);
-  ck_assert_ptr_nonnull(strstr(gr_error_message(), "overflow"));
-  xh_split_free(&r);
-}
-END_TEST
-
-/* ---- pack ---------------------------------------------------------------- */
 
 /* What vertex v becomes in a message. */
 static xh_item item_of(const xh_state *s, gr_vid v, const gr_vid *convert) {
@@ -183,7 +127,47 @@ static xh_item item_of(const xh_state *s, gr_vid v, const gr_vid *convert) {
   return it;
 }
 
-static void check_pack_selective(gr_value_type t, int nv, int nx, bool with_convert, uint64_t seed) {
+/* A CSR shape over NL vertices: degree (v * 7) % 13. */
+static gr_eid *degree_offsets(void) {
+  gr_eid *o = malloc((NL + 1) * sizeof *o);
+  o[0] = 0;
+  for (gr_vid v = 0; v < NL; v++) o[v + 1] = o[v] + (v * 7u) % 13u;
+  return o;
+}
+
+/* The owned outputs are next, once each, with their cull bits and degrees. */
+static void check_next(const xh_package_in *in, const xh_package_out *r) {
+  gr_eid n_own = 0;
+  unsigned long long dsum = 0, dmax = 0;
+  uint32_t *cull = calloc(gr_bitmap_words(NL), sizeof *cull);
+  gr_vid *own = malloc(((size_t)in->n_out + 1) * sizeof *own);
+  for (gr_eid i = 0; i < in->n_out; i++) {
+    const gr_vid v = in->out[i];
+    if (in->owner[v] != in->me) continue;
+    own[n_own++] = v;
+    cull[v >> 5] |= 1u << (v & 31u);
+    if (in->deg) {
+      const unsigned long long d = in->deg[v + 1] - in->deg[v];
+      dsum += d;
+      dmax = d > dmax ? d : dmax;
+    }
+  }
+  ck_assert_uint_eq(r->counters[GR_XK_NEXT], n_own);
+  ck_assert_uint_eq(r->n_next, n_own);
+  for (gr_eid i = 0; i < n_own; i++) {
+    bool found = false;
+    for (gr_eid k = 0; k < r->n_next && !found; k++) found = r->next[k] == own[i];
+    XH_CHECK(found, "owned output %u is not in next", (unsigned)own[i]);
+  }
+  for (gr_eid k = 1; k < r->n_next; k++) XH_CHECK(r->next[k - 1] < r->next[k], "%u twice in next", (unsigned)r->next[k]);
+  XH_CHECK(!memcmp(cull, r->cull, gr_bitmap_words(NL) * sizeof *cull), "cull bitmap differs");
+  ck_assert_uint_eq(r->counters[GR_XK_NEXT_EDGES], dsum);
+  ck_assert_uint_eq(r->counters[GR_XK_NEXT_MAXDEG], dmax);
+  free(own);
+  free(cull);
+}
+
+static void check_package_selective(gr_value_type t, int nv, int nx, bool with_convert, uint64_t seed) {
   const int parts = 5, me = 1;
   xh_state s;
   ck_assert(xh_state_alloc(&s, NL, t, nv, nx));
@@ -191,18 +175,32 @@ static void check_pack_selective(gr_value_type t, int nv, int nx, bool with_conv
   int32_t *owner = xh_owner_random(NL, parts, seed);
   gr_vid *out = xh_vertices_random(NL, 2000, seed + 1);
   gr_vid *convert = with_convert ? xh_vertices_random(4 * NL, NL, seed + 2) : NULL; /* distinct ids */
-  xh_pack r;
-  ck_assert_int_eq(xh_run_pack(&gr__xk_ops_cpu, dev, &s, owner, parts, me, convert, out, 2000, &r), GR_SUCCESS);
+  gr_eid *deg = degree_offsets();
+  xh_package_in in;
+  memset(&in, 0, sizeof in);
+  in.state = &s;
+  in.owner = owner;
+  in.parts = parts;
+  in.me = me;
+  in.convert = convert;
+  in.out = out;
+  in.n_out = 2000;
+  in.deg = deg;
+  for (int j = 0; j < parts; j++)
+    if (j != me) in.list_capacity[j] = 2000;
+  xh_package_out r;
+  ck_assert_int_eq(xh_run_package(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
   ck_assert(r.guard_intact);
-  ck_assert_uint_eq(r.count[me], 0);
+  check_next(&in, &r);
   for (int j = 0; j < parts; j++) {
     xh_item *expect = calloc(2000, sizeof *expect);
     uint64_t n = 0;
     for (gr_eid i = 0; i < 2000; i++)
       if (owner[out[i]] == j && j != me) expect[n++] = item_of(&s, out[i], convert);
-    ck_assert_uint_eq(r.count[j], n);
-    /* Each remote item lands in its owner's message once, its payloads at
-     * its own slot: as sets of whole items the messages are the expected. */
+    ck_assert_uint_eq(r.counters[GR_XK_PEER + j], n);
+    ck_assert_uint_eq(r.written[j], n);
+    /* Each remote item lands in its owner's message once with its own
+     * payloads: as sets of whole records the messages are the expected. */
     xh_sort_items(expect, n);
     xh_sort_items(r.items[j], n);
     for (uint64_t i = 0; i < n; i++)
@@ -210,45 +208,163 @@ static void check_pack_selective(gr_value_type t, int nv, int nx, bool with_conv
                (unsigned long long)i, (unsigned long long)expect[i].id);
     free(expect);
   }
-  xh_pack_free(&r);
+  xh_package_free(&r);
+  free(deg);
   free(convert);
   free(out);
   free(owner);
   xh_state_free(&s);
 }
 
-START_TEST(pack_routes_each_remote_item_to_its_owner_once_with_its_payloads) {
-  check_pack_selective(GR_VALUE_SVID, 1, 1, false, 11);
-  check_pack_selective(GR_VALUE_SVID, 1, 1, true, 12);
-  check_pack_selective(GR_VALUE_DOUBLE, 2, 2, true, 13);
-  check_pack_selective(GR_VALUE_FLOAT, 3, 0, false, 14);
-  check_pack_selective(GR_VALUE_FLOAT, 1, 4, true, 15);
+START_TEST(package_routes_owned_outputs_to_next_and_each_remote_one_to_its_owner) {
+  check_package_selective(GR_VALUE_SVID, 1, 1, false, 11);
+  check_package_selective(GR_VALUE_SVID, 1, 1, true, 12);
+  check_package_selective(GR_VALUE_DOUBLE, 2, 2, true, 13);
+  check_package_selective(GR_VALUE_FLOAT, 3, 0, false, 14);
+  check_package_selective(GR_VALUE_FLOAT, 1, 4, true, 15);
 }
 END_TEST
 
-START_TEST(pack_broadcast_puts_item_i_at_slot_i_of_message_0) {
+START_TEST(package_broadcast_puts_every_output_in_message_0) {
   const gr_value_type types[] = {GR_VALUE_SVID, GR_VALUE_DOUBLE, GR_VALUE_FLOAT};
   for (int c = 0; c < 3; c++) {
     xh_state s;
     ck_assert(xh_state_alloc(&s, NL, types[c], 1 + c, c));
     xh_state_random(&s, GR_COMBINE_MAX, 20 + c);
+    int32_t *owner = xh_owner_random(NL, 4, 50 + c);
     gr_vid *out = xh_vertices_random(NL, 1234, 30 + c);
     gr_vid *convert = c == 1 ? xh_vertices_random(2 * NL, NL, 40 + c) : NULL;
-    xh_pack r;
-    ck_assert_int_eq(xh_run_pack(&gr__xk_ops_cpu, dev, &s, NULL, 4, 2, convert, out, 1234, &r), GR_SUCCESS);
+    xh_package_in in;
+    memset(&in, 0, sizeof in);
+    in.state = &s;
+    in.owner = owner;
+    in.parts = 4;
+    in.me = 2;
+    in.broadcast = true;
+    in.convert = convert;
+    in.out = out;
+    in.n_out = 1234;
+    in.list_capacity[0] = 1234;
+    xh_package_out r;
+    ck_assert_int_eq(xh_run_package(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
     ck_assert(r.guard_intact);
-    ck_assert_int_eq(r.parts, 1);
-    ck_assert_uint_eq(r.count[0], 1234);
-    for (gr_eid i = 0; i < 1234; i++) {
-      xh_item e = item_of(&s, out[i], convert);
-      XH_CHECK(!memcmp(&e, &r.items[0][i], sizeof e), "slot %llu holds id %llu, not %llu", (unsigned long long)i,
-               (unsigned long long)r.items[0][i].id, (unsigned long long)e.id);
-    }
-    xh_pack_free(&r);
+    check_next(&in, &r);
+    ck_assert_uint_eq(r.written[0], 1234);
+    xh_item *expect = calloc(1234, sizeof *expect);
+    for (gr_eid i = 0; i < 1234; i++) expect[i] = item_of(&s, out[i], convert);
+    xh_sort_items(expect, 1234);
+    xh_sort_items(r.items[0], 1234);
+    ck_assert_int_eq(memcmp(expect, r.items[0], 1234 * sizeof *expect), 0);
+    free(expect);
+    xh_package_free(&r);
     free(convert);
     free(out);
+    free(owner);
     xh_state_free(&s);
   }
+}
+END_TEST
+
+/* A uniform payload: every message's bitmap holds exactly its ids and the
+ * value; the distinct count is right; the list beside it too. */
+START_TEST(package_sets_each_id_of_a_bitmap_once_with_the_value) {
+  xh_state s;
+  ck_assert(xh_state_alloc(&s, NL, GR_VALUE_SVID, 1, 0));
+  for (gr_vid v = 0; v < NL; v++) xh_state_set(&s, 0, v, xh_value_bits(GR_VALUE_SVID, 6));
+  int32_t *owner = xh_owner_random(NL, 3, 61);
+  gr_vid *out = xh_vertices_random(NL, 2500, 62);
+  for (int bc = 0; bc < 2; bc++) {
+    xh_package_in in;
+    memset(&in, 0, sizeof in);
+    in.state = &s;
+    in.owner = owner;
+    in.parts = 3;
+    in.me = 0;
+    in.broadcast = bc;
+    in.out = out;
+    in.n_out = 2500;
+    for (int j = 0; j < 3; j++) {
+      in.universe[j] = NL;
+      in.list_capacity[j] = 2500;
+    }
+    xh_package_out r;
+    ck_assert_int_eq(xh_run_package(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
+    check_next(&in, &r);
+    for (int j = bc ? 0 : 1; j < (bc ? 1 : 3); j++) {
+      unsigned char *want = calloc(NL, 1);
+      uint64_t n = 0;
+      for (gr_eid i = 0; i < 2500; i++)
+        if (bc || owner[out[i]] == j) {
+          want[out[i]] = 1;
+          n++;
+        }
+      ck_assert_uint_eq(r.n_bit_ids[j], n);
+      ck_assert_uint_eq(r.counters[GR_XK_PEER + 3 + j], n);
+      ck_assert_uint_eq(r.counters[GR_XK_PEER + j], n);
+      ck_assert_int_eq((gr_svid)r.bit_value[j], 6);
+      for (uint64_t k = 0; k < r.n_bit_ids[j]; k++) XH_CHECK(want[r.bit_ids[j][k]], "bit %u set", (unsigned)r.bit_ids[j][k]);
+      free(want);
+    }
+    xh_package_free(&r);
+  }
+  free(out);
+  free(owner);
+  xh_state_free(&s);
+}
+END_TEST
+
+/* Records past a list's capacity are counted, not written: the exchange
+ * grows the list and packages again. */
+START_TEST(package_counts_records_past_a_lists_capacity_without_writing_them) {
+  xh_state s;
+  ck_assert(xh_state_alloc(&s, NL, GR_VALUE_SVID, 1, 1));
+  xh_state_random(&s, GR_COMBINE_MIN, 71);
+  int32_t *owner = xh_owner_random(NL, 2, 72);
+  gr_vid *out = xh_vertices_random(NL, NL, 73);
+  xh_package_in in;
+  memset(&in, 0, sizeof in);
+  in.state = &s;
+  in.owner = owner;
+  in.parts = 2;
+  in.me = 0;
+  in.out = out;
+  in.n_out = NL;
+  in.list_capacity[1] = 100;
+  xh_package_out r;
+  ck_assert_int_eq(xh_run_package(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
+  uint64_t remote = 0;
+  for (gr_vid v = 0; v < NL; v++) remote += owner[v] == 1;
+  ck_assert_uint_eq(r.counters[GR_XK_PEER + 1], remote);
+  ck_assert_uint_eq(r.written[1], 100);
+  ck_assert(r.guard_intact);
+  for (int i = 0; i < 100; i++) XH_CHECK(owner[r.items[1][i].id] == 1, "record %d: %llu", i, (unsigned long long)r.items[1][i].id);
+  xh_package_free(&r);
+  free(out);
+  free(owner);
+  xh_state_free(&s);
+}
+END_TEST
+
+START_TEST(package_refuses_to_overflow_next) {
+  int32_t owner[8] = {0, 0, 0, 0, 0, 1, 1, 1};
+  gr_vid out[6] = {0, 1, 2, 3, 5, 6};
+  xh_state s;
+  ck_assert(xh_state_alloc(&s, 8, GR_VALUE_SVID, 1, 0));
+  xh_package_in in;
+  memset(&in, 0, sizeof in);
+  in.state = &s;
+  in.owner = owner;
+  in.parts = 2;
+  in.me = 0;
+  in.out = out;
+  in.n_out = 6;
+  in.next_capacity = 3;
+  in.list_capacity[1] = 6;
+  xh_package_out r;
+  ck_assert_int_eq(xh_run_package(&gr__xk_ops_cpu, dev, &in, &r), GR_ERR_INTERNAL);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "overflow"));
+  xh_package_free(&r);
+  xh_state_free(&s);
 }
 END_TEST
 
@@ -300,8 +416,22 @@ static void model_combine(const xh_combine_in *in, xh_state *s, uint32_t *cull, 
       (in->op == GR_COMBINE_MIN || in->op == GR_COMBINE_MAX) && (l->n_values > 1 || l->n_vertices > 0);
   for (int pass = 1; pass <= (followers ? 2 : 1); pass++)
     for (int j = 0; j < in->n_msgs; j++) {
-      xh_item *it = xh_message_items(l, in->msg[j], in->count[j]);
-      for (uint64_t i = 0; i < in->count[j]; i++) {
+      uint64_t count = in->count[j];
+      xh_item *it = NULL;
+      if (in->universe[j]) {
+        /* A bitmap is the list of its ids with the one value. */
+        uint64_t value = 0;
+        gr_vid *ids = xh_bitmap_ids(in->msg[j], in->universe[j], l->value_bytes, &count, &value);
+        it = calloc(count + 1, sizeof *it);
+        for (uint64_t i = 0; i < count; i++) {
+          it[i].id = ids[i];
+          it[i].val[0] = value;
+        }
+        free(ids);
+      } else {
+        it = xh_message_items(l, in->msg[j], count);
+      }
+      for (uint64_t i = 0; i < count; i++) {
         gr_vid v = (gr_vid)it[i].id;
         if (in->g2l && (v = in->g2l[v]) == GR_NO_VERTEX) continue;
         if (pass == 2) {
@@ -347,6 +477,24 @@ static void check_combine_against_model(const xh_combine_in *in, const char *wha
     XH_CHECK(i == 0 || r.next[i - 1] < r.next[i], "%s: %u twice in next", what, (unsigned)r.next[i]);
   }
   XH_CHECK(!memcmp(cull, r.cull, words * sizeof *cull), "%s: cull bitmaps differ", what);
+  if (in->deg) {
+    unsigned long long dsum = 0, dmax = 0;
+    for (gr_eid i = 0; i < r.n_next; i++) {
+      const unsigned long long d = in->deg[r.next[i] + 1] - in->deg[r.next[i]];
+      dsum += d;
+      dmax = d > dmax ? d : dmax;
+    }
+    XH_CHECK(r.next_edges == dsum && r.next_max_degree == dmax, "%s: next degrees %llu/%llu, expected %llu/%llu",
+             what, r.next_edges, r.next_max_degree, dsum, dmax);
+  }
+  for (int j = 0; j < in->n_msgs; j++)
+    if (in->universe[j]) {
+      uint64_t count = 0, value = 0;
+      gr_vid *ids = xh_bitmap_ids(in->msg[j], in->universe[j], s.layout.value_bytes, &count, &value);
+      free(ids);
+      XH_CHECK(r.found[j] == count, "%s: bitmap %d: %llu ids found, %llu set", what, j, r.found[j],
+               (unsigned long long)count);
+    }
   for (gr_vid v = 0; v < n; v++) {
     for (int k = 0; k < s.layout.n_values; k++)
       XH_CHECK(xh_state_get(&s, k, v) == xh_state_get(&r.state, k, v), "%s: value %d of %u is %g, expected %g",
@@ -388,11 +536,11 @@ START_TEST(combine_min_and_max_treat_minus_one_as_no_value) {
   const gr_svid init[5] = {-1, 5, 3, -1, 4};
   xh_item msg[5] = {svid_item(0, 4, 0), svid_item(1, -1, 0), svid_item(2, 7, 0), svid_item(3, -1, 0),
                     svid_item(4, 2, 0)};
-  gr_xk_layout l = {1, (int)sizeof(gr_svid), 0};
+  gr_xk_layout l = gr_xk_layout_make(1, (int)sizeof(gr_svid), 0);
   unsigned char *m = xh_message_build(&l, msg, 5);
   xh_state s;
   svid_state(&s, 5, init, 0);
-  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 1, {m}, {5}};
+  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 1, {m}, {5}, {0}, NULL};
   xh_combine_out r;
   ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
   const gr_svid min_expect[5] = {4, 5, 3, -1, 2};
@@ -431,7 +579,7 @@ START_TEST(combine_min_and_max_on_floating_values) {
       it[v].val[0] = xh_value_bits(types[t], in_v[v]);
     }
     unsigned char *m = xh_message_build(&s.layout, it, 4);
-    xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 1, {m}, {4}};
+    xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 1, {m}, {4}, {0}, NULL};
     xh_combine_out r;
     ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
     const double min_e[4] = {-3.0, -2.25, 0.5, 7.5};
@@ -474,7 +622,7 @@ START_TEST(combine_sum_adds_every_value_payload) {
     b[0].val[0] = xh_value_bits(types[t], 2);
     b[0].val[1] = xh_value_bits(types[t], 0);
     unsigned char *ma = xh_message_build(&s.layout, a, 3), *mb = xh_message_build(&s.layout, b, 1);
-    xh_combine_in in = {&s, GR_COMBINE_SUM, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {3, 1}};
+    xh_combine_in in = {&s, GR_COMBINE_SUM, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {3, 1}, {0}, NULL};
     xh_combine_out r;
     ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
     const double e[3][2] = {{3, 5}, {1, 1}, {0, 4}};
@@ -498,7 +646,7 @@ START_TEST(combine_or_sets_bits_and_reports_only_new_ones) {
   svid_state(&s, 3, init, 0);
   xh_item it[3] = {svid_item(0, 0x4, 0), svid_item(1, 0x8, 0), svid_item(2, 0, 0)};
   unsigned char *m = xh_message_build(&s.layout, it, 3);
-  xh_combine_in in = {&s, GR_COMBINE_OR, NULL, 0, NULL, 0, NULL, 1, {m}, {3}};
+  xh_combine_in in = {&s, GR_COMBINE_OR, NULL, 0, NULL, 0, NULL, 1, {m}, {3}, {0}, NULL};
   xh_combine_out r;
   ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
   ck_assert_int_eq(svid_at(&r.state, 0), 0x5);
@@ -533,7 +681,7 @@ START_TEST(combine_replace_overwrites_every_payload_and_always_changes) {
     it[1].val[1] = xh_value_bits(types[t], 8);
     it[1].vtx[0] = 7;
     unsigned char *m = xh_message_build(&s.layout, it, 2);
-    xh_combine_in in = {&s, GR_COMBINE_REPLACE, NULL, 0, NULL, 0, NULL, 1, {m}, {2}};
+    xh_combine_in in = {&s, GR_COMBINE_REPLACE, NULL, 0, NULL, 0, NULL, 1, {m}, {2}, {0}, NULL};
     xh_combine_out r;
     ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
     ck_assert(xh_value_of(types[t], xh_state_get(&r.state, 0, 0)) == -1);
@@ -563,7 +711,7 @@ START_TEST(combine_adds_an_owned_changed_vertex_to_next_once) {
   xh_item b[3] = {svid_item(3, 2, 0), svid_item(0, 3, 0), svid_item(5, -1, 0)};
   unsigned char *ma = xh_message_build(&s.layout, a, 3), *mb = xh_message_build(&s.layout, b, 3);
   uint32_t cull[1] = {1u << 4};
-  xh_combine_in in = {&s, GR_COMBINE_MIN, owner, 1, NULL, 0, cull, 2, {ma, mb}, {3, 3}};
+  xh_combine_in in = {&s, GR_COMBINE_MIN, owner, 1, NULL, 0, cull, 2, {ma, mb}, {3, 3}, {0}, NULL};
   xh_combine_out r;
   ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
   const gr_svid e[6] = {3, -1, 1, 2, 1, -1};
@@ -595,7 +743,7 @@ START_TEST(combine_converts_global_ids_and_skips_vertices_not_held) {
   xh_item it[5] = {svid_item(6, 2, 60), svid_item(0, 1, 1), svid_item(3, 4, 30), svid_item(5, 1, 1),
                    svid_item(2, 1, 1)};
   unsigned char *m = xh_message_build(&s.layout, it, 5);
-  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, g2l, 8, NULL, 1, {m}, {5}};
+  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, g2l, 8, NULL, 1, {m}, {5}, {0}, NULL};
   xh_combine_out r;
   ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
   const gr_svid e[4] = {2, -1, 4, -1}, ep[4] = {60, 0, 30, 0};
@@ -630,7 +778,7 @@ START_TEST(combine_pass_2_gives_the_winner_its_followers) {
   for (int order = 0; order < 2; order++) {
     const unsigned char *first = order ? mb : ma, *second = order ? ma : mb;
     const uint64_t n_first = order ? 2 : 3, n_second = order ? 3 : 2;
-    xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 2, {first, second}, {n_first, n_second}};
+    xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 2, {first, second}, {n_first, n_second}, {0}, NULL};
     xh_combine_out r;
     ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
     ck_assert_int_eq(svid_at(&r.state, 0), 3);
@@ -676,7 +824,7 @@ START_TEST(combine_pass_2_carries_value_followers_too) {
   b[0].val[1] = xh_value_bits(GR_VALUE_DOUBLE, 33);
   b[0].vtx[0] = 3;
   unsigned char *ma = xh_message_build(&s.layout, a, 1), *mb = xh_message_build(&s.layout, b, 1);
-  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {1, 1}};
+  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {1, 1}, {0}, NULL};
   xh_combine_out r;
   ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
   ck_assert(xh_value_of(GR_VALUE_DOUBLE, xh_state_get(&r.state, 0, 0)) == 3);
@@ -709,6 +857,65 @@ START_TEST(combine_every_operator_and_type_matches_its_definition) {
       check_combine_against_model(&c.in, what);
       xh_combine_case_free(&c);
     }
+  free(owner);
+  free(g2l);
+}
+END_TEST
+
+/* A bitmap message combines as the list of its ids with its one value:
+ * every operator and value type, local, owned and global ids, degrees of
+ * what joins next, and the ids found counted. */
+START_TEST(combine_of_a_bitmap_is_combine_of_the_list_of_its_ids) {
+  const gr_vid n = 2000, n_global = 3000;
+  gr_vid *g2l = xh_g2l_table(n, n_global);
+  int32_t *owner = xh_owner_random(n, 3, 98);
+  gr_eid *deg = malloc(((size_t)n + 1) * sizeof *deg);
+  deg[0] = 0;
+  for (gr_vid v = 0; v < n; v++) deg[v + 1] = deg[v] + (v * 5u) % 11u;
+  xh_combine_kind kinds[XH_MAX_KINDS];
+  const int n_kinds = xh_combine_kinds(kinds);
+  int tried = 0;
+  for (int i = 0; i < n_kinds; i++) {
+    if (kinds[i].n_values != 1 || kinds[i].n_vertices != 0) continue;
+    for (int variant = XH_CASE_LOCAL; variant <= XH_CASE_GLOBAL; variant++) {
+      xh_state s;
+      ck_assert(xh_state_alloc(&s, n, kinds[i].type, 1, 0));
+      xh_state_random(&s, kinds[i].op, 500 + (uint64_t)i);
+      const gr_vid range = variant == XH_CASE_GLOBAL ? n_global : n;
+      unsigned char *msg[2];
+      for (int j = 0; j < 2; j++) {
+        xh_item *it = xh_items_random(&s, kinds[i].op, range, j ? 1700 : 300, 600 + 7 * (uint64_t)i + (uint64_t)j);
+        gr_vid *ids = malloc(1700 * sizeof *ids);
+        for (int k = 0; k < (j ? 1700 : 300); k++) ids[k] = (gr_vid)it[k].id;
+        msg[j] = xh_bitmap_build(range, it[0].val[0], s.layout.value_bytes, ids, j ? 1700 : 300);
+        free(ids);
+        free(it);
+      }
+      xh_combine_in in;
+      memset(&in, 0, sizeof in);
+      in.state = &s;
+      in.op = kinds[i].op;
+      in.owner = variant == XH_CASE_OWNER ? owner : NULL;
+      in.me = 1;
+      in.g2l = variant == XH_CASE_GLOBAL ? g2l : NULL;
+      in.n_global = n_global;
+      in.n_msgs = 2;
+      in.deg = deg;
+      for (int j = 0; j < 2; j++) {
+        in.msg[j] = msg[j];
+        in.universe[j] = range;
+      }
+      char what[96];
+      snprintf(what, sizeof what, "bitmap: type %d op %d variant %d", kinds[i].type, kinds[i].op, variant);
+      check_combine_against_model(&in, what);
+      free(msg[0]);
+      free(msg[1]);
+      xh_state_free(&s);
+      tried++;
+    }
+  }
+  ck_assert_int_eq(tried, 3 * 13); /* 5 operators on SVID, 4 on each floating type */
+  free(deg);
   free(owner);
   free(g2l);
 }
@@ -822,7 +1029,7 @@ START_TEST(enactor_on_several_devices_needs_an_exchange) {
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
   gr_subgraph *subs[2] = {sub, sub};
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 2, 1, GR_MEM_POLICY_INIT, subs, NULL, NULL, false};
+  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 2, 1, GR_MEM_POLICY_INIT, subs, NULL, NULL, false, false};
   gr_enactor *e = NULL;
   ck_assert_int_eq(gr_enactor_create(&e, &cfg), GR_ERR_INVALID_ARG);
   ck_assert_ptr_null(e);
@@ -844,7 +1051,7 @@ START_TEST(exchange_set_up_for_other_device_count_is_refused) {
   gr_comm *comm = NULL;
   ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, 3, &co), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 2, 1, GR_MEM_POLICY_INIT, subs, NULL, NULL, false};
+  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 2, 1, GR_MEM_POLICY_INIT, subs, NULL, NULL, false, false};
   cfg.exchange = &gr_comm_exchange_ops;
   cfg.exchange_shared = comm;
   gr_enactor *e = NULL;
@@ -876,7 +1083,7 @@ static void check_multi_device_bfs(const char *spec, bool connected) {
   const gr_vid n = gr_graph_num_vertices(g);
   gr_vid src[N_SRC];
   pick_sources(g, src);
-  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 2, GR_COMM_FORMAT_AUTO};
+  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 2, GR_COMM_FORMAT_AUTO, false};
   gr_result base[N_SRC];
   gr_run_stats base_st[N_SRC];
   xh_stage stage;
@@ -889,12 +1096,13 @@ static void check_multi_device_bfs(const char *spec, bool connected) {
   for (int nd = 2; nd <= 4; nd++)
     for (int pi = 0; pi < 2; pi++)
       for (int xi = 0; xi < 2; xi++)
-        for (int mi = 0; mi < 2; mi++) {
-          xh_bfs_config c = {GR_BACKEND_CPU, nd, parts[pi], proxies[xi], modes[mi], GR_TRANSPORT_AUTO, 1, GR_COMM_FORMAT_AUTO};
+        for (int mi = 0; mi < 4; mi++) {
+          /* Without predecessors the payload is uniform: bitmaps travel. */
+          xh_bfs_config c = {GR_BACKEND_CPU, nd, parts[pi], proxies[xi], modes[mi & 1], GR_TRANSPORT_AUTO, 1, GR_COMM_FORMAT_AUTO, mi >= 2};
           char what[160];
-          snprintf(what, sizeof what, "%s on %d devices, %s, %s proxies, %s", spec, nd,
+          snprintf(what, sizeof what, "%s on %d devices, %s, %s proxies, %s%s", spec, nd,
                    gr_partitioner_name(parts[pi]), proxies[xi] == GR_PROXY_1HOP ? "1hop" : "all",
-                   gr_comm_mode_name(modes[mi]));
+                   gr_comm_mode_name(modes[mi & 1]), mi >= 2 ? ", depths only" : "");
           gr_result r[N_SRC];
           gr_run_stats st[N_SRC];
           ck_assert_msg(xh_bfs_run(g, &c, src, N_SRC, r, st, &stage) == GR_SUCCESS, "%s: stage %d: %s", what,
@@ -956,7 +1164,7 @@ static void check_fault_injection(gr_proxy_mode proxy, gr_comm_mode mode) {
   gr_graph *g = xh_gen("kron:9:8");
   gr_vid src[N_SRC];
   pick_sources(g, src);
-  xh_bfs_config c = {GR_BACKEND_CPU, 3, GR_PART_RANDOM, proxy, mode, GR_TRANSPORT_AUTO, 1, GR_COMM_FORMAT_AUTO};
+  xh_bfs_config c = {GR_BACKEND_CPU, 3, GR_PART_RANDOM, proxy, mode, GR_TRANSPORT_AUTO, 1, GR_COMM_FORMAT_AUTO, false};
   int in_create = 0, in_run = 0, ok = 0;
   for (int n = 1; n <= 40; n++) {
     char spec[32];
@@ -1004,23 +1212,18 @@ END_TEST
 int main(void) {
   Suite *s = suite_create("comm");
   TCase *layout = tcase_create("layout");
-  tcase_add_test(layout, layout_sections_are_8_byte_aligned_and_packed);
-  tcase_add_test(layout, layout_sizes_for_empty_single_and_odd_counts);
-  tcase_add_test(layout, message_round_trips_through_build_and_read);
+  tcase_add_test(layout, layout_records_align_each_field_and_pack_them);
+  tcase_add_test(layout, messages_round_trip_through_build_and_read);
   suite_add_tcase(s, layout);
 
-  TCase *split = tcase_create("split");
-  tcase_add_checked_fixture(split, setup, teardown);
-  tcase_add_test(split, split_sends_owned_outputs_to_next_once_with_their_cull_bit);
-  tcase_add_test(split, split_counts_nothing_per_peer_without_count_peers);
-  tcase_add_test(split, split_refuses_to_overflow_next);
-  suite_add_tcase(s, split);
-
-  TCase *pack = tcase_create("pack");
-  tcase_add_checked_fixture(pack, setup, teardown);
-  tcase_add_test(pack, pack_routes_each_remote_item_to_its_owner_once_with_its_payloads);
-  tcase_add_test(pack, pack_broadcast_puts_item_i_at_slot_i_of_message_0);
-  suite_add_tcase(s, pack);
+  TCase *package = tcase_create("package");
+  tcase_add_checked_fixture(package, setup, teardown);
+  tcase_add_test(package, package_routes_owned_outputs_to_next_and_each_remote_one_to_its_owner);
+  tcase_add_test(package, package_broadcast_puts_every_output_in_message_0);
+  tcase_add_test(package, package_sets_each_id_of_a_bitmap_once_with_the_value);
+  tcase_add_test(package, package_counts_records_past_a_lists_capacity_without_writing_them);
+  tcase_add_test(package, package_refuses_to_overflow_next);
+  suite_add_tcase(s, package);
 
   TCase *combine = tcase_create("combine");
   tcase_add_checked_fixture(combine, setup, teardown);
@@ -1035,6 +1238,7 @@ int main(void) {
   tcase_add_test(combine, combine_pass_2_gives_the_winner_its_followers);
   tcase_add_test(combine, combine_pass_2_carries_value_followers_too);
   tcase_add_test(combine, combine_every_operator_and_type_matches_its_definition);
+  tcase_add_test(combine, combine_of_a_bitmap_is_combine_of_the_list_of_its_ids);
   suite_add_tcase(s, combine);
 
   TCase *create = tcase_create("create");
