@@ -500,6 +500,7 @@ static gr_vid count_reached(const gr_result *r) {
   gr_vid n = 0;
   if (r->type != GR_VALUE_SVID) return r->n;
   const gr_svid *d = r->values;
+#pragma omp parallel for reduction(+ : n) schedule(static)
   for (gr_vid v = 0; v < r->n; v++) n += d[v] >= 0;
   return n;
 }

@@ -60,9 +60,15 @@ gr_status gr_part_gather_svid(gr_part *p, const gr_svid *values, gr_svid *global
   gr_svid *h = NULL;
   GR_CHECK(gr_host_alloc((void **)&h, (size_t)n * sizeof(gr_svid), "results"));
   gr_status st = gr_device_copy(p->dev, h, values, (size_t)n * sizeof(gr_svid), GR_COPY_D2H);
-  if (st >= 0)
+  /* Each device's thread scatters its own vertices with a share of the
+   * host's threads (owners write disjoint entries). */
+  const int threads = gr_host_threads() / p->count > 1 ? gr_host_threads() / p->count : 1;
+  (void)threads;
+  if (st >= 0) {
+#pragma omp parallel for num_threads(threads) schedule(static) if (n > 65536)
     for (gr_vid v = 0; v < n; v++)
       if (gr_subgraph_owns(p->sub, v)) global[gr_subgraph_global(p->sub, v)] = h[v];
+  }
   free(h);
   return st;
 }
