@@ -38,6 +38,7 @@ def prepare_graph(graph, gr_run, data_dir, gen_dir):
     path = os.path.join(gen_dir, safe_name(graph, ".-") + ".grb")
     if not os.path.exists(path):
         gr_gen = os.path.join(os.path.dirname(gr_run), "gr_gen")
+        print(f"generating {graph} ...", file=sys.stderr)
         t = time.time()
         # A partial file must not pass for a finished graph on the next call.
         tmp = path + ".part.grb"
