@@ -157,16 +157,16 @@ def count_gpus(gr_run, env):
                        capture_output=True, text=True, timeout=600)
     m = re.search(r"but (\d+) exists? on this machine", r.stderr)
     if m:
-        return int(m.group(1)), "gr_run"
+        return int(m.group(1)), "counted by gr_run"
     if r.returncode == 0:
-        return 1024, "gr_run"
+        return 1024, "counted by gr_run"
     if "GR_DEVICE_MAP" in r.stderr:
         raise ConfigError(r.stderr.strip())
     try:
         smi = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=60)
-        return sum(1 for line in smi.stdout.splitlines() if line.startswith("GPU ")), "nvidia-smi -L"
+        return sum(1 for line in smi.stdout.splitlines() if line.startswith("GPU ")), "counted by nvidia-smi -L"
     except (OSError, subprocess.TimeoutExpired):
-        return 0, "gr_run and nvidia-smi"
+        return 0, "neither gr_run nor nvidia-smi -L names one"
 
 
 def plan_cases(cfg, args, limit, notes):
@@ -567,7 +567,7 @@ def main():
         if limit == 0:
             print(f"gr_scale: no GPU found ({how}); --cpu runs the experiment on CPU devices", file=sys.stderr)
             return 2
-        args.limit_how = f"GPUs counted by {how}" + (f", GR_DEVICE_MAP={env['GR_DEVICE_MAP']}"
+        args.limit_how = f"GPUs {how}" + (f", GR_DEVICE_MAP={env['GR_DEVICE_MAP']}"
                                                      if env.get("GR_DEVICE_MAP") else "")
         where = f"{limit} GPU{'s' if limit > 1 else ''}"
         print(f"gr_scale: {limit} GPU{'s' if limit > 1 else ''} ({args.limit_how})", file=sys.stderr)
