@@ -394,7 +394,8 @@ def make_plots(plt, results, cfg, out_dir, where):
         fig, ax = plt.subplots(figsize=(6.4, 4.6))
         ax.plot([counts[0], counts[-1]], [counts[0], counts[-1]], "k--", lw=1, label="ideal")
         for g in groups:
-            ax.plot([r["devices"] for r in g["rows"]], [r["speedup"] for r in g["rows"]], "o-", label=g["label"])
+            pts = [(r["devices"], r["speedup"]) for r in g["rows"] if r["speedup"] is not None]
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=g["label"])
         ax.set_xticks(counts)
         ax.set_xlabel("devices")
         ax.set_ylabel("speedup (median time)")
