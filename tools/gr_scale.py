@@ -38,7 +38,8 @@ from gr_driver import default_data_dir, prepare_graph, safe_name
 
 SPLIT = ("compute", "package", "transfer", "combine", "wait")
 PHASES = ("load_s", "partition_s", "build_s", "setup_s", "runs_s", "extract_s", "validate_s", "total_s")
-COLUMNS = (["kind", "primitive", "graph", "vertices", "edges", "devices", "transport", "partitioner", "status",
+COLUMNS = (["kind", "primitive", "graph", "vertices", "edges", "devices", "transport", "transport_requested",
+            "partitioner", "status",
             "valid", "runs", "median_ms", "min_ms", "max_ms", "speedup", "efficiency", "baseline_devices",
             "gteps", "iterations"] + [c + "_ms" for c in SPLIT]
            + ["bytes_per_run", "bytes_per_iter", "peak_mib_max", "peak_mib"] + list(PHASES)
@@ -153,15 +154,18 @@ def count_gpus(gr_run, env):
     names the number it sees (a GR_DEVICE_MAP counted as it maps, a build
     without CUDA as none). nvidia-smi -L is the fallback should that answer
     change its wording. Returns (count, how)."""
-    r = subprocess.run([gr_run, "--gpus", "1024", "--quiet", "--gen", "grid2d:2x2"], env=env,
-                       capture_output=True, text=True, timeout=600)
-    m = re.search(r"but (\d+) exists? on this machine", r.stderr)
-    if m:
-        return int(m.group(1)), "counted by gr_run"
-    if r.returncode == 0:
-        return 1024, "counted by gr_run"
-    if "GR_DEVICE_MAP" in r.stderr:
-        raise ConfigError(r.stderr.strip())
+    try:
+        r = subprocess.run([gr_run, "--gpus", "1024", "--quiet", "--gen", "grid2d:2x2"], env=env,
+                           capture_output=True, text=True, timeout=600)
+        m = re.search(r"but (\d+) exists? on this machine", r.stderr)
+        if m:
+            return int(m.group(1)), "counted by gr_run"
+        if r.returncode == 0:
+            return 1024, "counted by gr_run"
+        if "GR_DEVICE_MAP" in r.stderr:
+            raise ConfigError(r.stderr.strip())
+    except (OSError, subprocess.TimeoutExpired):
+        pass
     try:
         smi = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=60)
         return sum(1 for line in smi.stdout.splitlines() if line.startswith("GPU ")), "counted by nvidia-smi -L"
@@ -221,7 +225,7 @@ def _median(xs):
     return statistics.median(xs) if xs else None
 
 
-def summarize(case, rep):
+def summarize(rep):
     """A row's measurements from gr_run's --json report: medians over the
     runs; the time split per device is the median per device and component,
     then the mean over the devices (on one device the whole run counts as
@@ -286,8 +290,8 @@ def run_case(case, cfg, args, env, graph_args, reports_dir):
         cmd += ["--transport", case["transport"], "--partitioner", case["partitioner"]]
     cmd += cfg["args"] + cfg["primitive_args"].get(case["primitive"], []) + shlex.split(args.extra) + graph_args
     row = {"kind": cfg["kind"], "primitive": case["primitive"], "graph": case["graph"], "devices": n,
-           "transport": case["transport"] or "-", "partitioner": case["partitioner"] or "-",
-           "command": shlex.join(cmd)}
+           "transport": case["transport"] or "-", "transport_requested": case["transport"] or "-",
+           "partitioner": case["partitioner"] or "-", "command": shlex.join(cmd)}
     if os.path.exists(js):
         os.unlink(js)
     try:
@@ -303,7 +307,7 @@ def run_case(case, cfg, args, env, graph_args, reports_dir):
         return row
     with open(js) as f:
         rep = json.load(f)
-    row.update(summarize(case, rep))
+    row.update(summarize(rep))
     valid = bool(rep.get("summary", {}).get("validation_passed", False)) and r.returncode == 0
     row["valid"] = valid
     row["status"] = "ok" if valid else "INVALID"
@@ -338,6 +342,13 @@ def add_scaling(results, kind):
         row.update(speedup=eff * n, efficiency=eff, baseline_devices=b)
 
 
+def transport_label(row):
+    """The transport run, and what was asked for where that differs
+    ("auto(p2p)"): a config may list both."""
+    t, req = row.get("transport", "-"), row.get("transport_requested", "-")
+    return t if req in (t, "-") else f"{req}({t})"
+
+
 def plot_groups(results, partitioners):
     """Lines of the plots: one per primitive x transport (x partitioner when
     the config has several), each with its primitive's one-device row."""
@@ -346,7 +357,7 @@ def plot_groups(results, partitioners):
         if case["devices"] == 1:
             continue
         key = (case["primitive"], case["transport"], case["partitioner"])
-        label = f"{case['primitive']} {row['transport']}"
+        label = f"{case['primitive']} {transport_label(row)}"
         if len(partitioners) > 1:
             label += f" {row['partitioner']}"
         groups.setdefault(key, {"label": label, "rows": []})["rows"].append(row)
@@ -434,7 +445,7 @@ def make_plots(plt, results, cfg, out_dir, where):
         ax.set_xlabel("devices")
         ax.set_ylabel("ms per run, mean over devices")
         ax.set_title(g["label"], fontsize=10)
-        ax.legend(fontsize=7)
+    axes[0].legend(fontsize=7)
     fig.suptitle(f"time split per device count\n{title}", fontsize=10)
     save(fig, "time-split.png")
 
@@ -467,13 +478,13 @@ def _fmt(v, spec):
 
 
 def print_table(results, kind):
-    hdr = (f"{'primitive':<10} {'dev':>3} {'transport':<9} {'partition':<9} {'graph':<16} {'med ms':>9} {'min':>8} "
+    hdr = (f"{'primitive':<10} {'dev':>3} {'transport':<11} {'partition':<9} {'graph':<16} {'med ms':>9} {'min':>8} "
            f"{'max':>8} {'speedup':>7} {'eff':>5} {'compute':>8} {'package':>8} {'transfer':>8} {'combine':>8} "
            f"{'wait':>8} {'MB/run':>8} {'kB/iter':>8} {'peak MiB':>8}  valid")
     print(f"{kind} scaling")
     print(hdr)
     for _, row in results:
-        head = (f"{row['primitive']:<10} {row['devices']:>3} {row['transport']:<9} {row['partitioner']:<9} "
+        head = (f"{row['primitive']:<10} {row['devices']:>3} {transport_label(row):<11} {row['partitioner']:<9} "
                 f"{row['graph']:<16}")
         if row.get("median_ms") is None:
             print(f"{head} {row['status']}")
@@ -563,15 +574,16 @@ def main():
         try:
             limit, how = count_gpus(args.gr_run, env)
         except ConfigError as e:
-            print(f"gr_scale: --device-map: {e}", file=sys.stderr)
+            print(f"gr_scale: {e}", file=sys.stderr)
             return 2
         if limit == 0:
             print(f"gr_scale: no GPU found ({how}); --cpu runs the experiment on CPU devices", file=sys.stderr)
             return 2
-        args.limit_how = f"GPUs {how}" + (f", GR_DEVICE_MAP={env['GR_DEVICE_MAP']}"
-                                                     if env.get("GR_DEVICE_MAP") else "")
+        if env.get("GR_DEVICE_MAP"):
+            how += f", GR_DEVICE_MAP={env['GR_DEVICE_MAP']}"
+        args.limit_how = f"GPUs {how}"
         where = f"{limit} GPU{'s' if limit > 1 else ''}"
-        print(f"gr_scale: {limit} GPU{'s' if limit > 1 else ''} ({args.limit_how})", file=sys.stderr)
+        print(f"gr_scale: {where} ({how})", file=sys.stderr)
     if args.max_devices and args.max_devices < limit:
         limit, args.limit_how = args.max_devices, "--max-devices"
     try:
@@ -613,6 +625,9 @@ def main():
         w.writeheader()
         for row in rows:
             w.writerow({k: _csv_value(row.get(k)) for k in COLUMNS})
+    names = [row["device"] for row in rows if row.get("device")]
+    if names and not args.cpu_devices:
+        where = f"{where}, {names[0]}"
     plots = []
     if plt is not None:
         plots = make_plots(plt, results, cfg, args.out_dir, where)

@@ -186,10 +186,10 @@ import gr_scale  # noqa: E402
 report = {"graph": {"vertices": 4, "edges": 3}, "devices": [{"name": "x", "peak_bytes": 2**20}],
           "runs": [{"ms": 2.0, "iterations": 2, "levels": []}], "summary": {"median_gteps": 0.1},
           "phases": {"load_s": 0.5, "partition_s": 0.25, "total_s": 1.5}}
-row = gr_scale.summarize({"devices": 1}, report)
+row = gr_scale.summarize(report)
 assert row["load_s"] == 0.5 and row["total_s"] == 1.5 and row["setup_s"] is None, row
 assert row["phases"] == report["phases"] and row["compute_ms"] == 2.0, row
 del report["phases"]
-row = gr_scale.summarize({"devices": 1}, report)
+row = gr_scale.summarize(report)
 assert row["phases"] is None and row["load_s"] is None, row
 print("gr_scale: ok")
