@@ -11,7 +11,8 @@ implies and how far the run is from the floor. Writes CSV and JSON.
 Each case is validated once (the first run, --validate-first); a case that
 fails validation or exits non-zero makes the driver exit 1 after the table.
 Generator specs are generated once (gr_gen, binary format) and reused by
-every variant. Standard library only."""
+every variant (tools/gr_driver.py, shared with gr_scale.py). Standard
+library only."""
 
 import argparse
 import csv
@@ -21,6 +22,8 @@ import statistics
 import subprocess
 import sys
 import time
+
+from gr_driver import default_data_dir, prepare_graph, safe_name
 
 
 def load_config(path):
@@ -42,36 +45,12 @@ def floor_bytes(run, vid_bytes):
     return run["edges_visited"] * vid_bytes + run["reached"] * (2 * 8 + vid_bytes)
 
 
-def prepare_graph(case, args, gen_dir):
-    g = case["graph"]
-    if g.startswith("@"):
-        path = os.path.join(args.data_dir, g[1:])
-        if not os.path.exists(path):
-            return None, f"missing {path}"
-        return [path], None
-    if os.path.exists(g):
-        return [g], None
-    # A generator spec: generate once, in gr's binary format.
-    safe = "".join(c if c.isalnum() or c in ".-" else "_" for c in g)
-    path = os.path.join(gen_dir, safe + ".grb")
-    if not os.path.exists(path):
-        gr_gen = os.path.join(os.path.dirname(args.gr_run), "gr_gen")
-        t = time.time()
-        r = subprocess.run([gr_gen, g, "-o", path, "--format", "binary", "--quiet"],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            return None, f"gr_gen {g}: {r.stderr.strip()}"
-        print(f"generated {g} in {time.time() - t:.1f} s", file=sys.stderr)
-    return [path], None
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("config")
     ap.add_argument("--gr-run", default="build/tools/gr_run")
     ap.add_argument("--out-dir", default="bench-out")
-    ap.add_argument("--data-dir", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                       "..", "..", "shared", "data"))
+    ap.add_argument("--data-dir", default=default_data_dir())
     ap.add_argument("--only", help="run only the cases whose label contains this")
     ap.add_argument("--runs", type=int, help="override the config's runs")
     ap.add_argument("--extra", default="", help="extra gr_run arguments for every case (space separated)")
@@ -92,13 +71,13 @@ def main():
             label = f"{case.get('primitive', 'bfs')} {label}"
         if args.only and args.only not in label:
             continue
-        graph_args, why = prepare_graph(case, args, gen_dir)
+        graph_args, why = prepare_graph(case["graph"], args.gr_run, args.data_dir, gen_dir)
         if graph_args is None:
             print(f"skip {label}: {why}", file=sys.stderr)
             continue
         for var in case.get("variants", cfg["variants"]):
             name = f"{label} [{var['name']}]"
-            js = os.path.join(args.out_dir, "".join(c if c.isalnum() else "_" for c in name) + ".json")
+            js = os.path.join(args.out_dir, safe_name(name) + ".json")
             cmd = ([args.gr_run, "--primitive", case.get("primitive", "bfs"), "--runs", str(runs),
                     "--validate-first", "--quiet", "--json", js] + case.get("args", []) + var.get("args", [])
                    + args.extra.split() + graph_args)

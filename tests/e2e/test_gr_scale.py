@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# gr_scale end to end on CPU devices: the CI strong and weak configs run,
+# validate, and write a row per case (speedup 1.0 on one device, every
+# device count present) and real PNG plots; a bad config exits 2 naming the
+# key; a wrong answer (GR_FAULT_RESULT=1) or a failing case exits 1 with the
+# outputs still written; gr_run's phases are read when the report has them.
+import csv
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+top, gr_run, data = sys.argv[1], sys.argv[2], sys.argv[3]
+scale = os.path.join(top, "tools", "gr_scale.py")
+configs = os.path.join(top, "configs", "scaling")
+
+
+def run(config, out, *extra, env=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run([sys.executable, scale, config, "--gr-run", gr_run, "--out-dir", out, "--data-dir", data,
+                           "--cpu"] + list(extra), capture_output=True, text=True, env=e)
+
+
+def rows_of(out):
+    with open(os.path.join(out, "scale.csv"), newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def check_png(path):
+    # A real image: the signature, an IHDR chunk first with a plausible
+    # size, an IEND chunk last, and more than a few bytes of drawing.
+    with open(path, "rb") as f:
+        b = f.read()
+    assert b[:8] == b"\x89PNG\r\n\x1a\n", path
+    assert b[12:16] == b"IHDR", path
+    w, h = struct.unpack(">II", b[16:24])
+    assert w >= 300 and h >= 200, (path, w, h)
+    assert b[-8:-4] == b"IEND", path
+    assert len(b) > 10000, (path, len(b))
+
+
+def check_rows(rows, kind, counts, graphs):
+    assert rows, rows
+    for row in rows:
+        assert row["kind"] == kind, row
+        assert row["status"] == "ok" and row["valid"] == "true", row
+        assert float(row["median_ms"]) > 0 and float(row["min_ms"]) <= float(row["max_ms"]), row
+        assert float(row["speedup"]) > 0 and float(row["efficiency"]) > 0, row
+        assert row["graph"] == graphs[int(row["devices"])], row
+        assert float(row["peak_mib_max"]) > 0, row
+        if row["devices"] == "1":
+            assert float(row["speedup"]) == 1.0 and float(row["efficiency"]) == 1.0, row
+            assert float(row["bytes_per_run"]) == 0, row
+        else:
+            assert row["transport"] == "host" and row["partitioner"] == "random", row
+            assert float(row["bytes_per_run"]) > 0 and float(row["bytes_per_iter"]) > 0, row
+            assert len(row["peak_mib"].split(";")) == int(row["devices"]), row
+            split = sum(float(row[c + "_ms"]) for c in ("compute", "package", "transfer", "combine", "wait"))
+            assert split > 0, row
+    for prim in ("bfs", "dobfs"):
+        got = sorted(int(r["devices"]) for r in rows if r["primitive"] == prim)
+        assert got == counts, (prim, got)
+
+
+with tempfile.TemporaryDirectory() as d:
+    out = os.path.join(d, "strong")
+    r = run(os.path.join(configs, "ci-strong.json"), out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = rows_of(out)
+    check_rows(rows, "strong", [1, 2, 3], {n: "kron:12:8" for n in (1, 2, 3)})
+    rep = json.load(open(os.path.join(out, "scale.json")))
+    assert len(rep["rows"]) == len(rows) and rep["config"]["kind"] == "strong", rep["config"]
+    assert sorted(rep["plots"]) == ["bytes-per-iteration.png", "speedup.png", "time-split.png"], rep["plots"]
+    for row in rep["rows"]:
+        assert row["valid"] is True and len(row["peak_bytes"]) == row["devices"], row
+        if row["devices"] > 1:
+            assert len(row["split_per_device"]) == row["devices"] and any(row["level_bytes"]), row
+    for name in rep["plots"]:
+        check_png(os.path.join(out, name))
+    assert "strong scaling" in r.stdout and "med ms" in r.stdout and "speedup" in r.stdout, r.stdout
+    assert r.stdout.strip().splitlines()[-1].startswith("dobfs"), r.stdout
+
+    out = os.path.join(d, "weak")
+    r = run(os.path.join(configs, "ci-weak.json"), out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    check_rows(rows_of(out), "weak", [1, 2, 4], {1: "kron:10:8", 2: "kron:11:8", 4: "kron:12:8"})
+    for name in ("weak-time.png", "time-split.png", "bytes-per-iteration.png"):
+        check_png(os.path.join(out, name))
+    assert not os.path.exists(os.path.join(out, "speedup.png"))
+
+    # Device counts above --max-devices are skipped with a note.
+    out = os.path.join(d, "max")
+    r = run(os.path.join(configs, "ci-strong.json"), out, "--max-devices", "2", "--no-plots")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "skipped 3 devices" in r.stderr, r.stderr
+    assert sorted({int(x["devices"]) for x in rows_of(out)}) == [1, 2]
+
+    # A wrong answer: exit 1, the rows still written and marked; --no-plots
+    # writes no PNG.
+    out = os.path.join(d, "fault")
+    r = run(os.path.join(configs, "ci-strong.json"), out, "--devices", "1,2", "--no-plots",
+            env={"GR_FAULT_RESULT": "1"})
+    assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)
+    rows = rows_of(out)
+    assert len(rows) == 4 and all(x["status"] == "INVALID" and x["valid"] == "false" for x in rows), rows
+    assert "NO INVALID" in r.stdout, r.stdout
+    assert not [n for n in os.listdir(out) if n.endswith(".png")]
+
+    # A case gr_run refuses (an unknown partitioner): exit 1 after the rest ran.
+    bad_part = os.path.join(d, "bad-part.json")
+    with open(bad_part, "w") as f:
+        json.dump({"kind": "strong", "graph": "kron:9:8", "devices": [1, 2], "primitives": ["bfs"],
+                   "partitioners": ["nosuch"], "runs": 2}, f)
+    out = os.path.join(d, "bad-part")
+    r = run(bad_part, out, "--no-plots")
+    assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)
+    rows = rows_of(out)
+    assert [x["status"] for x in rows][0] == "ok" and rows[1]["status"].startswith("FAILED"), rows
+
+    # The GPU path without a GPU: a stand-in gr_run answers the device
+    # probe with 2 GPUs and runs the cases on CPU devices, refusing any run
+    # whose environment lacks NCCL_NVLS_ENABLE=0. Counts above 2 are
+    # skipped with a note, and so is NCCL where the device map puts two
+    # devices on one GPU.
+    fake_dir = os.path.join(d, "fake")
+    os.makedirs(fake_dir)
+    os.symlink(os.path.join(os.path.dirname(os.path.abspath(gr_run)), "gr_gen"), os.path.join(fake_dir, "gr_gen"))
+    fake = os.path.join(fake_dir, "gr_run")
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\n"
+                "case \" $* \" in *\" --gpus 1024 \"*)\n"
+                "  echo 'gr_run: 1024 GPUs were asked for, but 2 exist on this machine' >&2; exit 2;; esac\n"
+                "[ \"$NCCL_NVLS_ENABLE\" = 0 ] || { echo 'NCCL_NVLS_ENABLE is not 0' >&2; exit 3; }\n"
+                f"exec '{os.path.abspath(gr_run)}' --cpu \"$@\"\n")
+    os.chmod(fake, 0o755)
+    gpu_cfg = os.path.join(d, "gpu.json")
+    with open(gpu_cfg, "w") as f:
+        json.dump({"kind": "strong", "graph": "kron:9:8", "devices": [1, 2, 4], "primitives": ["bfs"],
+                   "transports": ["auto", "nccl"], "runs": 2}, f)
+    out = os.path.join(d, "gpu")
+    r = subprocess.run([sys.executable, scale, gpu_cfg, "--gr-run", fake, "--out-dir", out, "--device-map", "0,0",
+                        "--no-plots"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "skipped 4 devices: 2 devices here (GPUs counted by gr_run, GR_DEVICE_MAP=0,0)" in r.stderr, r.stderr
+    assert "skipped nccl on 2 devices" in r.stderr, r.stderr
+    assert [(x["devices"], x["transport"]) for x in rows_of(out)] == [("1", "-"), ("2", "host")], rows_of(out)
+
+    # Bad configs: exit 2 before anything runs, naming the key at fault.
+    bad = [
+        ({"kind": "strong", "graph": "kron:9:8", "devices": [1, 2], "primitives": ["bfs"], "trasnports": ["p2p"]},
+         "trasnports"),
+        ({"graph": "kron:9:8", "devices": [1, 2], "primitives": ["bfs"]}, "kind"),
+        ({"kind": "strong", "graph": "kron:9:8", "devices": [1, "two"], "primitives": ["bfs"]}, "devices"),
+        ({"kind": "strong", "graph": "kron:9:8", "devices": [1, 2], "primitives": []}, "primitives"),
+        ({"kind": "strong", "devices": [1, 2], "primitives": ["bfs"]}, "graph"),
+        ({"kind": "strong", "graph": "kron:9:8", "devices": [1, 2], "primitives": ["bfs"], "runs": 0}, "runs"),
+        ({"kind": "weak", "graphs": {"1": "kron:9:8", "2": "kron:10:8"}, "devices": [1, 4],
+          "primitives": ["bfs"]}, "devices"),
+        ({"kind": "weak", "graphs": {"one": "kron:9:8"}, "primitives": ["bfs"]}, "graphs"),
+        ({"kind": "strong", "graph": "kron:9:8", "devices": [1], "primitives": ["bfs"],
+          "primitive_args": {"sssp": []}}, "primitive_args"),
+    ]
+    for i, (cfg, key) in enumerate(bad):
+        path = os.path.join(d, f"bad{i}.json")
+        with open(path, "w") as f:
+            json.dump(cfg, f)
+        out = os.path.join(d, f"bad{i}")
+        r = run(path, out)
+        assert r.returncode == 2, (cfg, r.returncode, r.stdout, r.stderr)
+        assert f"'{key}'" in r.stderr, (key, r.stderr)
+        assert not os.path.exists(os.path.join(out, "scale.csv")), cfg
+    path = os.path.join(d, "broken.json")
+    with open(path, "w") as f:
+        f.write("{\"kind\": \"strong\",")
+    r = run(path, os.path.join(d, "broken"))
+    assert r.returncode == 2 and "not valid JSON" in r.stderr, (r.returncode, r.stderr)
+
+# gr_run's phases, when its report has them, reach the row.
+sys.path.insert(0, os.path.join(top, "tools"))
+import gr_scale  # noqa: E402
+
+report = {"graph": {"vertices": 4, "edges": 3}, "devices": [{"name": "x", "peak_bytes": 2**20}],
+          "runs": [{"ms": 2.0, "iterations": 2, "levels": []}], "summary": {"median_gteps": 0.1},
+          "phases": {"load_s": 0.5, "partition_s": 0.25, "total_s": 1.5}}
+row = gr_scale.summarize(report)
+assert row["load_s"] == 0.5 and row["total_s"] == 1.5 and row["setup_s"] is None, row
+assert row["phases"] == report["phases"] and row["compute_ms"] == 2.0, row
+del report["phases"]
+row = gr_scale.summarize(report)
+assert row["phases"] is None and row["load_s"] is None, row
+print("gr_scale: ok")
