@@ -7,7 +7,7 @@
 #   tools/offline/gpu-node.sh [DEB_DIR]      (DEB_DIR default: .deps)
 # Environment: BUILD_DIR (default build-gpu), CUDA_ARCH (default 90),
 # BENCH_GRAPHS (generator specs or graph files, default "kron:20:16 uniform:20:16
-# grid2d:1024x1024"), BENCH_RUNS (sources per graph, default 8), GR_CMAKE_ARGS,
+# grid2d:1024x1024"; "none" skips the benchmark), BENCH_RUNS (sources per graph, default 8), GR_CMAKE_ARGS,
 # GR_TESTS (a ctest -R pattern: only those tests; "none" skips them),
 # GR_TARGETS (build only these targets, e.g. "gr_run gr_gen").
 set -uo pipefail
@@ -72,7 +72,7 @@ step build cmake --build "$build" -j "$(nproc)" "${targets[@]}"
 
 bench=$logs/bench.txt
 : >"$bench"
-if [ -x "$build/tools/gr_run" ]; then
+if [ -x "$build/tools/gr_run" ] && [ "${BENCH_GRAPHS:-}" != none ]; then
   for g in ${BENCH_GRAPHS:-kron:20:16 uniform:20:16 grid2d:1024x1024}; do
     # A path that exists is a graph file; anything else a generator spec.
     if [ -e "$g" ]; then input=("$g"); label=$(basename "$g"); else input=(--gen "$g"); label=$g; fi
