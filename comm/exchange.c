@@ -290,6 +290,12 @@ static gr_vid gr__universe(const gr__xlocal *x, const gr_part *p, int j) {
   return p->sub->n_global;
 }
 
+/* Records a list buffer holds such that the message, padded to 8 bytes,
+ * still lies inside it (copies read the padding too). */
+static uint64_t gr__list_room(const gr_buffer *b, uint64_t record_bytes) {
+  return (uint64_t)(b->capacity & ~(size_t)7) / record_bytes;
+}
+
 /* Reads the first n counters into the host mirror (waits for the stream). */
 static gr_status gr__read_counters(gr__xlocal *x, gr_device *dev, int n) {
   return gr_device_copy(dev, x->hc, x->counters.ptr, (size_t)n * sizeof(unsigned long long), GR_COPY_D2H);
@@ -344,14 +350,15 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
       /* A selective list starts at twice its share of the output (or what
      * it held before): the retry below covers a skewed level, and lists
      * keep their room from run to run. */
-    const uint64_t have = x->list[j].capacity / rb;
+    const uint64_t have = gr__list_room(&x->list[j], rb);
     const uint64_t share = bcast ? want : 2 * n_out / (uint64_t)n + 1024;
     const uint64_t first = want < share ? want : share;
     if (have < first)
-      GR_CHECK(gr_buffer_reserve(&x->list[j], dev, (size_t)(first * rb), 0, &p->mem, 0, "exchange send list"));
+      GR_CHECK(gr_buffer_reserve(&x->list[j], dev, (size_t)gr_xk_list_bytes(&x->layout, first), 0, &p->mem, 0,
+                                 "exchange send list"));
     if (want) {
       a.list[j] = x->list[j].ptr;
-      a.list_capacity[j] = x->list[j].capacity / rb;
+      a.list_capacity[j] = gr__list_room(&x->list[j], rb);
       if (with_bits[j] && a.list_capacity[j] > want) a.list_capacity[j] = want;
     }
   }
@@ -375,9 +382,10 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
       if (attempt > 0)
         return gr_errorf(GR_ERR_INTERNAL, "exchange package: message %d needed %llu records after growing to %llu",
                          j, (unsigned long long)cnt, (unsigned long long)a.list_capacity[j]);
-      GR_CHECK(gr_buffer_reserve(&x->list[j], dev, (size_t)(cnt * rb), 0, &p->mem, 0, "exchange send list"));
+      GR_CHECK(gr_buffer_reserve(&x->list[j], dev, (size_t)gr_xk_list_bytes(&x->layout, cnt), 0, &p->mem, 0,
+                                 "exchange send list"));
       a.list[j] = x->list[j].ptr;
-      a.list_capacity[j] = x->list[j].capacity / rb;
+      a.list_capacity[j] = gr__list_room(&x->list[j], rb);
       again = true;
     }
     if (!again) break;
@@ -404,6 +412,10 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
       m.format = GR_XK_BITMAP;
       m.universe = x->universe[j];
     } else if (cnt) {
+      /* Peers copy the padded message: it must lie inside the buffer. */
+      if (!a.list[j] || cnt > a.list_capacity[j] || lb > x->list[j].capacity)
+        return gr_errorf(GR_ERR_INTERNAL, "exchange package: message %d of %llu records (%llu bytes) in a list of %llu",
+                         j, (unsigned long long)cnt, (unsigned long long)lb, (unsigned long long)x->list[j].capacity);
       m.ptr = a.list[j];
       m.bytes = lb;
       m.items = cnt;
