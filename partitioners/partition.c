@@ -84,6 +84,7 @@ static gr_status gr__partition_quality(gr_partition *p, gr_graph *g, int threads
   const int32_t *owner = p->owner;
   const bool use_mask = parts <= 64;
   const bool directed = gr_graph_is_directed(g);
+  const uint8_t *o8 = p->part8;
   const size_t stride = ((size_t)GR__Q_KINDS * (size_t)parts + 7) / 8 * 8 + 8;
   uint64_t cut = 0, bad = 0;
   gr_vid bad_v = 0;
@@ -125,7 +126,7 @@ static gr_status gr__partition_quality(gr_partition *p, gr_graph *g, int threads
       uint64_t mu = 0;
       for (gr_eid e = out->offsets[u]; e < out->offsets[u + 1]; e++) {
         const gr_vid w = out->indices[e];
-        const int32_t b = owner[w];
+        const int32_t b = o8 ? (int32_t)o8[w] : owner[w];
         if (b == a) continue;
         cut++;
         if (use_mask) {
@@ -194,11 +195,44 @@ static gr_status gr__partition_quality(gr_partition *p, gr_graph *g, int threads
     p->border_total += p->border[q];
     p->proxies_total += p->proxies[q];
   }
+  /* Kept for the subgraph builder (see gr_partition.adjacent). */
+  p->adjacent = mask;
+  mask = NULL;
 cleanup:
   free(count);
   free(mask);
   free(seen);
   return st;
+}
+
+/* Everything computed from owner: the byte copy, the quality report and
+ * the neighbour-part masks (dropped first, so nothing stale survives a
+ * failure). */
+static gr_status gr__partition_derive(gr_partition *p, gr_graph *g, int threads) {
+  const uint64_t n = p->n;
+  free(p->part8);
+  free(p->adjacent);
+  p->part8 = NULL;
+  p->adjacent = NULL;
+  if (p->parts <= 255) {
+    GR_CHECK(gr_host_alloc((void **)&p->part8, n ? n : 1, "partition owners (bytes)"));
+    GR__PART_OMP(parallel for schedule(static) num_threads(threads))
+    for (uint64_t v = 0; v < n; v++) p->part8[v] = (uint8_t)p->owner[v];
+  }
+  gr_status st = gr__partition_quality(p, g, threads);
+  if (st < 0) {
+    free(p->part8);
+    p->part8 = NULL;
+  }
+  return st;
+}
+
+gr_status gr_partition_update(gr_partition *p, gr_graph *g) {
+  if (!p || !g) return gr_errorf(GR_ERR_INVALID_ARG, "gr_partition_update: NULL argument");
+  if ((uint64_t)p->n != (uint64_t)gr_graph_num_vertices(g))
+    return gr_errorf(GR_ERR_INVALID_ARG, "gr_partition_update: a partition of %llu vertices for a graph of %llu",
+                     (unsigned long long)p->n, (unsigned long long)gr_graph_num_vertices(g));
+  return gr__partition_derive(p, g, gr__part_threads(0));
 }
 
 gr_status gr_partition_create(gr_partition **out, gr_graph *g, const gr_partition_options *o) {
@@ -234,7 +268,7 @@ gr_status gr_partition_create(gr_partition **out, gr_graph *g, const gr_partitio
   p->seconds = gr_time_now() - t0;
   if (st < 0) goto cleanup;
   const double t1 = gr_time_now();
-  GR_CHECK_GOTO(gr__partition_quality(p, g, threads), st, cleanup);
+  GR_CHECK_GOTO(gr__partition_derive(p, g, threads), st, cleanup);
   gr_log(GR_LOG_INFO, GR_SUBSYS_PART,
          "partition %s: %d parts of %llu vertices in %.3f s (report %.3f s), edge cut %llu of %llu arcs",
          gr_partitioner_name(p->kind), p->parts, (unsigned long long)n, p->seconds, gr_time_now() - t1,
@@ -250,12 +284,20 @@ void gr_partition_destroy(gr_partition **pp) {
   if (!pp || !*pp) return;
   gr_partition *p = *pp;
   free(p->owner);
+  free(p->part8);
+  free(p->adjacent);
   free(p->vertices);
   free(p->edges);
   free(p->border);
   free(p->proxies);
   free(p);
   *pp = NULL;
+}
+
+bool gr_partition_1hop_pays(const gr_partition *p) {
+  for (int q = 0; q < p->parts; q++)
+    if ((uint64_t)p->vertices[q] + p->proxies[q] > (uint64_t)p->n / 2) return false;
+  return true;
 }
 
 void gr_partition_print(FILE *f, const gr_partition *p) {

@@ -5,6 +5,7 @@
 #ifndef GR_PARTITIONER_H
 #define GR_PARTITIONER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -57,6 +58,14 @@ typedef struct gr_partition {
                          1-hop proxies must hold) */
   gr_vid border_total;
   gr_vid proxies_total;
+  /* What the quality pass learned, kept for the subgraph builder so that it
+   * need not walk every arc again: owners as bytes (parts <= 255; a
+   * quarter of the cache lines for random look-ups), and for each vertex a
+   * bitmask of the other parts holding a neighbour (parts <= 64; for an
+   * undirected graph, exactly the parts that need it as a 1-hop proxy).
+   * NULL where they do not apply. */
+  uint8_t *part8;
+  uint64_t *adjacent;
 } gr_partition;
 
 /* Partitions g (options NULL: GR_PARTITION_OPTIONS_INIT). g is not const
@@ -65,6 +74,19 @@ typedef struct gr_partition {
  * GR_ERR_INVALID_ARG; metis in a build without METIS GR_ERR_UNSUPPORTED. */
 gr_status gr_partition_create(gr_partition **out, gr_graph *g, const gr_partition_options *o);
 void gr_partition_destroy(gr_partition **p);
+/* After the caller changed p->owner (a partition computed elsewhere, a
+ * test's edit): recomputes the quality report and the tables derived from
+ * owner, which the subgraph builder trusts. */
+gr_status gr_partition_update(gr_partition *p, gr_graph *g);
+/* Whether duplicate-1-hop proxies pay on this partition. They hold each
+ * device's owned vertices plus its proxies, with two id tables (local to
+ * global, owner-local: 8 bytes a vertex) and a conversion of every arc at
+ * build time that duplicate-all does without; they pay when every part
+ * holds at most half of the graph's vertices that way (a mesh cut by METIS,
+ * many devices), not on a power-law graph split at random, where nearly
+ * every vertex is a neighbour of every part. */
+bool gr_partition_1hop_pays(const gr_partition *p);
+
 /* A short quality table: per part vertices, edges, border and proxies, then
  * the edge cut and the imbalance. */
 void gr_partition_print(FILE *f, const gr_partition *p);

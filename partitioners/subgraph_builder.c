@@ -88,7 +88,13 @@ static gr_status gr__part_rows(gr_csr *dst, const gr_csr *src, uint64_t n_rows, 
     const gr_eid s0 = src->offsets[u], len = src->offsets[u + 1] - s0;
     const gr_eid d0 = dst->offsets[local_rows ? i : u];
     if (g2l) {
-      for (gr_eid k = 0; k < len; k++) dst->indices[d0 + k] = g2l[src->indices[s0 + k]];
+      /* Random reads of a |V|-entry table: prefetching a few arcs ahead
+       * keeps several misses in flight per thread. */
+      const gr_vid *si = src->indices + s0;
+      for (gr_eid k = 0; k < len; k++) {
+        if (k + 16 < len) __builtin_prefetch(&g2l[si[k + 16]]);
+        dst->indices[d0 + k] = g2l[si[k]];
+      }
     } else {
       memcpy(dst->indices + d0, src->indices + s0, len * sizeof *dst->indices);
     }
@@ -117,7 +123,7 @@ static gr_status gr__build_all(gr_subgraph *s, const gr_csr *out, const gr_csr *
  * the remote vertices their arcs reach, grouped by owner. rank[v] is v's
  * local id on its owner. */
 static gr_status gr__build_1hop(gr_subgraph *s, const gr_csr *out, const gr_csr *in, const gr_partition *p,
-                                const gr_vid *owned, const gr_vid *rank, int threads) {
+                                const gr_vid *owned, const gr_vid *rank, bool undirected, int threads) {
   gr_status st = GR_SUCCESS;
   gr_vid *proxies = NULL;
   uint64_t *pbegin = NULL;
@@ -133,8 +139,19 @@ static gr_status gr__build_1hop(gr_subgraph *s, const gr_csr *out, const gr_csr 
   for (uint64_t v = 0; v < n; v++) g2l[v] = GR_NO_VERTEX;
   GR__PART_OMP(parallel for schedule(static) num_threads(threads))
   for (uint64_t i = 0; i < n_owned; i++) g2l[owned[i]] = (gr_vid)i;
-  /* Mark every remote end of an owned vertex's arcs. Several threads may
-   * mark the same vertex; the writes are atomic and write the same value. */
+  /* Mark every remote end of an owned vertex's arcs. In an undirected
+   * graph those are the vertices whose neighbour parts (the partition's
+   * quality pass recorded them) include this one: a pass over the vertices
+   * instead of the arcs. */
+  if (undirected && p->adjacent) {
+    const uint64_t bit = 1ull << q;
+    GR__PART_OMP(parallel for schedule(static) num_threads(threads))
+    for (uint64_t w = 0; w < n; w++)
+      if ((p->adjacent[w] & bit) && owner[w] != q) g2l[w] = GR__PROXY_MARK;
+  } else {
+  /* Otherwise walk the arcs. Several threads may mark the same vertex; the
+   * writes are atomic and write the same value. */
+  const uint8_t *o8 = p->part8;
   GR__PART_OMP(parallel for schedule(dynamic, 256) num_threads(threads))
   for (uint64_t i = 0; i < n_owned; i++) {
     const gr_vid u = owned[i];
@@ -143,11 +160,12 @@ static gr_status gr__build_1hop(gr_subgraph *s, const gr_csr *out, const gr_csr 
       if (!c || (dir == 1 && in == out)) continue;
       for (gr_eid e = c->offsets[u]; e < c->offsets[u + 1]; e++) {
         const gr_vid w = c->indices[e];
-        if (owner[w] == q) continue;
+        if ((o8 ? (int32_t)o8[w] : owner[w]) == q) continue;
         GR__PART_OMP(atomic write)
         g2l[w] = GR__PROXY_MARK;
       }
     }
+  }
   }
   GR_CHECK_GOTO(gr_host_alloc((void **)&pbegin, ((size_t)parts + 1) * sizeof *pbegin, "proxy groups"), st,
                 cleanup);
@@ -242,7 +260,8 @@ gr_status gr_subgraphs_build(gr_subgraph ***out, gr_graph *g, const gr_partition
     if (proxy == GR_PROXY_ALL)
       GR_CHECK_GOTO(gr__build_all(s, csr, in, p, owned + begin[q], threads), st, cleanup);
     else
-      GR_CHECK_GOTO(gr__build_1hop(s, csr, in, p, owned + begin[q], rank, threads), st, cleanup);
+      GR_CHECK_GOTO(gr__build_1hop(s, csr, in, p, owned + begin[q], rank, !gr_graph_is_directed(g), threads), st,
+                    cleanup);
   }
   gr_log(GR_LOG_INFO, GR_SUBSYS_PART, "built %d subgraphs (%s proxies%s) in %.3f s", parts,
          proxy == GR_PROXY_ALL ? "duplicate-all" : "duplicate-1-hop", needs_in ? ", in-edges" : "",

@@ -47,7 +47,7 @@ typedef struct run_options {
   gr_load_options load;
   gr_mem_policy mem;
   gr_partition_options part;
-  const char *proxy;     /* NULL: the primitive's default */
+  const char *proxy;     /* NULL: auto (chosen from the partition) */
   const char *comm;      /* NULL: the primitive's default */
   gr_transport_kind transport;
   gr_comm_format comm_format;
@@ -167,8 +167,9 @@ static void usage(FILE *f) {
           "      --partitioner P    random, biased, metis, static or range (default: random)\n"
           "      --bias F           biased: weight of the balance term against neighbours\n"
           "                         (default: 0.5)\n"
-          "      --proxy M          all (duplicate-all) or 1hop (duplicate-1-hop)\n"
-          "                         (default: the primitive's)\n"
+          "      --proxy M          auto, all (duplicate-all) or 1hop (duplicate-1-hop)\n"
+          "                         (default: auto: 1hop under selective exchange when\n"
+          "                         each device then holds at most half the vertices)\n"
           "      --comm M           selective or broadcast (default: the primitive's)\n"
           "      --transport T      auto, host, p2p or nccl (default: auto: host for CPU\n"
           "                         devices, p2p for GPUs)\n"
@@ -408,9 +409,9 @@ static int parse_options(int argc, char **argv, run_options *o) {
         if (gr_partitioner_parse(&o->part.kind, optarg) < 0) return usage_error("%s", gr_error_message());
         break;
       case OPT_PROXY:
-        if (strcmp(optarg, "all") && strcmp(optarg, "1hop"))
-          return usage_error("--proxy must be all or 1hop, got '%s'", optarg);
-        o->proxy = optarg;
+        if (strcmp(optarg, "all") && strcmp(optarg, "1hop") && strcmp(optarg, "auto"))
+          return usage_error("--proxy must be auto, all or 1hop, got '%s'", optarg);
+        o->proxy = strcmp(optarg, "auto") ? optarg : NULL;
         break;
       case OPT_COMM: {
         gr_comm_mode m;
@@ -553,6 +554,7 @@ int main(int argc, char **argv) {
   gr_proxy_mode proxy = prim->proxy;
   gr_comm_mode cmode = prim->comm;
   if (o.proxy) proxy = strcmp(o.proxy, "1hop") ? GR_PROXY_ALL : GR_PROXY_1HOP;
+  bool proxy_auto = !o.proxy;
   if (o.comm) gr_comm_mode_parse(&cmode, o.comm);
   if (o.gpus > 1) {
     /* The exchange is set up before the long load, so that a transport
@@ -629,6 +631,10 @@ int main(int argc, char **argv) {
     }
     ph->partition = gr_time_now() - t_phase;
     t_phase = gr_time_now();
+    /* Auto: duplicate-1-hop only where it pays on this partition, and only
+     * under selective exchange (a broadcast sends global ids, so every
+     * device keeps a |V|-entry table either way). */
+    if (proxy_auto) proxy = cmode == GR_COMM_SELECTIVE && gr_partition_1hop_pays(part) ? GR_PROXY_1HOP : GR_PROXY_ALL;
     GR_CHECK_GOTO(gr_subgraphs_build(&subs, g, part, proxy, prim->needs_in_edges), st, runtime_fail);
     ph->build = gr_time_now() - t_phase;
     cfg.subs = subs;

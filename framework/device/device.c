@@ -71,6 +71,10 @@ gr_status gr_device_create(gr_device **out, gr_backend backend, int ordinal,
   d->ordinal = ordinal;
   d->gpu = -1;
   d->fault_countdown = gr__fault_countdown(ordinal);
+  {
+    const int per = options->devices_in_run > 0 ? options->devices_in_run : 1;
+    d->host_threads = gr_host_threads() / per > 1 ? gr_host_threads() / per : 1;
+  }
   if (backend == GR_BACKEND_CPU) {
     st = gr__cpu_device_init(d, options);
   } else {
@@ -205,6 +209,18 @@ gr_status gr_device_copy(gr_device *dev, void *dst, const void *src, size_t byte
   (void)kind;
   memmove(dst, src, bytes);
   return GR_SUCCESS;
+}
+
+gr_status gr_device_upload(gr_device *dev, void *dst, const void *src, size_t bytes) {
+  if (!bytes) return GR_SUCCESS;
+#ifdef GR_HAVE_CUDA
+  if (dev->backend == GR_BACKEND_CUDA) {
+    gr__activity.copies++;
+    gr__activity.waits++;
+    return gr__cuda_upload(dev, dst, src, bytes);
+  }
+#endif
+  return gr_device_copy(dev, dst, src, bytes, GR_COPY_H2D);
 }
 
 gr_status gr_device_memset(gr_device *dev, void *p, int byte, size_t bytes) {

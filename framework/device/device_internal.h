@@ -13,6 +13,7 @@ struct gr_device {
   int ordinal;       /* the device's index in gr (logical) */
   int gpu;           /* CUDA device ordinal (GR_DEVICE_MAP may map several to one); -1 on the CPU */
   int cpu_threads;
+  int host_threads;  /* the host threads this device's thread may use (its share) */
   int sm_count;
   char name[288];
   void *compute_stream; /* cudaStream_t */
@@ -40,6 +41,7 @@ gr_status gr__cuda_copy(gr_device *d, void *dst, const void *src, size_t bytes,
 gr_status gr__cuda_memset(gr_device *d, void *p, int byte, size_t bytes);
 gr_status gr__cuda_sync(gr_device *d);
 gr_status gr__cuda_host_alloc(gr_device *d, void **out, size_t bytes);
+gr_status gr__cuda_upload(gr_device *d, void *dst, const void *src, size_t bytes);
 gr_status gr__cuda_event_create(void **ev);
 void gr__cuda_event_destroy(void *ev);
 gr_status gr__cuda_event_record(gr_device *d, void *ev);

@@ -263,15 +263,15 @@ static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_buffer bufs[
   d->m = h->m;
   size_t ob = ((size_t)h->n + 1) * sizeof(gr_eid), ib = (size_t)h->m * sizeof(gr_vid);
   GR_CHECK(gr_buffer_resize(&bufs[0], dev, ob, 0, what));
-  GR_CHECK(gr_device_copy(dev, bufs[0].ptr, h->offsets, ob, GR_COPY_H2D));
+  GR_CHECK(gr_device_upload(dev, bufs[0].ptr, h->offsets, ob));
   GR_CHECK(gr_buffer_resize(&bufs[1], dev, ib, 0, what));
-  GR_CHECK(gr_device_copy(dev, bufs[1].ptr, h->indices, ib, GR_COPY_H2D));
+  GR_CHECK(gr_device_upload(dev, bufs[1].ptr, h->indices, ib));
   d->offsets = (gr_eid *)bufs[0].ptr;
   d->indices = (gr_vid *)bufs[1].ptr;
   if (h->weights) {
     size_t wb = (size_t)h->m * sizeof(gr_weight);
     GR_CHECK(gr_buffer_resize(&bufs[2], dev, wb, 0, what));
-    GR_CHECK(gr_device_copy(dev, bufs[2].ptr, h->weights, wb, GR_COPY_H2D));
+    GR_CHECK(gr_device_upload(dev, bufs[2].ptr, h->weights, wb));
     d->weights = (gr_weight *)bufs[2].ptr;
   }
   return gr_device_sync(dev);

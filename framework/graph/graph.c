@@ -301,6 +301,8 @@ gr_status gr_graph_in(gr_graph *g, const gr_csr **out) {
 gr_vid gr_graph_num_vertices(const gr_graph *g) { return g ? g->out.n : 0; }
 gr_eid gr_graph_num_arcs(const gr_graph *g) { return g ? g->out.m : 0; }
 
+gr_eid gr_graph_num_self_loops(const gr_graph *g) { return g ? g->self_loops : 0; }
+
 gr_eid gr_graph_num_edges(const gr_graph *g) {
   if (!g) return 0;
   return g->directed ? g->out.m : (g->out.m + g->self_loops) / 2;

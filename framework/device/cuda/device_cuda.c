@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "device/device_internal.h"
 #include "gr/cuda_check.h"
@@ -201,4 +202,66 @@ double gr__cuda_event_ms(void *a, void *b) {
     return 0.0;
   }
   return (double)ms;
+}
+
+/* Two pinned staging buffers: the host threads fill one while the GPU
+ * copies the other. Small copies go straight (staging costs two pinned
+ * allocations). */
+enum { GR__STAGE_BYTES = 64 << 20 };
+
+gr_status gr__cuda_upload(gr_device *d, void *dst, const void *src, size_t bytes) {
+  cudaStream_t s = (cudaStream_t)d->compute_stream;
+  if (bytes < 4 * (size_t)GR__STAGE_BYTES) {
+    GR_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
+    GR_CUDA_CHECK(cudaStreamSynchronize(s));
+    return GR_SUCCESS;
+  }
+  gr_status st = GR_SUCCESS;
+  void *stage[2] = {NULL, NULL};
+  cudaEvent_t done[2] = {NULL, NULL};
+  cudaError_t e = cudaSuccess;
+  for (int k = 0; k < 2 && e == cudaSuccess; k++) {
+    e = cudaMallocHost(&stage[k], GR__STAGE_BYTES);
+    if (e == cudaSuccess) e = cudaEventCreateWithFlags(&done[k], cudaEventDisableTiming);
+  }
+  if (e != cudaSuccess) {
+    /* No pinned memory to spare: the plain copy is slower but works. */
+    cudaGetLastError();
+    for (int k = 0; k < 2; k++) {
+      if (stage[k]) cudaFreeHost(stage[k]);
+      if (done[k]) cudaEventDestroy(done[k]);
+    }
+    GR_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
+    GR_CUDA_CHECK(cudaStreamSynchronize(s));
+    return GR_SUCCESS;
+  }
+  const int threads = d->host_threads > 0 ? d->host_threads : 1;
+  (void)threads;
+  for (size_t off = 0, k = 0; off < bytes; off += GR__STAGE_BYTES, k ^= 1) {
+    const size_t len = bytes - off < (size_t)GR__STAGE_BYTES ? bytes - off : (size_t)GR__STAGE_BYTES;
+    if (off >= 2 * (size_t)GR__STAGE_BYTES) {
+      e = cudaEventSynchronize(done[k]);
+      if (e != cudaSuccess) break;
+    }
+    const char *from = (const char *)src + off;
+    char *to = stage[k];
+    const size_t piece = 1u << 20;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (size_t p = 0; p < len; p += piece) memcpy(to + p, from + p, len - p < piece ? len - p : piece);
+    e = cudaMemcpyAsync((char *)dst + off, stage[k], len, cudaMemcpyHostToDevice, s);
+    if (e == cudaSuccess) e = cudaEventRecord(done[k], s);
+    if (e != cudaSuccess) break;
+  }
+  if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    st = gr_errorf(e == cudaErrorMemoryAllocation ? GR_ERR_DEVICE_OOM : GR_ERR_CUDA, "upload of %zu bytes: %s", bytes,
+                   cudaGetErrorString(e));
+  }
+  cudaStreamSynchronize(s);
+  for (int k = 0; k < 2; k++) {
+    cudaFreeHost(stage[k]);
+    cudaEventDestroy(done[k]);
+  }
+  return st;
 }

@@ -97,6 +97,13 @@ void gr__device_count_realloc(gr_device *dev);
 gr_status gr_device_copy(gr_device *dev, void *dst, const void *src,
                          size_t bytes, gr_copy_kind kind);
 gr_status gr_device_memset(gr_device *dev, void *p, int byte, size_t bytes);
+/* A large copy from ordinary (pageable) host memory to the device, for
+ * uploading graphs: on a GPU, staged through two pinned buffers that a share
+ * of the host's threads fill while the previous one is copied (pageable
+ * copies run at a fraction of the host link's bandwidth). Complete when it
+ * returns. */
+gr_status gr_device_upload(gr_device *dev, void *dst, const void *src, size_t bytes);
+
 /* Waits for all work on the device's streams. */
 gr_status gr_device_sync(gr_device *dev);
 

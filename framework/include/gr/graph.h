@@ -121,6 +121,8 @@ gr_eid gr_graph_num_arcs(const gr_graph *g);
 /* Edges as the user counts them: arcs for directed graphs; undirected edges
  * (a self-loop once) for undirected ones. */
 gr_eid gr_graph_num_edges(const gr_graph *g);
+/* Self-loop arcs stored (each stored once, also in undirected graphs). */
+gr_eid gr_graph_num_self_loops(const gr_graph *g);
 bool gr_graph_is_directed(const gr_graph *g);
 bool gr_graph_has_weights(const gr_graph *g);
 static inline gr_eid gr_csr_degree(const gr_csr *c, gr_vid v) {

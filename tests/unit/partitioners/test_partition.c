@@ -646,6 +646,33 @@ END_TEST
 
 /* Fails each allocation of a partition in turn: every failure is a clear
  * GR_ERR_HOST_OOM with no output (the ASan build proves nothing leaks). */
+/* Duplicate-1-hop pays where each part plus its proxies is at most half the
+ * graph: contiguous ranges of a grid (proxies are the boundary rows), not a
+ * power-law graph split at random (nearly every vertex is a proxy). */
+START_TEST(one_hop_pays_on_a_cut_grid_and_not_on_a_randomly_split_power_law_graph) {
+  gr_graph *grid = pt_gen("grid2d:200x200", false);
+  gr_partition *p = pt_partition(grid, GR_PART_RANGE, 4, 1, 0);
+  ck_assert(gr_partition_1hop_pays(p));
+  gr_partition_destroy(&p);
+  p = pt_partition(grid, GR_PART_RANGE, 1, 1, 0); /* one part holds everything */
+  ck_assert(!gr_partition_1hop_pays(p));
+  gr_partition_destroy(&p);
+  gr_graph_destroy(&grid);
+  gr_graph *kron = pt_gen("kron:12:16", false);
+  p = pt_partition(kron, GR_PART_RANDOM, 2, 1, 0);
+  ck_assert(!gr_partition_1hop_pays(p));
+  ck_assert_ptr_nonnull(p->part8);
+  ck_assert_ptr_nonnull(p->adjacent);
+  /* The derived tables follow owner after an update. */
+  for (gr_vid v = 0; v < p->n; v++) p->owner[v] = v < p->n / 2 ? 0 : 1;
+  ck_assert_int_eq(gr_partition_update(p, kron), GR_SUCCESS);
+  for (gr_vid v = 0; v < p->n; v++) if (p->part8[v] != (uint8_t)p->owner[v]) ck_abort_msg("vertex %u", (unsigned)v);
+  ck_assert_uint_eq(p->vertices[0], p->n / 2);
+  gr_partition_destroy(&p);
+  gr_graph_destroy(&kron);
+}
+END_TEST
+
 START_TEST(every_allocation_failure_is_reported_and_cleaned_up) {
   const gr_partitioner_kind kind = kinds[_i % N_KINDS];
   gr_graph *g = pt_gen(_i / N_KINDS ? "uniform:7:4,directed" : "kron:7:4", false);
@@ -733,6 +760,7 @@ static Suite *partition_suite(void) {
   tcase_add_test(tc, metis_splits_two_cliques_at_their_bridge);
   tcase_add_test(tc, metis_with_one_part_gives_all_zeros);
   tcase_add_test(tc, metis_cuts_fewer_edges_than_random_on_a_grid);
+  tcase_add_test(tc, one_hop_pays_on_a_cut_grid_and_not_on_a_randomly_split_power_law_graph);
 #else
   tcase_add_test(tc, metis_is_a_clear_error_in_a_build_without_it);
 #endif
