@@ -150,9 +150,11 @@ bool gr_sync_failed(gr_sync *s) {
 
 double gr_sync_waited_ms(const gr_sync *s) { return s->waited_ms; }
 
-gr_status gr_part_sum(gr_part *p, gr_eid local, gr_eid *total) {
+/* gr_part_sum and gr_part_min: the sum or the minimum of one number per
+ * device, through the barrier. */
+static gr_status gr__part_reduce(gr_part *p, gr_eid local, bool minimum, gr_eid *out) {
   if (!p->sync) {
-    *total = local;
+    *out = local;
     return GR_SUCCESS;
   }
   struct gr_enactor *e = p->sync->e;
@@ -163,11 +165,19 @@ gr_status gr_part_sum(gr_part *p, gr_eid local, gr_eid *total) {
   const unsigned k = me->sum_calls++ & 1u;
   me->sum_val[k] = local;
   if (gr_sync_wait(p->sync)) return GR_ERR_ABORTED;
-  gr_eid t = 0;
-  for (int i = 0; i < e->n; i++) t += e->slots[i].sum_val[k];
-  *total = t;
+  gr_eid t = minimum ? e->slots[0].sum_val[k] : 0;
+  for (int i = 0; i < e->n; i++) {
+    const gr_eid x = e->slots[i].sum_val[k];
+    if (minimum) t = x < t ? x : t;
+    else t += x;
+  }
+  *out = t;
   return GR_SUCCESS;
 }
+
+gr_status gr_part_sum(gr_part *p, gr_eid local, gr_eid *total) { return gr__part_reduce(p, local, false, total); }
+
+gr_status gr_part_min(gr_part *p, gr_eid local, gr_eid *least) { return gr__part_reduce(p, local, true, least); }
 
 /* Appends one iteration's figures to the run's statistics (thread 0). The
  * arrays double when full: a grid run has thousands of levels, and this is

@@ -7,6 +7,7 @@
  *   GR_CPU_ADVANCE_PUSH(name, ctx_type, visit)       visit(ctx, u, v, e) -> bool
  *   GR_CPU_ADVANCE_PULL(name, ctx_type, wanted, visit)  wanted(ctx, v) -> bool
  *   GR_CPU_FILTER(name, ctx_type, keep)              keep(ctx, v) -> bool
+ *   GR_CPU_SPLIT(name, ctx_type, klass)              klass(ctx, v) -> int (0, 1, other)
  *   GR_CPU_FOR_EACH(name, ctx_type, op)              op(ctx, v)
  *   GR_CPU_BITMAP(name, ctx_type, pred)              pred(ctx, v) -> bool
  *
@@ -161,6 +162,31 @@ static inline gr_status gr__cpu_emit_result(uint64_t count, int overflow, gr_eid
       gr__cpu_emit_flush(&em);                                                          \
     }                                                                                   \
     return gr__cpu_emit_result(count, overflow, a->out_capacity, &a->n_out, #NAME);      \
+  }
+
+#define GR_CPU_SPLIT(NAME, CTX_T, KLASS)                                                \
+  gr_status NAME(gr_device *dev, gr_workspace *ws, gr_split_args *a, const CTX_T *ctx) {                 \
+    (void)ws;                                                                           \
+    const gr_vid *in = a->in;                                                           \
+    const gr_eid n_in = a->n_in;                                                        \
+    uint64_t count0 = 0, count1 = 0;                                                    \
+    int overflow0 = 0, overflow1 = 0;                                                   \
+    int nt = gr_device_cpu_threads(dev);                                                \
+    _Pragma("omp parallel num_threads(nt)") {                                           \
+      gr__cpu_emit e0 = {{0}, 0, a->out[0], a->out_capacity[0], &count0, &overflow0, NULL, 0, 0}; \
+      gr__cpu_emit e1 = {{0}, 0, a->out[1], a->out_capacity[1], &count1, &overflow1, NULL, 0, 0}; \
+      _Pragma("omp for schedule(static, 4096) nowait") for (gr_eid i = 0; i < n_in; i++) { \
+        const gr_vid v = in[i];                                                         \
+        const int k = KLASS(ctx, v);                                                    \
+        if (k == 0) gr__cpu_emit_push(&e0, v);                                          \
+        else if (k == 1) gr__cpu_emit_push(&e1, v);                                     \
+      }                                                                                 \
+      gr__cpu_emit_flush(&e0);                                                          \
+      gr__cpu_emit_flush(&e1);                                                          \
+    }                                                                                   \
+    gr_status st0 = gr__cpu_emit_result(count0, overflow0, a->out_capacity[0], &a->n_out[0], #NAME " (first output)"); \
+    if (st0 < 0) return st0;                                                            \
+    return gr__cpu_emit_result(count1, overflow1, a->out_capacity[1], &a->n_out[1], #NAME " (second output)"); \
   }
 
 #define GR_CPU_FOR_EACH(NAME, CTX_T, OP)                                                \
