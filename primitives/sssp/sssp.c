@@ -110,10 +110,10 @@ gr_status gr_sssp_prepare(gr_graph *g, gr_prim_options *o) {
     const unsigned long long from = (unsigned long long)gr_graph_original_id(g, bad),
                              to = (unsigned long long)gr_graph_original_id(g, c->indices[e]);
     if (w < 0)
-      return gr_errorf(GR_ERR_BAD_INPUT, "edge %llu -> %llu has a negative weight (%g); sssp needs weights of at least 0",
-                       from, to, (double)w);
-    return gr_errorf(GR_ERR_BAD_INPUT, "edge %llu -> %llu has weight %g; sssp needs finite weights", from, to,
-                     (double)w);
+      return gr_errorf(GR_ERR_BAD_INPUT, "%s: edge %llu -> %llu has a negative weight (%g); sssp needs weights of at least 0",
+                       gr_graph_name(g), from, to, (double)w);
+    return gr_errorf(GR_ERR_BAD_INPUT, "%s: edge %llu -> %llu has weight %g; sssp needs finite weights", gr_graph_name(g),
+                     from, to, (double)w);
   }
   if (!(o->delta > 0)) o->delta = gr_sssp_delta_auto(c);
   return GR_SUCCESS;
