@@ -117,7 +117,7 @@ START_TEST(cuda_pull_equals_cpu_pull) {
 }
 END_TEST
 
-START_TEST(cuda_filter_and_for_each_equal_cpu) {
+START_TEST(cuda_filter_split_and_for_each_equal_cpu) {
   gr_eid n = 1000000;
   gr_vid *in = malloc(n * sizeof(gr_vid));
   for (gr_eid i = 0; i < n; i++) in[i] = (gr_vid)(gr_rand64(3, 0, i) % N);
@@ -129,6 +129,19 @@ START_TEST(cuda_filter_and_for_each_equal_cpu) {
     for (gr_eid i = 0; i < g.n_out; i++) ck_assert_uint_eq(g.out[i], c.out[i]);
     op_result_free(&g);
     op_result_free(&c);
+  }
+  for (int modulus = 2; modulus <= 5; modulus += 3) {
+    op_result g, c;
+    ck_assert_int_eq(op_run_split(&test_ops_cuda, gpu, N, in, n, (gr_vid)modulus, n, n, &g), GR_SUCCESS);
+    ck_assert_int_eq(op_run_split(&test_ops_cpu, cpu, N, in, n, (gr_vid)modulus, n, n, &c), GR_SUCCESS);
+    ck_assert_uint_eq(g.n_out, c.n_out);
+    ck_assert_uint_eq(g.n_remaining, c.n_remaining);
+    ck_assert_int_eq(memcmp(g.out, c.out, (size_t)g.n_out * sizeof(gr_vid)), 0);
+    ck_assert_int_eq(memcmp(g.remaining, c.remaining, (size_t)g.n_remaining * sizeof(gr_vid)), 0);
+    op_result_free(&g);
+    op_result_free(&c);
+    ck_assert_int_eq(op_run_split(&test_ops_cuda, gpu, N, in, n, (gr_vid)modulus, n, 10, &g), GR_ERR_INTERNAL);
+    op_result_free(&g);
   }
   op_result g, c;
   ck_assert_int_eq(op_run_for_each(&test_ops_cuda, gpu, N, NULL, N, &g), GR_SUCCESS);
@@ -199,7 +212,7 @@ int main(void) {
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_loop_test(tc, cuda_push_equals_cpu_push, 0, 4);
   tcase_add_loop_test(tc, cuda_pull_equals_cpu_pull, 0, 4);
-  tcase_add_test(tc, cuda_filter_and_for_each_equal_cpu);
+  tcase_add_test(tc, cuda_filter_split_and_for_each_equal_cpu);
   tcase_add_test(tc, cuda_frontier_conversions_equal_cpu);
   tcase_add_test(tc, cuda_reports_missing_devices_clearly);
   tcase_add_test(tc, cuda_out_of_memory_is_a_clear_error);

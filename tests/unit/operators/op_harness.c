@@ -183,6 +183,32 @@ gr_status op_run_filter(const test_ops *ops, gr_device *dev, gr_vid universe, co
   return st;
 }
 
+gr_status op_run_split(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n,
+                       gr_vid modulus, gr_eid cap0, gr_eid cap1, op_result *r) {
+  memset(r, 0, sizeof *r);
+  dev_state s;
+  gr_buffer second = GR_BUFFER_INIT;
+  gr_status st = state_init(&s, dev, universe, in, 0);
+  if (st >= 0) st = gr_buffer_resize(&s.in, dev, ((size_t)n + 1) * sizeof(gr_vid), 0, "in");
+  if (st >= 0) st = gr_buffer_resize(&s.out, dev, ((size_t)cap0 + 1) * sizeof(gr_vid), 0, "out");
+  if (st >= 0) st = gr_buffer_resize(&second, dev, ((size_t)cap1 + 1) * sizeof(gr_vid), 0, "second out");
+  if (st >= 0) st = gr_device_copy(dev, s.in.ptr, in, (size_t)n * sizeof(gr_vid), GR_COPY_H2D);
+  s.ctx.modulus = modulus;
+  gr_split_args a = {s.in.ptr, n, {s.out.ptr, second.ptr}, {cap0, cap1}, {0, 0}};
+  if (st >= 0) st = ops->split(dev, &s.ws, &a, &s.ctx);
+  if (st >= 0) st = state_fetch(&s, dev, universe, a.n_out[0], r);
+  if (st >= 0) {
+    r->n_remaining = a.n_out[1];
+    r->remaining = malloc(((size_t)a.n_out[1] + 1) * sizeof(gr_vid));
+    if (!r->remaining) st = GR_ERR_HOST_OOM;
+  }
+  if (st >= 0) st = gr_device_copy(dev, r->remaining, second.ptr, (size_t)a.n_out[1] * sizeof(gr_vid), GR_COPY_D2H);
+  if (st >= 0) qsort(r->remaining, (size_t)a.n_out[1], sizeof(gr_vid), cmp_vid);
+  gr_buffer_release(&second);
+  state_free(&s);
+  return st;
+}
+
 gr_status op_run_for_each(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in,
                           gr_eid n, op_result *r) {
   memset(r, 0, sizeof *r);

@@ -32,6 +32,10 @@ gr_status op_run_pull(const test_ops *ops, gr_device *dev, const gr_csr *in_edge
                       const gr_vid *frontier, gr_eid nf, op_result *r);
 gr_status op_run_filter(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n,
                         gr_vid modulus, bool cull, op_result *r);
+/* split with test_klass: class 0 in r->out, class 1 in r->remaining (both
+ * sorted); outputs of the given capacities. */
+gr_status op_run_split(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n,
+                       gr_vid modulus, gr_eid cap0, gr_eid cap1, op_result *r);
 gr_status op_run_for_each(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in,
                           gr_eid n, op_result *r);
 /* Frontier conversions: queue -> bitmap -> queue (sorted). */

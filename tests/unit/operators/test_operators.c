@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The CPU operators against plain serial loops: advance push and pull,
- * filter with and without culling, for-each, frontier conversions, and the
- * refusal to write past an output's capacity. */
+ * filter with and without culling, split into two outputs, for-each,
+ * frontier conversions, and the refusal to write past an output's
+ * capacity. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,37 @@ START_TEST(filter_keeps_matching_items_and_culls_duplicates) {
 }
 END_TEST
 
+START_TEST(split_sends_each_item_to_its_class) {
+  gr_eid n = 30000;
+  gr_vid *in = malloc(n * sizeof(gr_vid));
+  for (gr_eid i = 0; i < n; i++) in[i] = (gr_vid)(gr_rand64(6, 0, i) % 5000);
+  op_result r;
+  ck_assert_int_eq(op_run_split(&test_ops_cpu, dev, 5000, in, n, 3, n, n, &r), GR_SUCCESS);
+  gr_eid want0 = 0, want1 = 0;
+  for (gr_eid i = 0; i < n; i++) {
+    want0 += in[i] % 3 == 0;
+    want1 += in[i] % 3 == 1;
+  }
+  /* Items keep their multiplicity: split does not uniquify. */
+  ck_assert_uint_eq(r.n_out, want0);
+  ck_assert_uint_eq(r.n_remaining, want1);
+  for (gr_eid i = 0; i < r.n_out; i++) ck_assert_uint_eq(r.out[i] % 3, 0);
+  for (gr_eid i = 0; i < r.n_remaining; i++) ck_assert_uint_eq(r.remaining[i] % 3, 1);
+  op_result_free(&r);
+  /* Either output too small: refused, not overrun. */
+  ck_assert_int_eq(op_run_split(&test_ops_cpu, dev, 5000, in, n, 3, want0 - 1, n, &r), GR_ERR_INTERNAL);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "first output"));
+  op_result_free(&r);
+  ck_assert_int_eq(op_run_split(&test_ops_cpu, dev, 5000, in, n, 3, n, want1 - 1, &r), GR_ERR_INTERNAL);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "second output"));
+  op_result_free(&r);
+  ck_assert_int_eq(op_run_split(&test_ops_cpu, dev, 5000, in, 0, 3, 1, 1, &r), GR_SUCCESS);
+  ck_assert_uint_eq(r.n_out + r.n_remaining, 0);
+  op_result_free(&r);
+  free(in);
+}
+END_TEST
+
 START_TEST(for_each_visits_every_vertex_or_every_item) {
   op_result r;
   ck_assert_int_eq(op_run_for_each(&test_ops_cpu, dev, N, NULL, N, &r), GR_SUCCESS);
@@ -237,6 +269,7 @@ int main(void) {
   tcase_add_test(tc, pull_finds_a_frontier_parent_for_each_reachable_vertex);
   tcase_add_test(tc, pull_stops_at_the_first_parent);
   tcase_add_test(tc, filter_keeps_matching_items_and_culls_duplicates);
+  tcase_add_test(tc, split_sends_each_item_to_its_class);
   tcase_add_test(tc, for_each_visits_every_vertex_or_every_item);
   tcase_add_test(tc, queue_bitmap_round_trip_sorts_and_keeps_the_set);
   tcase_add_test(tc, frontier_rejects_ids_outside_its_universe);
