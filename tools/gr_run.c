@@ -608,8 +608,8 @@ int main(int argc, char **argv) {
     goto done;
   }
   if (prim->needs_weights && !gr_graph_has_weights(g)) {
-    fprintf(stderr, "gr_run: %s needs edge weights; the input has none (use --weights random:LO:HI)\n",
-            prim->name);
+    fprintf(stderr, "gr_run: %s needs edge weights; %s has none (use --weights random:LO:HI)\n", prim->name,
+            gr_graph_name(g));
     rc = EXIT_USAGE;
     goto done;
   }
