@@ -113,10 +113,20 @@ GR_HD gr_svid gr__sssp_word_pred(uint64_t w) {
   return (uint32_t)w == GR_SSSP_NO_PRED ? (gr_svid)-1 : (gr_svid)(uint32_t)w;
 }
 
-/* A vertex's distance as it stands (relaxations run concurrently). */
+/* A vertex's distance as it stands. Relaxations running meanwhile only
+ * lower distances, so a stale read is never below the truth: a relaxation
+ * that reads one does less, or tries its atomic in vain, and a vertex
+ * lowered meanwhile is output and expanded again. The GPU may therefore
+ * use plain (cached) loads; the host reads relaxed atomics, as C requires
+ * of data other threads write. */
 GR_HD float gr_sssp_dist(const gr_sssp_ctx *c, gr_vid v) {
+#ifdef __CUDA_ARCH__
+  if (c->dp) return gr__sssp_word_dist(c->dp[v]);
+  return c->dist[v];
+#else
   if (c->dp) return gr__sssp_word_dist(gr_load_relaxed_u64(&c->dp[v]));
   return gr__sssp_float(gr_load_relaxed_u32((const uint32_t *)&c->dist[v]));
+#endif
 }
 
 /* Lowers v's distance to nd (with u as predecessor) when nd is smaller;
