@@ -312,7 +312,7 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
     }
     s->split = c.split;
     c.lower = c.split;
-    it->tag = 'B';
+    if (!isinf(global_least)) it->tag = 'B';
   }
 
   /* 3. Relax the bucket's out-edges. */
