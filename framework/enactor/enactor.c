@@ -150,11 +150,9 @@ bool gr_sync_failed(gr_sync *s) {
 
 double gr_sync_waited_ms(const gr_sync *s) { return s->waited_ms; }
 
-/* gr_part_sum and gr_part_min: the sum or the minimum of one number per
- * device, through the barrier. */
-static gr_status gr__part_reduce(gr_part *p, gr_eid local, bool minimum, gr_eid *out) {
+gr_status gr_part_sum(gr_part *p, gr_eid local, gr_eid *total) {
   if (!p->sync) {
-    *out = local;
+    *total = local;
     return GR_SUCCESS;
   }
   struct gr_enactor *e = p->sync->e;
@@ -165,19 +163,29 @@ static gr_status gr__part_reduce(gr_part *p, gr_eid local, bool minimum, gr_eid 
   const unsigned k = me->sum_calls++ & 1u;
   me->sum_val[k] = local;
   if (gr_sync_wait(p->sync)) return GR_ERR_ABORTED;
-  gr_eid t = minimum ? e->slots[0].sum_val[k] : 0;
-  for (int i = 0; i < e->n; i++) {
-    const gr_eid x = e->slots[i].sum_val[k];
-    if (minimum) t = x < t ? x : t;
-    else t += x;
-  }
-  *out = t;
+  gr_eid t = 0;
+  for (int i = 0; i < e->n; i++) t += e->slots[i].sum_val[k];
+  *total = t;
   return GR_SUCCESS;
 }
 
-gr_status gr_part_sum(gr_part *p, gr_eid local, gr_eid *total) { return gr__part_reduce(p, local, false, total); }
-
-gr_status gr_part_min(gr_part *p, gr_eid local, gr_eid *least) { return gr__part_reduce(p, local, true, least); }
+/* As gr_part_sum, through the same cells (the calls of both alternate
+ * together), taking the smallest. */
+gr_status gr_part_min(gr_part *p, gr_eid local, gr_eid *least) {
+  if (!p->sync) {
+    *least = local;
+    return GR_SUCCESS;
+  }
+  struct gr_enactor *e = p->sync->e;
+  gr__slot *me = &e->slots[p->sync->index];
+  const unsigned k = me->sum_calls++ & 1u;
+  me->sum_val[k] = local;
+  if (gr_sync_wait(p->sync)) return GR_ERR_ABORTED;
+  gr_eid t = e->slots[0].sum_val[k];
+  for (int i = 1; i < e->n; i++) t = e->slots[i].sum_val[k] < t ? e->slots[i].sum_val[k] : t;
+  *least = t;
+  return GR_SUCCESS;
+}
 
 /* Appends one iteration's figures to the run's statistics (thread 0). The
  * arrays double when full: a grid run has thousands of levels, and this is
