@@ -13,6 +13,9 @@
 #include "gr/util.h"
 #include "sssp/sssp.h"
 
+/* Levels one device-side loop may run before the host looks again. */
+enum { GR__SSSP_LOOP_LEVELS = 4096 };
+
 /* Per-iteration figures of a run, kept by device 0 for the report. */
 enum { GR__SSSP_NEAR = 0, GR__SSSP_FAR = 1, GR__SSSP_SPLIT = 2, GR__SSSP_SERIES = 3 };
 static const char *const gr__sssp_series_names[GR__SSSP_SERIES] = {"bucket", "far_pile", "split"};
@@ -32,6 +35,13 @@ typedef struct gr__sssp_slice {
   float split;
   double *series[GR__SSSP_SERIES];
   int series_len, series_cap;
+  /* The device-side loop (one GPU): input sizes of its levels (device and
+   * host), the pile's count on the device, and whether this run's buckets
+   * outgrew it once. */
+  gr_buffer loop_sizes;
+  gr_eid *host_sizes;
+  gr_buffer pile_count;
+  bool left;
 } gr__sssp_slice;
 
 const gr_sssp_ops *gr__sssp_ops(const gr_device *dev) {
@@ -128,6 +138,9 @@ static void gr__sssp_release_buffers(gr__sssp_slice *s) {
   gr_buffer_release(&s->near);
   gr_buffer_release(&s->pile[0]);
   gr_buffer_release(&s->pile[1]);
+  gr_buffer_release(&s->loop_sizes);
+  gr_buffer_release(&s->pile_count);
+  free(s->host_sizes);
   for (int k = 0; k < GR__SSSP_SERIES; k++) free(s->series[k]);
 }
 
@@ -201,6 +214,7 @@ static gr_status sssp_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fr
   s->pile_n = 0;
   s->cur = 0;
   s->series_len = 0;
+  s->left = false;
   /* The first bucket is [0, delta). */
   s->split = gr_sssp_next_split(s->delta, 0.0f);
   gr_sssp_ctx c = gr__sssp_ctx(s, p, 0);
@@ -247,6 +261,73 @@ static gr_status gr__sssp_totals(gr_part *p, gr_eid near, gr_eid far, gr_eid *ne
   }
   GR_CHECK(gr_part_sum(p, near, near_all));
   return gr_part_sum(p, far, far_all);
+}
+
+/* Small buckets on one device: many levels of the bucket in one
+ * device-side loop, far targets going to the pile from inside it. Sets
+ * it->levels (0 when the loop did not run: the caller relaxes the bucket
+ * itself). */
+static gr_status gr__sssp_loop(gr__sssp_slice *s, gr_part *p, gr_iter *it, gr_sssp_ctx *c, gr_eid near_n) {
+  const gr_sssp_ops *ops = gr__sssp_ops(p->dev);
+  const gr_tuning *t = &p->ws->tune;
+  const gr_vid n = p->sub->n_local;
+  it->levels = 0;
+  if (!ops->relax_levels || !t->small_loop || p->count != 1 || near_n > t->small_vertices) return GR_SUCCESS;
+  /* A run whose buckets outgrew the loop once comes back to it only with
+   * really small ones: every refused try costs a launch and a round trip. */
+  if (s->left && near_n > t->small_vertices / 16) return GR_SUCCESS;
+  if (!s->loop_sizes.ptr) {
+    GR_CHECK(gr_buffer_resize(&s->loop_sizes, p->dev, GR__SSSP_LOOP_LEVELS * sizeof(gr_eid), 0, "sssp level sizes"));
+    GR_CHECK(gr_host_alloc((void **)&s->host_sizes, GR__SSSP_LOOP_LEVELS * sizeof(gr_eid), "sssp level sizes"));
+    GR_CHECK(gr_buffer_resize(&s->pile_count, p->dev, sizeof(uint64_t), 0, "sssp pile count"));
+  }
+  /* The loop's queues (the bucket and the output) and the pile may fill
+   * up to every vertex. */
+  const size_t all = (size_t)(n ? n : 1) * sizeof(gr_vid);
+  GR_CHECK(gr_buffer_reserve(&s->near, p->dev, all, 1, &p->mem, 0, "sssp near bucket"));
+  GR_CHECK(gr_buffer_reserve(&s->pile[s->cur], p->dev, all, 1, &p->mem, 0, "sssp far pile"));
+  uint64_t count = s->pile_n;
+  GR_CHECK(gr_device_copy(p->dev, s->pile_count.ptr, &count, sizeof count, GR_COPY_H2D));
+  c->pile = s->pile[s->cur].ptr;
+  c->pile_count = s->pile_count.ptr;
+  c->pile_capacity = n;
+  gr_advance_levels_args a;
+  memset(&a, 0, sizeof a);
+  a.g = &p->out;
+  a.queue[0] = s->near.ptr;
+  a.queue[1] = gr_frontier_items(it->out);
+  a.capacity = n;
+  a.n_in = near_n;
+  a.first_level = it->iteration;
+  a.max_levels = GR__SSSP_LOOP_LEVELS;
+  if (it->max_levels > 0 && it->max_levels < a.max_levels) a.max_levels = it->max_levels;
+  a.max_vertices = t->small_vertices;
+  a.max_edges = t->small_edges;
+  a.max_degree = t->small_degree;
+  a.level_sizes = s->loop_sizes.ptr;
+  GR_CHECK(ops->relax_levels(p->dev, p->ws, &a, c));
+  if (a.levels == 0) {
+    s->left = true;
+    return GR_SUCCESS;
+  }
+  if (a.n_out > 0 && a.levels < a.max_levels) s->left = true;
+  GR_CHECK(gr_device_copy(p->dev, &count, s->pile_count.ptr, sizeof count, GR_COPY_D2H));
+  if (count > n)
+    return gr_errorf(GR_ERR_INTERNAL, "sssp: the far pile received %llu entries for %llu vertices",
+                     (unsigned long long)count, (unsigned long long)n);
+  s->pile_n = count;
+  /* The bucket left (when the loop stopped on a limit) is the output. */
+  if (a.out_queue == 0 && a.n_out)
+    GR_CHECK(gr_device_copy(p->dev, gr_frontier_items(it->out), s->near.ptr, (size_t)a.n_out * sizeof(gr_vid),
+                            GR_COPY_D2D));
+  it->out->size = a.n_out;
+  it->levels = a.levels;
+  it->edges += a.edges;
+  if (a.levels > 1)
+    GR_CHECK(gr_device_copy(p->dev, s->host_sizes, (gr_eid *)s->loop_sizes.ptr + 1,
+                            (size_t)(a.levels - 1) * sizeof(gr_eid), GR_COPY_D2H));
+  it->level_sizes = s->host_sizes;
+  return GR_SUCCESS;
 }
 
 static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
@@ -315,8 +396,17 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
     if (!isinf(global_least)) it->tag = 'B';
   }
 
-  /* 3. Relax the bucket's out-edges. */
+  /* 3. Relax the bucket's out-edges: in a device-side loop while the
+   * bucket is small (one GPU), else one level. */
   it->out->size = 0;
+  GR_CHECK(gr__sssp_loop(s, p, it, &c, near_n));
+  if (it->levels > 0) {
+    it->pending = s->pile_n;
+    /* Per level: its bucket, and the pile as the loop left it. */
+    for (int l = 0; l < it->levels; l++) gr__sssp_record(s, l ? it->level_sizes[l - 1] : near_n, s->pile_n);
+    return GR_SUCCESS;
+  }
+  near = s->near.ptr; /* the loop's try may have grown the bucket's buffer */
   if (near_n) {
     gr_advance_push_args a;
     memset(&a, 0, sizeof a);

@@ -30,6 +30,12 @@
  * The far pile's size is reported as the iteration's pending work, so the
  * run goes on while any device holds some.
  *
+ * On one device, a bucket whose levels stay small runs them in one
+ * device-side loop (on a GPU the advance's cooperative levels kernel, on
+ * the CPU its portable definition; tuned by --tune small*): far targets go
+ * to the pile from inside the loop, and the loop ends when the bucket is
+ * empty or outgrows the limits.
+ *
  * With predecessors, distance and predecessor live in one 64-bit word per
  * vertex (the distance's bits above the predecessor's global id) that a
  * relaxation replaces by compare-and-swap only when it lowers the
@@ -66,6 +72,11 @@ typedef struct gr_sssp_ctx {
   int32_t iteration;
   float split; /* the near bucket holds distances below this */
   float lower; /* splitting the pile: entries below this are stale */
+  /* The device-side loop (gr_sssp_relax_level) appends far vertices to the
+   * pile itself: its entries, their count (device) and its room. */
+  gr_vid *pile;
+  uint64_t *pile_count;
+  gr_eid pile_capacity;
 } gr_sssp_ctx;
 
 enum { GR_SSSP_INF_BITS = 0x7f800000u }; /* +inf as float bits */
@@ -153,6 +164,27 @@ GR_HD bool gr_sssp_relax(const gr_sssp_ctx *c, gr_vid u, gr_vid v, gr_eid e) {
   return gr_atomic_exch_i32(&c->stamp[v], c->iteration) != c->iteration;
 }
 
+/* The relaxation of the device-side loop over small buckets (one GPU): a
+ * target below split joins the next level (once per level, by its stamp),
+ * one at or beyond it joins the far pile at once (once, by its pile bit),
+ * each by the distance this relaxation wrote, so that a later and lower
+ * write of the same level still reaches the near side and no pile entry
+ * is lost. The source's distance was written in the previous level,
+ * possibly by another block: it is read past the caches. */
+GR_HD bool gr_sssp_relax_level(const gr_sssp_ctx *c, int level, gr_vid u, gr_vid v, gr_eid e) {
+  const float du = c->dp ? gr__sssp_word_dist(gr_load_relaxed_u64(&c->dp[u]))
+                         : gr__sssp_float(gr_load_relaxed_u32((const uint32_t *)&c->dist[u]));
+  const float nd = gr_sssp_add(du, c->weights[e]);
+  if (!(nd < gr_sssp_dist(c, v))) return false;
+  if (!gr__sssp_lower(c, u, v, nd)) return false;
+  if (nd < c->split) return gr_atomic_exch_i32(&c->stamp[v], level) != level;
+  if (gr_bitmap_test_and_set(c->pile_bits, v)) {
+    const uint64_t at = gr_atomic_add_u64(c->pile_count, 1);
+    if (at < c->pile_capacity) c->pile[at] = v;
+  }
+  return false;
+}
+
 /* With predecessors, for the exchange: the output's words into the
  * arrays it sends (never raising a proxy's distance that a broadcast
  * already lowered), and the arrays it filled into the input's words. */
@@ -208,6 +240,9 @@ typedef struct gr_sssp_ops {
   gr_status (*init)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_sssp_ctx *);
   gr_status (*publish)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_sssp_ctx *);
   gr_status (*absorb)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_sssp_ctx *);
+  /* Several levels of small buckets in one device-side loop
+   * (gr_sssp_relax_level with level = the iteration). */
+  gr_status (*relax_levels)(gr_device *, gr_workspace *, gr_advance_levels_args *, const gr_sssp_ctx *);
   /* The smallest gr_sssp_pile_key over pile[0..n) (+inf when none), to
    * *least on the host. */
   gr_status (*pile_min)(gr_device *, gr_workspace *, const gr_vid *pile, gr_eid n, const gr_sssp_ctx *,

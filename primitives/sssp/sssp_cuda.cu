@@ -13,6 +13,12 @@ struct Relax {
   gr_sssp_ctx c;
   __device__ bool operator()(gr_vid u, gr_vid v, gr_eid e) const { return gr_sssp_relax(&c, u, v, e); }
 };
+struct RelaxLevel {
+  gr_sssp_ctx c;
+  __device__ bool operator()(int level, gr_vid u, gr_vid v, gr_eid e) const {
+    return gr_sssp_relax_level(&c, level, u, v, e);
+  }
+};
 struct ClassifyInput {
   gr_sssp_ctx c;
   __device__ int operator()(gr_vid v) const { return gr_sssp_classify_input(&c, v); }
@@ -83,6 +89,10 @@ gr_status absorb_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, con
   return gr_cuda::for_each(dev, a, Absorb{*c});
 }
 
+gr_status relax_levels_cuda(gr_device *dev, gr_workspace *ws, gr_advance_levels_args *a, const gr_sssp_ctx *c) {
+  return gr_cuda::advance_push_levels(dev, ws, a, RelaxLevel{*c});
+}
+
 gr_status pile_min_cuda(gr_device *dev, gr_workspace *ws, const gr_vid *pile, gr_eid n, const gr_sssp_ctx *c,
                         float *least) {
   *least = gr__sssp_float(GR_SSSP_INF_BITS);
@@ -99,5 +109,5 @@ gr_status pile_min_cuda(gr_device *dev, gr_workspace *ws, const gr_vid *pile, gr
 
 }  // namespace
 
-extern "C" const gr_sssp_ops gr__sssp_ops_cuda = {relax_cuda,   split_input_cuda, split_pile_cuda, init_cuda,
-                                                  publish_cuda, absorb_cuda,      pile_min_cuda};
+extern "C" const gr_sssp_ops gr__sssp_ops_cuda = {relax_cuda,   split_input_cuda, split_pile_cuda,   init_cuda,
+                                                  publish_cuda, absorb_cuda,      relax_levels_cuda, pile_min_cuda};

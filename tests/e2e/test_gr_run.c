@@ -197,6 +197,18 @@ START_TEST(sssp_validates_on_generated_graphs) {
   ck_assert_int_eq(run("--primitive", "sssp", "--gen", "grid2d:30x30", "--weights", "random:1:9", "--delta", "17",
                        "--validate", "--quiet"),
                    0);
+  /* The operator variants and the device-side loop's limits (entering and
+   * leaving it often, or never). */
+  const char *tunes[] = {"small=off", "small-vertices=64,small-edges=512", "small-degree=4", "advance=twc",
+                         "advance=auto", "advance=serial,small=off"};
+  const char *tspecs[] = {"kron:11:16", "grid2d:60x70"};
+  for (size_t i = 0; i < 2; i++)
+    for (size_t t = 0; t < sizeof tunes / sizeof tunes[0]; t++) {
+      ck_assert_msg(run("--primitive", "sssp", "--gen", tspecs[i], "--weights", "random:1:255", "--tune", tunes[t],
+                        "--runs", "2", "--mark-pred", "--validate") == 0,
+                    "%s --tune %s:\n%s", tspecs[i], tunes[t], err_text);
+      assert_out_has("validation passed (2 runs)");
+    }
 }
 END_TEST
 

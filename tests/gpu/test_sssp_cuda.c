@@ -3,8 +3,9 @@
  * backend) on the same inputs: the relaxation (distances and output sets
  * equal, predecessors valid), the input and pile splits and the pile
  * minimum; the whole primitive on one GPU against the serial reference bit
- * for bit, and on 2 and 3 devices sharing GPU 0 (GR_DEVICE_MAP) under
- * every proxy and exchange mode. Skips (exit 77) where no GPU exists.
+ * for bit, with and without the device-side loop over small buckets, and
+ * on 2 and 3 devices sharing GPU 0 (GR_DEVICE_MAP) under every proxy and
+ * exchange mode. Skips (exit 77) where no GPU exists.
  * Runs with CK_NOFORK: CUDA must not cross a fork. */
 #include <check.h>
 #include <math.h>
@@ -337,16 +338,22 @@ START_TEST(cuda_sssp_equals_reference) {
       sources(g, src);
       gr_subgraph *sub = NULL;
       ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
-      for (int pred = 0; pred < 2; pred++) {
-        gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-        o.mark_pred = pred;
-        ck_assert_int_eq(gr_sssp_prepare(g, &o), GR_SUCCESS);
-        gr_result r[N_SRC];
-        run_sssp(g, GR_BACKEND_CUDA, &sub, 1, NULL, NULL, &o, src, N_SRC, r);
-        char what[128];
-        snprintf(what, sizeof what, "%s %s%s on one GPU", specs[i], weights[w], pred ? " with predecessors" : "");
-        check(g, &o, src, r, true, what);
-      }
+      /* With the device-side loop over small buckets (the default), without
+       * it, and with limits that make runs enter and leave it often. */
+      const char *tunings[] = {"", "small=off", "small-vertices=300,small-edges=3000"};
+      for (int t = 0; t < 3; t++)
+        for (int pred = 0; pred < 2; pred++) {
+          gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+          o.mark_pred = pred;
+          ck_assert_int_eq(gr_tuning_parse(&o.tune, tunings[t]), GR_SUCCESS);
+          ck_assert_int_eq(gr_sssp_prepare(g, &o), GR_SUCCESS);
+          gr_result r[N_SRC];
+          run_sssp(g, GR_BACKEND_CUDA, &sub, 1, NULL, NULL, &o, src, N_SRC, r);
+          char what[160];
+          snprintf(what, sizeof what, "%s %s%s on one GPU, tuning '%s'", specs[i], weights[w],
+                   pred ? " with predecessors" : "", tunings[t]);
+          check(g, &o, src, r, true, what);
+        }
       gr_subgraph_destroy(&sub);
       gr_graph_destroy(&g);
     }

@@ -28,6 +28,15 @@ GR_HD bool test_visit(const test_ctx *c, gr_vid u, gr_vid v, gr_eid e) {
   c->pred[v] = (gr_svid)u;
   return true;
 }
+/* Levels: level l claims with label l + 1 (breadth-first depths from a
+ * frontier at 0 whose first level is 0). */
+GR_HD bool test_level_visit(const test_ctx *c, int level, gr_vid u, gr_vid v, gr_eid e) {
+  (void)e;
+  if (gr_load_relaxed_svid(&c->label[v]) >= 0) return false;
+  if (!gr_atomic_cas_svid(&c->label[v], -1, (gr_svid)level + 1)) return false;
+  c->pred[v] = (gr_svid)u;
+  return true;
+}
 GR_HD bool test_wanted(const test_ctx *c, gr_vid v) { return c->label[v] < 0; }
 GR_HD bool test_pull_visit(const test_ctx *c, gr_vid u, gr_vid v, gr_eid e) {
   (void)e;
@@ -49,6 +58,7 @@ typedef struct test_ops {
   gr_status (*filter)(gr_device *, gr_workspace *, gr_filter_args *, const test_ctx *);
   gr_status (*for_each)(gr_device *, gr_workspace *, gr_for_each_args *, const test_ctx *);
   gr_status (*split)(gr_device *, gr_workspace *, gr_split_args *, const test_ctx *);
+  gr_status (*levels)(gr_device *, gr_workspace *, gr_advance_levels_args *, const test_ctx *);
 } test_ops;
 
 extern const test_ops test_ops_cpu;

@@ -499,23 +499,72 @@ static const char *const specs[] = {"kron:10:8", "grid2d:20x30", "uniform:10:4,d
 static const char *const weight_kinds[] = {"random:1:255", "random:0.25:9.75", "random:0:2"};
 enum { N_SPECS = sizeof specs / sizeof specs[0], N_WEIGHTS = sizeof weight_kinds / sizeof weight_kinds[0] };
 
+/* The device-side loop over small buckets (the default), without it, and
+ * with limits that make runs enter and leave it often. */
+static const char *const tunings[] = {"", "small=off", "small-vertices=40,small-edges=400", "small-degree=3"};
+enum { N_TUNINGS = sizeof tunings / sizeof tunings[0] };
+
 START_TEST(one_device_equals_reference) {
   for (int i = 0; i < N_SPECS; i++)
     for (int w = 0; w < N_WEIGHTS; w++) {
       gr_graph *g = generated(specs[i], weight_kinds[w]);
-      for (int pred = 0; pred < 2; pred++) {
-        gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-        o.mark_pred = pred;
-        ck_assert_int_eq(gr_sssp_prepare(g, &o), GR_SUCCESS);
-        sssp_runs x;
-        char what[128];
-        snprintf(what, sizeof what, "%s %s%s", specs[i], weight_kinds[w], pred ? " with predecessors" : "");
-        run_one_device(g, 1 + 2 * pred, &o, &x);
-        check_runs(g, &o, &x, true, what);
-        runs_free(&x);
-      }
+      for (int t = 0; t < N_TUNINGS; t++)
+        for (int pred = 0; pred < 2; pred++) {
+          gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+          o.mark_pred = pred;
+          ck_assert_int_eq(gr_tuning_parse(&o.tune, tunings[t]), GR_SUCCESS);
+          ck_assert_int_eq(gr_sssp_prepare(g, &o), GR_SUCCESS);
+          sssp_runs x;
+          char what[160];
+          snprintf(what, sizeof what, "%s %s%s, tuning '%s'", specs[i], weight_kinds[w],
+                   pred ? " with predecessors" : "", tunings[t]);
+          run_one_device(g, 1 + 2 * pred, &o, &x);
+          check_runs(g, &o, &x, true, what);
+          runs_free(&x);
+        }
       gr_graph_destroy(&g);
     }
+}
+END_TEST
+
+START_TEST(level_relaxation_splits_near_and_far_at_once) {
+  enum { N = 4 };
+  float dist[N];
+  int32_t stamp[N];
+  uint32_t bits[1] = {0};
+  gr_vid pile[N];
+  uint64_t count = 0;
+  const gr_weight w[4] = {2.0f, 9.0f, 20.0f, 8.5f};
+  gr_sssp_ctx c;
+  memset(&c, 0, sizeof c);
+  c.dist = dist;
+  c.stamp = stamp;
+  c.weights = w;
+  c.pile_bits = bits;
+  c.pile = pile;
+  c.pile_count = &count;
+  c.pile_capacity = N;
+  c.split = 10.0f;
+  for (gr_vid v = 0; v < N; v++) gr_sssp_init_vertex(&c, v);
+  dist[0] = 0.0f;
+  /* Beyond the split: straight to the pile, not to the next level. */
+  ck_assert(!gr_sssp_relax_level(&c, 7, 0, 1, 2));
+  ck_assert(dist[1] == 20.0f && count == 1 && pile[0] == 1 && bits[0] == 1u << 1 && stamp[1] == -1);
+  /* Lower and below the split in the same level: it joins the next level
+   * although it has a pile entry (stale from now on). */
+  ck_assert(gr_sssp_relax_level(&c, 7, 0, 1, 1));
+  ck_assert(dist[1] == 9.0f && count == 1 && stamp[1] == 7);
+  /* Lower again in the same level: already in the next one. */
+  ck_assert(!gr_sssp_relax_level(&c, 7, 0, 1, 0));
+  ck_assert(dist[1] == 2.0f);
+  /* Far targets get one pile entry each, whatever their improvements. */
+  ck_assert(!gr_sssp_relax_level(&c, 8, 1, 2, 1));
+  ck_assert(dist[2] == 11.0f && count == 2 && pile[1] == 2);
+  ck_assert(!gr_sssp_relax_level(&c, 8, 1, 2, 3));
+  ck_assert(dist[2] == 10.5f && count == 2);
+  /* Not lower: nothing. */
+  ck_assert(!gr_sssp_relax_level(&c, 9, 0, 1, 2));
+  ck_assert(dist[1] == 2.0f && count == 2 && stamp[1] == 7);
 }
 END_TEST
 
@@ -719,6 +768,7 @@ int main(void) {
   tcase_add_test(el, predecessor_moves_only_with_a_lower_distance);
   tcase_add_test(el, classify_splits_near_far_and_stale);
   tcase_add_test(el, next_split_is_the_multiple_of_delta_above);
+  tcase_add_test(el, level_relaxation_splits_near_and_far_at_once);
   suite_add_tcase(s, el);
   TCase *args = tcase_create("arguments");
   tcase_add_test(args, prepare_rejects_negative_and_non_finite_weights);
