@@ -51,8 +51,9 @@ typedef struct gr_advance_push_args {
   bool idempotent;
 } gr_advance_push_args;
 
-/* Several push levels in one device-side loop, for small frontiers (CUDA;
- * the CPU backend has no per-level launch cost to save). Level l visits
+/* Several push levels in one device-side loop, for small frontiers (CUDA:
+ * one cooperative launch; GR_CPU_ADVANCE_LEVELS is the portable definition,
+ * for primitives that take the same path on both backends). Level l visits
  * with visit(level = first_level + l, u, v, e). queue[0] holds the input;
  * the loop goes on while the frontier is non-empty, has at most
  * max_vertices vertices and max_edges out-edges, no vertex of degree above
