@@ -65,7 +65,7 @@ typedef struct gr_sssp_ctx {
    * both, `dist` and `pred` being what the exchange reads and writes.
    * NULL without predecessors (`dist` is the authority). */
   uint64_t *dp;
-  int32_t *stamp;                /* per local vertex: iteration of its last local improvement, -1 none */
+  int32_t *stamp;                /* per local vertex: the iteration that last output it, -1 none */
   const gr_weight *weights;      /* per arc of the local CSR */
   const gr_vid *local_to_global; /* NULL when local ids are global */
   uint32_t *pile_bits;           /* per local vertex: set while it has an entry in the far pile */
