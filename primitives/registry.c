@@ -6,9 +6,10 @@
 #include "bfs/bfs.h"
 #include "dobfs/dobfs.h"
 #include "registry.h"
+#include "sssp/sssp.h"
 
-static const gr_primitive *const gr__primitives[] = {&gr_bfs_primitive, &gr_dobfs_primitive, &gr_reach_primitive,
-                                                      NULL};
+static const gr_primitive *const gr__primitives[] = {&gr_bfs_primitive, &gr_dobfs_primitive, &gr_sssp_primitive,
+                                                      &gr_reach_primitive, NULL};
 
 const gr_primitive *const *gr_primitive_list(void) { return gr__primitives; }
 

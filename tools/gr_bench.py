@@ -10,6 +10,8 @@ implies and how far the run is from the floor. Writes CSV and JSON.
 
 Each case is validated once (the first run, --validate-first); a case that
 fails validation or exits non-zero makes the driver exit 1 after the table.
+A case may carry gr_run arguments of its own ("args", e.g. ["--weights",
+"random:1:255"] for sssp) and variants of its own ("variants").
 Generator specs are generated once (gr_gen, binary format) and reused by
 every variant (tools/gr_driver.py, shared with gr_scale.py). Standard
 library only."""
@@ -38,11 +40,21 @@ def load_config(path):
     return cfg
 
 
-def floor_bytes(run, vid_bytes):
-    """Bytes a push traversal must move: every visited arc's neighbour id,
-    two offsets and one value per reached vertex. Random value look-ups are
-    assumed to hit the L2 (the depth array of the graphs here fits it)."""
-    return run["edges_visited"] * vid_bytes + run["reached"] * (2 * 8 + vid_bytes)
+# Bytes per visited arc and per reached vertex beyond the neighbour id and
+# the two offsets: sssp reads each arc's weight (4 bytes) and keeps a float
+# distance per vertex.
+ARC_EXTRA = {"sssp": 4}
+VALUE_BYTES = {"sssp": 4}
+
+
+def floor_bytes(run, vid_bytes, primitive="bfs"):
+    """Bytes a push traversal must move: every visited arc's neighbour id (and
+    weight), two offsets and one value per reached vertex. Random value
+    look-ups are assumed to hit the L2 (the value array of the graphs here
+    fits it)."""
+    arc = vid_bytes + ARC_EXTRA.get(primitive, 0)
+    value = VALUE_BYTES.get(primitive, vid_bytes)
+    return run["edges_visited"] * arc + run["reached"] * (2 * 8 + value)
 
 
 def main():
@@ -96,7 +108,7 @@ def main():
             vid_bytes = rep["versions"]["vertex_id_bits"] // 8
             ms = [x["ms"] for x in rs]
             per_iter = [x["ms"] * 1e3 / max(1, x["iterations"]) for x in rs]
-            fb = [floor_bytes(x, vid_bytes) for x in rs]
+            fb = [floor_bytes(x, vid_bytes, case.get("primitive", "bfs")) for x in rs]
             achieved = [b / (x["ms"] * 1e-3) for b, x in zip(fb, rs)]
             ok = rep["summary"].get("validation_passed", False)
             failed = failed or not ok

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,7 @@ enum {
   OPT_DO_A,
   OPT_DO_B,
   OPT_TIMELINE,
+  OPT_DELTA,
   OPT_VERSION
 };
 
@@ -127,6 +129,7 @@ static const struct option long_options[] = {
     {"do-a", required_argument, NULL, OPT_DO_A},
     {"do-b", required_argument, NULL, OPT_DO_B},
     {"timeline", no_argument, NULL, OPT_TIMELINE},
+    {"delta", required_argument, NULL, OPT_DELTA},
     {"version", no_argument, NULL, OPT_VERSION},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
@@ -183,12 +186,14 @@ static void usage(FILE *f) {
           "      --runs N           number of runs, each from the next source of the seeded\n"
           "                         sequence (default: 1)\n"
           "      --seed S           seed for sources, generators and random weights (default: 1)\n"
-          "      --mark-pred        record predecessors (bfs, dobfs)\n"
+          "      --mark-pred        record predecessors (bfs, dobfs, sssp)\n"
           "      --direction D      dobfs: auto, push or pull (default: auto)\n"
           "      --do-a F           dobfs: push -> pull when the frontier's edges exceed the\n"
           "                         unvisited part's edges / F (default: 15)\n"
           "      --do-b F           dobfs: pull -> push when the frontier shrinks to at most\n"
           "                         vertices / F (default: 18)\n"
+          "      --delta D          sssp: bucket width, a positive number or auto (32 x mean\n"
+          "                         weight / mean out-degree; default: auto)\n"
           "      --max-iter N       stop after N iterations (default: 0, no limit)\n"
           "      --validate         check every run against the CPU reference\n"
           "      --validate-first   check the first run only (benchmarks)\n"
@@ -349,6 +354,19 @@ static int parse_options(int argc, char **argv, run_options *o) {
         else o->popts.do_b = f;
         break;
       }
+      case OPT_DELTA: {
+        if (!strcmp(optarg, "auto")) {
+          o->popts.delta = 0.0;
+          break;
+        }
+        char *end = NULL;
+        errno = 0;
+        double f = strtod(optarg, &end);
+        if (errno || end == optarg || *end || !(f > 0.0) || !isfinite(f) || f > 3e38)
+          return usage_error("--delta needs a positive number or auto, got '%s'", optarg);
+        o->popts.delta = f;
+        break;
+      }
       case OPT_TUNE:
         if (gr_tuning_parse(&o->popts.tune, optarg) < 0) return usage_error("%s", gr_error_message());
         break;
@@ -487,7 +505,20 @@ static gr_vid max_degree_vertex(const gr_csr *c) {
  * and gives exit code 1. */
 static void maybe_corrupt(gr_result *r, gr_vid source) {
   const char *f = getenv("GR_FAULT_RESULT");
-  if (!f || strcmp(f, "1") || r->type != GR_VALUE_SVID) return;
+  if (!f || strcmp(f, "1")) return;
+  if (r->type == GR_VALUE_FLOAT) {
+    /* A reached vertex's distance grows by at least 1 (more than any
+     * tolerance); without one, the source moves off 0. */
+    float *x = r->values;
+    for (gr_vid v = 0; v < r->n; v++)
+      if (v != source && isfinite(x[v]) && x[v] > 0) {
+        x[v] += x[v] > 1 ? x[v] : 1;
+        return;
+      }
+    x[source] = 1;
+    return;
+  }
+  if (r->type != GR_VALUE_SVID) return;
   gr_svid *d = r->values;
   for (gr_vid v = 0; v < r->n; v++)
     if (v != source && d[v] > 0) {
@@ -499,6 +530,11 @@ static void maybe_corrupt(gr_result *r, gr_vid source) {
 
 static gr_vid count_reached(const gr_result *r) {
   gr_vid n = 0;
+  if (r->type == GR_VALUE_FLOAT) {
+    const float *x = r->values;
+    for (gr_vid v = 0; v < r->n; v++) n += isfinite(x[v]) != 0;
+    return n;
+  }
   if (r->type != GR_VALUE_SVID) return r->n;
   const gr_svid *d = r->values;
 #pragma omp parallel for reduction(+ : n) schedule(static)
@@ -588,10 +624,20 @@ int main(int argc, char **argv) {
     goto done;
   }
   if (prim->needs_weights && !gr_graph_has_weights(g)) {
-    fprintf(stderr, "gr_run: %s needs edge weights; the input has none (use --weights random:LO:HI)\n",
-            prim->name);
+    fprintf(stderr, "gr_run: %s needs edge weights; %s has none (use --weights random:LO:HI)\n", prim->name,
+            gr_graph_name(g));
     rc = EXIT_USAGE;
     goto done;
+  }
+
+  /* What depends on the whole graph: checks of the input (sssp: weights of
+   * at least 0) and options such as sssp's delta. */
+  if (prim->prepare) {
+    st = prim->prepare(g, &o.popts);
+    if (st < 0) {
+      rc = fail(st, NULL);
+      goto done;
+    }
   }
 
   const gr_csr *csr = gr_graph_out(g);
@@ -679,6 +725,9 @@ int main(int argc, char **argv) {
     t_phase = gr_time_now();
     gr_result_free(&res);
     GR_CHECK_GOTO(gr_enactor_extract(en, &res), st, runtime_fail);
+    /* The primitive's own figures go with the run's record. */
+    x->extra = res.extra;
+    memset(&res.extra, 0, sizeof res.extra);
     maybe_corrupt(&res, args.source);
     x->reached = count_reached(&res);
     x->traversed = prim->traversed_edges ? prim->traversed_edges(g, &res) : gr_graph_num_edges(g);
@@ -761,6 +810,7 @@ done:
       rs.devices = records[r].dev;
       rs.n_devices = records[r].n_dev;
       gr_run_stats_free(&rs);
+      gr_extra_free(&records[r].extra);
     }
   free(records);
   free(devs);

@@ -135,6 +135,14 @@ void gr_report_print(FILE *f, const gr_run_report *r) {
     }
   }
   if (r->timeline && r->n_runs) gr__print_timeline(f, r);
+  if (r->n_runs && r->runs[0].extra.n_numbers) {
+    /* The primitive's own figures, as in the first run. */
+    const gr_extra *x = &r->runs[0].extra;
+    fprintf(f, "%-10s", r->primitive);
+    for (int k = 0; k < x->n_numbers && k < GR_EXTRA_MAX; k++)
+      fprintf(f, "%s %s %.9g", k ? "," : "", x->number_names[k], x->numbers[k]);
+    fprintf(f, "\n");
+  }
   gr__summary s = gr__summarize(r);
   fprintf(f, "time       median %.3f ms, min %.3f ms, max %.3f ms over %d run%s; median %.3f GTEPS\n",
           s.median, s.min, s.max, r->n_runs, r->n_runs == 1 ? "" : "s", s.median_gteps);
@@ -241,6 +249,18 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
         cJSON_AddStringToObject(e, "tag", tag);
         if (x->n_dev > 1 && x->level_bytes) cJSON_AddNumberToObject(e, "bytes", (double)x->level_bytes[k]);
         cJSON_AddItemToArray(lv, e);
+      }
+    }
+    if (x->extra.n_numbers || x->extra.n_series) {
+      /* The primitive's own figures: numbers, and series with one entry
+       * per iteration (as levels). */
+      cJSON *ex = cJSON_AddObjectToObject(o, "extra");
+      for (int k = 0; k < x->extra.n_numbers && k < GR_EXTRA_MAX; k++)
+        cJSON_AddNumberToObject(ex, x->extra.number_names[k], x->extra.numbers[k]);
+      for (int k = 0; k < x->extra.n_series && k < GR_EXTRA_MAX; k++) {
+        cJSON *arr = cJSON_AddArrayToObject(ex, x->extra.series_names[k]);
+        for (int j = 0; arr && j < x->extra.series_len; j++)
+          cJSON_AddItemToArray(arr, cJSON_CreateNumber(x->extra.series[k][j]));
       }
     }
     if (x->n_dev > 1) {

@@ -28,6 +28,7 @@ typedef struct gr_run_record {
   bool iteration_limit;
   gr_device_run_stats *dev; /* per device: time split, bytes sent */
   int n_dev;
+  gr_extra extra;           /* the primitive's own figures (sssp: delta, bucket sizes) */
 } gr_run_record;
 
 /* Wall seconds of each phase of a gr_run invocation (time to answer). */

@@ -196,6 +196,24 @@ gr_status gr_part_sum(gr_part *p, gr_eid local, gr_eid *total) {
   return GR_SUCCESS;
 }
 
+/* As gr_part_sum, through the same cells (the calls of both alternate
+ * together), taking the smallest. */
+gr_status gr_part_min(gr_part *p, gr_eid local, gr_eid *least) {
+  if (!p->sync) {
+    *least = local;
+    return GR_SUCCESS;
+  }
+  struct gr_enactor *e = p->sync->e;
+  gr__slot *me = &e->slots[p->sync->index];
+  const unsigned k = me->sum_calls++ & 1u;
+  me->sum_val[k] = local;
+  if (gr_sync_wait(p->sync)) return GR_ERR_ABORTED;
+  gr_eid t = e->slots[0].sum_val[k];
+  for (int i = 1; i < e->n; i++) t = e->slots[i].sum_val[k] < t ? e->slots[i].sum_val[k] : t;
+  *least = t;
+  return GR_SUCCESS;
+}
+
 /* Appends one iteration's figures to the run's statistics (thread 0). The
  * arrays double when full: a grid run has thousands of levels, and this is
  * inside the timed loop. */

@@ -42,7 +42,10 @@
  *   value_type, needs_source, needs_in_edges (CSC, for pulls),
  *   needs_weights, and the functions init, release, reset, iterate,
  *   converged (NULL: stop when every frontier is empty), payload (NULL: one
- *   device only), extract, reference, validate, traversed_edges.
+ *   device only), extract, prepare (optional, host: checks the input and
+ *   fills options from the whole graph), reference, validate,
+ *   traversed_edges. An iterate that holds work back for later sets
+ *   gr_iter.pending (primitives/sssp/ does).
  *
  * Registration
  *   primitives/registry.c      &gr_<p>_primitive in the list: gr_run

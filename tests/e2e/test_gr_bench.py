@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 # gr_bench end to end on CPU devices: the smoke list runs, validates, and
-# writes a CSV row per case; a wrong answer (GR_FAULT_RESULT=1) makes the
-# driver exit 1 and mark the case INVALID.
+# writes a CSV row per case (cases with arguments of their own, such as
+# SSSP's weights, included; SSSP's floor counts weights and float
+# distances); a wrong answer (GR_FAULT_RESULT=1) makes the driver exit 1 and
+# mark the case INVALID.
 import csv
 import json
 import os
@@ -26,13 +28,25 @@ with tempfile.TemporaryDirectory() as d:
     r = run(d)
     assert r.returncode == 0, r.stdout + r.stderr
     rows = list(csv.DictReader(open(os.path.join(d, "bench.csv"))))
-    want = 4 if os.path.exists(os.path.join(data, "karate.mtx")) else 3
+    want = 6 if os.path.exists(os.path.join(data, "karate.mtx")) else 5
     assert len(rows) == want, rows
     for row in rows:
         assert row["status"] == "ok", row
         assert float(row["median_ms"]) > 0 and int(row["edges_visited"]) > 0, row
         assert float(row["floor_mb"]) > 0 and float(row["x_floor"]) > 0, row
     assert "med ms" in r.stdout and "kron:12:8 [default]" in r.stdout
+    # SSSP's rows: the weights reached gr_run, and the floor counts a
+    # 4-byte weight per arc and a 4-byte distance per reached vertex.
+    sssp = [row for row in rows if row["case"].startswith("sssp ")]
+    assert [row["case"] for row in sssp] == ["sssp kron:11:8 [default]", "sssp grid2d:40x40 on 2 devices [default]"], rows
+    for row in sssp:
+        assert "--weights" in row["command"], row
+        rep = json.load(open(os.path.join(d, "".join(c if c.isalnum() else "_" for c in row["case"]) + ".json")))
+        assert rep["primitive"] == "sssp" and rep["graph"]["weighted"], rep["graph"]
+        assert rep["runs"][0]["extra"]["delta"] > 0, rep["runs"][0]
+        vb = rep["versions"]["vertex_id_bits"] // 8
+        floors = sorted(x["edges_visited"] * (vb + 4) + x["reached"] * 20 for x in rep["runs"])
+        assert abs(float(row["floor_mb"]) - floors[len(floors) // 2] / 1e6) < 1e-9, (row, floors)
 with tempfile.TemporaryDirectory() as d:
     r = run(d, {"GR_FAULT_RESULT": "1"})
     assert r.returncode == 1, (r.returncode, r.stdout, r.stderr)

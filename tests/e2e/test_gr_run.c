@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* gr_run end to end: runs on generated and real graphs with validation, the
- * --out and --json files, the help text, and the malformed-input catalogue
- * (each case: exit code 2 and a message naming the problem). Runs on CPU
+/* gr_run end to end: runs on generated and real graphs with validation (BFS,
+ * DOBFS, SSSP with integer and real weights), the --out and --json files,
+ * the help text, and the malformed-input catalogue (each case: exit code 2
+ * and a message naming the problem, bad weights for SSSP included). Runs on CPU
  * devices (--cpu), so it needs no GPU; GR_E2E_BACKEND=gpu runs the same
  * cases on the GPU. */
 #include <check.h>
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -69,6 +71,13 @@ static const char *tmpfile_path(char *buf, size_t len, const char *name) {
   snprintf(buf, len, "%s/%d-%s", gr_test_tmp_dir(), (int)getpid(), name);
   return buf;
 }
+
+/* A file the test writes, and what to look for. */
+typedef struct bad_case {
+  const char *name;
+  const char *text; /* NULL: use the name as a path */
+  const char *needle;
+} bad_case;
 
 /* ---- runs ---------------------------------------------------------------- */
 
@@ -165,6 +174,148 @@ START_TEST(bfs_validates_on_real_graphs) {
 }
 END_TEST
 
+START_TEST(sssp_validates_on_generated_graphs) {
+  const char *specs[] = {"kron:12:16", "uniform:12:8", "grid2d:40x50", "grid3d:8x9x10", "kron:10:8,directed"};
+  const char *weights[] = {"random:1:255", "random:0.5:20.5", "random:0:4"};
+  for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
+    for (size_t w = 0; w < sizeof weights / sizeof weights[0]; w++) {
+      ck_assert_msg(run("--primitive", "sssp", "--gen", specs[i], "--weights", weights[w], "--runs", "3", "--validate",
+                        "--mark-pred") == 0,
+                    "%s %s:\n%s", specs[i], weights[w], err_text);
+      assert_out_has("validation passed (3 runs)");
+      assert_out_has("sssp       delta ");
+    }
+  /* Without predecessors, from the hub, and with buckets narrower than any
+   * weight, wider than every distance, and of a given width. */
+  const char *deltas[] = {"auto", "0.5", "1e30", "17"};
+  for (size_t d = 0; d < sizeof deltas / sizeof deltas[0]; d++) {
+    ck_assert_int_eq(run("--primitive", "sssp", "--gen", "kron:11:16", "--weights", "random:1:64", "--src", "max-degree",
+                         "--delta", deltas[d], "--runs", "2", "--validate"),
+                     0);
+    assert_out_has("validation passed (2 runs)");
+  }
+  ck_assert_int_eq(run("--primitive", "sssp", "--gen", "grid2d:30x30", "--weights", "random:1:9", "--delta", "17",
+                       "--validate", "--quiet"),
+                   0);
+  /* The operator variants and the device-side loop's limits (entering and
+   * leaving it often, or never). */
+  const char *tunes[] = {"small=off", "small-vertices=64,small-edges=512", "small-degree=4", "advance=twc",
+                         "advance=auto", "advance=serial,small=off"};
+  const char *tspecs[] = {"kron:11:16", "grid2d:60x70"};
+  for (size_t i = 0; i < 2; i++)
+    for (size_t t = 0; t < sizeof tunes / sizeof tunes[0]; t++) {
+      ck_assert_msg(run("--primitive", "sssp", "--gen", tspecs[i], "--weights", "random:1:255", "--tune", tunes[t],
+                        "--runs", "2", "--mark-pred", "--validate") == 0,
+                    "%s --tune %s:\n%s", tspecs[i], tunes[t], err_text);
+      assert_out_has("validation passed (2 runs)");
+    }
+}
+END_TEST
+
+START_TEST(sssp_validates_on_real_graphs) {
+  const char *files[] = {"karate.mtx", "email-enron.mtx.gz", "cit-hepph.mtx.gz", "soc-slashdot0902.mtx.gz",
+                         "ego-twitter.mtx.gz", "luxembourg_osm.mtx.gz", "uk-2007-05-100k.mtx.gz",
+                         "cnr-2000.mtx.gz"};
+  char path[1024], cache[1024];
+  snprintf(cache, sizeof cache, "%s/cache", gr_test_tmp_dir());
+  mkdir(cache, 0777);
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    if (!gr_test_data_file(path, sizeof path, files[i])) continue;
+    ck_assert_msg(run("--primitive", "sssp", path, "--weights", "random:1:255", "--runs", "2", "--validate",
+                      "--mark-pred", "--cache-dir", cache) == 0,
+                  "%s:\n%s", files[i], err_text);
+    assert_out_has("validation passed");
+    if (i % 3 == 0 || strstr(files[i], "osm")) {
+      ck_assert_msg(run("--primitive", "sssp", path, "--weights", "random:0.001:1", "--runs", "2", "--validate",
+                        "--mark-pred", "--cache-dir", cache) == 0,
+                    "%s:\n%s", files[i], err_text);
+      assert_out_has("validation passed");
+    }
+  }
+}
+END_TEST
+
+/* Weights from the file: integer and real Matrix Market, general and
+ * symmetric, and an edge list's third column. */
+START_TEST(sssp_reads_weights_from_files) {
+  /* name, text, the --out file expected */
+  const bad_case files[] = {
+      {"int.mtx", "%%MatrixMarket matrix coordinate integer general\n5 5 5\n1 2 3\n2 3 4\n1 3 10\n5 4 1\n3 5 0\n",
+       "1 0 -1\n2 3 1\n3 7 2\n4 8 5\n5 7 3\n"},
+      {"real.mtx", "%%MatrixMarket matrix coordinate real symmetric\n4 4 3\n2 1 0.5\n3 2 0.25\n4 1 2.5\n",
+       "1 0 -1\n2 0.5 1\n3 0.75 2\n4 2.5 1\n"},
+      {"list.txt", "10 20 1.5\n20 30 1.5\n10 30 4\n40 10 1\n", "10 0 -1\n20 1.5 10\n30 3 20\n40 -1 -1\n"},
+  };
+  const char *src[] = {"1", "1", "10"};
+  char g[512], o[512];
+  tmpfile_path(o, sizeof o, "sssp.out");
+  for (int i = 0; i < 3; i++) {
+    gr_test_write_file(g, sizeof g, files[i].name, files[i].text);
+    ck_assert_msg(run("--primitive", "sssp", g, "--src", src[i], "--mark-pred", "--validate", "--no-cache", "--out", o) == 0,
+                  "%s:\n%s", files[i].name, err_text);
+    assert_out_has("validation passed");
+    FILE *f = fopen(o, "r");
+    ck_assert_ptr_nonnull(f);
+    char all[512] = "";
+    size_t got = fread(all, 1, sizeof all - 1, f);
+    all[got] = '\0';
+    fclose(f);
+    ck_assert_msg(!strcmp(all, files[i].needle), "%s:\n%s", files[i].name, all);
+    unlink(o);
+  }
+}
+END_TEST
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "r");
+  ck_assert_ptr_nonnull(f);
+  static char text[1 << 22];
+  size_t n = fread(text, 1, sizeof text - 1, f);
+  text[n] = '\0';
+  fclose(f);
+  return text;
+}
+
+START_TEST(sssp_json_reports_delta_and_bucket_sizes) {
+  char j[512];
+  tmpfile_path(j, sizeof j, "sssp.json");
+  ck_assert_int_eq(run("--primitive", "sssp", "--gen", "grid2d:30x40", "--weights", "random:1:255", "--delta", "50",
+                       "--runs", "2", "--json", j),
+                   0);
+  assert_out_has("sssp       delta 50");
+  cJSON *root = cJSON_Parse(slurp(j));
+  ck_assert_ptr_nonnull(root);
+  const cJSON *run0;
+  cJSON_ArrayForEach(run0, cJSON_GetObjectItem(root, "runs")) {
+    const int iters = cJSON_GetObjectItem(run0, "iterations")->valueint;
+    const cJSON *ex = cJSON_GetObjectItem(run0, "extra");
+    ck_assert_ptr_nonnull(ex);
+    ck_assert(cJSON_GetObjectItem(ex, "delta")->valuedouble == 50.0);
+    const cJSON *bucket = cJSON_GetObjectItem(ex, "bucket"), *pile = cJSON_GetObjectItem(ex, "far_pile"),
+                *split = cJSON_GetObjectItem(ex, "split");
+    ck_assert_int_eq(cJSON_GetArraySize(bucket), iters);
+    ck_assert_int_eq(cJSON_GetArraySize(pile), iters);
+    ck_assert_int_eq(cJSON_GetArraySize(split), iters);
+    /* The first bucket is the source; boundaries only move up, by
+     * multiples of delta; the last iteration leaves nothing behind. */
+    ck_assert(cJSON_GetArrayItem(bucket, 0)->valuedouble == 1.0);
+    ck_assert(cJSON_GetArrayItem(split, 0)->valuedouble == 50.0);
+    ck_assert(cJSON_GetArrayItem(pile, iters - 1)->valuedouble == 0.0);
+    double relaxed = 0, last = 0;
+    for (int k = 0; k < iters; k++) {
+      const double b = cJSON_GetArrayItem(split, k)->valuedouble;
+      ck_assert(b >= last && fmod(b, 50.0) == 0.0);
+      last = b;
+      relaxed += cJSON_GetArrayItem(bucket, k)->valuedouble;
+    }
+    /* Every vertex of the connected grid is relaxed at least once. */
+    ck_assert(relaxed >= 1200);
+  }
+  cJSON_Delete(root);
+  unlink(j);
+}
+END_TEST
+
 START_TEST(out_file_lists_every_vertex_by_input_id) {
   char g[512], o[512];
   /* 1-2-3 path plus an isolated vertex 4 (1-based ids as in the file). */
@@ -237,7 +388,8 @@ START_TEST(help_lists_every_option_with_defaults) {
   const char *opts[] = {"--primitive", "--gpus", "--cpu", "--src", "--runs", "--seed", "--validate",
                         "--json", "--out", "--undirected", "--gen", "--quiet", "--mark-pred",
                         "--self-loops", "--duplicates", "--weights", "--no-cache", "--cache-dir",
-                        "--progress", "--max-iter", "--mem", "--format", "--cpu-threads", "default"};
+                        "--progress", "--max-iter", "--mem", "--format", "--cpu-threads", "--delta", "sssp",
+                        "default"};
   for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) assert_out_has(opts[i]);
 }
 END_TEST
@@ -289,14 +441,51 @@ START_TEST(validation_failure_exits_1) {
   int rc = run_env(env, "--gen", "kron:10:8", "--validate", NULL);
   ck_assert_int_eq(rc, 1);
   assert_out_has("validation FAILED");
+  /* Distances of both weight kinds. */
+  const char *weights[] = {"random:1:255", "random:0.5:1.5"};
+  for (int w = 0; w < 2; w++) {
+    rc = run_env(env, "--primitive", "sssp", "--gen", "kron:10:8", "--weights", weights[w], "--validate", NULL);
+    ck_assert_int_eq(rc, 1);
+    assert_out_has("validation FAILED");
+    assert_out_has("distance");
+  }
 }
 END_TEST
 
-typedef struct bad_case {
-  const char *name;
-  const char *text; /* NULL: use the name as a path */
-  const char *needle;
-} bad_case;
+START_TEST(sssp_bad_weights_exit_2_with_a_clear_message) {
+  const bad_case cases[] = {
+      {"neg.mtx", "%%MatrixMarket matrix coordinate integer general\n4 4 3\n1 2 3\n2 3 -2\n3 4 1\n",
+       "edge 2 -> 3 has a negative weight (-2)"},
+      {"negsym.mtx", "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 1.5\n3 2 -0.5\n",
+       "edge 2 -> 3 has a negative weight (-0.5)"},
+      {"neg.txt", "7 8 1\n8 9 -4\n", "edge 8 -> 9 has a negative weight (-4)"},
+      {"nan.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1\n2 3 nan\n", "nan"},
+      {"inf.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 inf\n2 3 1\n", "inf"},
+      {"nan.txt", "1 2 NaN\n", "NaN"},
+      {"pattern.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 2\n",
+       "needs edge weights"},
+  };
+  char path[512];
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    gr_test_write_file(path, sizeof path, cases[i].name, cases[i].text);
+    int rc = run("--primitive", "sssp", path, "--no-cache", "--validate");
+    ck_assert_msg(rc == 2, "%s: exit %d, stderr: %s", cases[i].name, rc, err_text);
+    assert_err_has(cases[i].needle);
+    assert_err_has(cases[i].name);
+  }
+  gr_test_write_file(path, sizeof path, "pattern.mtx", cases[6].text);
+  ck_assert_int_eq(run("--primitive", "sssp", path, "--no-cache", "--weights", "none"), 2);
+  assert_err_has("--weights none");
+  /* Generated weights below 0. */
+  ck_assert_int_eq(run("--primitive", "sssp", "--gen", "kron:8:4", "--weights", "random:-3:5"), 2);
+  assert_err_has("negative weight");
+  const char *deltas[] = {"0", "-1", "x", "nan", "inf", "1e39", ""};
+  for (size_t d = 0; d < sizeof deltas / sizeof deltas[0]; d++) {
+    ck_assert_int_eq(run("--primitive", "sssp", "--gen", "kron:8:4", "--weights", "random:1:5", "--delta", deltas[d]), 2);
+    assert_err_has("--delta");
+  }
+}
+END_TEST
 
 START_TEST(malformed_inputs_exit_2_with_a_clear_message) {
   char big[256];
@@ -389,6 +578,10 @@ int main(void) {
   tcase_add_test(runs, bfs_validates_with_predecessors_and_sources);
   tcase_add_test(runs, bfs_validates_on_real_graphs);
   tcase_add_test(runs, dobfs_validates_in_every_direction);
+  tcase_add_test(runs, sssp_validates_on_generated_graphs);
+  tcase_add_test(runs, sssp_validates_on_real_graphs);
+  tcase_add_test(runs, sssp_reads_weights_from_files);
+  tcase_add_test(runs, sssp_json_reports_delta_and_bucket_sizes);
   tcase_add_test(runs, every_tuning_variant_validates);
   tcase_add_test(runs, out_file_lists_every_vertex_by_input_id);
   tcase_add_test(runs, out_file_uses_original_ids_of_edge_lists);
@@ -402,6 +595,7 @@ int main(void) {
   tcase_add_test(bad, injected_allocation_failure_exits_3_and_writes_nothing);
   tcase_add_test(bad, validation_failure_exits_1);
   tcase_add_test(bad, malformed_inputs_exit_2_with_a_clear_message);
+  tcase_add_test(bad, sssp_bad_weights_exit_2_with_a_clear_message);
   tcase_add_test(bad, missing_file_and_directory_exit_2);
   tcase_add_test(bad, bad_options_exit_2);
   tcase_add_test(bad, more_gpus_than_exist_exit_2);

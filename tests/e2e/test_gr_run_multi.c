@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* gr_run on several devices, end to end: every device count x partitioner x
- * proxy x exchange gives the one-device answer (depths equal vertex by
- * vertex) and passes validation, on generated and real graphs; a failure on
+ * proxy x exchange gives the one-device answer (depths and distances equal
+ * vertex by vertex) and passes validation, on generated and real graphs; a failure on
  * one device ends the run cleanly; bad multi-device options exit 2. Runs on
  * CPU devices; GR_E2E_BACKEND=gpu runs the matrix on GPUs (logical devices
  * mapped onto the GPUs present with GR_DEVICE_MAP when there are fewer),
@@ -117,14 +117,42 @@ static long long *read_values(const char *path, size_t *n) {
   return v;
 }
 
+/* The value column of an --out file as text, one entry per line: equal
+ * text is the same number, integer (depths) or float (distances). */
+static char **read_value_texts(const char *path, size_t *n) {
+  FILE *f = fopen(path, "r");
+  ck_assert_msg(f != NULL, "cannot open %s", path);
+  size_t cap = 1024, k = 0;
+  char **v = malloc(cap * sizeof *v);
+  char line[256];
+  while (fgets(line, sizeof line, f)) {
+    char value[64];
+    ck_assert_int_eq(sscanf(line, "%*s %63s", value), 1);
+    if (k == cap) v = realloc(v, (cap *= 2) * sizeof *v);
+    ck_assert_ptr_nonnull(v);
+    v[k] = strdup(value);
+    ck_assert_ptr_nonnull(v[k]);
+    k++;
+  }
+  fclose(f);
+  *n = k;
+  return v;
+}
+
+static void free_texts(char **v, size_t n) {
+  for (size_t i = 0; i < n; i++) free(v[i]);
+  free(v);
+}
+
 static const char *const partitioners[] = {"random", "biased", "metis", "static", "range"};
 static const char *const proxies[] = {"all", "1hop"};
 static const char *const comms[] = {"selective", "broadcast"};
 
 /* The matrix on one input (a file path, or a generator spec when path is
- * NULL): the same source on one device and on every combination. */
-static void matrix(const char *primitive, const char *path, const char *spec, const char *transport,
-                   int max_devices) {
+ * NULL): the same source on one device and on every combination; `extra`
+ * (NULL-terminated, or NULL) goes to every run. */
+static void matrix_with(const char *primitive, const char *path, const char *spec, const char *const *extra,
+                        const char *transport, int max_devices) {
   char ref[512], got[512], cache[512];
   tmp_path(ref, sizeof ref, "ref.out");
   tmp_path(got, sizeof got, "got.out");
@@ -140,6 +168,7 @@ static void matrix(const char *primitive, const char *path, const char *spec, co
   args[n++] = "--mark-pred";
   args[n++] = "--seed";
   args[n++] = "7";
+  for (int i = 0; extra && extra[i] && n < 30; i++) args[n++] = extra[i];
   if (path) {
     args[n++] = path;
     args[n++] = "--cache-dir";
@@ -155,7 +184,7 @@ static void matrix(const char *primitive, const char *path, const char *spec, co
   int rc = run_argv(NULL, 1, NULL, args);
   ck_assert_msg(rc == 0, "one device: exit %d\n%s", rc, err_text);
   size_t nref = 0, ngot = 0;
-  long long *want = read_values(ref, &nref);
+  char **want = read_value_texts(ref, &nref);
   args[base] = got;
   for (int d = 2; d <= max_devices; d++)
     for (size_t p = 0; p < sizeof partitioners / sizeof *partitioners; p++) {
@@ -174,18 +203,23 @@ static void matrix(const char *primitive, const char *path, const char *spec, co
           rc = run_argv(NULL, d, transport, args);
           ck_assert_msg(rc == 0, "%s %s: %d devices, %s, %s, %s, %s: exit %d\n%s", primitive, path ? path : spec, d,
                         partitioners[p], proxies[x], comms[c], transport ? transport : "auto", rc, err_text);
-          long long *have = read_values(got, &ngot);
+          char **have = read_value_texts(got, &ngot);
           ck_assert_uint_eq(ngot, nref);
           for (size_t v = 0; v < nref; v++)
-            ck_assert_msg(have[v] == want[v], "%s %s, %d devices, %s, %s, %s: line %zu: %lld, one device %lld",
+            ck_assert_msg(!strcmp(have[v], want[v]), "%s %s, %d devices, %s, %s, %s: line %zu: %s, one device %s",
                           primitive, path ? path : spec, d, partitioners[p], proxies[x], comms[c], v + 1, have[v],
                           want[v]);
-          free(have);
+          free_texts(have, ngot);
         }
     }
-  free(want);
+  free_texts(want, nref);
   unlink(ref);
   unlink(got);
+}
+
+static void matrix(const char *primitive, const char *path, const char *spec, const char *transport,
+                   int max_devices) {
+  matrix_with(primitive, path, spec, NULL, transport, max_devices);
 }
 
 static int max_devices(void) { return 4; }
@@ -208,6 +242,25 @@ START_TEST(bfs_on_many_devices_equals_one_device_on_real_graphs) {
     if (!gr_test_data_file(path, sizeof path, files[i])) continue;
     matrix("bfs", path, NULL, on_gpu() ? "p2p" : NULL, max_devices());
   }
+}
+END_TEST
+
+START_TEST(sssp_on_many_devices_equals_one_device) {
+  /* Distances of integer and real weights; the far pile and the buckets
+   * agreed between devices. */
+  const char *int_w[] = {"--weights", "random:1:255", NULL};
+  const char *real_w[] = {"--weights", "random:0.25:9.75", NULL};
+  const char *zero_w[] = {"--weights", "random:0:3", "--delta", "2", NULL};
+  const char *t = on_gpu() ? "p2p" : NULL;
+  matrix_with("sssp", NULL, "kron:11:8", int_w, t, max_devices());
+  matrix_with("sssp", NULL, "grid2d:24x30", real_w, t, max_devices());
+  if (!on_gpu()) {
+    matrix_with("sssp", NULL, "uniform:10:4,directed", zero_w, t, max_devices());
+    matrix_with("sssp", NULL, "kron:9:4,directed", real_w, t, max_devices());
+  }
+  char path[1024];
+  if (gr_test_data_file(path, sizeof path, "luxembourg_osm.mtx.gz")) matrix_with("sssp", path, NULL, int_w, t, 3);
+  if (!on_gpu() && gr_test_data_file(path, sizeof path, "cit-hepph.mtx.gz")) matrix_with("sssp", path, NULL, real_w, t, 3);
 }
 END_TEST
 
@@ -416,6 +469,7 @@ int main(void) {
   tcase_add_test(runs, bfs_on_many_devices_equals_one_device_on_generated_graphs);
   tcase_add_test(runs, bfs_on_many_devices_equals_one_device_on_real_graphs);
   tcase_add_test(runs, reach_on_many_devices_equals_one_device);
+  tcase_add_test(runs, sssp_on_many_devices_equals_one_device);
   tcase_add_test(runs, dobfs_on_many_devices_equals_one_device);
   tcase_add_test(runs, broadcast_formats_equal_one_device);
   tcase_add_test(runs, bfs_over_nccl_equals_one_device);

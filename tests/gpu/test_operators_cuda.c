@@ -117,7 +117,7 @@ START_TEST(cuda_pull_equals_cpu_pull) {
 }
 END_TEST
 
-START_TEST(cuda_filter_and_for_each_equal_cpu) {
+START_TEST(cuda_filter_split_and_for_each_equal_cpu) {
   gr_eid n = 1000000;
   gr_vid *in = malloc(n * sizeof(gr_vid));
   for (gr_eid i = 0; i < n; i++) in[i] = (gr_vid)(gr_rand64(3, 0, i) % N);
@@ -130,6 +130,19 @@ START_TEST(cuda_filter_and_for_each_equal_cpu) {
     op_result_free(&g);
     op_result_free(&c);
   }
+  for (int modulus = 2; modulus <= 5; modulus += 3) {
+    op_result g, c;
+    ck_assert_int_eq(op_run_split(&test_ops_cuda, gpu, N, in, n, (gr_vid)modulus, n, n, &g), GR_SUCCESS);
+    ck_assert_int_eq(op_run_split(&test_ops_cpu, cpu, N, in, n, (gr_vid)modulus, n, n, &c), GR_SUCCESS);
+    ck_assert_uint_eq(g.n_out, c.n_out);
+    ck_assert_uint_eq(g.n_remaining, c.n_remaining);
+    ck_assert_int_eq(memcmp(g.out, c.out, (size_t)g.n_out * sizeof(gr_vid)), 0);
+    ck_assert_int_eq(memcmp(g.remaining, c.remaining, (size_t)g.n_remaining * sizeof(gr_vid)), 0);
+    op_result_free(&g);
+    op_result_free(&c);
+    ck_assert_int_eq(op_run_split(&test_ops_cuda, gpu, N, in, n, (gr_vid)modulus, n, 10, &g), GR_ERR_INTERNAL);
+    op_result_free(&g);
+  }
   op_result g, c;
   ck_assert_int_eq(op_run_for_each(&test_ops_cuda, gpu, N, NULL, N, &g), GR_SUCCESS);
   ck_assert_int_eq(op_run_for_each(&test_ops_cpu, cpu, N, NULL, N, &c), GR_SUCCESS);
@@ -137,6 +150,36 @@ START_TEST(cuda_filter_and_for_each_equal_cpu) {
   op_result_free(&g);
   op_result_free(&c);
   free(in);
+}
+END_TEST
+
+/* The CUDA levels loop against the portable one: the same levels, sizes,
+ * labels and frontier left under each stop test. */
+START_TEST(cuda_levels_equal_cpu_levels) {
+  gr_advance_levels_args lim;
+  memset(&lim, 0, sizeof lim);
+  const struct {
+    int levels;
+    gr_eid vertices, edges, degree;
+  } cases[] = {{4096, N, (gr_eid)1 << 40, N}, {2, N, (gr_eid)1 << 40, N}, {4096, N, (gr_eid)1 << 40, 400},
+               {4096, 64, (gr_eid)1 << 40, N}, {4096, 16384, 131072, 512}};
+  const gr_vid sources[] = {12345, 3, 199999};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (size_t k = 0; k < sizeof sources / sizeof sources[0]; k++) {
+      lim.max_levels = cases[i].levels;
+      lim.max_vertices = cases[i].vertices;
+      lim.max_edges = cases[i].edges;
+      lim.max_degree = cases[i].degree;
+      op_result g, c;
+      ck_assert_int_eq(op_run_levels(&test_ops_cuda, gpu, &out_g, &sources[k], 1, &lim, &g), GR_SUCCESS);
+      ck_assert_int_eq(op_run_levels(&test_ops_cpu, cpu, &out_g, &sources[k], 1, &lim, &c), GR_SUCCESS);
+      ck_assert_int_eq(g.levels, c.levels);
+      for (int l = 0; l < g.levels; l++) ck_assert_uint_eq(g.level_sizes[l], c.level_sizes[l]);
+      ck_assert_uint_eq(g.edges, c.edges);
+      same(&g, &c, false);
+      op_result_free(&g);
+      op_result_free(&c);
+    }
 }
 END_TEST
 
@@ -199,7 +242,8 @@ int main(void) {
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_loop_test(tc, cuda_push_equals_cpu_push, 0, 4);
   tcase_add_loop_test(tc, cuda_pull_equals_cpu_pull, 0, 4);
-  tcase_add_test(tc, cuda_filter_and_for_each_equal_cpu);
+  tcase_add_test(tc, cuda_filter_split_and_for_each_equal_cpu);
+  tcase_add_test(tc, cuda_levels_equal_cpu_levels);
   tcase_add_test(tc, cuda_frontier_conversions_equal_cpu);
   tcase_add_test(tc, cuda_reports_missing_devices_clearly);
   tcase_add_test(tc, cuda_out_of_memory_is_a_clear_error);

@@ -26,6 +26,14 @@ GR_HD gr_svid gr_atomic_min_svid(gr_svid *p, gr_svid v) {
 #endif
 }
 GR_HD uint32_t gr_atomic_or_u32(uint32_t *p, uint32_t v) { return atomicOr((unsigned int *)p, v); }
+GR_HD uint32_t gr_atomic_and_u32(uint32_t *p, uint32_t v) { return atomicAnd((unsigned int *)p, v); }
+GR_HD uint32_t gr_atomic_min_u32(uint32_t *p, uint32_t v) { return atomicMin((unsigned int *)p, v); }
+GR_HD int32_t gr_atomic_exch_i32(int32_t *p, int32_t v) { return atomicExch((int *)p, v); }
+/* Returns the value before (the swap happened when it equals expected). */
+GR_HD uint64_t gr_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired) {
+  return atomicCAS((unsigned long long *)p, (unsigned long long)expected, (unsigned long long)desired);
+}
+GR_HD uint64_t gr_load_relaxed_u64(const uint64_t *p) { return *(volatile const uint64_t *)p; }
 GR_HD uint64_t gr_atomic_add_u64(uint64_t *p, uint64_t v) {
   return atomicAdd((unsigned long long *)p, (unsigned long long)v);
 }
@@ -49,6 +57,22 @@ GR_HD gr_svid gr_atomic_min_svid(gr_svid *p, gr_svid v) {
 GR_HD uint32_t gr_atomic_or_u32(uint32_t *p, uint32_t v) {
   return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
 }
+GR_HD uint32_t gr_atomic_and_u32(uint32_t *p, uint32_t v) {
+  return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);
+}
+GR_HD uint32_t gr_atomic_min_u32(uint32_t *p, uint32_t v) {
+  uint32_t cur = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (v < cur &&
+         !__atomic_compare_exchange_n(p, &cur, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+  return cur;
+}
+GR_HD int32_t gr_atomic_exch_i32(int32_t *p, int32_t v) { return __atomic_exchange_n(p, v, __ATOMIC_RELAXED); }
+GR_HD uint64_t gr_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired) {
+  __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return expected;
+}
+GR_HD uint64_t gr_load_relaxed_u64(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 GR_HD uint64_t gr_atomic_add_u64(uint64_t *p, uint64_t v) {
   return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
 }
@@ -73,6 +97,8 @@ GR_HD bool gr_bitmap_test_hint(const uint32_t *bits, gr_vid v) {
   return gr_bitmap_test(bits, v);
 #endif
 }
+/* Clears the bit (other bits of its word may change meanwhile). */
+GR_HD void gr_bitmap_clear(uint32_t *bits, gr_vid v) { gr_atomic_and_u32(&bits[v >> 5], ~(1u << (v & 31u))); }
 /* Sets the bit; true when this call set it (it was clear). */
 GR_HD bool gr_bitmap_test_and_set(uint32_t *bits, gr_vid v) {
   uint32_t mask = 1u << (v & 31u);

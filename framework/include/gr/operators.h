@@ -12,6 +12,8 @@
  *                vertices not found may go to a second output.
  *  filter:       keeps the elements with keep(v), once each when a culling
  *                bitmap is given.
+ *  split:        sends each element to one of two outputs or to neither, by
+ *                the class klass(v) gives it (0, 1, anything else: neither).
  *  for each:     op(v) on every frontier element or every vertex.
  *  bitmap:       bit v of a bitmap = pred(v), for every v in [0, n). */
 #ifndef GR_OPERATORS_H
@@ -49,8 +51,9 @@ typedef struct gr_advance_push_args {
   bool idempotent;
 } gr_advance_push_args;
 
-/* Several push levels in one device-side loop, for small frontiers (CUDA;
- * the CPU backend has no per-level launch cost to save). Level l visits
+/* Several push levels in one device-side loop, for small frontiers (CUDA:
+ * one cooperative launch; GR_CPU_ADVANCE_LEVELS is the portable definition,
+ * for primitives that take the same path on both backends). Level l visits
  * with visit(level = first_level + l, u, v, e). queue[0] holds the input;
  * the loop goes on while the frontier is non-empty, has at most
  * max_vertices vertices and max_edges out-edges, no vertex of degree above
@@ -100,6 +103,17 @@ typedef struct gr_filter_args {
   uint32_t *cull_bits;   /* NULL: no uniquifying; else a cleared bitmap */
   gr_eid n_out;          /* result */
 } gr_filter_args;
+
+/* Two outputs of one pass (e.g. a near bucket and a far pile): each keeps
+ * its own counter, so out[1] may point into a list that is being appended
+ * to (its capacity then counts only the room left). */
+typedef struct gr_split_args {
+  const gr_vid *in;
+  gr_eid n_in;
+  gr_vid *out[2];        /* may not alias in or each other */
+  gr_eid out_capacity[2];
+  gr_eid n_out[2];       /* result */
+} gr_split_args;
 
 typedef struct gr_bitmap_args {
   gr_vid n;        /* ids [0, n) */

@@ -5,8 +5,10 @@
  * in operators/cuda/operators.cuh compute the same sets.
  *
  *   GR_CPU_ADVANCE_PUSH(name, ctx_type, visit)       visit(ctx, u, v, e) -> bool
+ *   GR_CPU_ADVANCE_LEVELS(name, ctx_type, visit)     visit(ctx, level, u, v, e) -> bool
  *   GR_CPU_ADVANCE_PULL(name, ctx_type, wanted, visit)  wanted(ctx, v) -> bool
  *   GR_CPU_FILTER(name, ctx_type, keep)              keep(ctx, v) -> bool
+ *   GR_CPU_SPLIT(name, ctx_type, klass)              klass(ctx, v) -> int (0, 1, other)
  *   GR_CPU_FOR_EACH(name, ctx_type, op)              op(ctx, v)
  *   GR_CPU_BITMAP(name, ctx_type, pred)              pred(ctx, v) -> bool
  *
@@ -96,6 +98,70 @@ static inline gr_status gr__cpu_emit_result(uint64_t count, int overflow, gr_eid
     return gr__cpu_emit_result(count, overflow, a->out_capacity, &a->n_out, #NAME);      \
   }
 
+/* The out-degree sum and maximum of a list, for the levels' limits. */
+static inline void gr__cpu_list_degrees(int nt, const gr_eid *offsets, const gr_vid *list, gr_eid n, uint64_t *sum,
+                                        uint64_t *most) {
+  uint64_t s = 0, m = 0;
+#pragma omp parallel for num_threads(nt) schedule(static, 4096) reduction(+ : s) reduction(max : m)
+  for (gr_eid i = 0; i < n; i++) {
+    const uint64_t d = (uint64_t)(offsets[list[i] + 1] - offsets[list[i]]);
+    s += d;
+    m = d > m ? d : m;
+  }
+  *sum = s;
+  *most = m;
+}
+
+/* The portable definition of advance_push_levels: the same levels, stop
+ * tests and results as the CUDA loop (gr_advance_levels_args), one level
+ * after another. */
+#define GR_CPU_ADVANCE_LEVELS(NAME, CTX_T, VISIT)                                       \
+  gr_status NAME(gr_device *dev, gr_workspace *ws, gr_advance_levels_args *a, const CTX_T *ctx) {        \
+    (void)ws;                                                                           \
+    const gr_csr *g = a->g;                                                             \
+    const int nt = gr_device_cpu_threads(dev);                                          \
+    a->levels = 0;                                                                      \
+    a->out_queue = 0;                                                                   \
+    a->n_out = a->n_in;                                                                 \
+    a->edges = 0;                                                                       \
+    if (a->n_in == 0 || a->n_in > a->max_vertices || a->max_levels < 1) return GR_SUCCESS; \
+    gr_eid n = a->n_in, visited = 0;                                                    \
+    uint64_t sum = 0, most = 0;                                                         \
+    int l = 0;                                                                          \
+    for (;; l++) {                                                                      \
+      const gr_vid *in = a->queue[l & 1];                                               \
+      gr__cpu_list_degrees(nt, g->offsets, in, n, &sum, &most);                         \
+      if (n == 0 || n > a->max_vertices || sum > a->max_edges || most > a->max_degree ||  \
+          l >= a->max_levels)                                                           \
+        break;                                                                          \
+      a->level_sizes[l] = n;                                                            \
+      const int level = a->first_level + l;                                             \
+      uint64_t count = 0;                                                               \
+      int overflow = 0;                                                                 \
+      _Pragma("omp parallel num_threads(nt)") {                                         \
+        gr__cpu_emit em = {{0}, 0, a->queue[(l + 1) & 1], a->capacity, &count, &overflow, NULL, 0, 0}; \
+        _Pragma("omp for schedule(dynamic, 64) nowait") for (gr_eid i = 0; i < n; i++) { \
+          const gr_vid u = in[i];                                                       \
+          for (gr_eid k = g->offsets[u]; k < g->offsets[u + 1]; k++)                    \
+            if (VISIT(ctx, level, u, g->indices[k], k)) gr__cpu_emit_push(&em, g->indices[k]); \
+        }                                                                               \
+        gr__cpu_emit_flush(&em);                                                        \
+      }                                                                                 \
+      visited += (gr_eid)sum;                                                           \
+      gr_eid next = 0;                                                                  \
+      gr_status st = gr__cpu_emit_result(count, overflow, a->capacity, &next, #NAME);   \
+      if (st < 0) return st;                                                            \
+      n = next;                                                                         \
+    }                                                                                   \
+    a->levels = l;                                                                      \
+    a->out_queue = l & 1;                                                               \
+    a->n_out = n;                                                                       \
+    a->edges = visited;                                                                 \
+    a->out_edges = (gr_eid)sum;                                                         \
+    a->out_max_degree = (gr_eid)most;                                                   \
+    return GR_SUCCESS;                                                                  \
+  }
+
 #define GR_CPU_ADVANCE_PULL(NAME, CTX_T, WANTED, VISIT)                                 \
   gr_status NAME(gr_device *dev, gr_workspace *ws, gr_advance_pull_args *a, const CTX_T *ctx) {          \
     const gr_csr *g = a->g;                                                             \
@@ -161,6 +227,31 @@ static inline gr_status gr__cpu_emit_result(uint64_t count, int overflow, gr_eid
       gr__cpu_emit_flush(&em);                                                          \
     }                                                                                   \
     return gr__cpu_emit_result(count, overflow, a->out_capacity, &a->n_out, #NAME);      \
+  }
+
+#define GR_CPU_SPLIT(NAME, CTX_T, KLASS)                                                \
+  gr_status NAME(gr_device *dev, gr_workspace *ws, gr_split_args *a, const CTX_T *ctx) {                 \
+    (void)ws;                                                                           \
+    const gr_vid *in = a->in;                                                           \
+    const gr_eid n_in = a->n_in;                                                        \
+    uint64_t count0 = 0, count1 = 0;                                                    \
+    int overflow0 = 0, overflow1 = 0;                                                   \
+    int nt = gr_device_cpu_threads(dev);                                                \
+    _Pragma("omp parallel num_threads(nt)") {                                           \
+      gr__cpu_emit e0 = {{0}, 0, a->out[0], a->out_capacity[0], &count0, &overflow0, NULL, 0, 0}; \
+      gr__cpu_emit e1 = {{0}, 0, a->out[1], a->out_capacity[1], &count1, &overflow1, NULL, 0, 0}; \
+      _Pragma("omp for schedule(static, 4096) nowait") for (gr_eid i = 0; i < n_in; i++) { \
+        const gr_vid v = in[i];                                                         \
+        const int k = KLASS(ctx, v);                                                    \
+        if (k == 0) gr__cpu_emit_push(&e0, v);                                          \
+        else if (k == 1) gr__cpu_emit_push(&e1, v);                                     \
+      }                                                                                 \
+      gr__cpu_emit_flush(&e0);                                                          \
+      gr__cpu_emit_flush(&e1);                                                          \
+    }                                                                                   \
+    gr_status st0 = gr__cpu_emit_result(count0, overflow0, a->out_capacity[0], &a->n_out[0], #NAME " (first output)"); \
+    if (st0 < 0) return st0;                                                            \
+    return gr__cpu_emit_result(count1, overflow1, a->out_capacity[1], &a->n_out[1], #NAME " (second output)"); \
   }
 
 #define GR_CPU_FOR_EACH(NAME, CTX_T, OP)                                                \

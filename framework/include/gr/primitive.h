@@ -58,8 +58,9 @@ typedef struct gr_prim_options {
   gr_direction direction; /* dobfs */
   double do_a;         /* dobfs: push -> pull when frontier edges > unvisited edges / do_a */
   double do_b;         /* dobfs: pull -> push when frontier vertices < vertices / do_b */
+  double delta;        /* sssp: bucket width; 0 = auto (the primitive's prepare picks it) */
 } gr_prim_options;
-#define GR_PRIM_OPTIONS_INIT {false, 0, GR_TUNING_INIT, GR_DIRECTION_AUTO, 15.0, 18.0}
+#define GR_PRIM_OPTIONS_INIT {false, 0, GR_TUNING_INIT, GR_DIRECTION_AUTO, 15.0, 18.0, 0.0}
 
 typedef struct gr_run_args {
   gr_vid source; /* global dense id, for primitives with a source */
@@ -100,10 +101,18 @@ gr_status gr_part_sum(gr_part *p, gr_eid local, gr_eid *total);
  * empty: a proxy waits for the exchange, so the source is expanded once. */
 gr_status gr_part_seed(gr_part *p, gr_vid source, gr_svid *values, gr_svid value, gr_frontier *first);
 
+/* The smallest `local` over the run's devices, called like gr_part_sum
+ * (the same number of calls per iteration on every device, counted with
+ * gr_part_sum's). */
+gr_status gr_part_min(gr_part *p, gr_eid local, gr_eid *least);
+
 /* Copies a device array of local values into `global` (n_global entries,
  * host) at the global ids of the vertices this device owns; a proxy's copy
  * may lag behind its owner's, so only owners write. */
 gr_status gr_part_gather_svid(gr_part *p, const gr_svid *values, gr_svid *global);
+/* gr_part_seed and gr_part_gather_svid for float values (e.g. distances). */
+gr_status gr_part_seed_float(gr_part *p, gr_vid source, float *values, float value, gr_frontier *first);
+gr_status gr_part_gather_float(gr_part *p, const float *values, float *global);
 
 typedef struct gr_iter {
   int iteration;         /* 0 for the first */
@@ -148,15 +157,33 @@ typedef struct gr_payload {
   bool uniform;
 } gr_payload;
 
+/* What a primitive reports about a run beyond the enactor's figures
+ * (gr_run puts it in the --json run as "extra"): named numbers (sssp: the
+ * bucket width) and named per-iteration series (sssp: bucket sizes). Names
+ * are static strings; series are malloc'd, `series_len` entries each. */
+enum { GR_EXTRA_MAX = 4 };
+typedef struct gr_extra {
+  int n_numbers;
+  const char *number_names[GR_EXTRA_MAX];
+  double numbers[GR_EXTRA_MAX];
+  int n_series;
+  const char *series_names[GR_EXTRA_MAX];
+  double *series[GR_EXTRA_MAX];
+  int series_len;
+} gr_extra;
+void gr_extra_free(gr_extra *x);
+
 /* Results in global ids on the host. */
 typedef struct gr_result {
   gr_vid n;
   gr_value_type type;
   void *values;   /* n values of `type` */
   gr_svid *preds; /* n predecessors (-1 none) or NULL */
+  gr_extra extra; /* filled by extract on device 0, or empty */
 } gr_result;
-#define GR_RESULT_INIT {0, GR_VALUE_SVID, NULL, NULL}
+#define GR_RESULT_INIT {0, GR_VALUE_SVID, NULL, NULL, {0, {NULL}, {0}, 0, {NULL}, {NULL}, 0}}
 gr_status gr_result_alloc(gr_result *r, gr_vid n, gr_value_type type, bool preds);
+/* Frees the arrays (extra included). */
 void gr_result_free(gr_result *r);
 
 typedef struct gr_primitive {
@@ -185,6 +212,10 @@ typedef struct gr_primitive {
   gr_status (*payload)(void *slice, gr_part *p, gr_payload *out);
   /* Writes the owned vertices' values into r (global ids). */
   gr_status (*extract)(void *slice, gr_part *p, gr_result *r);
+  /* Host side, optional: before the devices open, checks that the input
+   * suits the primitive (GR_ERR_BAD_INPUT with a message otherwise) and
+   * fills options that depend on the whole graph (sssp: delta). */
+  gr_status (*prepare)(gr_graph *g, gr_prim_options *o);
   /* Host side: the plain serial reference, and an invariant check that
    * accepts every correct answer (ref may be used for what only a reference
    * can tell, such as the reached set). */

@@ -19,6 +19,8 @@
 // trip.
 // advance_pull gives each light candidate a thread and each heavy one a warp;
 // both stop at the first parent found in the frontier bitmap.
+// split sends each item to one of two block-staged queues (or neither) in
+// one pass.
 // Every kernel that emits ids does so through a block-staged queue
 // (emit.cuh), which can also measure the output's degrees for the next
 // level.
@@ -520,6 +522,29 @@ __global__ void __launch_bounds__(kBlock)
   q.finish();
 }
 
+// Two block-staged queues, one per class; every thread pushes to both each
+// round (the queues need block-uniform calls).
+template <class Klass>
+__global__ void __launch_bounds__(kBlock)
+    split_kernel(const gr_vid *__restrict__ in, gr_eid n, gr_vid *__restrict__ out0, gr_eid cap0,
+                 gr_vid *__restrict__ out1, gr_eid cap1, unsigned long long *count, Klass klass) {
+  __shared__ typename BlockQueue<kBlock>::Storage qs0, qs1;
+  BlockQueue<kBlock> q0(qs0, out0, cap0, count), q1(qs1, out1, cap1, count + 1);
+  for (gr_eid base = (gr_eid)blockIdx.x * kBlock; base < n; base += (gr_eid)gridDim.x * kBlock) {
+    const gr_eid i = base + threadIdx.x;
+    int k = -1;
+    gr_vid v = 0;
+    if (i < n) {
+      v = in[i];
+      k = klass(v);
+    }
+    q0.push(k == 0, v);
+    q1.push(k == 1, v);
+  }
+  q0.finish();
+  q1.finish();
+}
+
 // A thread per id, a ballot per word: the predicate's reads are coalesced.
 template <class Pred>
 __global__ void __launch_bounds__(kBlock) bitmap_kernel(gr_vid n, uint32_t *__restrict__ bits, Pred pred) {
@@ -746,6 +771,24 @@ gr_status filter(gr_device *dev, gr_workspace *ws, gr_filter_args *a, Keep keep)
   GR_CHECK(gr_workspace_read_counters(ws, 1));
   GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity, "filter"));
   a->n_out = ws->host_counters[0];
+  return GR_SUCCESS;
+}
+
+template <class Klass>
+gr_status split(gr_device *dev, gr_workspace *ws, gr_split_args *a, Klass klass) {
+  a->n_out[0] = a->n_out[1] = 0;
+  if (a->n_in == 0) return GR_SUCCESS;
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  GR_CHECK(gr_workspace_zero_counters(ws, 2));
+  unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
+  split_kernel<Klass><<<grid_for(a->n_in, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
+      a->in, a->n_in, a->out[0], a->out_capacity[0], a->out[1], a->out_capacity[1], ctr, klass);
+  GR_CUDA_CHECK_LAUNCH();
+  GR_CHECK(gr_workspace_read_counters(ws, 2));
+  GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity[0], "split (first output)"));
+  GR_CHECK(check_overflow(ws->host_counters[1], a->out_capacity[1], "split (second output)"));
+  a->n_out[0] = ws->host_counters[0];
+  a->n_out[1] = ws->host_counters[1];
   return GR_SUCCESS;
 }
 

@@ -19,6 +19,7 @@ void op_result_free(op_result *r) {
   free(r->pred);
   free(r->marks);
   free(r->remaining);
+  free(r->level_sizes);
   memset(r, 0, sizeof *r);
 }
 
@@ -179,6 +180,77 @@ gr_status op_run_filter(const test_ops *ops, gr_device *dev, gr_vid universe, co
   if (st >= 0) st = ops->filter(dev, &s.ws, &a, &s.ctx);
   if (st >= 0) st = state_fetch(&s, dev, universe, a.n_out, r);
   gr_frontier_release(&bits);
+  state_free(&s);
+  return st;
+}
+
+gr_status op_run_levels(const test_ops *ops, gr_device *dev, const gr_csr *g, const gr_vid *frontier, gr_eid nf,
+                        const gr_advance_levels_args *limits, op_result *r) {
+  memset(r, 0, sizeof *r);
+  dev_graph dg;
+  dev_state s;
+  gr_buffer second = GR_BUFFER_INIT, sizes = GR_BUFFER_INIT;
+  const int max_levels = limits->max_levels > 0 ? limits->max_levels : 1;
+  gr_status st = upload(dev, g, &dg);
+  if (st >= 0) st = state_init(&s, dev, g->n, frontier, nf);
+  /* Both queues hold every vertex, the input in the first. */
+  if (st >= 0) st = gr_buffer_resize(&s.in, dev, ((size_t)g->n + 1) * sizeof(gr_vid), 0, "queue 0");
+  if (st >= 0 && nf) st = gr_device_copy(dev, s.in.ptr, frontier, (size_t)nf * sizeof(gr_vid), GR_COPY_H2D);
+  if (st >= 0) st = gr_buffer_resize(&second, dev, ((size_t)g->n + 1) * sizeof(gr_vid), 0, "queue 1");
+  if (st >= 0) st = gr_buffer_resize(&sizes, dev, (size_t)max_levels * sizeof(gr_eid), 0, "level sizes");
+  gr_advance_levels_args a = *limits;
+  a.g = &dg.c;
+  a.queue[0] = s.in.ptr;
+  a.queue[1] = second.ptr;
+  a.capacity = g->n;
+  a.n_in = nf;
+  a.level_sizes = sizes.ptr;
+  if (st >= 0) st = ops->levels(dev, &s.ws, &a, &s.ctx);
+  if (st >= 0) {
+    /* The frontier left is in queue a.out_queue: fetched as the output. */
+    void *own = s.out.ptr;
+    s.out.ptr = a.out_queue ? second.ptr : s.in.ptr;
+    st = state_fetch(&s, dev, g->n, a.n_out, r);
+    s.out.ptr = own;
+  }
+  if (st >= 0) {
+    r->levels = a.levels;
+    r->level_sizes = malloc((size_t)max_levels * sizeof(gr_eid));
+    if (!r->level_sizes) st = GR_ERR_HOST_OOM;
+  }
+  if (st >= 0 && a.levels) st = gr_device_copy(dev, r->level_sizes, sizes.ptr, (size_t)a.levels * sizeof(gr_eid), GR_COPY_D2H);
+  r->edges = a.edges;
+  r->out_edges = a.out_edges;
+  r->out_max_degree = a.out_max_degree;
+  gr_buffer_release(&second);
+  gr_buffer_release(&sizes);
+  state_free(&s);
+  drop(&dg);
+  return st;
+}
+
+gr_status op_run_split(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n,
+                       gr_vid modulus, gr_eid cap0, gr_eid cap1, op_result *r) {
+  memset(r, 0, sizeof *r);
+  dev_state s;
+  gr_buffer second = GR_BUFFER_INIT;
+  gr_status st = state_init(&s, dev, universe, in, 0);
+  if (st >= 0) st = gr_buffer_resize(&s.in, dev, ((size_t)n + 1) * sizeof(gr_vid), 0, "in");
+  if (st >= 0) st = gr_buffer_resize(&s.out, dev, ((size_t)cap0 + 1) * sizeof(gr_vid), 0, "out");
+  if (st >= 0) st = gr_buffer_resize(&second, dev, ((size_t)cap1 + 1) * sizeof(gr_vid), 0, "second out");
+  if (st >= 0) st = gr_device_copy(dev, s.in.ptr, in, (size_t)n * sizeof(gr_vid), GR_COPY_H2D);
+  s.ctx.modulus = modulus;
+  gr_split_args a = {s.in.ptr, n, {s.out.ptr, second.ptr}, {cap0, cap1}, {0, 0}};
+  if (st >= 0) st = ops->split(dev, &s.ws, &a, &s.ctx);
+  if (st >= 0) st = state_fetch(&s, dev, universe, a.n_out[0], r);
+  if (st >= 0) {
+    r->n_remaining = a.n_out[1];
+    r->remaining = malloc(((size_t)a.n_out[1] + 1) * sizeof(gr_vid));
+    if (!r->remaining) st = GR_ERR_HOST_OOM;
+  }
+  if (st >= 0) st = gr_device_copy(dev, r->remaining, second.ptr, (size_t)a.n_out[1] * sizeof(gr_vid), GR_COPY_D2H);
+  if (st >= 0) qsort(r->remaining, (size_t)a.n_out[1], sizeof(gr_vid), cmp_vid);
+  gr_buffer_release(&second);
   state_free(&s);
   return st;
 }

@@ -19,6 +19,8 @@ typedef struct op_result {
   gr_eid out_edges, out_max_degree; /* the output's degrees (advances) */
   gr_vid *remaining;                /* pull: wanted and not found, sorted */
   gr_eid n_remaining;
+  int levels;                       /* levels: levels run and their input sizes */
+  gr_eid *level_sizes;
 } op_result;
 
 void op_result_free(op_result *r);
@@ -32,6 +34,14 @@ gr_status op_run_pull(const test_ops *ops, gr_device *dev, const gr_csr *in_edge
                       const gr_vid *frontier, gr_eid nf, op_result *r);
 gr_status op_run_filter(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n,
                         gr_vid modulus, bool cull, op_result *r);
+/* split with test_klass: class 0 in r->out, class 1 in r->remaining (both
+ * sorted); outputs of the given capacities. */
+gr_status op_run_split(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n,
+                       gr_vid modulus, gr_eid cap0, gr_eid cap1, op_result *r);
+/* Levels from a frontier (labels 0) with the given limits: labels are
+ * depths; r->out is the frontier left (sorted). */
+gr_status op_run_levels(const test_ops *ops, gr_device *dev, const gr_csr *g, const gr_vid *frontier, gr_eid nf,
+                        const gr_advance_levels_args *limits, op_result *r);
 gr_status op_run_for_each(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in,
                           gr_eid n, op_result *r);
 /* Frontier conversions: queue -> bitmap -> queue (sorted). */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The CPU operators against plain serial loops: advance push and pull,
- * filter with and without culling, for-each, frontier conversions, and the
- * refusal to write past an output's capacity. */
+ * several push levels in one call (their stop tests), filter with and
+ * without culling, split into two outputs, for-each, frontier conversions,
+ * and the refusal to write past an output's capacity. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,122 @@ START_TEST(filter_keeps_matching_items_and_culls_duplicates) {
 }
 END_TEST
 
+/* Breadth-first depths from one vertex (serial), -1 unreached. */
+static gr_svid *bfs_depths(const gr_csr *g, gr_vid source) {
+  gr_svid *d = malloc((size_t)g->n * sizeof(gr_svid));
+  gr_vid *q = malloc((size_t)g->n * sizeof(gr_vid));
+  for (gr_vid v = 0; v < g->n; v++) d[v] = -1;
+  size_t head = 0, tail = 0;
+  d[source] = 0;
+  q[tail++] = source;
+  while (head < tail) {
+    const gr_vid u = q[head++];
+    for (gr_eid k = g->offsets[u]; k < g->offsets[u + 1]; k++)
+      if (d[g->indices[k]] < 0) {
+        d[g->indices[k]] = d[u] + 1;
+        q[tail++] = g->indices[k];
+      }
+  }
+  free(q);
+  return d;
+}
+
+/* Runs levels from `source` under the limits and checks them against the
+ * serial depths: the levels run, their sizes, the labels, the frontier
+ * left and its degrees, the edges visited. */
+static void check_levels(gr_vid source, gr_advance_levels_args limits, int want_levels) {
+  gr_svid *d = bfs_depths(&out_g, source);
+  op_result r;
+  ck_assert_int_eq(op_run_levels(&test_ops_cpu, dev, &out_g, &source, 1, &limits, &r), GR_SUCCESS);
+  ck_assert_int_eq(r.levels, want_levels);
+  gr_eid edges = 0;
+  for (int l = 0; l < r.levels; l++) {
+    gr_eid size = 0;
+    for (gr_vid v = 0; v < N; v++)
+      if (d[v] == l) {
+        size++;
+        edges += out_g.offsets[v + 1] - out_g.offsets[v];
+      }
+    ck_assert_uint_eq(r.level_sizes[l], size);
+  }
+  ck_assert_uint_eq(r.edges, edges);
+  gr_eid left = 0;
+  for (gr_vid v = 0; v < N; v++) {
+    ck_assert_int_eq(r.label[v], d[v] <= r.levels ? d[v] : -1);
+    left += d[v] == r.levels;
+  }
+  ck_assert_uint_eq(r.n_out, left);
+  for (gr_eid i = 0; i < r.n_out; i++) ck_assert_int_eq(d[r.out[i]], r.levels);
+  check_out_degrees(&r, &out_g);
+  op_result_free(&r);
+  free(d);
+}
+
+START_TEST(levels_run_breadth_first_until_a_limit) {
+  gr_advance_levels_args lim;
+  memset(&lim, 0, sizeof lim);
+  lim.max_levels = 1000;
+  lim.max_vertices = N;
+  lim.max_edges = (gr_eid)1 << 40;
+  lim.max_degree = N;
+  /* From a vertex of the random part, deepest level first. */
+  gr_svid *d = bfs_depths(&out_g, 4321);
+  gr_svid deepest = 0;
+  for (gr_vid v = 0; v < N; v++) deepest = d[v] > deepest ? d[v] : deepest;
+  free(d);
+  ck_assert_int_gt(deepest, 2);
+  check_levels(4321, lim, (int)deepest + 1); /* until the frontier is empty */
+  lim.max_levels = 2;
+  check_levels(4321, lim, 2);
+  /* The hub (vertex 0, degree N / 2) stops the loop where it enters. */
+  lim.max_levels = 1000;
+  lim.max_degree = 400;
+  d = bfs_depths(&out_g, 4321);
+  ck_assert_int_gt(d[0], 0);
+  const int hub_level = (int)d[0];
+  free(d);
+  check_levels(4321, lim, hub_level);
+  /* Few vertices or edges allowed. */
+  lim.max_degree = N;
+  lim.max_vertices = 1;
+  check_levels(4321, lim, 1);
+  lim.max_vertices = N;
+  lim.max_edges = 0;
+  check_levels(4321, lim, 0); /* the input itself does not fit */
+}
+END_TEST
+
+START_TEST(split_sends_each_item_to_its_class) {
+  gr_eid n = 30000;
+  gr_vid *in = malloc(n * sizeof(gr_vid));
+  for (gr_eid i = 0; i < n; i++) in[i] = (gr_vid)(gr_rand64(6, 0, i) % 5000);
+  op_result r;
+  ck_assert_int_eq(op_run_split(&test_ops_cpu, dev, 5000, in, n, 3, n, n, &r), GR_SUCCESS);
+  gr_eid want0 = 0, want1 = 0;
+  for (gr_eid i = 0; i < n; i++) {
+    want0 += in[i] % 3 == 0;
+    want1 += in[i] % 3 == 1;
+  }
+  /* Items keep their multiplicity: split does not uniquify. */
+  ck_assert_uint_eq(r.n_out, want0);
+  ck_assert_uint_eq(r.n_remaining, want1);
+  for (gr_eid i = 0; i < r.n_out; i++) ck_assert_uint_eq(r.out[i] % 3, 0);
+  for (gr_eid i = 0; i < r.n_remaining; i++) ck_assert_uint_eq(r.remaining[i] % 3, 1);
+  op_result_free(&r);
+  /* Either output too small: refused, not overrun. */
+  ck_assert_int_eq(op_run_split(&test_ops_cpu, dev, 5000, in, n, 3, want0 - 1, n, &r), GR_ERR_INTERNAL);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "first output"));
+  op_result_free(&r);
+  ck_assert_int_eq(op_run_split(&test_ops_cpu, dev, 5000, in, n, 3, n, want1 - 1, &r), GR_ERR_INTERNAL);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "second output"));
+  op_result_free(&r);
+  ck_assert_int_eq(op_run_split(&test_ops_cpu, dev, 5000, in, 0, 3, 1, 1, &r), GR_SUCCESS);
+  ck_assert_uint_eq(r.n_out + r.n_remaining, 0);
+  op_result_free(&r);
+  free(in);
+}
+END_TEST
+
 START_TEST(for_each_visits_every_vertex_or_every_item) {
   op_result r;
   ck_assert_int_eq(op_run_for_each(&test_ops_cpu, dev, N, NULL, N, &r), GR_SUCCESS);
@@ -237,6 +354,8 @@ int main(void) {
   tcase_add_test(tc, pull_finds_a_frontier_parent_for_each_reachable_vertex);
   tcase_add_test(tc, pull_stops_at_the_first_parent);
   tcase_add_test(tc, filter_keeps_matching_items_and_culls_duplicates);
+  tcase_add_test(tc, split_sends_each_item_to_its_class);
+  tcase_add_test(tc, levels_run_breadth_first_until_a_limit);
   tcase_add_test(tc, for_each_visits_every_vertex_or_every_item);
   tcase_add_test(tc, queue_bitmap_round_trip_sorts_and_keeps_the_set);
   tcase_add_test(tc, frontier_rejects_ids_outside_its_universe);

@@ -28,6 +28,15 @@ GR_HD bool test_visit(const test_ctx *c, gr_vid u, gr_vid v, gr_eid e) {
   c->pred[v] = (gr_svid)u;
   return true;
 }
+/* Levels: level l claims with label l + 1 (breadth-first depths from a
+ * frontier at 0 whose first level is 0). */
+GR_HD bool test_level_visit(const test_ctx *c, int level, gr_vid u, gr_vid v, gr_eid e) {
+  (void)e;
+  if (gr_load_relaxed_svid(&c->label[v]) >= 0) return false;
+  if (!gr_atomic_cas_svid(&c->label[v], -1, (gr_svid)level + 1)) return false;
+  c->pred[v] = (gr_svid)u;
+  return true;
+}
 GR_HD bool test_wanted(const test_ctx *c, gr_vid v) { return c->label[v] < 0; }
 GR_HD bool test_pull_visit(const test_ctx *c, gr_vid u, gr_vid v, gr_eid e) {
   (void)e;
@@ -36,6 +45,11 @@ GR_HD bool test_pull_visit(const test_ctx *c, gr_vid u, gr_vid v, gr_eid e) {
   return true;
 }
 GR_HD bool test_keep(const test_ctx *c, gr_vid v) { return v % c->modulus == 0; }
+/* split: class 0 when v % modulus == 0, 1 when it is 1, neither else. */
+GR_HD int test_klass(const test_ctx *c, gr_vid v) {
+  const gr_vid r = v % c->modulus;
+  return r == 0 ? 0 : r == 1 ? 1 : -1;
+}
 GR_HD void test_mark(const test_ctx *c, gr_vid v) { c->marks[v] = (uint32_t)v * 2u + 1u; }
 
 typedef struct test_ops {
@@ -43,6 +57,8 @@ typedef struct test_ops {
   gr_status (*pull)(gr_device *, gr_workspace *, gr_advance_pull_args *, const test_ctx *);
   gr_status (*filter)(gr_device *, gr_workspace *, gr_filter_args *, const test_ctx *);
   gr_status (*for_each)(gr_device *, gr_workspace *, gr_for_each_args *, const test_ctx *);
+  gr_status (*split)(gr_device *, gr_workspace *, gr_split_args *, const test_ctx *);
+  gr_status (*levels)(gr_device *, gr_workspace *, gr_advance_levels_args *, const test_ctx *);
 } test_ops;
 
 extern const test_ops test_ops_cpu;

@@ -182,7 +182,7 @@ START_TEST(one_device_equals_reference) {
       run_one_device(g, threads, values);
       for (int k = 0; k < N_SOURCES; k++) {
         gr_run_args a = {source_of(g, k), k};
-        gr_result ref, r = {n, GR_VALUE_SVID, values[k], NULL};
+        gr_result ref, r = {.n = n, .type = GR_VALUE_SVID, .values = values[k]};
         ck_assert_int_eq(gr_reach_reference(g, &a, &o, &ref), GR_SUCCESS);
         ck_assert_msg(gr_reach_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%s source %llu: %s", specs[i],
                       (unsigned long long)a.source, gr_error_message());

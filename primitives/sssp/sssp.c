@@ -1,0 +1,498 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* SSSP as a primitive spec: per-device state (distances, stamps, the near
+ * bucket, the far pile and its bits, predecessors), reset at the source's
+ * owner, and one bucket step per iteration (sssp.h). Across devices a
+ * changed vertex travels with its distance (and predecessor) and the
+ * smaller distance wins; every device moves to the next bucket at once,
+ * when none has a near vertex left, to the bucket of the smallest pile
+ * distance of all. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gr/util.h"
+#include "sssp/sssp.h"
+
+/* Levels one device-side loop may run before the host looks again. */
+enum { GR__SSSP_LOOP_LEVELS = 4096 };
+
+/* Per-iteration figures of a run, kept by device 0 for the report. */
+enum { GR__SSSP_NEAR = 0, GR__SSSP_FAR = 1, GR__SSSP_SPLIT = 2, GR__SSSP_SERIES = 3 };
+static const char *const gr__sssp_series_names[GR__SSSP_SERIES] = {"bucket", "far_pile", "split"};
+
+typedef struct gr__sssp_slice {
+  gr_buffer dist;
+  gr_buffer pred;
+  gr_buffer dp; /* with predecessors: distance and predecessor words (sssp.h) */
+  gr_buffer stamp;
+  gr_buffer pile_bits;
+  gr_buffer near;
+  gr_buffer pile[2]; /* pile[cur] is live; the other receives what stays at a split */
+  int cur;
+  gr_eid pile_n;
+  bool mark_pred;
+  double delta;
+  float split;
+  double *series[GR__SSSP_SERIES];
+  int series_len, series_cap;
+  /* The device-side loop (one GPU): input sizes of its levels (device and
+   * host), the pile's count on the device, and whether this run's buckets
+   * outgrew it once. */
+  gr_buffer loop_sizes;
+  gr_eid *host_sizes;
+  gr_buffer pile_count;
+  bool left;
+} gr__sssp_slice;
+
+const gr_sssp_ops *gr__sssp_ops(const gr_device *dev) {
+#ifdef GR_HAVE_CUDA
+  if (gr_device_backend(dev) == GR_BACKEND_CUDA) return &gr__sssp_ops_cuda;
+#endif
+  (void)dev;
+  return &gr__sssp_ops_cpu;
+}
+
+/* Rows in fixed blocks, each summed in order and the blocks in order, so
+ * the mean (and delta) does not depend on the thread count. */
+enum { GR__SSSP_SUM_BLOCKS = 1024 };
+
+double gr_sssp_delta_auto(const gr_csr *g) {
+  if (!g->weights || g->m == 0) return 1.0;
+  double part[GR__SSSP_SUM_BLOCKS];
+  uint64_t sources[GR__SSSP_SUM_BLOCKS];
+  float least = INFINITY;
+  const uint64_t n = g->n, step = (n + GR__SSSP_SUM_BLOCKS - 1) / GR__SSSP_SUM_BLOCKS;
+#pragma omp parallel for schedule(dynamic, 1) reduction(min : least)
+  for (int b = 0; b < GR__SSSP_SUM_BLOCKS; b++) {
+    double sum = 0;
+    uint64_t with_edges = 0;
+    const uint64_t lo = (uint64_t)b * step, hi = lo + step < n ? lo + step : n;
+    for (uint64_t u = lo; u < hi; u++) {
+      with_edges += g->offsets[u + 1] > g->offsets[u];
+      for (gr_eid e = g->offsets[u]; e < g->offsets[u + 1]; e++) {
+        const float w = g->weights[e];
+        sum += w;
+        if (w > 0 && w < least) least = w;
+      }
+    }
+    part[b] = sum;
+    sources[b] = with_edges;
+  }
+  double sum = 0;
+  uint64_t with_edges = 0;
+  for (int b = 0; b < GR__SSSP_SUM_BLOCKS; b++) {
+    sum += part[b];
+    with_edges += sources[b];
+  }
+  if (!(sum > 0) || with_edges == 0) return 1.0;
+  const double mean_weight = sum / (double)g->m, mean_degree = (double)g->m / (double)with_edges;
+  const double delta = 32.0 * mean_weight / mean_degree;
+  return delta < (double)least ? (double)least : delta;
+}
+
+float gr_sssp_next_split(double delta, float least) {
+  const double k = floor((double)least / delta);
+  float s = (float)((k + 1.0) * delta);
+  if (!(s > least)) s = nextafterf(least, INFINITY);
+  return s;
+}
+
+gr_status gr_sssp_prepare(gr_graph *g, gr_prim_options *o) {
+  const gr_csr *c = gr_graph_out(g);
+  if (c->m > 0 && !c->weights)
+    return gr_errorf(GR_ERR_BAD_INPUT, "sssp needs edge weights; the input has none (use --weights random:LO:HI)");
+  /* The first bad edge in row order: the lowest row holding one, then its
+   * first in the row (the message does not depend on the thread count). */
+  gr_vid bad = c->n;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(min : bad)
+  for (gr_vid u = 0; u < c->n; u++) {
+    if (u >= bad || !c->weights) continue;
+    for (gr_eid e = c->offsets[u]; e < c->offsets[u + 1]; e++)
+      if (!(c->weights[e] >= 0) || isinf(c->weights[e])) {
+        bad = u;
+        break;
+      }
+  }
+  if (bad < c->n) {
+    gr_eid e = c->offsets[bad];
+    while (c->weights[e] >= 0 && !isinf(c->weights[e])) e++;
+    const float w = c->weights[e];
+    const unsigned long long from = (unsigned long long)gr_graph_original_id(g, bad),
+                             to = (unsigned long long)gr_graph_original_id(g, c->indices[e]);
+    if (w < 0)
+      return gr_errorf(GR_ERR_BAD_INPUT, "%s: edge %llu -> %llu has a negative weight (%g); sssp needs weights of at least 0",
+                       gr_graph_name(g), from, to, (double)w);
+    return gr_errorf(GR_ERR_BAD_INPUT, "%s: edge %llu -> %llu has weight %g; sssp needs finite weights", gr_graph_name(g),
+                     from, to, (double)w);
+  }
+  if (!(o->delta > 0)) o->delta = gr_sssp_delta_auto(c);
+  return GR_SUCCESS;
+}
+
+static void gr__sssp_release_buffers(gr__sssp_slice *s) {
+  gr_buffer_release(&s->dist);
+  gr_buffer_release(&s->pred);
+  gr_buffer_release(&s->dp);
+  gr_buffer_release(&s->stamp);
+  gr_buffer_release(&s->pile_bits);
+  gr_buffer_release(&s->near);
+  gr_buffer_release(&s->pile[0]);
+  gr_buffer_release(&s->pile[1]);
+  gr_buffer_release(&s->loop_sizes);
+  gr_buffer_release(&s->pile_count);
+  free(s->host_sizes);
+  for (int k = 0; k < GR__SSSP_SERIES; k++) free(s->series[k]);
+}
+
+static gr_status sssp_init(void **slice, gr_part *p) {
+  gr__sssp_slice *s = NULL;
+  gr_status st = GR_SUCCESS;
+  if (p->sub->out.m > 0 && !p->sub->out.weights)
+    return gr_errorf(GR_ERR_BAD_INPUT, "sssp needs edge weights; the graph has none (use --weights random:LO:HI)");
+  GR_CHECK(gr_host_calloc((void **)&s, 1, sizeof *s, "sssp state"));
+  const gr_vid n = p->sub->n_local;
+  const size_t slots = n ? (size_t)n : 1;
+  s->mark_pred = p->opts->mark_pred;
+  /* Without prepare (a caller that skipped it), each device picks delta
+   * from its own part: still correct, though devices may then disagree on
+   * the bucket boundaries. */
+  s->delta = p->opts->delta > 0 ? p->opts->delta : gr_sssp_delta_auto(&p->sub->out);
+  GR_CHECK_GOTO(gr_buffer_resize(&s->dist, p->dev, slots * sizeof(float), 0, "sssp distances"), st, fail);
+  GR_CHECK_GOTO(gr_buffer_resize(&s->stamp, p->dev, slots * sizeof(int32_t), 0, "sssp stamps"), st, fail);
+  GR_CHECK_GOTO(gr_buffer_resize(&s->pile_bits, p->dev, gr_bitmap_words(n ? n : 1) * sizeof(uint32_t), 0,
+                                 "sssp far-pile bits"),
+                st, fail);
+  if (s->mark_pred) {
+#ifdef GR_VERTEX_64
+    /* A predecessor's global id shares a 64-bit word with the distance
+     * (32-bit ids always fit). */
+    if (p->sub->n_global > (gr_vid)GR_SSSP_NO_PRED) {
+      st = gr_errorf(GR_ERR_UNSUPPORTED,
+                     "sssp records predecessors for graphs of fewer than 2^32 vertices; this one has %llu",
+                     (unsigned long long)p->sub->n_global);
+      goto fail;
+    }
+#endif
+    GR_CHECK_GOTO(gr_buffer_resize(&s->pred, p->dev, slots * sizeof(gr_svid), 0, "sssp predecessors"), st, fail);
+    GR_CHECK_GOTO(gr_buffer_resize(&s->dp, p->dev, slots * sizeof(uint64_t), 0, "sssp distances and predecessors"),
+                  st, fail);
+  }
+  *slice = s;
+  return GR_SUCCESS;
+fail:
+  gr__sssp_release_buffers(s);
+  free(s);
+  return st;
+}
+
+static void sssp_release(void *slice, gr_part *p) {
+  (void)p;
+  gr__sssp_slice *s = slice;
+  gr__sssp_release_buffers(s);
+  free(s);
+}
+
+static gr_sssp_ctx gr__sssp_ctx(gr__sssp_slice *s, const gr_part *p, int iteration) {
+  gr_sssp_ctx c;
+  memset(&c, 0, sizeof c);
+  c.dist = s->dist.ptr;
+  c.pred = s->mark_pred ? s->pred.ptr : NULL;
+  c.dp = s->mark_pred ? s->dp.ptr : NULL;
+  c.stamp = s->stamp.ptr;
+  c.weights = p->out.weights;
+  c.local_to_global = p->local_to_global;
+  c.pile_bits = s->pile_bits.ptr;
+  c.iteration = iteration;
+  c.split = s->split;
+  c.lower = s->split;
+  return c;
+}
+
+static gr_status sssp_reset(void *slice, gr_part *p, const gr_run_args *a, gr_frontier *first) {
+  gr__sssp_slice *s = slice;
+  const gr_vid n = p->sub->n_local;
+  s->pile_n = 0;
+  s->cur = 0;
+  s->series_len = 0;
+  s->left = false;
+  /* The first bucket is [0, delta). */
+  s->split = gr_sssp_next_split(s->delta, 0.0f);
+  gr_sssp_ctx c = gr__sssp_ctx(s, p, 0);
+  gr_for_each_args fa = {NULL, n};
+  GR_CHECK(gr__sssp_ops(p->dev)->init(p->dev, p->ws, &fa, &c));
+  GR_CHECK(gr_device_memset(p->dev, s->pile_bits.ptr, 0, gr_bitmap_words(n ? n : 1) * sizeof(uint32_t)));
+  /* A frontier holds each changed vertex once: n_local entries suffice. */
+  if (gr_frontier_capacity(first) < n) GR_CHECK(gr_frontier_reserve(first, p->dev, n, 0, &p->mem));
+  GR_CHECK(gr_part_seed_float(p, a->source, s->dist.ptr, 0.0f, first));
+  if (s->mark_pred && first->size) {
+    gr_for_each_args src = {gr_frontier_items(first), first->size};
+    GR_CHECK(gr__sssp_ops(p->dev)->absorb(p->dev, p->ws, &src, &c));
+  }
+  return GR_SUCCESS;
+}
+
+/* Appends one iteration's figures (device 0; statistics only, so a failed
+ * allocation keeps what fits). */
+static void gr__sssp_record(gr__sssp_slice *s, gr_eid near, gr_eid far) {
+  if (s->series_len == s->series_cap) {
+    const int cap = s->series_cap ? 2 * s->series_cap : 64;
+    for (int k = 0; k < GR__SSSP_SERIES; k++) {
+      double *x = realloc(s->series[k], sizeof *x * (size_t)cap);
+      if (!x) return;
+      s->series[k] = x;
+    }
+    s->series_cap = cap;
+  }
+  s->series[GR__SSSP_NEAR][s->series_len] = (double)near;
+  s->series[GR__SSSP_FAR][s->series_len] = (double)far;
+  s->series[GR__SSSP_SPLIT][s->series_len] = (double)s->split;
+  s->series_len++;
+}
+
+/* The bucket and the pile of all devices (one sum: both are counts of
+ * owned vertices, so each fits 32 bits when the graph does). */
+static gr_status gr__sssp_totals(gr_part *p, gr_eid near, gr_eid far, gr_eid *near_all, gr_eid *far_all) {
+  if (p->sub->n_global <= UINT32_MAX) {
+    gr_eid packed = 0;
+    GR_CHECK(gr_part_sum(p, near | far << 32, &packed));
+    *near_all = packed & UINT32_MAX;
+    *far_all = packed >> 32;
+    return GR_SUCCESS;
+  }
+  GR_CHECK(gr_part_sum(p, near, near_all));
+  return gr_part_sum(p, far, far_all);
+}
+
+/* Small buckets on one device: many levels of the bucket in one
+ * device-side loop, far targets going to the pile from inside it. Sets
+ * it->levels (0 when the loop did not run: the caller relaxes the bucket
+ * itself). */
+static gr_status gr__sssp_loop(gr__sssp_slice *s, gr_part *p, gr_iter *it, gr_sssp_ctx *c, gr_eid near_n) {
+  const gr_sssp_ops *ops = gr__sssp_ops(p->dev);
+  const gr_tuning *t = &p->ws->tune;
+  const gr_vid n = p->sub->n_local;
+  it->levels = 0;
+  if (!ops->relax_levels || !t->small_loop || p->count != 1 || near_n > t->small_vertices) return GR_SUCCESS;
+  /* A run whose buckets outgrew the loop once comes back to it only with
+   * really small ones: every refused try costs a launch and a round trip. */
+  if (s->left && near_n > t->small_vertices / 16) return GR_SUCCESS;
+  if (!s->loop_sizes.ptr) {
+    GR_CHECK(gr_buffer_resize(&s->loop_sizes, p->dev, GR__SSSP_LOOP_LEVELS * sizeof(gr_eid), 0, "sssp level sizes"));
+    GR_CHECK(gr_host_alloc((void **)&s->host_sizes, GR__SSSP_LOOP_LEVELS * sizeof(gr_eid), "sssp level sizes"));
+    GR_CHECK(gr_buffer_resize(&s->pile_count, p->dev, sizeof(uint64_t), 0, "sssp pile count"));
+  }
+  /* The loop's queues (the bucket and the output) and the pile may fill
+   * up to every vertex. */
+  const size_t all = (size_t)(n ? n : 1) * sizeof(gr_vid);
+  GR_CHECK(gr_buffer_reserve(&s->near, p->dev, all, 1, &p->mem, 0, "sssp near bucket"));
+  GR_CHECK(gr_buffer_reserve(&s->pile[s->cur], p->dev, all, 1, &p->mem, 0, "sssp far pile"));
+  uint64_t count = s->pile_n;
+  GR_CHECK(gr_device_copy(p->dev, s->pile_count.ptr, &count, sizeof count, GR_COPY_H2D));
+  c->pile = s->pile[s->cur].ptr;
+  c->pile_count = s->pile_count.ptr;
+  c->pile_capacity = n;
+  gr_advance_levels_args a;
+  memset(&a, 0, sizeof a);
+  a.g = &p->out;
+  a.queue[0] = s->near.ptr;
+  a.queue[1] = gr_frontier_items(it->out);
+  a.capacity = n;
+  a.n_in = near_n;
+  a.first_level = it->iteration;
+  a.max_levels = GR__SSSP_LOOP_LEVELS;
+  if (it->max_levels > 0 && it->max_levels < a.max_levels) a.max_levels = it->max_levels;
+  a.max_vertices = t->small_vertices;
+  a.max_edges = t->small_edges;
+  a.max_degree = t->small_degree;
+  a.level_sizes = s->loop_sizes.ptr;
+  GR_CHECK(ops->relax_levels(p->dev, p->ws, &a, c));
+  if (a.levels == 0) {
+    s->left = true;
+    return GR_SUCCESS;
+  }
+  if (a.n_out > 0 && a.levels < a.max_levels) s->left = true;
+  GR_CHECK(gr_device_copy(p->dev, &count, s->pile_count.ptr, sizeof count, GR_COPY_D2H));
+  if (count > n)
+    return gr_errorf(GR_ERR_INTERNAL, "sssp: the far pile received %llu entries for %llu vertices",
+                     (unsigned long long)count, (unsigned long long)n);
+  s->pile_n = count;
+  /* The bucket left (when the loop stopped on a limit) is the output. */
+  if (a.out_queue == 0 && a.n_out)
+    GR_CHECK(gr_device_copy(p->dev, gr_frontier_items(it->out), s->near.ptr, (size_t)a.n_out * sizeof(gr_vid),
+                            GR_COPY_D2D));
+  it->out->size = a.n_out;
+  it->levels = a.levels;
+  it->edges += a.edges;
+  if (a.levels > 1)
+    GR_CHECK(gr_device_copy(p->dev, s->host_sizes, (gr_eid *)s->loop_sizes.ptr + 1,
+                            (size_t)(a.levels - 1) * sizeof(gr_eid), GR_COPY_D2H));
+  it->level_sizes = s->host_sizes;
+  return GR_SUCCESS;
+}
+
+static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
+  gr__sssp_slice *s = slice;
+  const gr_sssp_ops *ops = gr__sssp_ops(p->dev);
+  const gr_vid n = p->sub->n_local;
+  if (gr_frontier_capacity(it->out) < n) GR_CHECK(gr_frontier_reserve(it->out, p->dev, n, 0, &p->mem));
+  /* Near and pile entries are distinct owned vertices. */
+  gr_eid room = s->pile_n + it->in->size;
+  if (room > n) room = n;
+  const size_t room_bytes = (size_t)(room ? room : 1) * sizeof(gr_vid);
+  GR_CHECK(gr_buffer_reserve(&s->pile[s->cur], p->dev, room_bytes, 1, &p->mem, 0, "sssp far pile"));
+  GR_CHECK(gr_buffer_reserve(&s->near, p->dev, room_bytes, 0, &p->mem, 0, "sssp near bucket"));
+  gr_vid *near = s->near.ptr;
+  gr_sssp_ctx c = gr__sssp_ctx(s, p, it->iteration);
+  /* Between devices, what peers improved arrived in the exchange's arrays. */
+  const bool exchanged = s->mark_pred && p->count > 1;
+  if (exchanged && it->in->size) {
+    gr_for_each_args fa = {gr_frontier_items(it->in), it->in->size};
+    GR_CHECK(ops->absorb(p->dev, p->ws, &fa, &c));
+  }
+
+  /* 1. The input: near bucket or far pile. */
+  gr_split_args sa;
+  memset(&sa, 0, sizeof sa);
+  sa.in = gr_frontier_items(it->in);
+  sa.n_in = it->in->size;
+  sa.out[0] = near;
+  sa.out_capacity[0] = room;
+  sa.out[1] = (gr_vid *)s->pile[s->cur].ptr + s->pile_n;
+  sa.out_capacity[1] = room - s->pile_n;
+  GR_CHECK(ops->split_input(p->dev, p->ws, &sa, &c));
+  gr_eid near_n = sa.n_out[0];
+  s->pile_n += sa.n_out[1];
+
+  /* 2. No near vertex anywhere: the next bucket, from the pile. */
+  gr_eid near_all = 0;
+  GR_CHECK(gr_part_sum(p, near_n, &near_all));
+  if (near_all == 0) {
+    float least = INFINITY;
+    if (s->pile_n) GR_CHECK(ops->pile_min(p->dev, p->ws, s->pile[s->cur].ptr, s->pile_n, &c, &least));
+    gr_eid m = 0;
+    GR_CHECK(gr_part_min(p, gr__sssp_bits(least), &m));
+    const float global_least = gr__sssp_float((uint32_t)m);
+    /* +inf: every pile holds stale entries only; they are dropped. */
+    c.lower = s->split;
+    c.split = isinf(global_least) ? s->split : gr_sssp_next_split(s->delta, global_least);
+    if (s->pile_n) {
+      gr_buffer *keep = &s->pile[s->cur ^ 1];
+      GR_CHECK(gr_buffer_reserve(keep, p->dev, (size_t)s->pile_n * sizeof(gr_vid), 0, &p->mem, 0, "sssp far pile"));
+      gr_split_args pa;
+      memset(&pa, 0, sizeof pa);
+      pa.in = s->pile[s->cur].ptr;
+      pa.n_in = s->pile_n;
+      pa.out[0] = near;
+      pa.out_capacity[0] = room;
+      pa.out[1] = keep->ptr;
+      pa.out_capacity[1] = s->pile_n;
+      GR_CHECK(ops->split_pile(p->dev, p->ws, &pa, &c));
+      near_n = pa.n_out[0];
+      s->pile_n = pa.n_out[1];
+      s->cur ^= 1;
+    }
+    s->split = c.split;
+    c.lower = c.split;
+    if (!isinf(global_least)) it->tag = 'B';
+  }
+
+  /* 3. Relax the bucket's out-edges: in a device-side loop while the
+   * bucket is small (one GPU), else one level. */
+  it->out->size = 0;
+  GR_CHECK(gr__sssp_loop(s, p, it, &c, near_n));
+  if (it->levels > 0) {
+    it->pending = s->pile_n;
+    /* Per level: its bucket, and the pile as the loop left it. */
+    for (int l = 0; l < it->levels; l++) gr__sssp_record(s, l ? it->level_sizes[l - 1] : near_n, s->pile_n);
+    return GR_SUCCESS;
+  }
+  near = s->near.ptr; /* the loop's try may have grown the bucket's buffer */
+  if (near_n) {
+    gr_advance_push_args a;
+    memset(&a, 0, sizeof a);
+    a.g = &p->out;
+    a.in = near;
+    a.n_in = near_n;
+    a.out = gr_frontier_items(it->out);
+    a.out_capacity = gr_frontier_capacity(it->out);
+    GR_CHECK(ops->relax(p->dev, p->ws, &a, &c));
+    it->out->size = a.n_out;
+    it->edges += a.edges;
+    if (exchanged && a.n_out) {
+      gr_for_each_args fa = {gr_frontier_items(it->out), a.n_out};
+      GR_CHECK(ops->publish(p->dev, p->ws, &fa, &c));
+    }
+  }
+  it->pending = s->pile_n;
+
+  gr_eid far_all = s->pile_n;
+  near_all = near_n;
+  if (p->count > 1) GR_CHECK(gr__sssp_totals(p, near_n, s->pile_n, &near_all, &far_all));
+  if (p->index == 0) gr__sssp_record(s, near_all, far_all);
+  return GR_SUCCESS;
+}
+
+static gr_status sssp_payload(void *slice, gr_part *p, gr_payload *out) {
+  (void)p;
+  gr__sssp_slice *s = slice;
+  memset(out, 0, sizeof *out);
+  out->n_values = 1;
+  out->values[0] = s->dist.ptr;
+  if (s->mark_pred) {
+    out->n_vertices = 1;
+    out->vertices[0] = s->pred.ptr;
+  }
+  return GR_SUCCESS;
+}
+
+static gr_status sssp_extract(void *slice, gr_part *p, gr_result *r) {
+  gr__sssp_slice *s = slice;
+  if (s->mark_pred) {
+    gr_sssp_ctx c = gr__sssp_ctx(s, p, 0);
+    gr_for_each_args all = {NULL, p->sub->n_local};
+    GR_CHECK(gr__sssp_ops(p->dev)->publish(p->dev, p->ws, &all, &c));
+    GR_CHECK(gr_device_sync(p->dev));
+  }
+  GR_CHECK(gr_part_gather_float(p, s->dist.ptr, r->values));
+  if (s->mark_pred && r->preds) GR_CHECK(gr_part_gather_svid(p, s->pred.ptr, r->preds));
+  if (p->index != 0) return GR_SUCCESS;
+  gr_extra *x = &r->extra;
+  gr_extra_free(x);
+  x->n_numbers = 1;
+  x->number_names[0] = "delta";
+  x->numbers[0] = s->delta;
+  const size_t len = (size_t)s->series_len;
+  for (int k = 0; k < GR__SSSP_SERIES; k++) {
+    GR_CHECK(gr_host_alloc((void **)&x->series[k], (len ? len : 1) * sizeof(double), "sssp statistics"));
+    if (len) memcpy(x->series[k], s->series[k], len * sizeof(double));
+    x->series_names[k] = gr__sssp_series_names[k];
+    x->n_series = k + 1;
+  }
+  x->series_len = s->series_len;
+  return GR_SUCCESS;
+}
+
+const gr_primitive gr_sssp_primitive = {
+    .name = "sssp",
+    .summary = "single-source shortest paths: distance (and predecessor) of every vertex from a source",
+    .proxy = GR_PROXY_1HOP,
+    .comm = GR_COMM_SELECTIVE,
+    .n_vertex_assoc = 1,
+    .n_value_assoc = 1,
+    .combine = GR_COMBINE_MIN,
+    .value_type = GR_VALUE_FLOAT,
+    .needs_source = true,
+    .needs_in_edges = false,
+    .needs_weights = true,
+    .init = sssp_init,
+    .release = sssp_release,
+    .reset = sssp_reset,
+    .iterate = sssp_iterate,
+    .converged = NULL,
+    .payload = sssp_payload,
+    .extract = sssp_extract,
+    .prepare = gr_sssp_prepare,
+    .reference = gr_sssp_reference,
+    .validate = gr_sssp_validate,
+    .traversed_edges = gr_sssp_traversed_edges,
+};
