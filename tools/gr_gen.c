@@ -40,6 +40,8 @@ static void usage(FILE *f) {
           "  -s, --seed S        random seed, overriding the spec's (default: the\n"
           "                      spec's seed, 1 when it names none)\n"
           "  -t, --threads N     host threads (default: 0, all of them)\n"
+          "  -w, --weights W     none or random:LO:HI (seeded, equal on both arcs of\n"
+          "                      an edge; written as Matrix Market values; default: none)\n"
           "  -q, --quiet         print no summary line (default: print one)\n"
           "  -h, --help          print this help and exit\n"
           "\n"
@@ -85,13 +87,17 @@ int main(int argc, char **argv) {
                                            {"seed", required_argument, NULL, 's'},
                                            {"threads", required_argument, NULL, 't'},
                                            {"quiet", no_argument, NULL, 'q'},
+                                           {"weights", required_argument, NULL, 'w'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
   const char *output = NULL, *format = NULL;
   uint64_t seed = 0, threads = 0;
   bool has_seed = false, quiet = false;
+  gr_weight_spec weights;
+  memset(&weights, 0, sizeof weights);
+  weights.kind = GR_WEIGHTS_NONE;
   int opt;
-  while ((opt = getopt_long(argc, argv, "o:f:s:t:qh", longopts, NULL)) != -1) {
+  while ((opt = getopt_long(argc, argv, "o:f:s:t:w:qh", longopts, NULL)) != -1) {
     switch (opt) {
       case 'o': output = optarg; break;
       case 'f': format = optarg; break;
@@ -110,6 +116,12 @@ int main(int argc, char **argv) {
         }
         break;
       case 'q': quiet = true; break;
+      case 'w':
+        if (gr_weight_spec_parse(&weights, optarg) < 0 || weights.kind == GR_WEIGHTS_FILE) {
+          fprintf(stderr, "gr_gen: --weights must be none or random:LO:HI, got '%s'\n", optarg);
+          return GR_GEN_EXIT_USAGE;
+        }
+        break;
       case 'h': usage(stdout); return GR_GEN_EXIT_OK;
       default:
         fprintf(stderr, "Try 'gr_gen --help' for the options.\n");
@@ -168,6 +180,7 @@ int main(int argc, char **argv) {
   gr_load_options lo = GR_LOAD_OPTIONS_INIT;
   lo.threads = (int)threads;
   lo.use_cache = false;
+  lo.weights = weights;
   if (quiet) lo.progress = -1;
   const double t0 = gr_time_now();
   gr_status st = gr_gen_graph(&g, &spec, &lo);

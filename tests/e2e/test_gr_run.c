@@ -276,6 +276,68 @@ static char *slurp(const char *path) {
   return text;
 }
 
+/* gr_gen writes weights as Matrix Market values that gr_run (and any
+ * other reader of the format) reads back as the graph's weights: the same
+ * seeded integers, so SSSP can be compared with other tools on one file. */
+START_TEST(gr_gen_writes_weights_that_sssp_reads_back) {
+  const char *gen = getenv("GR_GEN");
+  ck_assert_msg(gen && *gen, "GR_GEN (path of gr_gen) is not set");
+  char g[512], o1[512], o2[512];
+  tmpfile_path(g, sizeof g, "w.mtx");
+  tmpfile_path(o1, sizeof o1, "w1.out");
+  tmpfile_path(o2, sizeof o2, "w2.out");
+  const char *argv[] = {gen, "kron:9:8", "-o", g, "--weights", "random:1:255", "--quiet", NULL};
+  char *out = NULL, *err = NULL;
+  ck_assert_msg(gr_test_run(argv, NULL, &out, &err) == 0, "%s", err);
+  free(out);
+  free(err);
+  FILE *f = fopen(g, "r");
+  ck_assert_ptr_nonnull(f);
+  char line[256];
+  ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+  ck_assert_ptr_nonnull(strstr(line, "real symmetric"));
+  while (fgets(line, sizeof line, f) && line[0] == '%') {
+  }
+  int rows = 0;
+  while (fgets(line, sizeof line, f) && rows < 50) {
+    unsigned long long a, b;
+    double w;
+    ck_assert_int_eq(sscanf(line, "%llu %llu %lf", &a, &b, &w), 3);
+    ck_assert(w >= 1 && w <= 255 && w == (double)(long long)w);
+    rows++;
+  }
+  fclose(f);
+  ck_assert_int_eq(rows, 50);
+  /* The file's weights, and the same generator with gr_run's own random
+   * weights of the same seed, give the same distances. */
+  ck_assert_msg(run("--primitive", "sssp", g, "--src", "3", "--validate", "--no-cache", "--out", o1) == 0, "%s", err_text);
+  ck_assert_msg(run("--primitive", "sssp", "--gen", "kron:9:8", "--weights", "random:1:255", "--src", "2", "--validate",
+                    "--out", o2) == 0,
+                "%s", err_text);
+  char *a = strdup(slurp(o1));
+  char *b = strdup(slurp(o2));
+  /* Matrix Market ids are 1-based, generated ones 0-based: compare the
+   * distance column. */
+  char *sa = NULL, *sb = NULL;
+  for (char *la = strtok_r(a, "\n", &sa), *lb = strtok_r(b, "\n", &sb); la || lb;
+       la = strtok_r(NULL, "\n", &sa), lb = strtok_r(NULL, "\n", &sb)) {
+    ck_assert(la && lb);
+    ck_assert_str_eq(strchr(la, ' '), strchr(lb, ' '));
+  }
+  free(a);
+  free(b);
+  unlink(o1);
+  unlink(o2);
+  unlink(g);
+  /* Bad weights specs are usage errors. */
+  const char *bad[] = {gen, "kron:9:8", "-o", g, "--weights", "file", NULL};
+  ck_assert_int_eq(gr_test_run(bad, NULL, &out, &err), 2);
+  ck_assert_ptr_nonnull(strstr(err, "--weights"));
+  free(out);
+  free(err);
+}
+END_TEST
+
 START_TEST(sssp_json_reports_delta_and_bucket_sizes) {
   char j[512];
   tmpfile_path(j, sizeof j, "sssp.json");
@@ -581,6 +643,7 @@ int main(void) {
   tcase_add_test(runs, sssp_validates_on_generated_graphs);
   tcase_add_test(runs, sssp_validates_on_real_graphs);
   tcase_add_test(runs, sssp_reads_weights_from_files);
+  tcase_add_test(runs, gr_gen_writes_weights_that_sssp_reads_back);
   tcase_add_test(runs, sssp_json_reports_delta_and_bucket_sizes);
   tcase_add_test(runs, every_tuning_variant_validates);
   tcase_add_test(runs, out_file_lists_every_vertex_by_input_id);
