@@ -723,8 +723,7 @@ int main(int argc, char **argv) {
     x->n_dev = stats.n_devices;
     x->iteration_limit = stats.status == GR_ITERATION_LIMIT;
     t_phase = gr_time_now();
-    gr_result_free(&res);
-    GR_CHECK_GOTO(gr_enactor_extract(en, &res), st, runtime_fail);
+    GR_CHECK_GOTO(gr_enactor_extract_reuse(en, &res), st, runtime_fail);
     /* The primitive's own figures go with the run's record. */
     x->extra = res.extra;
     memset(&res.extra, 0, sizeof res.extra);

@@ -361,6 +361,9 @@ static void gr__slot_release(gr__slot *s) {
     gr_buffer_release(&s->dev_in[i]);
   }
   gr_buffer_release(&s->dev_l2g);
+  if (s->part.host_stage && s->dev) gr_device_host_free(s->dev, s->part.host_stage);
+  s->part.host_stage = NULL;
+  s->part.host_stage_bytes = 0;
   if (s->ws_ready) gr_workspace_release(&s->ws);
   s->ws_ready = false;
   if (s->dev) gr_device_sync(s->dev);
@@ -680,15 +683,19 @@ gr_status gr_enactor_run(gr_enactor *e, const gr_run_args *args, gr_run_stats *s
   return GR_SUCCESS;
 }
 
-gr_status gr_enactor_extract(gr_enactor *e, gr_result *r) {
+static gr_status gr__extract(gr_enactor *e, gr_result *r, bool reuse) {
   gr_vid n = e->cfg.subs[0]->n_global;
   const gr_primitive *p = e->cfg.prim;
-  GR_CHECK(gr_result_alloc(r, n, p->value_type, e->opts.mark_pred && p->n_vertex_assoc > 0));
+  const bool preds = e->opts.mark_pred && p->n_vertex_assoc > 0;
+  GR_CHECK(reuse ? gr_result_reuse(r, n, p->value_type, preds) : gr_result_alloc(r, n, p->value_type, preds));
   e->result = r;
   gr_status st = gr__command(e, GR__CMD_EXTRACT);
   if (st < 0) gr_result_free(r);
   return st;
 }
+
+gr_status gr_enactor_extract(gr_enactor *e, gr_result *r) { return gr__extract(e, r, false); }
+gr_status gr_enactor_extract_reuse(gr_enactor *e, gr_result *r) { return gr__extract(e, r, true); }
 
 int gr_enactor_device_count(const gr_enactor *e) { return e->n; }
 

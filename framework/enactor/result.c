@@ -19,6 +19,14 @@ static size_t gr__value_size(gr_value_type t) {
   return sizeof(double);
 }
 
+/* All bytes 0xff, on all host threads: results of big graphs are hundreds
+ * of megabytes, filled once per run. */
+static void gr__fill_ff(void *p, size_t bytes) {
+  const size_t piece = (size_t)1 << 20;
+#pragma omp parallel for schedule(static) if (bytes > 4 * piece)
+  for (size_t off = 0; off < bytes; off += piece) memset((char *)p + off, 0xff, bytes - off < piece ? bytes - off : piece);
+}
+
 gr_status gr_result_alloc(gr_result *r, gr_vid n, gr_value_type type, bool preds) {
   gr_result z = GR_RESULT_INIT;
   *r = z;
@@ -26,15 +34,26 @@ gr_status gr_result_alloc(gr_result *r, gr_vid n, gr_value_type type, bool preds
   r->type = type;
   GR_CHECK(gr_host_alloc(&r->values, (size_t)n * gr__value_size(type), "results"));
   /* Unwritten entries read as "unreached" (-1) rather than garbage. */
-  memset(r->values, 0xff, (size_t)n * gr__value_size(type));
+  gr__fill_ff(r->values, (size_t)n * gr__value_size(type));
   if (preds) {
     gr_status st = gr_host_alloc((void **)&r->preds, (size_t)n * sizeof(gr_svid), "predecessors");
     if (st < 0) {
       gr_result_free(r);
       return st;
     }
-    memset(r->preds, 0xff, (size_t)n * sizeof(gr_svid));
+    gr__fill_ff(r->preds, (size_t)n * sizeof(gr_svid));
   }
+  return GR_SUCCESS;
+}
+
+gr_status gr_result_reuse(gr_result *r, gr_vid n, gr_value_type type, bool preds) {
+  if (!r->values || r->n != n || r->type != type || (r->preds != NULL) != preds) {
+    gr_result_free(r);
+    return gr_result_alloc(r, n, type, preds);
+  }
+  gr_extra_free(&r->extra);
+  gr__fill_ff(r->values, (size_t)n * gr__value_size(type));
+  if (preds) gr__fill_ff(r->preds, (size_t)n * sizeof(gr_svid));
   return GR_SUCCESS;
 }
 
@@ -74,9 +93,19 @@ gr_status gr_part_seed_float(gr_part *p, gr_vid source, float *values, float val
 /* Owned entries of a device array of `size`-byte values, to global ids. */
 static gr_status gr__part_gather(gr_part *p, const void *values, size_t size, void *global) {
   const gr_vid n = p->sub->n_local;
-  unsigned char *h = NULL;
-  GR_CHECK(gr_host_alloc((void **)&h, (size_t)n * size, "results"));
-  gr_status st = gr_device_copy(p->dev, h, values, (size_t)n * size, GR_COPY_D2H);
+  /* The device's staging memory, kept from run to run (pinned on GPUs: a
+   * fresh pageable buffer of a big graph's results costs page faults and a
+   * slow copy every run). */
+  const size_t bytes = (size_t)n * size;
+  if (p->host_stage_bytes < bytes) {
+    gr_device_host_free(p->dev, p->host_stage);
+    p->host_stage = NULL;
+    p->host_stage_bytes = 0;
+    GR_CHECK(gr_device_host_alloc(p->dev, &p->host_stage, bytes ? bytes : 1, "results"));
+    p->host_stage_bytes = bytes;
+  }
+  unsigned char *h = p->host_stage;
+  gr_status st = gr_device_copy(p->dev, h, values, bytes, GR_COPY_D2H);
   /* Each device's thread scatters its own vertices with a share of the
    * host's threads (owners write disjoint entries). */
   const int threads = gr_host_threads() / p->count > 1 ? gr_host_threads() / p->count : 1;
@@ -87,7 +116,6 @@ static gr_status gr__part_gather(gr_part *p, const void *values, size_t size, vo
       if (gr_subgraph_owns(p->sub, v))
         memcpy((unsigned char *)global + (size_t)gr_subgraph_global(p->sub, v) * size, h + (size_t)v * size, size);
   }
-  free(h);
   return st;
 }
 

@@ -68,6 +68,10 @@ gr_status gr_enactor_create(gr_enactor **out, const gr_enactor_config *cfg);
 gr_status gr_enactor_run(gr_enactor *e, const gr_run_args *args, gr_run_stats *stats);
 /* Gathers the last run's results (global ids) into r, allocated here. */
 gr_status gr_enactor_extract(gr_enactor *e, gr_result *r);
+/* The same into r, a result of an earlier extract or GR_RESULT_INIT, whose
+ * arrays are kept when they fit (results of a big graph are hundreds of
+ * megabytes: fresh ones cost page faults every run). */
+gr_status gr_enactor_extract_reuse(gr_enactor *e, gr_result *r);
 int gr_enactor_device_count(const gr_enactor *e);
 void gr_enactor_device_report(const gr_enactor *e, int device, gr_device_report *rep);
 void gr_enactor_destroy(gr_enactor **e);

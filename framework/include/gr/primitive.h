@@ -87,6 +87,10 @@ typedef struct gr_part {
   bool global_view;
   gr_sync *sync;           /* for gr_part_sum; NULL on one device */
   gr_eid m_global;         /* arcs of all devices' CSRs together */
+  /* Host memory the framework keeps for this device's transfers of
+   * results (pinned where the backend benefits): reused run after run. */
+  void *host_stage;
+  size_t host_stage_bytes;
 } gr_part;
 
 /* The sum of `local` over the run's devices, for decisions every device
@@ -183,6 +187,9 @@ typedef struct gr_result {
 } gr_result;
 #define GR_RESULT_INIT {0, GR_VALUE_SVID, NULL, NULL, {0, {NULL}, {0}, 0, {NULL}, {NULL}, 0}}
 gr_status gr_result_alloc(gr_result *r, gr_vid n, gr_value_type type, bool preds);
+/* Like gr_result_alloc, but keeps r's arrays when they already have the
+ * size, type and predecessors asked for (a run after run). */
+gr_status gr_result_reuse(gr_result *r, gr_vid n, gr_value_type type, bool preds);
 /* Frees the arrays (extra included). */
 void gr_result_free(gr_result *r);
 
