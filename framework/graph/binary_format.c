@@ -293,32 +293,16 @@ static gr_status gr__check_csr(const gr_csr *c, const uint64_t *orig, const char
   return GR_SUCCESS;
 }
 
-gr_status gr__binary_map(gr_graph **out, const char *path, const gr__file_id *input, uint64_t key,
-                         int threads, bool *stale) {
+gr_status gr__binary_adopt(gr_graph **out, void *map, size_t size, const char *path,
+                           const gr__file_id *input, uint64_t key, int threads, bool *stale) {
   gr_status st = GR_SUCCESS;
   gr_graph *g = NULL;
-  void *map = NULL;
-  size_t size = 0;
-  struct stat s;
   gr__grb_header h;
   *out = NULL;
   if (stale) *stale = false;
-  int fd = -1;
-  GR_CHECK(gr__open_input(path, &fd, &s));
-  if ((uint64_t)s.st_size < sizeof h) {
-    st = GR__CORRUPT("%s: truncated binary graph (%llu bytes; the header alone is %zu)", path,
-                     (unsigned long long)s.st_size, sizeof h);
-    goto cleanup;
-  }
-  if ((uint64_t)s.st_size > SIZE_MAX) {
-    st = gr_errorf(GR_ERR_TOO_LARGE, "%s is too large to map on this host", path);
-    goto cleanup;
-  }
-  size = (size_t)s.st_size;
-  map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-  if (map == MAP_FAILED) {
-    map = NULL;
-    st = gr_errorf(GR_ERR_IO, "cannot map %s: %s", path, strerror(errno));
+  if (size < sizeof h) {
+    st = GR__CORRUPT("%s: truncated binary graph (%zu bytes; the header alone is %zu)", path, size,
+                     sizeof h);
     goto cleanup;
   }
   memcpy(&h, map, sizeof h);
@@ -397,6 +381,48 @@ cleanup:
     gr_graph_destroy(&g);
   }
   if (map) munmap(map, size);
+  return st;
+}
+
+gr_status gr__binary_map(gr_graph **out, const char *path, const gr__file_id *input, uint64_t key,
+                         int threads, bool *stale) {
+  gr_status st = GR_SUCCESS;
+  void *map = NULL;
+  struct stat s;
+  *out = NULL;
+  if (stale) *stale = false;
+  int fd = -1;
+  GR_CHECK(gr__open_input(path, &fd, &s));
+  if ((uint64_t)s.st_size < sizeof(gr__grb_header)) {
+    st = GR__CORRUPT("%s: truncated binary graph (%llu bytes; the header alone is %zu)", path,
+                     (unsigned long long)s.st_size, sizeof(gr__grb_header));
+    goto cleanup;
+  }
+  if ((uint64_t)s.st_size > SIZE_MAX) {
+    st = gr_errorf(GR_ERR_TOO_LARGE, "%s is too large to map on this host", path);
+    goto cleanup;
+  }
+  map = mmap(NULL, (size_t)s.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+  if (map == MAP_FAILED) {
+    st = gr_errorf(GR_ERR_IO, "cannot map %s: %s", path, strerror(errno));
+    goto cleanup;
+  }
+  /* The mapping is the graph's from here on, or released on failure. */
+  st = gr__binary_adopt(out, map, (size_t)s.st_size, path, input, key, threads, stale);
+cleanup:
   close(fd);
   return st;
+}
+
+gr_status gr__binary_seal(void *file, size_t size) {
+  gr__grb_header h;
+  if (size < sizeof h) return gr_errorf(GR_ERR_INVALID_ARG, "a binary graph of %zu bytes has no header", size);
+  memcpy(&h, file, sizeof h);
+  for (int a = 0; a < GR__A_COUNT; a++) {
+    if (!h.at[a] || h.at[a] > size || h.bytes[a] > size - h.at[a]) continue;
+    GR_CHECK(gr__checksum(&h.sum[a], (char *)file + h.at[a], (size_t)h.bytes[a], h.flags & GR__GRB_CRC32, 1));
+  }
+  h.header_sum = gr__header_sum(&h);
+  memcpy(file, &h, sizeof h);
+  return GR_SUCCESS;
 }

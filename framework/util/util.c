@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Host utilities: clocks, thread counts, checked allocation, prefix sums. */
+/* Host utilities: clocks, thread counts, host memory, checked allocation,
+ * prefix sums. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -24,11 +25,18 @@ int gr_host_threads(void) {
 #endif
 }
 
+/* Set once by the embedding program, read by any thread. */
+static uint64_t gr__host_memory_cap;
+
+void gr_host_memory_limit(uint64_t bytes) { __atomic_store_n(&gr__host_memory_cap, bytes, __ATOMIC_RELAXED); }
+
 uint64_t gr_host_memory_bytes(void) {
+  const uint64_t cap = __atomic_load_n(&gr__host_memory_cap, __ATOMIC_RELAXED);
   long pages = sysconf(_SC_PHYS_PAGES);
   long page = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page <= 0) return 0;
-  return (uint64_t)pages * (uint64_t)page;
+  if (pages <= 0 || page <= 0) return cap;
+  const uint64_t phys = (uint64_t)pages * (uint64_t)page;
+  return cap && cap < phys ? cap : phys;
 }
 
 const char *gr_format_bytes(char *buf, size_t len, uint64_t bytes) {

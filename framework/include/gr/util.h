@@ -22,8 +22,15 @@ double gr_time_now(void);
 /* Threads the host offers to parallel loops (OpenMP's count when built with
  * OpenMP, else 1). */
 int gr_host_threads(void);
-/* Physical memory of the host in bytes (0 when unknown). */
+/* Physical memory of the host in bytes (0 when unknown), or the limit set
+ * below when that is smaller. */
 uint64_t gr_host_memory_bytes(void);
+/* Makes gr plan with at most `bytes` of host memory (0: the whole host):
+ * loads and builds that would need more fail early with GR_ERR_HOST_OOM
+ * saying how much they need. A planning limit, not an allocator cap; the
+ * fuzz targets use it to keep a declared size from turning into a huge
+ * allocation. */
+void gr_host_memory_limit(uint64_t bytes);
 
 /* malloc/calloc that record a clear out-of-memory error saying how much was
  * asked for; *out is NULL on failure. */
