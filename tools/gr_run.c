@@ -3,7 +3,6 @@
  * (GPUs, or CPU devices with --cpu), validates against the CPU reference and
  * reports. Exit codes: 0 ok; 1 validation failed; 2 usage or bad input;
  * 3 runtime failure (device, memory). */
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -256,14 +255,14 @@ static int usage_error(const char *fmt, const char *arg) {
 }
 
 static bool parse_u64(const char *s, unsigned long long *out) {
-  if (!s || !*s || *s == '-') return false;
-  char *end = NULL;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || *end) return false;
+  uint64_t v = 0;
+  if (!s || !gr_parse_count(s, strlen(s), &v)) return false;
   *out = v;
   return true;
 }
+
+/* A decimal number (gr_parse_real: no blanks, signs, hex or infinities). */
+static bool parse_real(const char *s, double *out) { return s && gr_parse_real(s, strlen(s), false, out, NULL); }
 
 static bool parse_int(const char *s, int lo, int hi, int *out) {
   unsigned long long v = 0;
@@ -343,10 +342,8 @@ static int parse_options(int argc, char **argv, run_options *o) {
         break;
       case OPT_DO_A:
       case OPT_DO_B: {
-        char *end = NULL;
-        errno = 0;
-        double f = strtod(optarg, &end);
-        if (errno || end == optarg || *end || !(f > 0.0) || f > 1e9)
+        double f = 0.0;
+        if (!parse_real(optarg, &f) || !(f > 0.0) || f > 1e9)
           return usage_error(c == OPT_DO_A ? "--do-a needs a positive number, got '%s'"
                                            : "--do-b needs a positive number, got '%s'",
                              optarg);
@@ -359,10 +356,8 @@ static int parse_options(int argc, char **argv, run_options *o) {
           o->popts.delta = 0.0;
           break;
         }
-        char *end = NULL;
-        errno = 0;
-        double f = strtod(optarg, &end);
-        if (errno || end == optarg || *end || !(f > 0.0) || !isfinite(f) || f > 3e38)
+        double f = 0.0;
+        if (!parse_real(optarg, &f) || !(f > 0.0) || f > 3e38)
           return usage_error("--delta needs a positive number or auto, got '%s'", optarg);
         o->popts.delta = f;
         break;
@@ -444,10 +439,8 @@ static int parse_options(int argc, char **argv, run_options *o) {
         if (gr_comm_format_parse(&o->comm_format, optarg) < 0) return usage_error("%s", gr_error_message());
         break;
       case OPT_BIAS: {
-        char *end = NULL;
-        errno = 0;
-        double f = strtod(optarg, &end);
-        if (errno || end == optarg || *end || !(f >= 0.0) || f > 1e6)
+        double f = 0.0;
+        if (!parse_real(optarg, &f) || !(f >= 0.0) || f > 1e6)
           return usage_error("--bias needs a number from 0 to 1e6, got '%s'", optarg);
         o->part.bias_factor = f;
         break;

@@ -5,6 +5,7 @@
 #ifndef GR_UTIL_H
 #define GR_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +40,16 @@ gr_status gr_host_calloc(void **out, size_t count, size_t size,
                          const char *what);
 gr_status gr_host_realloc(void **p, size_t bytes, const char *what);
 void gr_host_free(void *p);
+
+/* Strict numbers for option strings, over the whole of [s, s + len):
+ * gr_parse_count takes decimal digits that fit in 64 bits; gr_parse_real
+ * takes [-]digits[.digits] or [-].digits with an optional exponent
+ * e[+-]digits, finite ('-' only with allow_negative), and sets *integer
+ * (when not NULL) to whether it was written as [-]digits alone. Neither
+ * takes blanks, '+' signs, hexadecimal, infinities or NaNs, which strtod
+ * and strtoull would. */
+bool gr_parse_count(const char *s, size_t len, uint64_t *out);
+bool gr_parse_real(const char *s, size_t len, bool allow_negative, double *out, bool *integer);
 
 /* Fills buf with "1.50 GiB" style text and returns buf. */
 const char *gr_format_bytes(char *buf, size_t len, uint64_t bytes);
