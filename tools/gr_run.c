@@ -594,21 +594,34 @@ int main(int argc, char **argv) {
     if (st < 0) return fail(st, "--transport");
   }
 
+  /* From here on every exit goes through done, which releases the
+   * exchange created above. */
   o.load.build_csc = prim->needs_in_edges;
   t_phase = gr_time_now();
-  if (prim->needs_weights && o.load.weights.kind == GR_WEIGHTS_NONE)
-    return usage_error("%s needs edge weights; --weights none is not allowed", prim->name);
+  if (prim->needs_weights && o.load.weights.kind == GR_WEIGHTS_NONE) {
+    rc = usage_error("%s needs edge weights; --weights none is not allowed", prim->name);
+    goto done;
+  }
   if (o.gen) {
     gr_gen_spec spec;
     st = gr_gen_parse(&spec, o.gen);
-    if (st < 0) return fail(st, "--gen");
+    if (st < 0) {
+      rc = fail(st, "--gen");
+      goto done;
+    }
     if (strstr(o.gen, "seed=") == NULL) spec.seed = o.seed;
     gr_gen_format(&spec, gen_name, sizeof gen_name);
     st = gr_gen_graph(&g, &spec, &o.load);
-    if (st < 0) return fail(st, "generating the graph");
+    if (st < 0) {
+      rc = fail(st, "generating the graph");
+      goto done;
+    }
   } else {
     st = gr_graph_load(&g, o.file, &o.load);
-    if (st < 0) return fail(st, NULL);
+    if (st < 0) {
+      rc = fail(st, NULL);
+      goto done;
+    }
   }
   ph->load = gr_time_now() - t_phase;
   if (gr_graph_num_vertices(g) == 0) {

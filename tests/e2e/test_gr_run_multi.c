@@ -454,6 +454,27 @@ START_TEST(bad_multi_device_options_exit_2) {
 }
 END_TEST
 
+/* Input that fails after the exchange is set up (a malformed or missing
+ * file, a bad generator spec, weights a primitive cannot do without) exits
+ * 2 like on one device. gr_run used to return without releasing the
+ * exchange there: invisible in a plain build, a leak that turns the exit
+ * code into 1 under AddressSanitizer's leak check (the sanitized CI run). */
+START_TEST(bad_input_after_the_exchange_is_set_up_exits_2) {
+  char g[512], missing[512];
+  gr_test_write_file(g, sizeof g, "broken.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n");
+  tmp_path(missing, sizeof missing, "no-such-graph.mtx");
+  unlink(missing);
+  ck_assert_int_eq(run_dev(NULL, 2, NULL, g, NULL), 2);
+  assert_err_has("broken.mtx");
+  ck_assert_int_eq(run_dev(NULL, 2, NULL, missing, NULL), 2);
+  assert_err_has("no-such-graph.mtx");
+  ck_assert_int_eq(run_dev(NULL, 2, NULL, "--gen", "kron:0", NULL), 2);
+  assert_err_has("--gen");
+  ck_assert_int_eq(run_dev(NULL, 2, NULL, "--primitive", "sssp", "--weights", "none", "--gen", "kron:6:4", NULL), 2);
+  assert_err_has("weights");
+}
+END_TEST
+
 int main(void) {
   if (on_gpu()) {
     const char *bin = getenv("GR_RUN");
@@ -479,6 +500,7 @@ int main(void) {
   tcase_set_timeout(bad, 600);
   tcase_add_test(bad, failure_on_one_device_ends_the_run_cleanly);
   tcase_add_test(bad, bad_multi_device_options_exit_2);
+  tcase_add_test(bad, bad_input_after_the_exchange_is_set_up_exits_2);
   suite_add_tcase(s, bad);
   return gr_test_run_suite(s, 0);
 }
