@@ -40,11 +40,12 @@ static bool ref_number(const char *s, size_t len, bool allow_minus, double *out,
     if (e == 0) return false;
   }
   if (i != len) return false;
-  char buf[512];
-  if (len >= sizeof buf) return false;
+  char *buf = malloc(len + 1);
+  if (!buf) abort();
   memcpy(buf, s, len);
   buf[len] = '\0';
   const double v = strtod(buf, NULL);
+  free(buf);
   if (!isfinite(v)) return false;
   *out = v;
   if (integer) *integer = !point && !exponent;
