@@ -53,18 +53,19 @@ if [ $do_build -eq 1 ]; then
   fi
   gen=()
   command -v ninja >/dev/null 2>&1 && gen=(-G Ninja)
+  mkdir -p "$build"
   # shellcheck disable=SC2086
   cmake -S "$top" -B "$build" "${gen[@]}" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DGR_FUZZ=ON -DGR_BUILD_TESTS=OFF ${GR_CMAKE_ARGS:-} >"$build.configure.log" 2>&1 || {
-    cat "$build.configure.log" >&2
+    -DGR_FUZZ=ON -DGR_BUILD_TESTS=OFF ${GR_CMAKE_ARGS:-} >"$build/configure.log" 2>&1 || {
+    cat "$build/configure.log" >&2
     echo "run-fuzz: configuring the fuzz build failed (log above)" >&2
     exit 2
   }
   fz=()
   for t in $targets; do fz+=(--target "fuzz_$t"); done
-  cmake --build "$build" -j "$(nproc)" "${fz[@]}" >"$build.build.log" 2>&1 || {
-    tail -n 60 "$build.build.log" >&2
-    echo "run-fuzz: building the fuzz targets failed (log: $build.build.log)" >&2
+  cmake --build "$build" -j "$(nproc)" "${fz[@]}" >"$build/build.log" 2>&1 || {
+    tail -n 60 "$build/build.log" >&2
+    echo "run-fuzz: building the fuzz targets failed (log: $build/build.log)" >&2
     exit 2
   }
 fi

@@ -36,11 +36,12 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1
 build() { # dir, cmake args...
   local dir=$1
   shift
+  mkdir -p "$dir"
   # shellcheck disable=SC2086
   cmake -S "$top" -B "$dir" "${gen[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGR_WITH_CUDA=OFF -DGR_WERROR=ON \
-    -DGR_BUILD_TESTS=ON "$@" ${GR_CMAKE_ARGS:-} >"$dir.configure.log" 2>&1 &&
-    cmake --build "$dir" -j "$jobs" >"$dir.build.log" 2>&1 || {
-    tail -n 60 "$dir.configure.log" "$dir.build.log" >&2
+    -DGR_BUILD_TESTS=ON "$@" ${GR_CMAKE_ARGS:-} >"$dir/configure.log" 2>&1 &&
+    cmake --build "$dir" -j "$jobs" >"$dir/build.log" 2>&1 || {
+    tail -n 60 "$dir/configure.log" "$dir/build.log" >&2
     echo "run-sanitizers: building $dir failed" >&2
     return 1
   }
