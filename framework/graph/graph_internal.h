@@ -133,6 +133,9 @@ typedef struct gr__chunks {
 gr_status gr__chunks_split(gr__chunks *c, const char *body, size_t len, const char *comment,
                            uint64_t first_line, int threads);
 void gr__chunks_free(gr__chunks *c);
+/* Sets the smallest chunk (0: the default, 256 KiB). For tests and fuzz
+ * targets only, before any parse: results must not depend on it. */
+void gr__chunks_set_min(size_t bytes);
 /* Whether [p, eol) is a data line under the rules above. */
 bool gr__is_data_line(const char *p, const char *eol, const char *comment);
 

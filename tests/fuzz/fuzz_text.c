@@ -2,6 +2,7 @@
 /* The body of the Matrix Market and edge-list fuzz targets (fuzz_text.h). */
 #include "fuzz_text.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,33 @@ static void fz_check_coo(const gr_coo *c) {
     FZ_ASSERT(c->orig_ids[v - 1] < c->orig_ids[v], "original ids not ascending at %llu", (unsigned long long)v);
 }
 
+static gr_status fz_parse(gr_coo *coo, const char *name, const gr__text *text, fz_text_format format, int threads,
+                          char *msg, size_t msg_len) {
+  gr_error_clear();
+  gr_status st = format == FZ_TEXT_MTX ? gr__mtx_parse(coo, name, text->data, text->len, true, threads, NULL)
+                                       : gr__edgelist_parse(coo, name, text->data, text->len, true, threads, NULL);
+  snprintf(msg, msg_len, "%s", gr_error_message());
+  return st;
+}
+
+/* The same edge list, or the same failure, whatever the chunks. */
+static void fz_same_parse(gr_status a, const char *ma, const gr_coo *x, gr_status b, const char *mb, const gr_coo *y) {
+  FZ_ASSERT(a == b, "one chunking gives %s, another %s (%s | %s)", gr_status_name(a), gr_status_name(b), ma, mb);
+  if (a < 0) {
+    FZ_ASSERT(!strcmp(ma, mb), "the error depends on the chunks: \"%s\" and \"%s\"", ma, mb);
+    return;
+  }
+  FZ_ASSERT(x->n == y->n && x->m == y->m && x->symmetric == y->symmetric && x->id_base == y->id_base &&
+                (x->w == NULL) == (y->w == NULL) && (x->orig_ids == NULL) == (y->orig_ids == NULL),
+            "the edge list's shape depends on the chunks");
+  const size_t m = (size_t)x->m;
+  FZ_ASSERT(!m || (!memcmp(x->src, y->src, m * sizeof *x->src) && !memcmp(x->dst, y->dst, m * sizeof *x->dst)),
+            "the entries depend on the chunks");
+  FZ_ASSERT(!m || !x->w || !memcmp(x->w, y->w, m * sizeof *x->w), "the weights depend on the chunks");
+  FZ_ASSERT(!x->orig_ids || !memcmp(x->orig_ids, y->orig_ids, (size_t)x->n * sizeof *x->orig_ids),
+            "the id map depends on the chunks");
+}
+
 void fz_text_target(const uint8_t *data, size_t size, const char *name, fz_text_format format) {
   gr__text text = GR__TEXT_INIT;
   gr_coo coo = GR_COO_INIT;
@@ -34,9 +62,19 @@ void fz_text_target(const uint8_t *data, size_t size, const char *name, fz_text_
     fz_expect_input_error(st, name);
     goto cleanup;
   }
-  st = format == FZ_TEXT_MTX ? gr__mtx_parse(&coo, name, text.data, text.len, true, threads, NULL)
-                             : gr__edgelist_parse(&coo, name, text.data, text.len, true, threads, NULL);
+  /* Parsed twice: in one chunk (inputs this small), and in chunks of a
+   * few bytes, which puts chunk boundaries everywhere. */
+  char msg[1024], msg_small[1024];
+  gr__chunks_set_min(1 + size % 61);
+  gr_status small = fz_parse(&coo, name, &text, format, threads, msg_small, sizeof msg_small);
+  gr__chunks_set_min(0);
+  gr_coo whole = GR_COO_INIT;
+  st = fz_parse(&whole, name, &text, format, threads, msg, sizeof msg);
+  fz_same_parse(st, msg, &whole, small, msg_small, &coo);
+  gr_coo_free(&coo);
+  coo = whole;
   if (st < 0) {
+    gr_error_restore(st, msg);
     fz_expect_input_error(st, name);
     goto cleanup;
   }

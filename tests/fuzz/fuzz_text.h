@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The text readers' fuzz targets share one body: decode the bytes as the
- * loader does (gzip or plain), parse them, check the edge list, build the
- * graph as gr_graph_load does and compare it with the naive build. */
+ * loader does (gzip or plain), parse them twice (whole, and in chunks of a
+ * few bytes: the same result or the same error either way), check the
+ * edge list, build the graph as gr_graph_load does and compare it with the
+ * naive build. */
 #ifndef GR_FUZZ_TEXT_H
 #define GR_FUZZ_TEXT_H
 
