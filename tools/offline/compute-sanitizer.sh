@@ -83,14 +83,19 @@ for tool in $tools; do
   # The GPU test programs (CUDA kernels against the portable definition,
   # the exchange's kernels, SSSP), as ctest runs them.
   for t in test_operators_cuda test_exchange_cuda test_sssp_cuda; do
-    exe=$(find "$build/tests" -type f -name "$t" -perm -u+x | head -1)
-    [ -n "$exe" ] && sanitize "$t" "$tool" "" "$exe"
+    exe=$(find "$build/tests" -type f -name "$t" -perm -u+x 2>/dev/null | head -1)
+    if [ -n "$exe" ]; then
+      sanitize "$t" "$tool" "" "$exe"
+    else
+      printf '%-10s %-28s %6s %5s %7s  %s\n' "$tool" "$t" - - - "FAILED (not built)" >>"$logs/table.txt"
+      status=1
+    fi
   done
   # Every primitive on one GPU, validated.
   for p in bfs dobfs sssp reach; do
     w=()
     [ "$p" = sssp ] && w=(--weights random:1:255)
-    sanitize "gr_run-1gpu-$p" "$tool" "" "$gr_run" --primitive "$p" --gen "$graph" "${w[@]}" --runs 2 --validate --quiet
+    sanitize "gr_run-1gpu-$p" "$tool" "" "$gr_run" --gpus 1 --primitive "$p" --gen "$graph" "${w[@]}" --runs 2 --validate --quiet
   done
   # Two devices through peer copies: 1-hop selective, broadcast, SSSP.
   sanitize "gr_run-2dev-p2p-bfs" "$tool" "" "${two[@]}" --transport p2p --proxy 1hop --comm selective \
