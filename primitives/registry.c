@@ -4,12 +4,13 @@
 
 #include "_template/reach.h"
 #include "bfs/bfs.h"
+#include "cc/cc.h"
 #include "dobfs/dobfs.h"
 #include "registry.h"
 #include "sssp/sssp.h"
 
 static const gr_primitive *const gr__primitives[] = {&gr_bfs_primitive, &gr_dobfs_primitive, &gr_sssp_primitive,
-                                                      &gr_reach_primitive, NULL};
+                                                      &gr_cc_primitive,   &gr_reach_primitive, NULL};
 
 const gr_primitive *const *gr_primitive_list(void) { return gr__primitives; }
 

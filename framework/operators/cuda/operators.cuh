@@ -514,7 +514,7 @@ __global__ void __launch_bounds__(kBlock)
     bool k = false;
     gr_vid v = 0;
     if (i < n) {
-      v = in[i];
+      v = in ? in[i] : (gr_vid)i;
       k = keep(v) && (!cull || gr_bitmap_test_and_set(cull, v));
     }
     q.push(k, v);
