@@ -21,6 +21,7 @@ typedef struct gr__cc_slice {
   gr_vid owned_first;
   bool multi;
   bool directed;
+  gr_eid round_arcs; /* arcs the sampling rounds link */
   gr_svid host_samples[GR_CC_SAMPLES];
 } gr__cc_slice;
 
@@ -83,6 +84,10 @@ static gr_status cc_init(void **slice, gr_part *p) {
   /* An undirected graph's in-edges are its out-edges (one copy); a directed
    * one's in-edges are the other half of every arc's undirected reading. */
   s->directed = p->in.offsets && p->in.offsets != p->out.offsets;
+  for (gr_vid v = 0; v < n; v++) {
+    const gr_eid d = p->sub->out.offsets[v + 1] - p->sub->out.offsets[v];
+    s->round_arcs += d < GR_CC_ROUNDS ? d : GR_CC_ROUNDS;
+  }
   GR_CHECK_GOTO(gr_buffer_resize(&s->parent, p->dev, slots * sizeof(gr_svid), 0, "cc forest"), st, fail);
   GR_CHECK_GOTO(gr_buffer_resize(&s->rest, p->dev, slots * sizeof(gr_vid), 0, "cc vertices to link"), st, fail);
   if (s->multi) {
@@ -151,6 +156,7 @@ static gr_status gr__cc_local(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ct
     GR_CHECK(ops->link_round(p->dev, p->ws, &all, c));
     GR_CHECK(ops->compress(p->dev, p->ws, &all, c));
   }
+  it->edges += s->round_arcs;
   /* The largest component's vertices skip their remaining arcs only where
    * every arc is also seen from its other end: on one device. */
   if (!s->multi && n > 0) {
