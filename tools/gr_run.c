@@ -751,9 +751,13 @@ int main(int argc, char **argv) {
       if (st < 0) goto runtime_fail;
       st = prim->validate(g, &args, &o.popts, &res, &ref);
       x->validated = st < 0 ? -1 : 1;
-      if (st < 0 && !rep.validation_error[0])
-        snprintf(rep.validation_error, sizeof rep.validation_error, "run %d (source %llu): %s", r,
-                 (unsigned long long)x->source, gr_error_message());
+      if (st < 0 && !rep.validation_error[0]) {
+        if (prim->needs_source)
+          snprintf(rep.validation_error, sizeof rep.validation_error, "run %d (source %llu): %s", r,
+                   (unsigned long long)x->source, gr_error_message());
+        else
+          snprintf(rep.validation_error, sizeof rep.validation_error, "run %d: %s", r, gr_error_message());
+      }
       ph->validate += gr_time_now() - t_phase;
     }
     /* The primitive's own figures (which the validator may read, pr: the
