@@ -58,17 +58,16 @@ gr_status gr_pr_prepare(gr_graph *g, gr_prim_options *o) {
 }
 
 static void gr__pr_release_buffers(gr__pr_slice *s) {
-  gr_buffer *b[] = {&s->rank,         &s->contrib,      &s->acc,           &s->xfer,
-                    &s->sums,         &s->owners,       &s->sources,       &s->outbound,
-                    &s->plan.medium,  &s->plan.heavy,   &s->plan.chunk_start, &s->plan.heavy_sum};
+  gr_buffer *b[] = {&s->rank, &s->contrib, &s->acc, &s->xfer, &s->sums, &s->owners, &s->sources, &s->outbound};
   for (size_t i = 0; i < sizeof b / sizeof *b; i++) gr_buffer_release(b[i]);
+  gr_pr_plan_release(&s->plan);
   free(s->series);
 }
 
-static gr_status gr__pr_upload_list(gr_part *p, gr_buffer *b, const gr_vid *ids, gr_eid n, const char *what) {
-  GR_CHECK(gr_buffer_resize(b, p->dev, (n ? (size_t)n : 1) * sizeof(gr_vid), 0, what));
-  if (n) GR_CHECK(gr_device_copy(p->dev, b->ptr, ids, (size_t)n * sizeof(gr_vid), GR_COPY_H2D));
-  return gr_device_sync(p->dev);
+static gr_status gr__pr_upload_ids(gr_device *dev, gr_buffer *b, const gr_vid *ids, gr_eid n, const char *what) {
+  GR_CHECK(gr_buffer_resize(b, dev, (n ? (size_t)n : 1) * sizeof(gr_vid), 0, what));
+  if (n) GR_CHECK(gr_device_copy(dev, b->ptr, ids, (size_t)n * sizeof(gr_vid), GR_COPY_H2D));
+  return gr_device_sync(dev);
 }
 
 /* The device lists this run needs, from the host's copy of the part:
@@ -87,7 +86,7 @@ static gr_status gr__pr_lists(gr__pr_slice *s, gr_part *p) {
     for (gr_vid v = 0; v < n; v++)
       if (gr_subgraph_owns(sub, v) && sub->out.offsets[v + 1] > sub->out.offsets[v]) ids[k++] = v;
     s->n_sources = k;
-    GR_CHECK_GOTO(gr__pr_upload_list(p, &s->sources, ids, k, "pr push sources"), st, done);
+    GR_CHECK_GOTO(gr__pr_upload_ids(p->dev, &s->sources, ids, k, "pr push sources"), st, done);
   }
   if (s->multi) {
     GR_CHECK_GOTO(gr_host_calloc((void **)&hit, n ? (size_t)n : 1, 1, "pr vertex lists"), st, done);
@@ -109,7 +108,7 @@ static gr_status gr__pr_lists(gr__pr_slice *s, gr_part *p) {
     for (gr_vid v = 0; v < n; v++)
       if (hit[v]) ids[k++] = v;
     s->n_outbound = k;
-    GR_CHECK_GOTO(gr__pr_upload_list(p, &s->outbound, ids, k, "pr exchanged vertices"), st, done);
+    GR_CHECK_GOTO(gr__pr_upload_ids(p->dev, &s->outbound, ids, k, "pr exchanged vertices"), st, done);
   }
 done:
   free(ids);
@@ -117,13 +116,17 @@ done:
   return st;
 }
 
-/* CUDA's pull: which rows take a warp and which blocks (pr.h), from the
- * host's CSC. */
-static gr_status gr__pr_plan(gr__pr_slice *s, gr_part *p) {
-  const gr_subgraph *sub = p->sub;
-  const gr_csr *in = &sub->in;
-  const gr_vid n = sub->n_local;
-  gr_pr_plan *pl = &s->plan;
+void gr_pr_plan_release(gr_pr_plan *pl) {
+  gr_buffer_release(&pl->medium);
+  gr_buffer_release(&pl->heavy);
+  gr_buffer_release(&pl->chunk_start);
+  gr_buffer_release(&pl->heavy_sum);
+  pl->n_medium = pl->n_heavy = pl->n_chunks = 0;
+  pl->n_rows = 0;
+}
+
+gr_status gr_pr_plan_build(gr_pr_plan *pl, gr_device *dev, const gr_csr *in) {
+  const gr_vid n = in->n;
   gr_status st = GR_SUCCESS;
   gr_vid *medium = NULL, *heavy = NULL;
   gr_eid *start = NULL;
@@ -155,15 +158,15 @@ static gr_status gr__pr_plan(gr__pr_slice *s, gr_part *p) {
   pl->n_medium = nm;
   pl->n_heavy = nh;
   pl->n_chunks = chunks;
-  GR_CHECK_GOTO(gr__pr_upload_list(p, &pl->medium, medium, nm, "pr pull plan"), st, done);
-  GR_CHECK_GOTO(gr__pr_upload_list(p, &pl->heavy, heavy, nh, "pr pull plan"), st, done);
-  GR_CHECK_GOTO(gr_buffer_resize(&pl->chunk_start, p->dev, ((size_t)nh + 1) * sizeof(gr_eid), 0, "pr pull plan"), st,
+  GR_CHECK_GOTO(gr__pr_upload_ids(dev, &pl->medium, medium, nm, "pr pull plan"), st, done);
+  GR_CHECK_GOTO(gr__pr_upload_ids(dev, &pl->heavy, heavy, nh, "pr pull plan"), st, done);
+  GR_CHECK_GOTO(gr_buffer_resize(&pl->chunk_start, dev, ((size_t)nh + 1) * sizeof(gr_eid), 0, "pr pull plan"), st,
                 done);
-  GR_CHECK_GOTO(gr_device_copy(p->dev, pl->chunk_start.ptr, start, ((size_t)nh + 1) * sizeof(gr_eid), GR_COPY_H2D),
-                st, done);
-  GR_CHECK_GOTO(gr_buffer_resize(&pl->heavy_sum, p->dev, (nh ? (size_t)nh : 1) * sizeof(double), 0, "pr pull plan"),
-                st, done);
-  st = gr_device_sync(p->dev);
+  GR_CHECK_GOTO(gr_device_copy(dev, pl->chunk_start.ptr, start, ((size_t)nh + 1) * sizeof(gr_eid), GR_COPY_H2D), st,
+                done);
+  GR_CHECK_GOTO(gr_buffer_resize(&pl->heavy_sum, dev, (nh ? (size_t)nh : 1) * sizeof(double), 0, "pr pull plan"), st,
+                done);
+  st = gr_device_sync(dev);
 done:
   free(medium);
   free(heavy);
@@ -196,7 +199,8 @@ static gr_status pr_init(void **slice, gr_part *p) {
   }
   if (s->multi) GR_CHECK_GOTO(gr_part_owners(p, &s->owners, &s->owner_table, &s->owned_first), st, fail);
   GR_CHECK_GOTO(gr__pr_lists(s, p), st, fail);
-  if (s->pull && gr_device_backend(p->dev) == GR_BACKEND_CUDA) GR_CHECK_GOTO(gr__pr_plan(s, p), st, fail);
+  if (s->pull && gr_device_backend(p->dev) == GR_BACKEND_CUDA)
+    GR_CHECK_GOTO(gr_pr_plan_build(&s->plan, p->dev, &p->sub->in), st, fail);
   *slice = s;
   return GR_SUCCESS;
 fail:
@@ -354,7 +358,7 @@ static gr_status pr_extract(void *slice, gr_part *p, gr_result *r) {
   const size_t len = (size_t)s->series_len;
   GR_CHECK(gr_host_alloc((void **)&x->series[0], (len ? len : 1) * sizeof(double), "pr statistics"));
   if (len) memcpy(x->series[0], s->series, len * sizeof(double));
-  x->series_names[0] = "l1";
+  x->series_names[0] = "change";
   x->n_series = 1;
   x->series_len = s->series_len;
   return GR_SUCCESS;

@@ -165,6 +165,11 @@ typedef struct gr_pr_plan {
   gr_vid n_rows;         /* rows of the CSC (local vertices) */
 } gr_pr_plan;
 
+/* Builds the plan of a CSC whose host copy is `in` (rows = its n), on dev;
+ * release frees its buffers. */
+gr_status gr_pr_plan_build(gr_pr_plan *pl, gr_device *dev, const gr_csr *in);
+void gr_pr_plan_release(gr_pr_plan *pl);
+
 /* The operator instantiations of one backend. The steps return the
  * iteration's L1 change and dangling rank (this device's part) on the host. */
 typedef struct gr_pr_ops {

@@ -118,7 +118,7 @@ gr_status gr_pr_reference(gr_graph *g, const gr_run_args *a, const gr_prim_optio
     ref->extra.number_names[0] = "iterations";
     ref->extra.numbers[0] = (double)k;
     ref->extra.n_series = 1;
-    ref->extra.series_names[0] = "l1";
+    ref->extra.series_names[0] = "change";
     ref->extra.series[0] = series;
     ref->extra.series_len = k;
     series = NULL;
