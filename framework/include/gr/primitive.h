@@ -155,8 +155,9 @@ typedef struct gr_iter {
   bool in_measured;
   gr_eid in_edges, in_max_degree, global_in_edges;
   /* To set, optional: work this device holds back for a later iteration
-   * (e.g. a pile of vertices whose turn has not come). The run goes on
-   * while any device's next frontier or pending work is non-empty, so a
+   * (e.g. a pile of vertices whose turn has not come, or an all-vertex
+   * primitive's owned vertices while it has not converged). The run goes
+   * on while any device's next frontier or pending work is non-empty, so a
    * device with an empty frontier is still called to release it. */
   gr_eid pending;
 } gr_iter;
@@ -232,7 +233,10 @@ typedef struct gr_primitive {
   void (*release)(void *slice, gr_part *p);
   gr_status (*reset)(void *slice, gr_part *p, const gr_run_args *a, gr_frontier *first);
   gr_status (*iterate)(void *slice, gr_part *p, gr_iter *it);
-  /* Local stop test; NULL: stop when every device's frontier is empty. */
+  /* Local stop test; NULL: stop when every device's frontier is empty.
+   * The run stops when every device's says so (or every frontier and all
+   * pending work are empty); a decision taken from a global measure
+   * (gr_part_sum_double) is the same on every device. */
   bool (*converged)(const void *slice, const gr_part *p, const gr_iter *it);
   /* The payload arrays of this run (multi-device runs; e.g. predecessors
    * only with --mark-pred). */
