@@ -481,6 +481,39 @@ START_TEST(failure_on_one_device_ends_the_run_cleanly) {
 }
 END_TEST
 
+/* The same for the all-vertex primitives, whose iterations meet at a sum
+ * over the devices (PageRank) or run until no label changes (CC). */
+START_TEST(failure_on_one_device_ends_cc_and_pr_cleanly) {
+  const char *prims[] = {"cc", "pr"};
+  char o[512];
+  tmp_path(o, sizeof o, "fault-all.out");
+  for (int p = 0; p < 2; p++) {
+    bool completed = false;
+    int failed = 0;
+    for (int k = 1; k <= 40 && !completed; k++) {
+      char fault[64];
+      snprintf(fault, sizeof fault, "GR_FAULT_ALLOC=1:%d", k);
+      const char *env[] = {fault, NULL};
+      unlink(o);
+      int rc = run_dev(env, 3, NULL, "--primitive", prims[p], "--gen", "kron:10:8", "--runs", "2", "--proxy",
+                       k % 2 ? "1hop" : "all", "--out", o, "--validate", NULL);
+      if (rc == 0) {
+        completed = true;
+        ck_assert_int_eq(access(o, F_OK), 0);
+        continue;
+      }
+      ck_assert_msg(rc == 3, "%s, fault %d: exit %d\n%s", prims[p], k, rc, err_text);
+      assert_err_has("device 1");
+      assert_err_has("GR_FAULT_ALLOC");
+      ck_assert_msg(access(o, F_OK) != 0, "%s: fault %d left an output file", prims[p], k);
+      failed++;
+    }
+    ck_assert_msg(failed > 3, "%s: only %d allocations could fail", prims[p], failed);
+    ck_assert_msg(completed, "%s: no run completed within 40 allocations", prims[p]);
+  }
+}
+END_TEST
+
 START_TEST(bad_multi_device_options_exit_2) {
   char g[512];
   gr_test_write_file(g, sizeof g, "pair.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n2 2 1\n2 1\n");
@@ -539,6 +572,7 @@ int main(void) {
   TCase *bad = tcase_create("failures");
   tcase_set_timeout(bad, 600);
   tcase_add_test(bad, failure_on_one_device_ends_the_run_cleanly);
+  tcase_add_test(bad, failure_on_one_device_ends_cc_and_pr_cleanly);
   tcase_add_test(bad, bad_multi_device_options_exit_2);
   tcase_add_test(bad, pr_pull_needs_the_broadcast_exchange);
   suite_add_tcase(s, bad);
