@@ -371,6 +371,8 @@ static gr_status gr__slot_init(gr__slot *s) {
 
 static void gr__slot_release(gr__slot *s) {
   struct gr_enactor *e = s->e;
+  /* Nothing queued may outlive the buffers freed below. */
+  if (s->dev) gr_device_sync(s->dev);
   if (s->xlocal) e->cfg.exchange->detach(s->xlocal, &s->part);
   s->xlocal = NULL;
   if (s->slice && e->cfg.prim->release) e->cfg.prim->release(s->slice, &s->part);
