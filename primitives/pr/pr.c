@@ -117,6 +117,7 @@ done:
 }
 
 void gr_pr_plan_release(gr_pr_plan *pl) {
+  gr_buffer_release(&pl->small);
   gr_buffer_release(&pl->medium);
   gr_buffer_release(&pl->heavy);
   gr_buffer_release(&pl->chunk_start);
@@ -128,18 +129,20 @@ void gr_pr_plan_release(gr_pr_plan *pl) {
 gr_status gr_pr_plan_build(gr_pr_plan *pl, gr_device *dev, const gr_csr *in) {
   const gr_vid n = in->n;
   gr_status st = GR_SUCCESS;
-  gr_vid *medium = NULL, *heavy = NULL;
+  gr_vid *small = NULL, *medium = NULL, *heavy = NULL;
   gr_eid *start = NULL;
-  gr_eid nm = 0, nh = 0;
+  gr_eid ns = 0, nm = 0, nh = 0;
   for (gr_vid v = 0; v < n; v++) {
     const gr_eid d = in->offsets[v + 1] - in->offsets[v];
     if (d > GR_PR_MEDIUM) nh++;
-    else if (d > GR_PR_LIGHT) nm++;
+    else if (d > GR_PR_SMALL) nm++;
+    else if (d > GR_PR_LIGHT) ns++;
   }
+  GR_CHECK_GOTO(gr_host_alloc((void **)&small, (ns ? (size_t)ns : 1) * sizeof *small, "pr pull plan"), st, done);
   GR_CHECK_GOTO(gr_host_alloc((void **)&medium, (nm ? (size_t)nm : 1) * sizeof *medium, "pr pull plan"), st, done);
   GR_CHECK_GOTO(gr_host_alloc((void **)&heavy, (nh ? (size_t)nh : 1) * sizeof *heavy, "pr pull plan"), st, done);
   GR_CHECK_GOTO(gr_host_alloc((void **)&start, ((size_t)nh + 1) * sizeof *start, "pr pull plan"), st, done);
-  nm = nh = 0;
+  ns = nm = nh = 0;
   gr_eid chunks = 0;
   for (gr_vid v = 0; v < n; v++) {
     const gr_eid d = in->offsets[v + 1] - in->offsets[v];
@@ -149,15 +152,19 @@ gr_status gr_pr_plan_build(gr_pr_plan *pl, gr_device *dev, const gr_csr *in) {
       start[nh] = chunks;
       heavy[nh++] = v;
       chunks += (d + GR_PR_CHUNK - 1) / GR_PR_CHUNK;
-    } else if (d > GR_PR_LIGHT) {
+    } else if (d > GR_PR_SMALL) {
       medium[nm++] = v;
+    } else if (d > GR_PR_LIGHT) {
+      small[ns++] = v;
     }
   }
   start[nh] = chunks;
   pl->n_rows = n;
+  pl->n_small = ns;
   pl->n_medium = nm;
   pl->n_heavy = nh;
   pl->n_chunks = chunks;
+  GR_CHECK_GOTO(gr__pr_upload_ids(dev, &pl->small, small, ns, "pr pull plan"), st, done);
   GR_CHECK_GOTO(gr__pr_upload_ids(dev, &pl->medium, medium, nm, "pr pull plan"), st, done);
   GR_CHECK_GOTO(gr__pr_upload_ids(dev, &pl->heavy, heavy, nh, "pr pull plan"), st, done);
   GR_CHECK_GOTO(gr_buffer_resize(&pl->chunk_start, dev, ((size_t)nh + 1) * sizeof(gr_eid), 0, "pr pull plan"), st,
@@ -168,6 +175,7 @@ gr_status gr_pr_plan_build(gr_pr_plan *pl, gr_device *dev, const gr_csr *in) {
                 done);
   st = gr_device_sync(dev);
 done:
+  free(small);
   free(medium);
   free(heavy);
   free(start);

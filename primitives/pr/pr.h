@@ -152,10 +152,14 @@ GR_HD void gr_pr_push_out(const gr_pr_ctx *c, gr_vid v) { c->xfer[v] = (float)c-
 /* How the pull's rows are spread over GPU threads (built on the host from
  * the CSC, for CUDA devices only): rows of at most GR_PR_LIGHT in-edges
  * take a thread each (found by a pass over all rows), rows up to
- * GR_PR_MEDIUM a warp each (a list), heavier rows blocks of GR_PR_CHUNK
- * in-edges each whose sums meet in heavy_sum. */
-enum { GR_PR_LIGHT = 16, GR_PR_MEDIUM = 4096, GR_PR_CHUNK = 4096 };
+ * GR_PR_SMALL a group of GR_PR_GROUP lanes each (four rows per warp: a warp
+ * per row of ~32 in-edges waited on four dependent loads per row with
+ * its lanes mostly idle), rows up to GR_PR_MEDIUM a warp each, heavier rows
+ * blocks of GR_PR_CHUNK in-edges each whose sums meet in heavy_sum. */
+enum { GR_PR_LIGHT = 16, GR_PR_SMALL = 128, GR_PR_GROUP = 8, GR_PR_MEDIUM = 4096, GR_PR_CHUNK = 4096 };
 typedef struct gr_pr_plan {
+  gr_buffer small;       /* gr_vid rows */
+  gr_eid n_small;
   gr_buffer medium;      /* gr_vid rows */
   gr_eid n_medium;
   gr_buffer heavy;       /* gr_vid rows */

@@ -2,7 +2,8 @@
 // PageRank's operators on CUDA. The per-element functions are the CPU
 // backend's; the pull spreads rows over threads by their in-degree (pr.h's
 // plan): a thread per light row (a pass over all rows, reading the offsets
-// coalesced), a warp per medium row (lanes stride the row, a shuffle sum),
+// coalesced), a group of lanes per small row and a warp per medium row
+// (lanes stride the row, a shuffle sum),
 // blocks of GR_PR_CHUNK in-edges for heavy rows (a block sum added to the
 // row's total, then one thread per heavy row finishes it). Sums are double
 // per row; each block adds its part of the change and the dangling rank to
@@ -63,19 +64,29 @@ __global__ void __launch_bounds__(kBlock) pull_light_kernel(gr_pr_ctx c, gr_vid 
   block_add(l1, dangling, c.sums);
 }
 
+// A group of G lanes per row (32 / G rows per warp at once): the lanes
+// stride the row, then a shuffle sum within the group.
+template <int G>
 __global__ void __launch_bounds__(kBlock)
-    pull_medium_kernel(gr_pr_ctx c, const gr_vid *__restrict__ rows, gr_eid n_rows) {
-  const unsigned lane = threadIdx.x & 31u;
+    pull_group_kernel(gr_pr_ctx c, const gr_vid *__restrict__ rows, gr_eid n_rows) {
+  static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0, "groups divide a warp");
+  constexpr gr_eid kPerWarp = 32 / G;
+  const unsigned lane = threadIdx.x & 31u, sub = lane & (G - 1u);
   const gr_eid warps = ((gr_eid)gridDim.x * kBlock) >> 5;
   double l1 = 0, dangling = 0;
-  // Whole warps take the same rows, so the shuffles see every lane.
-  for (gr_eid i = (blockIdx.x * (gr_eid)kBlock + threadIdx.x) >> 5; i < n_rows; i += warps) {
-    const gr_vid v = rows[i];
-    const gr_eid b = c.in_offsets[v], e = c.in_offsets[v + 1];
+  // The bound is the same for the whole warp, so the shuffles see every
+  // lane; a group past the last row sums nothing.
+  for (gr_eid w = (blockIdx.x * (gr_eid)kBlock + threadIdx.x) >> 5; w * kPerWarp < n_rows; w += warps) {
+    const gr_eid i = w * kPerWarp + lane / G;
+    const bool valid = i < n_rows;
+    const gr_vid v = valid ? rows[i] : 0;
     double s = 0;
-    for (gr_eid k = b + lane; k < e; k += 32) s += gr_pr_in_contrib(&c, k);
-    for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(gr_cuda::kFullMask, s, o);
-    if (lane == 0) gr_pr_update(&c, v, s, &l1, &dangling);
+    if (valid) {
+      const gr_eid b = c.in_offsets[v], e = c.in_offsets[v + 1];
+      for (gr_eid k = b + sub; k < e; k += G) s += gr_pr_in_contrib(&c, k);
+    }
+    for (int o = G / 2; o > 0; o >>= 1) s += __shfl_down_sync(gr_cuda::kFullMask, s, o, G);
+    if (valid && sub == 0) gr_pr_update(&c, v, s, &l1, &dangling);
   }
   block_add(l1, dangling, c.sums);
 }
@@ -138,8 +149,13 @@ gr_status pull_step_cuda(gr_device *dev, gr_workspace *ws, const gr_pr_plan *pla
     pull_light_kernel<<<gr_cuda::grid_for(n, kBlock, most), kBlock, 0, s>>>(*c, n);
     GR_CUDA_CHECK_LAUNCH();
   }
+  if (plan->n_small) {
+    pull_group_kernel<GR_PR_GROUP><<<gr_cuda::grid_for(plan->n_small * GR_PR_GROUP, kBlock, most), kBlock, 0, s>>>(
+        *c, (const gr_vid *)plan->small.ptr, plan->n_small);
+    GR_CUDA_CHECK_LAUNCH();
+  }
   if (plan->n_medium) {
-    pull_medium_kernel<<<gr_cuda::grid_for(plan->n_medium * 32u, kBlock, most), kBlock, 0, s>>>(
+    pull_group_kernel<32><<<gr_cuda::grid_for(plan->n_medium * 32u, kBlock, most), kBlock, 0, s>>>(
         *c, (const gr_vid *)plan->medium.ptr, plan->n_medium);
     GR_CUDA_CHECK_LAUNCH();
   }
