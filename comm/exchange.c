@@ -444,7 +444,47 @@ bool gr__comm_any_recv_grows(const gr_comm *c) {
 
 /* Steps 2 and 3: the moves and the combines, enqueued one after another on
  * the compute stream, then one read of the counters. */
+static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr__xfer *t, bool *any);
+
 static gr_status gr__receive(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr__xfer *t) {
+  gr_comm *c = x->c;
+  gr_device *dev = p->dev;
+  const int n = x->n, me = x->me;
+  bool any = false;
+  gr_status st = gr__enqueue(x, p, s, t, &any);
+  if (st < 0) {
+    /* Copies may be queued that read peers' buffers (freed once every
+     * device leaves the run), or a collective that waits for peers: the
+     * failure is recorded first, so that a transport waiting on peers
+     * gives up, then the stream is drained before this device leaves. */
+    gr_sync_fail(t->sync, st);
+    if (c->tops->wait) c->tops->wait(c, t);
+    else gr_device_sync(dev);
+    return st;
+  }
+  if (c->tops->wait) GR_CHECK(c->tops->wait(c, t));
+  GR_CHECK(gr__read_counters(x, dev, gr_xk_counters(n)));
+  s->stats->transfer_ms += gr_device_marks_ms(x->marks, 0, 1);
+  if (any) {
+    for (int j = 0; j < n; j++) {
+      const gr__pkg *m = &c->pkg[j][me];
+      if (j != me && m->items && m->format == GR_XK_BITMAP && x->hc[GR_XK_PEER + 2 * n + j] != m->items)
+        return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d's bitmap package held %llu vertices, %llu announced",
+                         j, x->hc[GR_XK_PEER + 2 * n + j], (unsigned long long)m->items);
+    }
+  }
+  if (x->hc[GR_XK_NEXT] > gr_frontier_capacity(s->next))
+    return gr_errorf(GR_ERR_INTERNAL, "exchange combine: %llu vertices for a frontier of %llu", x->hc[GR_XK_NEXT],
+                     (unsigned long long)gr_frontier_capacity(s->next));
+  s->next->size = (gr_eid)x->hc[GR_XK_NEXT];
+  s->next_edges = (gr_eid)x->hc[GR_XK_NEXT_EDGES];
+  s->next_max_degree = (gr_eid)x->hc[GR_XK_NEXT_MAXDEG];
+  return GR_SUCCESS;
+}
+
+/* The moves, then the combines (pass 1 over every message, pass 2 for the
+ * followers), all enqueued on the compute stream. */
+static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr__xfer *t, bool *any) {
   gr_comm *c = x->c;
   gr_device *dev = p->dev;
   const int n = x->n, me = x->me;
@@ -467,7 +507,6 @@ static gr_status gr__receive(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   a.counters = x->counters.ptr;
   const bool followers = (a.op == GR_COMBINE_MIN || a.op == GR_COMBINE_MAX) &&
                          (x->layout.n_values > 1 || x->layout.n_vertices > 0);
-  bool any = false;
   for (int pass = 1; pass <= (followers ? 2 : 1); pass++) {
     a.pass = pass;
     for (int j = 0; j < n; j++) {
@@ -480,28 +519,10 @@ static gr_status gr__receive(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
       a.found = GR_XK_PEER + 2 * n + j;
       if (pass == 1) s->stats->items_received += m->items;
       GR_CHECK(x->k->combine(dev, &a));
-      any = true;
+      *any = true;
     }
   }
-  GR_CHECK(gr_device_mark(x->marks, 2));
-  if (c->tops->wait) GR_CHECK(c->tops->wait(c, t));
-  GR_CHECK(gr__read_counters(x, dev, gr_xk_counters(n)));
-  s->stats->transfer_ms += gr_device_marks_ms(x->marks, 0, 1);
-  if (any) {
-    for (int j = 0; j < n; j++) {
-      const gr__pkg *m = &c->pkg[j][me];
-      if (j != me && m->items && m->format == GR_XK_BITMAP && x->hc[GR_XK_PEER + 2 * n + j] != m->items)
-        return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d's bitmap package held %llu vertices, %llu announced",
-                         j, x->hc[GR_XK_PEER + 2 * n + j], (unsigned long long)m->items);
-    }
-  }
-  if (x->hc[GR_XK_NEXT] > gr_frontier_capacity(s->next))
-    return gr_errorf(GR_ERR_INTERNAL, "exchange combine: %llu vertices for a frontier of %llu", x->hc[GR_XK_NEXT],
-                     (unsigned long long)gr_frontier_capacity(s->next));
-  s->next->size = (gr_eid)x->hc[GR_XK_NEXT];
-  s->next_edges = (gr_eid)x->hc[GR_XK_NEXT_EDGES];
-  s->next_max_degree = (gr_eid)x->hc[GR_XK_NEXT_MAXDEG];
-  return GR_SUCCESS;
+  return gr_device_mark(x->marks, 2);
 }
 
 static gr_status gr__exchange(void *local, gr_part *p, gr_exchange_step *s) {

@@ -49,8 +49,10 @@ static gr_status gr__xk_package_cpu(gr_device *dev, const gr_xk_package_args *a)
     const gr_vid v = a->out[i];
     const int o = a->owner[v];
     if (o == a->me) {
-      gr_bitmap_test_and_set(a->cull, v);
-      if (!gr__to_next(a->next, a->next_capacity, a->deg, ctr, v)) __atomic_store_n(&overflow, 1, __ATOMIC_RELAXED);
+      /* An output holds each vertex once; the cull bit keeps next so even
+       * if a vertex came twice. */
+      if (gr_bitmap_test_and_set(a->cull, v) && !gr__to_next(a->next, a->next_capacity, a->deg, ctr, v))
+        __atomic_store_n(&overflow, 1, __ATOMIC_RELAXED);
       if (!a->broadcast) continue;
     }
     const int j = a->broadcast ? 0 : o;

@@ -12,13 +12,23 @@
 #include <sched.h>
 #include <stdlib.h>
 
+#include "gr/util.h"
+
 #include "comm_internal.h"
 #include "gr/cuda_check.h"
 
 typedef struct gr__nccl {
   ncclComm_t comm[GR_COMM_MAX_DEVICES];
   bool warm[GR_COMM_MAX_DEVICES];
+  /* Groups each device has enqueued (atomic): every device posts one per
+   * exchange, in step, so peer j has posted the group this device waits
+   * on when posted[j] >= posted[me]. */
+  uint64_t posted[GR_COMM_MAX_DEVICES];
 } gr__nccl;
+
+/* How long a device whose peers have all posted their part keeps waiting
+ * for the transfer after some device failed, before it aborts anyway. */
+#define GR__NCCL_DRAIN_S 30.0
 
 #define GR__NCCL_CHECK(call)                                                                   \
   do {                                                                                         \
@@ -58,20 +68,37 @@ static void gr__nccl_destroy(gr_comm *c) {
   c->tshared = NULL;
 }
 
-/* Waits for the compute stream; gives up (aborting the communicator, whose
- * peers then fail too) when another device has failed meanwhile. */
+/* Whether every peer has enqueued its part of the group this device waits
+ * on (then the transfer completes, failure elsewhere or not). */
+static bool gr__nccl_all_posted(gr__nccl *s, gr__xfer *x) {
+  const uint64_t mine = __atomic_load_n(&s->posted[x->me], __ATOMIC_ACQUIRE);
+  for (int j = 0; j < x->n; j++)
+    if (j != x->me && __atomic_load_n(&s->posted[j], __ATOMIC_ACQUIRE) < mine) return false;
+  return true;
+}
+
+/* Waits for the compute stream. When some device has failed meanwhile, a
+ * transfer whose peers have all posted their part still completes, so it
+ * is waited for (within a bound); one that a peer never posted cannot, so
+ * this device aborts its communicator (its peers then fail too) instead of
+ * waiting forever. */
 static gr_status gr__nccl_wait(gr_comm *c, gr__xfer *x) {
   gr__nccl *s = c->tshared;
   cudaStream_t st = (cudaStream_t)gr_device_stream(x->dev);
   gr__device_activity_wait();
+  double failed_at = 0;
   for (;;) {
     cudaError_t e = cudaStreamQuery(st);
     if (e == cudaSuccess) return GR_SUCCESS;
     if (e != cudaErrorNotReady) GR_CUDA_CHECK(e);
     if (gr_sync_failed(x->sync)) {
-      if (s->comm[x->me]) ncclCommAbort(s->comm[x->me]);
-      s->comm[x->me] = NULL;
-      return gr_errorf(GR_ERR_NCCL, "NCCL transfer abandoned because another device failed");
+      const double now = gr_time_now();
+      if (failed_at == 0) failed_at = now;
+      if (!gr__nccl_all_posted(s, x) || now - failed_at > GR__NCCL_DRAIN_S) {
+        if (s->comm[x->me]) ncclCommAbort(s->comm[x->me]);
+        s->comm[x->me] = NULL;
+        return gr_errorf(GR_ERR_NCCL, "NCCL transfer abandoned because another device failed");
+      }
     }
     sched_yield();
   }
@@ -103,6 +130,7 @@ static gr_status gr__nccl_group(gr_comm *c, gr__xfer *x, const unsigned char *co
     }
   }
   GR__NCCL_CHECK(ncclGroupEnd());
+  __atomic_add_fetch(&s->posted[x->me], 1, __ATOMIC_RELEASE);
   gr__device_activity_launch();
   return GR_SUCCESS;
 }
@@ -112,6 +140,12 @@ static gr_status gr__nccl_group(gr_comm *c, gr__xfer *x, const unsigned char *co
  * enactor's barriers, so all of them take part or none does. */
 static gr_status gr__nccl_prepare(gr_comm *c, gr__xfer *x, void *scratch) {
   gr__nccl *s = c->tshared;
+  /* A communicator aborted in an earlier run cannot take part; every
+   * device sees the same (they meet at a barrier before this), so all of
+   * them refuse instead of some waiting inside NCCL for the others. */
+  for (int j = 0; j < x->n; j++)
+    if (!s->comm[j])
+      return gr_errorf(GR_ERR_NCCL, "the NCCL communicator of device %d was aborted in an earlier run", j);
   if (s->warm[x->me]) return GR_SUCCESS;
   const unsigned char *send[GR_COMM_MAX_DEVICES];
   unsigned char *recv[GR_COMM_MAX_DEVICES];

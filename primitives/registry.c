@@ -4,11 +4,14 @@
 
 #include "_template/reach.h"
 #include "bfs/bfs.h"
+#include "cc/cc.h"
 #include "dobfs/dobfs.h"
+#include "pr/pr.h"
 #include "registry.h"
 #include "sssp/sssp.h"
 
 static const gr_primitive *const gr__primitives[] = {&gr_bfs_primitive, &gr_dobfs_primitive, &gr_sssp_primitive,
+                                                      &gr_cc_primitive,   &gr_pr_primitive,
                                                       &gr_reach_primitive, NULL};
 
 const gr_primitive *const *gr_primitive_list(void) { return gr__primitives; }

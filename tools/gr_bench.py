@@ -47,11 +47,23 @@ ARC_EXTRA = {"sssp": 4}
 VALUE_BYTES = {"sssp": 4}
 
 
+# PageRank, per vertex and iteration: a CSC and a CSR offset (each row's
+# end is the next row's start), the rank read and written, the new
+# contribution written.
+PR_VERTEX_BYTES = 8 + 8 + 4 + 4 + 4
+
+
 def floor_bytes(run, vid_bytes, primitive="bfs"):
     """Bytes a push traversal must move: every visited arc's neighbour id (and
     weight), two offsets and one value per reached vertex. Random value
     look-ups are assumed to hit the L2 (the value array of the graphs here
-    fits it)."""
+    fits it). CC reads and writes each label; PageRank moves its vertex
+    bytes every iteration (its visited arcs already count every
+    iteration's)."""
+    if primitive == "pr":
+        return run["edges_visited"] * vid_bytes + run["reached"] * run["iterations"] * PR_VERTEX_BYTES
+    if primitive == "cc":
+        return run["edges_visited"] * vid_bytes + run["reached"] * (2 * 8 + 2 * vid_bytes)
     arc = vid_bytes + ARC_EXTRA.get(primitive, 0)
     value = VALUE_BYTES.get(primitive, vid_bytes)
     return run["edges_visited"] * arc + run["reached"] * (2 * 8 + value)

@@ -89,6 +89,7 @@ enum {
   OPT_DO_B,
   OPT_TIMELINE,
   OPT_DELTA,
+  OPT_TOLERANCE,
   OPT_VERSION
 };
 
@@ -129,6 +130,7 @@ static const struct option long_options[] = {
     {"do-b", required_argument, NULL, OPT_DO_B},
     {"timeline", no_argument, NULL, OPT_TIMELINE},
     {"delta", required_argument, NULL, OPT_DELTA},
+    {"tolerance", required_argument, NULL, OPT_TOLERANCE},
     {"version", no_argument, NULL, OPT_VERSION},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
@@ -186,14 +188,17 @@ static void usage(FILE *f) {
           "                         sequence (default: 1)\n"
           "      --seed S           seed for sources, generators and random weights (default: 1)\n"
           "      --mark-pred        record predecessors (bfs, dobfs, sssp)\n"
-          "      --direction D      dobfs: auto, push or pull (default: auto)\n"
+          "      --direction D      dobfs, pr: auto, push or pull (default: auto; pr: pull on\n"
+          "                         one device and under broadcast, push otherwise)\n"
           "      --do-a F           dobfs: push -> pull when the frontier's edges exceed the\n"
           "                         unvisited part's edges / F (default: 15)\n"
           "      --do-b F           dobfs: pull -> push when the frontier shrinks to at most\n"
           "                         vertices / F (default: 18)\n"
           "      --delta D          sssp: bucket width, a positive number or auto (32 x mean\n"
           "                         weight / mean out-degree; default: auto)\n"
-          "      --max-iter N       stop after N iterations (default: 0, no limit)\n"
+          "      --tolerance T      pr: stop when the L1 change of the ranks falls below T\n"
+          "                         (default: 1e-4)\n"
+          "      --max-iter N       stop after N iterations (default: 0, no limit; pr: 100)\n"
           "      --validate         check every run against the CPU reference\n"
           "      --validate-first   check the first run only (benchmarks)\n"
           "\n"
@@ -360,6 +365,16 @@ static int parse_options(int argc, char **argv, run_options *o) {
         if (!parse_real(optarg, &f) || !(f > 0.0) || f > 3e38)
           return usage_error("--delta needs a positive number or auto, got '%s'", optarg);
         o->popts.delta = f;
+        break;
+      }
+      case OPT_TOLERANCE: {
+        char *end = NULL;
+        errno = 0;
+        double f = strtod(optarg, &end);
+        if (errno || end == optarg || *end || !(f > 0.0) || !isfinite(f) || f >= 2.0)
+          return usage_error("--tolerance needs a number above 0 and below 2 (the largest L1 change of ranks "
+                             "summing to 1), got '%s'", optarg);
+        o->popts.tolerance = f;
         break;
       }
       case OPT_TUNE:
@@ -715,7 +730,7 @@ int main(int argc, char **argv) {
     }
     gr_run_record *x = &records[r];
     rep.n_runs = r + 1;
-    x->source = gr_graph_original_id(g, args.source);
+    x->source = prim->needs_source ? gr_graph_original_id(g, args.source) : 0;
     x->ms = stats.ms;
     x->iterations = stats.iterations;
     x->edges = stats.edges;
@@ -730,9 +745,6 @@ int main(int argc, char **argv) {
     x->iteration_limit = stats.status == GR_ITERATION_LIMIT;
     t_phase = gr_time_now();
     GR_CHECK_GOTO(gr_enactor_extract_reuse(en, &res), st, runtime_fail);
-    /* The primitive's own figures go with the run's record. */
-    x->extra = res.extra;
-    memset(&res.extra, 0, sizeof res.extra);
     maybe_corrupt(&res, args.source);
     x->reached = count_reached(&res);
     x->traversed = prim->traversed_edges ? prim->traversed_edges(g, &res) : gr_graph_num_edges(g);
@@ -745,14 +757,23 @@ int main(int argc, char **argv) {
       if (st < 0) goto runtime_fail;
       st = prim->validate(g, &args, &o.popts, &res, &ref);
       x->validated = st < 0 ? -1 : 1;
-      if (st < 0 && !rep.validation_error[0])
-        snprintf(rep.validation_error, sizeof rep.validation_error, "run %d (source %llu): %s", r,
-                 (unsigned long long)x->source, gr_error_message());
+      if (st < 0 && !rep.validation_error[0]) {
+        if (prim->needs_source)
+          snprintf(rep.validation_error, sizeof rep.validation_error, "run %d (source %llu): %s", r,
+                   (unsigned long long)x->source, gr_error_message());
+        else
+          snprintf(rep.validation_error, sizeof rep.validation_error, "run %d: %s", r, gr_error_message());
+      }
       ph->validate += gr_time_now() - t_phase;
     }
+    /* The primitive's own figures (which the validator may read, pr: the
+     * iterations) go with the run's record. */
+    x->extra = res.extra;
+    memset(&res.extra, 0, sizeof res.extra);
   }
 
   rep.primitive = prim->name;
+  rep.sourceless = !prim->needs_source;
   rep.graph = gen_name[0] ? gen_name : gr_graph_name(g);
   rep.vertices = gr_graph_num_vertices(g);
   rep.edges = gr_graph_num_edges(g);

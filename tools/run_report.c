@@ -102,8 +102,10 @@ void gr_report_print(FILE *f, const gr_run_report *r) {
           "edges_visited", "reached", "GTEPS", r->validate ? "valid" : "");
   for (int i = 0; i < r->n_runs; i++) {
     const gr_run_record *x = &r->runs[i];
-    fprintf(f, "%5d %12llu %11.3f %6d %14llu %12llu %9.3f %s%s\n", i, (unsigned long long)x->source,
-            x->ms, x->iterations, (unsigned long long)x->edges, (unsigned long long)x->reached,
+    char src[32];
+    if (r->sourceless) snprintf(src, sizeof src, "-");
+    else snprintf(src, sizeof src, "%llu", (unsigned long long)x->source);
+    fprintf(f, "%5d %12s %11.3f %6d %14llu %12llu %9.3f %s%s\n", i, src, x->ms, x->iterations, (unsigned long long)x->edges, (unsigned long long)x->reached,
             x->gteps, x->validated > 0 ? "yes" : x->validated < 0 ? "NO" : "",
             x->iteration_limit ? " (iteration limit)" : "");
   }
@@ -225,7 +227,8 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
   for (int i = 0; i < r->n_runs; i++) {
     const gr_run_record *x = &r->runs[i];
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "source", (double)x->source);
+    if (r->sourceless) cJSON_AddNullToObject(o, "source");
+    else cJSON_AddNumberToObject(o, "source", (double)x->source);
     cJSON_AddNumberToObject(o, "ms", x->ms);
     cJSON_AddNumberToObject(o, "iterations", x->iterations);
     cJSON_AddNumberToObject(o, "edges_visited", (double)x->edges);
@@ -361,9 +364,15 @@ gr_status gr_report_write_out(const char *path, const gr_graph *g, const gr_resu
     unsigned long long id = (unsigned long long)gr_graph_original_id(g, v);
     int k;
     switch (res->type) {
-      case GR_VALUE_SVID:
-        k = fprintf(f, "%llu %lld", id, (long long)((const gr_svid *)res->values)[v]);
+      case GR_VALUE_SVID: {
+        const gr_svid x = ((const gr_svid *)res->values)[v];
+        /* A vertex id (cc's labels) is written as the input names it. */
+        if (res->values_are_ids && x >= 0 && (uint64_t)x < (uint64_t)res->n)
+          k = fprintf(f, "%llu %llu", id, (unsigned long long)gr_graph_original_id(g, (gr_vid)x));
+        else
+          k = fprintf(f, "%llu %lld", id, (long long)x);
         break;
+      }
       case GR_VALUE_FLOAT: {
         float x = ((const float *)res->values)[v];
         k = isinf(x) || isnan(x) ? fprintf(f, "%llu -1", id) : fprintf(f, "%llu %.9g", id, (double)x);

@@ -45,6 +45,7 @@ typedef struct gr_run_phases {
 
 typedef struct gr_run_report {
   const char *primitive;
+  bool sourceless; /* the primitive takes no source (cc, pr): none is printed */
   const char *graph;
   gr_vid vertices;
   gr_eid edges;

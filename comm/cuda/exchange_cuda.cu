@@ -78,9 +78,11 @@ __global__ void __launch_bounds__(kBlock) package_kernel(gr_xk_package_args a) {
       if (i < a.n_out) {
         v[k] = a.out[i];
         const int o = a.owner[v[k]];
-        mine[k] = o == a.me;
-        dst[k] = a.broadcast ? 0 : mine[k] ? -1 : o;
-        if (mine[k]) gr_bitmap_test_and_set(a.cull, v[k]);
+        const bool owned = o == a.me;
+        dst[k] = a.broadcast ? 0 : owned ? -1 : o;
+        // An output holds each vertex once; the cull bit keeps next so even
+        // if a vertex came twice.
+        mine[k] = owned && gr_bitmap_test_and_set(a.cull, v[k]);
       }
       rn[k] = warp_reserve(mine[k] ? kNext : -1, s_cnt);
       lst[k] = dst[k] >= 0 && a.list[dst[k]] != nullptr;

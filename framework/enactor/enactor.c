@@ -72,6 +72,7 @@ typedef struct gr__slot {
   gr_eid iter_edges[2];
   uint64_t iter_bytes[2];
   gr_eid sum_val[2];     /* gr_part_sum, alternating */
+  double sum_dbl[2][GR_PART_SUM_DOUBLES]; /* gr_part_sum_double, in the same alternation */
   unsigned sum_calls;
   gr_status st;
 } gr__slot;
@@ -214,6 +215,30 @@ gr_status gr_part_min(gr_part *p, gr_eid local, gr_eid *least) {
   return GR_SUCCESS;
 }
 
+/* As gr_part_sum for up to GR_PART_SUM_DOUBLES doubles at once, through
+ * the same alternation of cells. The devices' values are added in device
+ * order, so every device gets the same bits (a convergence test then
+ * decides alike everywhere). */
+gr_status gr_part_sum_double(gr_part *p, const double *local, double *total, int n) {
+  if (n < 1 || n > GR_PART_SUM_DOUBLES)
+    return gr_errorf(GR_ERR_INTERNAL, "gr_part_sum_double takes 1 to %d values, got %d", GR_PART_SUM_DOUBLES, n);
+  if (!p->sync) {
+    for (int i = 0; i < n; i++) total[i] = local[i];
+    return GR_SUCCESS;
+  }
+  struct gr_enactor *e = p->sync->e;
+  gr__slot *me = &e->slots[p->sync->index];
+  const unsigned k = me->sum_calls++ & 1u;
+  for (int i = 0; i < n; i++) me->sum_dbl[k][i] = local[i];
+  if (gr_sync_wait(p->sync)) return GR_ERR_ABORTED;
+  for (int i = 0; i < n; i++) {
+    double t = 0;
+    for (int d = 0; d < e->n; d++) t += e->slots[d].sum_dbl[k][i];
+    total[i] = t;
+  }
+  return GR_SUCCESS;
+}
+
 /* Appends one iteration's figures to the run's statistics (thread 0). The
  * arrays double when full: a grid run has thousands of levels, and this is
  * inside the timed loop. */
@@ -346,6 +371,8 @@ static gr_status gr__slot_init(gr__slot *s) {
 
 static void gr__slot_release(gr__slot *s) {
   struct gr_enactor *e = s->e;
+  /* Nothing queued may outlive the buffers freed below. */
+  if (s->dev) gr_device_sync(s->dev);
   if (s->xlocal) e->cfg.exchange->detach(s->xlocal, &s->part);
   s->xlocal = NULL;
   if (s->slice && e->cfg.prim->release) e->cfg.prim->release(s->slice, &s->part);
@@ -689,7 +716,9 @@ static gr_status gr__extract(gr_enactor *e, gr_result *r, bool reuse) {
   const bool preds = e->opts.mark_pred && p->n_vertex_assoc > 0;
   GR_CHECK(reuse ? gr_result_reuse(r, n, p->value_type, preds) : gr_result_alloc(r, n, p->value_type, preds));
   e->result = r;
+  r->values_are_ids = false;
   gr_status st = gr__command(e, GR__CMD_EXTRACT);
+  if (st >= 0 && p->finish) st = p->finish(r);
   if (st < 0) gr_result_free(r);
   return st;
 }

@@ -126,3 +126,28 @@ gr_status gr_part_gather_svid(gr_part *p, const gr_svid *values, gr_svid *global
 gr_status gr_part_gather_float(gr_part *p, const float *values, float *global) {
   return gr__part_gather(p, values, sizeof *values, global);
 }
+
+gr_status gr_part_owners(gr_part *p, gr_buffer *b, const uint8_t **table, gr_vid *owned_first) {
+  const gr_subgraph *s = p->sub;
+  *table = NULL;
+  *owned_first = 0;
+  if (!s->owner || p->count == 1) return GR_SUCCESS;
+  if (s->proxy == GR_PROXY_1HOP) {
+    /* Owned vertices come first; a device that owns none still has proxies
+     * to tell apart: an empty range of owned ids needs the table. */
+    if (s->n_owned > 0) {
+      *owned_first = s->n_owned;
+      return GR_SUCCESS;
+    }
+  }
+  const size_t n = s->n_local;
+  uint8_t *h = NULL;
+  GR_CHECK(gr_host_alloc((void **)&h, n ? n : 1, "owner table"));
+  for (size_t v = 0; v < n; v++) h[v] = (uint8_t)s->owner[v];
+  gr_status st = gr_buffer_resize(b, p->dev, n ? n : 1, 0, "owner table");
+  if (st >= 0) st = gr_device_copy(p->dev, b->ptr, h, n, GR_COPY_H2D);
+  if (st >= 0) st = gr_device_sync(p->dev);
+  free(h);
+  if (st >= 0) *table = b->ptr;
+  return st;
+}

@@ -44,8 +44,40 @@
  *   converged (NULL: stop when every frontier is empty), payload (NULL: one
  *   device only), extract, prepare (optional, host: checks the input and
  *   fills options from the whole graph), reference, validate,
- *   traversed_edges. An iterate that holds work back for later sets
- *   gr_iter.pending (primitives/sssp/ does).
+ *   traversed_edges, finish (optional, host: figures of the whole answer
+ *   after every device's extract). An iterate that holds work back for
+ *   later sets gr_iter.pending (primitives/sssp/ does).
+ *
+ * An all-vertex primitive (no source; every vertex works every round, as
+ * primitives/cc/ and primitives/pr/ do) fills in, beyond the above:
+ *   needs_source     false; gr_run passes no source and prints none.
+ *   reset            starts from no frontier (first->size = 0) and leaves
+ *                    the per-vertex set-up to the first iterate, so that it
+ *                    is timed.
+ *   iterate          works over every local vertex: the for-each operator
+ *                    (in = NULL) and the filter over every id (in = NULL)
+ *                    need no list of all vertices. It tells owned vertices
+ *                    from proxies with gr_part_owners (1-hop: a range;
+ *                    duplicate-all: a device owner table). Its output
+ *                    frontier is only what must travel (cc: proxies whose
+ *                    label fell; pr: the vertices whose values peers need).
+ *   converged,       a run that does not end when the frontiers empty (pr)
+ *   pending          reports work pending while it goes on, and a global
+ *                    measure decides the stop: gr_part_sum_double sums
+ *                    doubles over the devices in device order, so every
+ *                    device takes the same decision (gr_part_sum and
+ *                    gr_part_min for integers); converged returns it. Every
+ *                    device calls these the same number of times.
+ *   combine          SUM adds into the receiver's slot: a proxy slot zeroed
+ *                    before the exchange receives a copy (pr's pull).
+ *   finish           figures that need the whole answer (cc: components,
+ *                    the largest one) into r->extra; results whose values
+ *                    are vertex ids set r->values_are_ids, and --out writes
+ *                    them as input ids.
+ *   options          read from gr_prim_options (pr: tolerance,
+ *                    max_iterations, direction); prepare checks them and
+ *                    fills defaults that the enactor must see (pr: the
+ *                    iteration limit).
  *
  * Registration
  *   primitives/registry.c      &gr_<p>_primitive in the list: gr_run

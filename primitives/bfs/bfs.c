@@ -210,8 +210,9 @@ gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c, gr_bfs
   }
   /* Idempotent claims may emit a vertex twice, so only where the output
    * has room for one item per input edge (a level of at most n_local
-   * edges, measured; one device). */
-  a.idempotent = p->opts->tune.idempotent && a.in_known && a.in_edges <= a.out_capacity;
+   * edges, measured) and on one device (an exchange takes each output
+   * vertex once). */
+  a.idempotent = p->opts->tune.idempotent && alone && a.in_known && a.in_edges <= a.out_capacity;
   GR_CHECK((a.idempotent ? ops->push_idem : ops->push)(p->dev, p->ws, &a, c));
   it->out->size = a.n_out;
   it->edges += a.edges;

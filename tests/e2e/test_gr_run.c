@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* gr_run end to end: runs on generated and real graphs with validation (BFS,
- * DOBFS, SSSP with integer and real weights), the --out and --json files,
+ * DOBFS, SSSP with integer and real weights, CC, PageRank), the --out and
+ * --json files,
  * the help text, and the malformed-input catalogue (each case: exit code 2
  * and a message naming the problem, bad weights for SSSP included). Runs on CPU
  * devices (--cpu), so it needs no GPU; GR_E2E_BACKEND=gpu runs the same
@@ -378,6 +379,157 @@ START_TEST(sssp_json_reports_delta_and_bucket_sizes) {
 }
 END_TEST
 
+static const char *const real_files[] = {"karate.mtx",         "email-enron.mtx.gz",    "cit-hepph.mtx.gz",
+                                         "soc-slashdot0902.mtx.gz", "ego-twitter.mtx.gz", "luxembourg_osm.mtx.gz",
+                                         "uk-2007-05-100k.mtx.gz",  "cnr-2000.mtx.gz"};
+enum { N_REAL_FILES = sizeof real_files / sizeof real_files[0] };
+
+/* The number after `name` on the primitive's line of the summary. */
+static double summary_number(const char *prim, const char *name) {
+  char head[64];
+  snprintf(head, sizeof head, "\n%-10s ", prim);
+  const char *line = out_text ? strstr(out_text, head) : NULL;
+  ck_assert_msg(line != NULL, "no '%s' line in:\n%s", prim, out_text ? out_text : "");
+  const char *end = strchr(line + 1, '\n');
+  const char *at = strstr(line, name);
+  ck_assert_msg(at && (!end || at < end), "no '%s' on the %s line", name, prim);
+  return strtod(at + strlen(name), NULL);
+}
+
+START_TEST(cc_validates_on_generated_and_real_graphs) {
+  const char *specs[] = {"kron:12:16", "uniform:12:8", "uniform:12:1", "grid2d:40x50", "grid3d:8x9x10",
+                         "kron:10:8,directed", "uniform:11:2,directed"};
+  for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+    ck_assert_msg(run("--primitive", "cc", "--gen", specs[i], "--runs", "2", "--validate") == 0, "%s:\n%s", specs[i],
+                  err_text);
+    assert_out_has("validation passed (2 runs)");
+    ck_assert(summary_number("cc", "weakly_connected") == (strstr(specs[i], "directed") ? 1.0 : 0.0));
+    ck_assert(summary_number("cc", "components") >= 1);
+    /* A grid is one component of all its vertices. */
+    if (!strncmp(specs[i], "grid2d", 6)) {
+      ck_assert(summary_number("cc", "components") == 1);
+      ck_assert(summary_number("cc", "largest") == 2000);
+    }
+  }
+  char path[1024], cache[1024];
+  snprintf(cache, sizeof cache, "%s/cache", gr_test_tmp_dir());
+  mkdir(cache, 0777);
+  for (size_t i = 0; i < N_REAL_FILES; i++) {
+    if (!gr_test_data_file(path, sizeof path, real_files[i])) continue;
+    ck_assert_msg(run("--primitive", "cc", path, "--runs", "2", "--validate", "--cache-dir", cache) == 0, "%s:\n%s",
+                  real_files[i], err_text);
+    assert_out_has("validation passed (2 runs)");
+    /* Directed files: weakly connected components, said in the summary. */
+    const bool directed = strstr(out_text, "(directed") != NULL;
+    ck_assert(summary_number("cc", "weakly_connected") == (directed ? 1.0 : 0.0));
+    if (!strcmp(real_files[i], "karate.mtx")) {
+      ck_assert(summary_number("cc", "components") == 1);
+      ck_assert(summary_number("cc", "largest") == 34);
+    }
+  }
+}
+END_TEST
+
+/* Labels are the smallest input id of each component, written as the input
+ * names vertices (sparse edge-list ids, 1-based Matrix Market ids); the
+ * JSON has the components, the largest one and the weak flag. */
+START_TEST(cc_out_labels_components_by_input_ids) {
+  char g[512], o[512], j[512];
+  gr_test_write_file(g, sizeof g, "comps.txt", "300 200\n200 100\n9 7\n5000000000 9\n");
+  tmpfile_path(o, sizeof o, "comps.out");
+  tmpfile_path(j, sizeof j, "comps.json");
+  ck_assert_int_eq(run("--primitive", "cc", g, "--no-cache", "--out", o, "--json", j, "--validate"), 0);
+  ck_assert_str_eq(slurp(o), "7 7\n9 7\n100 100\n200 100\n300 100\n5000000000 7\n");
+  cJSON *root = cJSON_Parse(slurp(j));
+  ck_assert_ptr_nonnull(root);
+  const cJSON *run0 = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "runs"), 0);
+  ck_assert(cJSON_IsNull(cJSON_GetObjectItem(run0, "source")));
+  const cJSON *ex = cJSON_GetObjectItem(run0, "extra");
+  ck_assert_ptr_nonnull(ex);
+  ck_assert(cJSON_GetObjectItem(ex, "components")->valuedouble == 2);
+  ck_assert(cJSON_GetObjectItem(ex, "largest")->valuedouble == 3);
+  ck_assert(cJSON_GetObjectItem(ex, "weakly_connected")->valuedouble == 1);
+  cJSON_Delete(root);
+  gr_test_write_file(g, sizeof g, "comps.mtx",
+                     "%%MatrixMarket matrix coordinate pattern symmetric\n5 5 2\n4 2\n5 3\n");
+  ck_assert_int_eq(run("--primitive", "cc", g, "--no-cache", "--out", o, "--validate"), 0);
+  ck_assert_str_eq(slurp(o), "1 1\n2 2\n3 3\n4 2\n5 3\n");
+  unlink(o);
+  unlink(j);
+}
+END_TEST
+
+START_TEST(pr_validates_on_generated_and_real_graphs) {
+  const char *specs[] = {"kron:12:16", "uniform:12:8", "grid2d:40x50", "kron:10:8,directed", "uniform:11:2,directed"};
+  const char *dirs[] = {"auto", "push", "pull"};
+  for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
+    for (size_t d = 0; d < 3; d++) {
+      ck_assert_msg(run("--primitive", "pr", "--gen", specs[i], "--direction", dirs[d], "--runs", "2", "--validate") == 0,
+                    "%s %s:\n%s", specs[i], dirs[d], err_text);
+      assert_out_has("validation passed (2 runs)");
+      ck_assert(summary_number("pr", "converged") == 1);
+      ck_assert(summary_number("pr", "pull") == (d == 1 ? 0.0 : 1.0));
+      ck_assert(summary_number("pr", "l1") < 1e-4);
+    }
+  char path[1024], cache[1024];
+  snprintf(cache, sizeof cache, "%s/cache", gr_test_tmp_dir());
+  mkdir(cache, 0777);
+  for (size_t i = 0; i < N_REAL_FILES; i++) {
+    if (!gr_test_data_file(path, sizeof path, real_files[i])) continue;
+    ck_assert_msg(run("--primitive", "pr", path, "--runs", "2", "--validate", "--cache-dir", cache) == 0, "%s:\n%s",
+                  real_files[i], err_text);
+    assert_out_has("validation passed (2 runs)");
+    if (i % 3 == 1) {
+      ck_assert_msg(run("--primitive", "pr", path, "--direction", "push", "--tolerance", "1e-6", "--validate",
+                        "--cache-dir", cache) == 0,
+                    "%s:\n%s", real_files[i], err_text);
+      assert_out_has("validation passed (1 run)");
+      ck_assert(summary_number("pr", "l1") < 1e-6);
+    }
+  }
+}
+END_TEST
+
+/* The iteration limit ends a run that has not converged (and says so); the
+ * JSON has one change per iteration; --out ranks sum to 1. */
+START_TEST(pr_iteration_limit_json_and_out) {
+  char o[512], j[512];
+  tmpfile_path(o, sizeof o, "pr.out");
+  tmpfile_path(j, sizeof j, "pr.json");
+  ck_assert_int_eq(run("--primitive", "pr", "--gen", "kron:11:8", "--max-iter", "4", "--validate", "--out", o, "--json",
+                       j),
+                   0);
+  assert_out_has("(iteration limit)");
+  assert_out_has("validation passed");
+  ck_assert(summary_number("pr", "converged") == 0);
+  ck_assert(summary_number("pr", "iterations") == 4);
+  cJSON *root = cJSON_Parse(slurp(j));
+  ck_assert_ptr_nonnull(root);
+  const cJSON *run0 = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "runs"), 0);
+  ck_assert_int_eq(cJSON_GetObjectItem(run0, "iterations")->valueint, 4);
+  ck_assert(cJSON_IsTrue(cJSON_GetObjectItem(run0, "iteration_limit")));
+  const cJSON *l1 = cJSON_GetObjectItem(cJSON_GetObjectItem(run0, "extra"), "change");
+  ck_assert_int_eq(cJSON_GetArraySize(l1), 4);
+  for (int k = 1; k < 4; k++)
+    ck_assert(cJSON_GetArrayItem(l1, k)->valuedouble < cJSON_GetArrayItem(l1, k - 1)->valuedouble);
+  cJSON_Delete(root);
+  FILE *f = fopen(o, "r");
+  ck_assert_ptr_nonnull(f);
+  double sum = 0, x = 0;
+  unsigned long long id = 0, lines = 0;
+  while (fscanf(f, "%llu %lf", &id, &x) == 2) {
+    ck_assert(x > 0);
+    sum += x;
+    lines++;
+  }
+  fclose(f);
+  ck_assert_uint_eq(lines, 2048);
+  ck_assert(fabs(sum - 1) < 1e-5);
+  unlink(o);
+  unlink(j);
+}
+END_TEST
+
 START_TEST(out_file_lists_every_vertex_by_input_id) {
   char g[512], o[512];
   /* 1-2-3 path plus an isolated vertex 4 (1-based ids as in the file). */
@@ -451,6 +603,7 @@ START_TEST(help_lists_every_option_with_defaults) {
                         "--json", "--out", "--undirected", "--gen", "--quiet", "--mark-pred",
                         "--self-loops", "--duplicates", "--weights", "--no-cache", "--cache-dir",
                         "--progress", "--max-iter", "--mem", "--format", "--cpu-threads", "--delta", "sssp",
+                        "--tolerance", "pr", "cc",
                         "default"};
   for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) assert_out_has(opts[i]);
 }
@@ -511,6 +664,15 @@ START_TEST(validation_failure_exits_1) {
     assert_out_has("validation FAILED");
     assert_out_has("distance");
   }
+  /* Labels and ranks. */
+  rc = run_env(env, "--primitive", "cc", "--gen", "kron:10:8", "--validate", NULL);
+  ck_assert_int_eq(rc, 1);
+  assert_out_has("validation FAILED");
+  assert_out_has("label");
+  rc = run_env(env, "--primitive", "pr", "--gen", "kron:10:8", "--validate", NULL);
+  ck_assert_int_eq(rc, 1);
+  assert_out_has("validation FAILED");
+  assert_out_has("rank");
 }
 END_TEST
 
@@ -609,6 +771,15 @@ START_TEST(bad_options_exit_2) {
   ck_assert_int_eq(run(g, "--weights", "random:5:1"), 2);
   ck_assert_int_eq(run(g, "--mem", "lots"), 2);
   assert_err_has("--mem");
+  const char *tolerances[] = {"0", "-1e-4", "x", "nan", "inf", "2", "1e-4x", ""};
+  for (size_t t = 0; t < sizeof tolerances / sizeof tolerances[0]; t++) {
+    ck_assert_int_eq(run(g, "--primitive", "pr", "--tolerance", tolerances[t]), 2);
+    assert_err_has("--tolerance");
+  }
+  ck_assert_int_eq(run(g, "--primitive", "pr", "--max-iter", "-3"), 2);
+  assert_err_has("--max-iter");
+  ck_assert_int_eq(run(g, "--primitive", "pr", "--direction", "sideways"), 2);
+  assert_err_has("--direction");
   ck_assert_int_eq(run(NULL), 2);
 }
 END_TEST
@@ -646,6 +817,10 @@ int main(void) {
   tcase_add_test(runs, gr_gen_writes_weights_that_sssp_reads_back);
   tcase_add_test(runs, sssp_json_reports_delta_and_bucket_sizes);
   tcase_add_test(runs, every_tuning_variant_validates);
+  tcase_add_test(runs, cc_validates_on_generated_and_real_graphs);
+  tcase_add_test(runs, cc_out_labels_components_by_input_ids);
+  tcase_add_test(runs, pr_validates_on_generated_and_real_graphs);
+  tcase_add_test(runs, pr_iteration_limit_json_and_out);
   tcase_add_test(runs, out_file_lists_every_vertex_by_input_id);
   tcase_add_test(runs, out_file_uses_original_ids_of_edge_lists);
   tcase_add_test(runs, json_report_has_the_summary_and_devices);

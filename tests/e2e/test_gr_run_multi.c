@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* gr_run on several devices, end to end: every device count x partitioner x
- * proxy x exchange gives the one-device answer (depths and distances equal
- * vertex by vertex) and passes validation, on generated and real graphs; a failure on
+ * proxy x exchange gives the one-device answer (depths, distances and
+ * component labels equal vertex by vertex, PageRank within 1e-5) and passes
+ * validation, on generated and real graphs; a failure on
  * one device ends the run cleanly; bad multi-device options exit 2. Runs on
  * CPU devices; GR_E2E_BACKEND=gpu runs the matrix on GPUs (logical devices
  * mapped onto the GPUs present with GR_DEVICE_MAP when there are fewer),
  * with the p2p transport and, where every device has a GPU of its own, NCCL. */
 #include <check.h>
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -148,11 +150,21 @@ static const char *const partitioners[] = {"random", "biased", "metis", "static"
 static const char *const proxies[] = {"all", "1hop"};
 static const char *const comms[] = {"selective", "broadcast"};
 
+/* Whether two value columns agree: as text (rel_tol 0: depths, labels,
+ * distances, bit for bit), or as numbers within a relative tolerance
+ * (PageRank, whose sums run in another order on every device count). */
+static bool values_agree(const char *have, const char *want, double rel_tol) {
+  if (rel_tol <= 0) return !strcmp(have, want);
+  const double x = strtod(have, NULL), y = strtod(want, NULL);
+  return fabs(x - y) <= rel_tol * fabs(y);
+}
+
 /* The matrix on one input (a file path, or a generator spec when path is
  * NULL): the same source on one device and on every combination; `extra`
- * (NULL-terminated, or NULL) goes to every run. */
-static void matrix_with(const char *primitive, const char *path, const char *spec, const char *const *extra,
-                        const char *transport, int max_devices) {
+ * (NULL-terminated, or NULL) goes to every run; values compared as
+ * values_agree does. */
+static void matrix_cmp(const char *primitive, const char *path, const char *spec, const char *const *extra,
+                       const char *transport, int max_devices, double rel_tol) {
   char ref[512], got[512], cache[512];
   tmp_path(ref, sizeof ref, "ref.out");
   tmp_path(got, sizeof got, "got.out");
@@ -206,7 +218,7 @@ static void matrix_with(const char *primitive, const char *path, const char *spe
           char **have = read_value_texts(got, &ngot);
           ck_assert_uint_eq(ngot, nref);
           for (size_t v = 0; v < nref; v++)
-            ck_assert_msg(!strcmp(have[v], want[v]), "%s %s, %d devices, %s, %s, %s: line %zu: %s, one device %s",
+            ck_assert_msg(values_agree(have[v], want[v], rel_tol), "%s %s, %d devices, %s, %s, %s: line %zu: %s, one device %s",
                           primitive, path ? path : spec, d, partitioners[p], proxies[x], comms[c], v + 1, have[v],
                           want[v]);
           free_texts(have, ngot);
@@ -215,6 +227,11 @@ static void matrix_with(const char *primitive, const char *path, const char *spe
   free_texts(want, nref);
   unlink(ref);
   unlink(got);
+}
+
+static void matrix_with(const char *primitive, const char *path, const char *spec, const char *const *extra,
+                        const char *transport, int max_devices) {
+  matrix_cmp(primitive, path, spec, extra, transport, max_devices, 0.0);
 }
 
 static void matrix(const char *primitive, const char *path, const char *spec, const char *transport,
@@ -274,6 +291,48 @@ START_TEST(dobfs_on_many_devices_equals_one_device) {
   /* Pulls under broadcast (the default), push only under selective. */
   matrix("dobfs", NULL, "kron:11:16", on_gpu() ? "p2p" : NULL, max_devices());
   if (!on_gpu()) matrix("dobfs", NULL, "uniform:10:8,directed", NULL, max_devices());
+}
+END_TEST
+
+START_TEST(cc_on_many_devices_equals_one_device) {
+  /* Labels between devices: MIN on each proxy's way to its owner; weak
+   * components of directed graphs through the in-edges. */
+  const char *t = on_gpu() ? "p2p" : NULL;
+  const char *specs[] = {"kron:11:8", "grid2d:24x30", "uniform:10:1", "kron:9:4,directed"};
+  const size_t n = on_gpu() ? 2 : sizeof specs / sizeof *specs;
+  for (size_t i = 0; i < n; i++) matrix("cc", NULL, specs[i], t, max_devices());
+  const char *files[] = {"cit-hepph.mtx.gz", "email-enron.mtx.gz", "luxembourg_osm.mtx.gz"};
+  char path[1024];
+  for (size_t i = 0; i < (on_gpu() ? 1 : 3); i++)
+    if (gr_test_data_file(path, sizeof path, files[i])) matrix("cc", path, NULL, t, 3);
+}
+END_TEST
+
+START_TEST(pr_on_many_devices_equals_one_device) {
+  /* Ranks within 1e-5 of one device's: pushed partial sums under
+   * selective exchange, pulled contributions under broadcast. */
+  const char *t = on_gpu() ? "p2p" : NULL;
+  matrix_cmp("pr", NULL, "kron:11:8", NULL, t, max_devices(), 1e-5);
+  matrix_cmp("pr", NULL, "grid2d:24x30", NULL, t, max_devices(), 1e-5);
+  if (!on_gpu()) {
+    matrix_cmp("pr", NULL, "uniform:10:4,directed", NULL, t, max_devices(), 1e-5);
+    /* Push under broadcast too. */
+    const char *push[] = {"--direction", "push", NULL};
+    matrix_cmp("pr", NULL, "kron:9:4,directed", push, t, 3, 1e-5);
+  }
+  char path[1024];
+  if (gr_test_data_file(path, sizeof path, "cit-hepph.mtx.gz")) matrix_cmp("pr", path, NULL, NULL, t, 3, 1e-5);
+}
+END_TEST
+
+START_TEST(pr_pull_needs_the_broadcast_exchange) {
+  ck_assert_int_eq(run_dev(NULL, 2, on_gpu() ? "p2p" : NULL, "--primitive", "pr", "--gen", "kron:8:4", "--comm",
+                           "selective", "--direction", "pull", NULL),
+                   2);
+  assert_err_has("--comm broadcast");
+  ck_assert_int_eq(run_dev(NULL, 2, on_gpu() ? "p2p" : NULL, "--primitive", "pr", "--gen", "kron:8:4", "--comm",
+                           "broadcast", "--direction", "pull", "--validate", NULL),
+                   0);
 }
 END_TEST
 
@@ -422,6 +481,39 @@ START_TEST(failure_on_one_device_ends_the_run_cleanly) {
 }
 END_TEST
 
+/* The same for the all-vertex primitives, whose iterations meet at a sum
+ * over the devices (PageRank) or run until no label changes (CC). */
+START_TEST(failure_on_one_device_ends_cc_and_pr_cleanly) {
+  const char *prims[] = {"cc", "pr"};
+  char o[512];
+  tmp_path(o, sizeof o, "fault-all.out");
+  for (int p = 0; p < 2; p++) {
+    bool completed = false;
+    int failed = 0;
+    for (int k = 1; k <= 40 && !completed; k++) {
+      char fault[64];
+      snprintf(fault, sizeof fault, "GR_FAULT_ALLOC=1:%d", k);
+      const char *env[] = {fault, NULL};
+      unlink(o);
+      int rc = run_dev(env, 3, NULL, "--primitive", prims[p], "--gen", "kron:10:8", "--runs", "2", "--proxy",
+                       k % 2 ? "1hop" : "all", "--out", o, "--validate", NULL);
+      if (rc == 0) {
+        completed = true;
+        ck_assert_int_eq(access(o, F_OK), 0);
+        continue;
+      }
+      ck_assert_msg(rc == 3, "%s, fault %d: exit %d\n%s", prims[p], k, rc, err_text);
+      assert_err_has("device 1");
+      assert_err_has("GR_FAULT_ALLOC");
+      ck_assert_msg(access(o, F_OK) != 0, "%s: fault %d left an output file", prims[p], k);
+      failed++;
+    }
+    ck_assert_msg(failed > 3, "%s: only %d allocations could fail", prims[p], failed);
+    ck_assert_msg(completed, "%s: no run completed within 40 allocations", prims[p]);
+  }
+}
+END_TEST
+
 START_TEST(bad_multi_device_options_exit_2) {
   char g[512];
   gr_test_write_file(g, sizeof g, "pair.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n2 2 1\n2 1\n");
@@ -492,6 +584,8 @@ int main(void) {
   tcase_add_test(runs, reach_on_many_devices_equals_one_device);
   tcase_add_test(runs, sssp_on_many_devices_equals_one_device);
   tcase_add_test(runs, dobfs_on_many_devices_equals_one_device);
+  tcase_add_test(runs, cc_on_many_devices_equals_one_device);
+  tcase_add_test(runs, pr_on_many_devices_equals_one_device);
   tcase_add_test(runs, broadcast_formats_equal_one_device);
   tcase_add_test(runs, bfs_over_nccl_equals_one_device);
   tcase_add_test(runs, summary_reports_partition_exchange_and_time_split);
@@ -499,8 +593,10 @@ int main(void) {
   TCase *bad = tcase_create("failures");
   tcase_set_timeout(bad, 600);
   tcase_add_test(bad, failure_on_one_device_ends_the_run_cleanly);
+  tcase_add_test(bad, failure_on_one_device_ends_cc_and_pr_cleanly);
   tcase_add_test(bad, bad_multi_device_options_exit_2);
   tcase_add_test(bad, bad_input_after_the_exchange_is_set_up_exits_2);
+  tcase_add_test(bad, pr_pull_needs_the_broadcast_exchange);
   suite_add_tcase(s, bad);
   return gr_test_run_suite(s, 0);
 }

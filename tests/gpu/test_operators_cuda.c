@@ -130,6 +130,17 @@ START_TEST(cuda_filter_split_and_for_each_equal_cpu) {
     op_result_free(&g);
     op_result_free(&c);
   }
+  {
+    /* Without an input list: every id. */
+    op_result g, c;
+    ck_assert_int_eq(op_run_filter(&test_ops_cuda, gpu, N, NULL, N, 7, false, &g), GR_SUCCESS);
+    ck_assert_int_eq(op_run_filter(&test_ops_cpu, cpu, N, NULL, N, 7, false, &c), GR_SUCCESS);
+    ck_assert_uint_eq(g.n_out, c.n_out);
+    ck_assert_uint_eq(g.n_out, (N + 6) / 7);
+    ck_assert_int_eq(memcmp(g.out, c.out, (size_t)g.n_out * sizeof(gr_vid)), 0);
+    op_result_free(&g);
+    op_result_free(&c);
+  }
   for (int modulus = 2; modulus <= 5; modulus += 3) {
     op_result g, c;
     ck_assert_int_eq(op_run_split(&test_ops_cuda, gpu, N, in, n, (gr_vid)modulus, n, n, &g), GR_SUCCESS);

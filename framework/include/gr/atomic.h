@@ -40,6 +40,8 @@ GR_HD uint64_t gr_atomic_add_u64(uint64_t *p, uint64_t v) {
 GR_HD gr_svid gr_load_relaxed_svid(const gr_svid *p) { return *(volatile const gr_svid *)p; }
 GR_HD void gr_store_relaxed_svid(gr_svid *p, gr_svid v) { *(volatile gr_svid *)p = v; }
 GR_HD uint32_t gr_load_relaxed_u32(const uint32_t *p) { return *(volatile const uint32_t *)p; }
+/* Adds v to *p (sums of many terms, e.g. PageRank's, kept in double). */
+GR_HD void gr_atomic_add_f64(double *p, double v) { atomicAdd(p, v); }
 
 #else
 
@@ -79,6 +81,16 @@ GR_HD uint64_t gr_atomic_add_u64(uint64_t *p, uint64_t v) {
 GR_HD gr_svid gr_load_relaxed_svid(const gr_svid *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 GR_HD void gr_store_relaxed_svid(gr_svid *p, gr_svid v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
 GR_HD uint32_t gr_load_relaxed_u32(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+GR_HD void gr_atomic_add_f64(double *p, double v) {
+  union {
+    double d;
+    uint64_t u;
+  } cur, next;
+  cur.u = __atomic_load_n((uint64_t *)p, __ATOMIC_RELAXED);
+  do {
+    next.d = cur.d + v;
+  } while (!__atomic_compare_exchange_n((uint64_t *)p, &cur.u, next.u, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
 
 #endif
 

@@ -11,7 +11,7 @@
  *                succeeds puts v in the output and stops v's scan; wanted
  *                vertices not found may go to a second output.
  *  filter:       keeps the elements with keep(v), once each when a culling
- *                bitmap is given.
+ *                bitmap is given; without an input list, the ids [0, n).
  *  split:        sends each element to one of two outputs or to neither, by
  *                the class klass(v) gives it (0, 1, anything else: neither).
  *  for each:     op(v) on every frontier element or every vertex.
@@ -96,7 +96,8 @@ typedef struct gr_advance_pull_args {
 } gr_advance_pull_args;
 
 typedef struct gr_filter_args {
-  const gr_vid *in;
+  const gr_vid *in;      /* NULL: every id in [0, n_in) (e.g. a list of the
+                          * vertices with some property, built from scratch) */
   gr_eid n_in;
   gr_vid *out;           /* may not alias in */
   gr_eid out_capacity;

@@ -219,7 +219,7 @@ static inline void gr__cpu_list_degrees(int nt, const gr_eid *offsets, const gr_
     _Pragma("omp parallel num_threads(nt)") {                                           \
       gr__cpu_emit em = {{0}, 0, a->out, a->out_capacity, &count, &overflow, NULL, 0, 0}; \
       _Pragma("omp for schedule(static, 4096) nowait") for (gr_eid i = 0; i < n_in; i++) { \
-        gr_vid v = in[i];                                                               \
+        gr_vid v = in ? in[i] : (gr_vid)i;                                              \
         if (!KEEP(ctx, v)) continue;                                                    \
         if (cull && !gr_bitmap_test_and_set(cull, v)) continue;                         \
         gr__cpu_emit_push(&em, v);                                                      \

@@ -59,8 +59,9 @@ typedef struct gr_prim_options {
   double do_a;         /* dobfs: push -> pull when frontier edges > unvisited edges / do_a */
   double do_b;         /* dobfs: pull -> push when frontier vertices < vertices / do_b */
   double delta;        /* sssp: bucket width; 0 = auto (the primitive's prepare picks it) */
+  double tolerance;    /* pr: stop when the L1 change of the ranks is below it; 0 = the default */
 } gr_prim_options;
-#define GR_PRIM_OPTIONS_INIT {false, 0, GR_TUNING_INIT, GR_DIRECTION_AUTO, 15.0, 18.0, 0.0}
+#define GR_PRIM_OPTIONS_INIT {false, 0, GR_TUNING_INIT, GR_DIRECTION_AUTO, 15.0, 18.0, 0.0, 0.0}
 
 typedef struct gr_run_args {
   gr_vid source; /* global dense id, for primitives with a source */
@@ -110,6 +111,22 @@ gr_status gr_part_seed(gr_part *p, gr_vid source, gr_svid *values, gr_svid value
  * gr_part_sum's). */
 gr_status gr_part_min(gr_part *p, gr_eid local, gr_eid *least);
 
+/* How a primitive tells the vertices this device owns from proxies on the
+ * device: under duplicate-1-hop proxies the owned vertices are the local
+ * ids [0, *owned_first) and no table is needed; under duplicate-all
+ * proxies between devices, *table is the part owning each local vertex
+ * (bytes, uploaded into b, which the caller releases); on one device
+ * neither (every vertex is owned here). */
+gr_status gr_part_owners(gr_part *p, gr_buffer *b, const uint8_t **table, gr_vid *owned_first);
+
+/* The sums of n doubles (1 <= n <= GR_PART_SUM_DOUBLES) over the run's
+ * devices, for global measures every device must agree on bit for bit
+ * (pr: the change of the rank vector and the dangling rank). Added in
+ * device order, so every device gets the same result. Called like
+ * gr_part_sum (the calls of the three count together). */
+enum { GR_PART_SUM_DOUBLES = 4 };
+gr_status gr_part_sum_double(gr_part *p, const double *local, double *total, int n);
+
 /* Copies a device array of local values into `global` (n_global entries,
  * host) at the global ids of the vertices this device owns; a proxy's copy
  * may lag behind its owner's, so only owners write. */
@@ -138,8 +155,9 @@ typedef struct gr_iter {
   bool in_measured;
   gr_eid in_edges, in_max_degree, global_in_edges;
   /* To set, optional: work this device holds back for a later iteration
-   * (e.g. a pile of vertices whose turn has not come). The run goes on
-   * while any device's next frontier or pending work is non-empty, so a
+   * (e.g. a pile of vertices whose turn has not come, or an all-vertex
+   * primitive's owned vertices while it has not converged). The run goes
+   * on while any device's next frontier or pending work is non-empty, so a
    * device with an empty frontier is still called to release it. */
   gr_eid pending;
 } gr_iter;
@@ -183,9 +201,12 @@ typedef struct gr_result {
   gr_value_type type;
   void *values;   /* n values of `type` */
   gr_svid *preds; /* n predecessors (-1 none) or NULL */
-  gr_extra extra; /* filled by extract on device 0, or empty */
+  gr_extra extra; /* filled by extract on device 0 or by finish, or empty */
+  /* The values are vertex ids in the dense numbering (cc: each vertex's
+   * label is a vertex of its component): reports write them as input ids. */
+  bool values_are_ids;
 } gr_result;
-#define GR_RESULT_INIT {0, GR_VALUE_SVID, NULL, NULL, {0, {NULL}, {0}, 0, {NULL}, {NULL}, 0}}
+#define GR_RESULT_INIT {0, GR_VALUE_SVID, NULL, NULL, {0, {NULL}, {0}, 0, {NULL}, {NULL}, 0}, false}
 gr_status gr_result_alloc(gr_result *r, gr_vid n, gr_value_type type, bool preds);
 /* Like gr_result_alloc, but keeps r's arrays when they already have the
  * size, type and predecessors asked for (a run after run). */
@@ -212,13 +233,20 @@ typedef struct gr_primitive {
   void (*release)(void *slice, gr_part *p);
   gr_status (*reset)(void *slice, gr_part *p, const gr_run_args *a, gr_frontier *first);
   gr_status (*iterate)(void *slice, gr_part *p, gr_iter *it);
-  /* Local stop test; NULL: stop when every device's frontier is empty. */
+  /* Local stop test; NULL: stop when every device's frontier is empty.
+   * The run stops when every device's says so (or every frontier and all
+   * pending work are empty); a decision taken from a global measure
+   * (gr_part_sum_double) is the same on every device. */
   bool (*converged)(const void *slice, const gr_part *p, const gr_iter *it);
   /* The payload arrays of this run (multi-device runs; e.g. predecessors
    * only with --mark-pred). */
   gr_status (*payload)(void *slice, gr_part *p, gr_payload *out);
   /* Writes the owned vertices' values into r (global ids). */
   gr_status (*extract)(void *slice, gr_part *p, gr_result *r);
+  /* Host side, optional: after every device's extract, figures of the
+   * whole answer that no single device holds (cc: the number of
+   * components and the largest one's size, in r->extra). */
+  gr_status (*finish)(gr_result *r);
   /* Host side, optional: before the devices open, checks that the input
    * suits the primitive (GR_ERR_BAD_INPUT with a message otherwise) and
    * fills options that depend on the whole graph (sssp: delta). */

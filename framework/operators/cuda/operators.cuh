@@ -514,7 +514,7 @@ __global__ void __launch_bounds__(kBlock)
     bool k = false;
     gr_vid v = 0;
     if (i < n) {
-      v = in[i];
+      v = in ? in[i] : (gr_vid)i;
       k = keep(v) && (!cull || gr_bitmap_test_and_set(cull, v));
     }
     q.push(k, v);
@@ -646,12 +646,14 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
         a->idempotent, visit);
     GR_CUDA_CHECK_LAUNCH();
   } else {
-    // A frontier of distinct vertices has at most the graph's edges, so the
-    // chunk table is bounded by arcs / block (1/32 of the adjacency's bytes).
-    // One with repeated vertices (after an idempotent level) may have more:
-    // the table follows its measured edges, and the kernel searches from
-    // scratch past the table's end in any case.
-    const gr_eid edges_bound = a->in_known && a->in_edges > a->g->m ? a->in_edges : a->g->m;
+    // The chunk table covers the frontier's edges: measured ones when the
+    // caller knows them (a small level then writes a small table instead of
+    // one entry per 256 arcs of the whole graph: 4M entries on Kronecker 25,
+    // every level), else the graph's arcs, which bound a frontier of
+    // distinct vertices. One with repeated vertices (after an idempotent
+    // level) may have more: its measured edges count them, and the kernel
+    // searches from scratch past the table's end in any case.
+    const gr_eid edges_bound = a->in_known ? a->in_edges : a->g->m;
     const gr_eid max_chunks = edges_bound / kBlock + 2;
     GR_CHECK(gr_buffer_reserve(&ws->chunks, dev, max_chunks * sizeof(gr_eid), 0, &ws->policy, 0,
                                "advance chunk table"));

@@ -173,10 +173,11 @@ gr_status op_run_filter(const test_ops *ops, gr_device *dev, gr_vid universe, co
   gr_status st = state_init(&s, dev, universe, in, 0);
   if (st >= 0) st = gr_buffer_resize(&s.in, dev, ((size_t)n + 1) * sizeof(gr_vid), 0, "in");
   if (st >= 0) st = gr_buffer_resize(&s.out, dev, ((size_t)n + 1) * sizeof(gr_vid), 0, "out");
-  if (st >= 0) st = gr_device_copy(dev, s.in.ptr, in, (size_t)n * sizeof(gr_vid), GR_COPY_H2D);
+  if (st >= 0 && in) st = gr_device_copy(dev, s.in.ptr, in, (size_t)n * sizeof(gr_vid), GR_COPY_H2D);
   if (st >= 0 && cull) st = gr_frontier_clear_bitmap(&bits, dev);
   s.ctx.modulus = modulus;
-  gr_filter_args a = {s.in.ptr, n, s.out.ptr, n, cull ? gr_frontier_bits(&bits) : NULL, 0};
+  /* Without an input list the filter takes the ids [0, n). */
+  gr_filter_args a = {in ? s.in.ptr : NULL, n, s.out.ptr, n, cull ? gr_frontier_bits(&bits) : NULL, 0};
   if (st >= 0) st = ops->filter(dev, &s.ws, &a, &s.ctx);
   if (st >= 0) st = state_fetch(&s, dev, universe, a.n_out, r);
   gr_frontier_release(&bits);

@@ -32,6 +32,8 @@ gr_status op_run_push(const test_ops *ops, gr_device *dev, const gr_csr *g, cons
                       gr_eid nf, op_result *r);
 gr_status op_run_pull(const test_ops *ops, gr_device *dev, const gr_csr *in_edges,
                       const gr_vid *frontier, gr_eid nf, op_result *r);
+/* filter with test_keep over in[0..n), or over the ids [0, n) when in is
+ * NULL; r->out sorted. */
 gr_status op_run_filter(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n,
                         gr_vid modulus, bool cull, op_result *r);
 /* split with test_klass: class 0 in r->out, class 1 in r->remaining (both

@@ -173,6 +173,15 @@ START_TEST(filter_keeps_matching_items_and_culls_duplicates) {
 }
 END_TEST
 
+START_TEST(filter_without_a_list_takes_every_id) {
+  op_result r;
+  ck_assert_int_eq(op_run_filter(&test_ops_cpu, dev, 1000, NULL, 1000, 7, false, &r), GR_SUCCESS);
+  ck_assert_uint_eq(r.n_out, 143); /* 0, 7, ..., 994 */
+  for (gr_eid i = 0; i < r.n_out; i++) ck_assert_uint_eq(r.out[i], 7 * i);
+  op_result_free(&r);
+}
+END_TEST
+
 /* Breadth-first depths from one vertex (serial), -1 unreached. */
 static gr_svid *bfs_depths(const gr_csr *g, gr_vid source) {
   gr_svid *d = malloc((size_t)g->n * sizeof(gr_svid));
@@ -407,6 +416,7 @@ int main(void) {
   tcase_add_test(tc, pull_finds_a_frontier_parent_for_each_reachable_vertex);
   tcase_add_test(tc, pull_stops_at_the_first_parent);
   tcase_add_test(tc, filter_keeps_matching_items_and_culls_duplicates);
+  tcase_add_test(tc, filter_without_a_list_takes_every_id);
   tcase_add_test(tc, split_sends_each_item_to_its_class);
   tcase_add_test(tc, levels_run_breadth_first_until_a_limit);
   tcase_add_test(tc, for_each_visits_every_vertex_or_every_item);

@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Connected components as a primitive spec (the algorithm: cc.h). The first
+ * iteration runs Afforest on the device's own arcs; on one device that is
+ * the answer and the run ends. Between devices a proxy whose label fell is
+ * sent to its owner (MIN); every later iteration passes the labels that
+ * arrived to the local trees and sends on the proxies that changed, until no
+ * label changes anywhere (every frontier is empty). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc/cc.h"
+
+typedef struct gr__cc_slice {
+  gr_buffer parent;  /* the forest (one device: also the labels) */
+  gr_buffer label;   /* several devices: labels (global ids), the payload */
+  gr_buffer best;    /* several devices: per local root, its tree's smallest label */
+  gr_buffer rest;    /* vertices whose remaining arcs need linking */
+  gr_buffer samples; /* one device: roots of the sampled vertices */
+  gr_buffer owners;  /* duplicate-all between devices: the owner table */
+  const uint8_t *owner_table;
+  gr_vid owned_first;
+  bool multi;
+  bool directed;
+  gr_eid round_arcs; /* arcs the sampling rounds link */
+  gr_svid host_samples[GR_CC_SAMPLES];
+} gr__cc_slice;
+
+const gr_cc_ops *gr__cc_ops(const gr_device *dev) {
+#ifdef GR_HAVE_CUDA
+  if (gr_device_backend(dev) == GR_BACKEND_CUDA) return &gr__cc_ops_cuda;
+#endif
+  (void)dev;
+  return &gr__cc_ops_cpu;
+}
+
+static int gr__cc_cmp_svid(const void *a, const void *b) {
+  const gr_svid x = *(const gr_svid *)a, y = *(const gr_svid *)b;
+  return (x > y) - (x < y);
+}
+
+gr_svid gr_cc_mode(gr_svid *roots, int n) {
+  if (n <= 0) return -1;
+  qsort(roots, (size_t)n, sizeof *roots, gr__cc_cmp_svid);
+  gr_svid best = roots[0];
+  int best_run = 0;
+  for (int i = 0; i < n;) {
+    int j = i;
+    while (j < n && roots[j] == roots[i]) j++;
+    /* Sorted ascending: a later run must be strictly longer to win. */
+    if (j - i > best_run) {
+      best_run = j - i;
+      best = roots[i];
+    }
+    i = j;
+  }
+  return best;
+}
+
+gr_status gr_cc_prepare(gr_graph *g, gr_prim_options *o) {
+  (void)o;
+  const uint64_t n = gr_graph_num_vertices(g);
+  if (n > (uint64_t)GR_SVID_MAX)
+    return gr_errorf(GR_ERR_UNSUPPORTED, "cc labels vertices with signed %d-bit ids; %s has %llu vertices (build with "
+                                         "-DGR_VERTEX_64=ON)",
+                     GR_VID_BITS, gr_graph_name(g), (unsigned long long)n);
+  return GR_SUCCESS;
+}
+
+static void gr__cc_release_buffers(gr__cc_slice *s) {
+  gr_buffer *b[] = {&s->parent, &s->label, &s->best, &s->rest, &s->samples, &s->owners};
+  for (size_t i = 0; i < sizeof b / sizeof *b; i++) gr_buffer_release(b[i]);
+}
+
+static gr_status cc_init(void **slice, gr_part *p) {
+  gr__cc_slice *s = NULL;
+  gr_status st = GR_SUCCESS;
+  if (p->sub->n_global > (gr_vid)GR_SVID_MAX)
+    return gr_errorf(GR_ERR_UNSUPPORTED, "cc labels vertices with signed ids; the graph has %llu vertices",
+                     (unsigned long long)p->sub->n_global);
+  GR_CHECK(gr_host_calloc((void **)&s, 1, sizeof *s, "cc state"));
+  const gr_vid n = p->sub->n_local;
+  const size_t slots = n ? (size_t)n : 1;
+  s->multi = p->count > 1;
+  /* An undirected graph's in-edges are its out-edges (one copy); a directed
+   * one's in-edges are the other half of every arc's undirected reading. */
+  s->directed = p->in.offsets && p->in.offsets != p->out.offsets;
+  for (gr_vid v = 0; v < n; v++) {
+    const gr_eid d = p->sub->out.offsets[v + 1] - p->sub->out.offsets[v];
+    s->round_arcs += d < GR_CC_ROUNDS ? d : GR_CC_ROUNDS;
+  }
+  GR_CHECK_GOTO(gr_buffer_resize(&s->parent, p->dev, slots * sizeof(gr_svid), 0, "cc forest"), st, fail);
+  GR_CHECK_GOTO(gr_buffer_resize(&s->rest, p->dev, slots * sizeof(gr_vid), 0, "cc vertices to link"), st, fail);
+  if (s->multi) {
+    GR_CHECK_GOTO(gr_buffer_resize(&s->label, p->dev, slots * sizeof(gr_svid), 0, "cc labels"), st, fail);
+    GR_CHECK_GOTO(gr_buffer_resize(&s->best, p->dev, slots * sizeof(gr_svid), 0, "cc labels of roots"), st, fail);
+    GR_CHECK_GOTO(gr_part_owners(p, &s->owners, &s->owner_table, &s->owned_first), st, fail);
+  } else {
+    GR_CHECK_GOTO(gr_buffer_resize(&s->samples, p->dev, GR_CC_SAMPLES * sizeof(gr_svid), 0, "cc samples"), st,
+                  fail);
+  }
+  *slice = s;
+  return GR_SUCCESS;
+fail:
+  gr__cc_release_buffers(s);
+  free(s);
+  return st;
+}
+
+static void cc_release(void *slice, gr_part *p) {
+  (void)p;
+  gr__cc_slice *s = slice;
+  gr__cc_release_buffers(s);
+  free(s);
+}
+
+static gr_cc_ctx gr__cc_ctx(gr__cc_slice *s, const gr_part *p) {
+  gr_cc_ctx c;
+  memset(&c, 0, sizeof c);
+  c.parent = s->parent.ptr;
+  c.label = s->multi ? s->label.ptr : NULL;
+  c.best = s->multi ? s->best.ptr : NULL;
+  c.local_to_global = p->local_to_global;
+  c.owner = s->owner_table;
+  c.me = p->index;
+  c.n = p->sub->n_local;
+  c.n_owned_first = s->owned_first;
+  c.out_offsets = p->out.offsets;
+  c.in_offsets = s->directed ? p->in.offsets : NULL;
+  c.indices = p->out.indices;
+  c.largest = -1;
+  c.samples = s->samples.ptr;
+  c.seed = 0x6363u;
+  return c;
+}
+
+static gr_status cc_reset(void *slice, gr_part *p, const gr_run_args *a, gr_frontier *first) {
+  (void)slice;
+  (void)a;
+  /* No source: the first iteration starts from every vertex. */
+  first->size = 0;
+  /* A frontier holds each changed proxy (or, after the exchange, owned
+   * vertex) once: n_local entries suffice. */
+  const gr_vid n = p->sub->n_local;
+  if (gr_frontier_capacity(first) < n) GR_CHECK(gr_frontier_reserve(first, p->dev, n, 0, &p->mem));
+  return GR_SUCCESS;
+}
+
+/* Afforest on this device's arcs (cc.h, steps 1-5). */
+static gr_status gr__cc_local(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ctx *c) {
+  const gr_cc_ops *ops = gr__cc_ops(p->dev);
+  const gr_vid n = p->sub->n_local;
+  gr_for_each_args all = {NULL, n};
+  GR_CHECK(ops->init(p->dev, p->ws, &all, c));
+  for (int r = 0; r < GR_CC_ROUNDS; r++) {
+    c->round = (gr_eid)r;
+    GR_CHECK(ops->link_round(p->dev, p->ws, &all, c));
+    GR_CHECK(ops->compress(p->dev, p->ws, &all, c));
+  }
+  it->edges += s->round_arcs;
+  /* The largest component's vertices skip their remaining arcs only where
+   * every arc is also seen from its other end: on one device. */
+  if (!s->multi && n > 0) {
+    gr_for_each_args k = {NULL, GR_CC_SAMPLES};
+    GR_CHECK(ops->sample(p->dev, p->ws, &k, c));
+    GR_CHECK(gr_device_copy(p->dev, s->host_samples, s->samples.ptr, sizeof s->host_samples, GR_COPY_D2H));
+    c->largest = gr_cc_mode(s->host_samples, GR_CC_SAMPLES);
+  }
+  gr_filter_args f;
+  memset(&f, 0, sizeof f);
+  f.n_in = n;
+  f.out = s->rest.ptr;
+  f.out_capacity = n;
+  GR_CHECK(ops->needs_rest(p->dev, p->ws, &f, c));
+  if (f.n_out) {
+    gr_advance_push_args a;
+    memset(&a, 0, sizeof a);
+    a.g = &p->out;
+    a.in = s->rest.ptr;
+    a.n_in = f.n_out;
+    c->offsets = p->out.offsets;
+    c->skip = GR_CC_ROUNDS;
+    GR_CHECK(ops->link_arcs(p->dev, p->ws, &a, c));
+    it->edges += a.edges;
+    if (s->directed) {
+      memset(&a, 0, sizeof a);
+      a.g = &p->in;
+      a.in = s->rest.ptr;
+      a.n_in = f.n_out;
+      c->offsets = p->in.offsets;
+      c->skip = 0;
+      GR_CHECK(ops->link_arcs(p->dev, p->ws, &a, c));
+      it->edges += a.edges;
+    }
+  }
+  return ops->compress(p->dev, p->ws, &all, c);
+}
+
+static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
+  gr__cc_slice *s = slice;
+  const gr_cc_ops *ops = gr__cc_ops(p->dev);
+  const gr_vid n = p->sub->n_local;
+  if (gr_frontier_capacity(it->out) < n) GR_CHECK(gr_frontier_reserve(it->out, p->dev, n, 0, &p->mem));
+  it->out->size = 0;
+  gr_cc_ctx c = gr__cc_ctx(s, p);
+  if (it->iteration == 0) {
+    GR_CHECK(gr__cc_local(s, p, it, &c));
+    if (!s->multi) return GR_SUCCESS;
+    /* Local ids renumbered: a root is not the smallest global id of its
+     * tree, so the trees' smallest ids are gathered at their roots. */
+    if (p->local_to_global) {
+      gr_for_each_args all = {NULL, n};
+      GR_CHECK(ops->best_of_tree(p->dev, p->ws, &all, &c));
+    }
+  } else {
+    if (!s->multi || it->in->size == 0) return GR_SUCCESS;
+    gr_for_each_args in = {gr_frontier_items(it->in), it->in->size};
+    GR_CHECK(ops->lower_root(p->dev, p->ws, &in, &c));
+  }
+  gr_filter_args f;
+  memset(&f, 0, sizeof f);
+  f.n_in = n;
+  f.out = gr_frontier_items(it->out);
+  f.out_capacity = gr_frontier_capacity(it->out);
+  GR_CHECK(ops->take_label(p->dev, p->ws, &f, &c));
+  it->out->size = f.n_out;
+  return GR_SUCCESS;
+}
+
+static gr_status cc_payload(void *slice, gr_part *p, gr_payload *out) {
+  (void)p;
+  gr__cc_slice *s = slice;
+  memset(out, 0, sizeof *out);
+  out->n_values = 1;
+  out->values[0] = s->label.ptr;
+  return GR_SUCCESS;
+}
+
+static gr_status cc_extract(void *slice, gr_part *p, gr_result *r) {
+  gr__cc_slice *s = slice;
+  GR_CHECK(gr_part_gather_svid(p, s->multi ? s->label.ptr : s->parent.ptr, r->values));
+  if (p->index != 0) return GR_SUCCESS;
+  gr_extra *x = &r->extra;
+  gr_extra_free(x);
+  x->n_numbers = 1;
+  x->number_names[0] = "weakly_connected";
+  x->numbers[0] = s->directed ? 1.0 : 0.0;
+  return GR_SUCCESS;
+}
+
+gr_status gr_cc_finish(gr_result *r) {
+  const gr_vid n = r->n;
+  const gr_svid *label = r->values;
+  gr_vid *size = NULL;
+  GR_CHECK(gr_host_calloc((void **)&size, n ? (size_t)n : 1, sizeof *size, "cc component sizes"));
+  uint64_t components = 0;
+#pragma omp parallel for schedule(static) reduction(+ : components)
+  for (gr_vid v = 0; v < n; v++) {
+    const gr_svid l = label[v];
+    /* A label outside the ids is the validator's to report. */
+    if (l < 0 || (gr_vid)l >= n) continue;
+    components += (gr_vid)l == v;
+#pragma omp atomic
+    size[l]++;
+  }
+  gr_vid largest = 0;
+#pragma omp parallel for schedule(static) reduction(max : largest)
+  for (gr_vid v = 0; v < n; v++) largest = size[v] > largest ? size[v] : largest;
+  free(size);
+  gr_extra *x = &r->extra;
+  int k = x->n_numbers;
+  if (k + 2 <= GR_EXTRA_MAX) {
+    x->number_names[k] = "components";
+    x->numbers[k] = (double)components;
+    x->number_names[k + 1] = "largest";
+    x->numbers[k + 1] = (double)largest;
+    x->n_numbers = k + 2;
+  }
+  r->values_are_ids = true;
+  return GR_SUCCESS;
+}
+
+const gr_primitive gr_cc_primitive = {
+    .name = "cc",
+    .summary = "connected components (weakly connected for directed graphs): each vertex labelled with the "
+               "smallest vertex id of its component",
+    /* Labels go from proxies to owners only, and a device needs no vertex
+     * but its own and their neighbours: 1-hop proxies (gr_run --proxy auto
+     * takes duplicate-all where 1-hop would hold nearly every vertex). */
+    .proxy = GR_PROXY_1HOP,
+    .comm = GR_COMM_SELECTIVE,
+    .n_vertex_assoc = 0,
+    .n_value_assoc = 1,
+    .combine = GR_COMBINE_MIN,
+    .value_type = GR_VALUE_SVID,
+    .needs_source = false,
+    /* Directed graphs: every arc is linked from both of its ends' owners. */
+    .needs_in_edges = true,
+    .needs_weights = false,
+    .init = cc_init,
+    .release = cc_release,
+    .reset = cc_reset,
+    .iterate = cc_iterate,
+    .converged = NULL,
+    .payload = cc_payload,
+    .extract = cc_extract,
+    .finish = gr_cc_finish,
+    .prepare = gr_cc_prepare,
+    .reference = gr_cc_reference,
+    .validate = gr_cc_validate,
+    .traversed_edges = NULL,
+};

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Connected components: the component of every vertex, labelled with the
+ * smallest vertex id in it. A directed input gives its weakly connected
+ * components (an arc joins its ends whichever way it points). No source.
+ *
+ * The algorithm is Afforest's (Sutton, Ben-Nun, Barak, 2018), a member of
+ * the Shiloach-Vishkin family: a union-find forest over the vertices in
+ * which a tree's root is its smallest vertex (a link hooks the larger of two
+ * roots onto the smaller by compare-and-swap, so a parent is never above its
+ * child), and pointer jumping (compress) makes every vertex point at its
+ * root. On one device:
+ *   1. parent[v] = v;
+ *   2. two sampling rounds: every vertex links with its r-th neighbour
+ *      (r = 0, 1), each round followed by compress;
+ *   3. 1,024 random vertices vote for the largest component (the most
+ *      frequent root among them);
+ *   4. every vertex outside that component links over its remaining
+ *      out-edges (the ones after the sampled two) and, for a directed graph,
+ *      all its in-edges; the load-balanced advance spreads a vertex's edges
+ *      over threads. Vertices of the largest component skip theirs: an edge
+ *      between it and another component is seen from the other end (the
+ *      rows of an undirected graph hold both arcs; a directed graph's
+ *      in-edges give the other end its arc);
+ *   5. compress: parent[v] is v's root, the smallest id of its component,
+ *      which is the label.
+ *
+ * Between devices each device runs the same on its own arcs (out-edges and,
+ * for a directed graph, in-edges of the vertices it owns, proxies included
+ * as ends), without step 3's skip (a proxy's arcs are not all here, so its
+ * other end may not be). Labels are global ids: a local root takes the
+ * smallest global id of its tree (`best`), and every vertex its root's. A
+ * proxy whose label fell travels to its owner, where MIN lowers the owned
+ * copy; the owner's vertices that changed are the next iteration's input,
+ * whose roots take the lower label and pass it to their trees, and so on
+ * until no label changes on any device. Every arc between two devices is
+ * held by the owners of both ends (as an out-edge at one and an in-edge, or
+ * the reverse arc, at the other), so a lower label always finds a way to
+ * both sides. */
+#ifndef GR_CC_H
+#define GR_CC_H
+
+#include "gr/atomic.h"
+#include "gr/operators.h"
+#include "gr/primitive.h"
+#include "gr/util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Vertices sampled to find the largest component. */
+enum { GR_CC_SAMPLES = 1024 };
+/* Neighbours linked by the sampling rounds. */
+enum { GR_CC_ROUNDS = 2 };
+
+/* What the kernels see. */
+typedef struct gr_cc_ctx {
+  gr_svid *parent;                /* per local vertex: its parent in the forest (local ids) */
+  gr_svid *label;                 /* several devices, per local vertex: its label (global id) */
+  gr_svid *best;                  /* several devices, per local root: its component's smallest label */
+  const gr_vid *local_to_global;  /* NULL when local ids are global */
+  const uint8_t *owner;           /* part owning each local vertex; NULL when all are owned */
+  int me;
+  gr_vid n;                       /* local vertices */
+  gr_vid n_owned_first;           /* duplicate-1-hop: owned vertices are [0, n_owned_first); else 0 */
+  const gr_eid *out_offsets;      /* CSR of the owned vertices' out-edges */
+  const gr_eid *in_offsets;       /* CSC (directed graphs), or NULL */
+  const gr_eid *offsets;          /* the rows the current advance walks (out or in) */
+  const gr_vid *indices;          /* ... and their neighbours (the sampling rounds: out) */
+  gr_eid round;                   /* sampling round: the neighbour index linked */
+  gr_eid skip;                    /* the advance: leading neighbours of each row already linked */
+  gr_svid largest;                /* root of the sampled largest component; -1: no skip */
+  gr_svid *samples;               /* GR_CC_SAMPLES roots */
+  uint64_t seed;
+} gr_cc_ctx;
+
+GR_HD gr_svid gr__cc_parent(const gr_cc_ctx *c, gr_svid v) { return gr_load_relaxed_svid(&c->parent[v]); }
+
+/* The root of v's tree (the smallest id of the tree). */
+GR_HD gr_svid gr_cc_find(const gr_cc_ctx *c, gr_svid v) {
+  gr_svid p = gr__cc_parent(c, v);
+  while (p != v) {
+    v = p;
+    p = gr__cc_parent(c, v);
+  }
+  return v;
+}
+
+/* Joins the trees of u and v: the larger root is hooked onto the smaller,
+ * by compare-and-swap, so that a lost race is retried from the roots as
+ * they stand and a parent is never above its child. */
+GR_HD void gr_cc_link(const gr_cc_ctx *c, gr_svid u, gr_svid v) {
+  gr_svid p1 = gr__cc_parent(c, u), p2 = gr__cc_parent(c, v);
+  while (p1 != p2) {
+    const gr_svid high = p1 > p2 ? p1 : p2, low = p1 > p2 ? p2 : p1;
+    const gr_svid p_high = gr__cc_parent(c, high);
+    /* Already hooked onto low, or hooked now. */
+    if (p_high == low || (p_high == high && gr_atomic_cas_svid(&c->parent[high], high, low))) break;
+    p1 = gr__cc_parent(c, gr__cc_parent(c, high));
+    p2 = gr__cc_parent(c, low);
+  }
+}
+
+GR_HD bool gr_cc_owned(const gr_cc_ctx *c, gr_vid v) {
+  if (c->n_owned_first) return v < c->n_owned_first;
+  return !c->owner || c->owner[v] == c->me;
+}
+
+GR_HD gr_svid gr_cc_key(const gr_cc_ctx *c, gr_vid v) {
+  return (gr_svid)(c->local_to_global ? c->local_to_global[v] : v);
+}
+
+/* For each: a forest of single vertices (and, between devices, every
+ * vertex labelled with its own global id). */
+GR_HD void gr_cc_init_vertex(const gr_cc_ctx *c, gr_vid v) {
+  c->parent[v] = (gr_svid)v;
+  if (c->label) {
+    c->label[v] = gr_cc_key(c, v);
+    c->best[v] = gr_cc_key(c, v);
+  }
+}
+
+/* For each: a sampling round links v with its round-th out-neighbour. */
+GR_HD void gr_cc_link_round(const gr_cc_ctx *c, gr_vid v) {
+  const gr_eid e = c->out_offsets[v] + c->round;
+  if (e < c->out_offsets[v + 1]) gr_cc_link(c, (gr_svid)v, (gr_svid)c->indices[e]);
+}
+
+/* For each: pointer jumping until v points at its root. */
+GR_HD void gr_cc_compress(const gr_cc_ctx *c, gr_vid v) {
+  gr_svid p = gr__cc_parent(c, (gr_svid)v), pp = gr__cc_parent(c, p);
+  while (p != pp) {
+    gr_store_relaxed_svid(&c->parent[v], pp);
+    p = pp;
+    pp = gr__cc_parent(c, p);
+  }
+}
+
+/* For each i < GR_CC_SAMPLES: the root of a seeded random vertex. */
+GR_HD void gr_cc_sample(const gr_cc_ctx *c, gr_vid i) {
+  const gr_vid v = (gr_vid)(gr_rand64(c->seed, 0x4343u, i) % c->n);
+  c->samples[i] = gr_cc_find(c, (gr_svid)v);
+}
+
+/* Filter: the vertices whose remaining arcs still need linking (outside
+ * the largest component, with out-edges beyond the sampled ones or with
+ * in-edges). */
+GR_HD bool gr_cc_needs_rest(const gr_cc_ctx *c, gr_vid v) {
+  const bool more_out = c->out_offsets[v + 1] - c->out_offsets[v] > (gr_eid)GR_CC_ROUNDS;
+  const bool any_in = c->in_offsets && c->in_offsets[v + 1] > c->in_offsets[v];
+  if (!more_out && !any_in) return false;
+  return c->largest < 0 || gr_cc_find(c, (gr_svid)v) != c->largest;
+}
+
+/* Advance visit: links the ends of each arc after the row's first `skip`.
+ * Never emits. */
+GR_HD bool gr_cc_link_arc(const gr_cc_ctx *c, gr_vid u, gr_vid v, gr_eid e) {
+  if (e - c->offsets[u] >= c->skip) gr_cc_link(c, (gr_svid)u, (gr_svid)v);
+  return false;
+}
+
+/* For each (several devices, after compress): the smallest global id of
+ * each tree, at its root. */
+GR_HD void gr_cc_best_of_tree(const gr_cc_ctx *c, gr_vid v) {
+  gr_atomic_min_svid(&c->best[c->parent[v]], gr_cc_key(c, v));
+}
+
+/* For each input vertex (several devices): an owned vertex whose label a
+ * peer lowered gives the lower label to its root. */
+GR_HD void gr_cc_lower_root(const gr_cc_ctx *c, gr_vid v) {
+  gr_atomic_min_svid(&c->best[c->parent[v]], c->label[v]);
+}
+
+/* Filter over every local vertex (several devices): takes the root's label
+ * when it is lower; a proxy that changed is output, for its owner. */
+GR_HD bool gr_cc_take_label(const gr_cc_ctx *c, gr_vid v) {
+  const gr_svid b = c->best[c->parent[v]];
+  if (!(b < c->label[v])) return false;
+  c->label[v] = b;
+  return !gr_cc_owned(c, v);
+}
+
+/* The operator instantiations of one backend. */
+typedef struct gr_cc_ops {
+  gr_status (*init)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
+  gr_status (*link_round)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
+  gr_status (*compress)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
+  gr_status (*sample)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
+  gr_status (*needs_rest)(gr_device *, gr_workspace *, gr_filter_args *, const gr_cc_ctx *);
+  gr_status (*link_arcs)(gr_device *, gr_workspace *, gr_advance_push_args *, const gr_cc_ctx *);
+  gr_status (*best_of_tree)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
+  gr_status (*lower_root)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
+  gr_status (*take_label)(gr_device *, gr_workspace *, gr_filter_args *, const gr_cc_ctx *);
+} gr_cc_ops;
+
+extern const gr_cc_ops gr__cc_ops_cpu;
+#ifdef GR_HAVE_CUDA
+extern const gr_cc_ops gr__cc_ops_cuda;
+#endif
+const gr_cc_ops *gr__cc_ops(const gr_device *dev);
+
+extern const gr_primitive gr_cc_primitive;
+
+/* The most frequent of n roots (the smallest of the most frequent when
+ * several tie), so that every backend picks the same. */
+gr_svid gr_cc_mode(gr_svid *roots, int n);
+
+/* Checks that the graph's ids fit the labels (gr_svid). */
+gr_status gr_cc_prepare(gr_graph *g, gr_prim_options *o);
+
+/* Plain serial reference: union-find over every arc, as undirected, then
+ * each vertex labelled with the smallest id of its component. */
+gr_status gr_cc_reference(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, gr_result *ref);
+
+/* Accepts exactly the correct answer: every label is a vertex id, the
+ * smallest of the vertices carrying it and carried by itself; the ends of
+ * every arc carry the same label; with a reference, the same partition of
+ * the vertices (which with the rule above means the same labels). */
+gr_status gr_cc_validate(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, const gr_result *r,
+                         const gr_result *ref);
+
+/* The number of components and the largest one's size, into r->extra, and
+ * marks the labels as vertex ids. */
+gr_status gr_cc_finish(gr_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

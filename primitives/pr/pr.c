@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* PageRank as a primitive spec (the algorithm: pr.h). Every iteration
+ * replaces the ranks of the vertices this device owns, sums the change and
+ * the dangling rank over all devices (one gr_part_sum_double), and, unless
+ * that was the last iteration, prepares the next one's contributions:
+ * publish (pull) or the push; between devices, the vertices whose values
+ * must travel are the output frontier. The run has no frontier of its own:
+ * an unfinished iteration reports its owned vertices as pending work, and
+ * `converged` (the same decision on every device) ends it. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gr/util.h"
+#include "pr/pr.h"
+
+typedef struct gr__pr_slice {
+  gr_buffer rank, contrib, acc, xfer, sums;
+  gr_buffer owners;
+  const uint8_t *owner_table;
+  gr_vid owned_first;
+  gr_buffer sources; /* push: owned vertices with out-edges */
+  gr_eid n_sources;
+  gr_buffer outbound; /* between devices: the vertices whose values travel */
+  gr_eid n_outbound;
+  gr_pr_plan plan; /* CUDA pull */
+  bool pull, multi;
+  double tol;
+  double dangling; /* D of the ranks in place (all devices) */
+  double l1;       /* the last iteration's change (all devices) */
+  bool converged, stop;
+  int iterations;
+  double *series;  /* device 0: the change of every iteration */
+  int series_len, series_cap;
+} gr__pr_slice;
+
+const gr_pr_ops *gr__pr_ops(const gr_device *dev) {
+#ifdef GR_HAVE_CUDA
+  if (gr_device_backend(dev) == GR_BACKEND_CUDA) return &gr__pr_ops_cuda;
+#endif
+  (void)dev;
+  return &gr__pr_ops_cpu;
+}
+
+double gr_pr_tolerance(const gr_prim_options *o) { return o->tolerance > 0 ? o->tolerance : GR_PR_TOLERANCE; }
+
+int gr_pr_max_iterations(const gr_prim_options *o) {
+  return o->max_iterations > 0 ? o->max_iterations : GR_PR_MAX_ITERATIONS;
+}
+
+gr_status gr_pr_prepare(gr_graph *g, gr_prim_options *o) {
+  (void)g;
+  if (!(o->tolerance >= 0) || !isfinite(o->tolerance))
+    return gr_errorf(GR_ERR_INVALID_ARG, "pr needs a positive tolerance, got %g", o->tolerance);
+  /* The enactor enforces the limit and reports reaching it. */
+  if (o->max_iterations == 0) o->max_iterations = GR_PR_MAX_ITERATIONS;
+  return GR_SUCCESS;
+}
+
+static void gr__pr_release_buffers(gr__pr_slice *s) {
+  gr_buffer *b[] = {&s->rank, &s->contrib, &s->acc, &s->xfer, &s->sums, &s->owners, &s->sources, &s->outbound};
+  for (size_t i = 0; i < sizeof b / sizeof *b; i++) gr_buffer_release(b[i]);
+  gr_pr_plan_release(&s->plan);
+  free(s->series);
+}
+
+static gr_status gr__pr_upload_ids(gr_device *dev, gr_buffer *b, const gr_vid *ids, gr_eid n, const char *what) {
+  GR_CHECK(gr_buffer_resize(b, dev, (n ? (size_t)n : 1) * sizeof(gr_vid), 0, what));
+  if (n) GR_CHECK(gr_device_copy(dev, b->ptr, ids, (size_t)n * sizeof(gr_vid), GR_COPY_H2D));
+  return gr_device_sync(dev);
+}
+
+/* The device lists this run needs, from the host's copy of the part:
+ * sources of the push; between devices, the vertices whose values travel
+ * (pull: owned vertices with an out-edge to a proxy; push: proxies that an
+ * owned vertex points at). */
+static gr_status gr__pr_lists(gr__pr_slice *s, gr_part *p) {
+  const gr_subgraph *sub = p->sub;
+  const gr_vid n = sub->n_local;
+  gr_status st = GR_SUCCESS;
+  gr_vid *ids = NULL;
+  uint8_t *hit = NULL;
+  GR_CHECK(gr_host_alloc((void **)&ids, (n ? (size_t)n : 1) * sizeof *ids, "pr vertex lists"));
+  if (!s->pull) {
+    gr_eid k = 0;
+    for (gr_vid v = 0; v < n; v++)
+      if (gr_subgraph_owns(sub, v) && sub->out.offsets[v + 1] > sub->out.offsets[v]) ids[k++] = v;
+    s->n_sources = k;
+    GR_CHECK_GOTO(gr__pr_upload_ids(p->dev, &s->sources, ids, k, "pr push sources"), st, done);
+  }
+  if (s->multi) {
+    GR_CHECK_GOTO(gr_host_calloc((void **)&hit, n ? (size_t)n : 1, 1, "pr vertex lists"), st, done);
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (gr_vid u = 0; u < n; u++) {
+      if (!gr_subgraph_owns(sub, u)) continue;
+      for (gr_eid e = sub->out.offsets[u]; e < sub->out.offsets[u + 1]; e++) {
+        const gr_vid v = sub->out.indices[e];
+        if (gr_subgraph_owns(sub, v)) continue;
+        /* Byte stores of the same value: no thread needs another's. */
+        if (s->pull) {
+          hit[u] = 1;
+          break;
+        }
+        __atomic_store_n(&hit[v], 1, __ATOMIC_RELAXED);
+      }
+    }
+    gr_eid k = 0;
+    for (gr_vid v = 0; v < n; v++)
+      if (hit[v]) ids[k++] = v;
+    s->n_outbound = k;
+    GR_CHECK_GOTO(gr__pr_upload_ids(p->dev, &s->outbound, ids, k, "pr exchanged vertices"), st, done);
+  }
+done:
+  free(ids);
+  free(hit);
+  return st;
+}
+
+void gr_pr_plan_release(gr_pr_plan *pl) {
+  gr_buffer_release(&pl->small);
+  gr_buffer_release(&pl->medium);
+  gr_buffer_release(&pl->heavy);
+  gr_buffer_release(&pl->chunk_start);
+  gr_buffer_release(&pl->heavy_sum);
+  pl->n_medium = pl->n_heavy = pl->n_chunks = 0;
+  pl->n_rows = 0;
+}
+
+gr_status gr_pr_plan_build(gr_pr_plan *pl, gr_device *dev, const gr_csr *in) {
+  const gr_vid n = in->n;
+  gr_status st = GR_SUCCESS;
+  gr_vid *small = NULL, *medium = NULL, *heavy = NULL;
+  gr_eid *start = NULL;
+  gr_eid ns = 0, nm = 0, nh = 0;
+  for (gr_vid v = 0; v < n; v++) {
+    const gr_eid d = in->offsets[v + 1] - in->offsets[v];
+    if (d > GR_PR_MEDIUM) nh++;
+    else if (d > GR_PR_SMALL) nm++;
+    else if (d > GR_PR_LIGHT) ns++;
+  }
+  GR_CHECK_GOTO(gr_host_alloc((void **)&small, (ns ? (size_t)ns : 1) * sizeof *small, "pr pull plan"), st, done);
+  GR_CHECK_GOTO(gr_host_alloc((void **)&medium, (nm ? (size_t)nm : 1) * sizeof *medium, "pr pull plan"), st, done);
+  GR_CHECK_GOTO(gr_host_alloc((void **)&heavy, (nh ? (size_t)nh : 1) * sizeof *heavy, "pr pull plan"), st, done);
+  GR_CHECK_GOTO(gr_host_alloc((void **)&start, ((size_t)nh + 1) * sizeof *start, "pr pull plan"), st, done);
+  ns = nm = nh = 0;
+  gr_eid chunks = 0;
+  for (gr_vid v = 0; v < n; v++) {
+    const gr_eid d = in->offsets[v + 1] - in->offsets[v];
+    /* Rows of non-owned vertices are empty: they never leave the light
+     * pass, which skips them. */
+    if (d > GR_PR_MEDIUM) {
+      start[nh] = chunks;
+      heavy[nh++] = v;
+      chunks += (d + GR_PR_CHUNK - 1) / GR_PR_CHUNK;
+    } else if (d > GR_PR_SMALL) {
+      medium[nm++] = v;
+    } else if (d > GR_PR_LIGHT) {
+      small[ns++] = v;
+    }
+  }
+  start[nh] = chunks;
+  pl->n_rows = n;
+  pl->n_small = ns;
+  pl->n_medium = nm;
+  pl->n_heavy = nh;
+  pl->n_chunks = chunks;
+  GR_CHECK_GOTO(gr__pr_upload_ids(dev, &pl->small, small, ns, "pr pull plan"), st, done);
+  GR_CHECK_GOTO(gr__pr_upload_ids(dev, &pl->medium, medium, nm, "pr pull plan"), st, done);
+  GR_CHECK_GOTO(gr__pr_upload_ids(dev, &pl->heavy, heavy, nh, "pr pull plan"), st, done);
+  GR_CHECK_GOTO(gr_buffer_resize(&pl->chunk_start, dev, ((size_t)nh + 1) * sizeof(gr_eid), 0, "pr pull plan"), st,
+                done);
+  GR_CHECK_GOTO(gr_device_copy(dev, pl->chunk_start.ptr, start, ((size_t)nh + 1) * sizeof(gr_eid), GR_COPY_H2D), st,
+                done);
+  GR_CHECK_GOTO(gr_buffer_resize(&pl->heavy_sum, dev, (nh ? (size_t)nh : 1) * sizeof(double), 0, "pr pull plan"), st,
+                done);
+  st = gr_device_sync(dev);
+done:
+  free(small);
+  free(medium);
+  free(heavy);
+  free(start);
+  return st;
+}
+
+static gr_status pr_init(void **slice, gr_part *p) {
+  gr__pr_slice *s = NULL;
+  gr_status st = GR_SUCCESS;
+  const gr_direction dir = p->opts->direction;
+  if (dir == GR_DIRECTION_PULL && !p->global_view)
+    return gr_errorf(GR_ERR_INVALID_ARG, "pr pulls only where every device receives every contribution: use "
+                                         "--comm broadcast with --direction pull, or --direction push");
+  if (!p->sub->in.offsets) return gr_errorf(GR_ERR_INTERNAL, "pr needs the in-edges of part %d", p->index);
+  GR_CHECK(gr_host_calloc((void **)&s, 1, sizeof *s, "pr state"));
+  const gr_vid n = p->sub->n_local;
+  const size_t slots = n ? (size_t)n : 1;
+  /* Pull where every device sees every contribution (one device, or the
+   * broadcast exchange); push otherwise, or when asked. */
+  s->pull = dir == GR_DIRECTION_PULL || (dir == GR_DIRECTION_AUTO && p->global_view);
+  s->multi = p->count > 1;
+  s->tol = gr_pr_tolerance(p->opts);
+  GR_CHECK_GOTO(gr_buffer_resize(&s->rank, p->dev, slots * sizeof(float), 0, "pr ranks"), st, fail);
+  GR_CHECK_GOTO(gr_buffer_resize(&s->contrib, p->dev, slots * sizeof(float), 0, "pr contributions"), st, fail);
+  GR_CHECK_GOTO(gr_buffer_resize(&s->sums, p->dev, 2 * sizeof(double), 0, "pr sums"), st, fail);
+  if (!s->pull) {
+    GR_CHECK_GOTO(gr_buffer_resize(&s->acc, p->dev, slots * sizeof(double), 0, "pr pushed sums"), st, fail);
+    GR_CHECK_GOTO(gr_buffer_resize(&s->xfer, p->dev, slots * sizeof(float), 0, "pr partial sums"), st, fail);
+  }
+  if (s->multi) GR_CHECK_GOTO(gr_part_owners(p, &s->owners, &s->owner_table, &s->owned_first), st, fail);
+  GR_CHECK_GOTO(gr__pr_lists(s, p), st, fail);
+  if (s->pull && gr_device_backend(p->dev) == GR_BACKEND_CUDA)
+    GR_CHECK_GOTO(gr_pr_plan_build(&s->plan, p->dev, &p->sub->in), st, fail);
+  *slice = s;
+  return GR_SUCCESS;
+fail:
+  gr__pr_release_buffers(s);
+  free(s);
+  return st;
+}
+
+static void pr_release(void *slice, gr_part *p) {
+  (void)p;
+  gr__pr_slice *s = slice;
+  gr__pr_release_buffers(s);
+  free(s);
+}
+
+static gr_pr_ctx gr__pr_ctx(gr__pr_slice *s, const gr_part *p) {
+  gr_pr_ctx c;
+  memset(&c, 0, sizeof c);
+  c.rank = s->rank.ptr;
+  c.contrib = s->contrib.ptr;
+  c.acc = s->acc.ptr;
+  c.xfer = s->xfer.ptr;
+  c.out_offsets = p->out.offsets;
+  c.in_offsets = p->in.offsets;
+  c.in_indices = p->in.indices;
+  c.owner = s->owner_table;
+  c.owned_first = s->owned_first;
+  c.me = p->index;
+  const double n = (double)p->sub->n_global;
+  c.damping = GR_PR_DAMPING;
+  c.base = n > 0 ? (1.0 - GR_PR_DAMPING) / n : 0.0;
+  c.inv_n = n > 0 ? 1.0 / n : 0.0;
+  c.inv_m = p->m_global ? 1.0 / (double)p->m_global : 0.0;
+  c.dangling_share = s->dangling * c.inv_n;
+  c.sums = s->sums.ptr;
+  return c;
+}
+
+static gr_status pr_reset(void *slice, gr_part *p, const gr_run_args *a, gr_frontier *first) {
+  gr__pr_slice *s = slice;
+  (void)a;
+  first->size = 0;
+  s->series_len = 0;
+  s->iterations = 0;
+  s->converged = s->stop = false;
+  s->l1 = 0;
+  /* What travels is at most the outbound list (the exchange reserves the
+   * next frontiers itself). */
+  const gr_eid room = s->n_outbound ? s->n_outbound : 1;
+  if (gr_frontier_capacity(first) < room) GR_CHECK(gr_frontier_reserve(first, p->dev, room, 0, &p->mem));
+  return GR_SUCCESS;
+}
+
+/* Device 0 keeps each iteration's change (statistics only: an entry that
+ * cannot be stored is dropped). */
+static void gr__pr_record(gr__pr_slice *s, double l1) {
+  if (s->series_len == s->series_cap) {
+    const int cap = s->series_cap ? 2 * s->series_cap : 64;
+    double *x = realloc(s->series, sizeof *x * (size_t)cap);
+    if (!x) return;
+    s->series = x;
+    s->series_cap = cap;
+  }
+  s->series[s->series_len++] = l1;
+}
+
+static gr_status pr_iterate(void *slice, gr_part *p, gr_iter *it) {
+  gr__pr_slice *s = slice;
+  const gr_pr_ops *ops = gr__pr_ops(p->dev);
+  const gr_vid n = p->sub->n_local;
+  gr_for_each_args all = {NULL, n};
+  it->out->size = 0;
+  if (it->iteration == 0) {
+    /* Every rank starts at deg/m, so no dangling vertex holds any; without
+     * arcs every vertex is dangling and holds 1/n. */
+    s->dangling = p->m_global ? 0.0 : 1.0;
+    gr_pr_ctx c0 = gr__pr_ctx(s, p);
+    GR_CHECK(ops->init(p->dev, p->ws, &all, &c0));
+  }
+  gr_pr_ctx c = gr__pr_ctx(s, p);
+  c.first = it->iteration == 0;
+  double local[2] = {0, 0}, total[2] = {0, 0};
+  if (s->pull) {
+    GR_CHECK(ops->pull_step(p->dev, p->ws, &s->plan, n, &c, &local[0], &local[1]));
+    it->edges += p->in.m;
+  } else {
+    GR_CHECK(ops->push_step(p->dev, p->ws, n, &c, &local[0], &local[1]));
+  }
+  GR_CHECK(gr_part_sum_double(p, local, total, 2));
+  s->l1 = total[0];
+  s->dangling = total[1];
+  s->iterations = it->iteration + 1;
+  if (p->index == 0) gr__pr_record(s, total[0]);
+  s->converged = total[0] < s->tol;
+  /* Without a limit in the options (a caller that skipped prepare), pr's
+   * own; otherwise the enactor stops at the limit and says so. */
+  s->stop = s->converged || (p->opts->max_iterations == 0 && s->iterations >= GR_PR_MAX_ITERATIONS);
+  if (s->stop) return GR_SUCCESS;
+  it->pending = p->sub->n_owned ? p->sub->n_owned : 1;
+
+  /* The next iteration's contributions. */
+  GR_CHECK(ops->publish(p->dev, p->ws, &all, &c));
+  if (!s->pull) {
+    GR_CHECK(gr_device_memset(p->dev, s->acc.ptr, 0, (n ? (size_t)n : 1) * sizeof(double)));
+    gr_advance_push_args a;
+    memset(&a, 0, sizeof a);
+    a.g = &p->out;
+    a.in = s->sources.ptr;
+    a.n_in = s->n_sources;
+    GR_CHECK(ops->push(p->dev, p->ws, &a, &c));
+    it->edges += a.edges;
+    if (s->multi && s->n_outbound) {
+      gr_for_each_args t = {s->outbound.ptr, s->n_outbound};
+      GR_CHECK(ops->push_out(p->dev, p->ws, &t, &c));
+    }
+  }
+  if (s->multi && s->n_outbound) {
+    if (gr_frontier_capacity(it->out) < s->n_outbound)
+      GR_CHECK(gr_frontier_reserve(it->out, p->dev, s->n_outbound, 0, &p->mem));
+    GR_CHECK(gr_device_copy(p->dev, gr_frontier_items(it->out), s->outbound.ptr, (size_t)s->n_outbound * sizeof(gr_vid),
+                            GR_COPY_D2D));
+    it->out->size = s->n_outbound;
+  }
+  return GR_SUCCESS;
+}
+
+static bool pr_converged(const void *slice, const gr_part *p, const gr_iter *it) {
+  (void)p;
+  (void)it;
+  return ((const gr__pr_slice *)slice)->stop;
+}
+
+static gr_status pr_payload(void *slice, gr_part *p, gr_payload *out) {
+  (void)p;
+  gr__pr_slice *s = slice;
+  memset(out, 0, sizeof *out);
+  out->n_values = 1;
+  out->values[0] = s->pull ? s->contrib.ptr : s->xfer.ptr;
+  return GR_SUCCESS;
+}
+
+static gr_status pr_extract(void *slice, gr_part *p, gr_result *r) {
+  gr__pr_slice *s = slice;
+  GR_CHECK(gr_part_gather_float(p, s->rank.ptr, r->values));
+  if (p->index != 0) return GR_SUCCESS;
+  gr_extra *x = &r->extra;
+  gr_extra_free(x);
+  static const char *const names[] = {"iterations", "l1", "converged", "pull"};
+  const double values[] = {(double)s->iterations, s->l1, s->converged ? 1.0 : 0.0, s->pull ? 1.0 : 0.0};
+  for (int k = 0; k < 4; k++) {
+    x->number_names[k] = names[k];
+    x->numbers[k] = values[k];
+  }
+  x->n_numbers = 4;
+  const size_t len = (size_t)s->series_len;
+  GR_CHECK(gr_host_alloc((void **)&x->series[0], (len ? len : 1) * sizeof(double), "pr statistics"));
+  if (len) memcpy(x->series[0], s->series, len * sizeof(double));
+  x->series_names[0] = "change";
+  x->n_series = 1;
+  x->series_len = s->series_len;
+  return GR_SUCCESS;
+}
+
+gr_eid gr_pr_traversed_edges(gr_graph *g, const gr_result *r) {
+  gr_eid k = 1;
+  for (int i = 0; i < r->extra.n_numbers; i++)
+    if (!strcmp(r->extra.number_names[i], "iterations") && r->extra.numbers[i] >= 1) k = (gr_eid)r->extra.numbers[i];
+  return gr_graph_num_edges(g) * k;
+}
+
+const gr_primitive gr_pr_primitive = {
+    .name = "pr",
+    .summary = "PageRank: the rank of every vertex (damping 0.85, dangling rank spread evenly), to a tolerance",
+    .proxy = GR_PROXY_1HOP,
+    .comm = GR_COMM_SELECTIVE,
+    .n_vertex_assoc = 0,
+    .n_value_assoc = 1,
+    .combine = GR_COMBINE_SUM,
+    .value_type = GR_VALUE_FLOAT,
+    .needs_source = false,
+    .needs_in_edges = true,
+    .needs_weights = false,
+    .init = pr_init,
+    .release = pr_release,
+    .reset = pr_reset,
+    .iterate = pr_iterate,
+    .converged = pr_converged,
+    .payload = pr_payload,
+    .extract = pr_extract,
+    .prepare = gr_pr_prepare,
+    .reference = gr_pr_reference,
+    .validate = gr_pr_validate,
+    .traversed_edges = gr_pr_traversed_edges,
+};

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* PageRank: the stationary rank of every vertex under a random walk that
+ * follows an out-edge with probability d = 0.85 and jumps to a uniformly
+ * random vertex otherwise; a dangling vertex (no out-edges) hands its rank
+ * to every vertex alike. No source. Ranks sum to 1.
+ *
+ * One iteration (power iteration) computes, for every vertex v,
+ *   r'(v) = (1 - d) / n + d * (sum over in-edges (u, v) of r(u) / deg(u)
+ *                              + D / n),
+ * D being the rank of all dangling vertices, and stops when the L1 change
+ * sum |r' - r| falls below the tolerance (default 1e-4, as GAPBS) or after
+ * the iteration limit (default 100). Parallel and duplicate arcs count as
+ * often as they occur; a self-loop is an arc like any other.
+ *
+ * The start is r(v) = deg(v) / m (m arcs; uniform 1/n when there are none):
+ * every arc then carries the same contribution 1/m, which every device knows
+ * without an exchange, so the first iteration needs nothing from peers. It
+ * is the walk's stationary distribution on an undirected graph without the
+ * jump; the answer does not depend on the start, and the reference starts
+ * the same way.
+ *
+ * Numbers: ranks are 32-bit floats (what is stored, moved and read per
+ * arc); the sum over a vertex's in-edges and the pushes into a vertex are
+ * accumulated in double (a hub of 10^5 in-edges would lose about 1e-5 of
+ * its rank to float rounding); the change and the dangling rank are
+ * double sums over the devices (gr_part_sum_double), so every device
+ * takes the same decision.
+ *
+ * Pull (the default on one device): every vertex sums the contributions
+ * r(u) / deg(u) of its in-neighbours over the CSC; a contribution is
+ * written once per vertex and iteration (publish), read once per arc.
+ * Push (--direction push): every vertex with out-edges adds its
+ * contribution to each out-neighbour (atomic adds in double, through the
+ * load-balanced advance); one iteration's sums become the next iteration's
+ * ranks.
+ *
+ * Between devices the owner of a vertex computes its rank; what travels:
+ *   pull   (needs the broadcast exchange): each owned vertex with an
+ *          out-edge to another device sends its contribution to every
+ *          peer, where it lands on a proxy slot that publish zeroed (SUM
+ *          onto zero is a copy);
+ *   push   (selective, the default between devices): each proxy that
+ *          received pushes here sends its partial sum to its owner (SUM).
+ * Both are one float per vertex and iteration (8-byte records). */
+#ifndef GR_PR_H
+#define GR_PR_H
+
+#include "gr/atomic.h"
+#include "gr/operators.h"
+#include "gr/primitive.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GR_PR_DAMPING 0.85
+#define GR_PR_TOLERANCE 1e-4
+enum { GR_PR_MAX_ITERATIONS = 100 };
+
+/* What the kernels see. */
+typedef struct gr_pr_ctx {
+  float *rank;                /* per local vertex (owned ones meaningful) */
+  float *contrib;             /* per local vertex: r(u) / deg(u); pull: proxies hold what owners sent */
+  double *acc;                /* push: per local vertex, the contributions pushed into it */
+  float *xfer;                /* push: proxies: their partial sums, sent; owned: what peers sent */
+  const gr_eid *out_offsets;  /* local CSR: out-degrees of owned vertices */
+  const gr_eid *in_offsets;   /* local CSC: in-edges of owned vertices */
+  const gr_vid *in_indices;
+  const uint8_t *owner;       /* part owning each local vertex; NULL: see owned_first */
+  gr_vid owned_first;         /* duplicate-1-hop: owned vertices are [0, owned_first); 0: use owner */
+  int me;
+  double base;                /* (1 - d) / n */
+  double damping;
+  double dangling_share;      /* d-less: D / n of the ranks being replaced */
+  double inv_m;               /* 1 / m (m = arcs of all devices), 0 without arcs */
+  double inv_n;
+  bool first;                 /* the first iteration (push: sums from in-degrees) */
+  double *sums;               /* device, 2 doubles: the L1 change and the new dangling rank */
+} gr_pr_ctx;
+
+GR_HD bool gr_pr_owned(const gr_pr_ctx *c, gr_vid v) {
+  if (c->owned_first) return v < c->owned_first;
+  return !c->owner || c->owner[v] == c->me;
+}
+
+GR_HD gr_eid gr_pr_out_degree(const gr_pr_ctx *c, gr_vid v) { return c->out_offsets[v + 1] - c->out_offsets[v]; }
+
+/* A vertex's contribution to each of its out-neighbours. */
+GR_HD float gr_pr_contribution(float rank, gr_eid degree) {
+  return degree ? (float)((double)rank / (double)degree) : 0.0f;
+}
+
+/* For each local vertex, at the start of a run: the starting rank
+ * deg(v) / m (uniform without arcs) and every arc's contribution 1/m;
+ * proxies' slots start empty. */
+GR_HD void gr_pr_init_vertex(const gr_pr_ctx *c, gr_vid v) {
+  const bool own = gr_pr_owned(c, v);
+  if (c->inv_m > 0) c->rank[v] = own ? (float)((double)gr_pr_out_degree(c, v) * c->inv_m) : 0.0f;
+  else c->rank[v] = own ? (float)c->inv_n : 0.0f;
+  c->contrib[v] = (float)c->inv_m;
+  if (c->xfer) c->xfer[v] = 0.0f;
+}
+
+/* v's new rank from the sum of its in-neighbours' contributions; adds the
+ * change to *l1 and, for a dangling vertex, the new rank to *dangling. */
+GR_HD void gr_pr_update(const gr_pr_ctx *c, gr_vid v, double sum, double *l1, double *dangling) {
+  const float r = (float)(c->base + c->damping * (sum + c->dangling_share));
+  const double change = (double)r - (double)c->rank[v];
+  *l1 += change < 0 ? -change : change;
+  if (gr_pr_out_degree(c, v) == 0) *dangling += r;
+  c->rank[v] = r;
+}
+
+/* Pull: the contribution arriving over in-edge e. */
+GR_HD double gr_pr_in_contrib(const gr_pr_ctx *c, gr_eid e) { return (double)c->contrib[c->in_indices[e]]; }
+
+/* Pull: the sum over v's in-edges [b, end). */
+GR_HD double gr_pr_row_sum(const gr_pr_ctx *c, gr_eid b, gr_eid end) {
+  double s = 0;
+  for (gr_eid k = b; k < end; k++) s += gr_pr_in_contrib(c, k);
+  return s;
+}
+
+/* For each local vertex, after the ranks changed: an owned vertex's
+ * contribution for the next iteration; a proxy's slot cleared for what its
+ * owner sends (pull between devices: the SUM combine adds onto zero). */
+GR_HD void gr_pr_publish(const gr_pr_ctx *c, gr_vid v) {
+  c->contrib[v] = gr_pr_owned(c, v) ? gr_pr_contribution(c->rank[v], gr_pr_out_degree(c, v)) : 0.0f;
+}
+
+/* Push: the sum that v's new rank is made of (and v's slot for peers'
+ * partial sums emptied for the next exchange). The first iteration's sums
+ * are known from the in-degrees (every contribution is 1/m). */
+GR_HD double gr_pr_push_sum(const gr_pr_ctx *c, gr_vid v) {
+  if (c->first) return (double)(c->in_offsets[v + 1] - c->in_offsets[v]) * c->inv_m;
+  const double s = c->acc[v] + (double)c->xfer[v];
+  c->xfer[v] = 0.0f;
+  return s;
+}
+
+/* Push (advance visit): u's contribution into v. Never emits. */
+GR_HD bool gr_pr_push_visit(const gr_pr_ctx *c, gr_vid u, gr_vid v, gr_eid e) {
+  (void)e;
+  gr_atomic_add_f64(&c->acc[v], (double)c->contrib[u]);
+  return false;
+}
+
+/* Push between devices, for each proxy that received pushes: its partial
+ * sum, to be sent to its owner. */
+GR_HD void gr_pr_push_out(const gr_pr_ctx *c, gr_vid v) { c->xfer[v] = (float)c->acc[v]; }
+
+/* How the pull's rows are spread over GPU threads (built on the host from
+ * the CSC, for CUDA devices only): rows of at most GR_PR_LIGHT in-edges
+ * take a thread each (found by a pass over all rows), rows up to
+ * GR_PR_SMALL a group of GR_PR_GROUP lanes each (four rows per warp: a warp
+ * per row of ~32 in-edges waited on four dependent loads per row with
+ * its lanes mostly idle), rows up to GR_PR_MEDIUM a warp each, heavier rows
+ * blocks of GR_PR_CHUNK in-edges each whose sums meet in heavy_sum. */
+enum { GR_PR_LIGHT = 16, GR_PR_SMALL = 128, GR_PR_GROUP = 8, GR_PR_MEDIUM = 4096, GR_PR_CHUNK = 4096 };
+typedef struct gr_pr_plan {
+  gr_buffer small;       /* gr_vid rows */
+  gr_eid n_small;
+  gr_buffer medium;      /* gr_vid rows */
+  gr_eid n_medium;
+  gr_buffer heavy;       /* gr_vid rows */
+  gr_buffer chunk_start; /* gr_eid, n_heavy + 1: the first chunk of each heavy row */
+  gr_eid n_heavy, n_chunks;
+  gr_buffer heavy_sum;   /* double per heavy row */
+  gr_vid n_rows;         /* rows of the CSC (local vertices) */
+} gr_pr_plan;
+
+/* Builds the plan of a CSC whose host copy is `in` (rows = its n), on dev;
+ * release frees its buffers. */
+gr_status gr_pr_plan_build(gr_pr_plan *pl, gr_device *dev, const gr_csr *in);
+void gr_pr_plan_release(gr_pr_plan *pl);
+
+/* The operator instantiations of one backend. The steps return the
+ * iteration's L1 change and dangling rank (this device's part) on the host. */
+typedef struct gr_pr_ops {
+  gr_status (*init)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_pr_ctx *);
+  gr_status (*publish)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_pr_ctx *);
+  gr_status (*pull_step)(gr_device *, gr_workspace *, const gr_pr_plan *, gr_vid n, const gr_pr_ctx *, double *l1,
+                         double *dangling);
+  gr_status (*push_step)(gr_device *, gr_workspace *, gr_vid n, const gr_pr_ctx *, double *l1, double *dangling);
+  gr_status (*push)(gr_device *, gr_workspace *, gr_advance_push_args *, const gr_pr_ctx *);
+  gr_status (*push_out)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_pr_ctx *);
+} gr_pr_ops;
+
+extern const gr_pr_ops gr__pr_ops_cpu;
+#ifdef GR_HAVE_CUDA
+extern const gr_pr_ops gr__pr_ops_cuda;
+#endif
+const gr_pr_ops *gr__pr_ops(const gr_device *dev);
+
+extern const gr_primitive gr_pr_primitive;
+
+/* The tolerance and iteration limit in effect (the defaults for 0). */
+double gr_pr_tolerance(const gr_prim_options *o);
+int gr_pr_max_iterations(const gr_prim_options *o);
+
+/* Checks the options (a tolerance that is a positive number) and sets the
+ * iteration limit to pr's default when none was given. */
+gr_status gr_pr_prepare(gr_graph *g, gr_prim_options *o);
+
+/* Plain serial reference: power iteration in double from the same start
+ * with the same stop rule; ref->extra holds the iterations and the L1
+ * change of each. */
+gr_status gr_pr_reference(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, gr_result *ref);
+
+/* Power iteration in double for exactly `iterations` iterations: the
+ * ranks (n doubles) and each iteration's L1 change (iterations entries). */
+gr_status gr_pr_power(gr_graph *g, int iterations, double *rank, double *l1);
+
+/* The relative difference allowed between a rank and the reference's. */
+#define GR_PR_REL_TOL 1e-5
+/* How far a float L1 change may sit from the double one (the ranks'
+ * rounding summed over all vertices): a stop within this of the tolerance
+ * may fall one iteration either way. */
+#define GR_PR_L1_SLACK 4e-6
+
+/* Accepts every correct answer: n finite positive ranks summing to 1
+ * (within 1e-5); the iterations the run reports (r->extra "iterations")
+ * stop where the double iteration's L1 change first falls below the
+ * tolerance, or one iteration either way where that change is within
+ * GR_PR_L1_SLACK of it, or at the iteration limit; every rank within
+ * GR_PR_REL_TOL of the double iteration's after as many iterations. */
+gr_status gr_pr_validate(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, const gr_result *r,
+                         const gr_result *ref);
+/* Input edges times iterations (each iteration reads every arc). */
+gr_eid gr_pr_traversed_edges(gr_graph *g, const gr_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

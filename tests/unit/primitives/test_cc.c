@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Connected components: the serial reference (weak components of directed
+ * graphs), the validator against each kind of wrong answer, the figures of
+ * finish, the vote for the largest component; the primitive on one CPU
+ * device against the reference (the Afforest skip taken and not), and on
+ * 2-4 CPU devices through the multi-device layer against one device under
+ * every partitioner, proxy mode and exchange mode. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc/cc.h"
+#include "comm.h"
+#include "gr/enactor.h"
+#include "gr/gen.h"
+#include "gr/graph.h"
+#include "partitioner.h"
+#include "subgraph_builder.h"
+#include "testutil.h"
+
+static gr_graph *from_edges(gr_vid n, const gr_vid (*e)[2], int m, bool undirected) {
+  gr_coo c = GR_COO_INIT;
+  ck_assert_int_eq(gr_coo_reserve(&c, (uint64_t)m + 1, false), GR_SUCCESS);
+  for (int i = 0; i < m; i++) ck_assert_int_eq(gr_coo_push(&c, e[i][0], e[i][1], 0), GR_SUCCESS);
+  c.n = n;
+  gr_load_options o = GR_LOAD_OPTIONS_INIT;
+  o.undirected = undirected;
+  gr_graph *g = NULL;
+  ck_assert_int_eq(gr_graph_from_coo(&g, &c, &o), GR_SUCCESS);
+  return g;
+}
+
+/* Directed: 0 -> 1 <- 2 (one weak component, no strong one), 4 -> 3,
+ * 5 isolated, 6 with a self-loop, 8 -> 7 -> 8. */
+static gr_graph *small_graph(void) {
+  const gr_vid e[][2] = {{0, 1}, {2, 1}, {4, 3}, {6, 6}, {8, 7}, {7, 8}};
+  return from_edges(9, e, 6, false);
+}
+
+static gr_graph *generated(const char *spec) {
+  gr_gen_spec s;
+  ck_assert_int_eq(gr_gen_parse(&s, spec), GR_SUCCESS);
+  gr_load_options o = GR_LOAD_OPTIONS_INIT;
+  gr_graph *g = NULL;
+  ck_assert_int_eq(gr_gen_graph(&g, &s, &o), GR_SUCCESS);
+  return g;
+}
+
+static double number(const gr_result *r, const char *name) {
+  for (int i = 0; i < r->extra.n_numbers; i++)
+    if (!strcmp(r->extra.number_names[i], name)) return r->extra.numbers[i];
+  ck_abort_msg("no figure '%s'", name);
+  return 0;
+}
+
+START_TEST(reference_finds_weak_components_with_smallest_ids) {
+  gr_graph *g = small_graph();
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  gr_run_args a = {0, 0};
+  gr_result r = GR_RESULT_INIT;
+  ck_assert_int_eq(gr_cc_reference(g, &a, &o, &r), GR_SUCCESS);
+  const gr_svid expect[] = {0, 0, 0, 3, 3, 5, 6, 7, 7};
+  for (int v = 0; v < 9; v++) ck_assert_int_eq(((gr_svid *)r.values)[v], expect[v]);
+  ck_assert(r.values_are_ids);
+  ck_assert_int_eq(gr_cc_validate(g, &a, &o, &r, &r), GR_SUCCESS);
+  ck_assert_int_eq(gr_cc_validate(g, &a, &o, &r, NULL), GR_SUCCESS);
+  ck_assert_int_eq(gr_cc_finish(&r), GR_SUCCESS);
+  ck_assert_double_eq(number(&r, "components"), 5);
+  ck_assert_double_eq(number(&r, "largest"), 3);
+  gr_result_free(&r);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+START_TEST(validator_rejects_each_kind_of_wrong_answer) {
+  gr_graph *g = small_graph();
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  gr_run_args a = {0, 0};
+  gr_result ref = GR_RESULT_INIT, r = GR_RESULT_INIT;
+  ck_assert_int_eq(gr_cc_reference(g, &a, &o, &ref), GR_SUCCESS);
+  ck_assert_int_eq(gr_cc_reference(g, &a, &o, &r), GR_SUCCESS);
+  gr_svid *l = r.values;
+  struct {
+    int v[2];
+    gr_svid value;
+    bool with_ref;
+    const char *needle;
+  } cases[] = {
+      {{5, -1}, -1, false, "not a vertex"},           /* no label */
+      {{5, -1}, 9, false, "not a vertex"},            /* past the ids */
+      {{3, -1}, 4, false, "above its own id"},        /* not the smallest id */
+      {{2, -1}, 1, false, "not itself"},              /* a label whose vertex is elsewhere */
+      {{4, -1}, 4, false, "joins two labels"},        /* 4 -> 3 split */
+      {{3, 4}, 0, true, "the reference puts it"},     /* two components merged */
+      {{3, 4}, 0, false, NULL},                       /* ... which only the reference can tell */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    gr_svid old[2] = {0, 0};
+    for (int k = 0; k < 2; k++)
+      if (cases[i].v[k] >= 0) {
+        old[k] = l[cases[i].v[k]];
+        l[cases[i].v[k]] = cases[i].value;
+      }
+    const gr_status st = gr_cc_validate(g, &a, &o, &r, cases[i].with_ref ? &ref : NULL);
+    if (cases[i].needle) {
+      ck_assert_msg(st == GR_ERR_VALIDATION, "case %zu passed", i);
+      ck_assert_msg(strstr(gr_error_message(), cases[i].needle), "case %zu: %s", i, gr_error_message());
+    } else {
+      ck_assert_int_eq(st, GR_SUCCESS);
+    }
+    for (int k = 0; k < 2; k++)
+      if (cases[i].v[k] >= 0) l[cases[i].v[k]] = old[k];
+  }
+  ck_assert_int_eq(gr_cc_validate(g, &a, &o, &r, &ref), GR_SUCCESS);
+  gr_result_free(&r);
+  gr_result_free(&ref);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+START_TEST(largest_component_vote_takes_the_most_frequent_root) {
+  gr_svid roots[] = {5, 3, 5, 9, 3, 5, 1};
+  ck_assert_int_eq(gr_cc_mode(roots, 7), 5);
+  /* A tie goes to the smaller root, whatever the order. */
+  gr_svid tie[] = {8, 2, 8, 2, 4};
+  ck_assert_int_eq(gr_cc_mode(tie, 5), 2);
+  gr_svid one[] = {7};
+  ck_assert_int_eq(gr_cc_mode(one, 1), 7);
+  ck_assert_int_eq(gr_cc_mode(one, 0), -1);
+}
+END_TEST
+
+/* Runs cc `runs` times on the given parts; returns the last run's labels
+ * (caller frees) and checks that every run gives the same. */
+static gr_svid *run_cc(gr_subgraph *const *subs, int devices, int threads, const gr_exchange_ops *ex, void *shared,
+                       int *iterations) {
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  gr_enactor_config cfg = {.prim = &gr_cc_primitive,
+                           .opts = &o,
+                           .backend = GR_BACKEND_CPU,
+                           .n_devices = devices,
+                           .cpu_threads = threads,
+                           .mem = GR_MEM_POLICY_INIT,
+                           .subs = subs,
+                           .exchange = ex,
+                           .exchange_shared = shared};
+  gr_enactor *e = NULL;
+  ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+  gr_svid *first = NULL;
+  for (int k = 0; k < 2; k++) {
+    gr_run_args a = {0, k};
+    gr_run_stats st;
+    ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+    ck_assert_int_eq(st.status, GR_SUCCESS);
+    if (iterations) *iterations = st.iterations;
+    gr_run_stats_free(&st);
+    gr_result r = GR_RESULT_INIT;
+    ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
+    ck_assert(r.values_are_ids);
+    ck_assert_int_ge(number(&r, "components"), 1);
+    if (!first) {
+      first = r.values;
+      r.values = NULL;
+    } else {
+      ck_assert_int_eq(memcmp(first, r.values, (size_t)r.n * sizeof(gr_svid)), 0);
+    }
+    gr_result_free(&r);
+  }
+  gr_enactor_destroy(&e);
+  return first;
+}
+
+static gr_svid *run_one_device(gr_graph *g, int threads, int *iterations) {
+  gr_subgraph *sub = NULL;
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  gr_svid *l = run_cc(&sub, 1, threads, NULL, NULL, iterations);
+  gr_subgraph_destroy(&sub);
+  return l;
+}
+
+static const char *const specs[] = {"kron:11:8", "uniform:10:2,directed", "grid2d:20x30", "kron:10:4,directed",
+                                    "uniform:11:1"};
+enum { N_SPECS = sizeof specs / sizeof specs[0] };
+
+START_TEST(one_device_equals_reference) {
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  gr_run_args a = {0, 0};
+  for (int i = 0; i < N_SPECS; i++) {
+    gr_graph *g = generated(specs[i]);
+    const gr_vid n = gr_graph_num_vertices(g);
+    gr_result ref = GR_RESULT_INIT;
+    ck_assert_int_eq(gr_cc_reference(g, &a, &o, &ref), GR_SUCCESS);
+    for (int threads = 1; threads <= 3; threads += 2) {
+      int iterations = 0;
+      gr_svid *l = run_one_device(g, threads, &iterations);
+      /* One device: the first iteration is the answer. */
+      ck_assert_int_eq(iterations, 1);
+      gr_result r = {.n = n, .type = GR_VALUE_SVID, .values = l};
+      ck_assert_msg(gr_cc_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%s: %s", specs[i], gr_error_message());
+      ck_assert_int_eq(memcmp(l, ref.values, (size_t)n * sizeof(gr_svid)), 0);
+      free(l);
+    }
+    gr_result_free(&ref);
+    gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
+START_TEST(graphs_without_edges_and_of_one_vertex) {
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  gr_run_args a = {0, 0};
+  const gr_vid none[][2] = {{0, 0}};
+  for (int k = 0; k < 2; k++) {
+    /* 5 isolated vertices; one vertex with a self-loop. */
+    gr_graph *g = k ? from_edges(1, none, 1, false) : from_edges(5, none, 0, true);
+    const gr_vid n = gr_graph_num_vertices(g);
+    gr_svid *l = run_one_device(g, 2, NULL);
+    for (gr_vid v = 0; v < n; v++) ck_assert_int_eq(l[v], (gr_svid)v);
+    gr_result r = {.n = n, .type = GR_VALUE_SVID, .values = l};
+    ck_assert_int_eq(gr_cc_validate(g, &a, &o, &r, NULL), GR_SUCCESS);
+    ck_assert_int_eq(gr_cc_finish(&r), GR_SUCCESS);
+    ck_assert_double_eq(number(&r, "components"), n);
+    ck_assert_double_eq(number(&r, "largest"), 1);
+    gr_result_free(&r);
+    gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
+START_TEST(several_devices_equal_one_device) {
+  static const gr_partitioner_kind kinds[] = {GR_PART_RANDOM, GR_PART_BIASED,
+#ifdef GR_HAVE_METIS
+                                              GR_PART_METIS,
+#endif
+                                              GR_PART_STATIC, GR_PART_RANGE};
+  static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+  static const gr_comm_mode comms[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
+  for (int i = 0; i < N_SPECS; i++) {
+    gr_graph *g = generated(specs[i]);
+    const gr_vid n = gr_graph_num_vertices(g);
+    gr_svid *expect = run_one_device(g, 1, NULL);
+    for (int devices = 2; devices <= 4; devices++) {
+      for (size_t p = 0; p < sizeof kinds / sizeof kinds[0]; p++) {
+        gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+        po.kind = kinds[p];
+        po.parts = devices;
+        po.threads = 1;
+        gr_partition *part = NULL;
+        ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
+        for (size_t x = 0; x < sizeof proxies / sizeof proxies[0]; x++) {
+          gr_subgraph **subs = NULL;
+          ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
+          for (size_t c = 0; c < sizeof comms / sizeof comms[0]; c++) {
+            gr_comm_options co = {comms[c], GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO};
+            gr_comm *comm = NULL;
+            ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
+            gr_svid *got = run_cc(subs, devices, 1, &gr_comm_exchange_ops, comm, NULL);
+            gr_comm_destroy(&comm);
+            ck_assert_msg(!memcmp(got, expect, (size_t)n * sizeof(gr_svid)),
+                          "%s, %d devices, %s, %s proxies, %s: labels differ from one device", specs[i], devices,
+                          gr_partitioner_name(kinds[p]), proxies[x] == GR_PROXY_1HOP ? "1hop" : "all",
+                          gr_comm_mode_name(comms[c]));
+            free(got);
+          }
+          gr_subgraphs_destroy(&subs, devices);
+        }
+        gr_partition_destroy(&part);
+      }
+    }
+    free(expect);
+    gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
+/* A path split over devices by ranges: the smallest id has to travel
+ * through every device, one exchange per border, so the run takes
+ * iterations until the label has crossed them all. */
+START_TEST(a_label_crosses_every_device_of_a_path) {
+  enum { N = 400 };
+  gr_vid (*e)[2] = malloc(sizeof *e * N);
+  for (int i = 0; i + 1 < N; i++) {
+    e[i][0] = (gr_vid)i;
+    e[i][1] = (gr_vid)i + 1;
+  }
+  gr_graph *g = from_edges(N, (const gr_vid(*)[2])e, N - 1, true);
+  free(e);
+  for (int devices = 2; devices <= 4; devices++) {
+    gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+    po.kind = GR_PART_RANGE;
+    po.parts = devices;
+    gr_partition *part = NULL;
+    ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+    gr_subgraph **subs = NULL;
+    ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, true), GR_SUCCESS);
+    gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO};
+    gr_comm *comm = NULL;
+    ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
+    int iterations = 0;
+    gr_svid *l = run_cc(subs, devices, 1, &gr_comm_exchange_ops, comm, &iterations);
+    gr_comm_destroy(&comm);
+    for (int v = 0; v < N; v++) ck_assert_int_eq(l[v], 0);
+    /* The label moves one device per exchange, the last one changes
+     * nothing. */
+    ck_assert_int_ge(iterations, devices);
+    free(l);
+    gr_subgraphs_destroy(&subs, devices);
+    gr_partition_destroy(&part);
+  }
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("cc");
+  TCase *ref = tcase_create("reference");
+  tcase_add_test(ref, reference_finds_weak_components_with_smallest_ids);
+  tcase_add_test(ref, validator_rejects_each_kind_of_wrong_answer);
+  tcase_add_test(ref, largest_component_vote_takes_the_most_frequent_root);
+  suite_add_tcase(s, ref);
+  TCase *one = tcase_create("single_device");
+  tcase_set_timeout(one, 300);
+  tcase_add_test(one, one_device_equals_reference);
+  tcase_add_test(one, graphs_without_edges_and_of_one_vertex);
+  suite_add_tcase(s, one);
+  TCase *multi = tcase_create("multi_device");
+  tcase_set_timeout(multi, 900);
+  tcase_add_test(multi, several_devices_equal_one_device);
+  tcase_add_test(multi, a_label_crosses_every_device_of_a_path);
+  suite_add_tcase(s, multi);
+  return gr_test_run_suite(s, 0);
+}

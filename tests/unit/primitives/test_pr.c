@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* PageRank: the double power iteration on a graph solved by hand, the
+ * options (tolerance, iteration limit), the validator against each kind of
+ * wrong answer (ranks, sums, a stop too early or too late); the primitive
+ * on one CPU device, pull and push, against the reference; on 2-4 CPU
+ * devices through the multi-device layer against one device (push under
+ * either exchange, pull under broadcast) under every partitioner and proxy
+ * mode; sums of doubles over the devices. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "comm.h"
+#include "gr/enactor.h"
+#include "gr/gen.h"
+#include "gr/graph.h"
+#include "partitioner.h"
+#include "pr/pr.h"
+#include "subgraph_builder.h"
+#include "testutil.h"
+
+static gr_graph *from_edges(gr_vid n, const gr_vid (*e)[2], int m, bool undirected) {
+  gr_coo c = GR_COO_INIT;
+  ck_assert_int_eq(gr_coo_reserve(&c, (uint64_t)m + 1, false), GR_SUCCESS);
+  for (int i = 0; i < m; i++) ck_assert_int_eq(gr_coo_push(&c, e[i][0], e[i][1], 0), GR_SUCCESS);
+  c.n = n;
+  gr_load_options o = GR_LOAD_OPTIONS_INIT;
+  o.undirected = undirected;
+  gr_graph *g = NULL;
+  ck_assert_int_eq(gr_graph_from_coo(&g, &c, &o), GR_SUCCESS);
+  return g;
+}
+
+static gr_graph *generated(const char *spec) {
+  gr_gen_spec s;
+  ck_assert_int_eq(gr_gen_parse(&s, spec), GR_SUCCESS);
+  gr_load_options o = GR_LOAD_OPTIONS_INIT;
+  gr_graph *g = NULL;
+  ck_assert_int_eq(gr_gen_graph(&g, &s, &o), GR_SUCCESS);
+  return g;
+}
+
+static double number(const gr_result *r, const char *name) {
+  for (int i = 0; i < r->extra.n_numbers; i++)
+    if (!strcmp(r->extra.number_names[i], name)) return r->extra.numbers[i];
+  ck_abort_msg("no figure '%s'", name);
+  return 0;
+}
+
+/* 0 -> 1, and 1 dangling. From r = deg/m = (1, 0): r1 = (0.075, 0.925)
+ * (change 1.85); with D = 0.925, r2 = (0.075 + 0.85 * 0.4625,
+ * 0.075 + 0.85 * (0.075 + 0.4625)). The fixed point solves
+ * r0 = 0.075 + 0.425 r1, r0 + r1 = 1: r0 = 0.5 / 1.425. */
+START_TEST(power_iteration_matches_a_graph_solved_by_hand) {
+  const gr_vid e[][2] = {{0, 1}};
+  gr_graph *g = from_edges(2, e, 1, false);
+  double rank[2], l1[2];
+  ck_assert_int_eq(gr_pr_power(g, 1, rank, l1), GR_SUCCESS);
+  ck_assert_double_eq_tol(rank[0], 0.075, 1e-15);
+  ck_assert_double_eq_tol(rank[1], 0.925, 1e-15);
+  ck_assert_double_eq_tol(l1[0], 1.85, 1e-15);
+  ck_assert_int_eq(gr_pr_power(g, 2, rank, l1), GR_SUCCESS);
+  ck_assert_double_eq_tol(rank[0], 0.075 + 0.85 * 0.4625, 1e-15);
+  ck_assert_double_eq_tol(rank[1], 0.075 + 0.85 * (0.075 + 0.4625), 1e-15);
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  o.tolerance = 1e-13;
+  o.max_iterations = 1000;
+  gr_run_args a = {0, 0};
+  gr_result ref = GR_RESULT_INIT;
+  ck_assert_int_eq(gr_pr_reference(g, &a, &o, &ref), GR_SUCCESS);
+  ck_assert_int_eq(ref.type, GR_VALUE_DOUBLE);
+  const double *x = ref.values;
+  ck_assert_double_eq_tol(x[0], 0.5 / 1.425, 1e-12);
+  ck_assert_double_eq_tol(x[1], 1 - 0.5 / 1.425, 1e-12);
+  const int k = (int)number(&ref, "iterations");
+  ck_assert_int_gt(k, 10);
+  ck_assert_int_lt(k, 1000);
+  ck_assert_int_eq(ref.extra.series_len, k);
+  ck_assert(ref.extra.series[0][k - 1] < 1e-13);
+  ck_assert(ref.extra.series[0][k - 2] >= 1e-13);
+  gr_result_free(&ref);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+START_TEST(options_take_defaults_and_refuse_bad_tolerances) {
+  gr_graph *g = generated("kron:6:4");
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  ck_assert_double_eq(gr_pr_tolerance(&o), 1e-4);
+  ck_assert_int_eq(gr_pr_max_iterations(&o), 100);
+  ck_assert_int_eq(gr_pr_prepare(g, &o), GR_SUCCESS);
+  ck_assert_int_eq(o.max_iterations, 100);
+  o.max_iterations = 7;
+  ck_assert_int_eq(gr_pr_prepare(g, &o), GR_SUCCESS);
+  ck_assert_int_eq(o.max_iterations, 7);
+  const double bad[] = {-1e-4, NAN, INFINITY};
+  for (int i = 0; i < 3; i++) {
+    o.tolerance = bad[i];
+    ck_assert_int_eq(gr_pr_prepare(g, &o), GR_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(gr_error_message(), "tolerance"));
+  }
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+/* A run's answer as the validator sees it: float ranks and the iterations. */
+static void as_result(gr_result *r, const double *x, gr_vid n, int iterations) {
+  ck_assert_int_eq(gr_result_alloc(r, n, GR_VALUE_FLOAT, false), GR_SUCCESS);
+  for (gr_vid v = 0; v < n; v++) ((float *)r->values)[v] = (float)x[v];
+  r->extra.n_numbers = 1;
+  r->extra.number_names[0] = "iterations";
+  r->extra.numbers[0] = iterations;
+}
+
+START_TEST(validator_rejects_each_kind_of_wrong_answer) {
+  gr_graph *g = generated("kron:10:8,directed");
+  const gr_vid n = gr_graph_num_vertices(g);
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  gr_run_args a = {0, 0};
+  gr_result ref = GR_RESULT_INIT, r = GR_RESULT_INIT;
+  ck_assert_int_eq(gr_pr_reference(g, &a, &o, &ref), GR_SUCCESS);
+  const int k = (int)number(&ref, "iterations");
+  ck_assert_int_gt(k, 3);
+  as_result(&r, ref.values, n, k);
+  ck_assert_msg(gr_pr_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%s", gr_error_message());
+  ck_assert_msg(gr_pr_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s", gr_error_message());
+  float *x = r.values;
+  /* The largest rank 1e-4 off (relative): the sum still rounds to 1. */
+  gr_vid top = 0;
+  for (gr_vid v = 1; v < n; v++) top = x[v] > x[top] ? v : top;
+  const float keep = x[top];
+  x[top] = keep * (1.0f + 1e-4f);
+  ck_assert_int_eq(gr_pr_validate(g, &a, &o, &r, &ref), GR_ERR_VALIDATION);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "the double iteration gives"));
+  x[top] = keep + 0.01f;
+  ck_assert_int_eq(gr_pr_validate(g, &a, &o, &r, &ref), GR_ERR_VALIDATION);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "sum to"));
+  x[top] = -keep;
+  ck_assert_int_eq(gr_pr_validate(g, &a, &o, &r, &ref), GR_ERR_VALIDATION);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "positive"));
+  x[top] = keep;
+  /* Stopped too early, too late, past the limit, or without saying when. */
+  r.extra.numbers[0] = k - 2;
+  ck_assert_int_eq(gr_pr_validate(g, &a, &o, &r, &ref), GR_ERR_VALIDATION);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "above the tolerance"));
+  r.extra.numbers[0] = k + 2;
+  ck_assert_int_eq(gr_pr_validate(g, &a, &o, &r, &ref), GR_ERR_VALIDATION);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "went on"));
+  r.extra.numbers[0] = 101;
+  ck_assert_int_eq(gr_pr_validate(g, &a, &o, &r, &ref), GR_ERR_VALIDATION);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "limit"));
+  r.extra.n_numbers = 0;
+  ck_assert_int_eq(gr_pr_validate(g, &a, &o, &r, &ref), GR_ERR_VALIDATION);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "how many iterations"));
+  /* At the limit the run may stop with any change: the ranks of k - 2
+   * iterations are right for a limit of k - 2. */
+  gr_result early = GR_RESULT_INIT;
+  double *y = malloc(sizeof *y * n), *l1 = malloc(sizeof *l1 * (size_t)k);
+  ck_assert_int_eq(gr_pr_power(g, k - 2, y, l1), GR_SUCCESS);
+  as_result(&early, y, n, k - 2);
+  o.max_iterations = k - 2;
+  ck_assert_msg(gr_pr_validate(g, &a, &o, &early, &ref) == GR_SUCCESS, "%s", gr_error_message());
+  free(y);
+  free(l1);
+  gr_result_free(&early);
+  gr_result_free(&r);
+  gr_result_free(&ref);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+/* Runs pr twice on the given parts with the options; returns the last
+ * run's ranks (caller frees) and its iterations. */
+static float *run_pr(gr_subgraph *const *subs, int devices, int threads, const gr_exchange_ops *ex, void *shared,
+                     const gr_prim_options *o, int *iterations, bool *pull, gr_status *run_status) {
+  gr_enactor_config cfg = {.prim = &gr_pr_primitive,
+                           .opts = o,
+                           .backend = GR_BACKEND_CPU,
+                           .n_devices = devices,
+                           .cpu_threads = threads,
+                           .mem = GR_MEM_POLICY_INIT,
+                           .subs = subs,
+                           .exchange = ex,
+                           .exchange_shared = shared,
+                           .broadcast = shared && gr_comm_mode_of(shared) == GR_COMM_BROADCAST};
+  gr_enactor *e = NULL;
+  ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+  float *ranks = NULL;
+  for (int k = 0; k < 2; k++) {
+    gr_run_args a = {0, k};
+    gr_run_stats st;
+    ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+    if (run_status) *run_status = st.status;
+    gr_run_stats_free(&st);
+    gr_result r = GR_RESULT_INIT;
+    ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
+    *iterations = (int)number(&r, "iterations");
+    if (pull) *pull = number(&r, "pull") > 0;
+    ck_assert_int_eq(st.iterations, *iterations);
+    free(ranks);
+    ranks = r.values;
+    r.values = NULL;
+    gr_result_free(&r);
+  }
+  gr_enactor_destroy(&e);
+  return ranks;
+}
+
+static const char *const specs[] = {"kron:11:8", "uniform:10:4,directed", "grid2d:20x30", "kron:10:4,directed"};
+enum { N_SPECS = sizeof specs / sizeof specs[0] };
+
+START_TEST(one_device_pull_and_push_equal_reference) {
+  gr_run_args a = {0, 0};
+  for (int i = 0; i < N_SPECS; i++) {
+    gr_graph *g = generated(specs[i]);
+    const gr_vid n = gr_graph_num_vertices(g);
+    gr_subgraph *sub = NULL;
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    for (int dir = 0; dir < 2; dir++)
+      for (int threads = 1; threads <= 3; threads += 2) {
+        gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+        o.direction = dir ? GR_DIRECTION_PUSH : GR_DIRECTION_AUTO;
+        ck_assert_int_eq(gr_pr_prepare(g, &o), GR_SUCCESS);
+        int k = 0;
+        bool pull = false;
+        float *x = run_pr(&sub, 1, threads, NULL, NULL, &o, &k, &pull, NULL);
+        ck_assert(pull == !dir);
+        gr_result r = GR_RESULT_INIT, ref = GR_RESULT_INIT;
+        ck_assert_int_eq(gr_pr_reference(g, &a, &o, &ref), GR_SUCCESS);
+        as_result(&r, ref.values, n, k);
+        memcpy(r.values, x, (size_t)n * sizeof(float));
+        ck_assert_msg(gr_pr_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%s %s: %s", specs[i], dir ? "push" : "pull",
+                      gr_error_message());
+        /* Far from the tolerance the stop is the reference's. */
+        ck_assert_int_eq(k, (int)number(&ref, "iterations"));
+        free(x);
+        gr_result_free(&r);
+        gr_result_free(&ref);
+      }
+    gr_subgraph_destroy(&sub);
+    gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
+START_TEST(iteration_limit_and_graphs_without_arcs) {
+  gr_run_args a = {0, 0};
+  gr_graph *g = generated("kron:10:8");
+  gr_subgraph *sub = NULL;
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  o.max_iterations = 3;
+  ck_assert_int_eq(gr_pr_prepare(g, &o), GR_SUCCESS);
+  int k = 0;
+  gr_status st = GR_SUCCESS;
+  float *x = run_pr(&sub, 1, 2, NULL, NULL, &o, &k, NULL, &st);
+  ck_assert_int_eq(k, 3);
+  ck_assert_int_eq(st, GR_ITERATION_LIMIT);
+  gr_result r = GR_RESULT_INIT;
+  double *y = calloc(gr_graph_num_vertices(g), sizeof(double));
+  as_result(&r, y, gr_graph_num_vertices(g), 3);
+  memcpy(r.values, x, sizeof(float) * gr_graph_num_vertices(g));
+  ck_assert_msg(gr_pr_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s", gr_error_message());
+  free(y);
+  free(x);
+  gr_result_free(&r);
+  gr_subgraph_destroy(&sub);
+  gr_graph_destroy(&g);
+
+  /* Five vertices, no arcs: every one dangling, 1/5 from the start. */
+  const gr_vid none[][2] = {{0, 0}};
+  g = from_edges(5, none, 0, false);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  o.max_iterations = 0;
+  ck_assert_int_eq(gr_pr_prepare(g, &o), GR_SUCCESS);
+  x = run_pr(&sub, 1, 2, NULL, NULL, &o, &k, NULL, &st);
+  ck_assert_int_eq(k, 1);
+  ck_assert_int_eq(st, GR_SUCCESS);
+  for (int v = 0; v < 5; v++) ck_assert_float_eq_tol(x[v], 0.2f, 1e-7f);
+  free(x);
+  gr_subgraph_destroy(&sub);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+START_TEST(several_devices_equal_one_device) {
+  static const gr_partitioner_kind kinds[] = {GR_PART_RANDOM, GR_PART_BIASED,
+#ifdef GR_HAVE_METIS
+                                              GR_PART_METIS,
+#endif
+                                              GR_PART_STATIC, GR_PART_RANGE};
+  static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+  /* Push under selective and broadcast exchange, pull under broadcast. */
+  static const struct {
+    gr_comm_mode comm;
+    gr_direction dir;
+    bool pull;
+  } ways[] = {{GR_COMM_SELECTIVE, GR_DIRECTION_AUTO, false},
+              {GR_COMM_BROADCAST, GR_DIRECTION_PUSH, false},
+              {GR_COMM_BROADCAST, GR_DIRECTION_AUTO, true}};
+  for (int i = 0; i < N_SPECS; i++) {
+    gr_graph *g = generated(specs[i]);
+    const gr_vid n = gr_graph_num_vertices(g);
+    gr_subgraph *sub = NULL;
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    gr_prim_options o1 = GR_PRIM_OPTIONS_INIT;
+    ck_assert_int_eq(gr_pr_prepare(g, &o1), GR_SUCCESS);
+    int k1 = 0;
+    float *expect = run_pr(&sub, 1, 1, NULL, NULL, &o1, &k1, NULL, NULL);
+    gr_subgraph_destroy(&sub);
+    for (int devices = 2; devices <= 4; devices++) {
+      for (size_t p = 0; p < sizeof kinds / sizeof kinds[0]; p++) {
+        gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+        po.kind = kinds[p];
+        po.parts = devices;
+        po.threads = 1;
+        gr_partition *part = NULL;
+        ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
+        for (size_t x = 0; x < sizeof proxies / sizeof proxies[0]; x++) {
+          gr_subgraph **subs = NULL;
+          ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
+          for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
+            gr_comm_options co = {ways[w].comm, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO};
+            gr_comm *comm = NULL;
+            ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
+            gr_prim_options o = o1;
+            o.direction = ways[w].dir;
+            int k = 0;
+            bool pull = false;
+            float *got = run_pr(subs, devices, 1, &gr_comm_exchange_ops, comm, &o, &k, &pull, NULL);
+            gr_comm_destroy(&comm);
+            char what[200];
+            snprintf(what, sizeof what, "%s, %d devices, %s, %s proxies, %s, %s", specs[i], devices,
+                     gr_partitioner_name(kinds[p]), proxies[x] == GR_PROXY_1HOP ? "1hop" : "all",
+                     gr_comm_mode_name(ways[w].comm), pull ? "pull" : "push");
+            ck_assert_msg(pull == ways[w].pull, "%s: direction", what);
+            ck_assert_msg(k == k1, "%s: %d iterations, one device %d", what, k, k1);
+            for (gr_vid v = 0; v < n; v++)
+              ck_assert_msg(fabsf(got[v] - expect[v]) <= 1e-5f * expect[v], "%s: vertex %llu: %.9g, one device %.9g",
+                            what, (unsigned long long)v, (double)got[v], (double)expect[v]);
+            free(got);
+          }
+          gr_subgraphs_destroy(&subs, devices);
+        }
+        gr_partition_destroy(&part);
+      }
+    }
+    free(expect);
+    gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
+START_TEST(pull_under_selective_exchange_is_refused) {
+  gr_graph *g = generated("kron:8:4");
+  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+  po.parts = 2;
+  gr_partition *part = NULL;
+  ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+  gr_subgraph **subs = NULL;
+  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_ALL, true), GR_SUCCESS);
+  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO};
+  gr_comm *comm = NULL;
+  ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, 2, &co), GR_SUCCESS);
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  o.direction = GR_DIRECTION_PULL;
+  gr_enactor_config cfg = {.prim = &gr_pr_primitive,
+                           .opts = &o,
+                           .backend = GR_BACKEND_CPU,
+                           .n_devices = 2,
+                           .mem = GR_MEM_POLICY_INIT,
+                           .subs = subs,
+                           .exchange = &gr_comm_exchange_ops,
+                           .exchange_shared = comm};
+  gr_enactor *e = NULL;
+  ck_assert_int_eq(gr_enactor_create(&e, &cfg), GR_ERR_INVALID_ARG);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "--comm broadcast"));
+  ck_assert_ptr_null(e);
+  gr_comm_destroy(&comm);
+  gr_subgraphs_destroy(&subs, 2);
+  gr_partition_destroy(&part);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("pr");
+  TCase *ref = tcase_create("reference");
+  tcase_add_test(ref, power_iteration_matches_a_graph_solved_by_hand);
+  tcase_add_test(ref, options_take_defaults_and_refuse_bad_tolerances);
+  tcase_add_test(ref, validator_rejects_each_kind_of_wrong_answer);
+  suite_add_tcase(s, ref);
+  TCase *one = tcase_create("single_device");
+  tcase_set_timeout(one, 300);
+  tcase_add_test(one, one_device_pull_and_push_equal_reference);
+  tcase_add_test(one, iteration_limit_and_graphs_without_arcs);
+  suite_add_tcase(s, one);
+  TCase *multi = tcase_create("multi_device");
+  tcase_set_timeout(multi, 900);
+  tcase_add_test(multi, several_devices_equal_one_device);
+  tcase_add_test(multi, pull_under_selective_exchange_is_refused);
+  suite_add_tcase(s, multi);
+  return gr_test_run_suite(s, 0);
+}
