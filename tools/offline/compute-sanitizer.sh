@@ -81,8 +81,8 @@ two=("$gr_run" --gpus 2)
 [ "$gpus" -ge 2 ] || two=(env GR_DEVICE_MAP=0,0 "$gr_run" --gpus 2)
 for tool in $tools; do
   # The GPU test programs (CUDA kernels against the portable definition,
-  # the exchange's kernels, SSSP), as ctest runs them.
-  for t in test_operators_cuda test_exchange_cuda test_sssp_cuda; do
+  # the exchange's kernels, SSSP, CC and PageRank), as ctest runs them.
+  for t in test_operators_cuda test_exchange_cuda test_sssp_cuda test_cc_cuda test_pr_cuda; do
     exe=$(find "$build/tests" -type f -name "$t" -perm -u+x 2>/dev/null | head -1)
     if [ -n "$exe" ]; then
       sanitize "$t" "$tool" "" "$exe"
@@ -92,7 +92,7 @@ for tool in $tools; do
     fi
   done
   # Every primitive on one GPU, validated.
-  for p in bfs dobfs sssp reach; do
+  for p in bfs dobfs sssp cc pr reach; do
     w=()
     [ "$p" = sssp ] && w=(--weights random:1:255)
     sanitize "gr_run-1gpu-$p" "$tool" "" "$gr_run" --gpus 1 --primitive "$p" --gen "$graph" "${w[@]}" --runs 2 --validate --quiet
@@ -104,12 +104,18 @@ for tool in $tools; do
     --gen "$graph" --runs 2 --validate --quiet
   sanitize "gr_run-2dev-p2p-sssp" "$tool" "" "${two[@]}" --transport p2p --primitive sssp \
     --weights random:1:255 --gen "$graph" --runs 2 --validate --quiet
+  sanitize "gr_run-2dev-p2p-cc" "$tool" "" "${two[@]}" --transport p2p --primitive cc \
+    --gen "$graph" --runs 2 --validate --quiet
+  sanitize "gr_run-2dev-p2p-pr" "$tool" "" "${two[@]}" --transport p2p --primitive pr \
+    --gen "$graph" --runs 2 --validate --quiet
   # Two real GPUs through NCCL (NCCL refuses two devices on one GPU).
   if [ "$gpus" -ge 2 ]; then
     sanitize "gr_run-2gpu-nccl-bfs" "$tool" "--report-api-errors no" "$gr_run" --gpus 2 --transport nccl \
       --gen "$graph" --runs 2 --validate --quiet
     sanitize "gr_run-2gpu-nccl-sssp" "$tool" "--report-api-errors no" "$gr_run" --gpus 2 --transport nccl \
       --primitive sssp --weights random:1:255 --gen "$graph" --runs 2 --validate --quiet
+    sanitize "gr_run-2gpu-nccl-pr" "$tool" "--report-api-errors no" "$gr_run" --gpus 2 --transport nccl \
+      --primitive pr --gen "$graph" --runs 2 --validate --quiet
   fi
 done
 

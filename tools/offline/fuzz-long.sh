@@ -22,9 +22,17 @@
 #   * CMake, and the zlib and cJSON headers (system or the same DEB_DIR).
 #   * llvm-symbolizer for readable stack traces, else addr2line (binutils);
 #     a crash input is kept either way and replays anywhere.
+#   * Or none of that: PREBUILT=DIR names a folder holding the fuzz_<target>
+#     programs built elsewhere (tools/run-fuzz.sh builds them in
+#     build-fuzz/tests/fuzz on any x86-64 machine with clang, where glibc is
+#     no newer than here). libFuzzer and the sanitizer runtimes are linked
+#     into each program statically, so they need only libc, libstdc++, zlib
+#     and METIS (METIS from DEB_DIR when the machine lacks it). This is how
+#     the figures in docs/reliability.md were taken: clang and its runtimes
+#     come to about 100 MB of packages, more than a device call may carry.
 # Environment: FUZZ_SECONDS (per target, default 480: with the build the
 # command stays within 10 minutes), CORES (default: all), BUILD_DIR
-# (default build-fuzz-long), OUT_DIR (default BUILD_DIR/fuzz-out).
+# (default build-fuzz-long), OUT_DIR (default BUILD_DIR/fuzz-out), PREBUILT.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 debs=${1:-$top/.deps}
@@ -71,6 +79,21 @@ if [ -L "$libdir/libz.so" ] && [ -e "$prefix/lib/x86_64-linux-gnu/libz.so.1" ]; 
 fi
 [ -d "$libdir" ] && export LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
+if [ -n "${PREBUILT:-}" ]; then
+  mkdir -p "$build/tests/fuzz"
+  for f in "$PREBUILT"/fuzz_*; do cp "$f" "$build/tests/fuzz/" && chmod +x "$build/tests/fuzz/${f##*/}"; done
+  missing=$(ldd "$build"/tests/fuzz/fuzz_* 2>/dev/null | grep 'not found' | sort -u)
+  if [ -n "$missing" ]; then
+    echo "fuzz-long: the prebuilt fuzz targets lack libraries:" >&2
+    echo "$missing" >&2
+    exit 2
+  fi
+  sym=$(command -v llvm-symbolizer || command -v addr2line || true)
+  [ -n "$sym" ] && export ASAN_SYMBOLIZER_PATH=$sym
+  no_build=--no-build
+  echo "fuzz-long: prebuilt fuzz targets from $PREBUILT"
+else
+no_build=""
 cc=""
 for c in ${CC:-} clang clang-18 clang-17 clang-16 clang-15 clang-14; do
   command -v "$c" >/dev/null 2>&1 || continue
@@ -107,6 +130,7 @@ if [ -x "$sym" ] || sym=$(command -v llvm-symbolizer); then
 elif command -v addr2line >/dev/null 2>&1; then
   export ASAN_SYMBOLIZER_PATH=$(command -v addr2line)
 fi
+fi
 
 # Processes per target: shares of the cores, two or three times as many
 # for the targets that execute slowest (each build exec builds two CSRs).
@@ -121,8 +145,9 @@ for s in $shares; do
 done
 echo "fuzz-long: $cores cores, $seconds s per target, processes $procs"
 
-CC=$cc BUILD_DIR=$build GR_CMAKE_ARGS="-DCMAKE_PREFIX_PATH=$prefix/usr ${GR_CMAKE_ARGS:-}" \
-  "$top/tools/run-fuzz.sh" --time "$seconds" --parallel 8 --procs "$procs" --out "$out"
+# shellcheck disable=SC2086
+CC=${cc:-clang} BUILD_DIR=$build GR_CMAKE_ARGS="-DCMAKE_PREFIX_PATH=$prefix/usr ${GR_CMAKE_ARGS:-}" \
+  "$top/tools/run-fuzz.sh" $no_build --time "$seconds" --parallel 8 --procs "$procs" --out "$out"
 status=$?
 echo "fuzz-long: done in $((SECONDS - t_start)) s (build included)"
 exit $status
