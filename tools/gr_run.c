@@ -368,10 +368,8 @@ static int parse_options(int argc, char **argv, run_options *o) {
         break;
       }
       case OPT_TOLERANCE: {
-        char *end = NULL;
-        errno = 0;
-        double f = strtod(optarg, &end);
-        if (errno || end == optarg || *end || !(f > 0.0) || !isfinite(f) || f >= 2.0)
+        double f = 0.0;
+        if (!parse_real(optarg, &f) || !(f > 0.0) || !isfinite(f) || f >= 2.0)
           return usage_error("--tolerance needs a number above 0 and below 2 (the largest L1 change of ranks "
                              "summing to 1), got '%s'", optarg);
         o->popts.tolerance = f;
