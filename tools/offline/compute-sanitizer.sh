@@ -14,7 +14,10 @@
 # Environment: TOOLS (default "memcheck racecheck synccheck initcheck"; one
 # tool per command keeps each within a few minutes), GRAPH (default
 # kron:12:8), LOG_DIR (default BUILD_DIR/compute-sanitizer), RUN_TIMEOUT
-# (seconds per run, default 240; a run that takes longer counts as failed).
+# (seconds per run, default 240; a run that takes longer counts as failed),
+# TEST_PROGRAMS (the GPU test programs to run, default all five; "none": only
+# gr_run. racecheck and initcheck take minutes per test program: the gr_run
+# runs reach every kernel of every primitive on a small graph in seconds).
 #
 # NCCL: at communicator creation NCCL asks the CUDA runtime about its own
 # kernels (cudaFuncGetAttributes on kernels that are not built for every
@@ -31,6 +34,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$top/build-gpu}
 logs=${LOG_DIR:-$build/compute-sanitizer}
 tools=${TOOLS:-memcheck racecheck synccheck initcheck}
+programs=${TEST_PROGRAMS:-test_operators_cuda test_exchange_cuda test_sssp_cuda test_cc_cuda test_pr_cuda}
+[ "$programs" = none ] && programs=
 graph=${GRAPH:-kron:12:8}
 limit=${RUN_TIMEOUT:-240}
 [ -x /usr/local/cuda/bin/compute-sanitizer ] && export PATH=/usr/local/cuda/bin:$PATH
@@ -82,7 +87,7 @@ two=("$gr_run" --gpus 2)
 for tool in $tools; do
   # The GPU test programs (CUDA kernels against the portable definition,
   # the exchange's kernels, SSSP, CC and PageRank), as ctest runs them.
-  for t in test_operators_cuda test_exchange_cuda test_sssp_cuda test_cc_cuda test_pr_cuda; do
+  for t in $programs; do
     exe=$(find "$build/tests" -type f -name "$t" -perm -u+x 2>/dev/null | head -1)
     if [ "$t" = test_operators_cuda ] && [ -n "$exe" ]; then
       # Its case "errors" makes CUDA calls fail on purpose (a device that does
