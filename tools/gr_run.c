@@ -808,7 +808,7 @@ int main(int argc, char **argv) {
       gr_run_stats_free(&ps);
       if (st < 0) goto runtime_fail;
       const double total = one * (double)k * (double)o.runs;
-      if (total > 10.0)
+      if (total > 3.0)
         fprintf(stderr, "gr_run: %s over %llu sources: about %.0f s (%.3f s for one source, %d run%s)\n", prim->name,
                 (unsigned long long)k, total, one, o.runs, o.runs == 1 ? "" : "s");
     }
