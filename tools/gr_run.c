@@ -606,6 +606,14 @@ static int pick_sources(gr_vid *list, gr_vid *candidates, gr_vid n_candidates, c
 
 static gr_vid count_reached(const gr_result *r) {
   gr_vid n = 0;
+  /* A result whose first per-vertex array holds depths (bc: the last
+   * source's) reached what has one. */
+  if (r->aux.n > 0 && r->aux.types[0] == GR_VALUE_SVID && !strcmp(r->aux.names[0], "depth")) {
+    const gr_svid *d = r->aux_values[0];
+#pragma omp parallel for reduction(+ : n) schedule(static)
+    for (gr_vid v = 0; v < r->n; v++) n += d[v] >= 0;
+    return n;
+  }
   if (r->type == GR_VALUE_FLOAT) {
     const float *x = r->values;
     for (gr_vid v = 0; v < r->n; v++) n += isfinite(x[v]) != 0;
