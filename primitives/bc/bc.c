@@ -24,6 +24,10 @@ typedef struct gr__bc_slice {
   gr_buffer stack;       /* the owned vertices of each level, level after level */
   gr_eid stack_capacity; /* items */
   gr_eid *level_start;   /* host: level k is stack[level_start[k], level_start[k + 1]) */
+  /* One device: each level's in-edges (sum, largest), measured while the
+   * forward pass emitted it, for the backward advance (and, where the CSC
+   * is the CSR, for the forward one); 0/0 where unknown. */
+  gr_eid *level_edges, *level_max;
   int level_capacity;
   bool multi;
   gr__bc_phase phase;
@@ -54,7 +58,9 @@ static void gr__bc_release_buffers(gr__bc_slice *s) {
   gr_buffer *b[] = {&s->depth, &s->sigma, &s->acc, &s->coef, &s->bc, &s->xfer, &s->mark, &s->owners, &s->stack};
   for (size_t i = 0; i < sizeof b / sizeof *b; i++) gr_buffer_release(b[i]);
   free(s->level_start);
-  s->level_start = NULL;
+  free(s->level_edges);
+  free(s->level_max);
+  s->level_start = s->level_edges = s->level_max = NULL;
 }
 
 static gr_status bc_init(void **slice, gr_part *p) {
@@ -81,6 +87,10 @@ static gr_status bc_init(void **slice, gr_part *p) {
                 fail);
   s->level_capacity = 64;
   GR_CHECK_GOTO(gr_host_alloc((void **)&s->level_start, (size_t)s->level_capacity * sizeof(gr_eid), "bc levels"), st,
+                fail);
+  GR_CHECK_GOTO(gr_host_alloc((void **)&s->level_edges, (size_t)s->level_capacity * sizeof(gr_eid), "bc levels"), st,
+                fail);
+  GR_CHECK_GOTO(gr_host_alloc((void **)&s->level_max, (size_t)s->level_capacity * sizeof(gr_eid), "bc levels"), st,
                 fail);
   *slice = s;
   return GR_SUCCESS;
@@ -118,9 +128,12 @@ static gr_bc_ctx gr__bc_ctx(gr__bc_slice *s, const gr_part *p) {
 static gr_status gr__bc_level_room(gr__bc_slice *s, int k) {
   if (k + 1 < s->level_capacity) return GR_SUCCESS;
   const int cap = 2 * (k + 1);
-  gr_eid *x = realloc(s->level_start, (size_t)cap * sizeof *x);
-  if (!x) return gr_errorf(GR_ERR_HOST_OOM, "bc levels: %d entries", cap);
-  s->level_start = x;
+  gr_eid **arrays[] = {&s->level_start, &s->level_edges, &s->level_max};
+  for (int i = 0; i < 3; i++) {
+    gr_eid *x = realloc(*arrays[i], (size_t)cap * sizeof *x);
+    if (!x) return gr_errorf(GR_ERR_HOST_OOM, "bc levels: %d entries", cap);
+    *arrays[i] = x;
+  }
   s->level_capacity = cap;
   return GR_SUCCESS;
 }
@@ -136,6 +149,7 @@ static gr_status gr__bc_start_source(gr__bc_slice *s, gr_part *p, gr_frontier *f
   s->level = 0;
   s->levels = 0;
   s->level_start[0] = 0;
+  s->level_edges[0] = s->level_max[0] = 0;
   first->size = 0;
   /* Every byte 0xff is -1 in two's complement: "unvisited". */
   GR_CHECK(gr_device_memset(p->dev, s->depth.ptr, 0xff, (size_t)n * sizeof(gr_svid)));
@@ -147,6 +161,8 @@ static gr_status gr__bc_start_source(gr__bc_slice *s, gr_part *p, gr_frontier *f
   GR_CHECK(gr_device_copy(p->dev, (gr_svid *)s->depth.ptr + src, &zero, sizeof zero, GR_COPY_H2D));
   GR_CHECK(gr_device_copy(p->dev, (double *)s->sigma.ptr + src, &one, sizeof one, GR_COPY_H2D));
   GR_CHECK(gr_frontier_assign(first, p->dev, &src, 1));
+  /* The source's in-edges from the host's copy of the offsets. */
+  if (p->sub->in.offsets) s->level_edges[0] = s->level_max[0] = p->sub->in.offsets[src + 1] - p->sub->in.offsets[src];
   return gr_device_sync(p->dev);
 }
 
@@ -214,12 +230,27 @@ static gr_status gr__bc_forward(gr__bc_slice *s, gr_part *p, gr_iter *it) {
   a.n_in = n_level;
   a.out = gr_frontier_items(it->out);
   a.out_capacity = gr_frontier_capacity(it->out);
-  if (!s->multi && it->in_measured) {
+  /* The advance sizes its work from the input's out-edges when known:
+   * between devices the exchange measured the input (the merge only drops
+   * vertices, so they bound the level's); on one device the last level
+   * measured what it emitted over the CSC, which is the CSR of an
+   * undirected graph. */
+  const bool same = p->in.offsets == p->out.offsets;
+  if (s->multi && it->in_measured) {
     a.in_known = true;
     a.in_edges = it->in_edges;
     a.in_max_degree = it->in_max_degree;
+  } else if (!s->multi && same && (k == 0 || s->level_edges[k] > 0)) {
+    a.in_known = true;
+    a.in_edges = s->level_edges[k];
+    a.in_max_degree = s->level_max[k];
   }
+  if (!s->multi) a.next_offsets = p->in.offsets;
   GR_CHECK(ops->forward(p->dev, p->ws, &a, &c));
+  if (!s->multi) {
+    s->level_edges[k + 1] = a.out_edges;
+    s->level_max[k + 1] = a.out_max_degree;
+  }
   it->out->size = a.n_out;
   it->edges += a.edges;
   it->tag = 'F';
@@ -259,6 +290,12 @@ static gr_status gr__bc_backward(gr__bc_slice *s, gr_part *p, gr_iter *it) {
   a.g = &p->in;
   a.in = level;
   a.n_in = n_level;
+  if (!s->multi) {
+    /* Measured over the CSC while the forward pass emitted the level. */
+    a.in_known = true;
+    a.in_edges = s->level_edges[d];
+    a.in_max_degree = s->level_max[d];
+  }
   a.out = gr_frontier_items(it->out);
   a.out_capacity = gr_frontier_capacity(it->out);
   GR_CHECK(ops->backward(p->dev, p->ws, &a, &c));
