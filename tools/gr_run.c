@@ -33,7 +33,10 @@ typedef struct run_options {
   bool cpu;
   int cpu_threads;
   src_kind src;
+  bool src_given;
   unsigned long long src_id;
+  unsigned long long sources; /* --sources K; 0: one source per run */
+  bool sources_all;
   int runs;
   unsigned long long seed;
   bool validate;
@@ -90,6 +93,8 @@ enum {
   OPT_TIMELINE,
   OPT_DELTA,
   OPT_TOLERANCE,
+  OPT_SOURCES,
+  OPT_NORMALIZE,
   OPT_VERSION
 };
 
@@ -131,6 +136,8 @@ static const struct option long_options[] = {
     {"timeline", no_argument, NULL, OPT_TIMELINE},
     {"delta", required_argument, NULL, OPT_DELTA},
     {"tolerance", required_argument, NULL, OPT_TOLERANCE},
+    {"sources", required_argument, NULL, OPT_SOURCES},
+    {"normalize", no_argument, NULL, OPT_NORMALIZE},
     {"version", no_argument, NULL, OPT_VERSION},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
@@ -198,6 +205,13 @@ static void usage(FILE *f) {
           "                         weight / mean out-degree; default: auto)\n"
           "      --tolerance T      pr: stop when the L1 change of the ranks falls below T\n"
           "                         (default: 1e-4)\n"
+          "      --sources K|all    bc: each run sums the dependencies from K distinct sources\n"
+          "                         of the seeded sequence (an estimate), or from every vertex\n"
+          "                         (exact; prints an estimate of the time first when long)\n"
+          "                         (default: one source per run, as --src says)\n"
+          "      --normalize        bc: scale the sums to all sources and divide by the\n"
+          "                         (n-1)(n-2) pairs of other vertices (networkx's\n"
+          "                         normalized betweenness)\n"
           "      --max-iter N       stop after N iterations (default: 0, no limit; pr: 100)\n"
           "      --validate         check every run against the CPU reference\n"
           "      --validate-first   check the first run only (benchmarks)\n"
@@ -320,6 +334,7 @@ static int parse_options(int argc, char **argv, run_options *o) {
           return usage_error("--cpu-threads needs a whole number from 1 to 4096, got '%s'", optarg);
         break;
       case OPT_SRC:
+        o->src_given = true;
         if (!strcmp(optarg, "random")) o->src = SRC_RANDOM;
         else if (!strcmp(optarg, "max-degree")) o->src = SRC_MAX_DEGREE;
         else if (parse_u64(optarg, &o->src_id)) o->src = SRC_ID;
@@ -461,6 +476,14 @@ static int parse_options(int argc, char **argv, run_options *o) {
       case OPT_TIMELINE:
         o->timeline = true;
         break;
+      case OPT_SOURCES:
+        o->sources_all = !strcmp(optarg, "all");
+        if (!o->sources_all && (!parse_u64(optarg, &o->sources) || o->sources < 1 || o->sources > GR_MAX_VERTICES))
+          return usage_error("--sources needs a whole number of at least 1 or all, got '%s'", optarg);
+        break;
+      case OPT_NORMALIZE:
+        o->popts.normalize = true;
+        break;
       case OPT_VERSION:
         printf("gr_run %s\n", GR_VERSION);
         exit(EXIT_OK);
@@ -524,6 +547,18 @@ static void maybe_corrupt(gr_result *r, gr_vid source) {
     x[source] = 1;
     return;
   }
+  if (r->type == GR_VALUE_DOUBLE) {
+    /* The first positive value (a centrality, a rank) grows by at least
+     * 1; without one, vertex 0 gets 1. */
+    double *x = r->values;
+    for (gr_vid v = 0; v < r->n; v++)
+      if (isfinite(x[v]) && x[v] > 0) {
+        x[v] += x[v] > 1 ? x[v] : 1;
+        return;
+      }
+    if (r->n) x[0] = 1;
+    return;
+  }
   if (r->type != GR_VALUE_SVID) return;
   gr_svid *d = r->values;
   for (gr_vid v = 0; v < r->n; v++)
@@ -534,8 +569,42 @@ static void maybe_corrupt(gr_result *r, gr_vid source) {
   d[source] = 1;
 }
 
+/* The sources of run `run` under --sources: k distinct vertices with
+ * out-edges, a seeded draw per run (the first k of a shuffle of them), or
+ * every vertex under --sources all. Returns 0, or a usage error. */
+static int pick_sources(gr_vid *list, gr_vid *candidates, gr_vid n_candidates, const gr_csr *c, const run_options *o,
+                        int run, gr_vid *count) {
+  if (o->sources_all) {
+    for (gr_vid v = 0; v < c->n; v++) list[v] = v;
+    *count = c->n;
+    return 0;
+  }
+  const gr_vid k = (gr_vid)o->sources;
+  gr_vid m = 0;
+  for (gr_vid v = 0; v < c->n; v++)
+    if (c->offsets[v + 1] > c->offsets[v]) candidates[m++] = v;
+  (void)n_candidates;
+  for (gr_vid i = 0; i < k; i++) {
+    const gr_vid j = i + (gr_vid)(gr_rand64(o->seed, 0x42435352ULL + (uint64_t)run, i) % (m - i));
+    const gr_vid t = candidates[i];
+    candidates[i] = candidates[j];
+    candidates[j] = t;
+    list[i] = candidates[i];
+  }
+  *count = k;
+  return 0;
+}
+
 static gr_vid count_reached(const gr_result *r) {
   gr_vid n = 0;
+  /* A result whose first per-vertex array holds depths (bc: the last
+   * source's) reached what has one. */
+  if (r->aux.n > 0 && r->aux.types[0] == GR_VALUE_SVID && !strcmp(r->aux.names[0], "depth")) {
+    const gr_svid *d = r->aux_values[0];
+#pragma omp parallel for reduction(+ : n) schedule(static)
+    for (gr_vid v = 0; v < r->n; v++) n += d[v] >= 0;
+    return n;
+  }
   if (r->type == GR_VALUE_FLOAT) {
     const float *x = r->values;
     for (gr_vid v = 0; v < r->n; v++) n += isfinite(x[v]) != 0;
@@ -570,9 +639,17 @@ int main(int argc, char **argv) {
   double t_phase = 0;
   gr_status st;
   char gen_name[256] = "";
+  /* --sources: the candidates of the draw, and the list of a run. */
+  gr_vid *src_list = NULL, *candidates = NULL, n_candidates = 0;
 
   const gr_primitive *prim = gr_primitive_find(o.primitive);
   if (!prim) return usage_error("unknown primitive '%s' (see --help)", o.primitive);
+  const bool several = o.sources > 0 || o.sources_all;
+  if ((several || o.popts.normalize) && !prim->accumulates_sources)
+    return usage_error("--sources and --normalize apply to primitives that sum over sources (bc), not %s",
+                       prim->name);
+  if (several && o.src_given)
+    return usage_error("%s", "--sources draws the sources itself: give --src or --sources, not both");
 
   /* Devices first: a request that cannot be met fails before a long load. */
   gr_backend backend = GR_BACKEND_CPU;
@@ -673,6 +750,21 @@ int main(int argc, char **argv) {
     }
   }
 
+  if (several) {
+    for (gr_vid v = 0; v < csr->n; v++) n_candidates += csr->offsets[v + 1] > csr->offsets[v];
+    if (!o.sources_all && o.sources > n_candidates) {
+      fprintf(stderr, "gr_run: --sources %llu, but only %llu vertices have out-edges; use --sources all\n",
+              o.sources, (unsigned long long)n_candidates);
+      rc = EXIT_USAGE;
+      goto done;
+    }
+    const size_t len = o.sources_all ? (size_t)csr->n : (size_t)o.sources;
+    GR_CHECK_GOTO(gr_host_alloc((void **)&src_list, len * sizeof *src_list, "source list"), st, runtime_fail);
+    if (!o.sources_all)
+      GR_CHECK_GOTO(gr_host_alloc((void **)&candidates, (size_t)n_candidates * sizeof *candidates, "source list"), st,
+                    runtime_fail);
+  }
+
   gr_enactor_config cfg = {prim, &o.popts, backend, o.gpus, o.cpu_threads, o.mem, NULL, NULL, NULL, false,
                            o.timeline};
   if (o.gpus == 1) {
@@ -714,10 +806,36 @@ int main(int argc, char **argv) {
   GR_CHECK_GOTO(gr_host_calloc((void **)&records, (size_t)o.runs, sizeof *records, "run records"), st,
                 runtime_fail);
   uint64_t counter = 0;
+  if (several) {
+    /* A long run is announced first: one source is timed alone and the
+     * time scaled (a handful of sources is not worth the probe). */
+    gr_vid k = 0;
+    pick_sources(src_list, candidates, n_candidates, csr, &o, 0, &k);
+    if (k >= 16 && !o.quiet) {
+      gr_run_args probe = {src_list[0], 0, src_list, 1};
+      gr_run_stats ps;
+      t_phase = gr_time_now();
+      st = gr_enactor_run(en, &probe, &ps);
+      const double one = gr_time_now() - t_phase;
+      gr_run_stats_free(&ps);
+      if (st < 0) goto runtime_fail;
+      const double total = one * (double)k * (double)o.runs;
+      if (total > 3.0)
+        fprintf(stderr, "gr_run: %s over %llu sources: about %.0f s (%.3f s for one source, %d run%s)\n", prim->name,
+                (unsigned long long)k, total, one, o.runs, o.runs == 1 ? "" : "s");
+    }
+  }
   for (int r = 0; r < o.runs; r++) {
-    gr_run_args args = {0, r};
-    if (prim->needs_source)
+    gr_run_args args = {0, r, NULL, 0};
+    if (several) {
+      gr_vid k = 0;
+      pick_sources(src_list, candidates, n_candidates, csr, &o, r, &k);
+      args.sources = src_list;
+      args.n_sources = k;
+      args.source = src_list[0];
+    } else if (prim->needs_source) {
       args.source = o.src == SRC_RANDOM ? random_source(csr, o.seed, &counter) : fixed_src;
+    }
     gr_run_stats stats;
     t_phase = gr_time_now();
     st = gr_enactor_run(en, &args, &stats);
@@ -838,6 +956,8 @@ done:
     }
   free(records);
   free(devs);
+  free(src_list);
+  free(candidates);
   gr_result_free(&res);
   gr_result_free(&ref);
   gr_enactor_destroy(&en);

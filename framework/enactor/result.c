@@ -62,7 +62,38 @@ void gr_extra_free(gr_extra *x) {
   memset(x, 0, sizeof *x);
 }
 
+static void gr__result_aux_free(gr_result *r) {
+  for (int k = 0; k < GR_AUX_MAX; k++) {
+    free(r->aux_values[k]);
+    r->aux_values[k] = NULL;
+  }
+  memset(&r->aux, 0, sizeof r->aux);
+}
+
+gr_status gr_result_aux(gr_result *r, const gr_aux_spec *aux) {
+  bool same = aux->n == r->aux.n;
+  for (int k = 0; same && k < aux->n; k++)
+    same = aux->types[k] == r->aux.types[k] && r->aux_values[k] && !strcmp(aux->names[k], r->aux.names[k]);
+  if (!same) {
+    gr__result_aux_free(r);
+    if (aux->n < 0 || aux->n > GR_AUX_MAX)
+      return gr_errorf(GR_ERR_INTERNAL, "a result carries 0 to %d per-vertex arrays, not %d", GR_AUX_MAX, aux->n);
+    for (int k = 0; k < aux->n; k++) {
+      gr_status st = gr_host_alloc(&r->aux_values[k], (r->n ? (size_t)r->n : 1) * gr__value_size(aux->types[k]),
+                                   aux->names[k]);
+      if (st < 0) {
+        gr__result_aux_free(r);
+        return st;
+      }
+    }
+    r->aux = *aux;
+  }
+  for (int k = 0; k < aux->n; k++) gr__fill_ff(r->aux_values[k], (size_t)r->n * gr__value_size(aux->types[k]));
+  return GR_SUCCESS;
+}
+
 void gr_result_free(gr_result *r) {
+  gr__result_aux_free(r);
   free(r->values);
   free(r->preds);
   gr_extra_free(&r->extra);
@@ -124,6 +155,10 @@ gr_status gr_part_gather_svid(gr_part *p, const gr_svid *values, gr_svid *global
 }
 
 gr_status gr_part_gather_float(gr_part *p, const float *values, float *global) {
+  return gr__part_gather(p, values, sizeof *values, global);
+}
+
+gr_status gr_part_gather_double(gr_part *p, const double *values, double *global) {
   return gr__part_gather(p, values, sizeof *values, global);
 }
 
