@@ -15,7 +15,7 @@
 # tool per command keeps each within a few minutes), GRAPH (default
 # kron:12:8), LOG_DIR (default BUILD_DIR/compute-sanitizer), RUN_TIMEOUT
 # (seconds per run, default 240; a run that takes longer counts as failed),
-# TEST_PROGRAMS (the GPU test programs to run, default all five; "none": only
+# TEST_PROGRAMS (the GPU test programs to run, default all six; "none": only
 # gr_run. racecheck and initcheck take minutes per test program: the gr_run
 # runs reach every kernel of every primitive on a small graph in seconds).
 #
@@ -34,7 +34,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$top/build-gpu}
 logs=${LOG_DIR:-$build/compute-sanitizer}
 tools=${TOOLS:-memcheck racecheck synccheck initcheck}
-programs=${TEST_PROGRAMS:-test_operators_cuda test_exchange_cuda test_sssp_cuda test_cc_cuda test_pr_cuda}
+programs=${TEST_PROGRAMS:-test_operators_cuda test_exchange_cuda test_sssp_cuda test_cc_cuda test_pr_cuda test_bc_cuda}
 [ "$programs" = none ] && programs=
 graph=${GRAPH:-kron:12:8}
 limit=${RUN_TIMEOUT:-240}
@@ -103,7 +103,7 @@ for tool in $tools; do
     fi
   done
   # Every primitive on one GPU, validated.
-  for p in bfs dobfs sssp cc pr reach; do
+  for p in bfs dobfs sssp cc pr bc reach; do
     w=()
     [ "$p" = sssp ] && w=(--weights random:1:255)
     sanitize "gr_run-1gpu-$p" "$tool" "" "$gr_run" --gpus 1 --primitive "$p" --gen "$graph" "${w[@]}" --runs 2 --validate --quiet
@@ -118,6 +118,8 @@ for tool in $tools; do
   sanitize "gr_run-2dev-p2p-cc" "$tool" "" "${two[@]}" --transport p2p --primitive cc \
     --gen "$graph" --runs 2 --validate --quiet
   sanitize "gr_run-2dev-p2p-pr" "$tool" "" "${two[@]}" --transport p2p --primitive pr \
+    --gen "$graph" --runs 2 --validate --quiet
+  sanitize "gr_run-2dev-p2p-bc" "$tool" "" "${two[@]}" --transport p2p --primitive bc \
     --gen "$graph" --runs 2 --validate --quiet
   # Two real GPUs through NCCL (NCCL refuses two devices on one GPU).
   if [ "$gpus" -ge 2 ]; then
