@@ -102,14 +102,19 @@ void gr_result_free(gr_result *r) {
   r->n = 0;
 }
 
-/* Seeds one value of `size` bytes at the source's owner. */
+/* Seeds one value of `size` bytes wherever the source is held, and the
+ * first frontier at its owner. Proxies take the value too: a pull in the
+ * first iteration reads the source's value on every device before any
+ * exchange has carried it (DOBFS pulling at once on a small graph found
+ * the source's neighbours one level late on devices that held it as a
+ * proxy), and a push reaching a seeded proxy has nothing to claim. */
 static gr_status gr__part_seed(gr_part *p, gr_vid source, void *values, const void *value, size_t size,
                                gr_frontier *first) {
   first->size = 0;
   gr_vid src = 0;
-  if (!gr_subgraph_local(p->sub, source, &src) || !gr_subgraph_owns(p->sub, src)) return GR_SUCCESS;
+  if (!gr_subgraph_local(p->sub, source, &src)) return GR_SUCCESS;
   GR_CHECK(gr_device_copy(p->dev, (unsigned char *)values + (size_t)src * size, value, size, GR_COPY_H2D));
-  GR_CHECK(gr_frontier_assign(first, p->dev, &src, 1));
+  if (gr_subgraph_owns(p->sub, src)) GR_CHECK(gr_frontier_assign(first, p->dev, &src, 1));
   return gr_device_sync(p->dev);
 }
 

@@ -295,6 +295,37 @@ START_TEST(dobfs_on_many_devices_equals_one_device) {
 }
 END_TEST
 
+/* Graphs so small that DOBFS pulls in the first iteration: a device that
+ * holds the source as a proxy must see it in that pull's frontier (its
+ * owned neighbours were found a level late once). */
+static void write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+START_TEST(dobfs_pulling_at_once_on_many_devices_equals_one_device) {
+  char tri[512], path9[512];
+  tmp_path(tri, sizeof tri, "two-triangles.mtx");
+  tmp_path(path9, sizeof path9, "path9.mtx");
+  write_text(tri, "%%MatrixMarket matrix coordinate pattern symmetric\n7 7 7\n2 1\n3 1\n3 2\n4 3\n5 4\n6 4\n6 5\n");
+  write_text(path9, "%%MatrixMarket matrix coordinate pattern symmetric\n9 9 8\n2 1\n3 2\n4 3\n5 4\n6 5\n7 6\n8 7\n9 8\n");
+  matrix("dobfs", tri, NULL, on_gpu() ? "p2p" : NULL, max_devices());
+  matrix("dobfs", path9, NULL, on_gpu() ? "p2p" : NULL, max_devices());
+  /* Every source of the triangles, forced to pull, on 3 devices. */
+  for (int src = 1; src <= 7; src++) {
+    char s[8];
+    snprintf(s, sizeof s, "%d", src);
+    const int rc = run_dev(NULL, 3, on_gpu() ? "p2p" : NULL, "--primitive", "dobfs", "--direction", "pull", "--comm",
+                           "broadcast", "--src", s, "--validate", "--mark-pred", "--no-cache", tri, NULL);
+    ck_assert_msg(rc == 0, "dobfs --direction pull from %d on 3 devices: exit %d\n%s", src, rc, err_text);
+  }
+  unlink(tri);
+  unlink(path9);
+}
+END_TEST
+
 START_TEST(cc_on_many_devices_equals_one_device) {
   /* Labels between devices: MIN on each proxy's way to its owner; weak
    * components of directed graphs through the in-edges. */
@@ -633,6 +664,7 @@ int main(void) {
   tcase_add_test(runs, reach_on_many_devices_equals_one_device);
   tcase_add_test(runs, sssp_on_many_devices_equals_one_device);
   tcase_add_test(runs, dobfs_on_many_devices_equals_one_device);
+  tcase_add_test(runs, dobfs_pulling_at_once_on_many_devices_equals_one_device);
   tcase_add_test(runs, cc_on_many_devices_equals_one_device);
   tcase_add_test(runs, pr_on_many_devices_equals_one_device);
   tcase_add_test(runs, bc_on_many_devices_equals_one_device);

@@ -106,10 +106,12 @@ typedef struct gr_part {
  * device failed: return it from iterate at once. */
 gr_status gr_part_sum(gr_part *p, gr_eid local, gr_eid *total);
 
-/* Starts a run from `source` (global id) on the device that owns it: sets
- * values[source] (a device array over local ids) to `value` and makes it
- * the first frontier, which the caller has reserved. Other devices start
- * empty: a proxy waits for the exchange, so the source is expanded once. */
+/* Starts a run from `source` (global id): sets values[source] (a device
+ * array over local ids) to `value` on every device that holds the source,
+ * owner and proxies, and makes it the first frontier, which the caller has
+ * reserved, on its owner only. Other devices start with an empty frontier,
+ * so the source is expanded once; their copy of its value lets a pull in
+ * the first iteration see it. */
 gr_status gr_part_seed(gr_part *p, gr_vid source, gr_svid *values, gr_svid value, gr_frontier *first);
 
 /* The smallest `local` over the run's devices, called like gr_part_sum
