@@ -173,7 +173,7 @@ START_TEST(cuda_kernels_equal_cpu) {
       pa.out = r->out.ptr;
       pa.out_capacity = n;
       r->c.level = k;
-      ck_assert_int_eq(gr__bc_ops(r->dev)->forward(r->dev, &r->ws, &pa, &r->c), GR_SUCCESS);
+      ck_assert_int_eq(gr__bc_ops(r->dev)->forward[GR_BC_LINEAR](r->dev, &r->ws, &pa, &r->c), GR_SUCCESS);
       emitted[b] = pa.n_out;
       edges[b] = pa.edges;
     }
@@ -214,7 +214,7 @@ START_TEST(cuda_kernels_equal_cpu) {
       f.out = r->out.ptr;
       f.out_capacity = n;
       r->c.level = k + 1;
-      ck_assert_int_eq(gr__bc_ops(r->dev)->forward_merge(r->dev, &r->ws, &f, &r->c), GR_SUCCESS);
+      ck_assert_int_eq(gr__bc_ops(r->dev)->forward_merge[GR_BC_LINEAR](r->dev, &r->ws, &f, &r->c), GR_SUCCESS);
       kept[b] = f.n_out;
     }
     ck_assert_uint_eq(kept[0], kept[1]);
@@ -253,7 +253,7 @@ START_TEST(cuda_kernels_equal_cpu) {
       r->c.level = k;
       r->c.stamp = 7;
       gr_for_each_args e = {r->list.ptr, n_list};
-      ck_assert_int_eq(gr__bc_ops(r->dev)->backward_compute(r->dev, &r->ws, &e, &r->c), GR_SUCCESS);
+      ck_assert_int_eq(gr__bc_ops(r->dev)->backward_compute[GR_BC_LINEAR](r->dev, &r->ws, &e, &r->c), GR_SUCCESS);
       gr_advance_push_args pa;
       memset(&pa, 0, sizeof pa);
       pa.g = &r->g_in;
@@ -261,7 +261,7 @@ START_TEST(cuda_kernels_equal_cpu) {
       pa.n_in = n_list;
       pa.out = r->out.ptr;
       pa.out_capacity = n;
-      ck_assert_int_eq(gr__bc_ops(r->dev)->backward(r->dev, &r->ws, &pa, &r->c), GR_SUCCESS);
+      ck_assert_int_eq(gr__bc_ops(r->dev)->backward[GR_BC_LINEAR](r->dev, &r->ws, &pa, &r->c), GR_SUCCESS);
       emitted[b] = pa.n_out;
       edges[b] = pa.edges;
     }
@@ -285,10 +285,10 @@ START_TEST(cuda_kernels_equal_cpu) {
     for (int b = 0; b < 2; b++) {
       dev_run *r = rs[b];
       gr_for_each_args e = {r->out.ptr, emitted[b]};
-      ck_assert_int_eq(gr__bc_ops(r->dev)->backward_publish(r->dev, &r->ws, &e, &r->c), GR_SUCCESS);
+      ck_assert_int_eq(gr__bc_ops(r->dev)->backward_publish[GR_BC_LINEAR](r->dev, &r->ws, &e, &r->c), GR_SUCCESS);
       gr_for_each_args all = {NULL, n};
       r->c.level = k - 1;
-      ck_assert_int_eq(gr__bc_ops(r->dev)->backward_merge(r->dev, &r->ws, &all, &r->c), GR_SUCCESS);
+      ck_assert_int_eq(gr__bc_ops(r->dev)->backward_merge[GR_BC_LINEAR](r->dev, &r->ws, &all, &r->c), GR_SUCCESS);
     }
     const gr_buffer *after[] = {&rg.acc, &rc.acc, &rg.xfer, &rc.xfer};
     for (int t = 0; t < 2; t++) {
