@@ -183,6 +183,11 @@ END_TEST
 
 /* Bitmap messages (uniform payloads) of every operator and type, with
  * degrees counted, local and global ids. */
+/* LOGADD on the GPU (a compare-and-swap loop; CUDA's exp and log1p may
+ * differ from the host's in the last bits): the CPU test's cases. */
+START_TEST(cuda_combine_logadd_adds_logarithms_as_numbers) { xh_check_logadd(&gr__xk_ops_cuda, gpu, 1e-11); }
+END_TEST
+
 START_TEST(cuda_combine_of_bitmaps_equals_cpu) {
   enum { N = 200000, NG = 300000 };
   gr_vid *g2l = xh_g2l_table(N, NG);

@@ -404,7 +404,9 @@ static bool model_apply(gr_value_type t, gr_combine_op op, uint64_t *cur, uint64
     case GR_COMBINE_SUM: c = c + x; break;
     case GR_COMBINE_OR: return false;
     case GR_COMBINE_REPLACE: c = x; break;
-    case GR_COMBINE_LOGADD: c = t == GR_VALUE_FLOAT ? (double)gr_log_add_f32((float)c, (float)x) : gr_log_add(c, x); break;
+    case GR_COMBINE_LOGADD:
+      c = t == GR_VALUE_FLOAT ? (double)gr_log_add_f32((float)c, (float)x) : gr_log_add(c, x);
+      break;
   }
   *cur = xh_value_bits(t, c);
   if (op == GR_COMBINE_LOGADD) return x != -INFINITY;
@@ -643,6 +645,11 @@ START_TEST(combine_sum_adds_every_value_payload) {
     xh_state_free(&s);
   }
 }
+END_TEST
+
+/* LOGADD adds logarithms as numbers, also where no double holds the
+ * numbers, and under contention for one vertex. */
+START_TEST(combine_logadd_adds_logarithms_as_numbers) { xh_check_logadd(&gr__xk_ops_cpu, dev, 1e-11); }
 END_TEST
 
 START_TEST(combine_or_sets_bits_and_reports_only_new_ones) {
@@ -1236,6 +1243,7 @@ int main(void) {
   tcase_add_test(combine, combine_min_and_max_treat_minus_one_as_no_value);
   tcase_add_test(combine, combine_min_and_max_on_floating_values);
   tcase_add_test(combine, combine_sum_adds_every_value_payload);
+  tcase_add_test(combine, combine_logadd_adds_logarithms_as_numbers);
   tcase_add_test(combine, combine_or_sets_bits_and_reports_only_new_ones);
   tcase_add_test(combine, combine_replace_overwrites_every_payload_and_always_changes);
   tcase_add_test(combine, combine_adds_an_owned_changed_vertex_to_next_once);
