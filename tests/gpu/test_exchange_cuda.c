@@ -396,6 +396,7 @@ int main(void) {
   tcase_add_test(k, cuda_package_equals_cpu_package);
   tcase_add_test(k, cuda_combine_equals_cpu_combine_for_every_operator_and_type);
   tcase_add_test(k, cuda_combine_pass_2_gives_the_winner_its_followers);
+  tcase_add_test(k, cuda_combine_logadd_adds_logarithms_as_numbers);
   tcase_add_test(k, cuda_combine_of_bitmaps_equals_cpu);
   suite_add_tcase(s, k);
   TCase *m = tcase_create("shared_gpu");
