@@ -198,6 +198,22 @@ static bool gr__message_used(const gr__xlocal *x, int j) {
   return x->c->mode == GR_COMM_BROADCAST ? j == 0 : j != x->me;
 }
 
+/* Whether operator op suits the primitive's values and payloads: the
+ * spec's at attach, an iteration's own (gr_iter.combine) at its step. */
+static gr_status gr__combine_suits(const gr__xlocal *x, gr_combine_op op) {
+  const gr_primitive *prim = x->prim;
+  const bool plain = op == GR_COMBINE_SUM || op == GR_COMBINE_OR || op == GR_COMBINE_LOGADD;
+  if ((int)op < (int)GR_COMBINE_MIN || (int)op > (int)GR_COMBINE_LOGADD)
+    return gr_errorf(GR_ERR_INTERNAL, "%s: combine operator %d is unknown", prim->name, (int)op);
+  if (plain && x->pay.n_vertices > 0)
+    return gr_errorf(GR_ERR_INTERNAL, "%s: SUM, OR and LOGADD combine carry no vertex payloads", prim->name);
+  if (op == GR_COMBINE_OR && prim->value_type != GR_VALUE_SVID)
+    return gr_errorf(GR_ERR_INTERNAL, "%s: OR combine needs integer values", prim->name);
+  if (op == GR_COMBINE_LOGADD && prim->value_type == GR_VALUE_SVID)
+    return gr_errorf(GR_ERR_INTERNAL, "%s: LOGADD combine needs floating-point values", prim->name);
+  return GR_SUCCESS;
+}
+
 static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, void *slice, void **local) {
   gr_comm *c = shared;
   gr_status st = GR_SUCCESS;
@@ -226,14 +242,7 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
                    x->pay.n_vertices);
     goto fail;
   }
-  if ((prim->combine == GR_COMBINE_SUM || prim->combine == GR_COMBINE_OR) && x->pay.n_vertices > 0) {
-    st = gr_errorf(GR_ERR_INTERNAL, "%s: SUM and OR combine carry no vertex payloads", prim->name);
-    goto fail;
-  }
-  if (prim->combine == GR_COMBINE_OR && prim->value_type != GR_VALUE_SVID) {
-    st = gr_errorf(GR_ERR_INTERNAL, "%s: OR combine needs integer values", prim->name);
-    goto fail;
-  }
+  GR_CHECK_GOTO(gr__combine_suits(x, prim->combine), st, fail);
   x->layout = gr_xk_layout_make(x->pay.n_values, gr__value_bytes(prim->value_type), x->pay.n_vertices);
   x->uniform = x->pay.uniform && x->pay.n_values == 1 && x->pay.n_vertices == 0 && c->format != GR_COMM_FORMAT_LIST;
 
@@ -451,6 +460,11 @@ bool gr__comm_any_recv_grows(const gr_comm *c) {
  * the compute stream, then one read of the counters. */
 static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr__xfer *t, bool *any);
 
+/* The operator of this step: the iteration's own, or the spec's. */
+static gr_combine_op gr__step_op(const gr__xlocal *x, const gr_exchange_step *s) {
+  return s->combine_set ? s->combine : x->prim->combine;
+}
+
 static gr_status gr__receive(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr__xfer *t) {
   gr_comm *c = x->c;
   gr_device *dev = p->dev;
@@ -504,7 +518,7 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   a.pay = x->pay;
   a.layout = x->layout;
   a.type = x->prim->value_type;
-  a.op = x->prim->combine;
+  a.op = gr__step_op(x, s);
   a.cull = x->cull.ptr;
   a.next = gr_frontier_items(s->next);
   a.next_capacity = gr_frontier_capacity(s->next);
@@ -535,7 +549,8 @@ static gr_status gr__exchange(void *local, gr_part *p, gr_exchange_step *s) {
   gr_comm *c = x->c;
   const int n = x->n, me = x->me;
   const double t0 = gr_time_now();
-  gr_status st = s->skip ? GR_SUCCESS : gr__package(x, p, s);
+  gr_status st = s->skip ? GR_SUCCESS : gr__combine_suits(x, gr__step_op(x, s));
+  if (st >= 0 && !s->skip) st = gr__package(x, p, s);
   if (st < 0) gr_sync_fail(s->sync, st);
   s->stats->package_ms += (gr_time_now() - t0) * 1e3;
   /* The one barrier inside the exchange: every package is published (or

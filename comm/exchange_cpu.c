@@ -6,6 +6,7 @@
 
 #include "exchange_kernels.h"
 #include "gr/atomic.h"
+#include "gr/logspace.h"
 
 static void gr__ctr_add(unsigned long long *c, uint64_t v) { gr_atomic_add_u64((uint64_t *)c, v); }
 
@@ -120,6 +121,8 @@ GR__FP_ATOMIC(gr__add_f32, float, uint32_t, ((nv = c + x), x != 0))
 GR__FP_ATOMIC(gr__min_f64, double, uint64_t, (nv = x) < c)
 GR__FP_ATOMIC(gr__max_f64, double, uint64_t, (nv = x) > c)
 GR__FP_ATOMIC(gr__add_f64, double, uint64_t, ((nv = c + x), x != 0))
+GR__FP_ATOMIC(gr__logadd_f32, float, uint32_t, ((nv = gr_log_add_f32(c, x)), x != -INFINITY))
+GR__FP_ATOMIC(gr__logadd_f64, double, uint64_t, ((nv = gr_log_add(c, x)), x != -INFINITY))
 
 /* Applies op to one value; true when the local value changed. */
 static bool gr__apply(gr_value_type t, gr_combine_op op, void *local, const void *in) {
@@ -136,6 +139,7 @@ static bool gr__apply(gr_value_type t, gr_combine_op op, void *local, const void
           return (old | x) != old;
         }
         case GR_COMBINE_REPLACE: __atomic_store_n(p, x, __ATOMIC_RELAXED); return true;
+        case GR_COMBINE_LOGADD: return false; /* refused for integers by the exchange */
       }
       return false;
     }
@@ -148,6 +152,7 @@ static bool gr__apply(gr_value_type t, gr_combine_op op, void *local, const void
         case GR_COMBINE_SUM: return gr__add_f32(local, x);
         case GR_COMBINE_REPLACE: memcpy(local, &x, sizeof x); return true;
         case GR_COMBINE_OR: return false;
+        case GR_COMBINE_LOGADD: return gr__logadd_f32(local, x);
       }
       return false;
     }
@@ -160,6 +165,7 @@ static bool gr__apply(gr_value_type t, gr_combine_op op, void *local, const void
         case GR_COMBINE_SUM: return gr__add_f64(local, x);
         case GR_COMBINE_REPLACE: memcpy(local, &x, sizeof x); return true;
         case GR_COMBINE_OR: return false;
+        case GR_COMBINE_LOGADD: return gr__logadd_f64(local, x);
       }
       return false;
     }
@@ -209,7 +215,7 @@ static bool gr__combine_one(const gr_xk_combine_args *a, gr_vid v, const unsigne
     return false;
   }
   bool changed = gr__apply(a->type, a->op, loc0, vals);
-  if (a->op == GR_COMBINE_SUM || a->op == GR_COMBINE_OR || a->op == GR_COMBINE_REPLACE)
+  if (a->op == GR_COMBINE_SUM || a->op == GR_COMBINE_OR || a->op == GR_COMBINE_REPLACE || a->op == GR_COMBINE_LOGADD)
     for (int k = 1; k < l->n_values; k++)
       changed |= gr__apply(a->type, a->op, (unsigned char *)a->pay.values[k] + v * vb, vals + k * vb);
   if (a->op == GR_COMBINE_REPLACE)

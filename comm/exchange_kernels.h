@@ -116,7 +116,7 @@ typedef struct gr_xk_package_args {
 
 /* Combine one arriving message (list of `count` records, or bitmap over
  * [0, universe)). Pass 1 applies the operator to the first value payload
- * (SUM, OR: to every value payload; REPLACE: writes every payload); a
+ * (SUM, OR, LOGADD: to every value payload; REPLACE: writes every payload); a
  * changed vertex that this device owns joins `next` once (cull), its
  * out-degree summed over `deg` when given. Pass 2 (MIN and MAX with more
  * than one payload, after pass 1 of every message) copies the other

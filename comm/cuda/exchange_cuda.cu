@@ -11,6 +11,7 @@
 
 #include "exchange_kernels.h"
 #include "gr/atomic.h"
+#include "gr/logspace.h"
 #include "gr/cuda_check.h"
 #include "operators/cuda/emit.cuh"
 
@@ -166,9 +167,13 @@ __device__ bool op_apply(gr_svid *p, gr_svid x, gr_combine_op op) {
       return (old | (U)x) != old;
     }
     case GR_COMBINE_REPLACE: *p = x; return true;
+    case GR_COMBINE_LOGADD: return false;  // refused for integers by the exchange
   }
   return false;
 }
+
+__device__ __forceinline__ float log_add(float a, float b) { return gr_log_add_f32(a, b); }
+__device__ __forceinline__ double log_add(double a, double b) { return gr_log_add(a, b); }
 
 template <class T, class B>
 __device__ bool fp_cas(T *p, T x, gr_combine_op op) {
@@ -177,7 +182,11 @@ __device__ bool fp_cas(T *p, T x, gr_combine_op op) {
   for (;;) {
     T c = *reinterpret_cast<T *>(&cur);
     T nv;
-    if (op == GR_COMBINE_MIN) {
+    if (op == GR_COMBINE_LOGADD) {
+      // No hardware log-add: a compare-and-swap loop, as for MIN and MAX.
+      if (x == -INFINITY) return false;
+      nv = log_add(c, x);
+    } else if (op == GR_COMBINE_MIN) {
       if (!(x < c)) return false;
       nv = x;
     } else {
@@ -194,7 +203,8 @@ __device__ bool fp_cas(T *p, T x, gr_combine_op op) {
 __device__ bool op_apply(float *p, float x, gr_combine_op op) {
   switch (op) {
     case GR_COMBINE_MIN:
-    case GR_COMBINE_MAX: return fp_cas<float, unsigned int>(p, x, op);
+    case GR_COMBINE_MAX:
+    case GR_COMBINE_LOGADD: return fp_cas<float, unsigned int>(p, x, op);
     case GR_COMBINE_SUM: atomicAdd(p, x); return x != 0.0f;
     case GR_COMBINE_REPLACE: *p = x; return true;
     case GR_COMBINE_OR: return false;
@@ -205,7 +215,8 @@ __device__ bool op_apply(float *p, float x, gr_combine_op op) {
 __device__ bool op_apply(double *p, double x, gr_combine_op op) {
   switch (op) {
     case GR_COMBINE_MIN:
-    case GR_COMBINE_MAX: return fp_cas<double, unsigned long long>(p, x, op);
+    case GR_COMBINE_MAX:
+    case GR_COMBINE_LOGADD: return fp_cas<double, unsigned long long>(p, x, op);
     case GR_COMBINE_SUM: atomicAdd(p, x); return x != 0.0;
     case GR_COMBINE_REPLACE: *p = x; return true;
     case GR_COMBINE_OR: return false;
@@ -229,7 +240,7 @@ __device__ __forceinline__ bool combine_one(const gr_xk_combine_args &a, gr_vid 
     return false;
   }
   bool changed = op_apply(loc0, x0, a.op);
-  if (a.op == GR_COMBINE_SUM || a.op == GR_COMBINE_OR || a.op == GR_COMBINE_REPLACE)
+  if (a.op == GR_COMBINE_SUM || a.op == GR_COMBINE_OR || a.op == GR_COMBINE_REPLACE || a.op == GR_COMBINE_LOGADD)
     for (int k = 1; k < l.n_values; k++) changed |= op_apply((T *)a.pay.values[k] + v, ((const T *)vals)[k], a.op);
   if (a.op == GR_COMBINE_REPLACE)
     for (int k = 0; k < l.n_vertices; k++) a.pay.vertices[k][v] = ((const gr_svid *)vtx)[k];

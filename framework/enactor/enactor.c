@@ -486,6 +486,8 @@ static void gr__slot_run(gr__slot *s) {
       x.sync = &s->sync;
       x.stats = &s->rs;
       x.skip = failed;
+      x.combine_set = it.combine_set;
+      x.combine = it.combine;
       uint64_t before = 0, after = 0;
       for (int j = 0; j < e->n && bytes_to; j++) before += bytes_to[j];
       st = e->cfg.exchange->exchange(s->xlocal, &s->part, &x);

@@ -7,7 +7,9 @@
  * frontier of all devices is empty (gr_iter.global_in), so all of them
  * know the same number of levels. While a run has work left each device
  * reports it pending, since the backward pass moves no frontier on one
- * device. */
+ * device. A source whose counts outgrow double (the overflow rule, bc.h)
+ * runs again from its first level with counts as logarithms; every device
+ * learns it at the end of the forward pass, in the same iteration. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +20,7 @@ typedef enum { GR__BC_FORWARD, GR__BC_BACKWARD, GR__BC_DONE } gr__bc_phase;
 
 typedef struct gr__bc_slice {
   gr_buffer depth, sigma, acc, coef, bc, xfer, mark;
+  gr_buffer overflow;    /* uint32_t: the forward pass in double met a count above GR_BC_LOG_THRESHOLD */
   gr_buffer owners;
   const uint8_t *owner_table;
   gr_vid owned_first;
@@ -39,6 +42,9 @@ typedef struct gr__bc_slice {
   gr_run_args args;      /* the run's sources (the list is the caller's, alive for the run) */
   gr_vid source;         /* the current source (global id) */
   int last_levels;       /* statistics of the last source */
+  int mode;              /* the current source's: GR_BC_LINEAR or GR_BC_LOG (counts as logarithms) */
+  bool log_zeros;        /* acc and xfer hold ln 0 (-inf) rather than 0 */
+  gr_vid log_sources;    /* sources of this run that ran as logarithms */
 } gr__bc_slice;
 
 const gr_bc_ops *gr__bc_ops(const gr_device *dev) {
@@ -55,7 +61,8 @@ double gr_bc_normalizer(gr_vid n, gr_vid sources) {
 }
 
 static void gr__bc_release_buffers(gr__bc_slice *s) {
-  gr_buffer *b[] = {&s->depth, &s->sigma, &s->acc, &s->coef, &s->bc, &s->xfer, &s->mark, &s->owners, &s->stack};
+  gr_buffer *b[] = {&s->depth, &s->sigma, &s->acc,    &s->coef,  &s->bc,
+                    &s->xfer,  &s->mark,  &s->owners, &s->stack, &s->overflow};
   for (size_t i = 0; i < sizeof b / sizeof *b; i++) gr_buffer_release(b[i]);
   free(s->level_start);
   free(s->level_edges);
@@ -76,6 +83,7 @@ static gr_status bc_init(void **slice, gr_part *p) {
   GR_CHECK_GOTO(gr_buffer_resize(&s->acc, p->dev, slots * sizeof(double), 0, "bc successor sums"), st, fail);
   GR_CHECK_GOTO(gr_buffer_resize(&s->coef, p->dev, slots * sizeof(double), 0, "bc coefficients"), st, fail);
   GR_CHECK_GOTO(gr_buffer_resize(&s->bc, p->dev, slots * sizeof(double), 0, "bc centralities"), st, fail);
+  GR_CHECK_GOTO(gr_buffer_resize(&s->overflow, p->dev, sizeof(uint32_t), 0, "bc overflow flag"), st, fail);
   if (s->multi) {
     GR_CHECK_GOTO(gr_buffer_resize(&s->xfer, p->dev, slots * sizeof(double), 0, "bc exchanged sums"), st, fail);
     GR_CHECK_GOTO(gr_buffer_resize(&s->mark, p->dev, slots * sizeof(int32_t), 0, "bc proxy stamps"), st, fail);
@@ -121,6 +129,7 @@ static gr_bc_ctx gr__bc_ctx(gr__bc_slice *s, const gr_part *p) {
   c.owned_first = s->owned_first;
   c.me = p->index;
   c.scale = 1.0;
+  c.overflow = s->overflow.ptr;
   return c;
 }
 
@@ -138,13 +147,26 @@ static gr_status gr__bc_level_room(gr__bc_slice *s, int k) {
   return GR_SUCCESS;
 }
 
-/* Starts the source of index s->next_source: every device clears the
- * per-source state; its owner gives it depth 0 and one path and puts it
- * into `first` (the next iteration's input). */
-static gr_status gr__bc_start_source(gr__bc_slice *s, gr_part *p, gr_frontier *first) {
+/* Every local vertex's count, successor sum and travelling slot at the
+ * zero of the mode (0, or ln 0 = -inf, which needs a pass of its own). */
+static gr_status gr__bc_fill(gr__bc_slice *s, gr_part *p, double zero) {
+  gr_bc_ctx c = gr__bc_ctx(s, p);
+  c.fill = zero;
+  gr_for_each_args all = {NULL, p->sub->n_local};
+  return gr__bc_ops(p->dev)->fill(p->dev, p->ws, &all, &c);
+}
+
+/* Starts the source of index s->next_source in double, or (again = true)
+ * the current one again with counts as logarithms: every device clears
+ * the per-source state; its owner gives it depth 0 and one path (ln 1 = 0)
+ * and puts it into `first` (the next iteration's input). */
+static gr_status gr__bc_start_source(gr__bc_slice *s, gr_part *p, gr_frontier *first, bool again) {
   const gr_vid n = p->sub->n_local;
-  s->source = gr_bc_source(&s->args, s->next_source);
-  s->next_source++;
+  if (!again) {
+    s->source = gr_bc_source(&s->args, s->next_source);
+    s->next_source++;
+  }
+  s->mode = again ? GR_BC_LOG : GR_BC_LINEAR;
   s->phase = GR__BC_FORWARD;
   s->level = 0;
   s->levels = 0;
@@ -153,11 +175,20 @@ static gr_status gr__bc_start_source(gr__bc_slice *s, gr_part *p, gr_frontier *f
   first->size = 0;
   /* Every byte 0xff is -1 in two's complement: "unvisited". */
   GR_CHECK(gr_device_memset(p->dev, s->depth.ptr, 0xff, (size_t)n * sizeof(gr_svid)));
-  GR_CHECK(gr_device_memset(p->dev, s->sigma.ptr, 0, (size_t)n * sizeof(double)));
+  if (s->mode == GR_BC_LOG) {
+    GR_CHECK(gr__bc_fill(s, p, GR_LOG_ZERO));
+    s->log_zeros = true;
+  } else if (s->log_zeros) {
+    GR_CHECK(gr__bc_fill(s, p, 0.0));
+    s->log_zeros = false;
+  } else {
+    GR_CHECK(gr_device_memset(p->dev, s->sigma.ptr, 0, (size_t)n * sizeof(double)));
+  }
+  GR_CHECK(gr_device_memset(p->dev, s->overflow.ptr, 0, sizeof(uint32_t)));
   gr_vid src = 0;
   if (!gr_subgraph_local(p->sub, s->source, &src) || !gr_subgraph_owns(p->sub, src)) return GR_SUCCESS;
   const gr_svid zero = 0;
-  const double one = 1.0;
+  const double one = s->mode == GR_BC_LOG ? 0.0 : 1.0;
   GR_CHECK(gr_device_copy(p->dev, (gr_svid *)s->depth.ptr + src, &zero, sizeof zero, GR_COPY_H2D));
   GR_CHECK(gr_device_copy(p->dev, (double *)s->sigma.ptr + src, &one, sizeof one, GR_COPY_H2D));
   GR_CHECK(gr_frontier_assign(first, p->dev, &src, 1));
@@ -180,6 +211,8 @@ static gr_status bc_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fron
   s->next_source = 0;
   s->stamp = 0;
   s->last_levels = 0;
+  s->log_sources = 0;
+  s->log_zeros = false;
   GR_CHECK(gr_device_memset(p->dev, s->bc.ptr, 0, slots * sizeof(double)));
   GR_CHECK(gr_device_memset(p->dev, s->acc.ptr, 0, slots * sizeof(double)));
   if (s->multi) {
@@ -188,7 +221,7 @@ static gr_status bc_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fron
   }
   /* A level or a backward message holds each local vertex at most once. */
   if (gr_frontier_capacity(first) < slots) GR_CHECK(gr_frontier_reserve(first, p->dev, slots, 0, &p->mem));
-  return gr__bc_start_source(s, p, first);
+  return gr__bc_start_source(s, p, first, false);
 }
 
 /* One forward level: the input (between devices: merged, keeping the
@@ -209,7 +242,7 @@ static gr_status gr__bc_forward(gr__bc_slice *s, gr_part *p, gr_iter *it) {
     f.n_in = it->in->size;
     f.out = level;
     f.out_capacity = s->stack_capacity - start;
-    GR_CHECK(ops->forward_merge(p->dev, p->ws, &f, &c));
+    GR_CHECK(ops->forward_merge[s->mode](p->dev, p->ws, &f, &c));
     n_level = f.n_out;
   } else {
     n_level = it->in->size;
@@ -246,7 +279,7 @@ static gr_status gr__bc_forward(gr__bc_slice *s, gr_part *p, gr_iter *it) {
     a.in_max_degree = s->level_max[k];
   }
   if (!s->multi) a.next_offsets = p->in.offsets;
-  GR_CHECK(ops->forward(p->dev, p->ws, &a, &c));
+  GR_CHECK(ops->forward[s->mode](p->dev, p->ws, &a, &c));
   if (!s->multi) {
     s->level_edges[k + 1] = a.out_edges;
     s->level_max[k + 1] = a.out_max_degree;
@@ -271,12 +304,12 @@ static gr_status gr__bc_backward(gr__bc_slice *s, gr_part *p, gr_iter *it) {
   c.level = d;
   if (s->multi && it->in->size) {
     gr_for_each_args m = {gr_frontier_items(it->in), it->in->size};
-    GR_CHECK(ops->backward_merge(p->dev, p->ws, &m, &c));
+    GR_CHECK(ops->backward_merge[s->mode](p->dev, p->ws, &m, &c));
   }
   const gr_eid start = s->level_start[d], n_level = s->level_start[d + 1] - start;
   gr_vid *level = (gr_vid *)s->stack.ptr + start;
   gr_for_each_args e = {level, n_level};
-  GR_CHECK(ops->backward_compute(p->dev, p->ws, &e, &c));
+  GR_CHECK(ops->backward_compute[s->mode](p->dev, p->ws, &e, &c));
   it->tag = 'B';
   if (d < 2) return GR_SUCCESS; /* level 0 is the source: it takes no dependency */
   if (s->multi && s->stamp == INT32_MAX) {
@@ -298,12 +331,12 @@ static gr_status gr__bc_backward(gr__bc_slice *s, gr_part *p, gr_iter *it) {
   }
   a.out = gr_frontier_items(it->out);
   a.out_capacity = gr_frontier_capacity(it->out);
-  GR_CHECK(ops->backward(p->dev, p->ws, &a, &c));
+  GR_CHECK(ops->backward[s->mode](p->dev, p->ws, &a, &c));
   it->out->size = a.n_out;
   it->edges += a.edges;
   if (s->multi && a.n_out) {
     gr_for_each_args o = {gr_frontier_items(it->out), a.n_out};
-    GR_CHECK(ops->backward_publish(p->dev, p->ws, &o, &c));
+    GR_CHECK(ops->backward_publish[s->mode](p->dev, p->ws, &o, &c));
   }
   return GR_SUCCESS;
 }
@@ -318,8 +351,33 @@ static gr_status gr__bc_finish_run(gr__bc_slice *s, gr_part *p) {
   return gr__bc_ops(p->dev)->scale(p->dev, p->ws, &all, &c);
 }
 
+/* At the end of a forward pass in double: whether some device expanded a
+ * count above the threshold (one read of the flag; the devices' sum, so
+ * that all of them take the same turn). */
+static gr_status gr__bc_overflowed(gr__bc_slice *s, gr_part *p, bool *overflowed) {
+  uint32_t flag = 0;
+  GR_CHECK(gr_device_copy(p->dev, &flag, s->overflow.ptr, sizeof flag, GR_COPY_D2H));
+  gr_eid total = flag ? 1 : 0;
+  if (s->multi) GR_CHECK(gr_part_sum(p, total, &total));
+  *overflowed = total > 0;
+  return GR_SUCCESS;
+}
+
+static gr_status gr__bc_step(gr__bc_slice *s, gr_part *p, gr_iter *it);
+
 static gr_status bc_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr__bc_slice *s = slice;
+  const gr_status st = gr__bc_step(s, p, it);
+  /* What this iteration emitted belongs to the source now running (a
+   * source started here included): its sums combine in its mode. */
+  if (s->mode == GR_BC_LOG) {
+    it->combine_set = true;
+    it->combine = GR_COMBINE_LOGADD;
+  }
+  return st;
+}
+
+static gr_status gr__bc_step(gr__bc_slice *s, gr_part *p, gr_iter *it) {
   const gr_vid n = p->sub->n_local;
   const gr_eid room = n ? n : 1;
   if (gr_frontier_capacity(it->out) < room) GR_CHECK(gr_frontier_reserve(it->out, p->dev, room, 0, &p->mem));
@@ -330,7 +388,18 @@ static gr_status bc_iterate(void *slice, gr_part *p, gr_iter *it) {
       it->pending = 1;
       return gr__bc_forward(s, p, it);
     }
-    /* No device has a frontier: the deepest level is the last one stored. */
+    /* No device has a frontier. Counts outgrown: the source again, as
+     * logarithms, from this iteration's output. */
+    if (s->mode == GR_BC_LINEAR) {
+      bool overflowed = false;
+      GR_CHECK(gr__bc_overflowed(s, p, &overflowed));
+      if (overflowed) {
+        s->log_sources++;
+        it->pending = 1;
+        return gr__bc_start_source(s, p, it->out, true);
+      }
+    }
+    /* The deepest level is the last one stored. */
     s->phase = GR__BC_BACKWARD;
     s->level = s->levels - 1;
     s->last_levels = s->levels;
@@ -346,7 +415,7 @@ static gr_status bc_iterate(void *slice, gr_part *p, gr_iter *it) {
   /* This source is done: the next one starts from this iteration's output. */
   if (s->next_source < s->n_sources) {
     it->pending = 1;
-    return gr__bc_start_source(s, p, it->out);
+    return gr__bc_start_source(s, p, it->out, false);
   }
   return gr__bc_finish_run(s, p);
 }
@@ -370,13 +439,17 @@ static gr_status bc_extract(void *slice, gr_part *p, gr_result *r) {
   if (p->index != 0) return GR_SUCCESS;
   gr_extra *x = &r->extra;
   gr_extra_free(x);
-  static const char *const names[] = {"sources", "levels", "normalized"};
-  const double values[] = {(double)s->n_sources, (double)s->last_levels, p->opts->normalize ? 1.0 : 0.0};
-  for (int k = 0; k < 3; k++) {
+  /* log_sources: sources whose counts outgrew double and ran as
+   * logarithms; sigma_log: the aux "sigma" holds ln sigma (the last source
+   * ran so). */
+  static const char *const names[] = {"sources", "levels", "normalized", "log_sources", "sigma_log"};
+  const double values[] = {(double)s->n_sources, (double)s->last_levels, p->opts->normalize ? 1.0 : 0.0,
+                           (double)s->log_sources, s->mode == GR_BC_LOG ? 1.0 : 0.0};
+  for (int k = 0; k < 5; k++) {
     x->number_names[k] = names[k];
     x->numbers[k] = values[k];
   }
-  x->n_numbers = 3;
+  x->n_numbers = 5;
   return GR_SUCCESS;
 }
 

@@ -20,6 +20,36 @@
  * allows 1e-12 relative. Dependencies and centralities are doubles (a
  * float sum over a hub's 10^5 successors would lose about 1e-5).
  *
+ * The overflow rule: counts outgrow double on high-diameter graphs (a
+ * 4096 x 4096 grid has C(8190, 4095) ~ 10^2464 shortest paths between
+ * opposite corners), and even the moderate ratios the dependencies need
+ * cannot be had by rescaling each level, since one level's counts span
+ * 1 to 10^600. So a source runs in double first; the forward visit raises
+ * a device flag when it expands a vertex with more than
+ * GR_BC_LOG_THRESHOLD (1e288) paths, the host reads it once at the end of
+ * the forward pass (all devices agree through gr_part_sum), and a source
+ * that raised it runs again with every count kept as its natural
+ * logarithm (gr/logspace.h): forward by log-add (a compare-and-swap loop
+ * on the 64-bit pattern), backward with the successors' coefficients also
+ * as logarithms,
+ *   coef(w) = ln(1 + delta(w)) - ln sigma(w),
+ *   acc(v)  = log-add of coef(w) over v's successors,
+ *   delta(v) = exp(ln sigma(v) + acc(v))
+ *            = sum of sigma(v) / sigma(w) x (1 + delta(w)),
+ * so no intermediate leaves double's range (a coefficient 1/sigma of
+ * 10^-2464 is a logarithm of -5,674). Between devices the forward and
+ * backward sums combine with LOGADD instead of SUM (gr_iter.combine). Why
+ * a flag at the threshold suffices: a vertex the forward pass does not
+ * expand (no successor) sums at most in-degree (< 2^63) counts of at most
+ * 1e288, so every count of a source run in double is finite and its
+ * reciprocal a normal double. Why logarithms: a wide exponent is what is
+ * missing, not digits; the log-add's rounding is one unit in the last
+ * place of ln sigma (about 1e-12 relative on sigma at 10^2464), far
+ * inside the centrality tolerance even summed over 8,190 levels, and a
+ * double per vertex keeps every array, atomic and message as it is. The
+ * linear path costs one compare per expanded edge and one 4-byte read per
+ * source.
+ *
  * Forward (iteration k, frontier = the vertices of depth k with their
  * final sigma): the load-balanced push advance over the CSR; the first
  * visitor of an unvisited vertex claims it (compare-and-swap on the depth,
@@ -63,6 +93,7 @@
 #define GR_BC_H
 
 #include "gr/atomic.h"
+#include "gr/logspace.h"
 #include "gr/operators.h"
 #include "gr/primitive.h"
 
@@ -85,7 +116,18 @@ typedef struct gr_bc_ctx {
   gr_svid level;    /* forward: the frontier's depth; backward: the level being pushed from */
   int32_t stamp;    /* backward: this level's stamp */
   double scale;     /* the final scale (--normalize) */
+  uint32_t *overflow; /* forward in double: raised (1) when a count above GR_BC_LOG_THRESHOLD is expanded */
+  double fill;      /* gr_bc_fill: the neutral sum of the mode (0, or ln 0 = -inf) */
 } gr_bc_ctx;
+
+/* Counts above this run again as logarithms (the overflow rule above):
+ * below 2^1024 / 2^63, so a sum of any in-degree of them stays finite. */
+#define GR_BC_LOG_THRESHOLD 1e288
+
+/* The flag, raised once (its first raiser sees it clear). */
+GR_HD void gr_bc_raise(const gr_bc_ctx *c) {
+  if (!gr_load_relaxed_u32(c->overflow)) gr_atomic_or_u32(c->overflow, 1u);
+}
 
 GR_HD bool gr_bc_owned(const gr_bc_ctx *c, gr_vid v) {
   if (c->owned_first) return v < c->owned_first;
@@ -105,7 +147,25 @@ GR_HD bool gr_bc_forward_visit(const gr_bc_ctx *c, gr_vid u, gr_vid w, gr_eid e)
     claimed = gr_atomic_cas_svid(&c->depth[w], -1, next);
     d = claimed ? next : gr_load_relaxed_svid(&c->depth[w]);
   }
-  if (d == next) gr_atomic_add_f64(&c->sigma[w], c->sigma[u]);
+  if (d == next) {
+    const double su = c->sigma[u];
+    if (su > GR_BC_LOG_THRESHOLD) gr_bc_raise(c);
+    gr_atomic_add_f64(&c->sigma[w], su);
+  }
+  return claimed;
+}
+
+/* The same with counts as logarithms (log-add). */
+GR_HD bool gr_bc_forward_visit_log(const gr_bc_ctx *c, gr_vid u, gr_vid w, gr_eid e) {
+  (void)e;
+  const gr_svid next = c->level + 1;
+  gr_svid d = gr_load_relaxed_svid(&c->depth[w]);
+  bool claimed = false;
+  if (d < 0) {
+    claimed = gr_atomic_cas_svid(&c->depth[w], -1, next);
+    d = claimed ? next : gr_load_relaxed_svid(&c->depth[w]);
+  }
+  if (d == next) gr_atomic_log_add_f64(&c->sigma[w], c->sigma[u]);
   return claimed;
 }
 
@@ -134,6 +194,20 @@ GR_HD bool gr_bc_forward_merge(const gr_bc_ctx *c, gr_vid v) {
   return true;
 }
 
+GR_HD bool gr_bc_forward_merge_log(const gr_bc_ctx *c, gr_vid v) {
+  const double x = c->xfer[v];
+  c->xfer[v] = GR_LOG_ZERO;
+  const gr_svid d = c->depth[v];
+  if (d < 0) {
+    c->depth[v] = c->level;
+    c->sigma[v] = x;
+    return true;
+  }
+  if (d != c->level) return false;
+  c->sigma[v] = gr_log_add(c->sigma[v], x);
+  return true;
+}
+
 /* Backward, for each vertex of the level: its dependency from its
  * successors' coefficients, added to its centrality, and its own
  * coefficient for its predecessors. */
@@ -143,6 +217,16 @@ GR_HD void gr_bc_backward_compute(const gr_bc_ctx *c, gr_vid w) {
   c->acc[w] = 0.0;
   c->bc[w] += delta;
   c->coef[w] = (1.0 + delta) / s;
+}
+
+/* With logarithms: sigma(w) and acc(w) are logarithms, delta and the
+ * centrality numbers; the coefficient is ln((1 + delta) / sigma). */
+GR_HD void gr_bc_backward_compute_log(const gr_bc_ctx *c, gr_vid w) {
+  const double ls = c->sigma[w];
+  const double delta = exp(ls + c->acc[w]);
+  c->acc[w] = GR_LOG_ZERO;
+  c->bc[w] += delta;
+  c->coef[w] = log1p(delta) - ls;
 }
 
 /* Backward (advance visit over the CSC, w of depth level, v an
@@ -159,11 +243,26 @@ GR_HD bool gr_bc_backward_visit(const gr_bc_ctx *c, gr_vid w, gr_vid v, gr_eid e
   return gr_atomic_exch_i32(&c->mark[v], c->stamp) != c->stamp;
 }
 
+GR_HD bool gr_bc_backward_visit_log(const gr_bc_ctx *c, gr_vid w, gr_vid v, gr_eid e) {
+  (void)e;
+  if (gr_bc_owned(c, v)) {
+    if (c->depth[v] == c->level - 1) gr_atomic_log_add_f64(&c->acc[v], c->coef[w]);
+    return false;
+  }
+  gr_atomic_log_add_f64(&c->acc[v], c->coef[w]);
+  return gr_atomic_exch_i32(&c->mark[v], c->stamp) != c->stamp;
+}
+
 /* Between devices, for each proxy the backward level emitted: its partial
  * sum travels and its slot is emptied for the next level. */
 GR_HD void gr_bc_backward_publish(const gr_bc_ctx *c, gr_vid v) {
   c->xfer[v] = c->acc[v];
   c->acc[v] = 0.0;
+}
+
+GR_HD void gr_bc_backward_publish_log(const gr_bc_ctx *c, gr_vid v) {
+  c->xfer[v] = c->acc[v];
+  c->acc[v] = GR_LOG_ZERO;
 }
 
 /* Between devices, for each owned vertex that received partial sums: kept
@@ -173,19 +272,37 @@ GR_HD void gr_bc_backward_merge(const gr_bc_ctx *c, gr_vid v) {
   c->xfer[v] = 0.0;
 }
 
+GR_HD void gr_bc_backward_merge_log(const gr_bc_ctx *c, gr_vid v) {
+  if (c->depth[v] == c->level) c->acc[v] = gr_log_add(c->acc[v], c->xfer[v]);
+  c->xfer[v] = GR_LOG_ZERO;
+}
+
+/* Every local vertex, when a source changes mode: its count, its
+ * successors' sum and its travelling slot start at the mode's zero (ln 0
+ * is -inf, which no byte pattern gives). */
+GR_HD void gr_bc_fill(const gr_bc_ctx *c, gr_vid v) {
+  c->sigma[v] = c->fill;
+  c->acc[v] = c->fill;
+  if (c->xfer) c->xfer[v] = c->fill;
+}
+
 /* --normalize, at the end of a run. */
 GR_HD void gr_bc_scale(const gr_bc_ctx *c, gr_vid v) { c->bc[v] *= c->scale; }
 
-/* The operator instantiations of one backend. */
+/* The operator instantiations of one backend; the passes' come twice,
+ * indexed by mode (GR_BC_LINEAR, GR_BC_LOG), so that the double path's
+ * kernels hold none of the logarithms' code (registers, occupancy). */
+enum { GR_BC_LINEAR = 0, GR_BC_LOG = 1 };
 typedef struct gr_bc_ops {
-  gr_status (*forward)(gr_device *, gr_workspace *, gr_advance_push_args *, const gr_bc_ctx *);
+  gr_status (*forward[2])(gr_device *, gr_workspace *, gr_advance_push_args *, const gr_bc_ctx *);
   gr_status (*forward_publish)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
-  gr_status (*forward_merge)(gr_device *, gr_workspace *, gr_filter_args *, const gr_bc_ctx *);
-  gr_status (*backward_compute)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
-  gr_status (*backward)(gr_device *, gr_workspace *, gr_advance_push_args *, const gr_bc_ctx *);
-  gr_status (*backward_publish)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
-  gr_status (*backward_merge)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
+  gr_status (*forward_merge[2])(gr_device *, gr_workspace *, gr_filter_args *, const gr_bc_ctx *);
+  gr_status (*backward_compute[2])(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
+  gr_status (*backward[2])(gr_device *, gr_workspace *, gr_advance_push_args *, const gr_bc_ctx *);
+  gr_status (*backward_publish[2])(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
+  gr_status (*backward_merge[2])(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
   gr_status (*scale)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
+  gr_status (*fill)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
 } gr_bc_ops;
 
 extern const gr_bc_ops gr__bc_ops_cpu;
@@ -204,24 +321,35 @@ static inline gr_vid gr_bc_source(const gr_run_args *a, gr_vid i) { return a->so
  * n <= 2 (no pair of other vertices). */
 double gr_bc_normalizer(gr_vid n, gr_vid sources);
 
-/* Serial Brandes in double over the run's sources, one after another:
- * values the centralities (scaled under --normalize), aux "depth" and
- * "sigma" the last source's depths (-1 unreached) and path counts (0
- * unreached); extra "sources" and "levels" (the last source's depths
- * 0..levels-1). */
+/* Serial Brandes in double over the run's sources, one after another; a
+ * source whose counts outgrow double (the overflow rule) again in long
+ * double (GR_ERR_UNSUPPORTED where long double is too narrow too): values
+ * the centralities (scaled under --normalize), aux "depth" and "sigma" the
+ * last source's depths (-1 unreached) and path counts (0 unreached), as
+ * natural logarithms (-inf unreached) when that source outgrew double;
+ * extra "sources", "levels" (the last source's depths 0..levels-1),
+ * "log_sources" (sources that outgrew double) and "sigma_log" (1: the aux
+ * counts are logarithms). The primitive's extract reports the same. */
 gr_status gr_bc_reference(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, gr_result *ref);
 
 /* Tolerances: a centrality within GR_BC_REL_TOL (relative) or
  * GR_BC_ABS_TOL (absolute, near zero) of the reference's; a path count
- * above 2^53 within GR_BC_SIGMA_REL_TOL. */
+ * above 2^53 within GR_BC_SIGMA_REL_TOL; a count held as a logarithm (by
+ * the run or the reference) within GR_BC_LOG_SIGMA_TOL of the other's
+ * logarithm, i.e. the count within 1e-6 relative, the centralities'
+ * tolerance (the log-adds' rounding, about 1e-12 per level at 10^2464,
+ * stays below 1e-8 over a 4096 x 4096 grid's 8,190 levels). */
 #define GR_BC_REL_TOL 1e-6
 #define GR_BC_ABS_TOL 1e-9
 #define GR_BC_SIGMA_REL_TOL 1e-12
+#define GR_BC_LOG_SIGMA_TOL 1e-6
 
 /* Accepts every correct answer: n finite centralities of at least 0, each
  * within the tolerance of the reference's (computed here when ref is
  * NULL); depths equal to the reference's and path counts equal (or, above
- * 2^53, within GR_BC_SIGMA_REL_TOL); the source at depth 0 with one path. */
+ * 2^53, within GR_BC_SIGMA_REL_TOL); the source at depth 0 with one path.
+ * Counts are read as logarithms where the result's (or the reference's)
+ * extra "sigma_log" says so, and then compared as logarithms. */
 gr_status gr_bc_validate(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, const gr_result *r,
                          const gr_result *ref);
 /* Input edges with a reached endpoint (the last source's depths) times the

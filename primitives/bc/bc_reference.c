@@ -3,7 +3,15 @@
  * order; the dependencies are summed over each vertex's out-edges in the
  * reverse of that order), a validator that holds a run to it, and the edge
  * count for TEPS. Several sources run on all host threads, one source per
- * thread at a time; each source is the serial algorithm. */
+ * thread at a time; each source is the serial algorithm. A source whose
+ * counts outgrow double (the primitive's rule: an expanded count above
+ * GR_BC_LOG_THRESHOLD) runs again with counts in long double: x86-64's
+ * 80-bit long double reaches 1.19e4932 (a 4096 x 4096 grid needs 10^2464;
+ * an 8192 x 8192 grid, C(16382, 8191) ~ 10^4930, is about the end), and a
+ * count beyond it, or a platform whose long double is no wider than
+ * double, fails with a message rather than answering. An independent
+ * check of the primitive's logarithms, not the same arithmetic. */
+#include <float.h>
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -17,6 +25,8 @@ typedef struct gr__bc_work {
   gr_svid *depth;
   double *sigma, *delta;
   gr_vid *order;
+  long double *wide; /* counts of a source that outgrew double (allocated when one does) */
+  bool last_wide;    /* the last source's counts are in `wide` */
 } gr__bc_work;
 
 static void gr__bc_work_free(gr__bc_work *w) {
@@ -24,7 +34,29 @@ static void gr__bc_work_free(gr__bc_work *w) {
   free(w->sigma);
   free(w->delta);
   free(w->order);
+  free(w->wide);
   memset(w, 0, sizeof *w);
+}
+
+/* Why a source has no reference (negative, as gr__bc_source returns). */
+enum { GR__BC_NO_ROOM = -1, GR__BC_TOO_WIDE = -2, GR__BC_NO_LONG_DOUBLE = -3 };
+
+static gr_status gr__bc_source_error(int why, gr_vid source, gr_vid n) {
+  switch (why) {
+    case GR__BC_NO_ROOM:
+      return gr_errorf(GR_ERR_HOST_OOM, "bc reference: no room for the long double counts of %llu vertices",
+                       (unsigned long long)n);
+    case GR__BC_TOO_WIDE:
+      return gr_errorf(GR_ERR_UNSUPPORTED,
+                       "bc reference: source %llu has more shortest paths to some vertex than long double holds "
+                       "(%Lg); no reference for this graph",
+                       (unsigned long long)source, LDBL_MAX);
+    default:
+      return gr_errorf(GR_ERR_UNSUPPORTED,
+                       "bc reference: source %llu has more than %g shortest paths to some vertex and long double is "
+                       "no wider than double here; no reference for this graph",
+                       (unsigned long long)source, GR_BC_LOG_THRESHOLD);
+  }
 }
 
 static gr_status gr__bc_work_alloc(gr__bc_work *w, gr_vid n) {
@@ -38,8 +70,39 @@ static gr_status gr__bc_work_alloc(gr__bc_work *w, gr_vid n) {
   return st;
 }
 
+/* The source again with counts in long double (depths as the double pass
+ * left them): the counts, then each vertex's dependency added into bc. */
+static int gr__bc_source_wide(const gr_csr *c, gr_vid s, gr__bc_work *w, size_t tail, double *bc) {
+  if (LDBL_MAX_EXP <= DBL_MAX_EXP) return GR__BC_NO_LONG_DOUBLE;
+  if (!w->wide && !(w->wide = malloc((c->n ? (size_t)c->n : 1) * sizeof *w->wide))) return GR__BC_NO_ROOM;
+  long double *sigma = w->wide;
+  for (size_t i = 0; i < tail; i++) sigma[w->order[i]] = 0.0L;
+  sigma[s] = 1.0L;
+  for (size_t i = 0; i < tail; i++) {
+    const gr_vid u = w->order[i];
+    for (gr_eid k = c->offsets[u]; k < c->offsets[u + 1]; k++) {
+      const gr_vid v = c->indices[k];
+      if (w->depth[v] == w->depth[u] + 1) sigma[v] += sigma[u];
+    }
+    if (isinf(sigma[u])) return GR__BC_TOO_WIDE;
+  }
+  for (size_t i = tail; i-- > 0;) {
+    const gr_vid v = w->order[i];
+    long double sum = 0.0L;
+    for (gr_eid k = c->offsets[v]; k < c->offsets[v + 1]; k++) {
+      const gr_vid x = c->indices[k];
+      if (w->depth[x] == w->depth[v] + 1) sum += sigma[v] / sigma[x] * (1.0L + (long double)w->delta[x]);
+    }
+    w->delta[v] = (double)sum;
+    if (v != s) bc[v] += (double)sum;
+  }
+  w->last_wide = true;
+  return GR_SUCCESS;
+}
+
 /* Brandes from s: depths, path counts, and each vertex's dependency added
- * into bc (the source's own excluded). Returns the number of levels. */
+ * into bc (the source's own excluded). Returns the number of levels, or
+ * (negative) why the source has no reference. */
 static int gr__bc_source(const gr_csr *c, gr_vid s, gr__bc_work *w, double *bc) {
   const gr_vid n = c->n;
   for (gr_vid v = 0; v < n; v++) {
@@ -48,6 +111,8 @@ static int gr__bc_source(const gr_csr *c, gr_vid s, gr__bc_work *w, double *bc) 
     w->delta[v] = 0.0;
   }
   size_t head = 0, tail = 0;
+  bool outgrown = false;
+  w->last_wide = false;
   w->depth[s] = 0;
   w->sigma[s] = 1.0;
   w->order[tail++] = s;
@@ -59,8 +124,17 @@ static int gr__bc_source(const gr_csr *c, gr_vid s, gr__bc_work *w, double *bc) 
         w->depth[v] = w->depth[u] + 1;
         w->order[tail++] = v;
       }
-      if (w->depth[v] == w->depth[u] + 1) w->sigma[v] += w->sigma[u];
+      if (w->depth[v] == w->depth[u] + 1) {
+        /* The primitive's rule: an expanded count above the threshold. */
+        outgrown |= w->sigma[u] > GR_BC_LOG_THRESHOLD;
+        w->sigma[v] += w->sigma[u];
+      }
     }
+  }
+  const int levels = (int)(w->depth[w->order[tail - 1]] + 1);
+  if (outgrown) {
+    const int st = gr__bc_source_wide(c, s, w, tail, bc);
+    return st < 0 ? st : levels;
   }
   /* Reverse order: every successor's dependency is final before its
    * predecessors read it. */
@@ -74,7 +148,7 @@ static int gr__bc_source(const gr_csr *c, gr_vid s, gr__bc_work *w, double *bc) 
     w->delta[v] = sum;
     if (v != s) bc[v] += sum;
   }
-  return (int)(w->depth[w->order[tail - 1]] + 1);
+  return levels;
 }
 
 gr_status gr_bc_reference(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, gr_result *ref) {
@@ -92,13 +166,15 @@ gr_status gr_bc_reference(gr_graph *g, const gr_run_args *a, const gr_prim_optio
   memset(bc, 0, (size_t)n * sizeof *bc);
   const int threads = k > 1 && gr_host_threads() > 1 ? gr_host_threads() : 1;
   double *parts = NULL, *sink = NULL;
+  gr_vid wide_sources = 0;
   gr__bc_work w;
   memset(&w, 0, sizeof w);
   if (st >= 0 && threads > 1) {
     /* Each thread sums its sources into its own array; the arrays are
      * added in thread order. */
     st = gr_host_calloc((void **)&parts, (size_t)threads * (n ? (size_t)n : 1), sizeof *parts, "bc reference sums");
-    int failed = 0;
+    int failed = 0, why = 0;
+    gr_vid why_source = 0;
     if (st >= 0) {
 #pragma omp parallel num_threads(threads)
       {
@@ -108,13 +184,26 @@ gr_status gr_bc_reference(gr_graph *g, const gr_run_args *a, const gr_prim_optio
           __atomic_store_n(&failed, 1, __ATOMIC_RELAXED);
         } else {
 #pragma omp for schedule(dynamic, 1)
-          for (gr_vid i = 0; i < k; i++) gr__bc_source(c, gr_bc_source(a, i), &tw, mine);
+          for (gr_vid i = 0; i < k; i++) {
+            if (__atomic_load_n(&why, __ATOMIC_RELAXED)) continue;
+            const int r = gr__bc_source(c, gr_bc_source(a, i), &tw, mine);
+            if (r < 0) {
+#pragma omp critical(gr_bc_reference_failure)
+              if (!why) {
+                why = r;
+                why_source = gr_bc_source(a, i);
+              }
+            } else if (tw.last_wide) {
+              __atomic_fetch_add(&wide_sources, 1, __ATOMIC_RELAXED);
+            }
+          }
           gr__bc_work_free(&tw);
         }
       }
-      for (int t = 0; t < threads && !failed; t++)
+      for (int t = 0; t < threads && !failed && !why; t++)
         for (gr_vid v = 0; v < n; v++) bc[v] += parts[(size_t)t * n + v];
       if (failed) st = gr_errorf(GR_ERR_HOST_OOM, "bc reference: no room for a thread's arrays");
+      else if (why) st = gr__bc_source_error(why, why_source, n);
     }
   }
   if (st >= 0) st = gr__bc_work_alloc(&w, n);
@@ -131,32 +220,69 @@ gr_status gr_bc_reference(gr_graph *g, const gr_run_args *a, const gr_prim_optio
      * dependencies, already summed, go to a throwaway array). */
     levels = gr__bc_source(c, gr_bc_source(a, k - 1), &w, sink);
   } else {
-    for (gr_vid i = 0; i < k; i++) levels = gr__bc_source(c, gr_bc_source(a, i), &w, bc);
+    for (gr_vid i = 0; i < k && levels >= 0; i++) {
+      levels = gr__bc_source(c, gr_bc_source(a, i), &w, bc);
+      if (levels < 0) st = gr__bc_source_error(levels, gr_bc_source(a, i), n);
+      else wide_sources += w.last_wide;
+    }
   }
+  if (levels < 0 && st >= 0) st = gr__bc_source_error(levels, gr_bc_source(a, k - 1), n);
   free(parts);
   free(sink);
+  if (st < 0) {
+    gr__bc_work_free(&w);
+    gr_result_free(ref);
+    return st;
+  }
+  /* The last source's counts as the primitive reports them: ln sigma
+   * (ln 0 = -inf where unreached) when they outgrew double. */
   gr_svid *depth = ref->aux_values[0];
   double *sigma = ref->aux_values[1];
   for (gr_vid v = 0; v < n; v++) {
     depth[v] = w.depth[v];
-    sigma[v] = w.sigma[v];
+    sigma[v] = !w.last_wide ? w.sigma[v] : depth[v] < 0 ? GR_LOG_ZERO : (double)logl(w.wide[v]);
   }
+  const bool last_wide = w.last_wide;
   gr__bc_work_free(&w);
   if (o && o->normalize) {
     const double f = gr_bc_normalizer(n, k);
     for (gr_vid v = 0; v < n; v++) bc[v] *= f;
   }
-  ref->extra.n_numbers = 2;
+  ref->extra.n_numbers = 4;
   ref->extra.number_names[0] = "sources";
   ref->extra.numbers[0] = (double)k;
   ref->extra.number_names[1] = "levels";
   ref->extra.numbers[1] = levels;
+  ref->extra.number_names[2] = "log_sources";
+  ref->extra.numbers[2] = (double)wide_sources;
+  ref->extra.number_names[3] = "sigma_log";
+  ref->extra.numbers[3] = last_wide ? 1.0 : 0.0;
   return GR_SUCCESS;
 }
 
 static bool gr__bc_close(double x, double ref, double rel, double abs_tol) {
   const double d = fabs(x - ref);
   return d <= rel * fabs(ref) || d <= abs_tol;
+}
+
+/* A named number of a result's extra figures, or `otherwise`. */
+static double gr__bc_extra(const gr_result *r, const char *name, double otherwise) {
+  for (int i = 0; i < r->extra.n_numbers && i < GR_EXTRA_MAX; i++)
+    if (r->extra.number_names[i] && !strcmp(r->extra.number_names[i], name)) return r->extra.numbers[i];
+  return otherwise;
+}
+
+/* One count against the reference's, each as a number (log = false) or
+ * as its natural logarithm. Both numbers: exact below 2^53, else within
+ * GR_BC_SIGMA_REL_TOL. Otherwise (the run or the reference outgrew
+ * double) compared as logarithms within GR_BC_LOG_SIGMA_TOL, 0 (ln 0 =
+ * -inf) only equal to 0. */
+static bool gr__bc_sigma_ok(double x, bool x_log, double ref, bool ref_log) {
+  if (!x_log && !ref_log)
+    return ref < 9007199254740992.0 ? x == ref : gr__bc_close(x, ref, GR_BC_SIGMA_REL_TOL, 0.0);
+  const double lx = x_log ? x : log(x), lr = ref_log ? ref : log(ref);
+  if (isinf(lx) || isinf(lr) || isnan(lx) || isnan(lr)) return lx == lr;
+  return fabs(lx - lr) <= GR_BC_LOG_SIGMA_TOL;
 }
 
 gr_status gr_bc_validate(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, const gr_result *r,
@@ -183,11 +309,10 @@ gr_status gr_bc_validate(gr_graph *g, const gr_run_args *a, const gr_prim_option
   const gr_svid *depth = have_aux ? r->aux_values[0] : NULL, *rdepth = ref->aux_values[0];
   const double *sigma = have_aux ? r->aux_values[1] : NULL, *rsigma = ref->aux_values[1];
   if (!why && !have_aux) why = 3;
+  const bool log_r = gr__bc_extra(r, "sigma_log", 0.0) != 0.0, log_ref = gr__bc_extra(ref, "sigma_log", 0.0) != 0.0;
   for (gr_vid v = 0; v < n && !why; v++) {
     if (depth[v] != rdepth[v]) why = 4;
-    else if (rsigma[v] < 9007199254740992.0 ? sigma[v] != rsigma[v]
-                                            : !gr__bc_close(sigma[v], rsigma[v], GR_BC_SIGMA_REL_TOL, 0.0))
-      why = 5;
+    else if (!gr__bc_sigma_ok(sigma[v], log_r, rsigma[v], log_ref)) why = log_r || log_ref ? 6 : 5;
     if (why) bad = v;
   }
   const unsigned long long id = bad < n ? (unsigned long long)gr_graph_original_id(g, bad) : 0;
@@ -209,9 +334,13 @@ gr_status gr_bc_validate(gr_graph *g, const gr_run_args *a, const gr_prim_option
       st = gr_errorf(GR_ERR_VALIDATION, "vertex %llu has depth %lld from the last source; the reference gives %lld", id,
                      (long long)depth[bad], (long long)rdepth[bad]);
       break;
-    default:
+    case 5:
       st = gr_errorf(GR_ERR_VALIDATION, "vertex %llu has %.17g shortest paths from the last source; the reference "
                      "counts %.17g", id, sigma[bad], rsigma[bad]);
+      break;
+    default:
+      st = gr_errorf(GR_ERR_VALIDATION, "vertex %llu has %s%.17g shortest paths from the last source; the reference "
+                     "counts %s%.17g", id, log_r ? "e^" : "", sigma[bad], log_ref ? "e^" : "", rsigma[bad]);
       break;
   }
   gr_result_free(&own);

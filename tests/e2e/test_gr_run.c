@@ -561,6 +561,41 @@ START_TEST(bc_all_sources_of_karate_match_known_values) {
 }
 END_TEST
 
+/* Beyond double: from a corner of a 700 x 700 grid the far corner has
+ * C(1398, 699) ~ 10^419 shortest paths; the source runs again as
+ * logarithms, the validator holds it to the long double reference, and
+ * the summary and the JSON say so. From the centre (10^209 at most) the
+ * counts stay numbers. */
+START_TEST(bc_beyond_double_validates_and_reports_log_sources) {
+  char j[512];
+  tmpfile_path(j, sizeof j, "bc-grid.json");
+  ck_assert_msg(run("--primitive", "bc", "--gen", "grid2d:700x700", "--src", "0", "--runs", "2", "--validate", "--json",
+                    j) == 0,
+                "%s", err_text);
+  assert_out_has("validation passed (2 runs)");
+  ck_assert(summary_number("bc", "log_sources") == 1);
+  ck_assert(summary_number("bc", "sigma_log") == 1);
+  ck_assert(summary_number("bc", "levels") == 2 * 700 - 1);
+  cJSON *root = cJSON_Parse(slurp(j));
+  ck_assert_ptr_nonnull(root);
+  const cJSON *runs = cJSON_GetObjectItem(root, "runs");
+  ck_assert_int_eq(cJSON_GetArraySize(runs), 2);
+  for (int k = 0; k < 2; k++) {
+    const cJSON *ex = cJSON_GetObjectItem(cJSON_GetArrayItem(runs, k), "extra");
+    ck_assert_ptr_nonnull(ex);
+    ck_assert(cJSON_GetObjectItem(ex, "log_sources")->valuedouble == 1);
+    ck_assert(cJSON_GetObjectItem(ex, "sigma_log")->valuedouble == 1);
+  }
+  cJSON_Delete(root);
+  unlink(j);
+  ck_assert_msg(run("--primitive", "bc", "--gen", "grid2d:700x700", "--src", "245350", "--validate") == 0, "%s",
+                err_text);
+  assert_out_has("validation passed (1 run)");
+  ck_assert(summary_number("bc", "log_sources") == 0);
+  ck_assert(summary_number("bc", "sigma_log") == 0);
+}
+END_TEST
+
 /* A run over many sources that takes more than a few seconds is announced
  * first with an estimate; a short one is not (CPU devices: on a GPU both
  * are short). */
@@ -929,6 +964,7 @@ int main(void) {
   tcase_add_test(runs, bc_validates_on_generated_and_real_graphs);
   tcase_add_test(runs, bc_all_sources_of_karate_match_known_values);
   tcase_add_test(runs, bc_over_many_sources_prints_an_estimate_first);
+  tcase_add_test(runs, bc_beyond_double_validates_and_reports_log_sources);
   tcase_add_test(runs, out_file_lists_every_vertex_by_input_id);
   tcase_add_test(runs, out_file_uses_original_ids_of_edge_lists);
   tcase_add_test(runs, json_report_has_the_summary_and_devices);

@@ -5,8 +5,11 @@
  * compute, push and merge; the whole primitive on one GPU against the
  * serial reference (one source and several, --normalize), and on 2 and 3
  * devices sharing GPU 0 (GR_DEVICE_MAP) under every proxy and exchange mode
- * against one GPU. Skips (exit 77) where no GPU exists. Runs with
- * CK_NOFORK: CUDA must not cross a fork. */
+ * against one GPU. Beyond double (a 600 x 600 grid from a corner, whose
+ * counts reach 10^359): the overflow flag, the log-mode kernels against the
+ * CPU's, the primitive on one GPU against the long double reference and
+ * on 2 and 3 devices sharing GPU 0 against one GPU. Skips (exit 77) where
+ * no GPU exists. Runs with CK_NOFORK: CUDA must not cross a fork. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -56,7 +59,7 @@ static void get(gr_device *dev, void *host, const gr_buffer *b, size_t bytes) {
 typedef struct dev_run {
   gr_device *dev;
   gr_workspace ws;
-  gr_buffer out_off, out_idx, in_off, in_idx, depth, sigma, acc, coef, bc, xfer, mark, list, out;
+  gr_buffer out_off, out_idx, in_off, in_idx, depth, sigma, acc, coef, bc, xfer, mark, list, out, overflow;
   gr_csr g_out, g_in;
   gr_bc_ctx c;
 } dev_run;
@@ -93,11 +96,20 @@ static void dev_run_init(dev_run *r, gr_device *dev, gr_graph *g, const gr_svid 
   r->c.xfer = r->xfer.ptr;
   r->c.mark = r->mark.ptr;
   r->c.scale = 1.0;
+  put(dev, &r->overflow, NULL, sizeof(uint32_t));
+  ck_assert_int_eq(gr_device_memset(dev, r->overflow.ptr, 0, sizeof(uint32_t)), GR_SUCCESS);
+  r->c.overflow = r->overflow.ptr;
+}
+
+static uint32_t overflow_flag(dev_run *r) {
+  uint32_t f = 0;
+  get(r->dev, &f, &r->overflow, sizeof f);
+  return f;
 }
 
 static void dev_run_free(dev_run *r) {
   gr_buffer *b[] = {&r->out_off, &r->out_idx, &r->in_off, &r->in_idx, &r->depth, &r->sigma, &r->acc,
-                    &r->coef,    &r->bc,      &r->xfer,   &r->mark,   &r->list,  &r->out};
+                    &r->coef,    &r->bc,      &r->xfer,   &r->mark,   &r->list,  &r->out, &r->overflow};
   for (size_t i = 0; i < sizeof b / sizeof *b; i++) gr_buffer_release(b[i]);
   gr_workspace_release(&r->ws);
 }
@@ -173,12 +185,14 @@ START_TEST(cuda_kernels_equal_cpu) {
       pa.out = r->out.ptr;
       pa.out_capacity = n;
       r->c.level = k;
-      ck_assert_int_eq(gr__bc_ops(r->dev)->forward(r->dev, &r->ws, &pa, &r->c), GR_SUCCESS);
+      ck_assert_int_eq(gr__bc_ops(r->dev)->forward[GR_BC_LINEAR](r->dev, &r->ws, &pa, &r->c), GR_SUCCESS);
       emitted[b] = pa.n_out;
       edges[b] = pa.edges;
     }
     ck_assert_uint_eq(emitted[0], emitted[1]);
     ck_assert_uint_eq(edges[0], edges[1]);
+    ck_assert_uint_eq(overflow_flag(&rg), 0);
+    ck_assert_uint_eq(overflow_flag(&rc), 0);
     gr_vid *x = malloc(sizeof *x * n), *y = malloc(sizeof *y * n);
     get(gpu, x, &rg.out, emitted[0] * sizeof(gr_vid));
     get(cpu, y, &rc.out, emitted[1] * sizeof(gr_vid));
@@ -214,7 +228,7 @@ START_TEST(cuda_kernels_equal_cpu) {
       f.out = r->out.ptr;
       f.out_capacity = n;
       r->c.level = k + 1;
-      ck_assert_int_eq(gr__bc_ops(r->dev)->forward_merge(r->dev, &r->ws, &f, &r->c), GR_SUCCESS);
+      ck_assert_int_eq(gr__bc_ops(r->dev)->forward_merge[GR_BC_LINEAR](r->dev, &r->ws, &f, &r->c), GR_SUCCESS);
       kept[b] = f.n_out;
     }
     ck_assert_uint_eq(kept[0], kept[1]);
@@ -253,7 +267,7 @@ START_TEST(cuda_kernels_equal_cpu) {
       r->c.level = k;
       r->c.stamp = 7;
       gr_for_each_args e = {r->list.ptr, n_list};
-      ck_assert_int_eq(gr__bc_ops(r->dev)->backward_compute(r->dev, &r->ws, &e, &r->c), GR_SUCCESS);
+      ck_assert_int_eq(gr__bc_ops(r->dev)->backward_compute[GR_BC_LINEAR](r->dev, &r->ws, &e, &r->c), GR_SUCCESS);
       gr_advance_push_args pa;
       memset(&pa, 0, sizeof pa);
       pa.g = &r->g_in;
@@ -261,7 +275,7 @@ START_TEST(cuda_kernels_equal_cpu) {
       pa.n_in = n_list;
       pa.out = r->out.ptr;
       pa.out_capacity = n;
-      ck_assert_int_eq(gr__bc_ops(r->dev)->backward(r->dev, &r->ws, &pa, &r->c), GR_SUCCESS);
+      ck_assert_int_eq(gr__bc_ops(r->dev)->backward[GR_BC_LINEAR](r->dev, &r->ws, &pa, &r->c), GR_SUCCESS);
       emitted[b] = pa.n_out;
       edges[b] = pa.edges;
     }
@@ -285,10 +299,10 @@ START_TEST(cuda_kernels_equal_cpu) {
     for (int b = 0; b < 2; b++) {
       dev_run *r = rs[b];
       gr_for_each_args e = {r->out.ptr, emitted[b]};
-      ck_assert_int_eq(gr__bc_ops(r->dev)->backward_publish(r->dev, &r->ws, &e, &r->c), GR_SUCCESS);
+      ck_assert_int_eq(gr__bc_ops(r->dev)->backward_publish[GR_BC_LINEAR](r->dev, &r->ws, &e, &r->c), GR_SUCCESS);
       gr_for_each_args all = {NULL, n};
       r->c.level = k - 1;
-      ck_assert_int_eq(gr__bc_ops(r->dev)->backward_merge(r->dev, &r->ws, &all, &r->c), GR_SUCCESS);
+      ck_assert_int_eq(gr__bc_ops(r->dev)->backward_merge[GR_BC_LINEAR](r->dev, &r->ws, &all, &r->c), GR_SUCCESS);
     }
     const gr_buffer *after[] = {&rg.acc, &rc.acc, &rg.xfer, &rc.xfer};
     for (int t = 0; t < 2; t++) {
@@ -316,6 +330,253 @@ START_TEST(cuda_kernels_equal_cpu) {
     gr_result_free(&ref);
     gr_graph_destroy(&g);
   }
+}
+END_TEST
+
+/* ---- beyond double --------------------------------------------------------- */
+
+enum { GRID = 600 };
+
+/* The reference from corner 0 of the 600 x 600 grid: its counts are
+ * logarithms (sigma_log), C(i + j, i) at (i, j). */
+static gr_graph *grid_reference(gr_result *ref) {
+  gr_graph *g = generated("grid2d:600x600");
+  gr_prim_options po = GR_PRIM_OPTIONS_INIT;
+  gr_run_args a = {0, 0, NULL, 0};
+  ck_assert_msg(gr_bc_reference(g, &a, &po, ref) == GR_SUCCESS, "%s", gr_error_message());
+  ck_assert_double_eq(ref->extra.numbers[3], 1.0); /* sigma_log */
+  return g;
+}
+
+/* The forward visit in double raises the flag on both backends where it
+ * expands counts above GR_BC_LOG_THRESHOLD (level 1000: up to C(1000, 500)
+ * ~ 10^299, still a double) and not below (level 200). */
+START_TEST(cuda_overflow_flag_equals_cpu) {
+  gr_result ref = GR_RESULT_INIT;
+  gr_graph *g = grid_reference(&ref);
+  const gr_vid n = gr_graph_num_vertices(g);
+  const gr_svid *rdepth = ref.aux_values[0];
+  const double *rls = ref.aux_values[1];
+  const int levels[] = {200, 1000};
+  for (int l = 0; l < 2; l++) {
+    const int k = levels[l];
+    gr_svid *depth = malloc(sizeof *depth * n);
+    double *sigma = malloc(sizeof *sigma * n), *zero = calloc(n, sizeof *zero);
+    gr_vid *list = malloc(sizeof *list * n);
+    gr_eid n_list = 0;
+    for (gr_vid v = 0; v < n; v++) {
+      depth[v] = rdepth[v] <= k ? rdepth[v] : -1;
+      sigma[v] = depth[v] >= 0 ? exp(rls[v]) : 0.0;
+      ck_assert(isfinite(sigma[v]));
+      if (rdepth[v] == k) list[n_list++] = v;
+    }
+    dev_run rg, rc;
+    dev_run_init(&rg, gpu, g, depth, sigma, zero, zero, zero);
+    dev_run_init(&rc, cpu, g, depth, sigma, zero, zero, zero);
+    dev_run *rs[] = {&rg, &rc};
+    for (int b = 0; b < 2; b++) {
+      dev_run *r = rs[b];
+      put(r->dev, &r->list, list, (size_t)n_list * sizeof(gr_vid));
+      gr_advance_push_args pa;
+      memset(&pa, 0, sizeof pa);
+      pa.g = &r->g_out;
+      pa.in = r->list.ptr;
+      pa.n_in = n_list;
+      pa.out = r->out.ptr;
+      pa.out_capacity = n;
+      r->c.level = k;
+      ck_assert_int_eq(gr__bc_ops(r->dev)->forward[GR_BC_LINEAR](r->dev, &r->ws, &pa, &r->c), GR_SUCCESS);
+      ck_assert_msg(overflow_flag(r) == (k == 1000 ? 1u : 0u), "level %d, backend %d", k, b);
+    }
+    dev_run_free(&rg);
+    dev_run_free(&rc);
+    free(depth);
+    free(sigma);
+    free(zero);
+    free(list);
+  }
+  gr_result_free(&ref);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+/* The log-mode kernels on the same inputs as the CPU's: a forward level
+ * (log-adds; the counts then match the reference's logarithms), the
+ * forward merge, the backward compute and push (with proxies), publish
+ * and merge. CUDA's exp, log1p may differ from the host's in the last
+ * bits: within 1e-12 relative. */
+START_TEST(cuda_log_kernels_equal_cpu) {
+  gr_result ref = GR_RESULT_INIT;
+  gr_graph *g = grid_reference(&ref);
+  const gr_vid n = gr_graph_num_vertices(g);
+  const gr_svid *rdepth = ref.aux_values[0];
+  const double *rls = ref.aux_values[1];
+  const int k = 900; /* counts up to 10^269 here, 10^359 at the far corner */
+  gr_svid *depth = malloc(sizeof *depth * n);
+  double *sigma = malloc(sizeof *sigma * n), *acc = malloc(sizeof *acc * n), *coef = malloc(sizeof *coef * n),
+         *xfer = malloc(sizeof *xfer * n);
+  gr_vid *list = malloc(sizeof *list * n);
+  gr_eid n_list = 0;
+  for (gr_vid v = 0; v < n; v++) {
+    depth[v] = rdepth[v] <= k ? rdepth[v] : -1;
+    sigma[v] = depth[v] >= 0 ? rls[v] : GR_LOG_ZERO;
+    acc[v] = GR_LOG_ZERO;
+    coef[v] = -rls[v];
+    xfer[v] = GR_LOG_ZERO;
+    if (rdepth[v] == k) list[n_list++] = v;
+  }
+  dev_run rg, rc;
+  dev_run_init(&rg, gpu, g, depth, sigma, acc, coef, xfer);
+  dev_run_init(&rc, cpu, g, depth, sigma, acc, coef, xfer);
+  dev_run *rs[] = {&rg, &rc};
+  gr_eid emitted[2];
+  for (int b = 0; b < 2; b++) {
+    dev_run *r = rs[b];
+    put(r->dev, &r->list, list, (size_t)n_list * sizeof(gr_vid));
+    gr_advance_push_args pa;
+    memset(&pa, 0, sizeof pa);
+    pa.g = &r->g_out;
+    pa.in = r->list.ptr;
+    pa.n_in = n_list;
+    pa.out = r->out.ptr;
+    pa.out_capacity = n;
+    r->c.level = k;
+    ck_assert_int_eq(gr__bc_ops(r->dev)->forward[GR_BC_LOG](r->dev, &r->ws, &pa, &r->c), GR_SUCCESS);
+    emitted[b] = pa.n_out;
+  }
+  ck_assert_uint_eq(emitted[0], emitted[1]);
+  gr_vid *x = malloc(sizeof *x * n), *y = malloc(sizeof *y * n);
+  get(gpu, x, &rg.out, emitted[0] * sizeof(gr_vid));
+  get(cpu, y, &rc.out, emitted[1] * sizeof(gr_vid));
+  assert_same_set(x, y, emitted[0], "log forward emitted");
+  gr_svid *dg = malloc(sizeof *dg * n), *dc = malloc(sizeof *dc * n);
+  double *fg = malloc(sizeof *fg * n), *fc = malloc(sizeof *fc * n);
+  get(gpu, dg, &rg.depth, n * sizeof(gr_svid));
+  get(cpu, dc, &rc.depth, n * sizeof(gr_svid));
+  get(gpu, fg, &rg.sigma, n * sizeof(double));
+  get(cpu, fc, &rc.sigma, n * sizeof(double));
+  for (gr_vid v = 0; v < n; v++) {
+    ck_assert_msg(dg[v] == dc[v], "depth of %llu", (unsigned long long)v);
+    if (dc[v] < 0) {
+      ck_assert(fg[v] == GR_LOG_ZERO && fc[v] == GR_LOG_ZERO);
+      continue;
+    }
+    assert_close(fg[v], fc[v], 1e-12, "ln paths", v);
+    if (rdepth[v] <= k + 1) assert_close(fc[v], rls[v], 1e-11, "ln paths against the reference", v);
+  }
+  /* Forward merge: partial counts (logarithms) for the level k + 1. */
+  for (gr_vid v = 0; v < n; v++) xfer[v] = v % 3 ? (double)(v % 700) : GR_LOG_ZERO;
+  gr_vid *merge_in = malloc(sizeof *merge_in * n);
+  gr_eid n_merge = 0;
+  for (gr_vid v = 0; v < n; v++)
+    if (dc[v] < 0 ? xfer[v] > GR_LOG_ZERO : dc[v] >= k) merge_in[n_merge++] = v;
+  gr_eid kept[2];
+  for (int b = 0; b < 2; b++) {
+    dev_run *r = rs[b];
+    ck_assert_int_eq(gr_device_copy(r->dev, r->xfer.ptr, xfer, n * sizeof(double), GR_COPY_H2D), GR_SUCCESS);
+    put(r->dev, &r->list, merge_in, (size_t)n_merge * sizeof(gr_vid));
+    gr_filter_args f;
+    memset(&f, 0, sizeof f);
+    f.in = r->list.ptr;
+    f.n_in = n_merge;
+    f.out = r->out.ptr;
+    f.out_capacity = n;
+    r->c.level = k + 1;
+    ck_assert_int_eq(gr__bc_ops(r->dev)->forward_merge[GR_BC_LOG](r->dev, &r->ws, &f, &r->c), GR_SUCCESS);
+    kept[b] = f.n_out;
+  }
+  ck_assert_uint_eq(kept[0], kept[1]);
+  get(gpu, fg, &rg.sigma, n * sizeof(double));
+  get(cpu, fc, &rc.sigma, n * sizeof(double));
+  for (gr_vid v = 0; v < n; v++)
+    if (fc[v] != GR_LOG_ZERO) assert_close(fg[v], fc[v], 1e-12, "merged ln paths", v);
+    else ck_assert(fg[v] == GR_LOG_ZERO);
+  get(gpu, fg, &rg.xfer, n * sizeof(double));
+  for (gr_vid i = 0; i < n_merge; i++) ck_assert(fg[merge_in[i]] == GR_LOG_ZERO);
+  free(merge_in);
+  /* Backward from level k with the reference's depths and logarithms: the
+   * successors' sums as logarithms, every third vertex a proxy. */
+  uint8_t *owner = malloc(n);
+  for (gr_vid v = 0; v < n; v++) owner[v] = v % 3 == 0 ? 1 : 0;
+  gr_buffer og = GR_BUFFER_INIT, oc = GR_BUFFER_INIT;
+  put(gpu, &og, owner, n);
+  put(cpu, &oc, owner, n);
+  for (gr_vid v = 0; v < n; v++) acc[v] = rdepth[v] == k ? log(gr_u01(gr_rand64(4, 0, v)) + 0.1) - rls[v] : GR_LOG_ZERO;
+  n_list = 0;
+  for (gr_vid v = 0; v < n; v++)
+    if (rdepth[v] == k && owner[v] == 0) list[n_list++] = v;
+  for (int b = 0; b < 2; b++) {
+    dev_run *r = rs[b];
+    ck_assert_int_eq(gr_device_copy(r->dev, r->depth.ptr, rdepth, n * sizeof(gr_svid), GR_COPY_H2D), GR_SUCCESS);
+    ck_assert_int_eq(gr_device_copy(r->dev, r->sigma.ptr, rls, n * sizeof(double), GR_COPY_H2D), GR_SUCCESS);
+    ck_assert_int_eq(gr_device_copy(r->dev, r->acc.ptr, acc, n * sizeof(double), GR_COPY_H2D), GR_SUCCESS);
+    put(r->dev, &r->list, list, (size_t)n_list * sizeof(gr_vid));
+    r->c.owner = b == 0 ? og.ptr : oc.ptr;
+    r->c.me = 0;
+    r->c.level = k;
+    r->c.stamp = 7;
+    gr_for_each_args e = {r->list.ptr, n_list};
+    ck_assert_int_eq(gr__bc_ops(r->dev)->backward_compute[GR_BC_LOG](r->dev, &r->ws, &e, &r->c), GR_SUCCESS);
+    gr_advance_push_args pa;
+    memset(&pa, 0, sizeof pa);
+    pa.g = &r->g_in;
+    pa.in = r->list.ptr;
+    pa.n_in = n_list;
+    pa.out = r->out.ptr;
+    pa.out_capacity = n;
+    ck_assert_int_eq(gr__bc_ops(r->dev)->backward[GR_BC_LOG](r->dev, &r->ws, &pa, &r->c), GR_SUCCESS);
+    emitted[b] = pa.n_out;
+  }
+  ck_assert_uint_eq(emitted[0], emitted[1]);
+  get(gpu, x, &rg.out, emitted[0] * sizeof(gr_vid));
+  get(cpu, y, &rc.out, emitted[1] * sizeof(gr_vid));
+  assert_same_set(x, y, emitted[0], "log backward emitted proxies");
+  const gr_buffer *arrays[] = {&rg.bc, &rc.bc, &rg.coef, &rc.coef, &rg.acc, &rc.acc};
+  const char *what[] = {"centrality", "ln coefficient", "ln successor sum"};
+  for (int t = 0; t < 3; t++) {
+    get(gpu, fg, arrays[2 * t], n * sizeof(double));
+    get(cpu, fc, arrays[2 * t + 1], n * sizeof(double));
+    for (gr_vid v = 0; v < n; v++) {
+      if (isinf(fc[v])) ck_assert_msg(fg[v] == fc[v], "%s of %llu", what[t], (unsigned long long)v);
+      else assert_close(fg[v], fc[v], 1e-12, what[t], v);
+    }
+  }
+  for (int b = 0; b < 2; b++) {
+    dev_run *r = rs[b];
+    gr_for_each_args e = {r->out.ptr, emitted[b]};
+    ck_assert_int_eq(gr__bc_ops(r->dev)->backward_publish[GR_BC_LOG](r->dev, &r->ws, &e, &r->c), GR_SUCCESS);
+    gr_for_each_args all = {NULL, n};
+    r->c.level = k - 1;
+    ck_assert_int_eq(gr__bc_ops(r->dev)->backward_merge[GR_BC_LOG](r->dev, &r->ws, &all, &r->c), GR_SUCCESS);
+  }
+  const gr_buffer *after[] = {&rg.acc, &rc.acc, &rg.xfer, &rc.xfer};
+  for (int t = 0; t < 2; t++) {
+    get(gpu, fg, after[2 * t], n * sizeof(double));
+    get(cpu, fc, after[2 * t + 1], n * sizeof(double));
+    for (gr_vid v = 0; v < n; v++) {
+      if (isinf(fc[v])) ck_assert_msg(fg[v] == fc[v], "merged %llu", (unsigned long long)v);
+      else assert_close(fg[v], fc[v], 1e-12, t ? "merged slot" : "merged ln sum", v);
+    }
+  }
+  gr_buffer_release(&og);
+  gr_buffer_release(&oc);
+  free(owner);
+  free(x);
+  free(y);
+  free(dg);
+  free(dc);
+  free(fg);
+  free(fc);
+  free(depth);
+  free(sigma);
+  free(acc);
+  free(coef);
+  free(xfer);
+  free(list);
+  dev_run_free(&rg);
+  dev_run_free(&rc);
+  gr_result_free(&ref);
+  gr_graph_destroy(&g);
 }
 END_TEST
 
@@ -424,6 +685,103 @@ START_TEST(bc_on_devices_sharing_gpu_0_equals_one_gpu) {
 }
 END_TEST
 
+static double extra_number(const gr_result *r, const char *name) {
+  for (int i = 0; i < r->extra.n_numbers; i++)
+    if (!strcmp(r->extra.number_names[i], name)) return r->extra.numbers[i];
+  ck_abort_msg("no extra number %s", name);
+  return 0;
+}
+
+/* The whole primitive beyond double on one GPU: a corner (runs again as
+ * logarithms), the centre (stays in double), the far corner; the
+ * validator holds it to the long double reference. */
+START_TEST(cuda_bc_beyond_double_equals_reference) {
+  gr_graph *g = generated("grid2d:700x700");
+  const gr_vid n = gr_graph_num_vertices(g);
+  gr_subgraph *sub = NULL;
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  gr_vid src[] = {0, 350u * 700u + 350u, n - 1};
+  for (gr_vid k = 1; k <= 3; k += 2) {
+    gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+    gr_run_args a = {src[0], 0, src, k};
+    gr_result r = GR_RESULT_INIT;
+    run_bc(&sub, 1, NULL, NULL, &o, &a, &r);
+    ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%llu sources on one GPU: %s",
+                  (unsigned long long)k, gr_error_message());
+    ck_assert_double_eq(extra_number(&r, "log_sources"), k == 1 ? 1.0 : 2.0);
+    ck_assert_double_eq(extra_number(&r, "sigma_log"), 1.0);
+    gr_result_free(&r);
+  }
+  gr_subgraph_destroy(&sub);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+/* Beyond double on 2 and 3 devices sharing GPU 0 (LOGADD between them),
+ * every proxy and exchange mode: one GPU's answer within the BC
+ * tolerance, and the reference's. */
+START_TEST(bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu) {
+  const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+  const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
+  const char *maps[] = {"0,0", "0,0,0"};
+  gr_graph *g = generated("grid2d:600x600");
+  const gr_vid n = gr_graph_num_vertices(g);
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  gr_vid src[] = {n - 1, (gr_vid)(GRID / 3) * GRID + GRID / 2, GRID - 1};
+  gr_run_args a = {src[0], 0, src, 3};
+  gr_subgraph *sub = NULL;
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  gr_result expect = GR_RESULT_INIT, ref = GR_RESULT_INIT;
+  run_bc(&sub, 1, NULL, NULL, &o, &a, &expect);
+  gr_subgraph_destroy(&sub);
+  ck_assert_msg(gr_bc_reference(g, &a, &o, &ref) == GR_SUCCESS, "%s", gr_error_message());
+  ck_assert_double_eq(extra_number(&expect, "log_sources"), 2.0);
+  for (int nd = 2; nd <= 3; nd++) {
+    setenv("GR_DEVICE_MAP", maps[nd - 2], 1);
+    gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+    po.kind = nd == 2 ? GR_PART_RANDOM : GR_PART_RANGE;
+    po.parts = nd;
+    gr_partition *part = NULL;
+    ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+    for (int xi = 0; xi < 2; xi++) {
+      gr_subgraph **subs = NULL;
+      ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[xi], true), GR_SUCCESS);
+      for (int mi = 0; mi < 2; mi++) {
+        gr_comm_options co = {modes[mi], GR_TRANSPORT_P2P, GR_COMM_FORMAT_AUTO};
+        gr_comm *comm = NULL;
+        ck_assert_msg(gr_comm_create(&comm, GR_BACKEND_CUDA, nd, &co) == GR_SUCCESS, "%s", gr_error_message());
+        gr_result r = GR_RESULT_INIT;
+        run_bc(subs, nd, &gr_comm_exchange_ops, comm, &o, &a, &r);
+        gr_comm_destroy(&comm);
+        char what[160];
+        snprintf(what, sizeof what, "grid2d:600x600 on %d devices of GPU 0, %s proxies, %s", nd,
+                 proxies[xi] == GR_PROXY_1HOP ? "1hop" : "all", gr_comm_mode_name(modes[mi]));
+        ck_assert_double_eq(extra_number(&r, "log_sources"), 2.0);
+        ck_assert_double_eq(extra_number(&r, "sigma_log"), 1.0);
+        const double *x = r.values, *y = expect.values;
+        const double *lx = r.aux_values[1], *ly = expect.aux_values[1];
+        for (gr_vid v = 0; v < n; v++) {
+          ck_assert_msg(fabs(x[v] - y[v]) <= GR_BC_REL_TOL * y[v] + GR_BC_ABS_TOL, "%s: vertex %llu", what,
+                        (unsigned long long)v);
+          ck_assert_msg(((const gr_svid *)r.aux_values[0])[v] == ((const gr_svid *)expect.aux_values[0])[v],
+                        "%s: depth of %llu", what, (unsigned long long)v);
+          ck_assert_msg(isinf(ly[v]) ? lx[v] == ly[v] : fabs(lx[v] - ly[v]) <= GR_BC_LOG_SIGMA_TOL,
+                        "%s: ln paths to %llu", what, (unsigned long long)v);
+        }
+        ck_assert_msg(gr_bc_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%s: %s", what, gr_error_message());
+        gr_result_free(&r);
+      }
+      gr_subgraphs_destroy(&subs, nd);
+    }
+    gr_partition_destroy(&part);
+    unsetenv("GR_DEVICE_MAP");
+  }
+  gr_result_free(&expect);
+  gr_result_free(&ref);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 int main(void) {
   int gpus = 0;
   if (gr_device_count(GR_BACKEND_CUDA, &gpus) < 0 || gpus == 0) {
@@ -437,6 +795,10 @@ int main(void) {
   tcase_add_test(tc, cuda_kernels_equal_cpu);
   tcase_add_test(tc, cuda_bc_equals_reference);
   tcase_add_test(tc, bc_on_devices_sharing_gpu_0_equals_one_gpu);
+  tcase_add_test(tc, cuda_overflow_flag_equals_cpu);
+  tcase_add_test(tc, cuda_log_kernels_equal_cpu);
+  tcase_add_test(tc, cuda_bc_beyond_double_equals_reference);
+  tcase_add_test(tc, bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu);
   suite_add_tcase(s, tc);
   return gr_test_run_suite(s, 1);
 }

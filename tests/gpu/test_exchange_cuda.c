@@ -183,6 +183,11 @@ END_TEST
 
 /* Bitmap messages (uniform payloads) of every operator and type, with
  * degrees counted, local and global ids. */
+/* LOGADD on the GPU (a compare-and-swap loop; CUDA's exp and log1p may
+ * differ from the host's in the last bits): the CPU test's cases. */
+START_TEST(cuda_combine_logadd_adds_logarithms_as_numbers) { xh_check_logadd(&gr__xk_ops_cuda, gpu, 1e-11); }
+END_TEST
+
 START_TEST(cuda_combine_of_bitmaps_equals_cpu) {
   enum { N = 200000, NG = 300000 };
   gr_vid *g2l = xh_g2l_table(N, NG);
@@ -391,6 +396,7 @@ int main(void) {
   tcase_add_test(k, cuda_package_equals_cpu_package);
   tcase_add_test(k, cuda_combine_equals_cpu_combine_for_every_operator_and_type);
   tcase_add_test(k, cuda_combine_pass_2_gives_the_winner_its_followers);
+  tcase_add_test(k, cuda_combine_logadd_adds_logarithms_as_numbers);
   tcase_add_test(k, cuda_combine_of_bitmaps_equals_cpu);
   suite_add_tcase(s, k);
   TCase *m = tcase_create("shared_gpu");

@@ -75,6 +75,10 @@ typedef struct gr_exchange_step {
   gr_device_run_stats *stats;
   /* This device's iterate failed: take part in the barriers only. */
   bool skip;
+  /* The iteration's own combine operator (gr_iter.combine), when set;
+   * otherwise the spec's. */
+  bool combine_set;
+  gr_combine_op combine;
   /* Results: the out-degrees of `next` over the device's CSR, summed and
    * the largest (what a traversal's direction test and advance choose
    * from, without a pass of their own). */

@@ -28,13 +28,21 @@ extern "C" {
  *   SUM       added (every value payload); changed when non-zero.
  *   OR        bitwise or (GR_VALUE_SVID only); changed when a bit was new.
  *   REPLACE   the arriving payloads overwrite; always changed.
- * SUM and OR carry no vertex payloads. */
+ *   LOGADD    the values are natural logarithms of non-negative numbers
+ *             (-inf is 0) and are added as numbers: ln(e^a + e^b), taken
+ *             from the larger term so that nothing overflows (every value
+ *             payload; FLOAT and DOUBLE only); changed when the arriving
+ *             one is not -inf. For counts beyond double's exponent range
+ *             (bc's path counts on deep graphs).
+ * SUM, OR and LOGADD carry no vertex payloads. An iteration may ask for
+ * another operator than the spec's for its exchange (gr_iter.combine). */
 typedef enum gr_combine_op {
   GR_COMBINE_MIN = 0,
   GR_COMBINE_MAX = 1,
   GR_COMBINE_SUM = 2,
   GR_COMBINE_OR = 3,
-  GR_COMBINE_REPLACE = 4
+  GR_COMBINE_REPLACE = 4,
+  GR_COMBINE_LOGADD = 5
 } gr_combine_op;
 
 typedef enum gr_value_type {
@@ -170,6 +178,12 @@ typedef struct gr_iter {
    * on while any device's next frontier or pending work is non-empty, so a
    * device with an empty frontier is still called to release it. */
   gr_eid pending;
+  /* To set, optional: the operator that combines this iteration's output
+   * between devices when it is not the spec's (bc: LOGADD while a source's
+   * path counts are kept as logarithms). Every device must ask for the
+   * same one in the same iteration. */
+  bool combine_set;
+  gr_combine_op combine;
 } gr_iter;
 
 enum { GR_MAX_PAYLOADS = 4 };
@@ -193,7 +207,7 @@ typedef struct gr_payload {
  * (gr_run puts it in the --json run as "extra"): named numbers (sssp: the
  * bucket width) and named per-iteration series (sssp: bucket sizes). Names
  * are static strings; series are malloc'd, `series_len` entries each. */
-enum { GR_EXTRA_MAX = 4 };
+enum { GR_EXTRA_MAX = 6 };
 typedef struct gr_extra {
   int n_numbers;
   const char *number_names[GR_EXTRA_MAX];

@@ -193,4 +193,12 @@ gr_status xh_bfs_run(gr_graph *g, const xh_bfs_config *c, const gr_vid *sources,
 /* A generated graph (gr_gen_parse spec); NULL on failure. */
 gr_graph *xh_gen(const char *spec);
 
+/* LOGADD through `ops` on `dev` (FLOAT and DOUBLE, two value payloads):
+ * logarithms added as numbers from two messages (ln 0 = -inf neutral,
+ * values near +-5000 whose numbers no double holds), a vertex that only
+ * receives ln 0 unchanged and not in next, and 4,000 records of one
+ * vertex in one message (the concurrent compare-and-swap loop): each
+ * value within rel_tol of the sum taken in long double. */
+void xh_check_logadd(const gr_xk_ops *ops, gr_device *dev, double rel_tol);
+
 #endif

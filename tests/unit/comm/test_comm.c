@@ -5,6 +5,7 @@
  * through the exchange against one device, and allocation failures inside a
  * multi-device run. */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "comm_harness.h"
 #include "gr/atomic.h"
 #include "gr/frontier.h"
+#include "gr/logspace.h"
 #include "gr/util.h"
 #include "subgraph_builder.h"
 #include "testutil.h"
@@ -386,6 +388,7 @@ static bool model_apply(gr_value_type t, gr_combine_op op, uint64_t *cur, uint64
       case GR_COMBINE_SUM: c = (gr_svid)((gr_vid)c + (gr_vid)x); break;
       case GR_COMBINE_OR: c |= x; break;
       case GR_COMBINE_REPLACE: c = x; break;
+      case GR_COMBINE_LOGADD: return false; /* floating point only */
     }
     memcpy(cur, &c, sizeof c);
     return op == GR_COMBINE_REPLACE || (op == GR_COMBINE_SUM ? x != 0 : *cur != old);
@@ -401,8 +404,12 @@ static bool model_apply(gr_value_type t, gr_combine_op op, uint64_t *cur, uint64
     case GR_COMBINE_SUM: c = c + x; break;
     case GR_COMBINE_OR: return false;
     case GR_COMBINE_REPLACE: c = x; break;
+    case GR_COMBINE_LOGADD:
+      c = t == GR_VALUE_FLOAT ? (double)gr_log_add_f32((float)c, (float)x) : gr_log_add(c, x);
+      break;
   }
   *cur = xh_value_bits(t, c);
+  if (op == GR_COMBINE_LOGADD) return x != -INFINITY;
   return op == GR_COMBINE_REPLACE || (op == GR_COMBINE_SUM ? x != 0 : *cur != old);
 }
 
@@ -411,7 +418,7 @@ static bool model_apply(gr_value_type t, gr_combine_op op, uint64_t *cur, uint64
 static void model_combine(const xh_combine_in *in, xh_state *s, uint32_t *cull, unsigned char *joins) {
   ck_assert(xh_state_copy(s, in->state));
   const gr_xk_layout *l = &s->layout;
-  const bool all = in->op == GR_COMBINE_SUM || in->op == GR_COMBINE_OR;
+  const bool all = in->op == GR_COMBINE_SUM || in->op == GR_COMBINE_OR || in->op == GR_COMBINE_LOGADD;
   const bool followers =
       (in->op == GR_COMBINE_MIN || in->op == GR_COMBINE_MAX) && (l->n_values > 1 || l->n_vertices > 0);
   for (int pass = 1; pass <= (followers ? 2 : 1); pass++)
@@ -638,6 +645,11 @@ START_TEST(combine_sum_adds_every_value_payload) {
     xh_state_free(&s);
   }
 }
+END_TEST
+
+/* LOGADD adds logarithms as numbers, also where no double holds the
+ * numbers, and under contention for one vertex. */
+START_TEST(combine_logadd_adds_logarithms_as_numbers) { xh_check_logadd(&gr__xk_ops_cpu, dev, 1e-11); }
 END_TEST
 
 START_TEST(combine_or_sets_bits_and_reports_only_new_ones) {
@@ -1231,6 +1243,7 @@ int main(void) {
   tcase_add_test(combine, combine_min_and_max_treat_minus_one_as_no_value);
   tcase_add_test(combine, combine_min_and_max_on_floating_values);
   tcase_add_test(combine, combine_sum_adds_every_value_payload);
+  tcase_add_test(combine, combine_logadd_adds_logarithms_as_numbers);
   tcase_add_test(combine, combine_or_sets_bits_and_reports_only_new_ones);
   tcase_add_test(combine, combine_replace_overwrites_every_payload_and_always_changes);
   tcase_add_test(combine, combine_adds_an_owned_changed_vertex_to_next_once);

@@ -4,8 +4,12 @@
  * answer; the primitive on one CPU device against the reference (one
  * source, several, sources without out-edges); on 2-4 CPU devices through
  * the multi-device layer against one device under every partitioner, proxy
- * and exchange mode; bad sources. */
+ * and exchange mode; bad sources. Beyond double: a 600 x 600 grid, whose
+ * corner-to-corner path count C(1198, 599) ~ 10^359 overflows double,
+ * against the binomial counts, the reference in long double, one device
+ * and 2-4 devices. */
 #include <check.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -352,6 +356,196 @@ START_TEST(several_devices_equal_one_device) {
 }
 END_TEST
 
+/* A grid of r x c from corner 0: vertex (i, j) = i * c + j lies at depth
+ * i + j with C(i + j, i) shortest paths. */
+static double ln_binomial(int n, int k) { return lgamma(n + 1.0) - lgamma(k + 1.0) - lgamma(n - k + 1.0); }
+
+static double extra_number(const gr_result *r, const char *name) {
+  for (int i = 0; i < r->extra.n_numbers; i++)
+    if (!strcmp(r->extra.number_names[i], name)) return r->extra.numbers[i];
+  ck_abort_msg("no extra number %s", name);
+  return 0;
+}
+
+enum { GRID = 600 };
+
+/* The reference beyond double: its counts (as logarithms) are the
+ * binomials; its dependencies from a corner sum to the pairs' interior
+ * vertices, sum over t of (depth(t) - 1), and are symmetric under the
+ * grid's transpose. In double the same source gives infinities. */
+START_TEST(reference_beyond_double) {
+  gr_graph *g = generated("grid2d:600x600");
+  const gr_vid n = gr_graph_num_vertices(g);
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  gr_run_args a = {0, 0, NULL, 0};
+  gr_result ref = GR_RESULT_INIT;
+  ck_assert_msg(gr_bc_reference(g, &a, &o, &ref) == GR_SUCCESS, "%s", gr_error_message());
+  ck_assert_double_eq(extra_number(&ref, "sigma_log"), 1.0);
+  ck_assert_double_eq(extra_number(&ref, "log_sources"), 1.0);
+  ck_assert_double_eq(extra_number(&ref, "levels"), 2.0 * GRID - 1);
+  const gr_svid *depth = ref.aux_values[0];
+  const double *lsigma = ref.aux_values[1], *bc = ref.values;
+  /* The far corner has more paths than double holds. */
+  ck_assert(ln_binomial(2 * GRID - 2, GRID - 1) > log(DBL_MAX));
+  double pairs = 0, sum = 0;
+  for (int i = 0; i < GRID; i++)
+    for (int j = 0; j < GRID; j++) {
+      const gr_vid v = (gr_vid)i * GRID + (gr_vid)j, t = (gr_vid)j * GRID + (gr_vid)i;
+      ck_assert_int_eq(depth[v], i + j);
+      const double want = ln_binomial(i + j, i);
+      ck_assert_msg(fabs(lsigma[v] - want) <= 1e-9 * (1 + want), "ln sigma of (%d, %d): %.17g, binomial %.17g", i, j,
+                    lsigma[v], want);
+      ck_assert_msg(fabs(bc[v] - bc[t]) <= 1e-9 * bc[v] + 1e-9, "(%d, %d) and its transpose: %.17g, %.17g", i, j,
+                    bc[v], bc[t]);
+      if (v) pairs += depth[v] - 1;
+      sum += bc[v];
+    }
+  ck_assert_msg(fabs(sum - pairs) <= 1e-9 * pairs, "dependencies sum to %.17g, pairs' interiors %.17g", sum, pairs);
+  for (gr_vid v = 0; v < n; v++) ck_assert(isfinite(bc[v]) && bc[v] >= 0);
+  gr_result_free(&ref);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+/* The run's result against the reference's: centralities within the BC
+ * tolerance, depths equal, the last source's counts as logarithms (or
+ * numbers) within GR_BC_LOG_SIGMA_TOL; returns the largest difference of
+ * ln sigma seen. */
+static double assert_beyond_double_matches(const gr_result *r, const gr_result *y, const char *what) {
+  const gr_vid n = r->n;
+  const bool lr = extra_number(r, "sigma_log") != 0, ly = extra_number(y, "sigma_log") != 0;
+  const double *x = r->values, *z = y->values;
+  const double *sx = r->aux_values[1], *sy = y->aux_values[1];
+  double worst = 0;
+  for (gr_vid v = 0; v < n; v++) {
+    ck_assert_msg(fabs(x[v] - z[v]) <= GR_BC_REL_TOL * z[v] + GR_BC_ABS_TOL, "%s: vertex %llu: %.17g, expected %.17g",
+                  what, (unsigned long long)v, x[v], z[v]);
+    ck_assert_msg(((const gr_svid *)r->aux_values[0])[v] == ((const gr_svid *)y->aux_values[0])[v], "%s: depth of %llu",
+                  what, (unsigned long long)v);
+    const double a = lr ? sx[v] : log(sx[v]), b = ly ? sy[v] : log(sy[v]);
+    if (isinf(a) || isinf(b)) {
+      ck_assert_msg(a == b, "%s: paths to %llu", what, (unsigned long long)v);
+      continue;
+    }
+    ck_assert_msg(fabs(a - b) <= GR_BC_LOG_SIGMA_TOL, "%s: ln paths to %llu: %.17g, expected %.17g", what,
+                  (unsigned long long)v, a, b);
+    worst = fabs(a - b) > worst ? fabs(a - b) : worst;
+  }
+  return worst;
+}
+
+/* One CPU device beyond double: a corner (counts outgrow double: the run
+ * takes it again as logarithms), the centre (it does not) and the far
+ * corner, so that the mode changes both ways inside a run; the validator
+ * holds the run to the long double reference. */
+START_TEST(one_device_beyond_double) {
+  gr_graph *g = generated("grid2d:600x600");
+  const gr_vid n = gr_graph_num_vertices(g);
+  gr_subgraph *sub = NULL;
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  gr_vid src[] = {0, (gr_vid)(GRID / 2) * GRID + GRID / 2, n - 1};
+  for (int k = 1; k <= 3; k += 2)
+    for (int threads = 1; threads <= 3; threads += 2) {
+      gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+      gr_run_args a = {src[0], 0, src, (gr_vid)k};
+      gr_result r = GR_RESULT_INIT, ref = GR_RESULT_INIT;
+      run_bc(&sub, 1, threads, NULL, NULL, &o, &a, &r);
+      ck_assert_msg(gr_bc_reference(g, &a, &o, &ref) == GR_SUCCESS, "%s", gr_error_message());
+      ck_assert_msg(gr_bc_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%d sources, %d threads: %s", k, threads,
+                    gr_error_message());
+      ck_assert_double_eq(extra_number(&r, "log_sources"), k == 1 ? 1.0 : 2.0);
+      ck_assert_double_eq(extra_number(&r, "sigma_log"), 1.0);
+      const double worst = assert_beyond_double_matches(&r, &ref, "one device");
+      /* The log-adds' rounding over 1,199 levels: far inside the tolerance. */
+      ck_assert_msg(worst < 1e-9, "ln sigma off by %g", worst);
+      /* The opposite corner's count: C(1198, 599), about 10^359. */
+      const double *ls = r.aux_values[1];
+      const gr_vid far = src[k - 1] == 0 ? n - 1 : 0;
+      ck_assert_msg(fabs(ls[far] - ln_binomial(2 * GRID - 2, GRID - 1)) < 1e-9, "%.17g", ls[far]);
+      for (gr_vid v = 0; v < n; v++) ck_assert(isfinite(((const double *)r.values)[v]));
+      /* Held as numbers, the same counts fail the validator. */
+      r.extra.numbers[4] = 0.0;
+      ck_assert_str_eq(r.extra.number_names[4], "sigma_log");
+      ck_assert_int_eq(gr_bc_validate(g, &a, &o, &r, &ref), GR_ERR_VALIDATION);
+      ck_assert_ptr_nonnull(strstr(gr_error_message(), "shortest paths"));
+      r.extra.numbers[4] = 1.0;
+      /* A count off by 1e-5 relative is refused; 1e-8 passes. */
+      double *lsw = r.aux_values[1];
+      lsw[n / 2] += 1e-5;
+      ck_assert_int_eq(gr_bc_validate(g, &a, &o, &r, &ref), GR_ERR_VALIDATION);
+      lsw[n / 2] -= 1e-5 - 1e-8;
+      ck_assert_msg(gr_bc_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%s", gr_error_message());
+      gr_result_free(&r);
+      gr_result_free(&ref);
+    }
+  gr_subgraph_destroy(&sub);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+/* 2-4 CPU devices beyond double, every partitioner, proxy mode and
+ * exchange mode: the one device's answer (counts combined by LOGADD
+ * between devices, in another order), and the reference's. */
+START_TEST(several_devices_beyond_double) {
+  static const gr_partitioner_kind kinds[] = {GR_PART_RANDOM, GR_PART_BIASED,
+#ifdef GR_HAVE_METIS
+                                              GR_PART_METIS,
+#endif
+                                              GR_PART_STATIC, GR_PART_RANGE};
+  static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+  static const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
+  gr_graph *g = generated("grid2d:600x600");
+  const gr_vid n = gr_graph_num_vertices(g);
+  gr_subgraph *sub = NULL;
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  gr_vid src[] = {n - 1, (gr_vid)(GRID / 3) * GRID + GRID / 2, GRID - 1};
+  gr_run_args a = {src[0], 0, src, 3};
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  gr_result expect = GR_RESULT_INIT, ref = GR_RESULT_INIT;
+  run_bc(&sub, 1, 2, NULL, NULL, &o, &a, &expect);
+  gr_subgraph_destroy(&sub);
+  ck_assert_msg(gr_bc_reference(g, &a, &o, &ref) == GR_SUCCESS, "%s", gr_error_message());
+  ck_assert_msg(gr_bc_validate(g, &a, &o, &expect, &ref) == GR_SUCCESS, "one device: %s", gr_error_message());
+  ck_assert_double_eq(extra_number(&expect, "log_sources"), 2.0);
+  for (int devices = 2; devices <= 4; devices++) {
+    for (size_t p = 0; p < sizeof kinds / sizeof kinds[0]; p++) {
+      gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+      po.kind = kinds[p];
+      po.parts = devices;
+      po.threads = 1;
+      gr_partition *part = NULL;
+      ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
+      for (size_t x = 0; x < sizeof proxies / sizeof proxies[0]; x++) {
+        gr_subgraph **subs = NULL;
+        ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
+        for (size_t w = 0; w < sizeof modes / sizeof modes[0]; w++) {
+          gr_comm_options co = {modes[w], GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO};
+          gr_comm *comm = NULL;
+          ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
+          gr_result r = GR_RESULT_INIT;
+          run_bc(subs, devices, 1, &gr_comm_exchange_ops, comm, &o, &a, &r);
+          gr_comm_destroy(&comm);
+          char what[200];
+          snprintf(what, sizeof what, "grid2d:600x600, %d devices, %s, %s proxies, %s", devices,
+                   gr_partitioner_name(kinds[p]), proxies[x] == GR_PROXY_1HOP ? "1hop" : "all",
+                   gr_comm_mode_name(modes[w]));
+          ck_assert_double_eq(extra_number(&r, "log_sources"), 2.0);
+          ck_assert_double_eq(extra_number(&r, "sigma_log"), 1.0);
+          assert_beyond_double_matches(&r, &expect, what);
+          ck_assert_msg(gr_bc_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%s: %s", what, gr_error_message());
+          gr_result_free(&r);
+        }
+        gr_subgraphs_destroy(&subs, devices);
+      }
+      gr_partition_destroy(&part);
+    }
+  }
+  gr_result_free(&expect);
+  gr_result_free(&ref);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 START_TEST(bad_sources_are_refused) {
   gr_graph *g = generated("kron:6:4");
   gr_subgraph *sub = NULL;
@@ -384,16 +578,19 @@ int main(void) {
   tcase_add_test(ref, reference_on_a_path);
   tcase_add_test(ref, reference_on_a_directed_diamond);
   tcase_add_test(ref, validator_rejects_each_kind_of_wrong_answer);
+  tcase_add_test(ref, reference_beyond_double);
   suite_add_tcase(s, ref);
   TCase *one = tcase_create("single_device");
   tcase_set_timeout(one, 300);
   tcase_add_test(one, one_device_equals_reference);
   tcase_add_test(one, trivial_sources_and_isolated_vertices);
   tcase_add_test(one, bad_sources_are_refused);
+  tcase_add_test(one, one_device_beyond_double);
   suite_add_tcase(s, one);
   TCase *multi = tcase_create("multi_device");
   tcase_set_timeout(multi, 900);
   tcase_add_test(multi, several_devices_equal_one_device);
+  tcase_add_test(multi, several_devices_beyond_double);
   suite_add_tcase(s, multi);
   return gr_test_run_suite(s, 0);
 }
