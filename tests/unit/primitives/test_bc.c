@@ -575,6 +575,7 @@ END_TEST
 int main(void) {
   Suite *s = suite_create("bc");
   TCase *ref = tcase_create("reference");
+  tcase_set_timeout(ref, 300); /* the 600x600 grid's long double reference takes seconds, more under sanitizers */
   tcase_add_test(ref, reference_on_a_path);
   tcase_add_test(ref, reference_on_a_directed_diamond);
   tcase_add_test(ref, validator_rejects_each_kind_of_wrong_answer);
