@@ -120,7 +120,15 @@ static void gr__fail(struct gr_enactor *e, int dev, gr_status st) {
     e->fail_st = st;
     e->fail_dev = dev;
     const char *msg = gr_error_message();
-    snprintf(e->fail_msg, sizeof e->fail_msg, "%s", msg && *msg ? msg : gr_status_string(st));
+    /* Peers already waiting at a barrier are woken by this device's
+     * arrival there; saying how many tells a failure that others waited
+     * for from one that came first (and lets the tests show the former). */
+    const unsigned waiting = __atomic_load_n(&e->bar.arrived, __ATOMIC_ACQUIRE);
+    if (waiting)
+      snprintf(e->fail_msg, sizeof e->fail_msg, "%s (%u other device%s waiting for it at a barrier)",
+               msg && *msg ? msg : gr_status_string(st), waiting, waiting == 1 ? " was" : "s were");
+    else
+      snprintf(e->fail_msg, sizeof e->fail_msg, "%s", msg && *msg ? msg : gr_status_string(st));
   }
   e->bar.failed = true;
   pthread_mutex_unlock(&e->bar.mu);

@@ -33,6 +33,18 @@ uint64_t gr_host_memory_bytes(void);
  * allocation. */
 void gr_host_memory_limit(uint64_t bytes);
 
+/* The fault-injection hooks (README, docs/reliability.md): the variable
+ * `var`=DEVICE:N[:MS] arms the N-th event (1-based: an allocation, a
+ * kernel launch, a transfer) on device ordinal DEVICE; with MS, the failing
+ * thread first sleeps MS milliseconds, so that its peers are already
+ * waiting for it (at a barrier, in a transfer) when it fails. Returns N for
+ * device `ordinal`, or -1 when the variable is unset, names another device
+ * or is malformed (then with a warning on stderr); *delay_ms gets MS or 0.
+ * Read when a device or its exchange state is set up, never per event. */
+int64_t gr__fault_hook(const char *var, int ordinal, unsigned *delay_ms);
+/* Sleeps `ms` milliseconds (a hook's delay; nothing for 0). */
+void gr__fault_delay(unsigned ms);
+
 /* malloc/calloc that record a clear out-of-memory error saying how much was
  * asked for; *out is NULL on failure. */
 gr_status gr_host_alloc(void **out, size_t bytes, const char *what);
