@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #ifdef GR_HAVE_OPENMP
@@ -60,7 +61,14 @@ uint64_t gr_host_memory_bytes(void) {
   long pages = sysconf(_SC_PHYS_PAGES);
   long page = sysconf(_SC_PAGE_SIZE);
   if (pages <= 0 || page <= 0) return cap;
-  const uint64_t phys = (uint64_t)pages * (uint64_t)page;
+  uint64_t phys = (uint64_t)pages * (uint64_t)page;
+  /* An address-space limit (ulimit -v) bounds what this process can
+   * allocate below the physical memory: planning against it turns a load
+   * that cannot fit into one clear error instead of a failed allocation
+   * somewhere inside it. */
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (uint64_t)rl.rlim_cur < phys)
+    phys = (uint64_t)rl.rlim_cur;
   return cap && cap < phys ? cap : phys;
 }
 

@@ -23,8 +23,8 @@ double gr_time_now(void);
 /* Threads the host offers to parallel loops (OpenMP's count when built with
  * OpenMP, else 1). */
 int gr_host_threads(void);
-/* Physical memory of the host in bytes (0 when unknown), or the limit set
- * below when that is smaller. */
+/* Physical memory of the host in bytes (0 when unknown), or the process's
+ * address-space limit (ulimit -v) or the limit set below when smaller. */
 uint64_t gr_host_memory_bytes(void);
 /* Makes gr plan with at most `bytes` of host memory (0: the whole host):
  * loads and builds that would need more fail early with GR_ERR_HOST_OOM
