@@ -165,13 +165,13 @@ gr_status gr_device_mem_info(gr_device *dev, size_t *free_bytes, size_t *total_b
   return GR_SUCCESS;
 }
 
-gr_status gr__device_launch(gr_device *dev, const char *where) {
+gr_status gr__device_launch(gr_device *dev, const char *launcher, const char *where) {
   gr__activity.launches++;
   if (dev->launch_countdown < 0 || --dev->launch_countdown) return GR_SUCCESS;
   gr__fault_delay(dev->launch_delay_ms);
   return gr_errorf(dev->backend == GR_BACKEND_CUDA ? GR_ERR_CUDA : GR_ERR_INTERNAL,
-                   "device %d (%s): kernel launch %lld failed (%s) [injected by GR_FAULT_LAUNCH]", dev->ordinal,
-                   dev->name, (long long)dev->launch_fault_at, where);
+                   "device %d (%s): kernel launch %lld failed (%s%s%s) [injected by GR_FAULT_LAUNCH]", dev->ordinal,
+                   dev->name, (long long)dev->launch_fault_at, launcher, where ? " at " : "", where ? where : "");
 }
 
 static gr_status gr__device_oom(gr_device *dev, size_t bytes, const char *what,

@@ -30,12 +30,12 @@
  * with GR_CUDA_CHECK_LIB. */
 #define GR_CUDA_CHECK_LAUNCH(dev)                                                   \
   do {                                                                             \
-    GR_CHECK(gr__device_launch((dev), __FILE__ ":" GR__CUDA_STR(__LINE__)));       \
+    GR_CHECK(gr__device_launch((dev), __func__, __FILE__ ":" GR__CUDA_STR(__LINE__))); \
     GR_CUDA_CHECK(cudaGetLastError());                                             \
   } while (0)
 #define GR_CUDA_CHECK_LIB(dev, call)                                               \
   do {                                                                             \
-    GR_CHECK(gr__device_launch((dev), __FILE__ ":" GR__CUDA_STR(__LINE__)));       \
+    GR_CHECK(gr__device_launch((dev), __func__, __FILE__ ":" GR__CUDA_STR(__LINE__))); \
     GR_CUDA_CHECK(call);                                                           \
   } while (0)
 

@@ -140,12 +140,13 @@ gr_device_activity gr_device_activity_get(void);
 void gr__device_activity_launch(void);
 /* Every kernel launch of gr's launchers on `dev`, counted for the timeline:
  * CUDA launchers call it after the launch (GR_CUDA_CHECK_LAUNCH), the CPU
- * operators before their loop; `where` names the launcher. Fails only
+ * operators before their loop; `launcher` names the function and `where`
+ * (or NULL) the file and line. Fails only
  * under the documented hook GR_FAULT_LAUNCH=DEVICE:N (README), which makes
  * the N-th launch on device DEVICE fail as a launch error would (GR_ERR_CUDA
  * on a GPU, GR_ERR_INTERNAL on a CPU device), to prove that a device whose
  * kernel cannot run ends the run cleanly. */
-gr_status gr__device_launch(gr_device *dev, const char *where);
+gr_status gr__device_launch(gr_device *dev, const char *launcher, const char *where);
 void gr__device_activity_wait(void);
 void gr__device_activity_copy(void);
 
