@@ -159,6 +159,12 @@ typedef struct gr__xlocal {
   gr_buffer counters;
   unsigned long long *hc; /* pinned host mirror of the counters */
   gr_device_marks *marks; /* around the moves and the combines */
+  /* GR_FAULT_TRANSPORT=DEVICE:K[:MS]: this device's K-th transfer fails
+   * (read once at attach; <0 off), after MS milliseconds. */
+  int64_t fault_countdown;
+  int64_t fault_at;
+  unsigned fault_delay_ms;
+  uint64_t transfers;
 } gr__xlocal;
 
 static const gr_xk_ops *gr__xk_ops(const gr_device *dev) {
@@ -235,6 +241,8 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
   x->n = p->count;
   x->prim = prim;
   x->k = gr__xk_ops(p->dev);
+  x->fault_countdown = gr__fault_hook("GR_FAULT_TRANSPORT", x->me, &x->fault_delay_ms);
+  x->fault_at = x->fault_countdown;
   GR_CHECK_GOTO(prim->payload(slice, p, &x->pay), st, fail);
   if (x->pay.n_values < 1 || x->pay.n_values > GR_MAX_PAYLOADS || x->pay.n_vertices < 0 ||
       x->pay.n_vertices > GR_MAX_PAYLOADS) {
@@ -508,6 +516,21 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   gr_device *dev = p->dev;
   const int n = x->n, me = x->me;
   GR_CHECK(gr_device_mark(x->marks, 0));
+  x->transfers++;
+  if (x->fault_countdown > 0 && --x->fault_countdown == 0) {
+    /* Every transport's moves pass here, so the hook proves the same end
+     * for host copies, peer copies and NCCL: this device never posts its
+     * part (NCCL peers waiting for it must give up), records the failure
+     * and leaves with the others at the next barrier. */
+    gr__fault_delay(x->fault_delay_ms);
+    return gr_errorf(c->transport == GR_TRANSPORT_NCCL ? GR_ERR_NCCL
+                     : c->transport == GR_TRANSPORT_P2P ? GR_ERR_CUDA
+                                                        : GR_ERR_INTERNAL,
+                     "device %d: exchange %llu: the %s transport failed to move the packages [injected by "
+                     "GR_FAULT_TRANSPORT=%d:%lld]",
+                     me, (unsigned long long)x->transfers, gr_transport_name(c->transport), me,
+                     (long long)x->fault_at);
+  }
   GR_CHECK(c->tops->move(c, t));
   GR_CHECK(gr_device_mark(x->marks, 1));
   gr_xk_combine_args a;

@@ -42,6 +42,7 @@ static void gr__write_record(unsigned char *rec, const gr_xk_layout *l, const gr
 }
 
 static gr_status gr__xk_package_cpu(gr_device *dev, const gr_xk_package_args *a) {
+  GR_CHECK(gr__device_launch(dev, "gr__xk_package_cpu", NULL));
   const int nt = gr_device_cpu_threads(dev);
   const gr_xk_layout *l = &a->layout;
   const size_t vb = (size_t)l->value_bytes;
@@ -224,6 +225,7 @@ static bool gr__combine_one(const gr_xk_combine_args *a, gr_vid v, const unsigne
 }
 
 static gr_status gr__xk_combine_cpu(gr_device *dev, const gr_xk_combine_args *a) {
+  GR_CHECK(gr__device_launch(dev, "gr__xk_combine_cpu", NULL));
   const int nt = gr_device_cpu_threads(dev);
   const gr_xk_layout *l = &a->layout;
   int overflow = 0;

@@ -307,7 +307,7 @@ gr_status package_cuda(gr_device *dev, const gr_xk_package_args *a) {
   const unsigned long long tiles = (a->n_out + (unsigned long long)kBlock * kItems - 1) / ((unsigned long long)kBlock * kItems);
   int sms = gr_device_sm_count(dev);
   package_kernel<<<gr_cuda::grid_for(tiles, 1, (unsigned)(sms > 0 ? sms : 16) * 8u), kBlock, 0, s>>>(*a);
-  GR_CUDA_CHECK_LAUNCH();
+  GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
 }
 
@@ -320,7 +320,7 @@ gr_status combine_typed(gr_device *dev, const gr_xk_combine_args *a, cudaStream_
     if (!a->count) return GR_SUCCESS;
     combine_list_kernel<T><<<blocks_for(dev, a->count), kBlock, 0, s>>>(*a);
   }
-  GR_CUDA_CHECK_LAUNCH();
+  GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Device contexts: dispatch to the CPU or CUDA backend, memory accounting and
- * the allocation fault-injection hook. */
+ * the fault-injection and memory-limit hooks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,19 +42,27 @@ gr_status gr_device_count(gr_backend backend, int *count) {
 #endif
 }
 
-/* GR_FAULT_ALLOC=DEVICE:N makes the N-th device allocation (1-based) on
- * device ordinal DEVICE fail as if the device were out of memory. Documented
- * in the README; used by the failure tests. */
-static int64_t gr__fault_countdown(int ordinal) {
-  const char *s = getenv("GR_FAULT_ALLOC");
-  if (!s || !*s) return -1;
-  int dev = -1;
-  long long n = -1;
-  if (sscanf(s, "%d:%lld", &dev, &n) != 2 || n < 1) {
-    fprintf(stderr, "gr: warning: GR_FAULT_ALLOC=%s is not DEVICE:N; ignored\n", s);
-    return -1;
+/* GR_DEVICE_MEMORY_LIMIT=BYTES[K|M|G|T]: the most memory a device reports
+ * and hands out; 0 when unset (or malformed, with a warning). */
+static uint64_t gr__memory_limit(void) {
+  const char *s = getenv("GR_DEVICE_MEMORY_LIMIT");
+  if (!s || !*s) return 0;
+  size_t len = strlen(s);
+  unsigned shift = 0;
+  switch (s[len - 1]) {
+    case 'K': case 'k': shift = 10; break;
+    case 'M': case 'm': shift = 20; break;
+    case 'G': case 'g': shift = 30; break;
+    case 'T': case 't': shift = 40; break;
+    default: break;
   }
-  return dev == ordinal ? (int64_t)n : -1;
+  if (shift) len--;
+  uint64_t v = 0;
+  if (!gr_parse_count(s, len, &v) || v == 0 || v > (UINT64_MAX >> shift)) {
+    fprintf(stderr, "gr: warning: GR_DEVICE_MEMORY_LIMIT=%s is not a byte count (e.g. 64M); ignored\n", s);
+    return 0;
+  }
+  return v << shift;
 }
 
 gr_status gr_device_create(gr_device **out, gr_backend backend, int ordinal,
@@ -70,7 +78,14 @@ gr_status gr_device_create(gr_device **out, gr_backend backend, int ordinal,
   d->backend = backend;
   d->ordinal = ordinal;
   d->gpu = -1;
-  d->fault_countdown = gr__fault_countdown(ordinal);
+  /* The fault hooks (GR_FAULT_ALLOC: the N-th allocation fails as if the
+   * device were out of memory; GR_FAULT_LAUNCH: the N-th kernel launch
+   * fails as a launch error would) are read once here, so that the paths
+   * they guard cost one comparison when they are unset. */
+  d->fault_countdown = gr__fault_hook("GR_FAULT_ALLOC", ordinal, &d->fault_delay_ms);
+  d->launch_countdown = gr__fault_hook("GR_FAULT_LAUNCH", ordinal, &d->launch_delay_ms);
+  d->launch_fault_at = d->launch_countdown;
+  d->memory_limit = gr__memory_limit();
   {
     const int per = options->devices_in_run > 0 ? options->devices_in_run : 1;
     d->host_threads = gr_host_threads() / per > 1 ? gr_host_threads() / per : 1;
@@ -134,12 +149,29 @@ int gr_device_sm_count(const gr_device *dev) { return dev->sm_count; }
 
 gr_status gr_device_mem_info(gr_device *dev, size_t *free_bytes, size_t *total_bytes) {
 #ifdef GR_HAVE_CUDA
-  if (dev->backend == GR_BACKEND_CUDA) return gr__cuda_mem_info(dev, free_bytes, total_bytes);
+  if (dev->backend == GR_BACKEND_CUDA) GR_CHECK(gr__cuda_mem_info(dev, free_bytes, total_bytes));
 #endif
-  uint64_t total = gr_host_memory_bytes();
-  *total_bytes = (size_t)total;
-  *free_bytes = (size_t)(total > dev->mem.bytes_in_use ? total - dev->mem.bytes_in_use : 0);
+  if (dev->backend == GR_BACKEND_CPU) {
+    uint64_t total = gr_host_memory_bytes();
+    *total_bytes = (size_t)total;
+    *free_bytes = (size_t)(total > dev->mem.bytes_in_use ? total - dev->mem.bytes_in_use : 0);
+  }
+  if (dev->memory_limit) {
+    const uint64_t lim = dev->memory_limit;
+    const uint64_t left = lim > dev->mem.bytes_in_use ? lim - dev->mem.bytes_in_use : 0;
+    if (*total_bytes > lim) *total_bytes = (size_t)lim;
+    if (*free_bytes > left) *free_bytes = (size_t)left;
+  }
   return GR_SUCCESS;
+}
+
+gr_status gr__device_launch(gr_device *dev, const char *launcher, const char *where) {
+  gr__activity.launches++;
+  if (dev->launch_countdown < 0 || --dev->launch_countdown) return GR_SUCCESS;
+  gr__fault_delay(dev->launch_delay_ms);
+  return gr_errorf(dev->backend == GR_BACKEND_CUDA ? GR_ERR_CUDA : GR_ERR_INTERNAL,
+                   "device %d (%s): kernel launch %lld failed (%s%s%s) [injected by GR_FAULT_LAUNCH]", dev->ordinal,
+                   dev->name, (long long)dev->launch_fault_at, launcher, where ? " at " : "", where ? where : "");
 }
 
 static gr_status gr__device_oom(gr_device *dev, size_t bytes, const char *what,
@@ -156,8 +188,13 @@ static gr_status gr__device_oom(gr_device *dev, size_t bytes, const char *what,
 
 gr_status gr_device_malloc(gr_device *dev, void **out, size_t bytes, const char *what) {
   *out = NULL;
-  if (dev->fault_countdown > 0 && --dev->fault_countdown == 0)
+  if (dev->fault_countdown > 0 && --dev->fault_countdown == 0) {
+    gr__fault_delay(dev->fault_delay_ms);
     return gr__device_oom(dev, bytes, what, " [injected by GR_FAULT_ALLOC]");
+  }
+  if (dev->memory_limit &&
+      bytes > (dev->memory_limit > dev->mem.bytes_in_use ? dev->memory_limit - dev->mem.bytes_in_use : 0))
+    return gr__device_oom(dev, bytes, what, " [beyond GR_DEVICE_MEMORY_LIMIT]");
   size_t req = bytes ? bytes : 1;
   if (dev->backend == GR_BACKEND_CPU) {
     /* 256-byte alignment matches what CUDA gives and keeps vector loads in

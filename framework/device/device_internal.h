@@ -20,6 +20,11 @@ struct gr_device {
   void *comm_stream;
   gr_device_mem_stats mem;
   int64_t fault_countdown; /* fail the allocation that makes it 0; <0 off */
+  int64_t launch_countdown; /* fail the launch that makes it 0; <0 off (GR_FAULT_LAUNCH) */
+  int64_t launch_fault_at;  /* N of GR_FAULT_LAUNCH, for the message */
+  unsigned fault_delay_ms;  /* the hooks' delays before they fail (DEVICE:N:MS) */
+  unsigned launch_delay_ms;
+  uint64_t memory_limit;    /* GR_DEVICE_MEMORY_LIMIT: the total the device reports; 0 none */
 };
 
 /* Backend entry points. */

@@ -120,7 +120,15 @@ static void gr__fail(struct gr_enactor *e, int dev, gr_status st) {
     e->fail_st = st;
     e->fail_dev = dev;
     const char *msg = gr_error_message();
-    snprintf(e->fail_msg, sizeof e->fail_msg, "%s", msg && *msg ? msg : gr_status_string(st));
+    /* Peers already waiting at a barrier are woken by this device's
+     * arrival there; saying how many tells a failure that others waited
+     * for from one that came first (and lets the tests show the former). */
+    const unsigned waiting = __atomic_load_n(&e->bar.arrived, __ATOMIC_ACQUIRE);
+    if (waiting)
+      snprintf(e->fail_msg, sizeof e->fail_msg, "%s (%u other device%s waiting for it at a barrier)",
+               msg && *msg ? msg : gr_status_string(st), waiting, waiting == 1 ? " was" : "s were");
+    else
+      snprintf(e->fail_msg, sizeof e->fail_msg, "%s", msg && *msg ? msg : gr_status_string(st));
   }
   e->bar.failed = true;
   pthread_mutex_unlock(&e->bar.mu);
@@ -320,6 +328,40 @@ static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_buffer bufs[
   return gr_device_sync(dev);
 }
 
+/* Bytes of a host CSR once on a device. */
+static uint64_t gr__csr_bytes(const gr_csr *h) {
+  return ((uint64_t)h->n + 1) * sizeof(gr_eid) + (uint64_t)h->m * sizeof(gr_vid) +
+         (h->weights ? (uint64_t)h->m * sizeof(gr_weight) : 0);
+}
+
+/* A part too large for its device fails here, before the uploads and the
+ * runs, saying what it needs and what fits, rather than at whichever
+ * allocation happens to run out (the primitive's state comes on top of the
+ * graph's arrays, so passing this check is necessary, not sufficient). */
+static gr_status gr__check_fits(gr__slot *s, const gr_subgraph *sub, bool csc) {
+  const uint64_t out_b = gr__csr_bytes(&sub->out);
+  const uint64_t in_b = csc ? gr__csr_bytes(&sub->in) : 0;
+  const uint64_t ids_b = sub->local_to_global ? (uint64_t)sub->n_local * sizeof(gr_vid) : 0;
+  const uint64_t need = out_b + in_b + ids_b;
+  size_t free_b = 0, total_b = 0;
+  GR_CHECK(gr_device_mem_info(s->dev, &free_b, &total_b));
+  if (need <= free_b) return GR_SUCCESS;
+  const uint64_t arcs = (uint64_t)sub->out.m + (csc ? (uint64_t)sub->in.m : 0);
+  const double per_arc = arcs ? (double)need / (double)arcs : (double)need;
+  char nb[32], ob[32], ib[32], lb[32], fb[32], tb[32], parts[160];
+  int k = snprintf(parts, sizeof parts, "CSR %s", gr_format_bytes(ob, sizeof ob, out_b));
+  if (in_b) k += snprintf(parts + k, sizeof parts - (size_t)k, ", CSC %s", gr_format_bytes(ib, sizeof ib, in_b));
+  if (ids_b) snprintf(parts + k, sizeof parts - (size_t)k, ", local ids %s", gr_format_bytes(lb, sizeof lb, ids_b));
+  return gr_errorf(GR_ERR_DEVICE_OOM,
+                   "device %d (%s): its part of the graph (%llu vertices, %llu arcs) needs at least %s of device "
+                   "memory (%s), but the most that fits is %s (free of %s total), room for about %.0f%% of "
+                   "those arcs; use more devices or a smaller graph",
+                   s->index, gr_device_name(s->dev), (unsigned long long)sub->n_local,
+                   (unsigned long long)sub->out.m, gr_format_bytes(nb, sizeof nb, need), parts,
+                   gr_format_bytes(fb, sizeof fb, free_b), gr_format_bytes(tb, sizeof tb, total_b),
+                   arcs ? 100.0 * ((double)free_b / per_arc) / (double)arcs : 0.0);
+}
+
 static gr_status gr__slot_init(gr__slot *s) {
   struct gr_enactor *e = s->e;
   const gr_subgraph *sub = e->cfg.subs[s->index];
@@ -341,6 +383,9 @@ static gr_status gr__slot_init(gr__slot *s) {
   p->global_view = e->n == 1 || e->cfg.broadcast;
   p->sync = e->n > 1 ? &s->sync : NULL;
   for (int i = 0; i < e->n; i++) p->m_global += e->cfg.subs[i]->out.m;
+  const bool own_csc = e->cfg.prim->needs_in_edges && sub->in.offsets &&
+                       !(sub->in.offsets == sub->out.offsets && sub->in.indices == sub->out.indices);
+  GR_CHECK(gr__check_fits(s, sub, own_csc));
   GR_CHECK(gr__upload_csr(s->dev, &sub->out, s->dev_out, &p->out, "graph (CSR)"));
   if (e->cfg.prim->needs_in_edges) {
     if (!sub->in.offsets)

@@ -10,6 +10,7 @@
 #include "gr/util.h"
 
 gr_status gr__frontier_q2b_cpu(gr_device *dev, const gr_vid *q, gr_eid n, uint32_t *bits) {
+  GR_CHECK(gr__device_launch(dev, "gr__frontier_q2b_cpu", NULL));
   int nt = gr_device_cpu_threads(dev);
 #pragma omp parallel for num_threads(nt) schedule(static, 4096)
   for (gr_eid i = 0; i < n; i++) gr_atomic_or_u32(&bits[q[i] >> 5], 1u << (q[i] & 31u));
@@ -21,6 +22,7 @@ gr_status gr__frontier_q2b_cpu(gr_device *dev, const gr_vid *q, gr_eid n, uint32
  * only the count is returned. */
 gr_status gr__frontier_b2q_cpu(gr_device *dev, const uint32_t *bits, gr_vid universe, gr_vid *q,
                                gr_eid *n) {
+  GR_CHECK(gr__device_launch(dev, "gr__frontier_b2q_cpu", NULL));
   size_t words = gr_bitmap_words(universe);
   int nt = gr_device_cpu_threads(dev);
   if (nt > 256) nt = 256;
@@ -60,6 +62,7 @@ gr_status gr__frontier_b2q_cpu(gr_device *dev, const uint32_t *bits, gr_vid univ
 
 gr_status gr__frontier_degrees_cpu(gr_device *dev, const gr_vid *q, gr_eid n, const gr_eid *offsets,
                                    gr_eid *sum) {
+  GR_CHECK(gr__device_launch(dev, "gr__frontier_degrees_cpu", NULL));
   gr_eid t = 0;
   const int nt = gr_device_cpu_threads(dev);
 #pragma omp parallel for num_threads(nt) reduction(+ : t) schedule(static)

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #ifdef GR_HAVE_OPENMP
@@ -26,6 +27,30 @@ int gr_host_threads(void) {
 #endif
 }
 
+int64_t gr__fault_hook(const char *var, int ordinal, unsigned *delay_ms) {
+  *delay_ms = 0;
+  const char *s = getenv(var);
+  if (!s || !*s) return -1;
+  int dev = -1, used = 0;
+  long long n = -1;
+  unsigned ms = 0;
+  const int k = sscanf(s, "%d:%lld%n:%u%n", &dev, &n, &used, &ms, &used);
+  if (k < 2 || n < 1 || dev < 0 || s[used] != '\0') {
+    fprintf(stderr, "gr: warning: %s=%s is not DEVICE:N or DEVICE:N:MS; ignored\n", var, s);
+    return -1;
+  }
+  if (dev != ordinal) return -1;
+  *delay_ms = k == 3 ? ms : 0;
+  return (int64_t)n;
+}
+
+void gr__fault_delay(unsigned ms) {
+  if (!ms) return;
+  struct timespec ts = {(time_t)(ms / 1000u), (long)(ms % 1000u) * 1000000L};
+  while (nanosleep(&ts, &ts) != 0) {
+  }
+}
+
 /* Set once by the embedding program, read by any thread. */
 static uint64_t gr__host_memory_cap;
 
@@ -36,7 +61,14 @@ uint64_t gr_host_memory_bytes(void) {
   long pages = sysconf(_SC_PHYS_PAGES);
   long page = sysconf(_SC_PAGE_SIZE);
   if (pages <= 0 || page <= 0) return cap;
-  const uint64_t phys = (uint64_t)pages * (uint64_t)page;
+  uint64_t phys = (uint64_t)pages * (uint64_t)page;
+  /* An address-space limit (ulimit -v) bounds what this process can
+   * allocate below the physical memory: planning against it turns a load
+   * that cannot fit into one clear error instead of a failed allocation
+   * somewhere inside it. */
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (uint64_t)rl.rlim_cur < phys)
+    phys = (uint64_t)rl.rlim_cur;
   return cap && cap < phys ? cap : phys;
 }
 

@@ -12,6 +12,7 @@ static GR_CPU_ADVANCE_PUSH(gr__pr_push_cpu, gr_pr_ctx, gr_pr_push_visit)
 /* Every owned vertex sums its in-edges' contributions, in row order. */
 static gr_status gr__pr_pull_step_cpu(gr_device *dev, gr_workspace *ws, const gr_pr_plan *plan, gr_vid n,
                                       const gr_pr_ctx *c, double *l1, double *dangling) {
+  GR_CHECK(gr__device_launch(dev, "gr__pr_pull_step_cpu", NULL));
   (void)ws;
   (void)plan;
   double a = 0, b = 0;
@@ -27,6 +28,7 @@ static gr_status gr__pr_pull_step_cpu(gr_device *dev, gr_workspace *ws, const gr
 /* Every owned vertex takes the sum pushed into it (and what peers sent). */
 static gr_status gr__pr_push_step_cpu(gr_device *dev, gr_workspace *ws, gr_vid n, const gr_pr_ctx *c, double *l1,
                                       double *dangling) {
+  GR_CHECK(gr__device_launch(dev, "gr__pr_push_step_cpu", NULL));
   (void)ws;
   double a = 0, b = 0;
   const int nt = gr_device_cpu_threads(dev);

@@ -170,17 +170,17 @@ gr_status pull_step_cuda(gr_device *dev, gr_workspace *ws, const gr_pr_plan *pla
   GR_CHECK(gr_device_memset(dev, c->sums, 0, 2 * sizeof(double)));
   if (n) {
     pull_light_kernel<<<gr_cuda::grid_for(n, kBlock, most), kBlock, 0, s>>>(*c, n);
-    GR_CUDA_CHECK_LAUNCH();
+    GR_CUDA_CHECK_LAUNCH(dev);
   }
   if (plan->n_small) {
     pull_group_kernel<GR_PR_GROUP><<<gr_cuda::grid_for(plan->n_small * GR_PR_GROUP, kBlock, most), kBlock, 0, s>>>(
         *c, (const gr_vid *)plan->small.ptr, plan->n_small);
-    GR_CUDA_CHECK_LAUNCH();
+    GR_CUDA_CHECK_LAUNCH(dev);
   }
   if (plan->n_medium) {
     pull_group_kernel<32><<<gr_cuda::grid_for(plan->n_medium * 32u, kBlock, most), kBlock, 0, s>>>(
         *c, (const gr_vid *)plan->medium.ptr, plan->n_medium);
-    GR_CUDA_CHECK_LAUNCH();
+    GR_CUDA_CHECK_LAUNCH(dev);
   }
   if (plan->n_heavy) {
     double *hs = (double *)plan->heavy_sum.ptr;
@@ -188,10 +188,10 @@ gr_status pull_step_cuda(gr_device *dev, gr_workspace *ws, const gr_pr_plan *pla
     const unsigned long long chunks = plan->n_chunks;
     pull_heavy_kernel<<<(unsigned)(chunks < most ? chunks : most), kBlock, 0, s>>>(
         *c, (const gr_vid *)plan->heavy.ptr, (const gr_eid *)plan->chunk_start.ptr, plan->n_heavy, plan->n_chunks, hs);
-    GR_CUDA_CHECK_LAUNCH();
+    GR_CUDA_CHECK_LAUNCH(dev);
     pull_heavy_finish_kernel<<<gr_cuda::grid_for(plan->n_heavy, kBlock, most), kBlock, 0, s>>>(
         *c, (const gr_vid *)plan->heavy.ptr, plan->n_heavy, hs);
-    GR_CUDA_CHECK_LAUNCH();
+    GR_CUDA_CHECK_LAUNCH(dev);
   }
   return read_sums(dev, c, l1, dangling);
 }
@@ -203,7 +203,7 @@ gr_status push_step_cuda(gr_device *dev, gr_workspace *ws, gr_vid n, const gr_pr
   GR_CHECK(gr_device_memset(dev, c->sums, 0, 2 * sizeof(double)));
   if (n) {
     push_step_kernel<<<gr_cuda::grid_for(n, kBlock, gr_cuda::max_blocks(dev)), kBlock, 0, s>>>(*c, n);
-    GR_CUDA_CHECK_LAUNCH();
+    GR_CUDA_CHECK_LAUNCH(dev);
   }
   return read_sums(dev, c, l1, dangling);
 }

@@ -15,6 +15,7 @@ static GR_CPU_FOR_EACH(gr__sssp_absorb_cpu, gr_sssp_ctx, gr_sssp_absorb)
 
 static gr_status gr__sssp_pile_min_cpu(gr_device *dev, gr_workspace *ws, const gr_vid *pile, gr_eid n,
                                        const gr_sssp_ctx *c, float *least) {
+  GR_CHECK(gr__device_launch(dev, "gr__sssp_pile_min_cpu", NULL));
   (void)ws;
   float m = INFINITY;
   const int nt = gr_device_cpu_threads(dev);

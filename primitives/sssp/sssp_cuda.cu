@@ -101,7 +101,7 @@ gr_status pile_min_cuda(gr_device *dev, gr_workspace *ws, const gr_vid *pile, gr
   GR_CHECK(gr_workspace_zero_counters(ws, 1));
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
   pile_min_kernel<<<gr_cuda::grid_for(n, kBlock, gr_cuda::max_blocks(dev)), kBlock, 0, s>>>(pile, n, *c, ctr);
-  GR_CUDA_CHECK_LAUNCH();
+  GR_CUDA_CHECK_LAUNCH(dev);
   GR_CHECK(gr_workspace_read_counters(ws, 1));
   *least = gr__sssp_float(GR_SSSP_INF_BITS - (uint32_t)ws->host_counters[0]);
   return GR_SUCCESS;

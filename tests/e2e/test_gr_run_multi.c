@@ -4,7 +4,9 @@
  * component labels equal vertex by vertex, PageRank within 1e-5, BC within
  * 1e-9) and passes
  * validation, on generated and real graphs; a failure on
- * one device ends the run cleanly; bad multi-device options exit 2. Runs on
+ * one device (an allocation, a kernel launch, a transfer) ends the run
+ * cleanly; a graph too large for the devices or for the host's memory limit
+ * is refused with both figures; bad multi-device options exit 2. Runs on
  * CPU devices; GR_E2E_BACKEND=gpu runs the matrix on GPUs (logical devices
  * mapped onto the GPUs present with GR_DEVICE_MAP when there are fewer),
  * with the p2p transport and, where every device has a GPU of its own, NCCL. */
@@ -44,6 +46,12 @@ static bool have_metis(void) {
 
 static char *out_text, *err_text;
 
+/* Limits of the runs that follow (the fault tests set them): a run past
+ * run_timeout_s is killed and fails its test as a hang; run_address_space
+ * is the child's RLIMIT_AS. 0: none. */
+static double run_timeout_s;
+static unsigned long long run_address_space;
+
 /* Runs gr_run on `devices` devices of the test's backend with the given
  * arguments (NULL-terminated array) and extra environment entries. */
 static int run_argv(const char *const *env, int devices, const char *transport, const char *const *args) {
@@ -75,7 +83,9 @@ static int run_argv(const char *const *env, int devices, const char *transport, 
   free(out_text);
   free(err_text);
   out_text = err_text = NULL;
-  int rc = gr_test_run(argv, envv, &out_text, &err_text);
+  int rc = gr_test_run_limited(argv, envv, &out_text, &err_text, run_timeout_s, run_address_space);
+  ck_assert_msg(rc != GR_TEST_TIMED_OUT, "gr_run hung: killed after %.0f s\nstderr: %s", run_timeout_s,
+                err_text ? err_text : "");
   ck_assert_msg(rc >= 0, "gr_run did not exit normally (signal?)\nstderr: %s", err_text ? err_text : "");
   return rc;
 }
@@ -594,6 +604,189 @@ START_TEST(failure_on_one_device_ends_cc_pr_and_bc_cleanly) {
 }
 END_TEST
 
+/* A failed kernel launch (GR_FAULT_LAUNCH) or transfer (GR_FAULT_TRANSPORT)
+ * on one device, for every primitive, on 2 and 3 devices, at points from
+ * the first launch or exchange to the end of the second run (doubling until
+ * a run completes): exit 3 naming the device and the cause, no --out or
+ * --json file, no hang (each run is killed after 60 s, which fails the
+ * test). On 3 devices the failing device first sleeps 100 ms, so that its
+ * peers are already waiting for it, in the exchange's barrier or the one
+ * that ends the iteration, when it fails; the message says they were. */
+static const char *const fault_prims[] = {"bfs", "dobfs", "sssp", "cc", "pr", "bc"};
+
+typedef struct fault_scan {
+  int failed, waited, first_failed;
+  bool completed;
+} fault_scan;
+
+static fault_scan scan_faults(const char *prim, int devices, int dev, const char *hook, const char *cause,
+                              unsigned delay_ms) {
+  char o[512], js[512], fault[96], devname[32];
+  tmp_path(o, sizeof o, "fault-hook.out");
+  tmp_path(js, sizeof js, "fault-hook.json");
+  snprintf(devname, sizeof devname, "device %d", dev);
+  fault_scan r = {0, 0, 0, false};
+  const bool weighted = !strcmp(prim, "sssp");
+  for (long n = 1; n <= 1L << 16 && !r.completed; n = n < 3 ? n + 1 : n * 2) {
+    if (delay_ms)
+      snprintf(fault, sizeof fault, "%s=%d:%ld:%u", hook, dev, n, delay_ms);
+    else
+      snprintf(fault, sizeof fault, "%s=%d:%ld", hook, dev, n);
+    const char *env[] = {fault, NULL};
+    unlink(o);
+    unlink(js);
+    const int rc = run_dev(env, devices, on_gpu() ? "p2p" : NULL, "--primitive", prim, "--gen", "kron:9:8",
+                           "--weights", weighted ? "random:1:63" : "none", "--runs", "2", "--src", "max-degree",
+                           "--validate", "--out", o, "--json", js, NULL);
+    if (rc == 0) {
+      r.completed = true;
+      ck_assert_int_eq(access(o, F_OK), 0);
+      continue;
+    }
+    ck_assert_msg(rc == 3, "%s, %d devices, %s: exit %d\n%s", prim, devices, fault, rc, err_text);
+    ck_assert_msg(strstr(err_text, devname), "%s, %d devices, %s: stderr does not name %s:\n%s", prim, devices,
+                  fault, devname, err_text);
+    ck_assert_msg(strstr(err_text, cause) && strstr(err_text, hook), "%s, %d devices, %s: stderr lacks the cause:\n%s",
+                  prim, devices, fault, err_text);
+    ck_assert_msg(access(o, F_OK) != 0 && access(js, F_OK) != 0, "%s, %d devices, %s left an output file", prim,
+                  devices, fault);
+    r.failed++;
+    if (n == 1) r.first_failed = 1;
+    if (strstr(err_text, "waiting for it at a barrier")) r.waited++;
+  }
+  ck_assert_msg(r.completed, "%s, %d devices, %s: no run completed", prim, devices, hook);
+  unlink(o);
+  unlink(js);
+  return r;
+}
+
+START_TEST(launch_failure_on_one_device_ends_every_primitive_cleanly) {
+  run_timeout_s = 60;
+  for (size_t p = 0; p < sizeof fault_prims / sizeof *fault_prims; p++)
+    for (int d = 2; d <= 3; d++) {
+      const int dev = (int)(p + (size_t)d) % d;
+      fault_scan r = scan_faults(fault_prims[p], d, dev, "GR_FAULT_LAUNCH", "kernel launch", d == 3 ? 100 : 0);
+      /* The first launch (at set-up) and later ones, into the second run. */
+      ck_assert_msg(r.first_failed && r.failed >= 4, "%s, %d devices: %d launches failed", fault_prims[p], d,
+                    r.failed);
+      if (d == 3)
+        ck_assert_msg(r.waited > 0, "%s: no failed launch came while the other devices waited", fault_prims[p]);
+    }
+  run_timeout_s = 0;
+}
+END_TEST
+
+/* The exchange's own barrier: each primitive's first failed launch of the
+ * exchange's package kernel on device 1 of 3, after a delay, comes while
+ * the two others have published their packages and wait for it there. */
+START_TEST(launch_failure_in_the_exchange_while_the_others_wait_ends_cleanly) {
+  run_timeout_s = 60;
+  char o[512];
+  tmp_path(o, sizeof o, "fault-package.out");
+  for (size_t p = 0; p < sizeof fault_prims / sizeof *fault_prims; p++) {
+    bool found = false;
+    for (int n = 1; n <= 400 && !found; n++) {
+      char fault[64];
+      snprintf(fault, sizeof fault, "GR_FAULT_LAUNCH=1:%d:100", n);
+      const char *env[] = {fault, NULL};
+      unlink(o);
+      const int rc = run_dev(env, 3, on_gpu() ? "p2p" : NULL, "--primitive", fault_prims[p], "--gen", "kron:9:8",
+                             "--weights", strcmp(fault_prims[p], "sssp") ? "none" : "random:1:63", "--src",
+                             "max-degree", "--out", o, NULL);
+      ck_assert_msg(rc == 3, "%s, %s: exit %d (no package launch failed before the run completed)\n%s",
+                    fault_prims[p], fault, rc, err_text);
+      ck_assert_msg(access(o, F_OK) != 0, "%s, %s left an output file", fault_prims[p], fault);
+      /* The package launcher: package_cuda on GPUs, gr__xk_package_cpu. */
+      if (!strstr(err_text, "package_cuda") && !strstr(err_text, "package_cpu")) continue;
+      found = true;
+      assert_err_has("device 1");
+      assert_err_has("2 other devices were waiting for it at a barrier");
+    }
+    ck_assert_msg(found, "%s: no package launch among the first 400", fault_prims[p]);
+  }
+  run_timeout_s = 0;
+}
+END_TEST
+
+START_TEST(transport_failure_on_one_device_ends_every_primitive_cleanly) {
+  run_timeout_s = 60;
+  for (size_t p = 0; p < sizeof fault_prims / sizeof *fault_prims; p++)
+    for (int d = 2; d <= 3; d++) {
+      const int dev = (int)(p + (size_t)d + 1) % d;
+      fault_scan r = scan_faults(fault_prims[p], d, dev, "GR_FAULT_TRANSPORT", "transport failed", d == 3 ? 100 : 0);
+      /* The first iteration's exchange and later ones. */
+      ck_assert_msg(r.first_failed && r.failed >= 2, "%s, %d devices: %d transfers failed", fault_prims[p], d,
+                    r.failed);
+      /* Every transfer comes after the exchange's barrier: with the delay,
+       * the peers have moved and combined and wait at the next one. */
+      if (d == 3)
+        ck_assert_msg(r.waited == r.failed, "%s: %d of %d failed transfers came while the others waited",
+                      fault_prims[p], r.waited, r.failed);
+    }
+  run_timeout_s = 0;
+}
+END_TEST
+
+/* GR_DEVICE_MEMORY_LIMIT makes a device report that much memory: a graph
+ * whose parts cannot fit fails before the uploads, saying what a part needs
+ * and the most that fits; a graph that fits runs under the same limit. */
+START_TEST(a_graph_too_large_for_the_devices_fails_before_the_runs) {
+  const char *env[] = {"GR_DEVICE_MEMORY_LIMIT=1M", NULL};
+  run_timeout_s = 120;
+  for (int d = 2; d <= 3; d++) {
+    int rc = run_dev(env, d, on_gpu() ? "p2p" : NULL, "--gen", "kron:16:16", "--proxy", "1hop", NULL);
+    ck_assert_msg(rc == 3, "%d devices: exit %d\n%s", d, rc, err_text);
+    assert_err_has("needs at least");
+    assert_err_has("of device memory");
+    assert_err_has("the most that fits is");
+    assert_err_has("free of 1.00 MiB total");
+    rc = run_dev(env, d, on_gpu() ? "p2p" : NULL, "--gen", "kron:8:4", "--validate", NULL);
+    ck_assert_msg(rc == 0, "a small graph under the limit, %d devices: exit %d\n%s", d, rc, err_text);
+  }
+  const char *bad[] = {"GR_DEVICE_MEMORY_LIMIT=12Q", NULL};
+  ck_assert_int_eq(run_dev(bad, 2, on_gpu() ? "p2p" : NULL, "--gen", "kron:8:4", NULL), 0);
+  assert_err_has("GR_DEVICE_MEMORY_LIMIT=12Q is not a byte count");
+  run_timeout_s = 0;
+}
+END_TEST
+
+/* Loading under an address-space limit (ulimit -v): a graph that cannot fit
+ * is refused by the loader's plan (a file whose header declares 800 M
+ * vertices) or by the allocation that fails (a generated graph of 1 G
+ * edges), with exit 3 and a message about host memory, not a crash; a small
+ * graph runs under the same limit. Exit 3, not 2: the input is valid and
+ * the command right, the machine lacks the memory (as for a device out of
+ * memory). */
+START_TEST(loading_under_a_host_memory_limit_fails_cleanly) {
+#ifdef GR_TEST_SANITIZED
+  printf("skip: sanitized builds reserve terabytes of address space for shadow memory, so an address-space "
+         "limit stops them before main\n");
+  return;
+#endif
+  /* CUDA reserves address space for every GPU when it starts. */
+  if (on_gpu()) return;
+  char big[512];
+  gr_test_write_file(big, sizeof big, "declared-huge.mtx",
+                     "%%MatrixMarket matrix coordinate pattern general\n800000000 800000000 1\n1 2\n");
+  run_timeout_s = 120;
+  run_address_space = 4ull << 30;
+  for (int d = 1; d <= 2; d++) {
+    int rc = run_dev(NULL, d, NULL, "--gen", "kron:10:8", "--validate", NULL);
+    ck_assert_msg(rc == 0, "a small graph under 4 GiB of address space, %d devices: exit %d\n%s", d, rc, err_text);
+    rc = run_dev(NULL, d, NULL, "--no-cache", big, NULL);
+    ck_assert_msg(rc == 3, "declared 800 M vertices, %d devices: exit %d\n%s", d, rc, err_text);
+    assert_err_has("declared-huge.mtx");
+    assert_err_has("of host memory, but this host has 4.00 GiB");
+    rc = run_dev(NULL, d, NULL, "--gen", "kron:26:16", NULL);
+    ck_assert_msg(rc == 3, "kron:26:16, %d devices: exit %d\n%s", d, rc, err_text);
+    assert_err_has("of host memory");
+  }
+  run_address_space = 0;
+  run_timeout_s = 0;
+  unlink(big);
+}
+END_TEST
+
 START_TEST(bad_multi_device_options_exit_2) {
   char g[512];
   gr_test_write_file(g, sizeof g, "pair.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n2 2 1\n2 1\n");
@@ -677,6 +870,11 @@ int main(void) {
   tcase_set_timeout(bad, 600);
   tcase_add_test(bad, failure_on_one_device_ends_the_run_cleanly);
   tcase_add_test(bad, failure_on_one_device_ends_cc_pr_and_bc_cleanly);
+  tcase_add_test(bad, launch_failure_on_one_device_ends_every_primitive_cleanly);
+  tcase_add_test(bad, launch_failure_in_the_exchange_while_the_others_wait_ends_cleanly);
+  tcase_add_test(bad, transport_failure_on_one_device_ends_every_primitive_cleanly);
+  tcase_add_test(bad, a_graph_too_large_for_the_devices_fails_before_the_runs);
+  tcase_add_test(bad, loading_under_a_host_memory_limit_fails_cleanly);
   tcase_add_test(bad, bad_multi_device_options_exit_2);
   tcase_add_test(bad, bad_input_after_the_exchange_is_set_up_exits_2);
   tcase_add_test(bad, pr_pull_needs_the_broadcast_exchange);

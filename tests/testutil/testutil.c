@@ -50,8 +50,12 @@ int gr_test_run_suite(Suite *s, int no_fork) {
 }
 
 #include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 
 static char *slurp(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -67,6 +71,11 @@ static char *slurp(const char *path) {
 }
 
 int gr_test_run(const char *const argv[], const char *const env[], char **out, char **err) {
+  return gr_test_run_limited(argv, env, out, err, 0, 0);
+}
+
+int gr_test_run_limited(const char *const argv[], const char *const env[], char **out, char **err,
+                        double timeout_s, unsigned long long address_space) {
   static int seq = 0;
   char po[512], pe[512];
   snprintf(po, sizeof po, "%s/run-%d-%d.out", gr_test_tmp_dir(), (int)getpid(), seq);
@@ -80,15 +89,41 @@ int gr_test_run(const char *const argv[], const char *const env[], char **out, c
     dup2(fo, 1);
     dup2(fe, 2);
     for (int i = 0; env && env[i]; i++) putenv((char *)env[i]);
+    if (address_space) {
+      struct rlimit rl = {(rlim_t)address_space, (rlim_t)address_space};
+      if (setrlimit(RLIMIT_AS, &rl) != 0) _exit(125);
+    }
     execv(argv[0], (char *const *)argv);
     _exit(127);
   }
   int status = 0;
-  if (waitpid(pid, &status, 0) < 0) return -1;
+  bool timed_out = false;
+  if (timeout_s > 0) {
+    /* Polled: the child may be any program, and a test process may have
+     * other children, so no SIGCHLD handler or alarm is installed. */
+    struct timespec t0, now, nap = {0, 10 * 1000 * 1000};
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+      pid_t r = waitpid(pid, &status, WNOHANG);
+      if (r < 0) return -1;
+      if (r == pid) break;
+      clock_gettime(CLOCK_MONOTONIC, &now);
+      if ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9 > timeout_s) {
+        kill(pid, SIGKILL);
+        if (waitpid(pid, &status, 0) < 0) return -1;
+        timed_out = true;
+        break;
+      }
+      nanosleep(&nap, NULL);
+    }
+  } else if (waitpid(pid, &status, 0) < 0) {
+    return -1;
+  }
   if (out) *out = slurp(po);
   if (err) *err = slurp(pe);
   unlink(po);
   unlink(pe);
+  if (timed_out) return GR_TEST_TIMED_OUT;
   if (!WIFEXITED(status)) return -1;
   return WEXITSTATUS(status);
 }

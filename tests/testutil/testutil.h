@@ -22,6 +22,13 @@ const char *gr_test_data_file(char *buf, size_t len, const char *name);
  * (malloc'd, NUL-terminated). Returns the exit code, or -1 when it could not
  * run or was killed by a signal (which a test must treat as a failure). */
 int gr_test_run(const char *const argv[], const char *const env[], char **out, char **err);
+/* As gr_test_run, under limits: the child is killed after timeout_s
+ * seconds (0: no limit), when gr_test_run_limited returns GR_TEST_TIMED_OUT,
+ * so that a hang fails a test instead of stalling it; address_space > 0
+ * sets the child's RLIMIT_AS (ulimit -v) before it execs. */
+enum { GR_TEST_TIMED_OUT = -2 };
+int gr_test_run_limited(const char *const argv[], const char *const env[], char **out, char **err,
+                        double timeout_s, unsigned long long address_space);
 struct Suite;
 int gr_test_run_suite(struct Suite *s, int no_fork);
 

@@ -55,7 +55,7 @@ extern "C" gr_status gr__frontier_degrees_cuda(gr_device *dev, gr_workspace *ws,
   size_t temp = 0;
   GR_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp, deg, out, n, s));
   GR_CHECK(gr_buffer_reserve(&ws->temp, dev, temp, 0, &ws->policy, 0, "CUB reduce storage"));
-  GR_CUDA_CHECK_LIB(cub::DeviceReduce::Sum(ws->temp.ptr, temp, deg, out, n, s));
+  GR_CUDA_CHECK_LIB(dev, cub::DeviceReduce::Sum(ws->temp.ptr, temp, deg, out, n, s));
   return gr_device_copy(dev, sum, out, sizeof *sum, GR_COPY_D2H);
 }
 
@@ -65,7 +65,7 @@ extern "C" gr_status gr__frontier_q2b_cuda(gr_device *dev, const gr_vid *q, gr_e
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   unsigned grid = gr_cuda::grid_for(n, 256, 65535);
   q2b_kernel<<<grid, 256, 0, s>>>(q, n, bits);
-  GR_CUDA_CHECK_LAUNCH();
+  GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
 }
 
@@ -81,15 +81,15 @@ extern "C" gr_status gr__frontier_b2q_cuda(gr_device *dev, gr_workspace *ws, con
   GR_CHECK(gr_buffer_reserve(&ws->temp, dev, temp, 0, &ws->policy, 0, "CUB scan storage"));
   unsigned grid = gr_cuda::grid_for(words + 1, 256, 65535);
   word_count_kernel<<<grid, 256, 0, s>>>(bits, words, counts);
-  GR_CUDA_CHECK_LAUNCH();
-  GR_CUDA_CHECK_LIB(cub::DeviceScan::ExclusiveSum(ws->temp.ptr, temp, counts, counts, words + 1, s));
+  GR_CUDA_CHECK_LAUNCH(dev);
+  GR_CUDA_CHECK_LIB(dev, cub::DeviceScan::ExclusiveSum(ws->temp.ptr, temp, counts, counts, words + 1, s));
   gr_eid n = 0;
   GR_CHECK(gr_device_copy(dev, &n, counts + words, sizeof n, GR_COPY_D2H));
   if (gr_frontier_capacity(f) < n) GR_CHECK(gr_frontier_reserve(f, dev, n, 0, &ws->policy));
   if (n) {
     word_write_kernel<<<gr_cuda::grid_for(words, 256, 65535), 256, 0, s>>>(bits, words, counts,
                                                                             gr_frontier_items(f));
-    GR_CUDA_CHECK_LAUNCH();
+    GR_CUDA_CHECK_LAUNCH(dev);
   }
   f->size = n;
   return GR_SUCCESS;

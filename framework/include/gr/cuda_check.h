@@ -21,18 +21,22 @@
     }                                                                          \
   } while (0)
 
-/* Counts the launch for the per-iteration timeline (gr/device.h), then
- * checks it. Library calls that launch kernels count themselves with
- * GR_CUDA_CHECK_LIB. */
-#define GR_CUDA_CHECK_LAUNCH()        \
-  do {                                \
-    gr__device_activity_launch();     \
-    GR_CUDA_CHECK(cudaGetLastError()); \
+#define GR__CUDA_STR2(x) #x
+#define GR__CUDA_STR(x) GR__CUDA_STR2(x)
+
+/* Counts the launch on `dev` for the per-iteration timeline, lets the
+ * launch fault hook fail it (gr__device_launch, GR_FAULT_LAUNCH), then
+ * checks it. Library calls that launch kernels are counted and checked
+ * with GR_CUDA_CHECK_LIB. */
+#define GR_CUDA_CHECK_LAUNCH(dev)                                                   \
+  do {                                                                             \
+    GR_CHECK(gr__device_launch((dev), __func__, __FILE__ ":" GR__CUDA_STR(__LINE__))); \
+    GR_CUDA_CHECK(cudaGetLastError());                                             \
   } while (0)
-#define GR_CUDA_CHECK_LIB(call)   \
-  do {                            \
-    gr__device_activity_launch(); \
-    GR_CUDA_CHECK(call);          \
+#define GR_CUDA_CHECK_LIB(dev, call)                                               \
+  do {                                                                             \
+    GR_CHECK(gr__device_launch((dev), __func__, __FILE__ ":" GR__CUDA_STR(__LINE__))); \
+    GR_CUDA_CHECK(call);                                                           \
   } while (0)
 
 #endif

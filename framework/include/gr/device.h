@@ -75,7 +75,11 @@ int gr_device_sm_count(const gr_device *dev);
 /* Device memory. Allocation failures are GR_ERR_DEVICE_OOM with a message
  * saying how much was asked, how much is in use and how much the device has.
  * A documented fault-injection hook (GR_FAULT_ALLOC=DEVICE:N, see README)
- * makes the N-th allocation on a device fail, to prove the error paths. */
+ * makes the N-th allocation on a device fail, to prove the error paths.
+ * GR_DEVICE_MEMORY_LIMIT=BYTES (a number, optionally followed by K, M, G or
+ * T for binary multiples) makes every device report at most that much total
+ * memory and refuse allocations beyond it, so that a graph too large for a
+ * device can be shown on any machine (CPU devices' memory is the host's). */
 gr_status gr_device_malloc(gr_device *dev, void **out, size_t bytes,
                            const char *what);
 void gr_device_free(gr_device *dev, void *p, size_t bytes);
@@ -134,6 +138,15 @@ typedef struct gr_device_activity {
 gr_device_activity gr_device_activity_get(void);
 /* Counting hooks for the backends and launchers. */
 void gr__device_activity_launch(void);
+/* Every kernel launch of gr's launchers on `dev`, counted for the timeline:
+ * CUDA launchers call it after the launch (GR_CUDA_CHECK_LAUNCH), the CPU
+ * operators before their loop; `launcher` names the function and `where`
+ * (or NULL) the file and line. Fails only
+ * under the documented hook GR_FAULT_LAUNCH=DEVICE:N (README), which makes
+ * the N-th launch on device DEVICE fail as a launch error would (GR_ERR_CUDA
+ * on a GPU, GR_ERR_INTERNAL on a CPU device), to prove that a device whose
+ * kernel cannot run ends the run cleanly. */
+gr_status gr__device_launch(gr_device *dev, const char *launcher, const char *where);
 void gr__device_activity_wait(void);
 void gr__device_activity_copy(void);
 

@@ -13,7 +13,9 @@
  *   GR_CPU_BITMAP(name, ctx_type, pred)              pred(ctx, v) -> bool
  *
  * Each defines `gr_status name(gr_device *, gr_workspace *, <args> *,
- * const ctx_type *)`, the same signature as the CUDA instantiations.
+ * const ctx_type *)`, the same signature as the CUDA instantiations, and
+ * counts as one launch on its device (gr__device_launch: the timeline's
+ * count and the launch fault hook, as on a GPU).
  * Output order is unspecified; output sets are not. Writing past the
  * output's capacity is refused and reported as GR_ERR_INTERNAL. */
 #ifndef GR_OPERATORS_CPU_H
@@ -71,6 +73,7 @@ static inline gr_status gr__cpu_emit_result(uint64_t count, int overflow, gr_eid
 
 #define GR_CPU_ADVANCE_PUSH(NAME, CTX_T, VISIT)                                         \
   gr_status NAME(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, const CTX_T *ctx) {          \
+    GR_CHECK(gr__device_launch(dev, #NAME, NULL));                                          \
     const gr_csr *g = a->g;                                                             \
     const gr_vid *in = a->in;                                                           \
     const gr_eid n_in = a->n_in;                                                        \
@@ -117,6 +120,7 @@ static inline void gr__cpu_list_degrees(int nt, const gr_eid *offsets, const gr_
  * after another. */
 #define GR_CPU_ADVANCE_LEVELS(NAME, CTX_T, VISIT)                                       \
   gr_status NAME(gr_device *dev, gr_workspace *ws, gr_advance_levels_args *a, const CTX_T *ctx) {        \
+    GR_CHECK(gr__device_launch(dev, #NAME, NULL));                                          \
     (void)ws;                                                                           \
     const gr_csr *g = a->g;                                                             \
     const int nt = gr_device_cpu_threads(dev);                                          \
@@ -164,6 +168,7 @@ static inline void gr__cpu_list_degrees(int nt, const gr_eid *offsets, const gr_
 
 #define GR_CPU_ADVANCE_PULL(NAME, CTX_T, WANTED, VISIT)                                 \
   gr_status NAME(gr_device *dev, gr_workspace *ws, gr_advance_pull_args *a, const CTX_T *ctx) {          \
+    GR_CHECK(gr__device_launch(dev, #NAME, NULL));                                          \
     const gr_csr *g = a->g;                                                             \
     const uint32_t *fb = a->frontier_bits;                                              \
     const gr_vid *cand = a->candidates;                                                 \
@@ -210,6 +215,7 @@ static inline void gr__cpu_list_degrees(int nt, const gr_eid *offsets, const gr_
 
 #define GR_CPU_FILTER(NAME, CTX_T, KEEP)                                                \
   gr_status NAME(gr_device *dev, gr_workspace *ws, gr_filter_args *a, const CTX_T *ctx) {                \
+    GR_CHECK(gr__device_launch(dev, #NAME, NULL));                                          \
     const gr_vid *in = a->in;                                                           \
     const gr_eid n_in = a->n_in;                                                        \
     uint32_t *cull = a->cull_bits;                                                      \
@@ -231,6 +237,7 @@ static inline void gr__cpu_list_degrees(int nt, const gr_eid *offsets, const gr_
 
 #define GR_CPU_SPLIT(NAME, CTX_T, KLASS)                                                \
   gr_status NAME(gr_device *dev, gr_workspace *ws, gr_split_args *a, const CTX_T *ctx) {                 \
+    GR_CHECK(gr__device_launch(dev, #NAME, NULL));                                          \
     (void)ws;                                                                           \
     const gr_vid *in = a->in;                                                           \
     const gr_eid n_in = a->n_in;                                                        \
@@ -256,6 +263,7 @@ static inline void gr__cpu_list_degrees(int nt, const gr_eid *offsets, const gr_
 
 #define GR_CPU_FOR_EACH(NAME, CTX_T, OP)                                                \
   gr_status NAME(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const CTX_T *ctx) {              \
+    GR_CHECK(gr__device_launch(dev, #NAME, NULL));                                          \
     const gr_vid *in = a->in;                                                           \
     const gr_eid n = a->n;                                                              \
     int nt = gr_device_cpu_threads(dev);                                                \
@@ -267,6 +275,7 @@ static inline void gr__cpu_list_degrees(int nt, const gr_eid *offsets, const gr_
 /* A word per iteration, so no two threads write the same word. */
 #define GR_CPU_BITMAP(NAME, CTX_T, PRED)                                                \
   gr_status NAME(gr_device *dev, gr_workspace *ws, gr_bitmap_args *a, const CTX_T *ctx) { \
+    GR_CHECK(gr__device_launch(dev, #NAME, NULL));                                          \
     (void)ws;                                                                           \
     const gr_vid n = a->n;                                                              \
     const gr_eid words = ((gr_eid)n + 31) / 32;                                         \

@@ -23,8 +23,8 @@ double gr_time_now(void);
 /* Threads the host offers to parallel loops (OpenMP's count when built with
  * OpenMP, else 1). */
 int gr_host_threads(void);
-/* Physical memory of the host in bytes (0 when unknown), or the limit set
- * below when that is smaller. */
+/* Physical memory of the host in bytes (0 when unknown), or the process's
+ * address-space limit (ulimit -v) or the limit set below when smaller. */
 uint64_t gr_host_memory_bytes(void);
 /* Makes gr plan with at most `bytes` of host memory (0: the whole host):
  * loads and builds that would need more fail early with GR_ERR_HOST_OOM
@@ -32,6 +32,18 @@ uint64_t gr_host_memory_bytes(void);
  * fuzz targets use it to keep a declared size from turning into a huge
  * allocation. */
 void gr_host_memory_limit(uint64_t bytes);
+
+/* The fault-injection hooks (README, docs/reliability.md): the variable
+ * `var`=DEVICE:N[:MS] arms the N-th event (1-based: an allocation, a
+ * kernel launch, a transfer) on device ordinal DEVICE; with MS, the failing
+ * thread first sleeps MS milliseconds, so that its peers are already
+ * waiting for it (at a barrier, in a transfer) when it fails. Returns N for
+ * device `ordinal`, or -1 when the variable is unset, names another device
+ * or is malformed (then with a warning on stderr); *delay_ms gets MS or 0.
+ * Read when a device or its exchange state is set up, never per event. */
+int64_t gr__fault_hook(const char *var, int ordinal, unsigned *delay_ms);
+/* Sleeps `ms` milliseconds (a hook's delay; nothing for 0). */
+void gr__fault_delay(unsigned ms);
 
 /* malloc/calloc that record a clear out-of-memory error saying how much was
  * asked for; *out is NULL on failure. */

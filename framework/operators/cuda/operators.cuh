@@ -609,7 +609,7 @@ gr_status advance_push_twc(gr_device *dev, gr_workspace *ws, gr_advance_push_arg
   advance_push_twc_kernel<Visit><<<grid_for(a->n_in, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
       a->g->offsets, a->g->indices, a->in, a->n_in, a->out, a->out_capacity, ctr, ctr + 1, a->next_offsets,
       ctr + 2, a->idempotent, visit);
-  GR_CUDA_CHECK_LAUNCH();
+  GR_CUDA_CHECK_LAUNCH(dev);
   return push_results(ws, a, "advance (push, twc)");
 }
 
@@ -626,7 +626,7 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
       GR_CHECK(gr_workspace_zero_counters(ws, 2));
       frontier_stats_kernel<<<grid_for(a->n_in, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
           a->g->offsets, a->in, a->n_in, (unsigned long long *)ws->counters.ptr);
-      GR_CUDA_CHECK_LAUNCH();
+      GR_CUDA_CHECK_LAUNCH(dev);
       GR_CHECK(gr_workspace_read_counters(ws, 2));
       edges = ws->host_counters[0];
       max_degree = ws->host_counters[1];
@@ -642,14 +642,14 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
   GR_CHECK(gr_workspace_zero_counters(ws, 4));
   degree_kernel<<<grid_for(a->n_in + 1, kBlock, 65535), kBlock, 0, s>>>(a->g->offsets, a->in,
                                                                          a->n_in, scan);
-  GR_CUDA_CHECK_LAUNCH();
-  GR_CUDA_CHECK_LIB(cub::DeviceScan::ExclusiveSum(ws->temp.ptr, temp, scan, scan, a->n_in + 1, s));
+  GR_CUDA_CHECK_LAUNCH(dev);
+  GR_CUDA_CHECK_LIB(dev, cub::DeviceScan::ExclusiveSum(ws->temp.ptr, temp, scan, scan, a->n_in + 1, s));
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
   if (ws->tune.advance == GR_ADVANCE_SERIAL) {
     advance_push_lb_kernel<Visit><<<max_blocks(dev), kBlock, 0, s>>>(
         a->g->offsets, a->g->indices, a->in, a->n_in, scan, a->out, a->out_capacity, ctr, a->next_offsets, ctr + 2,
         a->idempotent, visit);
-    GR_CUDA_CHECK_LAUNCH();
+    GR_CUDA_CHECK_LAUNCH(dev);
   } else {
     // The chunk table covers the frontier's edges: measured ones when the
     // caller knows them (a small level then writes a small table instead of
@@ -665,11 +665,11 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
     gr_eid *chunks = (gr_eid *)ws->chunks.ptr;
     chunk_start_kernel<<<grid_for(max_chunks, kBlock, max_blocks(dev)), kBlock, 0, s>>>(scan, a->n_in, chunks,
                                                                                          max_chunks);
-    GR_CUDA_CHECK_LAUNCH();
+    GR_CUDA_CHECK_LAUNCH(dev);
     advance_push_chunked_kernel<Visit><<<max_blocks(dev), kBlock, 0, s>>>(
         a->g->offsets, a->g->indices, a->in, a->n_in, scan, chunks, max_chunks, a->out, a->out_capacity, ctr,
         a->next_offsets, ctr + 2, a->idempotent, visit);
-    GR_CUDA_CHECK_LAUNCH();
+    GR_CUDA_CHECK_LAUNCH(dev);
   }
   GR_CUDA_CHECK(cudaMemcpyAsync(ctr + 1, scan + a->n_in, sizeof(gr_eid), cudaMemcpyDeviceToDevice, s));
   return push_results(ws, a, "advance (push)");
@@ -704,7 +704,7 @@ gr_status advance_push_levels(gr_device *dev, gr_workspace *ws, gr_advance_level
   void *args[] = {(void *)&offsets, (void *)&indices, (void *)&q0, (void *)&q1, (void *)&cap,
                   (void *)&first, (void *)&maxl, (void *)&mv, (void *)&me, (void *)&md,
                   (void *)&n_in, (void *)&ls, (void *)&ctr, (void *)&visit};
-  GR_CUDA_CHECK_LIB(cudaLaunchCooperativeKernel((const void *)advance_push_levels_kernel<LevelVisit>, grid, kBlock,
+  GR_CUDA_CHECK_LIB(dev, cudaLaunchCooperativeKernel((const void *)advance_push_levels_kernel<LevelVisit>, grid, kBlock,
                                             args, 0, s));
   unsigned long long h[kLvCounters];
   GR_CUDA_CHECK(cudaMemcpyAsync(h, ctr, sizeof h, cudaMemcpyDeviceToHost, s));
@@ -743,16 +743,16 @@ gr_status advance_pull(gr_device *dev, gr_workspace *ws, gr_advance_pull_args *a
     advance_pull_thread_kernel<Wanted, Visit><<<grid_for(n, kBlock, max_blocks(dev) * 4), kBlock, 0, s>>>(
         a->g->offsets, a->g->indices, a->frontier_bits, a->candidates, n, a->out, a->out_capacity, ctr, ctr + 1,
         heavy, ctr + 2, ws->tune.pull_light, a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, wanted, visit);
-    GR_CUDA_CHECK_LAUNCH();
+    GR_CUDA_CHECK_LAUNCH(dev);
     advance_pull_warp_kernel<Wanted, Visit><<<max_blocks(dev), kBlock, 0, s>>>(
         a->g->offsets, a->g->indices, a->frontier_bits, heavy, 0, ctr + 2, a->out, a->out_capacity, ctr, ctr + 1,
         a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, wanted, visit);
-    GR_CUDA_CHECK_LAUNCH();
+    GR_CUDA_CHECK_LAUNCH(dev);
   } else {
     advance_pull_warp_kernel<Wanted, Visit><<<grid_for(n * 32, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
         a->g->offsets, a->g->indices, a->frontier_bits, a->candidates, n, nullptr, a->out, a->out_capacity, ctr,
         ctr + 1, a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, wanted, visit);
-    GR_CUDA_CHECK_LAUNCH();
+    GR_CUDA_CHECK_LAUNCH(dev);
   }
   GR_CHECK(gr_workspace_read_counters(ws, 6));
   GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity, "advance (pull)"));
@@ -774,7 +774,7 @@ gr_status filter(gr_device *dev, gr_workspace *ws, gr_filter_args *a, Keep keep)
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
   filter_kernel<Keep><<<grid_for(a->n_in, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
       a->in, a->n_in, a->out, a->out_capacity, a->cull_bits, ctr, keep);
-  GR_CUDA_CHECK_LAUNCH();
+  GR_CUDA_CHECK_LAUNCH(dev);
   GR_CHECK(gr_workspace_read_counters(ws, 1));
   GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity, "filter"));
   a->n_out = ws->host_counters[0];
@@ -790,7 +790,7 @@ gr_status split(gr_device *dev, gr_workspace *ws, gr_split_args *a, Klass klass)
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
   split_kernel<Klass><<<grid_for(a->n_in, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
       a->in, a->n_in, a->out[0], a->out_capacity[0], a->out[1], a->out_capacity[1], ctr, klass);
-  GR_CUDA_CHECK_LAUNCH();
+  GR_CUDA_CHECK_LAUNCH(dev);
   GR_CHECK(gr_workspace_read_counters(ws, 2));
   GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity[0], "split (first output)"));
   GR_CHECK(check_overflow(ws->host_counters[1], a->out_capacity[1], "split (second output)"));
@@ -804,7 +804,7 @@ gr_status bitmap(gr_device *dev, gr_bitmap_args *a, Pred pred) {
   if (a->n == 0) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   bitmap_kernel<Pred><<<grid_for(a->n, kBlock, max_blocks(dev) * 4), kBlock, 0, s>>>(a->n, a->bits, pred);
-  GR_CUDA_CHECK_LAUNCH();
+  GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
 }
 
@@ -813,7 +813,7 @@ gr_status for_each(gr_device *dev, gr_for_each_args *a, Op op) {
   if (a->n == 0) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   for_each_kernel<Op><<<grid_for(a->n, kBlock, max_blocks(dev)), kBlock, 0, s>>>(a->in, a->n, op);
-  GR_CUDA_CHECK_LAUNCH();
+  GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
 }
 

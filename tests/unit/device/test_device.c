@@ -111,6 +111,56 @@ START_TEST(memory_policy_rejects_bad_text) {
 }
 END_TEST
 
+/* GR_FAULT_LAUNCH fails exactly the N-th launch of its device, once, and
+ * another device's launches not at all; a malformed value is ignored. */
+START_TEST(fault_injection_fails_the_nth_launch) {
+  setenv("GR_FAULT_LAUNCH", "1:3", 1);
+  gr_device *d0 = NULL, *d1 = NULL;
+  ck_assert_int_eq(gr_device_create(&d0, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
+  ck_assert_int_eq(gr_device_create(&d1, GR_BACKEND_CPU, 1, NULL), GR_SUCCESS);
+  unsetenv("GR_FAULT_LAUNCH");
+  for (int i = 1; i <= 5; i++) {
+    ck_assert_int_eq(gr__device_launch(d0, "k", NULL), GR_SUCCESS);
+    const gr_status st = gr__device_launch(d1, "the_kernel", "file.cu:7");
+    ck_assert_int_eq(st, i == 3 ? GR_ERR_INTERNAL : GR_SUCCESS);
+    if (i == 3) {
+      ck_assert_ptr_nonnull(strstr(gr_error_message(), "device 1"));
+      ck_assert_ptr_nonnull(strstr(gr_error_message(), "kernel launch 3 failed (the_kernel at file.cu:7)"));
+      ck_assert_ptr_nonnull(strstr(gr_error_message(), "GR_FAULT_LAUNCH"));
+    }
+  }
+  gr_device_destroy(&d0);
+  gr_device_destroy(&d1);
+  setenv("GR_FAULT_LAUNCH", "1:0", 1);
+  ck_assert_int_eq(gr_device_create(&d1, GR_BACKEND_CPU, 1, NULL), GR_SUCCESS);
+  unsetenv("GR_FAULT_LAUNCH");
+  ck_assert_int_eq(gr__device_launch(d1, "k", NULL), GR_SUCCESS);
+  gr_device_destroy(&d1);
+}
+END_TEST
+
+/* GR_DEVICE_MEMORY_LIMIT: the total and free memory a device reports, and
+ * the allocations it refuses beyond the limit. */
+START_TEST(memory_limit_caps_reports_and_allocations) {
+  setenv("GR_DEVICE_MEMORY_LIMIT", "64K", 1);
+  gr_device *d = NULL;
+  ck_assert_int_eq(gr_device_create(&d, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
+  unsetenv("GR_DEVICE_MEMORY_LIMIT");
+  size_t free_b = 0, total_b = 0;
+  void *a = NULL, *b = NULL;
+  ck_assert_int_eq(gr_device_malloc(d, &a, 40 << 10, "first"), GR_SUCCESS);
+  ck_assert_int_eq(gr_device_mem_info(d, &free_b, &total_b), GR_SUCCESS);
+  ck_assert_uint_eq(total_b, 64 << 10);
+  ck_assert_uint_eq(free_b, 24 << 10);
+  ck_assert_int_eq(gr_device_malloc(d, &b, 30 << 10, "second"), GR_ERR_DEVICE_OOM);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "GR_DEVICE_MEMORY_LIMIT"));
+  ck_assert_int_eq(gr_device_malloc(d, &b, 24 << 10, "third"), GR_SUCCESS);
+  gr_device_free(d, a, 40 << 10);
+  gr_device_free(d, b, 24 << 10);
+  gr_device_destroy(&d);
+}
+END_TEST
+
 START_TEST(fault_injection_fails_the_nth_allocation) {
   setenv("GR_FAULT_ALLOC", "0:2", 1);
   gr_device *d = NULL;
@@ -150,6 +200,8 @@ int main(void) {
   tcase_add_test(tc, buffers_growing_in_small_steps_reallocate_logarithmically);
   tcase_add_test(tc, memory_policy_rejects_bad_text);
   tcase_add_test(tc, fault_injection_fails_the_nth_allocation);
+  tcase_add_test(tc, fault_injection_fails_the_nth_launch);
+  tcase_add_test(tc, memory_limit_caps_reports_and_allocations);
   tcase_add_test(tc, cuda_backend_absent_or_missing_gpu_is_a_clear_error);
   suite_add_tcase(s, tc);
   return gr_test_run_suite(s, 0);
