@@ -121,8 +121,8 @@ const char *gr_primitive_name(int i);
 
 typedef enum gr_values_type {
   GR_VALUES_INT64 = 0,   /* depths, labels; -1 for unreached */
-  GR_VALUES_FLOAT32 = 1, /* distances (+inf unreached) */
-  GR_VALUES_FLOAT64 = 2  /* ranks */
+  GR_VALUES_FLOAT32 = 1, /* distances (+inf unreached), ranks */
+  GR_VALUES_FLOAT64 = 2  /* double-precision values */
 } gr_values_type;
 
 typedef struct gr_primitive_info {
