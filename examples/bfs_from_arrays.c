@@ -77,14 +77,19 @@ int main(int argc, char **argv) {
   TRY(gr_problem_run(pr, -1, NULL));
   TRY(gr_problem_validate(pr));
   TRY(gr_problem_get_values(pr, &v));
-  const double *rank = v.values;
   double total = 0;
   printf("pagerank:\n");
   for (uint64_t i = 0; i < v.n; i++) {
-    printf("  vertex %llu  rank %.6f\n", (unsigned long long)i, rank[i]);
-    total += rank[i];
+    /* Ranks are 32-bit floats in this version; the type says so. */
+    const double rank = v.type == GR_VALUES_FLOAT32 ? ((const float *)v.values)[i] : ((const double *)v.values)[i];
+    printf("  vertex %llu  rank %.6f\n", (unsigned long long)i, rank);
+    total += rank;
   }
   printf("  sum %.6f\n", total);
+  if (total < 0.999 || total > 1.001) {
+    fprintf(stderr, "bfs_from_arrays: the ranks sum to %.6f, not 1\n", total);
+    rc = 1;
+  }
   for (int d = 0; d < ci.devices; d++) {
     gr_device_info di;
     TRY(gr_problem_get_device(pr, d, &di));
