@@ -35,6 +35,8 @@ struct gr_options {
   char *cache_dir;
   /* primitives */
   gr_prim_options prim;
+  uint64_t sources; /* sources of each gr_problem_run: 1 the one given, K a draw */
+  bool sources_all; /* every vertex */
 };
 
 /* The defaults every handle starts from. */
@@ -44,6 +46,10 @@ gr_status gr__options_copy(gr_options *dst, const gr_options *src);
 void gr__options_clear(gr_options *o);
 /* The load options of o (or defaults) with the shared seed applied. */
 gr_load_options gr__options_load(const gr_options *o);
+
+/* Draw `draw` of `count` distinct vertices with out-edges (dense ids), as
+ * gr_graph_sample_sources describes. */
+gr_status gr__graph_sample(const gr_graph *g, uint64_t seed, int draw, uint64_t count, gr_vid *out);
 
 struct gr_context {
   gr_options opts;

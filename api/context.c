@@ -74,6 +74,7 @@ gr_status gr_primitive_get_info(const char *name, gr_primitive_info *out) {
   out->needs_weights = p->needs_weights;
   out->needs_in_edges = p->needs_in_edges;
   out->values = gr__values_type(p->value_type);
+  out->accumulates_sources = p->accumulates_sources;
   return GR_SUCCESS;
 }
 

@@ -170,3 +170,42 @@ gr_status gr_graph_sources(const gr_graph *g, const char *how, uint64_t seed, in
   }
   return GR_SUCCESS;
 }
+
+gr_status gr__graph_sample(const gr_graph *g, uint64_t seed, int draw, uint64_t count, gr_vid *out) {
+  const gr_csr *c = gr_graph_out(g);
+  gr_vid m = 0;
+  for (gr_vid v = 0; v < c->n; v++) m += c->offsets[v + 1] > c->offsets[v];
+  if (count == 0) return gr_errorf(GR_ERR_INVALID_ARG, "a draw of sources takes at least one");
+  if (draw < 0) return gr_errorf(GR_ERR_INVALID_ARG, "draw %d of sources is negative", draw);
+  if (count > m)
+    return gr_errorf(GR_ERR_INVALID_ARG, "%llu distinct sources, but only %llu vertices have out-edges",
+                     (unsigned long long)count, (unsigned long long)m);
+  gr_vid *cand = NULL;
+  GR_CHECK(gr_host_alloc((void **)&cand, (size_t)m * sizeof *cand, "source candidates"));
+  m = 0;
+  for (gr_vid v = 0; v < c->n; v++)
+    if (c->offsets[v + 1] > c->offsets[v]) cand[m++] = v;
+  /* The first count steps of a Fisher-Yates shuffle: step i depends on
+   * the seed, the draw and i only, so a draw's first sources do not depend
+   * on how many are drawn. */
+  for (gr_vid i = 0; i < (gr_vid)count; i++) {
+    const gr_vid j = i + (gr_vid)(gr_rand64(seed, 0x42435352ULL + (uint64_t)draw, i) % (m - i));
+    const gr_vid t = cand[i];
+    cand[i] = cand[j];
+    cand[j] = t;
+    out[i] = cand[i];
+  }
+  free(cand);
+  return GR_SUCCESS;
+}
+
+gr_status gr_graph_sample_sources(const gr_graph *g, uint64_t seed, int draw, uint64_t count, int64_t *ids) {
+  if (!g || !ids) return gr_errorf(GR_ERR_INVALID_ARG, "gr_graph_sample_sources: NULL argument");
+  gr_vid *v = NULL;
+  if (count > 0 && count <= gr_graph_num_vertices(g))
+    GR_CHECK(gr_host_alloc((void **)&v, (size_t)count * sizeof *v, "sources"));
+  gr_status st = gr__graph_sample(g, seed, draw, count, v);
+  for (uint64_t k = 0; st >= 0 && k < count; k++) ids[k] = (int64_t)gr_graph_original_id(g, v[k]);
+  free(v);
+  return st;
+}

@@ -3,9 +3,7 @@
  * value is reported where the caller gave it rather than deep in a run. The
  * enumerations reuse the parsers of the layers below (their messages name
  * the accepted values). */
-#include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +26,7 @@ void gr__options_defaults(gr_options *o) {
   o->transport = GR_TRANSPORT_AUTO;
   o->comm_format = GR_COMM_FORMAT_AUTO;
   o->seed = 1;
+  o->sources = 1;
   o->load = lo;
   o->prim = po;
 }
@@ -101,23 +100,20 @@ static bool gr__parse_bool(const char *v, bool *out) {
   return false;
 }
 
+/* Numbers are the framework's plain decimals (gr_parse_count and
+ * gr_parse_real), as gr_run's options are: strtoll and strtod would also
+ * take blanks, '+' signs, hexadecimal and infinities. */
 static bool gr__parse_long(const char *v, long long lo, long long hi, long long *out) {
-  if (!*v) return false;
-  char *end = NULL;
-  errno = 0;
-  long long x = strtoll(v, &end, 10);
-  if (errno || *end || x < lo || x > hi) return false;
-  *out = x;
+  uint64_t x = 0;
+  if (!gr_parse_count(v, strlen(v), &x) || x < (uint64_t)lo || x > (uint64_t)hi) return false;
+  *out = (long long)x;
   return true;
 }
 
-/* A finite number in (lo, hi) with the open or closed ends asked for. */
+/* A number in (lo, hi) with the open or closed ends asked for. */
 static bool gr__parse_double(const char *v, double lo, bool lo_open, double hi, bool hi_open, double *out) {
-  if (!*v) return false;
-  char *end = NULL;
-  errno = 0;
-  double x = strtod(v, &end);
-  if (errno || end == v || *end || !isfinite(x)) return false;
+  double x = 0;
+  if (!gr_parse_real(v, strlen(v), false, &x, NULL)) return false;
   if (lo_open ? !(x > lo) : !(x >= lo)) return false;
   if (hi_open ? !(x < hi) : !(x <= hi)) return false;
   *out = x;
@@ -180,10 +176,8 @@ static gr_status gr__options_apply(gr_options *o, const char *key, const char *v
     if (!gr__parse_bool(v, &b)) return gr__bad(key, v, "on or off");
     o->timeline = b;
   } else if (!strcmp(key, "seed")) {
-    char *end = NULL;
-    errno = 0;
-    unsigned long long s = strtoull(v, &end, 10);
-    if (!*v || *v == '-' || errno || *end) return gr__bad(key, v, "a whole number");
+    uint64_t s = 0;
+    if (!gr_parse_count(v, strlen(v), &s)) return gr__bad(key, v, "a whole number");
     o->seed = s;
   } else if (!strcmp(key, "undirected")) {
     if (!gr__parse_bool(v, &b)) return gr__bad(key, v, "on or off");
@@ -242,6 +236,20 @@ static gr_status gr__options_apply(gr_options *o, const char *key, const char *v
     o->prim.tolerance = f;
   } else if (!strcmp(key, "tune")) {
     GR_CHECK(gr_tuning_parse(&o->prim.tune, v));
+  } else if (!strcmp(key, "sources")) {
+    uint64_t k = 0;
+    if (!strcmp(v, "all")) {
+      o->sources_all = true;
+      o->sources = 1;
+    } else if (gr_parse_count(v, strlen(v), &k) && k >= 1 && k <= GR_MAX_VERTICES) {
+      o->sources_all = false;
+      o->sources = k;
+    } else {
+      return gr__bad(key, v, "a whole number of at least 1 or all");
+    }
+  } else if (!strcmp(key, "normalize")) {
+    if (!gr__parse_bool(v, &b)) return gr__bad(key, v, "on or off");
+    o->prim.normalize = b;
   } else {
     return gr_errorf(GR_ERR_INVALID_ARG, "unknown option '%s'", key);
   }

@@ -30,6 +30,13 @@ struct gr_problem {
   gr_partition *part;
   gr_enactor *en;
   double build_seconds, setup_seconds;
+  /* the "sources" option: what gr_problem_run takes */
+  uint64_t sources;
+  bool sources_all;
+  /* the sources of the last run over several (dense ids), which the
+   * validation reads again */
+  gr_vid *src_list;
+  uint64_t src_capacity;
   /* the last run */
   int runs;
   gr_run_args args;
@@ -49,6 +56,29 @@ struct gr_stats {
 };
 
 /* ---- set-up ----------------------------------------------------------------- */
+
+static gr_vid gr__vertices_with_out_edges(const gr_graph *g) {
+  const gr_csr *c = gr_graph_out(g);
+  gr_vid m = 0;
+  for (gr_vid v = 0; v < c->n; v++) m += c->offsets[v + 1] > c->offsets[v];
+  return m;
+}
+
+/* Options that only primitives summing over sources take, and a count of
+ * sources the graph can give. */
+static gr_status gr__problem_check_sources(const gr_primitive *prim, const gr_graph *g, const gr_options *o) {
+  const bool several = o->sources_all || o->sources > 1;
+  if ((several || o->prim.normalize) && !prim->accumulates_sources)
+    return gr_errorf(GR_ERR_INVALID_ARG, "options sources and normalize apply to primitives that sum over sources "
+                     "(bc), not %s", prim->name);
+  if (!o->sources_all && o->sources > 1) {
+    const gr_vid m = gr__vertices_with_out_edges(g);
+    if (o->sources > m)
+      return gr_errorf(GR_ERR_INVALID_ARG, "%llu distinct sources, but only %llu vertices have out-edges",
+                       (unsigned long long)o->sources, (unsigned long long)m);
+  }
+  return GR_SUCCESS;
+}
 
 static gr_status gr__problem_check_input(const gr_primitive *prim, gr_graph *g, int devices) {
   const gr_vid n = gr_graph_num_vertices(g);
@@ -70,6 +100,12 @@ gr_status gr_problem_create(gr_problem **out, gr_context *ctx, gr_graph *g, cons
   const gr_primitive *prim = NULL;
   GR_CHECK(gr__primitive_lookup(primitive, &prim));
   GR_CHECK(gr__problem_check_input(prim, g, ctx->devices));
+  gr_options defaults;
+  if (!o) {
+    gr__options_defaults(&defaults);
+    o = &defaults;
+  }
+  GR_CHECK(gr__problem_check_sources(prim, g, o));
   gr_problem *p = NULL;
   GR_CHECK(gr_host_calloc((void **)&p, 1, sizeof *p, "problem"));
   const gr_result init = GR_RESULT_INIT;
@@ -78,12 +114,9 @@ gr_status gr_problem_create(gr_problem **out, gr_context *ctx, gr_graph *g, cons
   p->ctx = ctx;
   p->g = g;
   p->prim = prim;
-  gr_options defaults;
-  if (!o) {
-    gr__options_defaults(&defaults);
-    o = &defaults;
-  }
   p->popts = o->prim;
+  p->sources = o->sources;
+  p->sources_all = o->sources_all;
   /* What depends on the whole graph: checks of the input (sssp: weights of
    * at least 0) and options such as sssp's delta. */
   if (prim->prepare) GR_CHECK_GOTO(prim->prepare(g, &p->popts), st, cleanup);
@@ -153,6 +186,7 @@ void gr_problem_destroy(gr_problem **pp) {
   gr_result_free(&p->ref);
   free(p->values);
   free(p->preds);
+  free(p->src_list);
   p->ctx->problems--;
   free(p);
   *pp = NULL;
@@ -178,6 +212,18 @@ static void gr__maybe_corrupt(gr_result *r, gr_vid source) {
     x[source] = 1;
     return;
   }
+  if (r->type == GR_VALUE_DOUBLE) {
+    /* The first positive value (a centrality) grows by at least 1;
+     * without one, vertex 0 gets 1. */
+    double *x = r->values;
+    for (gr_vid v = 0; v < r->n; v++)
+      if (isfinite(x[v]) && x[v] > 0) {
+        x[v] += x[v] > 1 ? x[v] : 1;
+        return;
+      }
+    if (r->n) x[0] = 1;
+    return;
+  }
   if (r->type != GR_VALUE_SVID) return;
   gr_svid *d = r->values;
   for (gr_vid v = 0; v < r->n; v++)
@@ -190,6 +236,14 @@ static void gr__maybe_corrupt(gr_result *r, gr_vid source) {
 
 static gr_vid gr__count_reached(const gr_result *r) {
   gr_vid n = 0;
+  /* A result whose first per-vertex array holds depths (bc: the last
+   * source's) reached what has one. */
+  if (r->aux.n > 0 && r->aux.types[0] == GR_VALUE_SVID && !strcmp(r->aux.names[0], "depth")) {
+    const gr_svid *d = r->aux_values[0];
+#pragma omp parallel for reduction(+ : n) schedule(static)
+    for (gr_vid v = 0; v < r->n; v++) n += d[v] >= 0;
+    return n;
+  }
   if (r->type == GR_VALUE_FLOAT) {
     const float *x = r->values;
     for (gr_vid v = 0; v < r->n; v++) n += isfinite(x[v]) != 0;
@@ -221,17 +275,22 @@ static gr_status gr__extra_copy(gr_extra *dst, const gr_extra *src) {
   return GR_SUCCESS;
 }
 
-gr_status gr_problem_run(gr_problem *p, int64_t source, gr_stats **stats) {
-  if (stats) *stats = NULL;
-  if (!p) return gr_errorf(GR_ERR_INVALID_ARG, "gr_problem_run: NULL argument");
+/* Room for n sources in the problem's list (kept from run to run). */
+static gr_status gr__problem_source_room(gr_problem *p, uint64_t n) {
+  if (n <= p->src_capacity) return GR_SUCCESS;
+  gr_vid *list = NULL;
+  GR_CHECK(gr_host_alloc((void **)&list, (size_t)n * sizeof *list, "sources"));
+  free(p->src_list);
+  p->src_list = list;
+  p->src_capacity = n;
+  return GR_SUCCESS;
+}
+
+/* A run with args (its source or sources set), its results and figures. */
+static gr_status gr__problem_run(gr_problem *p, gr_run_args args, gr_stats **stats) {
   gr_status st = GR_SUCCESS;
   gr_stats *s = NULL;
-  gr_run_args args = {0, p->runs};
-  if (p->prim->needs_source) {
-    uint64_t v = 0;
-    GR_CHECK(gr_graph_find(p->g, source, &v));
-    args.source = (gr_vid)v;
-  }
+  args.run = p->runs;
   GR_CHECK(gr_host_calloc((void **)&s, 1, sizeof *s, "run figures"));
   p->have_result = false;
   p->converted = false;
@@ -256,6 +315,7 @@ gr_status gr_problem_run(gr_problem *p, int64_t source, gr_stats **stats) {
   x->has_levels = s->run.level_edges && s->run.level_ms && s->run.level_tag;
   x->has_level_bytes = x->has_levels && s->run.n_devices > 1 && s->run.level_bytes;
   x->extract_seconds = gr_time_now() - t;
+  x->sources = args.sources ? (uint64_t)args.n_sources : p->prim->needs_source ? 1 : 0;
   GR_CHECK_GOTO(gr__extra_copy(&s->extra, &p->res.extra), st, cleanup);
   st = s->run.status;
   if (stats) {
@@ -265,6 +325,59 @@ gr_status gr_problem_run(gr_problem *p, int64_t source, gr_stats **stats) {
 cleanup:
   gr_stats_destroy(&s);
   return st;
+}
+
+gr_status gr_problem_run(gr_problem *p, int64_t source, gr_stats **stats) {
+  if (stats) *stats = NULL;
+  if (!p) return gr_errorf(GR_ERR_INVALID_ARG, "gr_problem_run: NULL argument");
+  gr_run_args args = {0, 0, NULL, 0};
+  if (p->sources_all || p->sources > 1) {
+    /* The "sources" option: every vertex, or the draw of this run. */
+    const gr_vid n = gr_graph_num_vertices(p->g);
+    const uint64_t k = p->sources_all ? n : p->sources;
+    /* The list the last result was validated against changes now. */
+    p->have_result = false;
+    GR_CHECK(gr__problem_source_room(p, k));
+    if (p->sources_all)
+      for (gr_vid v = 0; v < n; v++) p->src_list[v] = v;
+    else
+      GR_CHECK(gr__graph_sample(p->g, p->ctx->opts.seed, p->runs, k, p->src_list));
+    args.sources = p->src_list;
+    args.n_sources = (gr_vid)k;
+    args.source = p->src_list[0];
+  } else if (p->prim->needs_source) {
+    uint64_t v = 0;
+    GR_CHECK(gr_graph_find(p->g, source, &v));
+    args.source = (gr_vid)v;
+  }
+  return gr__problem_run(p, args, stats);
+}
+
+gr_status gr_problem_run_sources(gr_problem *p, const int64_t *sources, uint64_t count, gr_stats **stats) {
+  if (stats) *stats = NULL;
+  if (!p || (!sources && count > 0)) return gr_errorf(GR_ERR_INVALID_ARG, "gr_problem_run_sources: NULL argument");
+  const gr_primitive *prim = p->prim;
+  if (!prim->needs_source) return gr_errorf(GR_ERR_INVALID_ARG, "%s takes no source: use gr_problem_run", prim->name);
+  if (sources && count == 0) return gr_errorf(GR_ERR_INVALID_ARG, "a run over sources needs at least one");
+  const gr_vid n = gr_graph_num_vertices(p->g);
+  const uint64_t k = sources ? count : n;
+  if (!prim->accumulates_sources && k != 1)
+    return gr_errorf(GR_ERR_INVALID_ARG, "%s takes one source per run, not %llu", prim->name, (unsigned long long)k);
+  if (k > GR_MAX_VERTICES)
+    return gr_errorf(GR_ERR_INVALID_ARG, "%llu sources is more than a run takes", (unsigned long long)k);
+  p->have_result = false;
+  GR_CHECK(gr__problem_source_room(p, k));
+  for (uint64_t i = 0; i < k; i++) {
+    uint64_t v = i;
+    if (sources) GR_CHECK(gr_graph_find(p->g, sources[i], &v));
+    p->src_list[i] = (gr_vid)v;
+  }
+  gr_run_args args = {p->src_list[0], 0, NULL, 0};
+  if (prim->accumulates_sources) {
+    args.sources = p->src_list;
+    args.n_sources = (gr_vid)k;
+  }
+  return gr__problem_run(p, args, stats);
 }
 
 gr_status gr_problem_get_values(gr_problem *p, gr_values *out) {

@@ -21,12 +21,21 @@ target_compile_definitions(gr_options INTERFACE _GNU_SOURCE
   $<$<BOOL:${ZLIB_FOUND}>:GR_HAVE_ZLIB=1>
   $<$<BOOL:${OpenMP_C_FOUND}>:GR_HAVE_OPENMP=1>)
 
+# GR_SANITIZE: one sanitizer or a comma-separated list of them
+# ("address,undefined"); thread cannot be combined with address.
 if(GR_SANITIZE)
-  if(NOT GR_SANITIZE MATCHES "^(address|undefined|thread)$")
-    message(FATAL_ERROR "GR_SANITIZE must be address, undefined or thread")
+  string(REPLACE "," ";" _gr_san_list "${GR_SANITIZE}")
+  foreach(_s IN LISTS _gr_san_list)
+    if(NOT _s MATCHES "^(address|undefined|thread)$")
+      message(FATAL_ERROR "GR_SANITIZE must be address, undefined or thread, or a comma-separated list (address,undefined); got '${_s}'")
+    endif()
+  endforeach()
+  if("thread" IN_LIST _gr_san_list AND "address" IN_LIST _gr_san_list)
+    message(FATAL_ERROR "GR_SANITIZE: thread and address cannot be combined")
   endif()
   set(_gr_san -fsanitize=${GR_SANITIZE} -fno-omit-frame-pointer)
-  if(GR_SANITIZE STREQUAL "undefined")
+  if("undefined" IN_LIST _gr_san_list)
+    # Every report is an error that ends the test, never a line in a log.
     list(APPEND _gr_san -fno-sanitize-recover=undefined)
   endif()
   target_compile_options(gr_options INTERFACE $<$<COMPILE_LANGUAGE:C>:${_gr_san}>)

@@ -10,7 +10,12 @@ set(GR_DISABLED "")
 
 # --- CUDA -------------------------------------------------------------------
 set(GR_HAVE_CUDA OFF)
-if(NOT GR_WITH_CUDA STREQUAL "OFF")
+if(GR_FUZZ AND GR_WITH_CUDA STREQUAL "ON")
+  message(FATAL_ERROR "GR_FUZZ=ON builds are CPU only: configure with GR_WITH_CUDA=AUTO or OFF")
+endif()
+if(GR_FUZZ)
+  list(APPEND GR_DISABLED "CUDA backend (fuzz build)")
+elseif(NOT GR_WITH_CUDA STREQUAL "OFF")
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
     enable_language(CUDA)
@@ -28,8 +33,18 @@ else()
 endif()
 
 # --- OpenMP: the CPU backend and the parallel loader ------------------------
-find_package(OpenMP COMPONENTS C)
-if(NOT OpenMP_C_FOUND)
+# Fuzz builds and ThreadSanitizer builds leave OpenMP out (GR_WITH_OPENMP=OFF
+# there): the fuzz targets run on one thread, and an OpenMP runtime built
+# without ThreadSanitizer hides its synchronisation from it (false races).
+option(GR_WITH_OPENMP "Use OpenMP for host parallelism when found" ON)
+if(GR_WITH_OPENMP AND NOT GR_FUZZ)
+  find_package(OpenMP COMPONENTS C)
+endif()
+if(GR_FUZZ)
+  list(APPEND GR_DISABLED "host parallelism (fuzz build: one thread)")
+elseif(NOT GR_WITH_OPENMP)
+  list(APPEND GR_DISABLED "host parallelism (GR_WITH_OPENMP=OFF: CPU backend runs on one thread)")
+elseif(NOT OpenMP_C_FOUND)
   list(APPEND GR_DISABLED "host parallelism (no OpenMP: CPU backend runs on one thread)")
 endif()
 

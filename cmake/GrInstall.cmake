@@ -50,6 +50,11 @@ endif()
 if(GR_HAVE_METIS)
   string(APPEND GR_PC_PRIVATE " ${METIS_LIBRARY}")
 endif()
+# A sanitized build's callers link the sanitizers' runtimes too.
+set(GR_PC_SANITIZE "")
+if(GR_SANITIZE)
+  set(GR_PC_SANITIZE " -fsanitize=${GR_SANITIZE}")
+endif()
 # The prefix is found from the .pc file's own place, so that an install
 # moved or made with `cmake --install --prefix` still resolves.
 file(RELATIVE_PATH GR_PC_UP "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")

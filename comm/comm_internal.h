@@ -14,7 +14,8 @@
  * barrier that starts the transfer. */
 typedef struct gr__pkg {
   const unsigned char *ptr; /* device memory of the sender; NULL when empty */
-  uint64_t bytes;
+  uint64_t bytes;  /* its room in a receive buffer (a multiple of 8) */
+  uint64_t copy;   /* the bytes written, which are the ones moved (<= bytes) */
   uint64_t items; /* list: records; bitmap: the ids set */
   int format;     /* GR_XK_LIST or GR_XK_BITMAP */
   gr_vid universe; /* bitmap: its id space */

@@ -398,17 +398,18 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
 
   /* Publish the smaller form of each message. */
   for (int j = 0; j < n; j++) {
-    gr__pkg z = {NULL, 0, 0, GR_XK_LIST, 0};
+    gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0};
     c->pkg[me][j] = z;
   }
   for (int j = 0; j < n_msg; j++) {
     if (!gr__message_used(x, j)) continue;
-    gr__pkg m = {NULL, 0, 0, GR_XK_LIST, 0};
+    gr__pkg m = {NULL, 0, 0, 0, GR_XK_LIST, 0};
     const uint64_t cnt = x->hc[GR_XK_PEER + j], distinct = x->hc[GR_XK_PEER + n + j];
     const uint64_t lb = gr_xk_list_bytes(&x->layout, cnt);
     if (a.bits[j] && distinct && (!a.list[j] || gr_xk_bitmap_bytes(x->universe[j]) < lb)) {
       m.ptr = a.bits[j];
       m.bytes = gr_xk_bitmap_bytes(x->universe[j]);
+      m.copy = m.bytes;
       m.items = distinct;
       m.format = GR_XK_BITMAP;
       m.universe = x->universe[j];
@@ -420,6 +421,10 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
       m.ptr = a.list[j];
       m.bytes = lb;
       m.items = cnt;
+      /* Peers copy the records only: 4-byte records leave 4 bytes after an
+       * odd count that were never written. The padded size keeps the next
+       * message in a receive buffer 8-byte aligned. */
+      m.copy = cnt * (uint64_t)x->layout.record_bytes;
     }
     if (bcast) {
       for (int q = 0; q < n; q++)

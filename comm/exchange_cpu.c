@@ -31,6 +31,8 @@ static bool gr__to_next(gr_vid *next, gr_eid capacity, const gr_eid *deg, unsign
 /* One record of vertex v (its payloads) written as id `id`. */
 static void gr__write_record(unsigned char *rec, const gr_xk_layout *l, const gr_payload *pay, gr_vid id, gr_vid v) {
   const size_t vb = (size_t)l->value_bytes;
+  /* Padding zeroed: no byte a peer copies is left unwritten. */
+  memset(rec, 0, (size_t)l->record_bytes);
   memcpy(rec, &id, sizeof id);
   for (int k = 0; k < l->n_values; k++)
     memcpy(rec + l->value_offset + k * vb, (const unsigned char *)pay->values[k] + v * vb, vb);

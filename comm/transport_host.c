@@ -21,8 +21,8 @@ static gr_status gr__host_move(gr_comm *c, gr__xfer *x) {
   for (int j = 0; j < x->n; j++) {
     if (j == x->me) continue;
     const gr__pkg *m = &c->pkg[j][x->me];
-    if (m->bytes) memcpy((unsigned char *)x->recv->ptr + x->recv_offset[j], m->ptr, m->bytes);
-    x->moved_to[j] = c->pkg[x->me][j].bytes;
+    if (m->copy) memcpy((unsigned char *)x->recv->ptr + x->recv_offset[j], m->ptr, m->copy);
+    x->moved_to[j] = c->pkg[x->me][j].copy;
   }
   return GR_SUCCESS;
 }

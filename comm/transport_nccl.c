@@ -169,9 +169,9 @@ static gr_status gr__nccl_move(gr_comm *c, gr__xfer *x) {
   uint64_t send_bytes[GR_COMM_MAX_DEVICES], recv_bytes[GR_COMM_MAX_DEVICES];
   for (int j = 0; j < x->n; j++) {
     send[j] = c->pkg[x->me][j].ptr;
-    send_bytes[j] = j == x->me ? 0 : c->pkg[x->me][j].bytes;
+    send_bytes[j] = j == x->me ? 0 : c->pkg[x->me][j].copy;
     recv[j] = (unsigned char *)x->recv->ptr + x->recv_offset[j];
-    recv_bytes[j] = j == x->me ? 0 : c->pkg[j][x->me].bytes;
+    recv_bytes[j] = j == x->me ? 0 : c->pkg[j][x->me].copy;
     x->moved_to[j] = send_bytes[j];
   }
   return gr__nccl_group(c, x, send, send_bytes, recv, recv_bytes);

@@ -37,12 +37,12 @@ static gr_status gr__p2p_move(gr_comm *c, gr__xfer *x) {
   cudaStream_t s = (cudaStream_t)gr_device_stream(x->dev);
   for (int j = 0; j < x->n; j++) {
     if (j == x->me) continue;
-    x->moved_to[j] = c->pkg[x->me][j].bytes;
+    x->moved_to[j] = c->pkg[x->me][j].copy;
     const gr__pkg *m = &c->pkg[j][x->me];
-    if (!m->bytes) continue;
+    if (!m->copy) continue;
     gr__device_activity_copy();
     GR_CUDA_CHECK(cudaMemcpyPeerAsync((unsigned char *)x->recv->ptr + x->recv_offset[j], c->gpu[x->me], m->ptr,
-                                      c->gpu[j], (size_t)m->bytes, s));
+                                      c->gpu[j], (size_t)m->copy, s));
   }
   return GR_SUCCESS;
 }

@@ -82,24 +82,33 @@ static gr_status gr__part_rows(gr_csr *dst, const gr_csr *src, uint64_t n_rows, 
   if (src->weights)
     GR_CHECK_GOTO(gr_host_alloc((void **)&dst->weights, dst->m * sizeof *dst->weights, "subgraph weights"),
                   st, cleanup);
-  GR__PART_OMP(parallel for schedule(dynamic, 256) num_threads(threads))
+  uint64_t unmapped = 0;
+  GR__PART_OMP(parallel for schedule(dynamic, 256) num_threads(threads) reduction(+ : unmapped))
   for (uint64_t i = 0; i < n_owned; i++) {
     const gr_vid u = owned[i];
     const gr_eid s0 = src->offsets[u], len = src->offsets[u + 1] - s0;
     const gr_eid d0 = dst->offsets[local_rows ? i : u];
     if (g2l) {
       /* Random reads of a |V|-entry table: prefetching a few arcs ahead
-       * keeps several misses in flight per thread. */
+       * keeps several misses in flight per thread. A neighbour without a
+       * local id (only possible when an undirected graph lacks the reverse
+       * of an arc, see gr__build_1hop) is counted, never stored. */
       const gr_vid *si = src->indices + s0;
       for (gr_eid k = 0; k < len; k++) {
         if (k + 16 < len) __builtin_prefetch(&g2l[si[k + 16]]);
-        dst->indices[d0 + k] = g2l[si[k]];
+        const gr_vid l = g2l[si[k]];
+        unmapped += (uint64_t)l >= n_rows;
+        dst->indices[d0 + k] = (uint64_t)l < n_rows ? l : 0;
       }
     } else {
       memcpy(dst->indices + d0, src->indices + s0, len * sizeof *dst->indices);
     }
     if (src->weights) memcpy(dst->weights + d0, src->weights + s0, len * sizeof *dst->weights);
   }
+  if (unmapped)
+    st = gr_errorf(GR_ERR_BAD_INPUT,
+                   "the graph is marked undirected but %llu of its arcs have no reverse arc (a corrupt binary file?)",
+                   (unsigned long long)unmapped);
 cleanup:
   return st;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "_template/reach.h"
+#include "bc/bc.h"
 #include "bfs/bfs.h"
 #include "cc/cc.h"
 #include "dobfs/dobfs.h"
@@ -11,7 +12,7 @@
 #include "sssp/sssp.h"
 
 static const gr_primitive *const gr__primitives[] = {&gr_bfs_primitive, &gr_dobfs_primitive, &gr_sssp_primitive,
-                                                      &gr_cc_primitive,   &gr_pr_primitive,
+                                                      &gr_cc_primitive,   &gr_pr_primitive,    &gr_bc_primitive,
                                                       &gr_reach_primitive, NULL};
 
 const gr_primitive *const *gr_primitive_list(void) { return gr__primitives; }

@@ -53,15 +53,25 @@ VALUE_BYTES = {"sssp": 4}
 PR_VERTEX_BYTES = 8 + 8 + 4 + 4 + 4
 
 
+# BC, per reached vertex and source: forward, two CSR offsets, the depth
+# and the path count written; backward, two CSC offsets, the path count and
+# the successors' sum read, the centrality read and written, the
+# coefficient written. Its visited arcs count both passes.
+BC_VERTEX_BYTES = 16 + 8 + 16 + 8 + 8 + 16 + 8
+
+
 def floor_bytes(run, vid_bytes, primitive="bfs"):
     """Bytes a push traversal must move: every visited arc's neighbour id (and
     weight), two offsets and one value per reached vertex. Random value
     look-ups are assumed to hit the L2 (the value array of the graphs here
     fits it). CC reads and writes each label; PageRank moves its vertex
     bytes every iteration (its visited arcs already count every
-    iteration's)."""
+    iteration's); BC moves its vertex bytes once per pass (one source per
+    run: its visited arcs count both passes)."""
     if primitive == "pr":
         return run["edges_visited"] * vid_bytes + run["reached"] * run["iterations"] * PR_VERTEX_BYTES
+    if primitive == "bc":
+        return run["edges_visited"] * vid_bytes + run["reached"] * (BC_VERTEX_BYTES + vid_bytes)
     if primitive == "cc":
         return run["edges_visited"] * vid_bytes + run["reached"] * (2 * 8 + 2 * vid_bytes)
     arc = vid_bytes + ARC_EXTRA.get(primitive, 0)

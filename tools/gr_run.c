@@ -6,7 +6,6 @@
  * 1 validation failed; 2 usage or bad input; 3 runtime failure (device,
  * memory). */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -28,7 +27,11 @@ typedef struct run_options {
   bool gpus_given;
   bool cpu;
   src_kind src;
+  bool src_given;
   unsigned long long src_id;
+  unsigned long long sources; /* --sources K; 0: one source per run */
+  bool sources_all;
+  bool normalize;
   int runs;
   unsigned long long seed;
   bool validate;
@@ -86,6 +89,8 @@ enum {
   OPT_TIMELINE,
   OPT_DELTA,
   OPT_TOLERANCE,
+  OPT_SOURCES,
+  OPT_NORMALIZE,
   OPT_VERSION
 };
 
@@ -127,6 +132,8 @@ static const struct option long_options[] = {
     {"timeline", no_argument, NULL, OPT_TIMELINE},
     {"delta", required_argument, NULL, OPT_DELTA},
     {"tolerance", required_argument, NULL, OPT_TOLERANCE},
+    {"sources", required_argument, NULL, OPT_SOURCES},
+    {"normalize", no_argument, NULL, OPT_NORMALIZE},
     {"version", no_argument, NULL, OPT_VERSION},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
@@ -194,6 +201,13 @@ static void usage(FILE *f) {
           "                         weight / mean out-degree; default: auto)\n"
           "      --tolerance T      pr: stop when the L1 change of the ranks falls below T\n"
           "                         (default: 1e-4)\n"
+          "      --sources K|all    bc: each run sums the dependencies from K distinct sources\n"
+          "                         of the seeded sequence (an estimate), or from every vertex\n"
+          "                         (exact; prints an estimate of the time first when long)\n"
+          "                         (default: one source per run, as --src says)\n"
+          "      --normalize        bc: scale the sums to all sources and divide by the\n"
+          "                         (n-1)(n-2) pairs of other vertices (networkx's\n"
+          "                         normalized betweenness)\n"
           "      --max-iter N       stop after N iterations (default: 0, no limit; pr: 100)\n"
           "      --validate         check every run against the CPU reference\n"
           "      --validate-first   check the first run only (benchmarks)\n"
@@ -255,12 +269,17 @@ static int usage_error(const char *fmt, const char *arg) {
   return EXIT_USAGE;
 }
 
+/* Decimal digits only, that fit in 64 bits: the library's grammar for
+ * counts (no blanks, signs or hexadecimal, which strtoull would take). */
 static bool parse_u64(const char *s, unsigned long long *out) {
-  if (!s || !*s || *s == '-') return false;
-  char *end = NULL;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || *end) return false;
+  if (!s || !*s) return false;
+  unsigned long long v = 0;
+  for (; *s; s++) {
+    if (*s < '0' || *s > '9') return false;
+    const unsigned d = (unsigned)(*s - '0');
+    if (v > (ULLONG_MAX - d) / 10) return false;
+    v = v * 10 + d;
+  }
   *out = v;
   return true;
 }
@@ -272,7 +291,6 @@ static bool parse_int(const char *s, int lo, int hi, int *out) {
   return true;
 }
 
-
 /* Hands an option to the library, which checks it again; its message names
  * what is wrong. */
 static int set_option(run_options *o, const char *key, const char *value) {
@@ -280,11 +298,11 @@ static int set_option(run_options *o, const char *key, const char *value) {
   return -1;
 }
 
-static bool is_positive_number(const char *s, double below, bool open) {
-  char *end = NULL;
-  errno = 0;
-  double f = strtod(s, &end);
-  return !(errno || end == s || *end || !(f > 0.0) || !isfinite(f) || (open ? f >= below : f > below));
+/* A number option: the library parses it (plain decimals in its range) and
+ * a refusal gets gr_run's message, which names the flag. */
+static int set_number(run_options *o, const char *key, const char *value, const char *message) {
+  if (gr_options_set(o->set, key, value) < 0) return usage_error(message, value);
+  return -1;
 }
 
 static int parse_options(int argc, char **argv, run_options *o) {
@@ -320,6 +338,7 @@ static int parse_options(int argc, char **argv, run_options *o) {
         break;
       }
       case OPT_SRC:
+        o->src_given = true;
         if (!strcmp(optarg, "random")) o->src = SRC_RANDOM;
         else if (!strcmp(optarg, "max-degree")) o->src = SRC_MAX_DEGREE;
         else if (parse_u64(optarg, &o->src_id)) o->src = SRC_ID;
@@ -346,23 +365,18 @@ static int parse_options(int argc, char **argv, run_options *o) {
         rc = set_option(o, "direction", optarg);
         break;
       case OPT_DO_A:
+        rc = set_number(o, "do-a", optarg, "--do-a needs a positive number, got '%s'");
+        break;
       case OPT_DO_B:
-        if (!is_positive_number(optarg, 1e9, false))
-          return usage_error(c == OPT_DO_A ? "--do-a needs a positive number, got '%s'"
-                                           : "--do-b needs a positive number, got '%s'",
-                             optarg);
-        rc = set_option(o, c == OPT_DO_A ? "do-a" : "do-b", optarg);
+        rc = set_number(o, "do-b", optarg, "--do-b needs a positive number, got '%s'");
         break;
       case OPT_DELTA:
-        if (strcmp(optarg, "auto") && !is_positive_number(optarg, 3e38, false))
-          return usage_error("--delta needs a positive number or auto, got '%s'", optarg);
-        rc = set_option(o, "delta", optarg);
+        rc = set_number(o, "delta", optarg, "--delta needs a positive number or auto, got '%s'");
         break;
       case OPT_TOLERANCE:
-        if (!is_positive_number(optarg, 2.0, true))
-          return usage_error("--tolerance needs a number above 0 and below 2 (the largest L1 change of ranks "
-                             "summing to 1), got '%s'", optarg);
-        rc = set_option(o, "tolerance", optarg);
+        rc = set_number(o, "tolerance", optarg,
+                        "--tolerance needs a number above 0 and below 2 (the largest L1 change of ranks "
+                        "summing to 1), got '%s'");
         break;
       case OPT_TUNE:
         rc = set_option(o, "tune", optarg);
@@ -440,18 +454,25 @@ static int parse_options(int argc, char **argv, run_options *o) {
       case OPT_COMM_FORMAT:
         rc = set_option(o, "comm-format", optarg);
         break;
-      case OPT_BIAS: {
-        char *end = NULL;
-        errno = 0;
-        double f = strtod(optarg, &end);
-        if (errno || end == optarg || *end || !(f >= 0.0) || f > 1e6)
-          return usage_error("--bias needs a number from 0 to 1e6, got '%s'", optarg);
-        rc = set_option(o, "bias", optarg);
+      case OPT_BIAS:
+        rc = set_number(o, "bias", optarg, "--bias needs a number from 0 to 1e6, got '%s'");
         break;
-      }
       case OPT_TIMELINE:
         o->timeline = true;
         rc = set_option(o, "timeline", "on");
+        break;
+      case OPT_SOURCES:
+        o->sources_all = !strcmp(optarg, "all");
+        /* The problem's "sources" option checks the count against the
+         * graph; gr_run draws each run's sources itself (the same draws),
+         * so that it can time the first one alone. */
+        if ((!o->sources_all && (!parse_u64(optarg, &o->sources) || o->sources < 1)) ||
+            gr_options_set(o->set, "sources", optarg) < 0)
+          return usage_error("--sources needs a whole number of at least 1 or all, got '%s'", optarg);
+        break;
+      case OPT_NORMALIZE:
+        o->normalize = true;
+        rc = set_option(o, "normalize", "on");
         break;
       case OPT_VERSION: {
         gr_library_info li;
@@ -502,9 +523,21 @@ int main(int argc, char **argv) {
   gr_run_phases *ph = &rep.phases;
   double t_phase = 0;
   gr_primitive_info prim;
+  /* --sources: the input ids of one run's sources. */
+  int64_t *src_list = NULL;
+  uint64_t n_src = 0;
 
   if (gr_primitive_get_info(o.primitive, &prim) < 0) {
     rc = usage_error("unknown primitive '%s' (see --help)", o.primitive);
+    goto done;
+  }
+  const bool several = o.sources > 0 || o.sources_all;
+  if ((several || o.normalize) && !prim.accumulates_sources) {
+    rc = usage_error("--sources and --normalize apply to primitives that sum over sources (bc), not %s", prim.name);
+    goto done;
+  }
+  if (several && o.src_given) {
+    rc = usage_error("%s", "--sources draws the sources itself: give --src or --sources, not both");
     goto done;
   }
 
@@ -586,7 +619,23 @@ int main(int argc, char **argv) {
     rc = EXIT_RUNTIME;
     goto done;
   }
-  if (prim.needs_source) {
+  if (several) {
+    /* Draw 0 now: a count the graph cannot give fails before the set-up. */
+    n_src = o.sources_all ? rep.graph.vertices : o.sources;
+    src_list = calloc((size_t)n_src, sizeof *src_list);
+    if (!src_list) {
+      fprintf(stderr, "gr_run: out of host memory for %llu sources\n", (unsigned long long)n_src);
+      rc = EXIT_RUNTIME;
+      goto done;
+    }
+    st = o.sources_all ? gr_graph_ids(g, src_list) : gr_graph_sample_sources(g, o.seed, 0, n_src, src_list);
+    if (st == GR_ERR_INVALID_ARG) {
+      fprintf(stderr, "gr_run: --sources %llu: %s; use --sources all\n", o.sources, gr_error_message());
+      rc = EXIT_USAGE;
+      goto done;
+    }
+    if (st < 0) goto runtime_fail;
+  } else if (prim.needs_source) {
     if (o.src == SRC_ID) {
       uint64_t index = 0;
       if (o.src_id > (unsigned long long)INT64_MAX) {
@@ -623,10 +672,27 @@ int main(int argc, char **argv) {
     rc = EXIT_RUNTIME;
     goto done;
   }
+  if (several && n_src >= 16 && !o.quiet) {
+    /* A long run is announced first: one source is timed alone and the
+     * time scaled (a handful of sources is not worth the probe). */
+    t_phase = now_seconds();
+    st = gr_problem_run_sources(prob, src_list, 1, NULL);
+    const double one = now_seconds() - t_phase;
+    if (st < 0) goto runtime_fail;
+    const double total = one * (double)n_src * (double)o.runs;
+    if (total > 3.0)
+      fprintf(stderr, "gr_run: %s over %llu sources: about %.0f s (%.3f s for one source, %d run%s)\n", prim.name,
+              (unsigned long long)n_src, total, one, o.runs, o.runs == 1 ? "" : "s");
+  }
   for (int r = 0; r < o.runs; r++) {
     gr_run_record *x = &records[r];
+    if (several && !o.sources_all && r > 0) {
+      st = gr_graph_sample_sources(g, o.seed, r, n_src, src_list);
+      if (st < 0) goto runtime_fail;
+    }
     t_phase = now_seconds();
-    st = gr_problem_run(prob, sources[r], &x->stats);
+    st = several ? gr_problem_run_sources(prob, src_list, n_src, &x->stats)
+                 : gr_problem_run(prob, sources[r], &x->stats);
     const double t_run = now_seconds() - t_phase;
     if (st < 0) goto runtime_fail;
     rep.n_runs = r + 1;
@@ -703,6 +769,7 @@ done:
   free(devs);
   free(parts);
   free(sources);
+  free(src_list);
   gr_problem_destroy(&prob);
   gr_graph_destroy(&g);
   gr_context_destroy(&ctx);

@@ -41,13 +41,19 @@ __device__ __forceinline__ void write_record(unsigned char *rec, const gr_xk_lay
                                              gr_vid id, gr_vid v) {
   *(gr_vid *)rec = id;
   const int vb = l.value_bytes;
+  // Padding is zeroed, so that no byte a peer copies was never written
+  // (fields and records are multiples of 4 bytes).
+  for (int b = (int)sizeof(gr_vid); b < l.value_offset; b += 4) *(uint32_t *)(rec + b) = 0u;
   for (int k = 0; k < l.n_values; k++) {
     const unsigned char *src = (const unsigned char *)pay.values[k] + (size_t)v * vb;
     if (vb == 8) *(uint64_t *)(rec + l.value_offset + 8 * k) = *(const uint64_t *)src;
     else *(uint32_t *)(rec + l.value_offset + 4 * k) = *(const uint32_t *)src;
   }
+  for (int b = l.value_offset + l.n_values * vb; b < l.vertex_offset; b += 4) *(uint32_t *)(rec + b) = 0u;
   for (int k = 0; k < l.n_vertices; k++)
     *(gr_svid *)(rec + l.vertex_offset + sizeof(gr_svid) * k) = pay.vertices[k][v];
+  for (int b = l.vertex_offset + l.n_vertices * (int)sizeof(gr_svid); b < l.record_bytes; b += 4)
+    *(uint32_t *)(rec + b) = 0u;
 }
 
 __global__ void __launch_bounds__(kBlock) package_kernel(gr_xk_package_args a) {

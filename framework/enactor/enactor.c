@@ -717,7 +717,8 @@ static gr_status gr__extract(gr_enactor *e, gr_result *r, bool reuse) {
   GR_CHECK(reuse ? gr_result_reuse(r, n, p->value_type, preds) : gr_result_alloc(r, n, p->value_type, preds));
   e->result = r;
   r->values_are_ids = false;
-  gr_status st = gr__command(e, GR__CMD_EXTRACT);
+  gr_status st = gr_result_aux(r, &p->aux);
+  if (st >= 0) st = gr__command(e, GR__CMD_EXTRACT);
   if (st >= 0 && p->finish) st = p->finish(r);
   if (st < 0) gr_result_free(r);
   return st;

@@ -62,7 +62,38 @@ void gr_extra_free(gr_extra *x) {
   memset(x, 0, sizeof *x);
 }
 
+static void gr__result_aux_free(gr_result *r) {
+  for (int k = 0; k < GR_AUX_MAX; k++) {
+    free(r->aux_values[k]);
+    r->aux_values[k] = NULL;
+  }
+  memset(&r->aux, 0, sizeof r->aux);
+}
+
+gr_status gr_result_aux(gr_result *r, const gr_aux_spec *aux) {
+  bool same = aux->n == r->aux.n;
+  for (int k = 0; same && k < aux->n; k++)
+    same = aux->types[k] == r->aux.types[k] && r->aux_values[k] && !strcmp(aux->names[k], r->aux.names[k]);
+  if (!same) {
+    gr__result_aux_free(r);
+    if (aux->n < 0 || aux->n > GR_AUX_MAX)
+      return gr_errorf(GR_ERR_INTERNAL, "a result carries 0 to %d per-vertex arrays, not %d", GR_AUX_MAX, aux->n);
+    for (int k = 0; k < aux->n; k++) {
+      gr_status st = gr_host_alloc(&r->aux_values[k], (r->n ? (size_t)r->n : 1) * gr__value_size(aux->types[k]),
+                                   aux->names[k]);
+      if (st < 0) {
+        gr__result_aux_free(r);
+        return st;
+      }
+    }
+    r->aux = *aux;
+  }
+  for (int k = 0; k < aux->n; k++) gr__fill_ff(r->aux_values[k], (size_t)r->n * gr__value_size(aux->types[k]));
+  return GR_SUCCESS;
+}
+
 void gr_result_free(gr_result *r) {
+  gr__result_aux_free(r);
   free(r->values);
   free(r->preds);
   gr_extra_free(&r->extra);
@@ -71,14 +102,19 @@ void gr_result_free(gr_result *r) {
   r->n = 0;
 }
 
-/* Seeds one value of `size` bytes at the source's owner. */
+/* Seeds one value of `size` bytes wherever the source is held, and the
+ * first frontier at its owner. Proxies take the value too: a pull in the
+ * first iteration reads the source's value on every device before any
+ * exchange has carried it (DOBFS pulling at once on a small graph found
+ * the source's neighbours one level late on devices that held it as a
+ * proxy), and a push reaching a seeded proxy has nothing to claim. */
 static gr_status gr__part_seed(gr_part *p, gr_vid source, void *values, const void *value, size_t size,
                                gr_frontier *first) {
   first->size = 0;
   gr_vid src = 0;
-  if (!gr_subgraph_local(p->sub, source, &src) || !gr_subgraph_owns(p->sub, src)) return GR_SUCCESS;
+  if (!gr_subgraph_local(p->sub, source, &src)) return GR_SUCCESS;
   GR_CHECK(gr_device_copy(p->dev, (unsigned char *)values + (size_t)src * size, value, size, GR_COPY_H2D));
-  GR_CHECK(gr_frontier_assign(first, p->dev, &src, 1));
+  if (gr_subgraph_owns(p->sub, src)) GR_CHECK(gr_frontier_assign(first, p->dev, &src, 1));
   return gr_device_sync(p->dev);
 }
 
@@ -124,6 +160,10 @@ gr_status gr_part_gather_svid(gr_part *p, const gr_svid *values, gr_svid *global
 }
 
 gr_status gr_part_gather_float(gr_part *p, const float *values, float *global) {
+  return gr__part_gather(p, values, sizeof *values, global);
+}
+
+gr_status gr_part_gather_double(gr_part *p, const double *values, double *global) {
   return gr__part_gather(p, values, sizeof *values, global);
 }
 

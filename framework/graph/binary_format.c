@@ -271,9 +271,28 @@ static gr_status gr__check_layout(const gr__grb_header *h, const char *path, uin
   return GR_SUCCESS;
 }
 
-/* Checks that the arrays form a valid CSR, so that a file with a matching
- * checksum but wrong contents can still not send anyone out of bounds. */
-static gr_status gr__check_csr(const gr_csr *c, const uint64_t *orig, const char *path, int threads) {
+/* Weight bit patterns as ordered keys, as the CSR build sorts rows. */
+static inline uint32_t gr__weight_key(uint32_t b) { return (b & 0x80000000u) ? ~b : (b | 0x80000000u); }
+
+/* The hash of an arc (u, v) of weight bits wb for the symmetry check; hu is
+ * gr_mix64(u). */
+static inline uint64_t gr__arc_hash(uint64_t hu, uint64_t v, uint64_t wb) {
+  return gr_mix64((hu + v) ^ (wb * 0x9e3779b97f4a7c15ull));
+}
+
+/* Checks that the arrays form the CSR gr's build makes, so that a file with
+ * a matching checksum but wrong contents can still not send anyone out of
+ * bounds, nor break what later stages rely on: offsets from 0 to m, never
+ * decreasing; ids below n; rows sorted by neighbour, then weight; the
+ * header's self-loop count; the id map ascending; and for an undirected
+ * graph every arc present in both directions with the same weight. That
+ * last check sums a hash of each arc (u, v, w) and of its reverse (v, u, w)
+ * over the graph in one streaming pass: the sums agree for a symmetric
+ * graph and differ for any other but with probability 2^-64 (the subgraph
+ * builder still refuses a missing reverse arc exactly; an exact check here
+ * would cost a transpose). */
+static gr_status gr__check_csr(const gr_csr *c, const uint64_t *orig, bool undirected, uint64_t self_loops,
+                               const char *path, int threads) {
   const uint64_t n = c->n;
   if (c->offsets[0] != 0 || c->offsets[n] != c->m)
     return GR__CORRUPT("%s: corrupt CSR (offsets do not run from 0 to %llu)", path,
@@ -285,6 +304,38 @@ static gr_status gr__check_csr(const gr_csr *c, const uint64_t *orig, const char
   GR__OMP(parallel for num_threads(threads) reduction(+ : bad))
   for (gr_eid e = 0; e < c->m; e++) bad += (uint64_t)c->indices[e] >= n;
   if (bad) return GR__CORRUPT("%s: corrupt CSR (%llu neighbour ids out of range)", path, (unsigned long long)bad);
+  uint64_t unsorted = 0, loops = 0, fwd = 0, bwd = 0;
+  GR__OMP(parallel for schedule(dynamic, 1024) num_threads(threads) reduction(+ : unsorted, loops, fwd, bwd))
+  for (uint64_t u = 0; u < n; u++) {
+    const uint64_t hu = gr_mix64(u);
+    for (gr_eid e = c->offsets[u]; e < c->offsets[u + 1]; e++) {
+      const uint64_t v = c->indices[e];
+      uint32_t wb = 0;
+      if (c->weights) memcpy(&wb, &c->weights[e], sizeof wb);
+      if (e > c->offsets[u]) {
+        /* The build's order: by neighbour, then by weight (gr__wkey's
+         * order of the bit patterns). */
+        const gr_vid p = c->indices[e - 1];
+        uint32_t pb = 0;
+        if (c->weights) memcpy(&pb, &c->weights[e - 1], sizeof pb);
+        unsorted += p > c->indices[e] || (p == c->indices[e] && gr__weight_key(pb) > gr__weight_key(wb));
+      }
+      loops += v == u;
+      if (undirected) {
+        fwd += gr__arc_hash(hu, v, wb);
+        bwd += gr__arc_hash(gr_mix64(v), u, wb);
+      }
+    }
+  }
+  if (unsorted) return GR__CORRUPT("%s: corrupt CSR (rows not sorted: %llu arcs out of order)", path,
+                                   (unsigned long long)unsorted);
+  if (loops != self_loops)
+    return GR__CORRUPT("%s: corrupt header (%llu self-loops, the arrays hold %llu)", path,
+                       (unsigned long long)self_loops, (unsigned long long)loops);
+  if (fwd != bwd)
+    return GR__CORRUPT("%s: corrupt CSR (an undirected graph whose arcs are not all paired with a reverse arc of "
+                       "the same weight)",
+                       path);
   if (orig) {
     GR__OMP(parallel for num_threads(threads) reduction(+ : bad))
     for (uint64_t u = 1; u < n; u++) bad += orig[u - 1] >= orig[u];
@@ -293,32 +344,16 @@ static gr_status gr__check_csr(const gr_csr *c, const uint64_t *orig, const char
   return GR_SUCCESS;
 }
 
-gr_status gr__binary_map(gr_graph **out, const char *path, const gr__file_id *input, uint64_t key,
-                         int threads, bool *stale) {
+gr_status gr__binary_adopt(gr_graph **out, void *map, size_t size, const char *path,
+                           const gr__file_id *input, uint64_t key, int threads, bool *stale) {
   gr_status st = GR_SUCCESS;
   gr_graph *g = NULL;
-  void *map = NULL;
-  size_t size = 0;
-  struct stat s;
   gr__grb_header h;
   *out = NULL;
   if (stale) *stale = false;
-  int fd = -1;
-  GR_CHECK(gr__open_input(path, &fd, &s));
-  if ((uint64_t)s.st_size < sizeof h) {
-    st = GR__CORRUPT("%s: truncated binary graph (%llu bytes; the header alone is %zu)", path,
-                     (unsigned long long)s.st_size, sizeof h);
-    goto cleanup;
-  }
-  if ((uint64_t)s.st_size > SIZE_MAX) {
-    st = gr_errorf(GR_ERR_TOO_LARGE, "%s is too large to map on this host", path);
-    goto cleanup;
-  }
-  size = (size_t)s.st_size;
-  map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-  if (map == MAP_FAILED) {
-    map = NULL;
-    st = gr_errorf(GR_ERR_IO, "cannot map %s: %s", path, strerror(errno));
+  if (size < sizeof h) {
+    st = GR__CORRUPT("%s: truncated binary graph (%zu bytes; the header alone is %zu)", path, size,
+                     sizeof h);
     goto cleanup;
   }
   memcpy(&h, map, sizeof h);
@@ -383,7 +418,7 @@ gr_status gr__binary_map(gr_graph **out, const char *path, const gr__file_id *in
   g->self_loops = h.self_loops;
   g->id_base = (int)h.id_base;
   g->threads = threads;
-  GR_CHECK_GOTO(gr__check_csr(&g->out, g->orig_ids, path, threads), st, cleanup);
+  GR_CHECK_GOTO(gr__check_csr(&g->out, g->orig_ids, !g->directed, g->self_loops, path, threads), st, cleanup);
   g->map = map;
   g->map_bytes = size;
   map = NULL;
@@ -397,6 +432,48 @@ cleanup:
     gr_graph_destroy(&g);
   }
   if (map) munmap(map, size);
+  return st;
+}
+
+gr_status gr__binary_map(gr_graph **out, const char *path, const gr__file_id *input, uint64_t key,
+                         int threads, bool *stale) {
+  gr_status st = GR_SUCCESS;
+  void *map = NULL;
+  struct stat s;
+  *out = NULL;
+  if (stale) *stale = false;
+  int fd = -1;
+  GR_CHECK(gr__open_input(path, &fd, &s));
+  if ((uint64_t)s.st_size < sizeof(gr__grb_header)) {
+    st = GR__CORRUPT("%s: truncated binary graph (%llu bytes; the header alone is %zu)", path,
+                     (unsigned long long)s.st_size, sizeof(gr__grb_header));
+    goto cleanup;
+  }
+  if ((uint64_t)s.st_size > SIZE_MAX) {
+    st = gr_errorf(GR_ERR_TOO_LARGE, "%s is too large to map on this host", path);
+    goto cleanup;
+  }
+  map = mmap(NULL, (size_t)s.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+  if (map == MAP_FAILED) {
+    st = gr_errorf(GR_ERR_IO, "cannot map %s: %s", path, strerror(errno));
+    goto cleanup;
+  }
+  /* The mapping is the graph's from here on, or released on failure. */
+  st = gr__binary_adopt(out, map, (size_t)s.st_size, path, input, key, threads, stale);
+cleanup:
   close(fd);
   return st;
+}
+
+gr_status gr__binary_seal(void *file, size_t size) {
+  gr__grb_header h;
+  if (size < sizeof h) return gr_errorf(GR_ERR_INVALID_ARG, "a binary graph of %zu bytes has no header", size);
+  memcpy(&h, file, sizeof h);
+  for (int a = 0; a < GR__A_COUNT; a++) {
+    if (!h.at[a] || h.at[a] > size || h.bytes[a] > size - h.at[a]) continue;
+    GR_CHECK(gr__checksum(&h.sum[a], (char *)file + h.at[a], (size_t)h.bytes[a], h.flags & GR__GRB_CRC32, 1));
+  }
+  h.header_sum = gr__header_sum(&h);
+  memcpy(file, &h, sizeof h);
+  return GR_SUCCESS;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Whole-file input for the text readers: plain files are mapped read-only,
  * gzip files (recognised by their magic bytes) are inflated into memory with
- * zlib, pipes are read to their end. Parsers then work on one byte range. */
+ * zlib, pipes are read to their end. Parsers then work on one byte range.
+ * The same decoding applies to bytes already in memory (the fuzz targets). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -199,6 +200,27 @@ cleanup:
     else free(raw);
   }
   close(fd);
+  if (st < 0) gr__text_free(t);
+  return st;
+}
+
+gr_status gr__text_from_memory(gr__text *t, const void *data, size_t len, const char *name) {
+  gr_status st = GR_SUCCESS;
+  const unsigned char *b = data;
+  *t = (gr__text)GR__TEXT_INIT;
+  if (len >= 2 && b[0] == 0x1f && b[1] == 0x8b) {
+#ifdef GR_HAVE_ZLIB
+    GR_CHECK_GOTO(gr__inflate(t, b, len, name, NULL, 0.0, 1.0), st, cleanup);
+#else
+    st = gr_errorf(GR_ERR_UNSUPPORTED, "%s is gzip-compressed but gr was built without zlib", name);
+    goto cleanup;
+#endif
+  } else {
+    t->data = data;
+    t->len = len;
+  }
+  if (t->len == 0) st = gr_errorf(GR_ERR_BAD_INPUT, "%s is empty", name);
+cleanup:
   if (st < 0) gr__text_free(t);
   return st;
 }

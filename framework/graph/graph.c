@@ -136,7 +136,7 @@ cleanup:
 
 /* A binary file holds a built graph; options that ask for something else
  * (undirected, removals, other weights) rebuild it or replace its weights. */
-static gr_status gr__binary_apply_options(gr_graph **pg, const gr_load_options *o) {
+gr_status gr__binary_apply_options(gr_graph **pg, const gr_load_options *o) {
   gr_status st = GR_SUCCESS;
   gr_graph *g = *pg, *h = NULL;
   gr_coo coo = GR_COO_INIT;

@@ -106,6 +106,10 @@ typedef struct gr__text {
 /* Reads (and decompresses) a whole file. Progress goes from lo to hi. */
 gr_status gr__text_read(gr__text *t, const char *path, gr__progress *p, double lo,
                         double hi);
+/* The same from bytes in memory: gzip data is inflated into t->heap, plain
+ * data is used in place (it must outlive t). `name` stands for the path in
+ * messages. */
+gr_status gr__text_from_memory(gr__text *t, const void *data, size_t len, const char *name);
 void gr__text_free(gr__text *t);
 
 /* --- text_chunks.c --------------------------------------------------------- */
@@ -129,6 +133,9 @@ typedef struct gr__chunks {
 gr_status gr__chunks_split(gr__chunks *c, const char *body, size_t len, const char *comment,
                            uint64_t first_line, int threads);
 void gr__chunks_free(gr__chunks *c);
+/* Sets the smallest chunk (0: the default, 256 KiB). For tests and fuzz
+ * targets only, before any parse: results must not depend on it. */
+void gr__chunks_set_min(size_t bytes);
 /* Whether [p, eol) is a data line under the rules above. */
 bool gr__is_data_line(const char *p, const char *eol, const char *comment);
 
@@ -222,8 +229,22 @@ gr_status gr__binary_write(const gr_graph *g, const char *path, const gr__file_i
  * its checksum is read. */
 gr_status gr__binary_map(gr_graph **out, const char *path, const gr__file_id *input,
                          uint64_t key, int threads, bool *stale);
+/* The same checks on a mapping the caller made (mmap) of `size` bytes,
+ * which the graph then owns: it is unmapped on failure or with the graph.
+ * `path` names it in messages. */
+gr_status gr__binary_adopt(gr_graph **out, void *map, size_t size, const char *path,
+                           const gr__file_id *input, uint64_t key, int threads, bool *stale);
+/* Recomputes the checksums of a binary file image in memory (every array
+ * that lies inside it, then the header's), so that tests and fuzz targets
+ * reach the checks behind them with contents of their choosing. */
+gr_status gr__binary_seal(void *file, size_t size);
 /* Whether the first bytes are the binary format's magic. */
 bool gr__looks_like_binary(const char *data, size_t len);
+
+/* Applies load options to a graph read from a binary file (graph.c): an
+ * undirected view, removals or other weights rebuild it or replace its
+ * weights. On failure *g is destroyed or left for the caller to destroy. */
+gr_status gr__binary_apply_options(gr_graph **g, const gr_load_options *o);
 
 /* --- cache.c --------------------------------------------------------------- */
 /* Looks for a fresh cache of `path` under the options; *out stays NULL on a

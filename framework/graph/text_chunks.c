@@ -12,9 +12,15 @@
 #include "graph_internal.h"
 
 /* Chunk sizes follow the input alone (never the thread count): about 256
- * chunks, each between 256 KiB and 64 MiB. */
+ * chunks, each between 256 KiB and 64 MiB. The smallest size can be
+ * lowered for tests, which then reach many chunk boundaries with small
+ * inputs. */
 #define GR__CHUNK_MIN ((size_t)256 << 10)
 #define GR__CHUNK_MAX ((size_t)64 << 20)
+
+static size_t gr__chunk_min = GR__CHUNK_MIN;
+
+void gr__chunks_set_min(size_t bytes) { gr__chunk_min = bytes ? bytes : GR__CHUNK_MIN; }
 
 bool gr__is_data_line(const char *p, const char *eol, const char *comment) {
   while (p < eol && gr__is_blank(*p)) p++;
@@ -29,7 +35,7 @@ gr_status gr__chunks_split(gr__chunks *c, const char *body, size_t len, const ch
   gr_status st = GR_SUCCESS;
   uint64_t *lines = NULL;
   size_t target = len / 256;
-  if (target < GR__CHUNK_MIN) target = GR__CHUNK_MIN;
+  if (target < gr__chunk_min) target = gr__chunk_min;
   if (target > GR__CHUNK_MAX) target = GR__CHUNK_MAX;
   size_t count = len / target + 1;
   c->count = count;

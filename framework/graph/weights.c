@@ -13,26 +13,6 @@
 /* Keeps weight streams apart from the generators' streams. */
 #define GR__WEIGHT_STREAM 0x77656967687473ull
 
-/* Parses one bound; *integer says whether it was written as an integer. */
-static bool gr__parse_bound(const char *s, size_t len, double *out, bool *integer) {
-  char buf[64];
-  if (len == 0 || len >= sizeof buf) return false;
-  memcpy(buf, s, len);
-  buf[len] = '\0';
-  char *end = NULL;
-  long long iv = strtoll(buf, &end, 10);
-  if (end == buf + len) {
-    *out = (double)iv;
-    *integer = true;
-    return true;
-  }
-  double v = strtod(buf, &end);
-  if (end != buf + len || !isfinite(v)) return false;
-  *out = v;
-  *integer = false;
-  return true;
-}
-
 gr_status gr_weight_spec_parse(gr_weight_spec *out, const char *text) {
   gr_weight_spec s = GR_WEIGHT_SPEC_INIT;
   if (!out || !text) return gr_errorf(GR_ERR_INVALID_ARG, "gr_weight_spec_parse: NULL argument");
@@ -46,8 +26,10 @@ gr_status gr_weight_spec_parse(gr_weight_spec *out, const char *text) {
      * negative LO ("random:-5:5") reads well. */
     const char *colon = *lo ? strchr(lo + 1, ':') : NULL;
     bool ilo = false, ihi = false;
-    if (!colon || !gr__parse_bound(lo, (size_t)(colon - lo), &s.lo, &ilo) ||
-        !gr__parse_bound(colon + 1, strlen(colon + 1), &s.hi, &ihi))
+    /* A bound written as an integer may be beyond what 64-bit integers
+     * hold: the bounds are doubles either way. */
+    if (!colon || !gr_parse_real(lo, (size_t)(colon - lo), true, &s.lo, &ilo) ||
+        !gr_parse_real(colon + 1, strlen(colon + 1), true, &s.hi, &ihi))
       return gr_errorf(GR_ERR_INVALID_ARG,
                        "weights: random:LO:HI needs two numbers, e.g. random:1:64, got '%s'", text);
     if (s.lo > s.hi)

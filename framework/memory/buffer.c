@@ -7,18 +7,18 @@
 #include <string.h>
 
 #include "gr/buffer.h"
+#include "gr/util.h"
 
 gr_status gr_mem_policy_parse(gr_mem_policy *out, const char *text) {
   gr_mem_policy p = GR_MEM_POLICY_INIT;
+  if (!out || !text) return gr_errorf(GR_ERR_INVALID_ARG, "gr_mem_policy_parse: NULL argument");
   if (!strcmp(text, "just-enough")) {
     p.kind = GR_MEM_JUST_ENOUGH;
   } else if (!strcmp(text, "max")) {
     p.kind = GR_MEM_MAX;
   } else if (!strncmp(text, "prealloc:", 9)) {
-    char *end = NULL;
     p.kind = GR_MEM_PREALLOC;
-    p.factor = strtod(text + 9, &end);
-    if (end == text + 9 || *end || !(p.factor >= 1.0) || p.factor > 64.0)
+    if (!gr_parse_real(text + 9, strlen(text + 9), false, &p.factor, NULL) || !(p.factor >= 1.0) || p.factor > 64.0)
       return gr_errorf(GR_ERR_INVALID_ARG, "--mem prealloc:FACTOR needs a factor from 1 to 64, got '%s'", text + 9);
   } else {
     return gr_errorf(GR_ERR_INVALID_ARG, "--mem must be just-enough, prealloc:FACTOR or max, got '%s'", text);

@@ -3,9 +3,10 @@
  * that kernels bump and the host reads back in one small copy. */
 #include "gr/workspace.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "gr/util.h"
 
 gr_status gr_workspace_init(gr_workspace *ws, gr_device *dev, const gr_mem_policy *policy) {
   gr_workspace z = {0};
@@ -46,10 +47,8 @@ gr_status gr_workspace_read_counters(gr_workspace *ws, int n) {
 }
 
 static bool gr__tune_count(const char *v, gr_eid *out) {
-  char *end = NULL;
-  errno = 0;
-  unsigned long long x = strtoull(v, &end, 10);
-  if (errno || end == v || *end || *v == '-') return false;
+  uint64_t x = 0;
+  if (!gr_parse_count(v, strlen(v), &x)) return false;
   *out = (gr_eid)x;
   return true;
 }

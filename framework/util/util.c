@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Host utilities: clocks, thread counts, checked allocation, prefix sums. */
+/* Host utilities: clocks, thread counts, host memory, checked allocation,
+ * strict number parsing, prefix sums. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -24,11 +26,64 @@ int gr_host_threads(void) {
 #endif
 }
 
+/* Set once by the embedding program, read by any thread. */
+static uint64_t gr__host_memory_cap;
+
+void gr_host_memory_limit(uint64_t bytes) { __atomic_store_n(&gr__host_memory_cap, bytes, __ATOMIC_RELAXED); }
+
 uint64_t gr_host_memory_bytes(void) {
+  const uint64_t cap = __atomic_load_n(&gr__host_memory_cap, __ATOMIC_RELAXED);
   long pages = sysconf(_SC_PHYS_PAGES);
   long page = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page <= 0) return 0;
-  return (uint64_t)pages * (uint64_t)page;
+  if (pages <= 0 || page <= 0) return cap;
+  const uint64_t phys = (uint64_t)pages * (uint64_t)page;
+  return cap && cap < phys ? cap : phys;
+}
+
+bool gr_parse_count(const char *s, size_t len, uint64_t *out) {
+  if (!s || len == 0) return false;
+  uint64_t v = 0;
+  for (size_t i = 0; i < len; i++) {
+    const unsigned d = (unsigned)(unsigned char)s[i] - '0';
+    if (d > 9 || v > (UINT64_MAX - d) / 10) return false;
+    v = v * 10 + d;
+  }
+  *out = v;
+  return true;
+}
+
+bool gr_parse_real(const char *s, size_t len, bool allow_negative, double *out, bool *integer) {
+  size_t i = 0, digits = 0;
+  bool point = false, exponent = false;
+  if (!s || len == 0) return false;
+  if (s[i] == '-' && allow_negative) i++;
+  for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) digits++;
+  if (i < len && s[i] == '.') {
+    point = true;
+    for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++) digits++;
+  }
+  if (digits == 0) return false;
+  if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+    size_t e = 0;
+    exponent = true;
+    i++;
+    if (i < len && (s[i] == '+' || s[i] == '-')) i++;
+    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) e++;
+    if (e == 0) return false;
+  }
+  if (i != len) return false;
+  /* The text is now plain decimal: strtod reads it exactly as written,
+   * from a terminated copy (on the heap when long: any length is valid). */
+  char small[64], *buf = len < sizeof small ? small : malloc(len + 1);
+  if (!buf) return false;
+  memcpy(buf, s, len);
+  buf[len] = '\0';
+  const double v = strtod(buf, NULL);
+  if (buf != small) free(buf);
+  if (!isfinite(v)) return false;
+  *out = v;
+  if (integer) *integer = !point && !exponent;
+  return true;
 }
 
 const char *gr_format_bytes(char *buf, size_t len, uint64_t bytes) {

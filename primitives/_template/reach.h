@@ -79,6 +79,18 @@
  *                    fills defaults that the enactor must see (pr: the
  *                    iteration limit).
  *
+ * A primitive that sums over several sources in one run (as primitives/bc/
+ * does) sets accumulates_sources (gr_run then takes --sources and
+ * --normalize), reads the list from gr_run_args.sources (NULL: the one
+ * source), keeps it from reset and starts the next source from iterate
+ * (the owner puts it into it->out). A primitive that works in passes (bc:
+ * forward, then backward over stored levels) decides each turn from global
+ * figures (gr_iter.global_in, gr_part_sum) so every device turns alike, and
+ * reports pending work while a pass moves no frontier. Per-vertex figures
+ * beside the values (bc: depths and path counts, which the validator
+ * checks) are named in the spec's aux; extract fills r->aux_values[k] at
+ * the owned vertices (gr_part_gather_*).
+ *
  * Registration
  *   primitives/registry.c      &gr_<p>_primitive in the list: gr_run
  *                              --primitive <p> finds it there.

@@ -284,6 +284,11 @@ static gr_status gr__sssp_loop(gr__sssp_slice *s, gr_part *p, gr_iter *it, gr_ss
   /* The loop's queues (the bucket and the output) and the pile may fill
    * up to every vertex. */
   const size_t all = (size_t)(n ? n : 1) * sizeof(gr_vid);
+  /* A buffer that grows keeps its first `size` bytes: say how many are live
+   * (the bucket's and the pile's entries), so that a move copies no bytes
+   * that were never written (compute-sanitizer's initcheck). */
+  s->near.size = (size_t)near_n * sizeof(gr_vid);
+  s->pile[s->cur].size = (size_t)s->pile_n * sizeof(gr_vid);
   GR_CHECK(gr_buffer_reserve(&s->near, p->dev, all, 1, &p->mem, 0, "sssp near bucket"));
   GR_CHECK(gr_buffer_reserve(&s->pile[s->cur], p->dev, all, 1, &p->mem, 0, "sssp far pile"));
   uint64_t count = s->pile_n;
@@ -339,6 +344,7 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr_eid room = s->pile_n + it->in->size;
   if (room > n) room = n;
   const size_t room_bytes = (size_t)(room ? room : 1) * sizeof(gr_vid);
+  s->pile[s->cur].size = (size_t)s->pile_n * sizeof(gr_vid);  // the live part, as above
   GR_CHECK(gr_buffer_reserve(&s->pile[s->cur], p->dev, room_bytes, 1, &p->mem, 0, "sssp far pile"));
   GR_CHECK(gr_buffer_reserve(&s->near, p->dev, room_bytes, 0, &p->mem, 0, "sssp near bucket"));
   gr_vid *near = s->near.ptr;

@@ -8,6 +8,7 @@
     dist = gr.sssp(g, 0)                                   # float32, inf unreached (needs weights)
     label = gr.cc(g)                                       # smallest vertex id of each component
     rank = gr.pagerank(g, tolerance=1e-6)                  # float32
+    cent = gr.bc(g, sources="all", normalize=True)         # float64, networkx's normalized betweenness
     ctx = gr.Context(devices=2, backend="cpu")             # reuse devices: gr.bfs(g, 0, context=ctx)
 
 Every result is indexed by vertex index 0..n-1; ids (sources, predecessors,
@@ -99,7 +100,7 @@ def primitives():
         pi = _lib.PrimitiveInfo()
         _check(lib.gr_primitive_get_info(name, ctypes.byref(pi)))
         out[name.decode()] = {"summary": pi.summary.decode(), "needs_source": pi.needs_source,
-                              "needs_weights": pi.needs_weights}
+                              "needs_weights": pi.needs_weights, "accumulates_sources": pi.accumulates_sources}
     return out
 
 
@@ -181,6 +182,15 @@ class Graph:
         """The input id of every vertex index (numpy int64)."""
         ids = np.empty(self.num_vertices, dtype=np.int64)
         _check(lib.gr_graph_ids(self.h, ids.ctypes.data_as(_lib.c_int64_p)))
+        return ids
+
+    def sample_sources(self, count, seed=1, draw=0):
+        """count distinct vertices with out-edges (input ids, numpy int64):
+        draw `draw` of the seeded draws, the ones gr.bc(sources=count)
+        takes in its first run (and gr_run --sources in its run `draw`)."""
+        ids = np.empty(int(count), dtype=np.int64)
+        _check(lib.gr_graph_sample_sources(self.h, int(seed), int(draw), int(count),
+                                           ids.ctypes.data_as(_lib.c_int64_p)))
         return ids
 
     def close(self):
@@ -294,14 +304,30 @@ _NP_TYPES = {_lib.VALUES_INT64: (ctypes.c_int64, np.int64), _lib.VALUES_FLOAT32:
              _lib.VALUES_FLOAT64: (ctypes.c_double, np.float64)}
 
 
-def run(g, primitive, source=None, predecessors=False, validate=False, context=None, stats=False, **kw):
+def run(g, primitive, source=None, predecessors=False, validate=False, context=None, stats=False, sources=None,
+        **kw):
     """Runs any primitive by name and returns its values as a numpy array;
     with predecessors=True also the predecessors (input ids, -1 none); with
     stats=True also a dict of the run's figures. validate=True checks the
     answer against the library's serial reference (gr.Error if wrong).
-    Device options (devices, backend, ...) make a context for this call
-    unless context= gives one."""
+    sources (primitives that sum over sources, bc): "all", a count K (a
+    seeded draw of K distinct vertices with out-edges) or a sequence of
+    input ids, instead of source. Device options (devices, backend, ...)
+    make a context for this call unless context= gives one."""
     g = _as_graph(g)
+    listed = None
+    if sources is not None:
+        if source is not None:
+            raise ValueError("give source or sources, not both")
+        if isinstance(sources, str):
+            if sources != "all":
+                raise ValueError("sources must be \"all\", a count or a sequence of ids, got %r" % sources)
+        elif isinstance(sources, (int, np.integer)):
+            kw["sources"] = int(sources)
+        else:
+            listed = np.ascontiguousarray(sources, dtype=np.int64)
+            if listed.ndim != 1 or listed.size == 0:
+                raise ValueError("sources must be a non-empty 1-d sequence of vertex ids")
     dev = {k: v for k, v in kw.items() if k in _DEVICE_KEYS}
     rest = {k: v for k, v in kw.items() if k not in _DEVICE_KEYS}
     if context is not None and dev:
@@ -314,10 +340,15 @@ def run(g, primitive, source=None, predecessors=False, validate=False, context=N
     try:
         pi = _lib.PrimitiveInfo()
         _check(lib.gr_primitive_get_info(primitive.encode(), ctypes.byref(pi)))
-        if pi.needs_source and source is None:
+        if pi.needs_source and source is None and sources is None:
             raise ValueError("%s needs a source vertex" % primitive)
         _check(lib.gr_problem_create(ctypes.byref(p), ctx.h, g.h, primitive.encode(), o.h))
-        _check(lib.gr_problem_run(p, int(source) if source is not None else -1, ctypes.byref(s)))
+        if listed is not None:
+            _check(lib.gr_problem_run_sources(p, listed.ctypes.data_as(_lib.c_int64_p), listed.size, ctypes.byref(s)))
+        elif sources == "all":
+            _check(lib.gr_problem_run_sources(p, None, 0, ctypes.byref(s)))
+        else:
+            _check(lib.gr_problem_run(p, int(source) if source is not None else -1, ctypes.byref(s)))
         if validate:
             _check(lib.gr_problem_validate(p))
         v = _lib.Values()
@@ -372,9 +403,13 @@ def pagerank(g, **kw):
     return run(g, "pr", **kw)
 
 
-def bc(g, source=None, **kw):
-    """Betweenness centrality, where the library has a "bc" primitive
-    (gr.primitives() lists it); with a source when the primitive takes one."""
-    if "bc" not in primitives():
-        raise Error(-10, "this gr library has no bc primitive")
-    return run(g, "bc", source, **kw)
+def bc(g, source=None, sources=None, normalize=False, **kw):
+    """Betweenness centrality (Brandes), float64: each vertex's dependencies
+    summed over the sources, from one source, sources="all" (exact), a
+    count K (a seeded draw of K distinct vertices with out-edges, an
+    estimate) or a sequence of input ids. Unnormalized sums count a pair of
+    an undirected graph in both directions (twice networkx's
+    betweenness_centrality(normalized=False)); normalize=True scales to all
+    n sources (n / K) and divides by (n - 1)(n - 2): networkx's normalized
+    betweenness, directed or not."""
+    return run(g, "bc", source, sources=sources, normalize=True if normalize else None, **kw)

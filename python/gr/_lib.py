@@ -15,7 +15,8 @@ class LibraryInfo(ctypes.Structure):
 
 class PrimitiveInfo(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("summary", ctypes.c_char_p), ("needs_source", ctypes.c_bool),
-                ("needs_weights", ctypes.c_bool), ("needs_in_edges", ctypes.c_bool), ("values", ctypes.c_int)]
+                ("needs_weights", ctypes.c_bool), ("needs_in_edges", ctypes.c_bool), ("values", ctypes.c_int),
+                ("accumulates_sources", ctypes.c_bool)]
 
 
 class ContextInfo(ctypes.Structure):
@@ -38,7 +39,8 @@ class RunSummary(ctypes.Structure):
                 ("edges_visited", ctypes.c_uint64), ("traversed_edges", ctypes.c_uint64),
                 ("reached", ctypes.c_uint64), ("gteps", ctypes.c_double), ("iteration_limit", ctypes.c_bool),
                 ("devices", ctypes.c_int), ("levels", ctypes.c_int), ("has_levels", ctypes.c_bool),
-                ("has_level_bytes", ctypes.c_bool), ("extract_seconds", ctypes.c_double)]
+                ("has_level_bytes", ctypes.c_bool), ("extract_seconds", ctypes.c_double),
+                ("sources", ctypes.c_uint64)]
 
 
 class DeviceInfo(ctypes.Structure):
@@ -94,9 +96,11 @@ _signatures = {
     "gr_graph_destroy": (None, [_PP]),
     "gr_graph_get_info": (ctypes.c_int, [_P, ctypes.POINTER(GraphInfo)]),
     "gr_graph_ids": (ctypes.c_int, [_P, c_int64_p]),
+    "gr_graph_sample_sources": (ctypes.c_int, [_P, ctypes.c_uint64, ctypes.c_int, ctypes.c_uint64, c_int64_p]),
     "gr_problem_create": (ctypes.c_int, [_PP, _P, _P, ctypes.c_char_p, _P]),
     "gr_problem_destroy": (None, [_PP]),
     "gr_problem_run": (ctypes.c_int, [_P, ctypes.c_int64, _PP]),
+    "gr_problem_run_sources": (ctypes.c_int, [_P, c_int64_p, ctypes.c_uint64, _PP]),
     "gr_problem_get_values": (ctypes.c_int, [_P, ctypes.POINTER(Values)]),
     "gr_problem_validate": (ctypes.c_int, [_P]),
     "gr_problem_get_device": (ctypes.c_int, [_P, ctypes.c_int, ctypes.POINTER(DeviceInfo)]),

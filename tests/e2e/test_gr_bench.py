@@ -66,8 +66,9 @@ with tempfile.TemporaryDirectory() as d:
     reports = [n for n in os.listdir(os.path.join(d, "out")) if n.endswith(".json") and n != "bench.json"]
     assert len(reports) == 2, reports
 # CC and PageRank rows (the all-vertex primitives, with variants of their
-# own): validated, and their floors: CC reads and writes every label,
-# PageRank moves its vertex bytes in every iteration.
+# own) and BC's: validated, and their floors: CC reads and writes every
+# label, PageRank moves its vertex bytes in every iteration, BC in each of
+# its two passes.
 with tempfile.TemporaryDirectory() as d:
     allv = os.path.join(d, "all-vertex.json")
     with open(allv, "w") as f:
@@ -75,18 +76,23 @@ with tempfile.TemporaryDirectory() as d:
                    "cases": [{"graph": "kron:10:8", "primitive": "cc"},
                              {"graph": "kron:10:8", "primitive": "pr",
                               "variants": [{"name": "pull", "args": []},
-                                           {"name": "push", "args": ["--direction", "push"]}]}]}, f)
+                                           {"name": "push", "args": ["--direction", "push"]}]},
+                             {"graph": "kron:10:8", "primitive": "bc"}]}, f)
     r = run(os.path.join(d, "out"), config=allv)
     assert r.returncode == 0, r.stdout + r.stderr
     rows = list(csv.DictReader(open(os.path.join(d, "out", "bench.csv"))))
     assert [row["case"] for row in rows] == ["cc kron:10:8 [default]", "pr kron:10:8 [pull]",
-                                             "pr kron:10:8 [push]"], rows
+                                             "pr kron:10:8 [push]", "bc kron:10:8 [default]"], rows
     for row in rows:
         assert row["status"] == "ok", row
         rep = json.load(open(os.path.join(d, "out", "".join(c if c.isalnum() else "_" for c in row["case"]) + ".json")))
         vb = rep["versions"]["vertex_id_bits"] // 8
         if rep["primitive"] == "cc":
             floors = [x["edges_visited"] * vb + x["reached"] * (16 + 2 * vb) for x in rep["runs"]]
+        elif rep["primitive"] == "bc":
+            # Reached: the vertices the source reaches (its depths), not all.
+            assert 0 < rep["runs"][0]["reached"] < rep["graph"]["vertices"], rep["runs"][0]
+            floors = [x["edges_visited"] * vb + x["reached"] * (80 + vb) for x in rep["runs"]]
         else:
             assert rep["runs"][0]["iterations"] > 1 and rep["runs"][0]["extra"]["converged"] == 1, rep["runs"][0]
             floors = [x["edges_visited"] * vb + x["reached"] * x["iterations"] * 28 for x in rep["runs"]]

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* gr_run end to end: runs on generated and real graphs with validation (BFS,
- * DOBFS, SSSP with integer and real weights, CC, PageRank), the --out and
+ * DOBFS, SSSP with integer and real weights, CC, PageRank, BC), the --out and
  * --json files,
  * the help text, and the malformed-input catalogue (each case: exit code 2
  * and a message naming the problem, bad weights for SSSP included). Runs on CPU
@@ -490,6 +490,89 @@ START_TEST(pr_validates_on_generated_and_real_graphs) {
 }
 END_TEST
 
+START_TEST(bc_validates_on_generated_and_real_graphs) {
+  const char *specs[] = {"kron:12:16", "uniform:12:8", "grid2d:40x50", "kron:10:8,directed", "uniform:11:2,directed"};
+  for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+    ck_assert_msg(run("--primitive", "bc", "--gen", specs[i], "--runs", "2", "--validate") == 0, "%s:\n%s", specs[i],
+                  err_text);
+    assert_out_has("validation passed (2 runs)");
+    ck_assert(summary_number("bc", "sources") == 1);
+    ck_assert(summary_number("bc", "levels") >= 2);
+    ck_assert_msg(run("--primitive", "bc", "--gen", specs[i], "--sources", "8", "--normalize", "--validate") == 0,
+                  "%s, 8 sources:\n%s", specs[i], err_text);
+    assert_out_has("validation passed (1 run)");
+    ck_assert(summary_number("bc", "sources") == 8);
+    ck_assert(summary_number("bc", "normalized") == 1);
+  }
+  /* A grid's levels run from corner to corner. */
+  ck_assert_int_eq(run("--primitive", "bc", "--gen", "grid2d:40x50", "--src", "0", "--validate"), 0);
+  ck_assert(summary_number("bc", "levels") == 40 + 50 - 1);
+  char path[1024], cache[1024];
+  snprintf(cache, sizeof cache, "%s/cache", gr_test_tmp_dir());
+  mkdir(cache, 0777);
+  for (size_t i = 0; i < N_REAL_FILES; i++) {
+    if (!gr_test_data_file(path, sizeof path, real_files[i])) continue;
+    ck_assert_msg(run("--primitive", "bc", path, "--runs", "2", "--validate", "--cache-dir", cache) == 0, "%s:\n%s",
+                  real_files[i], err_text);
+    assert_out_has("validation passed (2 runs)");
+    if (i % 3 == 1) {
+      ck_assert_msg(run("--primitive", "bc", path, "--sources", "4", "--validate", "--cache-dir", cache) == 0,
+                    "%s, 4 sources:\n%s", real_files[i], err_text);
+      assert_out_has("validation passed (1 run)");
+    }
+  }
+}
+END_TEST
+
+/* Exact betweenness of Zachary's karate club over all 34 sources,
+ * normalized: the published values of vertices 1 and 34 (networkx's
+ * nodes 0 and 33); --out by input id, the JSON's figures. */
+START_TEST(bc_all_sources_of_karate_match_known_values) {
+  char path[1024], o[512], j[512];
+  if (!gr_test_data_file(path, sizeof path, "karate.mtx")) return;
+  tmpfile_path(o, sizeof o, "bc.out");
+  tmpfile_path(j, sizeof j, "bc.json");
+  ck_assert_msg(run("--primitive", "bc", path, "--no-cache", "--sources", "all", "--normalize", "--validate", "--out", o,
+                    "--json", j) == 0,
+                "%s", err_text);
+  FILE *f = fopen(o, "r");
+  ck_assert_ptr_nonnull(f);
+  double value[35] = {0}, x = 0;
+  unsigned long long id = 0;
+  int lines = 0;
+  while (fscanf(f, "%llu %lf", &id, &x) == 2) {
+    ck_assert(id >= 1 && id <= 34);
+    value[id] = x;
+    lines++;
+  }
+  fclose(f);
+  ck_assert_int_eq(lines, 34);
+  ck_assert_double_eq_tol(value[1], 0.43763528138528146, 1e-12);
+  ck_assert_double_eq_tol(value[34], 0.30407497594997596, 1e-12);
+  cJSON *root = cJSON_Parse(slurp(j));
+  ck_assert_ptr_nonnull(root);
+  const cJSON *ex = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "runs"), 0), "extra");
+  ck_assert_ptr_nonnull(ex);
+  ck_assert(cJSON_GetObjectItem(ex, "sources")->valuedouble == 34);
+  ck_assert(cJSON_GetObjectItem(ex, "normalized")->valuedouble == 1);
+  cJSON_Delete(root);
+  unlink(o);
+  unlink(j);
+}
+END_TEST
+
+/* A run over many sources that takes more than a few seconds is announced
+ * first with an estimate; a short one is not (CPU devices: on a GPU both
+ * are short). */
+START_TEST(bc_over_many_sources_prints_an_estimate_first) {
+  if (on_gpu()) return;
+  ck_assert_int_eq(run("--primitive", "bc", "--gen", "kron:14:16", "--sources", "4000"), 0);
+  assert_err_has("sources: about");
+  ck_assert_int_eq(run("--primitive", "bc", "--gen", "grid2d:8x8", "--sources", "all"), 0);
+  ck_assert_msg(!err_text || !strstr(err_text, "about"), "%s", err_text);
+}
+END_TEST
+
 /* The iteration limit ends a run that has not converged (and says so); the
  * JSON has one change per iteration; --out ranks sum to 1. */
 START_TEST(pr_iteration_limit_json_and_out) {
@@ -603,7 +686,7 @@ START_TEST(help_lists_every_option_with_defaults) {
                         "--json", "--out", "--undirected", "--gen", "--quiet", "--mark-pred",
                         "--self-loops", "--duplicates", "--weights", "--no-cache", "--cache-dir",
                         "--progress", "--max-iter", "--mem", "--format", "--cpu-threads", "--delta", "sssp",
-                        "--tolerance", "pr", "cc",
+                        "--tolerance", "pr", "cc", "--sources", "--normalize", "bc",
                         "default"};
   for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) assert_out_has(opts[i]);
 }
@@ -673,6 +756,10 @@ START_TEST(validation_failure_exits_1) {
   ck_assert_int_eq(rc, 1);
   assert_out_has("validation FAILED");
   assert_out_has("rank");
+  rc = run_env(env, "--primitive", "bc", "--gen", "kron:10:8", "--validate", NULL);
+  ck_assert_int_eq(rc, 1);
+  assert_out_has("validation FAILED");
+  assert_out_has("centrality");
 }
 END_TEST
 
@@ -780,6 +867,24 @@ START_TEST(bad_options_exit_2) {
   assert_err_has("--max-iter");
   ck_assert_int_eq(run(g, "--primitive", "pr", "--direction", "sideways"), 2);
   assert_err_has("--direction");
+  const char *counts[] = {"0", "-2", "x", "", "3all"};
+  for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+    ck_assert_int_eq(run(g, "--primitive", "bc", "--sources", counts[k]), 2);
+    assert_err_has("--sources");
+  }
+  /* Options of a primitive that sums over sources, on others. */
+  ck_assert_int_eq(run(g, "--primitive", "bfs", "--sources", "4"), 2);
+  assert_err_has("bc");
+  ck_assert_int_eq(run(g, "--primitive", "pr", "--normalize"), 2);
+  assert_err_has("--normalize");
+  ck_assert_int_eq(run(g, "--primitive", "sssp", "--weights", "random:1:9", "--sources", "all"), 2);
+  assert_err_has("--sources");
+  ck_assert_int_eq(run(g, "--primitive", "bc", "--src", "1", "--sources", "4"), 2);
+  assert_err_has("not both");
+  ck_assert_int_eq(run(g, "--primitive", "bc", "--src", "99"), 2);
+  assert_err_has("--src");
+  ck_assert_int_eq(run("--primitive", "bc", "--gen", "kron:6:4", "--sources", "64"), 2);
+  assert_err_has("out-edges");
   ck_assert_int_eq(run(NULL), 2);
 }
 END_TEST
@@ -821,6 +926,9 @@ int main(void) {
   tcase_add_test(runs, cc_out_labels_components_by_input_ids);
   tcase_add_test(runs, pr_validates_on_generated_and_real_graphs);
   tcase_add_test(runs, pr_iteration_limit_json_and_out);
+  tcase_add_test(runs, bc_validates_on_generated_and_real_graphs);
+  tcase_add_test(runs, bc_all_sources_of_karate_match_known_values);
+  tcase_add_test(runs, bc_over_many_sources_prints_an_estimate_first);
   tcase_add_test(runs, out_file_lists_every_vertex_by_input_id);
   tcase_add_test(runs, out_file_uses_original_ids_of_edge_lists);
   tcase_add_test(runs, json_report_has_the_summary_and_devices);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* gr_run on several devices, end to end: every device count x partitioner x
  * proxy x exchange gives the one-device answer (depths, distances and
- * component labels equal vertex by vertex, PageRank within 1e-5) and passes
+ * component labels equal vertex by vertex, PageRank within 1e-5, BC within
+ * 1e-9) and passes
  * validation, on generated and real graphs; a failure on
  * one device ends the run cleanly; bad multi-device options exit 2. Runs on
  * CPU devices; GR_E2E_BACKEND=gpu runs the matrix on GPUs (logical devices
@@ -294,6 +295,37 @@ START_TEST(dobfs_on_many_devices_equals_one_device) {
 }
 END_TEST
 
+/* Graphs so small that DOBFS pulls in the first iteration: a device that
+ * holds the source as a proxy must see it in that pull's frontier (its
+ * owned neighbours were found a level late once). */
+static void write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+START_TEST(dobfs_pulling_at_once_on_many_devices_equals_one_device) {
+  char tri[512], path9[512];
+  tmp_path(tri, sizeof tri, "two-triangles.mtx");
+  tmp_path(path9, sizeof path9, "path9.mtx");
+  write_text(tri, "%%MatrixMarket matrix coordinate pattern symmetric\n7 7 7\n2 1\n3 1\n3 2\n4 3\n5 4\n6 4\n6 5\n");
+  write_text(path9, "%%MatrixMarket matrix coordinate pattern symmetric\n9 9 8\n2 1\n3 2\n4 3\n5 4\n6 5\n7 6\n8 7\n9 8\n");
+  matrix("dobfs", tri, NULL, on_gpu() ? "p2p" : NULL, max_devices());
+  matrix("dobfs", path9, NULL, on_gpu() ? "p2p" : NULL, max_devices());
+  /* Every source of the triangles, forced to pull, on 3 devices. */
+  for (int src = 1; src <= 7; src++) {
+    char s[8];
+    snprintf(s, sizeof s, "%d", src);
+    const int rc = run_dev(NULL, 3, on_gpu() ? "p2p" : NULL, "--primitive", "dobfs", "--direction", "pull", "--comm",
+                           "broadcast", "--src", s, "--validate", "--mark-pred", "--no-cache", tri, NULL);
+    ck_assert_msg(rc == 0, "dobfs --direction pull from %d on 3 devices: exit %d\n%s", src, rc, err_text);
+  }
+  unlink(tri);
+  unlink(path9);
+}
+END_TEST
+
 START_TEST(cc_on_many_devices_equals_one_device) {
   /* Labels between devices: MIN on each proxy's way to its owner; weak
    * components of directed graphs through the in-edges. */
@@ -322,6 +354,53 @@ START_TEST(pr_on_many_devices_equals_one_device) {
   }
   char path[1024];
   if (gr_test_data_file(path, sizeof path, "cit-hepph.mtx.gz")) matrix_cmp("pr", path, NULL, NULL, t, 3, 1e-5);
+}
+END_TEST
+
+START_TEST(bc_on_many_devices_equals_one_device) {
+  /* Centralities within 1e-9 of one device's (dependencies summed in
+   * another order), path counts and depths validated on every run. */
+  const char *t = on_gpu() ? "p2p" : NULL;
+  matrix_cmp("bc", NULL, "kron:11:8", NULL, t, max_devices(), 1e-9);
+  matrix_cmp("bc", NULL, "grid2d:24x30", NULL, t, max_devices(), 1e-9);
+  if (!on_gpu()) {
+    matrix_cmp("bc", NULL, "uniform:10:4,directed", NULL, t, max_devices(), 1e-9);
+    matrix_cmp("bc", NULL, "kron:9:4,directed", NULL, t, 3, 1e-9);
+  }
+  char path[1024];
+  if (gr_test_data_file(path, sizeof path, "cit-hepph.mtx.gz")) matrix_cmp("bc", path, NULL, NULL, t, 3, 1e-9);
+  if (!on_gpu() && gr_test_data_file(path, sizeof path, "email-enron.mtx.gz"))
+    matrix_cmp("bc", path, NULL, NULL, t, 2, 1e-9);
+}
+END_TEST
+
+/* Several sources in one run: the sums of 12 sources on 3 devices equal
+ * one device's, normalized, under either exchange. */
+START_TEST(bc_sources_on_many_devices_equal_one_device) {
+  char ref[512], got[512];
+  tmp_path(ref, sizeof ref, "bc-ref.out");
+  tmp_path(got, sizeof got, "bc-got.out");
+  const char *t = on_gpu() ? "p2p" : NULL;
+  int rc = run_dev(NULL, 1, NULL, "--primitive", "bc", "--gen", "kron:10:8,directed", "--sources", "12", "--normalize",
+                   "--validate", "--out", ref, NULL);
+  ck_assert_msg(rc == 0, "one device: exit %d\n%s", rc, err_text);
+  size_t nref = 0, ngot = 0;
+  char **want = read_value_texts(ref, &nref);
+  for (size_t c = 0; c < 2; c++) {
+    unlink(got);
+    rc = run_dev(NULL, 3, t, "--primitive", "bc", "--gen", "kron:10:8,directed", "--sources", "12", "--normalize",
+                 "--validate", "--comm", comms[c], "--out", got, NULL);
+    ck_assert_msg(rc == 0, "3 devices, %s: exit %d\n%s", comms[c], rc, err_text);
+    char **have = read_value_texts(got, &ngot);
+    ck_assert_uint_eq(ngot, nref);
+    for (size_t v = 0; v < nref; v++)
+      ck_assert_msg(values_agree(have[v], want[v], 1e-9), "%s: line %zu: %s, one device %s", comms[c], v + 1, have[v],
+                    want[v]);
+    free_texts(have, ngot);
+  }
+  free_texts(want, nref);
+  unlink(ref);
+  unlink(got);
 }
 END_TEST
 
@@ -482,12 +561,13 @@ START_TEST(failure_on_one_device_ends_the_run_cleanly) {
 END_TEST
 
 /* The same for the all-vertex primitives, whose iterations meet at a sum
- * over the devices (PageRank) or run until no label changes (CC). */
-START_TEST(failure_on_one_device_ends_cc_and_pr_cleanly) {
-  const char *prims[] = {"cc", "pr"};
+ * over the devices (PageRank) or run until no label changes (CC), and for
+ * BC, whose backward levels move no frontier. */
+START_TEST(failure_on_one_device_ends_cc_pr_and_bc_cleanly) {
+  const char *prims[] = {"cc", "pr", "bc"};
   char o[512];
   tmp_path(o, sizeof o, "fault-all.out");
-  for (int p = 0; p < 2; p++) {
+  for (int p = 0; p < 3; p++) {
     bool completed = false;
     int failed = 0;
     for (int k = 1; k <= 40 && !completed; k++) {
@@ -546,6 +626,27 @@ START_TEST(bad_multi_device_options_exit_2) {
 }
 END_TEST
 
+/* Input that fails after the exchange is set up (a malformed or missing
+ * file, a bad generator spec, weights a primitive cannot do without) exits
+ * 2 like on one device. gr_run used to return without releasing the
+ * exchange there: invisible in a plain build, a leak that turns the exit
+ * code into 1 under AddressSanitizer's leak check (the sanitized CI run). */
+START_TEST(bad_input_after_the_exchange_is_set_up_exits_2) {
+  char g[512], missing[512];
+  gr_test_write_file(g, sizeof g, "broken.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n");
+  tmp_path(missing, sizeof missing, "no-such-graph.mtx");
+  unlink(missing);
+  ck_assert_int_eq(run_dev(NULL, 2, NULL, g, NULL), 2);
+  assert_err_has("broken.mtx");
+  ck_assert_int_eq(run_dev(NULL, 2, NULL, missing, NULL), 2);
+  assert_err_has("no-such-graph.mtx");
+  ck_assert_int_eq(run_dev(NULL, 2, NULL, "--gen", "kron:0", NULL), 2);
+  assert_err_has("--gen");
+  ck_assert_int_eq(run_dev(NULL, 2, NULL, "--primitive", "sssp", "--weights", "none", "--gen", "kron:6:4", NULL), 2);
+  assert_err_has("weights");
+}
+END_TEST
+
 int main(void) {
   if (on_gpu()) {
     const char *bin = getenv("GR_RUN");
@@ -563,8 +664,11 @@ int main(void) {
   tcase_add_test(runs, reach_on_many_devices_equals_one_device);
   tcase_add_test(runs, sssp_on_many_devices_equals_one_device);
   tcase_add_test(runs, dobfs_on_many_devices_equals_one_device);
+  tcase_add_test(runs, dobfs_pulling_at_once_on_many_devices_equals_one_device);
   tcase_add_test(runs, cc_on_many_devices_equals_one_device);
   tcase_add_test(runs, pr_on_many_devices_equals_one_device);
+  tcase_add_test(runs, bc_on_many_devices_equals_one_device);
+  tcase_add_test(runs, bc_sources_on_many_devices_equal_one_device);
   tcase_add_test(runs, broadcast_formats_equal_one_device);
   tcase_add_test(runs, bfs_over_nccl_equals_one_device);
   tcase_add_test(runs, summary_reports_partition_exchange_and_time_split);
@@ -572,8 +676,9 @@ int main(void) {
   TCase *bad = tcase_create("failures");
   tcase_set_timeout(bad, 600);
   tcase_add_test(bad, failure_on_one_device_ends_the_run_cleanly);
-  tcase_add_test(bad, failure_on_one_device_ends_cc_and_pr_cleanly);
+  tcase_add_test(bad, failure_on_one_device_ends_cc_pr_and_bc_cleanly);
   tcase_add_test(bad, bad_multi_device_options_exit_2);
+  tcase_add_test(bad, bad_input_after_the_exchange_is_set_up_exits_2);
   tcase_add_test(bad, pr_pull_needs_the_broadcast_exchange);
   suite_add_tcase(s, bad);
   return gr_test_run_suite(s, 0);

@@ -161,7 +161,7 @@ START_TEST(cuda_afforest_steps_equal_cpu) {
     ck_assert_msg(!memcmp(sg.rest, sc.rest, sizeof(gr_vid) * sg.n_rest), "%s: vertices left", specs[i]);
     ck_assert_msg(!memcmp(sg.labels, sc.labels, sizeof(gr_svid) * h->n), "%s: labels", specs[i]);
     gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-    gr_run_args a = {0, 0};
+    gr_run_args a = {0, 0, NULL, 0};
     gr_result ref = GR_RESULT_INIT;
     ck_assert_int_eq(gr_cc_reference(g, &a, &o, &ref), GR_SUCCESS);
     ck_assert_msg(!memcmp(sg.labels, ref.values, sizeof(gr_svid) * h->n), "%s: labels against the reference",
@@ -191,7 +191,7 @@ static gr_svid *run_cc(gr_subgraph *const *subs, int devices, const gr_exchange_
   ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
   gr_svid *labels = NULL;
   for (int k = 0; k < 2; k++) {
-    gr_run_args a = {0, k};
+    gr_run_args a = {0, k, NULL, 0};
     gr_run_stats st;
     ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
     gr_run_stats_free(&st);
@@ -208,7 +208,7 @@ static gr_svid *run_cc(gr_subgraph *const *subs, int devices, const gr_exchange_
 
 static void check(gr_graph *g, const gr_svid *labels, const char *what) {
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_run_args a = {0, 0};
+  gr_run_args a = {0, 0, NULL, 0};
   gr_result ref = GR_RESULT_INIT;
   ck_assert_int_eq(gr_cc_reference(g, &a, &o, &ref), GR_SUCCESS);
   gr_result r = {.n = ref.n, .type = GR_VALUE_SVID, .values = (void *)labels};

@@ -318,7 +318,7 @@ static void check_bfs_on_shared_gpu(const char *spec, bool connected) {
           ck_assert_msg(xh_bfs_run(g, &c, src, N_SRC, r, st, &stage) == GR_SUCCESS, "%s: stage %d: %s", what,
                         stage, gr_error_message());
           for (int s = 0; s < N_SRC; s++) {
-            gr_run_args a = {src[s], s};
+            gr_run_args a = {src[s], s, NULL, 0};
             ck_assert_msg(!memcmp(r[s].values, base[s].values, (size_t)n * sizeof(gr_svid)),
                           "%s, source %u: depths differ from one CPU device", what, (unsigned)src[s]);
             ck_assert_msg(gr_bfs_validate(g, &a, &po, &r[s], &base[s]) == GR_SUCCESS, "%s, source %u: %s", what,

@@ -256,8 +256,16 @@ int main(void) {
   tcase_add_test(tc, cuda_filter_split_and_for_each_equal_cpu);
   tcase_add_test(tc, cuda_levels_equal_cpu_levels);
   tcase_add_test(tc, cuda_frontier_conversions_equal_cpu);
-  tcase_add_test(tc, cuda_reports_missing_devices_clearly);
-  tcase_add_test(tc, cuda_out_of_memory_is_a_clear_error);
   suite_add_tcase(s, tc);
+  /* Calls that fail on purpose (a device that does not exist, an impossible
+   * allocation) in a case of their own: compute-sanitizer reports every
+   * failing CUDA call, so tools/offline/compute-sanitizer.sh runs this case
+   * apart (CK_RUN_CASE=errors) with API error reports off. */
+  TCase *errors = tcase_create("errors");
+  tcase_set_timeout(errors, 600);
+  tcase_add_checked_fixture(errors, setup, teardown);
+  tcase_add_test(errors, cuda_reports_missing_devices_clearly);
+  tcase_add_test(errors, cuda_out_of_memory_is_a_clear_error);
+  suite_add_tcase(s, errors);
   return gr_test_run_suite(s, 1);
 }

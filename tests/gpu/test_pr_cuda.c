@@ -227,7 +227,7 @@ static float *run_pr(gr_subgraph *const *subs, int devices, const gr_exchange_op
   ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
   float *ranks = NULL;
   for (int k = 0; k < 2; k++) {
-    gr_run_args a = {0, k};
+    gr_run_args a = {0, k, NULL, 0};
     gr_run_stats st;
     ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
     *iterations = st.iterations;
@@ -252,7 +252,7 @@ static void check(gr_graph *g, const gr_prim_options *o, const float *x, int ite
   r.extra.n_numbers = 1;
   r.extra.number_names[0] = "iterations";
   r.extra.numbers[0] = iterations;
-  gr_run_args a = {0, 0};
+  gr_run_args a = {0, 0, NULL, 0};
   ck_assert_msg(gr_pr_validate(g, &a, o, &r, NULL) == GR_SUCCESS, "%s: %s", what, gr_error_message());
   gr_result_free(&r);
 }

@@ -285,7 +285,7 @@ static void run_sssp(gr_graph *g, gr_backend be, gr_subgraph *const *subs, int d
   gr_enactor *e = NULL;
   ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
   for (int k = 0; k < ns; k++) {
-    gr_run_args a = {src[k], k};
+    gr_run_args a = {src[k], k, NULL, 0};
     gr_run_stats st;
     ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
     gr_run_stats_free(&st);
@@ -311,7 +311,7 @@ static void check(gr_graph *g, const gr_prim_options *o, const gr_vid src[N_SRC]
                   const char *what) {
   const gr_vid n = gr_graph_num_vertices(g);
   for (int k = 0; k < N_SRC; k++) {
-    gr_run_args a = {src[k], k};
+    gr_run_args a = {src[k], k, NULL, 0};
     gr_result ref;
     ck_assert_int_eq(gr_sssp_reference(g, &a, o, &ref), GR_SUCCESS);
     ck_assert_msg(!memcmp(r[k].values, ref.values, (size_t)n * sizeof(float)), "%s: distances differ", what);

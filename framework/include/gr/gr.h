@@ -109,6 +109,16 @@ void gr_options_destroy(gr_options **o);
  *   delta         sssp bucket width: a positive number or auto
  *   tolerance     pr: stop when the L1 change falls below it (0 < T < 2)
  *   tune          operator variants, "K=V,K=V" (see gr_run --help)
+ *   sources       primitives that sum over sources (bc): what one
+ *                 gr_problem_run takes: 1 (default) the source it is
+ *                 given, K a draw of K distinct vertices with out-edges
+ *                 (gr_graph_sample_sources; the problem's k-th run, every
+ *                 run counted from 0, takes draw k), or all (exact)
+ *   normalize     bc: scale the sums to all n sources (n / K) and divide by
+ *                 the (n - 1)(n - 2) ordered pairs of other vertices
+ *                 (networkx's normalized betweenness, directed or not)
+ * Numbers are plain decimals: digits with an optional point and exponent;
+ * blanks, '+' signs, hexadecimal, infinities and NaNs are refused.
  */
 gr_status gr_options_set(gr_options *o, const char *key, const char *value);
 
@@ -132,6 +142,8 @@ typedef struct gr_primitive_info {
   bool needs_weights;
   bool needs_in_edges;
   gr_values_type values;   /* what its results hold */
+  bool accumulates_sources; /* a run may sum over several sources (bc):
+                               gr_problem_run_sources, "sources", "normalize" */
 } gr_primitive_info;
 
 /* Describes primitive `name`. Errors: GR_ERR_INVALID_ARG for an unknown
@@ -214,6 +226,13 @@ gr_status gr_graph_find(const gr_graph *g, int64_t id, uint64_t *index);
  * (the vertex of largest out-degree, count times). Errors:
  * GR_ERR_INVALID_ARG for another `how`, an empty graph or count < 0. */
 gr_status gr_graph_sources(const gr_graph *g, const char *how, uint64_t seed, int count, int64_t *ids);
+/* `count` distinct vertices with out-edges (input ids) into ids: draw
+ * `draw` of the seeded sequence of draws, each the first `count` of a
+ * seeded shuffle of those vertices (gr_run --sources K takes draw r for its
+ * run r). Errors: GR_ERR_INVALID_ARG for count 0, a negative draw, or more
+ * sources than vertices with out-edges (the message says how many have);
+ * GR_ERR_HOST_OOM. */
+gr_status gr_graph_sample_sources(const gr_graph *g, uint64_t seed, int draw, uint64_t count, int64_t *ids);
 
 /* ---- problems and runs ------------------------------------------------------ */
 
@@ -243,6 +262,16 @@ void gr_problem_destroy(gr_problem **p);
  * problem may be destroyed or run again). */
 gr_status gr_problem_run(gr_problem *p, int64_t source, gr_stats **stats);
 
+/* One run over `count` sources (input ids, in the order taken), for
+ * primitives that sum over sources (gr_primitive_info.accumulates_sources:
+ * bc sums every source's dependencies); sources NULL and count 0: every
+ * vertex, the exact value. A primitive with one source per run takes a list
+ * of one (as gr_problem_run). The "sources" option does not apply; the rest
+ * is as gr_problem_run. Errors: GR_ERR_INVALID_ARG (no such source, a
+ * primitive without sources, several sources for one that takes one),
+ * GR_ERR_HOST_OOM, device failures. */
+gr_status gr_problem_run_sources(gr_problem *p, const int64_t *sources, uint64_t count, gr_stats **stats);
+
 typedef struct gr_values {
   uint64_t n;                /* vertices */
   gr_values_type type;
@@ -250,7 +279,10 @@ typedef struct gr_values {
   bool values_are_ids;       /* INT64 values are input ids (cc's labels) */
   const int64_t *predecessors; /* n input ids, -1 for none; NULL unless "mark-pred" */
 } gr_values;
-/* The last run's results. The arrays belong to the problem and stay valid
+/* The last run's results (bc: each vertex's centrality, FLOAT64: the sum
+ * of its dependencies over the run's sources, scaled under "normalize";
+ * over all sources of an undirected graph each pair counts in both
+ * directions, twice networkx's unnormalized value). The arrays belong to the problem and stay valid
  * until its next run or its destruction. Errors: GR_ERR_INVALID_ARG before
  * any run, GR_ERR_HOST_OOM. */
 gr_status gr_problem_get_values(gr_problem *p, gr_values *out);
@@ -303,12 +335,12 @@ gr_status gr_problem_get_device(const gr_problem *p, int device, gr_device_info 
 /* ---- the figures of a run ------------------------------------------------------ */
 
 typedef struct gr_run_summary {
-  int64_t source;           /* input id; -1 for a primitive without one */
+  int64_t source;           /* input id (the first of several); -1 for a primitive without one */
   double ms;                /* the traversal, reset excluded */
   int iterations;
   uint64_t edges_visited;   /* by the operators */
   uint64_t traversed_edges; /* Graph500: input edges in the traversed part */
-  uint64_t reached;         /* vertices with a value */
+  uint64_t reached;         /* vertices with a value (bc: reached from the last source) */
   double gteps;             /* traversed edges / time */
   bool iteration_limit;
   int devices;
@@ -316,6 +348,7 @@ typedef struct gr_run_summary {
   bool has_levels;          /* per-level edges, ms and tags were kept */
   bool has_level_bytes;     /* and bytes exchanged (several devices) */
   double extract_seconds;   /* gathering results to the host */
+  uint64_t sources;         /* sources the run took: 1, K or n (bc), 0 without one */
 } gr_run_summary;
 gr_status gr_stats_get_summary(const gr_stats *s, gr_run_summary *out);
 

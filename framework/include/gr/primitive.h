@@ -60,12 +60,18 @@ typedef struct gr_prim_options {
   double do_b;         /* dobfs: pull -> push when frontier vertices < vertices / do_b */
   double delta;        /* sssp: bucket width; 0 = auto (the primitive's prepare picks it) */
   double tolerance;    /* pr: stop when the L1 change of the ranks is below it; 0 = the default */
+  bool normalize;      /* bc: scale the sums to all pairs and divide by the pairs (gr_run --normalize) */
 } gr_prim_options;
-#define GR_PRIM_OPTIONS_INIT {false, 0, GR_TUNING_INIT, GR_DIRECTION_AUTO, 15.0, 18.0, 0.0, 0.0}
+#define GR_PRIM_OPTIONS_INIT {false, 0, GR_TUNING_INIT, GR_DIRECTION_AUTO, 15.0, 18.0, 0.0, 0.0, false}
 
 typedef struct gr_run_args {
   gr_vid source; /* global dense id, for primitives with a source */
   int run;       /* index of this run */
+  /* A run over several sources (primitives with accumulates_sources): the
+   * global ids in the order they are taken, host memory every device reads;
+   * source is sources[0]. NULL / 0: the one source above. */
+  const gr_vid *sources;
+  gr_vid n_sources;
 } gr_run_args;
 
 /* The run's barrier (gr/exchange.h). */
@@ -100,10 +106,12 @@ typedef struct gr_part {
  * device failed: return it from iterate at once. */
 gr_status gr_part_sum(gr_part *p, gr_eid local, gr_eid *total);
 
-/* Starts a run from `source` (global id) on the device that owns it: sets
- * values[source] (a device array over local ids) to `value` and makes it
- * the first frontier, which the caller has reserved. Other devices start
- * empty: a proxy waits for the exchange, so the source is expanded once. */
+/* Starts a run from `source` (global id): sets values[source] (a device
+ * array over local ids) to `value` on every device that holds the source,
+ * owner and proxies, and makes it the first frontier, which the caller has
+ * reserved, on its owner only. Other devices start with an empty frontier,
+ * so the source is expanded once; their copy of its value lets a pull in
+ * the first iteration see it. */
 gr_status gr_part_seed(gr_part *p, gr_vid source, gr_svid *values, gr_svid value, gr_frontier *first);
 
 /* The smallest `local` over the run's devices, called like gr_part_sum
@@ -134,6 +142,8 @@ gr_status gr_part_gather_svid(gr_part *p, const gr_svid *values, gr_svid *global
 /* gr_part_seed and gr_part_gather_svid for float values (e.g. distances). */
 gr_status gr_part_seed_float(gr_part *p, gr_vid source, float *values, float value, gr_frontier *first);
 gr_status gr_part_gather_float(gr_part *p, const float *values, float *global);
+/* gr_part_gather_svid for double values (e.g. centralities, path counts). */
+gr_status gr_part_gather_double(gr_part *p, const double *values, double *global);
 
 typedef struct gr_iter {
   int iteration;         /* 0 for the first */
@@ -195,6 +205,15 @@ typedef struct gr_extra {
 } gr_extra;
 void gr_extra_free(gr_extra *x);
 
+/* Per-vertex arrays a result may carry beside its values (bc: the depths
+ * and path counts of the last source), named by the spec (gr_aux_spec). */
+enum { GR_AUX_MAX = 2 };
+typedef struct gr_aux_spec {
+  int n;
+  const char *names[GR_AUX_MAX];
+  gr_value_type types[GR_AUX_MAX];
+} gr_aux_spec;
+
 /* Results in global ids on the host. */
 typedef struct gr_result {
   gr_vid n;
@@ -205,12 +224,20 @@ typedef struct gr_result {
   /* The values are vertex ids in the dense numbering (cc: each vertex's
    * label is a vertex of its component): reports write them as input ids. */
   bool values_are_ids;
+  /* The spec's per-vertex arrays (aux.n of them, each n entries of
+   * aux.types[k], unwritten entries all bytes 0xff), allocated with the
+   * values and filled by extract at the owned vertices' global ids. */
+  gr_aux_spec aux;
+  void *aux_values[GR_AUX_MAX];
 } gr_result;
-#define GR_RESULT_INIT {0, GR_VALUE_SVID, NULL, NULL, {0, {NULL}, {0}, 0, {NULL}, {NULL}, 0}, false}
+#define GR_RESULT_INIT {0, GR_VALUE_SVID, NULL, NULL, {0, {NULL}, {0}, 0, {NULL}, {NULL}, 0}, false, {0, {NULL}, {GR_VALUE_SVID}}, {NULL}}
 gr_status gr_result_alloc(gr_result *r, gr_vid n, gr_value_type type, bool preds);
 /* Like gr_result_alloc, but keeps r's arrays when they already have the
  * size, type and predecessors asked for (a run after run). */
 gr_status gr_result_reuse(gr_result *r, gr_vid n, gr_value_type type, bool preds);
+/* Gives r the per-vertex arrays `aux` names (r->n entries each, all bytes
+ * 0xff), keeping arrays of the same names and types (a run after run). */
+gr_status gr_result_aux(gr_result *r, const gr_aux_spec *aux);
 /* Frees the arrays (extra included). */
 void gr_result_free(gr_result *r);
 
@@ -228,6 +255,11 @@ typedef struct gr_primitive {
   bool needs_source;
   bool needs_in_edges;
   bool needs_weights;
+  /* One run may take several sources (gr_run_args.sources) and accumulate
+   * over them (bc); gr_run's --sources and --normalize apply. */
+  bool accumulates_sources;
+  /* Per-vertex arrays the results carry beside the values (n = 0: none). */
+  gr_aux_spec aux;
   /* life cycle, on each device's thread */
   gr_status (*init)(void **slice, gr_part *p);
   void (*release)(void *slice, gr_part *p);

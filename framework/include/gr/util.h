@@ -5,6 +5,7 @@
 #ifndef GR_UTIL_H
 #define GR_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,8 +23,15 @@ double gr_time_now(void);
 /* Threads the host offers to parallel loops (OpenMP's count when built with
  * OpenMP, else 1). */
 int gr_host_threads(void);
-/* Physical memory of the host in bytes (0 when unknown). */
+/* Physical memory of the host in bytes (0 when unknown), or the limit set
+ * below when that is smaller. */
 uint64_t gr_host_memory_bytes(void);
+/* Makes gr plan with at most `bytes` of host memory (0: the whole host):
+ * loads and builds that would need more fail early with GR_ERR_HOST_OOM
+ * saying how much they need. A planning limit, not an allocator cap; the
+ * fuzz targets use it to keep a declared size from turning into a huge
+ * allocation. */
+void gr_host_memory_limit(uint64_t bytes);
 
 /* malloc/calloc that record a clear out-of-memory error saying how much was
  * asked for; *out is NULL on failure. */
@@ -32,6 +40,16 @@ gr_status gr_host_calloc(void **out, size_t count, size_t size,
                          const char *what);
 gr_status gr_host_realloc(void **p, size_t bytes, const char *what);
 void gr_host_free(void *p);
+
+/* Strict numbers for option strings, over the whole of [s, s + len):
+ * gr_parse_count takes decimal digits that fit in 64 bits; gr_parse_real
+ * takes [-]digits[.digits] or [-].digits with an optional exponent
+ * e[+-]digits, finite ('-' only with allow_negative), and sets *integer
+ * (when not NULL) to whether it was written as [-]digits alone. Neither
+ * takes blanks, '+' signs, hexadecimal, infinities or NaNs, which strtod
+ * and strtoull would. */
+bool gr_parse_count(const char *s, size_t len, uint64_t *out);
+bool gr_parse_real(const char *s, size_t len, bool allow_negative, double *out, bool *integer);
 
 /* Fills buf with "1.50 GiB" style text and returns buf. */
 const char *gr_format_bytes(char *buf, size_t len, uint64_t bytes);

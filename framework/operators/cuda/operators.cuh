@@ -169,6 +169,7 @@ __global__ void __launch_bounds__(kBlock)
   Queue q(qs, out, cap, count, deg);
   const int lane = threadIdx.x & 31;
   unsigned long long visited = 0;
+  if (threadIdx.x == 0) s_owner = -1;  // the first barrier below orders this before any claim
   for (gr_eid tile = blockIdx.x * (gr_eid)kBlock; tile < n_in; tile += (gr_eid)gridDim.x * kBlock) {
     const gr_eid i = tile + threadIdx.x;
     gr_vid u = 0;
@@ -179,9 +180,12 @@ __global__ void __launch_bounds__(kBlock)
       d = offsets[u + 1] - b;
       visited += d;
     }
-    // Block: one vertex at a time, its owner chosen by a race.
+    // Block: one vertex at a time, the highest thread holding one first.
+    // The claim is a shared-memory atomic, not a plain store that any of
+    // the candidates may win: concurrent plain stores are a data race in
+    // CUDA's memory model, and compute-sanitizer's racecheck says so.
     while (__syncthreads_or(d >= kBlock)) {
-      if (d >= kBlock) s_owner = threadIdx.x;
+      if (d >= kBlock) atomicMax(&s_owner, (int)threadIdx.x);
       __syncthreads();
       if (s_owner == (int)threadIdx.x) {
         s_u = u;
@@ -190,6 +194,7 @@ __global__ void __launch_bounds__(kBlock)
         d = 0;
       }
       __syncthreads();
+      if (threadIdx.x == 0) s_owner = -1;  // read by all above; claimed again only after the next barrier
       const gr_vid bu = s_u;
       const gr_eid bb = s_b, bd = s_d;
       for (gr_eid r = 0; r < bd; r += kBlock) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The public interface (gr/gr.h): options, contexts, graphs from arrays and
  * files, every primitive on one and several CPU devices with answers known
- * by hand, results in input ids, figures, and clear errors for bad input. */
+ * by hand (bc over one, several and all sources), results in input ids,
+ * figures, and clear errors for bad input. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -69,9 +70,7 @@ START_TEST(bfs_depths_and_parents_on_one_and_several_devices) {
   const char *devs[] = {"1", "2", "3"};
   for (int d = 0; d < 3; d++) {
     const char *prims[] = {"bfs", "dobfs"};
-    /* dobfs on three devices gives a wrong depth on this graph (gr_run
-     * shows it too); it is left to the primitive's own tests. */
-    for (int k = 0; k < (d < 2 ? 2 : 1); k++) {
+    for (int k = 0; k < 2; k++) {
       gr_values v;
       int64_t preds[N];
       int64_t *x = run_prim(devs[d], prims[k], 0, "mark-pred", "on", &v, preds);
@@ -121,6 +120,191 @@ START_TEST(pagerank_sums_to_one_and_is_symmetric) {
 }
 END_TEST
 
+/* Betweenness of the two triangles: every shortest path between {0, 1} and
+ * {3, 4, 5} crosses 2 and 3, between {0, 1, 2} and {4, 5} crosses 3, so
+ * over all sources (both directions of each pair) 2 and 3 get 12 and the
+ * rest 0; normalized (n = 7) 12 / (6 * 5) = 0.4. From source 0 alone, 2
+ * carries the paths to 3, 4 and 5 and 3 those to 4 and 5. */
+static const double bc_all[N] = {0, 0, 12, 12, 0, 0, 0};
+static const double bc_from_0[N] = {0, 0, 3, 2, 0, 0, 0};
+
+static void assert_doubles(const gr_problem *p, const double *want, double scale) {
+  gr_values v;
+  ck_assert_int_eq(gr_problem_get_values((gr_problem *)p, &v), GR_SUCCESS);
+  ck_assert_int_eq(v.type, GR_VALUES_FLOAT64);
+  ck_assert_uint_eq(v.n, N);
+  const double *x = v.values;
+  for (int i = 0; i < N; i++) ck_assert_msg(fabs(x[i] - want[i] * scale) < 1e-12, "vertex %d: %g", i, x[i]);
+}
+
+static double extra_number(const gr_stats *s, const char *name) {
+  for (int k = 0; k < gr_stats_extra_numbers(s); k++) {
+    const char *n = NULL;
+    double v = 0;
+    ck_assert_int_eq(gr_stats_get_extra_number(s, k, &n, &v), GR_SUCCESS);
+    if (!strcmp(n, name)) return v;
+  }
+  ck_abort_msg("no figure %s", name);
+  return 0;
+}
+
+START_TEST(bc_over_one_listed_drawn_and_all_sources) {
+  const char *devs[] = {"1", "2", "3"};
+  for (int d = 0; d < 3; d++) {
+    gr_options *o = opts(devs[d]);
+    gr_context *ctx = NULL;
+    gr_graph *g = NULL;
+    gr_problem *p = NULL;
+    gr_stats *s = NULL;
+    gr_run_summary sum;
+    ck_assert_int_eq(gr_context_create(&ctx, o), GR_SUCCESS);
+    ck_assert_int_eq(gr_graph_create_csr(&g, N, offsets, indices, NULL, o), GR_SUCCESS);
+    ck_assert_msg(gr_problem_create(&p, ctx, g, "bc", o) == GR_SUCCESS, "%s", gr_error_message());
+    /* One source per gr_problem_run by default. */
+    ck_assert_int_eq(gr_problem_run(p, 0, &s), GR_SUCCESS);
+    ck_assert_msg(gr_problem_validate(p) == GR_SUCCESS, "%s", gr_error_message());
+    assert_doubles(p, bc_from_0, 1);
+    ck_assert_int_eq(gr_stats_get_summary(s, &sum), GR_SUCCESS);
+    ck_assert(sum.source == 0 && sum.sources == 1 && sum.reached == 6);
+    gr_stats_destroy(&s);
+    /* Every vertex (NULL list), then the same as a list of input ids. */
+    ck_assert_int_eq(gr_problem_run_sources(p, NULL, 0, &s), GR_SUCCESS);
+    ck_assert_msg(gr_problem_validate(p) == GR_SUCCESS, "%s", gr_error_message());
+    assert_doubles(p, bc_all, 1);
+    ck_assert_int_eq(gr_stats_get_summary(s, &sum), GR_SUCCESS);
+    ck_assert_uint_eq(sum.sources, N);
+    ck_assert(extra_number(s, "sources") == N && extra_number(s, "normalized") == 0);
+    gr_stats_destroy(&s);
+    const int64_t all[N] = {6, 5, 4, 3, 2, 1, 0};
+    ck_assert_int_eq(gr_problem_run_sources(p, all, N, NULL), GR_SUCCESS);
+    assert_doubles(p, bc_all, 1);
+    /* Sources 0 and 1 alike: twice the one-source sums of 0. */
+    const int64_t two[2] = {0, 1};
+    ck_assert_int_eq(gr_problem_run_sources(p, two, 2, NULL), GR_SUCCESS);
+    ck_assert_msg(gr_problem_validate(p) == GR_SUCCESS, "%s", gr_error_message());
+    assert_doubles(p, bc_from_0, 2);
+    gr_problem_destroy(&p);
+    /* The options: all sources, normalized, through gr_problem_run. */
+    ck_assert_int_eq(gr_options_set(o, "sources", "all"), GR_SUCCESS);
+    ck_assert_int_eq(gr_options_set(o, "normalize", "on"), GR_SUCCESS);
+    ck_assert_int_eq(gr_problem_create(&p, ctx, g, "bc", o), GR_SUCCESS);
+    ck_assert_int_eq(gr_problem_run(p, -1, &s), GR_SUCCESS);
+    ck_assert_msg(gr_problem_validate(p) == GR_SUCCESS, "%s", gr_error_message());
+    assert_doubles(p, bc_all, 1.0 / 30);
+    ck_assert(extra_number(s, "normalized") == 1);
+    gr_stats_destroy(&s);
+    gr_problem_destroy(&p);
+    gr_graph_destroy(&g);
+    gr_context_destroy(&ctx);
+    gr_options_destroy(&o);
+  }
+}
+END_TEST
+
+/* The "sources" option draws what gr_graph_sample_sources gives, draw k
+ * for the problem's run k: distinct vertices with out-edges. */
+START_TEST(drawn_sources_follow_the_seeded_draws) {
+  gr_options *o = opts("2");
+  ck_assert_int_eq(gr_options_set(o, "seed", "11"), GR_SUCCESS);
+  gr_context *ctx = NULL;
+  gr_graph *g = NULL;
+  gr_problem *drawn = NULL, *listed = NULL;
+  ck_assert_int_eq(gr_context_create(&ctx, o), GR_SUCCESS);
+  ck_assert_int_eq(gr_graph_create_csr(&g, N, offsets, indices, NULL, o), GR_SUCCESS);
+  ck_assert_int_eq(gr_problem_create(&listed, ctx, g, "bc", o), GR_SUCCESS);
+  ck_assert_int_eq(gr_options_set(o, "sources", "3"), GR_SUCCESS);
+  ck_assert_int_eq(gr_problem_create(&drawn, ctx, g, "bc", o), GR_SUCCESS);
+  int64_t first[3] = {-1, -1, -1};
+  for (int run = 0; run < 4; run++) {
+    int64_t ids[3];
+    ck_assert_int_eq(gr_graph_sample_sources(g, 11, run, 3, ids), GR_SUCCESS);
+    ck_assert(ids[0] != ids[1] && ids[0] != ids[2] && ids[1] != ids[2]);
+    for (int k = 0; k < 3; k++) ck_assert(ids[k] >= 0 && ids[k] < 6);
+    if (run == 0) memcpy(first, ids, sizeof ids);
+    gr_stats *s = NULL;
+    ck_assert_int_eq(gr_problem_run(drawn, 0, &s), GR_SUCCESS);
+    ck_assert_int_eq(gr_problem_validate(drawn), GR_SUCCESS);
+    gr_run_summary sum;
+    ck_assert_int_eq(gr_stats_get_summary(s, &sum), GR_SUCCESS);
+    ck_assert(sum.source == ids[0] && sum.sources == 3);
+    gr_stats_destroy(&s);
+    ck_assert_int_eq(gr_problem_run_sources(listed, ids, 3, NULL), GR_SUCCESS);
+    gr_values a, b;
+    ck_assert_int_eq(gr_problem_get_values(drawn, &a), GR_SUCCESS);
+    ck_assert_int_eq(gr_problem_get_values(listed, &b), GR_SUCCESS);
+    ck_assert_mem_eq(a.values, b.values, N * sizeof(double));
+  }
+  /* A draw's first sources do not depend on how many are drawn. */
+  int64_t one;
+  ck_assert_int_eq(gr_graph_sample_sources(g, 11, 0, 1, &one), GR_SUCCESS);
+  ck_assert_int_eq(one, first[0]);
+  /* Six vertices have out-edges (6 is alone). */
+  int64_t seven[7];
+  ck_assert_int_eq(gr_graph_sample_sources(g, 11, 0, 7, seven), GR_ERR_INVALID_ARG);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "only 6 vertices"));
+  ck_assert_int_eq(gr_graph_sample_sources(g, 11, 0, 0, seven), GR_ERR_INVALID_ARG);
+  ck_assert_int_eq(gr_graph_sample_sources(g, 11, -1, 2, seven), GR_ERR_INVALID_ARG);
+  gr_problem_destroy(&drawn);
+  gr_problem_destroy(&listed);
+  gr_graph_destroy(&g);
+  gr_context_destroy(&ctx);
+  gr_options_destroy(&o);
+}
+END_TEST
+
+START_TEST(several_sources_only_where_a_primitive_sums_them) {
+  gr_options *o = opts("1");
+  gr_context *ctx = NULL;
+  gr_graph *g = NULL;
+  gr_problem *p = NULL;
+  ck_assert_int_eq(gr_context_create(&ctx, o), GR_SUCCESS);
+  ck_assert_int_eq(gr_graph_create_csr(&g, N, offsets, indices, NULL, o), GR_SUCCESS);
+  gr_primitive_info pi;
+  ck_assert_int_eq(gr_primitive_get_info("bc", &pi), GR_SUCCESS);
+  ck_assert(pi.accumulates_sources && pi.needs_source && pi.values == GR_VALUES_FLOAT64);
+  ck_assert_int_eq(gr_primitive_get_info("bfs", &pi), GR_SUCCESS);
+  ck_assert(!pi.accumulates_sources);
+  /* A list of one is a run from one source; more is refused. */
+  ck_assert_int_eq(gr_problem_create(&p, ctx, g, "bfs", o), GR_SUCCESS);
+  const int64_t list[2] = {4, 0};
+  ck_assert_int_eq(gr_problem_run_sources(p, list, 2, NULL), GR_ERR_INVALID_ARG);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "one source"));
+  ck_assert_int_eq(gr_problem_run_sources(p, NULL, 0, NULL), GR_ERR_INVALID_ARG);
+  ck_assert_int_eq(gr_problem_run_sources(p, list, 1, NULL), GR_SUCCESS);
+  gr_values v;
+  ck_assert_int_eq(gr_problem_get_values(p, &v), GR_SUCCESS);
+  ck_assert_int_eq(((const int64_t *)v.values)[4], 0);
+  gr_problem_destroy(&p);
+  ck_assert_int_eq(gr_problem_create(&p, ctx, g, "cc", o), GR_SUCCESS);
+  ck_assert_int_eq(gr_problem_run_sources(p, list, 1, NULL), GR_ERR_INVALID_ARG);
+  gr_problem_destroy(&p);
+  /* A bad id anywhere in the list, an empty list. */
+  ck_assert_int_eq(gr_problem_create(&p, ctx, g, "bc", o), GR_SUCCESS);
+  const int64_t bad[3] = {0, 1, 70};
+  ck_assert_int_eq(gr_problem_run_sources(p, bad, 3, NULL), GR_ERR_INVALID_ARG);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "70"));
+  ck_assert_int_eq(gr_problem_run_sources(p, bad, 0, NULL), GR_ERR_INVALID_ARG);
+  ck_assert_int_eq(gr_problem_validate(p), GR_ERR_INVALID_ARG);
+  gr_problem_destroy(&p);
+  /* The options on primitives that take one source, and more sources than
+   * have out-edges. */
+  ck_assert_int_eq(gr_options_set(o, "normalize", "on"), GR_SUCCESS);
+  ck_assert_int_eq(gr_problem_create(&p, ctx, g, "pr", o), GR_ERR_INVALID_ARG);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "normalize"));
+  ck_assert_int_eq(gr_options_set(o, "normalize", "off"), GR_SUCCESS);
+  ck_assert_int_eq(gr_options_set(o, "sources", "2"), GR_SUCCESS);
+  ck_assert_int_eq(gr_problem_create(&p, ctx, g, "bfs", o), GR_ERR_INVALID_ARG);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "bc"));
+  ck_assert_int_eq(gr_options_set(o, "sources", "7"), GR_SUCCESS);
+  ck_assert_int_eq(gr_problem_create(&p, ctx, g, "bc", o), GR_ERR_INVALID_ARG);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "out-edges"));
+  ck_assert_ptr_null(p);
+  gr_graph_destroy(&g);
+  gr_context_destroy(&ctx);
+  gr_options_destroy(&o);
+}
+END_TEST
+
 START_TEST(every_listed_primitive_has_a_description) {
   ck_assert_int_gt(gr_primitive_count(), 4);
   ck_assert_ptr_null(gr_primitive_name(-1));
@@ -147,6 +331,19 @@ START_TEST(options_reject_bad_keys_and_values_and_keep_the_old) {
   ck_assert_int_eq(gr_options_set(o, "partitioner", "nosuch"), GR_ERR_INVALID_ARG);
   ck_assert_int_eq(gr_options_set(o, "weights", "random:5:1"), GR_ERR_INVALID_ARG);
   ck_assert_int_eq(gr_options_set(o, "tune", "advance=bogus"), GR_ERR_INVALID_ARG);
+  /* Numbers are plain decimals only. */
+  const char *not_plain[][2] = {{"tolerance", " 1e-4"}, {"tolerance", "+1e-4"}, {"tolerance", "0x1p-3"},
+                                {"tolerance", "inf"},   {"delta", "nan"},       {"do-a", "1e999"},
+                                {"devices", "+2"},      {"devices", " 2"},      {"seed", "-1"},
+                                {"seed", "0x10"},       {"max-iter", "1e3"},    {"sources", "0"},
+                                {"sources", "3all"},    {"sources", "+3"},      {"normalize", "maybe"}};
+  for (size_t k = 0; k < sizeof not_plain / sizeof not_plain[0]; k++)
+    ck_assert_msg(gr_options_set(o, not_plain[k][0], not_plain[k][1]) == GR_ERR_INVALID_ARG, "%s = '%s'",
+                  not_plain[k][0], not_plain[k][1]);
+  ck_assert_int_eq(gr_options_set(o, "tolerance", "1.5e-4"), GR_SUCCESS);
+  ck_assert_int_eq(gr_options_set(o, "delta", "2.5"), GR_SUCCESS);
+  ck_assert_int_eq(gr_options_set(o, "sources", "all"), GR_SUCCESS);
+  ck_assert_int_eq(gr_options_set(o, "sources", "12"), GR_SUCCESS);
   ck_assert_int_eq(gr_options_set(o, "backend", "cpu"), GR_SUCCESS);
   ck_assert_int_eq(gr_options_set(o, "cache-dir", "/tmp"), GR_SUCCESS);
   ck_assert_int_eq(gr_options_set(o, "cache-dir", "/var/tmp"), GR_SUCCESS);
@@ -354,6 +551,9 @@ int main(void) {
   tcase_add_test(t, pagerank_sums_to_one_and_is_symmetric);
   tcase_add_test(t, files_keep_their_ids_and_one_context_serves_many_problems);
   tcase_add_test(t, generated_graphs_give_seeded_sources_and_figures);
+  tcase_add_test(t, bc_over_one_listed_drawn_and_all_sources);
+  tcase_add_test(t, drawn_sources_follow_the_seeded_draws);
+  tcase_add_test(t, several_sources_only_where_a_primitive_sums_them);
   suite_add_tcase(s, t);
   SRunner *r = srunner_create(s);
   srunner_run_all(r, CK_NORMAL);

@@ -627,7 +627,7 @@ gr_status xh_bfs_run(gr_graph *g, const xh_bfs_config *c, const gr_vid *sources,
   *stage = XH_CREATE;
   GR_CHECK_GOTO(gr_enactor_create(&en, &cfg), st, fail);
   for (int i = 0; i < n_sources; i++) {
-    gr_run_args a = {sources[i], i};
+    gr_run_args a = {sources[i], i, NULL, 0};
     gr_run_stats rs;
     *stage = XH_RUN;
     st = gr_enactor_run(en, &a, &rs);

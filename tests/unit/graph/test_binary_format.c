@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Binary CSR format: save/load round trips (directed, undirected, weights,
  * id maps), mapped arrays 64-byte aligned, detection of truncated, corrupt
- * and foreign files, load options applied to a binary graph, and the Matrix
+ * and foreign files, contents no build makes behind matching checksums
+ * (unsorted rows, a wrong self-loop count, an undirected graph without
+ * reverse arcs), load options applied to a binary graph, and the Matrix
  * Market writer (round trip through a file, lower triangle, weights). */
 #include <check.h>
 #include <fcntl.h>
@@ -12,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "graph_internal.h"
 #include "graph_test.h"
 
 static void flip_byte(const char *path, long at) {
@@ -193,6 +196,132 @@ START_TEST(binary_foreign_file_is_bad_input) {
 }
 END_TEST
 
+/* ---- contents behind matching checksums ---------------------------------------
+ * A file whose checksums match can still hold arrays no build makes; the
+ * reader refuses them. Each case edits a saved file through its mapping
+ * (where the loaded graph's arrays lie) and re-seals it (gr__binary_seal). */
+
+typedef struct edited {
+  const char *path;
+  unsigned char *bytes;
+  size_t len;
+  size_t indices, weights; /* file offsets of the arrays */
+} edited;
+
+static edited edit_saved(gr_graph *g, const char *name) {
+  edited x = {gt_scratch(name), NULL, 0, 0, 0};
+  ck_assert_int_eq(gr_graph_save_binary(g, x.path), GR_SUCCESS);
+  gr_load_options o = gt_options();
+  gr_graph *h = gt_load_path(x.path, &o);
+  ck_assert_ptr_nonnull(h->map);
+  x.indices = (size_t)((char *)h->out.indices - (char *)h->map);
+  x.weights = h->out.weights ? (size_t)((char *)h->out.weights - (char *)h->map) : 0;
+  gr_graph_destroy(&h);
+  FILE *f = fopen(x.path, "rb");
+  ck_assert_ptr_nonnull(f);
+  x.len = (size_t)file_size(x.path);
+  x.bytes = malloc(x.len);
+  ck_assert_uint_eq(fread(x.bytes, 1, x.len, f), x.len);
+  fclose(f);
+  return x;
+}
+
+static void edit_store(edited *x) {
+  ck_assert_int_eq(gr__binary_seal(x->bytes, x->len), GR_SUCCESS);
+  FILE *f = fopen(x->path, "wb");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_uint_eq(fwrite(x->bytes, 1, x->len, f), x->len);
+  fclose(f);
+  free(x->bytes);
+  x->bytes = NULL;
+}
+
+static gr_vid *edit_index(edited *x, size_t e) { return (gr_vid *)(void *)(x->bytes + x->indices) + e; }
+static gr_weight *edit_weight(edited *x, size_t e) { return (gr_weight *)(void *)(x->bytes + x->weights) + e; }
+
+START_TEST(binary_sealed_copy_loads_unchanged) {
+  /* The edit helpers alone change nothing: the control for the cases below. */
+  gr_graph *g = sample_graph();
+  edited x = edit_saved(g, "same.grb");
+  edit_store(&x);
+  gr_load_options o = gt_options();
+  gr_graph *h = gt_load_path(x.path, &o);
+  gt_csr_equal(gr_graph_out(g), gr_graph_out(h));
+  gr_graph_destroy(&g);
+  gr_graph_destroy(&h);
+}
+END_TEST
+
+START_TEST(binary_rows_out_of_order_are_bad_input) {
+  /* sample_graph's row 2 (original id 30) is 0,2 with weights -4, 7. */
+  gr_graph *g = sample_graph();
+  edited x = edit_saved(g, "order.grb");
+  const gr_eid r2 = gr_graph_out(g)->offsets[2];
+  gr_vid t = *edit_index(&x, r2);
+  *edit_index(&x, r2) = *edit_index(&x, r2 + 1);
+  *edit_index(&x, r2 + 1) = t;
+  edit_store(&x);
+  gr_load_options o = gt_options();
+  gt_load_fails_path(x.path, &o, GR_ERR_BAD_INPUT, "rows not sorted");
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+START_TEST(binary_duplicate_arcs_out_of_weight_order_are_bad_input) {
+  /* Directed graphs keep duplicates, ordered by weight. */
+  gr_load_options o = gt_options();
+  gr_graph *g = gt_load_text("dups.txt", "1 2 5\n1 2 3\n2 1 1\n", &o);
+  ck_assert_str_eq(gt_csr_text(gr_graph_out(g), true), "0:1(3),1(5) 1:0(1)");
+  edited x = edit_saved(g, "dups.grb");
+  *edit_weight(&x, 0) = 5;
+  *edit_weight(&x, 1) = 3;
+  edit_store(&x);
+  gt_load_fails_path(x.path, &o, GR_ERR_BAD_INPUT, "rows not sorted");
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+START_TEST(binary_wrong_self_loop_count_is_bad_input) {
+  gr_graph *g = sample_graph();
+  ck_assert_uint_eq(gr_graph_num_self_loops(g), 1);
+  edited x = edit_saved(g, "loops.grb");
+  /* The self-loop 30 -> 30 (row 2, second arc) now points to vertex 1. */
+  *edit_index(&x, gr_graph_out(g)->offsets[2] + 1) = 1;
+  edit_store(&x);
+  gr_load_options o = gt_options();
+  gt_load_fails_path(x.path, &o, GR_ERR_BAD_INPUT, "1 self-loops, the arrays hold 0");
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+START_TEST(binary_undirected_arc_without_its_reverse_is_bad_input) {
+  /* An undirected path 1-2-3: arcs 0->1, 1->0, 1->2, 2->1. Turning 2->1
+   * into 2->0 keeps every row sorted and in range, but 0->2 is missing.
+   * Before this check such a file crashed multi-device runs with 1-hop
+   * proxies (an unmapped neighbour id read past a device's arrays). */
+  gr_load_options o = gt_options();
+  gr_graph *g = gt_load_text("path.mtx", "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 2\n", &o);
+  ck_assert_str_eq(gt_graph_text(g), "0:1 1:0,2 2:1");
+  edited x = edit_saved(g, "asym.grb");
+  *edit_index(&x, 3) = 0;
+  edit_store(&x);
+  gt_load_fails_path(x.path, &o, GR_ERR_BAD_INPUT, "not all paired with a reverse arc");
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+START_TEST(binary_undirected_weights_that_differ_by_direction_are_bad_input) {
+  gr_load_options o = gt_options();
+  gr_graph *g = gt_load_text("wpath.mtx", "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 0.5\n3 2 2\n", &o);
+  ck_assert_str_eq(gt_csr_text(gr_graph_out(g), true), "0:1(0.5) 1:0(0.5),2(2) 2:1(2)");
+  edited x = edit_saved(g, "wasym.grb");
+  *edit_weight(&x, 3) = 3;
+  edit_store(&x);
+  gt_load_fails_path(x.path, &o, GR_ERR_BAD_INPUT, "not all paired with a reverse arc of the same weight");
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 /* ---- options on binary graphs ------------------------------------------------- */
 
 START_TEST(binary_load_applies_undirected_and_weight_options) {
@@ -327,6 +456,15 @@ static Suite *binary_suite(void) {
   tcase_add_test(bad, binary_flipped_header_byte_is_bad_input);
   tcase_add_test(bad, binary_foreign_file_is_bad_input);
   suite_add_tcase(s, bad);
+
+  TCase *sealed = gt_tcase("sealed_contents");
+  tcase_add_test(sealed, binary_sealed_copy_loads_unchanged);
+  tcase_add_test(sealed, binary_rows_out_of_order_are_bad_input);
+  tcase_add_test(sealed, binary_duplicate_arcs_out_of_weight_order_are_bad_input);
+  tcase_add_test(sealed, binary_wrong_self_loop_count_is_bad_input);
+  tcase_add_test(sealed, binary_undirected_arc_without_its_reverse_is_bad_input);
+  tcase_add_test(sealed, binary_undirected_weights_that_differ_by_direction_are_bad_input);
+  suite_add_tcase(s, sealed);
 
   TCase *opts = gt_tcase("options");
   tcase_add_test(opts, binary_load_applies_undirected_and_weight_options);

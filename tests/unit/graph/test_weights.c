@@ -56,6 +56,21 @@ START_TEST(weight_spec_rejects_bad_text_with_a_message) {
 }
 END_TEST
 
+START_TEST(weight_spec_bounds_are_plain_decimals) {
+  gr_weight_spec s = GR_WEIGHT_SPEC_INIT;
+  /* strtoll/strtod took a leading blank or carriage return, hexadecimal,
+   * and clamped an integer beyond 64 bits to 2^63 - 1. */
+  const char *bad[] = {"random: 1:5", "random:\r1.:1", "random:1: 5", "random:0x10:0x20", "random:+1:5",
+                       "random:1:inf", "random:1:5 "};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    ck_assert_msg(gr_weight_spec_parse(&s, bad[i]) == GR_ERR_INVALID_ARG, "'%s' was taken", bad[i]);
+  ck_assert_int_eq(s.kind, GR_WEIGHTS_FILE);
+  ck_assert_int_eq(gr_weight_spec_parse(&s, "random:1:100000000000000000000"), GR_SUCCESS);
+  ck_assert(s.integer);
+  ck_assert_double_eq(s.hi, 1e20);
+}
+END_TEST
+
 /* ---- generated ------------------------------------------------------------- */
 
 static gr_graph *random_graph(const char *spec, uint64_t seed, int threads, bool undirected) {
@@ -197,6 +212,7 @@ static Suite *weights_suite(void) {
   tcase_add_test(spec, weight_spec_parses_file_none_and_random);
   tcase_add_test(spec, weight_spec_is_real_unless_both_bounds_are_integers);
   tcase_add_test(spec, weight_spec_rejects_bad_text_with_a_message);
+  tcase_add_test(spec, weight_spec_bounds_are_plain_decimals);
   suite_add_tcase(s, spec);
 
   TCase *gen = gt_tcase("generated");

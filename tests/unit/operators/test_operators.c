@@ -2,11 +2,13 @@
 /* The CPU operators against plain serial loops: advance push and pull,
  * several push levels in one call (their stop tests), filter with and
  * without culling, split into two outputs, for-each, frontier conversions,
- * and the refusal to write past an output's capacity. */
+ * and the refusal to write past an output's capacity; the --tune and --mem
+ * option strings. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gr/buffer.h"
 #include "gr/device.h"
 #include "gr/frontier.h"
 #include "gr/util.h"
@@ -355,6 +357,57 @@ START_TEST(advance_refuses_to_overflow_its_output) {
 }
 END_TEST
 
+/* ---- option strings -------------------------------------------------------- */
+
+START_TEST(tuning_parses_every_key) {
+  gr_tuning t = GR_TUNING_INIT;
+  ck_assert_int_eq(gr_tuning_parse(&t, "advance=twc,pull=warp,small=off,small-vertices=10,small-edges=0,"
+                                       "small-degree=18446744073709551615,visited=state,pull-light=3,"
+                                       "status=idempotent"),
+                   GR_SUCCESS);
+  ck_assert_int_eq(t.advance, GR_ADVANCE_TWC);
+  ck_assert_int_eq(t.pull, GR_PULL_WARP);
+  ck_assert(!t.small_loop && !t.visited_bitmap && t.idempotent);
+  ck_assert_uint_eq(t.small_vertices, 10);
+  ck_assert_uint_eq(t.small_edges, 0);
+  ck_assert_uint_eq(t.small_degree, UINT64_MAX);
+  ck_assert_uint_eq(t.pull_light, 3);
+}
+END_TEST
+
+START_TEST(tuning_counts_are_digits_only_and_a_refusal_changes_nothing) {
+  const gr_tuning init = GR_TUNING_INIT;
+  gr_tuning t = init;
+  /* strtoull took " -5" (as 2^64 - 5), "+5", " 5" and wrapped silently
+   * only where errno was not checked; all are refused now. */
+  const char *bad[] = {"small-vertices= -5", "small-vertices=+5", "small-edges= 5", "small-degree=5 ",
+                       "small-degree=18446744073709551616", "pull-light=0", "pull-light=0x10", "small-edges="};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    ck_assert_msg(gr_tuning_parse(&t, bad[i]) == GR_ERR_INVALID_ARG, "'%s' was taken", bad[i]);
+    ck_assert_ptr_nonnull(strstr(gr_error_message(), "--tune"));
+  }
+  ck_assert_int_eq(gr_tuning_parse(&t, "advance=serial,small-edges=-1"), GR_ERR_INVALID_ARG);
+  ck_assert_int_eq(t.advance, init.advance);
+  ck_assert_uint_eq(t.small_edges, init.small_edges);
+}
+END_TEST
+
+START_TEST(memory_policy_factor_is_a_plain_decimal) {
+  gr_mem_policy p = GR_MEM_POLICY_INIT;
+  ck_assert_int_eq(gr_mem_policy_parse(&p, "prealloc:1.5"), GR_SUCCESS);
+  ck_assert_int_eq(p.kind, GR_MEM_PREALLOC);
+  ck_assert_double_eq(p.factor, 1.5);
+  ck_assert_int_eq(gr_mem_policy_parse(&p, "max"), GR_SUCCESS);
+  ck_assert_int_eq(p.kind, GR_MEM_MAX);
+  /* strtod took the blank and the hexadecimal factor (0x10 = 16). */
+  const char *bad[] = {"prealloc: 2", "prealloc:0x10", "prealloc:+2", "prealloc:2 ", "prealloc:0.5", "prealloc:65",
+                       "prealloc:inf", "prealloc:", "huge"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    ck_assert_msg(gr_mem_policy_parse(&p, bad[i]) == GR_ERR_INVALID_ARG, "'%s' was taken", bad[i]);
+  ck_assert_int_eq(p.kind, GR_MEM_MAX);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("operators");
   TCase *tc = tcase_create("cpu");
@@ -371,5 +424,10 @@ int main(void) {
   tcase_add_test(tc, frontier_rejects_ids_outside_its_universe);
   tcase_add_test(tc, advance_refuses_to_overflow_its_output);
   suite_add_tcase(s, tc);
+  TCase *args = tcase_create("arguments");
+  tcase_add_test(args, tuning_parses_every_key);
+  tcase_add_test(args, tuning_counts_are_digits_only_and_a_refusal_changes_nothing);
+  tcase_add_test(args, memory_policy_factor_is_a_plain_decimal);
+  suite_add_tcase(s, args);
   return gr_test_run_suite(s, 0);
 }

@@ -3,7 +3,8 @@
  * graphs and karate, the id maps round-trip, owned vertices come first,
  * proxies are exactly the remote neighbours and sit grouped by owner in
  * their peer ranges, owner_local points at the owner's own copy, and every
- * arc (with its weight) lands exactly once across the parts' CSRs and CSCs. */
+ * arc (with its weight) lands exactly once across the parts' CSRs and CSCs;
+ * an undirected graph without reverse arcs is refused, never half-mapped. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #include "gr/graph.h"
 #include "gr/status.h"
+#include "graph_internal.h"
 #include "gr/subgraph.h"
 #include "part_test.h"
 #include "partitioner.h"
@@ -283,6 +285,31 @@ START_TEST(a_part_that_owns_nothing_gets_an_empty_subgraph) {
 }
 END_TEST
 
+/* The 1-hop build of an undirected graph finds proxies from the partition's
+ * neighbour-part masks, which assume every arc has its reverse. The binary
+ * reader refuses graphs that lack one; should one get through anyway, the
+ * build must refuse it rather than emit a neighbour without a local id
+ * (which sent a BFS read past a device's arrays). The graph here is made
+ * directed and then marked undirected by hand. */
+START_TEST(a_1hop_build_refuses_an_undirected_graph_without_reverse_arcs) {
+  /* Parts (v mod 2): {0, 2} and {1, 3}. Only 0 -> 1 crosses, and without
+   * 1 -> 0 no mask tells part 0 that 1 is its neighbour. */
+  static const gr_vid arcs[][2] = {{0, 1}, {2, 0}, {1, 3}};
+  gr_graph *g = pt_edges(4, arcs, 3, false);
+  g->directed = false;
+  gr_partition *p = pt_partition(g, GR_PART_STATIC, 2, 1, 0);
+  gr_subgraph **subs = NULL;
+  ck_assert_int_eq(gr_subgraphs_build(&subs, g, p, GR_PROXY_1HOP, true), GR_ERR_BAD_INPUT);
+  ck_assert_ptr_null(subs);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "have no reverse arc"));
+  /* Duplicate-all keeps global ids and needs no proxies: it builds. */
+  subs = build_ok(g, p, GR_PROXY_ALL, true);
+  gr_subgraphs_destroy(&subs, 2);
+  gr_partition_destroy(&p);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 START_TEST(an_empty_graph_gives_empty_subgraphs) {
   gr_graph *g = pt_edges(0, NULL, 0, false);
   gr_partition *p = pt_partition(g, GR_PART_RANDOM, 2, 1, 0);
@@ -424,6 +451,7 @@ static Suite *builder_suite(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, a_part_that_owns_nothing_gets_an_empty_subgraph);
   tcase_add_test(tc, an_empty_graph_gives_empty_subgraphs);
+  tcase_add_test(tc, a_1hop_build_refuses_an_undirected_graph_without_reverse_arcs);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("determinism");

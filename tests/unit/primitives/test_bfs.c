@@ -40,7 +40,7 @@ static gr_graph *generated(const char *spec) {
 
 START_TEST(reference_gives_levels) {
   gr_graph *g = small_graph();
-  gr_run_args a = {1, 0};
+  gr_run_args a = {1, 0, NULL, 0};
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   o.mark_pred = true;
   gr_result r;
@@ -58,7 +58,7 @@ END_TEST
 
 START_TEST(validator_rejects_each_kind_of_wrong_answer) {
   gr_graph *g = small_graph();
-  gr_run_args a = {1, 0};
+  gr_run_args a = {1, 0, NULL, 0};
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   o.mark_pred = true;
   gr_result ref, r;
@@ -108,7 +108,7 @@ START_TEST(validator_accepts_any_valid_parent) {
   gr_load_options lo = GR_LOAD_OPTIONS_INIT;
   gr_graph *g = NULL;
   ck_assert_int_eq(gr_graph_from_coo(&g, &c, &lo), GR_SUCCESS);
-  gr_run_args a = {0, 0};
+  gr_run_args a = {0, 0, NULL, 0};
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   o.mark_pred = true;
   gr_result r;
@@ -132,7 +132,7 @@ static void run_bfs_on_cpu(gr_graph *g, int threads, bool pred) {
   ck_assert_int_eq(gr_enactor_create(&e, &cfg), GR_SUCCESS);
   const gr_csr *c = gr_graph_out(g);
   for (gr_vid k = 0; k < 5; k++) {
-    gr_run_args a = {(gr_vid)((k * 7919u) % c->n), (int)k};
+    gr_run_args a = {(gr_vid)((k * 7919u) % c->n), (int)k, NULL, 0};
     gr_run_stats st;
     ck_assert_int_eq(gr_enactor_run(e, &a, &st), GR_SUCCESS);
     gr_result r, ref;
@@ -175,7 +175,7 @@ START_TEST(iteration_limit_stops_early) {
   gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 1, 2, GR_MEM_POLICY_INIT, &sub, NULL, NULL, false, false};
   gr_enactor *e = NULL;
   ck_assert_int_eq(gr_enactor_create(&e, &cfg), GR_SUCCESS);
-  gr_run_args a = {0, 0};
+  gr_run_args a = {0, 0, NULL, 0};
   gr_run_stats st;
   ck_assert_int_eq(gr_enactor_run(e, &a, &st), GR_SUCCESS);
   ck_assert_int_eq(st.iterations, 5);
@@ -200,7 +200,7 @@ START_TEST(allocation_failure_names_the_device_and_frees_everything) {
     gr_enactor *e = NULL;
     gr_status st = gr_enactor_create(&e, &cfg);
     if (st == GR_SUCCESS) {
-      gr_run_args a = {0, 0};
+      gr_run_args a = {0, 0, NULL, 0};
       gr_run_stats rs;
       st = gr_enactor_run(e, &a, &rs);
       gr_run_stats_free(&rs);

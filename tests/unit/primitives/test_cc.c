@@ -57,7 +57,7 @@ static double number(const gr_result *r, const char *name) {
 START_TEST(reference_finds_weak_components_with_smallest_ids) {
   gr_graph *g = small_graph();
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_run_args a = {0, 0};
+  gr_run_args a = {0, 0, NULL, 0};
   gr_result r = GR_RESULT_INIT;
   ck_assert_int_eq(gr_cc_reference(g, &a, &o, &r), GR_SUCCESS);
   const gr_svid expect[] = {0, 0, 0, 3, 3, 5, 6, 7, 7};
@@ -76,7 +76,7 @@ END_TEST
 START_TEST(validator_rejects_each_kind_of_wrong_answer) {
   gr_graph *g = small_graph();
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_run_args a = {0, 0};
+  gr_run_args a = {0, 0, NULL, 0};
   gr_result ref = GR_RESULT_INIT, r = GR_RESULT_INIT;
   ck_assert_int_eq(gr_cc_reference(g, &a, &o, &ref), GR_SUCCESS);
   ck_assert_int_eq(gr_cc_reference(g, &a, &o, &r), GR_SUCCESS);
@@ -149,7 +149,7 @@ static gr_svid *run_cc(gr_subgraph *const *subs, int devices, int threads, const
   ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
   gr_svid *first = NULL;
   for (int k = 0; k < 2; k++) {
-    gr_run_args a = {0, k};
+    gr_run_args a = {0, k, NULL, 0};
     gr_run_stats st;
     ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
     ck_assert_int_eq(st.status, GR_SUCCESS);
@@ -185,7 +185,7 @@ enum { N_SPECS = sizeof specs / sizeof specs[0] };
 
 START_TEST(one_device_equals_reference) {
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_run_args a = {0, 0};
+  gr_run_args a = {0, 0, NULL, 0};
   for (int i = 0; i < N_SPECS; i++) {
     gr_graph *g = generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
@@ -209,7 +209,7 @@ END_TEST
 
 START_TEST(graphs_without_edges_and_of_one_vertex) {
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_run_args a = {0, 0};
+  gr_run_args a = {0, 0, NULL, 0};
   const gr_vid none[][2] = {{0, 0}};
   for (int k = 0; k < 2; k++) {
     /* 5 isolated vertices; one vertex with a self-loop. */

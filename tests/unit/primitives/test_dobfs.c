@@ -68,7 +68,7 @@ static void run_dobfs(gr_graph *g, gr_subgraph *const *subs, int devices, const 
   gr_enactor *e = NULL;
   ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
   for (int k = 0; k < N_SOURCES; k++) {
-    gr_run_args a = {source_of(g, k), k};
+    gr_run_args a = {source_of(g, k), k, NULL, 0};
     gr_run_stats st;
     ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
     out->edges[k] = st.edges;

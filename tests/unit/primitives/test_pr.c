@@ -67,7 +67,7 @@ START_TEST(power_iteration_matches_a_graph_solved_by_hand) {
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   o.tolerance = 1e-13;
   o.max_iterations = 1000;
-  gr_run_args a = {0, 0};
+  gr_run_args a = {0, 0, NULL, 0};
   gr_result ref = GR_RESULT_INIT;
   ck_assert_int_eq(gr_pr_reference(g, &a, &o, &ref), GR_SUCCESS);
   ck_assert_int_eq(ref.type, GR_VALUE_DOUBLE);
@@ -118,7 +118,7 @@ START_TEST(validator_rejects_each_kind_of_wrong_answer) {
   gr_graph *g = generated("kron:10:8,directed");
   const gr_vid n = gr_graph_num_vertices(g);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_run_args a = {0, 0};
+  gr_run_args a = {0, 0, NULL, 0};
   gr_result ref = GR_RESULT_INIT, r = GR_RESULT_INIT;
   ck_assert_int_eq(gr_pr_reference(g, &a, &o, &ref), GR_SUCCESS);
   const int k = (int)number(&ref, "iterations");
@@ -189,7 +189,7 @@ static float *run_pr(gr_subgraph *const *subs, int devices, int threads, const g
   ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
   float *ranks = NULL;
   for (int k = 0; k < 2; k++) {
-    gr_run_args a = {0, k};
+    gr_run_args a = {0, k, NULL, 0};
     gr_run_stats st;
     ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
     if (run_status) *run_status = st.status;
@@ -212,7 +212,7 @@ static const char *const specs[] = {"kron:11:8", "uniform:10:4,directed", "grid2
 enum { N_SPECS = sizeof specs / sizeof specs[0] };
 
 START_TEST(one_device_pull_and_push_equal_reference) {
-  gr_run_args a = {0, 0};
+  gr_run_args a = {0, 0, NULL, 0};
   for (int i = 0; i < N_SPECS; i++) {
     gr_graph *g = generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
@@ -246,7 +246,7 @@ START_TEST(one_device_pull_and_push_equal_reference) {
 END_TEST
 
 START_TEST(iteration_limit_and_graphs_without_arcs) {
-  gr_run_args a = {0, 0};
+  gr_run_args a = {0, 0, NULL, 0};
   gr_graph *g = generated("kron:10:8");
   gr_subgraph *sub = NULL;
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);

@@ -50,7 +50,7 @@ static gr_vid source_of(const gr_graph *g, int k) {
 START_TEST(reference_follows_out_edges_only) {
   gr_graph *g = small_graph();
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_run_args a = {1, 0};
+  gr_run_args a = {1, 0, NULL, 0};
   gr_result r;
   ck_assert_int_eq(gr_reach_reference(g, &a, &o, &r), GR_SUCCESS);
   /* 4 reaches 0 but is not reached from 1; 5 has no edges. */
@@ -68,7 +68,7 @@ END_TEST
 START_TEST(validator_rejects_each_kind_of_wrong_answer) {
   gr_graph *g = small_graph();
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_run_args a = {1, 0};
+  gr_run_args a = {1, 0, NULL, 0};
   gr_result ref, r;
   ck_assert_int_eq(gr_reach_reference(g, &a, &o, &ref), GR_SUCCESS);
   ck_assert_int_eq(gr_reach_reference(g, &a, &o, &r), GR_SUCCESS);
@@ -103,7 +103,7 @@ END_TEST
 START_TEST(validator_rejects_a_dropped_vertex_on_a_generated_graph) {
   gr_graph *g = generated("kron:10:8");
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_run_args a = {source_of(g, 1), 0};
+  gr_run_args a = {source_of(g, 1), 0, NULL, 0};
   gr_result ref, r;
   ck_assert_int_eq(gr_reach_reference(g, &a, &o, &ref), GR_SUCCESS);
   ck_assert_int_eq(gr_reach_reference(g, &a, &o, &r), GR_SUCCESS);
@@ -137,7 +137,7 @@ static void run_reach(gr_graph *g, gr_subgraph *const *subs, int devices, int th
   gr_enactor *e = NULL;
   ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
   for (int k = 0; k < N_SOURCES; k++) {
-    gr_run_args a = {source_of(g, k), k};
+    gr_run_args a = {source_of(g, k), k, NULL, 0};
     gr_run_stats st;
     ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
     ck_assert_int_eq(st.status, GR_SUCCESS);
@@ -181,7 +181,7 @@ START_TEST(one_device_equals_reference) {
       gr_svid *values[N_SOURCES] = {NULL};
       run_one_device(g, threads, values);
       for (int k = 0; k < N_SOURCES; k++) {
-        gr_run_args a = {source_of(g, k), k};
+        gr_run_args a = {source_of(g, k), k, NULL, 0};
         gr_result ref, r = {.n = n, .type = GR_VALUE_SVID, .values = values[k]};
         ck_assert_int_eq(gr_reach_reference(g, &a, &o, &ref), GR_SUCCESS);
         ck_assert_msg(gr_reach_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%s source %llu: %s", specs[i],

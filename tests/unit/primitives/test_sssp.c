@@ -267,7 +267,7 @@ END_TEST
 
 START_TEST(reference_gives_known_distances) {
   gr_graph *g = small_graph();
-  gr_run_args a = {0, 0};
+  gr_run_args a = {0, 0, NULL, 0};
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   o.mark_pred = true;
   gr_result r;
@@ -293,7 +293,7 @@ END_TEST
 
 START_TEST(validator_rejects_each_kind_of_wrong_answer) {
   gr_graph *g = small_graph();
-  gr_run_args a = {0, 0};
+  gr_run_args a = {0, 0, NULL, 0};
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   o.mark_pred = true;
   gr_result ref, r;
@@ -363,7 +363,7 @@ START_TEST(validator_accepts_any_tight_predecessor) {
    * zero-weight pair 3 <-> 4. */
   wedge e[] = {{0, 1, 2}, {0, 2, 4}, {1, 3, 3}, {2, 3, 1}, {3, 4, 0}, {4, 3, 0}};
   gr_graph *g = weighted(5, e, 6, false);
-  gr_run_args a = {0, 0};
+  gr_run_args a = {0, 0, NULL, 0};
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   o.mark_pred = true;
   gr_result r;
@@ -380,7 +380,7 @@ END_TEST
 
 START_TEST(tolerance_is_exact_for_integer_weights_only) {
   gr_graph *g = generated("kron:8:4", "random:1:255");
-  gr_run_args a = {source_of(g, 0), 0};
+  gr_run_args a = {source_of(g, 0), 0, NULL, 0};
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   gr_result r;
   ck_assert_int_eq(gr_sssp_reference(g, &a, &o, &r), GR_SUCCESS);
@@ -446,7 +446,7 @@ static void run_sssp(gr_graph *g, gr_subgraph *const *subs, int devices, int thr
   ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
   memset(out, 0, sizeof *out);
   for (int k = 0; k < N_SOURCES; k++) {
-    gr_run_args a = {source_of(g, k), k};
+    gr_run_args a = {source_of(g, k), k, NULL, 0};
     gr_run_stats st;
     ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
     ck_assert_int_eq(st.status, GR_SUCCESS);
@@ -484,7 +484,7 @@ static void run_one_device(gr_graph *g, int threads, const gr_prim_options *o, s
 static void check_runs(gr_graph *g, const gr_prim_options *o, const sssp_runs *x, bool tree, const char *what) {
   const gr_vid n = gr_graph_num_vertices(g);
   for (int k = 0; k < N_SOURCES; k++) {
-    gr_run_args a = {source_of(g, k), k};
+    gr_run_args a = {source_of(g, k), k, NULL, 0};
     gr_result ref, r = {.n = n, .type = GR_VALUE_FLOAT, .values = x->dist[k], .preds = x->pred[k]};
     ck_assert_int_eq(gr_sssp_reference(g, &a, o, &ref), GR_SUCCESS);
     ck_assert_msg(gr_sssp_validate(g, &a, o, &r, &ref) == GR_SUCCESS, "%s, source %llu: %s", what,
@@ -629,7 +629,7 @@ START_TEST(zero_weights_disconnected_parts_and_directions) {
                              {INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, INFINITY, 0},
                              {INFINITY, INFINITY, INFINITY, 0, 0, INFINITY, INFINITY, INFINITY}};
   for (int k = 0; k < 4; k++) {
-    gr_run_args a = {sources[k], k};
+    gr_run_args a = {sources[k], k, NULL, 0};
     gr_run_stats st;
     ck_assert_int_eq(gr_enactor_run(e, &a, &st), GR_SUCCESS);
     gr_run_stats_free(&st);
@@ -739,7 +739,7 @@ START_TEST(allocation_failure_names_the_device_and_frees_everything) {
     gr_enactor *e = NULL;
     gr_status st = gr_enactor_create(&e, &cfg);
     if (st == GR_SUCCESS) {
-      gr_run_args a = {source_of(g, 0), 0};
+      gr_run_args a = {source_of(g, 0), 0, NULL, 0};
       gr_run_stats rs;
       st = gr_enactor_run(e, &a, &rs);
       gr_run_stats_free(&rs);

@@ -97,6 +97,56 @@ START_TEST(host_alloc_failure_says_how_much) {
 }
 END_TEST
 
+START_TEST(parse_count_takes_decimal_digits_only) {
+  uint64_t v = 7;
+  ck_assert(gr_parse_count("0", 1, &v) && v == 0);
+  ck_assert(gr_parse_count("18446744073709551615", 20, &v) && v == UINT64_MAX);
+  /* strtoull took all of these: a blank, a sign (" -5" was 2^64 - 5),
+   * hexadecimal digits after 0, and it wrapped past 2^64 with ERANGE. */
+  const char *bad[] = {"", " 5", "+5", "-5", " -5", "5 ", "0x10", "18446744073709551616", "1e3", "5,"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    ck_assert_msg(!gr_parse_count(bad[i], strlen(bad[i]), &v), "'%s' was taken", bad[i]);
+  ck_assert_uint_eq(v, UINT64_MAX);
+  /* Only the given length counts. */
+  ck_assert(gr_parse_count("12,34", 2, &v) && v == 12);
+}
+END_TEST
+
+START_TEST(parse_real_takes_plain_decimals_only) {
+  double v = 0;
+  bool integer = false;
+  ck_assert(gr_parse_real("1.5", 3, false, &v, &integer) && v == 1.5 && !integer);
+  ck_assert(gr_parse_real("-7", 2, true, &v, &integer) && v == -7.0 && integer);
+  ck_assert(gr_parse_real(".25", 3, false, &v, &integer) && v == 0.25 && !integer);
+  ck_assert(gr_parse_real("5.", 2, false, &v, &integer) && v == 5.0 && !integer);
+  ck_assert(gr_parse_real("1e2", 3, false, &v, &integer) && v == 100.0 && !integer);
+  ck_assert(gr_parse_real("2E-1", 4, false, &v, NULL) && v == 0.2);
+  /* An integer beyond 64 bits is still an integer, with its own value
+   * (strtoll clamped it to 2^63 - 1 and reported no error). */
+  ck_assert(gr_parse_real("100000000000000000000", 21, true, &v, &integer) && v == 1e20 && integer);
+  /* Any length: a long decimal is still a number. */
+  char longnum[300];
+  memset(longnum, '1', sizeof longnum);
+  ck_assert(gr_parse_real(longnum, sizeof longnum, false, &v, &integer) && integer && v > 1e299);
+  const char *bad[] = {"", " 1", "\r1", "+1", "1 ", "0x10", "inf", "nan", "1e", "1e+", ".", "-", "1.2.3", "1e999", "--1"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    ck_assert_msg(!gr_parse_real(bad[i], strlen(bad[i]), true, &v, NULL), "'%s' was taken", bad[i]);
+  ck_assert(!gr_parse_real("-1", 2, false, &v, NULL));
+}
+END_TEST
+
+START_TEST(host_memory_limit_caps_what_gr_plans_with) {
+  const uint64_t whole = gr_host_memory_bytes();
+  gr_host_memory_limit(1u << 20);
+  ck_assert_uint_eq(gr_host_memory_bytes(), whole && whole < (1u << 20) ? whole : (1u << 20));
+  /* A limit above the host changes nothing; 0 removes it. */
+  gr_host_memory_limit(UINT64_MAX);
+  ck_assert_uint_eq(gr_host_memory_bytes(), whole);
+  gr_host_memory_limit(0);
+  ck_assert_uint_eq(gr_host_memory_bytes(), whole);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("util");
   TCase *tc = tcase_create("util");
@@ -107,6 +157,9 @@ int main(void) {
   tcase_add_test(tc, rand64_depends_on_every_input);
   tcase_add_test(tc, format_bytes_picks_units);
   tcase_add_test(tc, host_alloc_failure_says_how_much);
+  tcase_add_test(tc, parse_count_takes_decimal_digits_only);
+  tcase_add_test(tc, parse_real_takes_plain_decimals_only);
+  tcase_add_test(tc, host_memory_limit_caps_what_gr_plans_with);
   suite_add_tcase(s, tc);
   return gr_test_run_suite(s, 0);
 }

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Betweenness centrality (Brandes): for each source s, a forward
+ * breadth-first pass gives every vertex its depth and its number of
+ * shortest paths from s (sigma), and a backward pass over the levels in
+ * reverse gives its dependency
+ *   delta(v) = sum over successors w (depth(w) = depth(v) + 1, arc v -> w)
+ *              of sigma(v) / sigma(w) * (1 + delta(w)).
+ * A vertex's centrality is the sum of its dependencies over the run's
+ * sources (the source itself gets none from its own run): one source per
+ * run is the Gunrock/GAPBS benchmark convention, K sampled sources an
+ * estimate, all sources the exact value (undirected pairs then count
+ * twice, as in Brandes' paper). --normalize scales the sum to all n
+ * sources (n / K) and divides by the (n - 1)(n - 2) ordered pairs of
+ * other vertices: networkx's normalized betweenness, directed or not.
+ *
+ * Numbers: sigma is a double. Counts below 2^53 are integers held
+ * exactly and their sums are exact in any order, so every device count,
+ * both backends and the reference agree bit for bit; a count above 2^53 is
+ * rounded (relative error below depth x 2^-53) and the validator then
+ * allows 1e-12 relative. Dependencies and centralities are doubles (a
+ * float sum over a hub's 10^5 successors would lose about 1e-5).
+ *
+ * Forward (iteration k, frontier = the vertices of depth k with their
+ * final sigma): the load-balanced push advance over the CSR; the first
+ * visitor of an unvisited vertex claims it (compare-and-swap on the depth,
+ * k + 1) and emits it, and every visitor whose target has depth k + 1 adds
+ * its sigma into the target's (an atomic double add). Each level's
+ * vertices are appended to a stack (their ids, per level), which the
+ * backward pass walks in reverse.
+ *
+ * Backward (level d from the deepest to 1): every vertex w of level d
+ * turns the sum acc(w) of its successors' coefficients into
+ *   delta(w) = sigma(w) * acc(w),   coef(w) = (1 + delta(w)) / sigma(w),
+ * adds delta(w) to its centrality, and pushes coef(w) over its in-edges
+ * (the CSC; an undirected graph's is its CSR) into the acc of every
+ * in-neighbour of depth d - 1: a push with atomic double adds through the
+ * load-balanced advance. Chosen over a pull (each vertex summing its
+ * successors' coefficients over its out-edges, no atomics) because the
+ * edge-balanced advance already spreads a hub's edges over many threads
+ * (a pull gives a row to one thread or needs a kernel of its own), and
+ * because its direction, into predecessors, is the exchange's direction
+ * between devices: partial sums of proxies go to their owners, the same
+ * SUM the forward pass uses, so no owner ever sends to proxy holders.
+ *
+ * Between devices (one exchange per level, SUM on `xfer`, doubles):
+ *   forward   a proxy that this device claimed sends its partial sigma to
+ *             its owner; the owner's next iteration merges what arrived
+ *             (merge_forward): a vertex unvisited here takes the depth of
+ *             the level and the sum, one claimed here at the same level
+ *             adds the sum, one reached at an earlier level drops it (the
+ *             sender's proxy did not know). Depths stay exact at owners:
+ *             every device works level by level, so a vertex is first
+ *             reached at its depth somewhere and its owner learns it then.
+ *             So a MIN on depth and a SUM on sigma need one exchange: the
+ *             record carries the sum, its iteration carries the depth.
+ *   backward  a proxy's depth is not known where it is a proxy, so an
+ *             owned vertex pushes into every proxy in-neighbour and the
+ *             proxy's partial acc goes to its owner, which keeps it only
+ *             when the vertex has depth d - 1 (merge_backward).
+ * A vertex in a message is counted once per level (a per-level stamp on
+ * proxies), and no device needs a proxy's sigma or delta. */
+#ifndef GR_BC_H
+#define GR_BC_H
+
+#include "gr/atomic.h"
+#include "gr/operators.h"
+#include "gr/primitive.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the kernels see. Arrays are per local vertex. */
+typedef struct gr_bc_ctx {
+  gr_svid *depth;   /* -1 unvisited; a proxy's is what this device claimed */
+  double *sigma;    /* shortest paths from the source (owned: final once its level ran) */
+  double *acc;      /* backward: the successors' coefficients summed so far */
+  double *coef;     /* backward: (1 + delta) / sigma of owned vertices whose level ran */
+  double *bc;       /* the centrality summed over the run's sources (owned vertices) */
+  double *xfer;     /* between devices: what travels (SUM), or NULL on one device */
+  int32_t *mark;    /* between devices: per proxy, the stamp of the last level that emitted it */
+  const uint8_t *owner;  /* part owning each local vertex; NULL: see owned_first */
+  gr_vid owned_first;    /* duplicate-1-hop: owned vertices are [0, owned_first); 0: use owner */
+  int me;
+  gr_svid level;    /* forward: the frontier's depth; backward: the level being pushed from */
+  int32_t stamp;    /* backward: this level's stamp */
+  double scale;     /* the final scale (--normalize) */
+} gr_bc_ctx;
+
+GR_HD bool gr_bc_owned(const gr_bc_ctx *c, gr_vid v) {
+  if (c->owned_first) return v < c->owned_first;
+  return !c->owner || c->owner[v] == c->me;
+}
+
+/* Forward (advance visit, u of depth level): claims an unvisited w for
+ * level + 1 and emits it once; every shortest path through u adds u's
+ * count. The claim comes before the add, so every visitor that reads
+ * level + 1 adds, the claimer included. */
+GR_HD bool gr_bc_forward_visit(const gr_bc_ctx *c, gr_vid u, gr_vid w, gr_eid e) {
+  (void)e;
+  const gr_svid next = c->level + 1;
+  gr_svid d = gr_load_relaxed_svid(&c->depth[w]);
+  bool claimed = false;
+  if (d < 0) {
+    claimed = gr_atomic_cas_svid(&c->depth[w], -1, next);
+    d = claimed ? next : gr_load_relaxed_svid(&c->depth[w]);
+  }
+  if (d == next) gr_atomic_add_f64(&c->sigma[w], c->sigma[u]);
+  return claimed;
+}
+
+/* Between devices, for each vertex the forward level emitted: a proxy's
+ * partial count is what travels; an owned vertex's slot stays 0 (it went
+ * into this device's next frontier and, under broadcast, adds nothing to
+ * peers' copies). */
+GR_HD void gr_bc_forward_publish(const gr_bc_ctx *c, gr_vid v) {
+  if (!gr_bc_owned(c, v)) c->xfer[v] = c->sigma[v];
+}
+
+/* Between devices (filter keep over the input, owned vertices, each once):
+ * folds what peers sent into v's count for the level's depth; keeps v when
+ * it belongs to the level. */
+GR_HD bool gr_bc_forward_merge(const gr_bc_ctx *c, gr_vid v) {
+  const double x = c->xfer[v];
+  c->xfer[v] = 0.0;
+  const gr_svid d = c->depth[v];
+  if (d < 0) {
+    c->depth[v] = c->level;
+    c->sigma[v] = x;
+    return true;
+  }
+  if (d != c->level) return false;
+  c->sigma[v] += x;
+  return true;
+}
+
+/* Backward, for each vertex of the level: its dependency from its
+ * successors' coefficients, added to its centrality, and its own
+ * coefficient for its predecessors. */
+GR_HD void gr_bc_backward_compute(const gr_bc_ctx *c, gr_vid w) {
+  const double s = c->sigma[w];
+  const double delta = s * c->acc[w];
+  c->acc[w] = 0.0;
+  c->bc[w] += delta;
+  c->coef[w] = (1.0 + delta) / s;
+}
+
+/* Backward (advance visit over the CSC, w of depth level, v an
+ * in-neighbour): an owned predecessor (depth level - 1) takes w's
+ * coefficient; a proxy takes it whatever its depth (its owner decides)
+ * and is emitted once per level, to travel. */
+GR_HD bool gr_bc_backward_visit(const gr_bc_ctx *c, gr_vid w, gr_vid v, gr_eid e) {
+  (void)e;
+  if (gr_bc_owned(c, v)) {
+    if (c->depth[v] == c->level - 1) gr_atomic_add_f64(&c->acc[v], c->coef[w]);
+    return false;
+  }
+  gr_atomic_add_f64(&c->acc[v], c->coef[w]);
+  return gr_atomic_exch_i32(&c->mark[v], c->stamp) != c->stamp;
+}
+
+/* Between devices, for each proxy the backward level emitted: its partial
+ * sum travels and its slot is emptied for the next level. */
+GR_HD void gr_bc_backward_publish(const gr_bc_ctx *c, gr_vid v) {
+  c->xfer[v] = c->acc[v];
+  c->acc[v] = 0.0;
+}
+
+/* Between devices, for each owned vertex that received partial sums: kept
+ * when it has the depth of the level about to be computed. */
+GR_HD void gr_bc_backward_merge(const gr_bc_ctx *c, gr_vid v) {
+  if (c->depth[v] == c->level) c->acc[v] += c->xfer[v];
+  c->xfer[v] = 0.0;
+}
+
+/* --normalize, at the end of a run. */
+GR_HD void gr_bc_scale(const gr_bc_ctx *c, gr_vid v) { c->bc[v] *= c->scale; }
+
+/* The operator instantiations of one backend. */
+typedef struct gr_bc_ops {
+  gr_status (*forward)(gr_device *, gr_workspace *, gr_advance_push_args *, const gr_bc_ctx *);
+  gr_status (*forward_publish)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
+  gr_status (*forward_merge)(gr_device *, gr_workspace *, gr_filter_args *, const gr_bc_ctx *);
+  gr_status (*backward_compute)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
+  gr_status (*backward)(gr_device *, gr_workspace *, gr_advance_push_args *, const gr_bc_ctx *);
+  gr_status (*backward_publish)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
+  gr_status (*backward_merge)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
+  gr_status (*scale)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
+} gr_bc_ops;
+
+extern const gr_bc_ops gr__bc_ops_cpu;
+#ifdef GR_HAVE_CUDA
+extern const gr_bc_ops gr__bc_ops_cuda;
+#endif
+const gr_bc_ops *gr__bc_ops(const gr_device *dev);
+
+extern const gr_primitive gr_bc_primitive;
+
+/* The sources of a run: a->sources, or the one a->source. */
+static inline gr_vid gr_bc_source_count(const gr_run_args *a) { return a->sources ? a->n_sources : 1; }
+static inline gr_vid gr_bc_source(const gr_run_args *a, gr_vid i) { return a->sources ? a->sources[i] : a->source; }
+
+/* The --normalize factor: (n / sources) / ((n - 1)(n - 2)), or 1 for
+ * n <= 2 (no pair of other vertices). */
+double gr_bc_normalizer(gr_vid n, gr_vid sources);
+
+/* Serial Brandes in double over the run's sources, one after another:
+ * values the centralities (scaled under --normalize), aux "depth" and
+ * "sigma" the last source's depths (-1 unreached) and path counts (0
+ * unreached); extra "sources" and "levels" (the last source's depths
+ * 0..levels-1). */
+gr_status gr_bc_reference(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, gr_result *ref);
+
+/* Tolerances: a centrality within GR_BC_REL_TOL (relative) or
+ * GR_BC_ABS_TOL (absolute, near zero) of the reference's; a path count
+ * above 2^53 within GR_BC_SIGMA_REL_TOL. */
+#define GR_BC_REL_TOL 1e-6
+#define GR_BC_ABS_TOL 1e-9
+#define GR_BC_SIGMA_REL_TOL 1e-12
+
+/* Accepts every correct answer: n finite centralities of at least 0, each
+ * within the tolerance of the reference's (computed here when ref is
+ * NULL); depths equal to the reference's and path counts equal (or, above
+ * 2^53, within GR_BC_SIGMA_REL_TOL); the source at depth 0 with one path. */
+gr_status gr_bc_validate(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, const gr_result *r,
+                         const gr_result *ref);
+/* Input edges with a reached endpoint (the last source's depths) times the
+ * sources: exact for one source; for several, as if each reached what the
+ * last one did (every source of a connected undirected graph does). */
+gr_eid gr_bc_traversed_edges(gr_graph *g, const gr_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* BC on the host: serial Brandes in double (a queue gives the levels in
+ * order; the dependencies are summed over each vertex's out-edges in the
+ * reverse of that order), a validator that holds a run to it, and the edge
+ * count for TEPS. Several sources run on all host threads, one source per
+ * thread at a time; each source is the serial algorithm. */
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc/bc.h"
+#include "gr/util.h"
+
+/* One source's arrays. */
+typedef struct gr__bc_work {
+  gr_svid *depth;
+  double *sigma, *delta;
+  gr_vid *order;
+} gr__bc_work;
+
+static void gr__bc_work_free(gr__bc_work *w) {
+  free(w->depth);
+  free(w->sigma);
+  free(w->delta);
+  free(w->order);
+  memset(w, 0, sizeof *w);
+}
+
+static gr_status gr__bc_work_alloc(gr__bc_work *w, gr_vid n) {
+  memset(w, 0, sizeof *w);
+  const size_t k = n ? (size_t)n : 1;
+  gr_status st = gr_host_alloc((void **)&w->depth, k * sizeof *w->depth, "bc reference");
+  if (st >= 0) st = gr_host_alloc((void **)&w->sigma, k * sizeof *w->sigma, "bc reference");
+  if (st >= 0) st = gr_host_alloc((void **)&w->delta, k * sizeof *w->delta, "bc reference");
+  if (st >= 0) st = gr_host_alloc((void **)&w->order, k * sizeof *w->order, "bc reference");
+  if (st < 0) gr__bc_work_free(w);
+  return st;
+}
+
+/* Brandes from s: depths, path counts, and each vertex's dependency added
+ * into bc (the source's own excluded). Returns the number of levels. */
+static int gr__bc_source(const gr_csr *c, gr_vid s, gr__bc_work *w, double *bc) {
+  const gr_vid n = c->n;
+  for (gr_vid v = 0; v < n; v++) {
+    w->depth[v] = -1;
+    w->sigma[v] = 0.0;
+    w->delta[v] = 0.0;
+  }
+  size_t head = 0, tail = 0;
+  w->depth[s] = 0;
+  w->sigma[s] = 1.0;
+  w->order[tail++] = s;
+  while (head < tail) {
+    const gr_vid u = w->order[head++];
+    for (gr_eid k = c->offsets[u]; k < c->offsets[u + 1]; k++) {
+      const gr_vid v = c->indices[k];
+      if (w->depth[v] < 0) {
+        w->depth[v] = w->depth[u] + 1;
+        w->order[tail++] = v;
+      }
+      if (w->depth[v] == w->depth[u] + 1) w->sigma[v] += w->sigma[u];
+    }
+  }
+  /* Reverse order: every successor's dependency is final before its
+   * predecessors read it. */
+  for (size_t i = tail; i-- > 0;) {
+    const gr_vid v = w->order[i];
+    double sum = 0.0;
+    for (gr_eid k = c->offsets[v]; k < c->offsets[v + 1]; k++) {
+      const gr_vid x = c->indices[k];
+      if (w->depth[x] == w->depth[v] + 1) sum += w->sigma[v] / w->sigma[x] * (1.0 + w->delta[x]);
+    }
+    w->delta[v] = sum;
+    if (v != s) bc[v] += sum;
+  }
+  return (int)(w->depth[w->order[tail - 1]] + 1);
+}
+
+gr_status gr_bc_reference(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, gr_result *ref) {
+  const gr_csr *c = gr_graph_out(g);
+  const gr_vid n = c->n;
+  const gr_vid k = gr_bc_source_count(a);
+  if (k == 0) return gr_errorf(GR_ERR_INVALID_ARG, "bc needs at least one source");
+  for (gr_vid i = 0; i < k; i++)
+    if (gr_bc_source(a, i) >= n)
+      return gr_errorf(GR_ERR_INVALID_ARG, "source %llu outside 0..%llu", (unsigned long long)gr_bc_source(a, i),
+                       (unsigned long long)n - 1);
+  GR_CHECK(gr_result_alloc(ref, n, GR_VALUE_DOUBLE, false));
+  gr_status st = gr_result_aux(ref, &gr_bc_primitive.aux);
+  double *bc = ref->values;
+  memset(bc, 0, (size_t)n * sizeof *bc);
+  const int threads = k > 1 && gr_host_threads() > 1 ? gr_host_threads() : 1;
+  double *parts = NULL, *sink = NULL;
+  gr__bc_work w;
+  memset(&w, 0, sizeof w);
+  if (st >= 0 && threads > 1) {
+    /* Each thread sums its sources into its own array; the arrays are
+     * added in thread order. */
+    st = gr_host_calloc((void **)&parts, (size_t)threads * (n ? (size_t)n : 1), sizeof *parts, "bc reference sums");
+    int failed = 0;
+    if (st >= 0) {
+#pragma omp parallel num_threads(threads)
+      {
+        gr__bc_work tw;
+        double *mine = parts + (size_t)omp_get_thread_num() * n;
+        if (gr__bc_work_alloc(&tw, n) < 0) {
+          __atomic_store_n(&failed, 1, __ATOMIC_RELAXED);
+        } else {
+#pragma omp for schedule(dynamic, 1)
+          for (gr_vid i = 0; i < k; i++) gr__bc_source(c, gr_bc_source(a, i), &tw, mine);
+          gr__bc_work_free(&tw);
+        }
+      }
+      for (int t = 0; t < threads && !failed; t++)
+        for (gr_vid v = 0; v < n; v++) bc[v] += parts[(size_t)t * n + v];
+      if (failed) st = gr_errorf(GR_ERR_HOST_OOM, "bc reference: no room for a thread's arrays");
+    }
+  }
+  if (st >= 0) st = gr__bc_work_alloc(&w, n);
+  if (st >= 0 && threads > 1) st = gr_host_calloc((void **)&sink, n ? (size_t)n : 1, sizeof *sink, "bc reference");
+  if (st < 0) {
+    free(parts);
+    gr__bc_work_free(&w);
+    gr_result_free(ref);
+    return st;
+  }
+  int levels = 0;
+  if (threads > 1) {
+    /* The last source once more for its depths and counts (its
+     * dependencies, already summed, go to a throwaway array). */
+    levels = gr__bc_source(c, gr_bc_source(a, k - 1), &w, sink);
+  } else {
+    for (gr_vid i = 0; i < k; i++) levels = gr__bc_source(c, gr_bc_source(a, i), &w, bc);
+  }
+  free(parts);
+  free(sink);
+  gr_svid *depth = ref->aux_values[0];
+  double *sigma = ref->aux_values[1];
+  for (gr_vid v = 0; v < n; v++) {
+    depth[v] = w.depth[v];
+    sigma[v] = w.sigma[v];
+  }
+  gr__bc_work_free(&w);
+  if (o && o->normalize) {
+    const double f = gr_bc_normalizer(n, k);
+    for (gr_vid v = 0; v < n; v++) bc[v] *= f;
+  }
+  ref->extra.n_numbers = 2;
+  ref->extra.number_names[0] = "sources";
+  ref->extra.numbers[0] = (double)k;
+  ref->extra.number_names[1] = "levels";
+  ref->extra.numbers[1] = levels;
+  return GR_SUCCESS;
+}
+
+static bool gr__bc_close(double x, double ref, double rel, double abs_tol) {
+  const double d = fabs(x - ref);
+  return d <= rel * fabs(ref) || d <= abs_tol;
+}
+
+gr_status gr_bc_validate(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, const gr_result *r,
+                         const gr_result *ref) {
+  const gr_vid n = gr_graph_num_vertices(g);
+  if (r->n != n || r->type != GR_VALUE_DOUBLE)
+    return gr_errorf(GR_ERR_VALIDATION, "result has %llu vertices of type %d; the graph has %llu, type %d",
+                     (unsigned long long)r->n, (int)r->type, (unsigned long long)n, (int)GR_VALUE_DOUBLE);
+  gr_result own = GR_RESULT_INIT;
+  if (!ref) {
+    GR_CHECK(gr_bc_reference(g, a, o, &own));
+    ref = &own;
+  }
+  gr_status st = GR_SUCCESS;
+  const double *x = r->values, *y = ref->values;
+  gr_vid bad = n;
+  int why = 0;
+  for (gr_vid v = 0; v < n && !why; v++) {
+    if (!isfinite(x[v]) || x[v] < 0) why = 1;
+    else if (!gr__bc_close(x[v], y[v], GR_BC_REL_TOL, GR_BC_ABS_TOL)) why = 2;
+    if (why) bad = v;
+  }
+  const bool have_aux = r->aux.n == 2 && r->aux_values[0] && r->aux_values[1];
+  const gr_svid *depth = have_aux ? r->aux_values[0] : NULL, *rdepth = ref->aux_values[0];
+  const double *sigma = have_aux ? r->aux_values[1] : NULL, *rsigma = ref->aux_values[1];
+  if (!why && !have_aux) why = 3;
+  for (gr_vid v = 0; v < n && !why; v++) {
+    if (depth[v] != rdepth[v]) why = 4;
+    else if (rsigma[v] < 9007199254740992.0 ? sigma[v] != rsigma[v]
+                                            : !gr__bc_close(sigma[v], rsigma[v], GR_BC_SIGMA_REL_TOL, 0.0))
+      why = 5;
+    if (why) bad = v;
+  }
+  const unsigned long long id = bad < n ? (unsigned long long)gr_graph_original_id(g, bad) : 0;
+  switch (why) {
+    case 0:
+      break;
+    case 1:
+      st = gr_errorf(GR_ERR_VALIDATION, "vertex %llu has centrality %.17g, not a finite number of at least 0", id,
+                     x[bad]);
+      break;
+    case 2:
+      st = gr_errorf(GR_ERR_VALIDATION, "vertex %llu has centrality %.17g; the reference gives %.17g", id, x[bad],
+                     y[bad]);
+      break;
+    case 3:
+      st = gr_errorf(GR_ERR_VALIDATION, "the result carries no depths and path counts");
+      break;
+    case 4:
+      st = gr_errorf(GR_ERR_VALIDATION, "vertex %llu has depth %lld from the last source; the reference gives %lld", id,
+                     (long long)depth[bad], (long long)rdepth[bad]);
+      break;
+    default:
+      st = gr_errorf(GR_ERR_VALIDATION, "vertex %llu has %.17g shortest paths from the last source; the reference "
+                     "counts %.17g", id, sigma[bad], rsigma[bad]);
+      break;
+  }
+  gr_result_free(&own);
+  return st;
+}
+
+gr_eid gr_bc_traversed_edges(gr_graph *g, const gr_result *r) {
+  if (r->aux.n < 1 || !r->aux_values[0]) return gr_graph_num_edges(g);
+  const gr_csr *c = gr_graph_out(g);
+  const gr_svid *d = r->aux_values[0];
+  const bool directed = gr_graph_is_directed(g);
+  gr_eid total = 0;
+#pragma omp parallel for reduction(+ : total) schedule(dynamic, 1024)
+  for (gr_vid u = 0; u < c->n; u++) {
+    if (d[u] < 0) continue;
+    if (directed) {
+      total += c->offsets[u + 1] - c->offsets[u];
+      continue;
+    }
+    /* Each undirected edge is stored twice: count it from its smaller end. */
+    for (gr_eid k = c->offsets[u]; k < c->offsets[u + 1]; k++) total += c->indices[k] >= u;
+  }
+  double sources = 1;
+  for (int i = 0; i < r->extra.n_numbers; i++)
+    if (!strcmp(r->extra.number_names[i], "sources") && r->extra.numbers[i] >= 1) sources = r->extra.numbers[i];
+  return total * (gr_eid)sources;
+}

@@ -1,0 +1,442 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* BC's CUDA instantiations against the portable definition (the CPU
+ * backend) on the same inputs: a forward level (claims, path counts, the
+ * emitted set), the forward merge of what peers sent, the backward
+ * compute, push and merge; the whole primitive on one GPU against the
+ * serial reference (one source and several, --normalize), and on 2 and 3
+ * devices sharing GPU 0 (GR_DEVICE_MAP) under every proxy and exchange mode
+ * against one GPU. Skips (exit 77) where no GPU exists. Runs with
+ * CK_NOFORK: CUDA must not cross a fork. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc/bc.h"
+#include "comm.h"
+#include "gr/enactor.h"
+#include "gr/gen.h"
+#include "gr/util.h"
+#include "partitioner.h"
+#include "subgraph_builder.h"
+#include "testutil.h"
+
+static gr_device *gpu, *cpu;
+
+static void setup(void) {
+  ck_assert_int_eq(gr_device_create(&gpu, GR_BACKEND_CUDA, 0, NULL), GR_SUCCESS);
+  ck_assert_int_eq(gr_device_create(&cpu, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
+}
+
+static void teardown(void) {
+  gr_device_destroy(&gpu);
+  gr_device_destroy(&cpu);
+}
+
+static gr_graph *generated(const char *spec) {
+  gr_gen_spec s;
+  ck_assert_int_eq(gr_gen_parse(&s, spec), GR_SUCCESS);
+  gr_load_options o = GR_LOAD_OPTIONS_INIT;
+  gr_graph *g = NULL;
+  ck_assert_int_eq(gr_gen_graph(&g, &s, &o), GR_SUCCESS);
+  return g;
+}
+
+static void put(gr_device *dev, gr_buffer *b, const void *host, size_t bytes) {
+  ck_assert_int_eq(gr_buffer_resize(b, dev, bytes ? bytes : 8, 0, "test"), GR_SUCCESS);
+  if (host && bytes) ck_assert_int_eq(gr_device_copy(dev, b->ptr, host, bytes, GR_COPY_H2D), GR_SUCCESS);
+}
+
+static void get(gr_device *dev, void *host, const gr_buffer *b, size_t bytes) {
+  if (bytes) ck_assert_int_eq(gr_device_copy(dev, host, b->ptr, bytes, GR_COPY_D2H), GR_SUCCESS);
+}
+
+/* One backend's copy of the graph (both ways) and of BC's state. */
+typedef struct dev_run {
+  gr_device *dev;
+  gr_workspace ws;
+  gr_buffer out_off, out_idx, in_off, in_idx, depth, sigma, acc, coef, bc, xfer, mark, list, out;
+  gr_csr g_out, g_in;
+  gr_bc_ctx c;
+} dev_run;
+
+static void dev_run_init(dev_run *r, gr_device *dev, gr_graph *g, const gr_svid *depth, const double *sigma,
+                         const double *acc, const double *coef, const double *xfer) {
+  memset(r, 0, sizeof *r);
+  r->dev = dev;
+  ck_assert_int_eq(gr_workspace_init(&r->ws, dev, NULL), GR_SUCCESS);
+  const gr_csr *o = gr_graph_out(g), *i = NULL;
+  ck_assert_int_eq(gr_graph_in(g, &i), GR_SUCCESS);
+  const gr_vid n = o->n;
+  put(dev, &r->out_off, o->offsets, ((size_t)n + 1) * sizeof(gr_eid));
+  put(dev, &r->out_idx, o->indices, (size_t)o->m * sizeof(gr_vid));
+  put(dev, &r->in_off, i->offsets, ((size_t)n + 1) * sizeof(gr_eid));
+  put(dev, &r->in_idx, i->indices, (size_t)i->m * sizeof(gr_vid));
+  r->g_out = (gr_csr){n, o->m, r->out_off.ptr, r->out_idx.ptr, NULL};
+  r->g_in = (gr_csr){n, i->m, r->in_off.ptr, r->in_idx.ptr, NULL};
+  put(dev, &r->depth, depth, (size_t)n * sizeof(gr_svid));
+  put(dev, &r->sigma, sigma, (size_t)n * sizeof(double));
+  put(dev, &r->acc, acc, (size_t)n * sizeof(double));
+  put(dev, &r->coef, coef, (size_t)n * sizeof(double));
+  put(dev, &r->xfer, xfer, (size_t)n * sizeof(double));
+  put(dev, &r->bc, NULL, (size_t)n * sizeof(double));
+  ck_assert_int_eq(gr_device_memset(dev, r->bc.ptr, 0, (size_t)n * sizeof(double)), GR_SUCCESS);
+  put(dev, &r->mark, NULL, (size_t)n * sizeof(int32_t));
+  ck_assert_int_eq(gr_device_memset(dev, r->mark.ptr, 0xff, (size_t)n * sizeof(int32_t)), GR_SUCCESS);
+  put(dev, &r->out, NULL, (size_t)n * sizeof(gr_vid));
+  r->c.depth = r->depth.ptr;
+  r->c.sigma = r->sigma.ptr;
+  r->c.acc = r->acc.ptr;
+  r->c.coef = r->coef.ptr;
+  r->c.bc = r->bc.ptr;
+  r->c.xfer = r->xfer.ptr;
+  r->c.mark = r->mark.ptr;
+  r->c.scale = 1.0;
+}
+
+static void dev_run_free(dev_run *r) {
+  gr_buffer *b[] = {&r->out_off, &r->out_idx, &r->in_off, &r->in_idx, &r->depth, &r->sigma, &r->acc,
+                    &r->coef,    &r->bc,      &r->xfer,   &r->mark,   &r->list,  &r->out};
+  for (size_t i = 0; i < sizeof b / sizeof *b; i++) gr_buffer_release(b[i]);
+  gr_workspace_release(&r->ws);
+}
+
+static int cmp_vid(const void *a, const void *b) {
+  const gr_vid x = *(const gr_vid *)a, y = *(const gr_vid *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The same ids in any order. */
+static void assert_same_set(gr_vid *a, gr_vid *b, gr_eid n, const char *what) {
+  qsort(a, n, sizeof *a, cmp_vid);
+  qsort(b, n, sizeof *b, cmp_vid);
+  for (gr_eid i = 0; i < n; i++) ck_assert_msg(a[i] == b[i], "%s: item %llu", what, (unsigned long long)i);
+}
+
+static void assert_close(double x, double y, double rel, const char *what, gr_vid v) {
+  ck_assert_msg(fabs(x - y) <= rel * fabs(y) + 1e-300, "%s of %llu: GPU %.17g, CPU %.17g", what, (unsigned long long)v,
+                x, y);
+}
+
+START_TEST(cuda_kernels_equal_cpu) {
+  const char *names[] = {"kron:15:16", "uniform:14:8,directed", "grid2d:200x300"};
+  for (int gi = 0; gi < 3; gi++) {
+    gr_graph *g = generated(names[gi]);
+    const gr_csr *o = gr_graph_out(g);
+    const gr_vid n = o->n;
+    gr_vid s = 0;
+    for (gr_vid v = 0; v < n; v++) s = o->offsets[v + 1] - o->offsets[v] > o->offsets[s + 1] - o->offsets[s] ? v : s;
+    gr_prim_options po = GR_PRIM_OPTIONS_INIT;
+    gr_run_args a = {s, 0, NULL, 0};
+    gr_result ref = GR_RESULT_INIT;
+    ck_assert_int_eq(gr_bc_reference(g, &a, &po, &ref), GR_SUCCESS);
+    const gr_svid *rdepth = ref.aux_values[0];
+    const double *rsigma = ref.aux_values[1];
+    const int levels = (int)ref.extra.numbers[1];
+    ck_assert_int_ge(levels, 3);
+    /* The state before the widest level k: depths and counts up to k. */
+    gr_eid *width = calloc((size_t)levels, sizeof *width);
+    for (gr_vid v = 0; v < n; v++)
+      if (rdepth[v] >= 0) width[rdepth[v]]++;
+    int k = 0;
+    for (int l = 0; l < levels - 1; l++) k = width[l] > width[k] ? l : k;
+    free(width);
+    gr_svid *depth = malloc(sizeof *depth * n);
+    double *sigma = malloc(sizeof *sigma * n), *acc = malloc(sizeof *acc * n), *coef = malloc(sizeof *coef * n),
+           *xfer = malloc(sizeof *xfer * n);
+    gr_vid *list = malloc(sizeof *list * n);
+    gr_eid n_list = 0;
+    for (gr_vid v = 0; v < n; v++) {
+      depth[v] = rdepth[v] >= 0 && rdepth[v] <= k ? rdepth[v] : -1;
+      sigma[v] = depth[v] >= 0 ? rsigma[v] : 0.0;
+      acc[v] = 0.0;
+      coef[v] = gr_u01(gr_rand64(3, 0, v)) + 0.5;
+      xfer[v] = 0.0;
+      if (rdepth[v] == k) list[n_list++] = v;
+    }
+    dev_run rg, rc;
+    dev_run_init(&rg, gpu, g, depth, sigma, acc, coef, xfer);
+    dev_run_init(&rc, cpu, g, depth, sigma, acc, coef, xfer);
+    dev_run *rs[] = {&rg, &rc};
+    put(gpu, &rg.list, list, (size_t)n_list * sizeof(gr_vid));
+    put(cpu, &rc.list, list, (size_t)n_list * sizeof(gr_vid));
+    /* Forward level k: the same claims, counts and emitted set. */
+    gr_eid emitted[2], edges[2];
+    for (int b = 0; b < 2; b++) {
+      dev_run *r = rs[b];
+      gr_advance_push_args pa;
+      memset(&pa, 0, sizeof pa);
+      pa.g = &r->g_out;
+      pa.in = r->list.ptr;
+      pa.n_in = n_list;
+      pa.out = r->out.ptr;
+      pa.out_capacity = n;
+      r->c.level = k;
+      ck_assert_int_eq(gr__bc_ops(r->dev)->forward(r->dev, &r->ws, &pa, &r->c), GR_SUCCESS);
+      emitted[b] = pa.n_out;
+      edges[b] = pa.edges;
+    }
+    ck_assert_uint_eq(emitted[0], emitted[1]);
+    ck_assert_uint_eq(edges[0], edges[1]);
+    gr_vid *x = malloc(sizeof *x * n), *y = malloc(sizeof *y * n);
+    get(gpu, x, &rg.out, emitted[0] * sizeof(gr_vid));
+    get(cpu, y, &rc.out, emitted[1] * sizeof(gr_vid));
+    assert_same_set(x, y, emitted[0], "forward emitted");
+    gr_svid *dg = malloc(sizeof *dg * n), *dc = malloc(sizeof *dc * n);
+    double *fg = malloc(sizeof *fg * n), *fc = malloc(sizeof *fc * n);
+    get(gpu, dg, &rg.depth, n * sizeof(gr_svid));
+    get(cpu, dc, &rc.depth, n * sizeof(gr_svid));
+    get(gpu, fg, &rg.sigma, n * sizeof(double));
+    get(cpu, fc, &rc.sigma, n * sizeof(double));
+    for (gr_vid v = 0; v < n; v++) {
+      ck_assert_msg(dg[v] == dc[v], "%s: depth of %llu", names[gi], (unsigned long long)v);
+      /* Integer counts below 2^53: exact in any order, and the reference's. */
+      ck_assert_msg(fg[v] == fc[v], "%s: paths to %llu", names[gi], (unsigned long long)v);
+      if (rdepth[v] >= 0 && rdepth[v] <= k + 1) ck_assert_msg(fc[v] == rsigma[v], "%s: reference count", names[gi]);
+    }
+    /* Forward merge: a vertex unvisited here (takes the level), one of the
+     * level (adds), one of an earlier level (dropped); every slot emptied. */
+    for (gr_vid v = 0; v < n; v++) xfer[v] = (double)(v % 5);
+    gr_vid *merge_in = malloc(sizeof *merge_in * n);
+    gr_eid n_merge = 0;
+    for (gr_vid v = 0; v < n; v++)
+      if (dc[v] < 0 ? xfer[v] > 0 : dc[v] >= k) merge_in[n_merge++] = v;
+    gr_eid kept[2];
+    for (int b = 0; b < 2; b++) {
+      dev_run *r = rs[b];
+      ck_assert_int_eq(gr_device_copy(r->dev, r->xfer.ptr, xfer, n * sizeof(double), GR_COPY_H2D), GR_SUCCESS);
+      put(r->dev, &r->list, merge_in, (size_t)n_merge * sizeof(gr_vid));
+      gr_filter_args f;
+      memset(&f, 0, sizeof f);
+      f.in = r->list.ptr;
+      f.n_in = n_merge;
+      f.out = r->out.ptr;
+      f.out_capacity = n;
+      r->c.level = k + 1;
+      ck_assert_int_eq(gr__bc_ops(r->dev)->forward_merge(r->dev, &r->ws, &f, &r->c), GR_SUCCESS);
+      kept[b] = f.n_out;
+    }
+    ck_assert_uint_eq(kept[0], kept[1]);
+    get(gpu, x, &rg.out, kept[0] * sizeof(gr_vid));
+    get(cpu, y, &rc.out, kept[1] * sizeof(gr_vid));
+    assert_same_set(x, y, kept[0], "forward merge");
+    get(gpu, dg, &rg.depth, n * sizeof(gr_svid));
+    get(cpu, dc, &rc.depth, n * sizeof(gr_svid));
+    get(gpu, fg, &rg.sigma, n * sizeof(double));
+    get(cpu, fc, &rc.sigma, n * sizeof(double));
+    for (gr_vid v = 0; v < n; v++)
+      ck_assert_msg(dg[v] == dc[v] && fg[v] == fc[v], "%s: merged %llu", names[gi], (unsigned long long)v);
+    get(gpu, fg, &rg.xfer, n * sizeof(double));
+    for (gr_vid i = 0; i < n_merge; i++) ck_assert(fg[merge_in[i]] == 0.0);
+    free(merge_in);
+    /* Backward from level k (the reference's depths and counts): the
+     * compute, then the push into level k - 1 and into "proxies" (an owner
+     * table that gives every third vertex to another part). */
+    uint8_t *owner = malloc(n);
+    for (gr_vid v = 0; v < n; v++) owner[v] = v % 3 == 0 ? 1 : 0;
+    gr_buffer og = GR_BUFFER_INIT, oc = GR_BUFFER_INIT;
+    put(gpu, &og, owner, n);
+    put(cpu, &oc, owner, n);
+    for (gr_vid v = 0; v < n; v++) acc[v] = rdepth[v] == k ? gr_u01(gr_rand64(4, 0, v)) : 0.0;
+    n_list = 0;
+    for (gr_vid v = 0; v < n; v++)
+      if (rdepth[v] == k && owner[v] == 0) list[n_list++] = v;
+    for (int b = 0; b < 2; b++) {
+      dev_run *r = rs[b];
+      ck_assert_int_eq(gr_device_copy(r->dev, r->depth.ptr, rdepth, n * sizeof(gr_svid), GR_COPY_H2D), GR_SUCCESS);
+      ck_assert_int_eq(gr_device_copy(r->dev, r->sigma.ptr, rsigma, n * sizeof(double), GR_COPY_H2D), GR_SUCCESS);
+      ck_assert_int_eq(gr_device_copy(r->dev, r->acc.ptr, acc, n * sizeof(double), GR_COPY_H2D), GR_SUCCESS);
+      put(r->dev, &r->list, list, (size_t)n_list * sizeof(gr_vid));
+      r->c.owner = b == 0 ? og.ptr : oc.ptr;
+      r->c.me = 0;
+      r->c.level = k;
+      r->c.stamp = 7;
+      gr_for_each_args e = {r->list.ptr, n_list};
+      ck_assert_int_eq(gr__bc_ops(r->dev)->backward_compute(r->dev, &r->ws, &e, &r->c), GR_SUCCESS);
+      gr_advance_push_args pa;
+      memset(&pa, 0, sizeof pa);
+      pa.g = &r->g_in;
+      pa.in = r->list.ptr;
+      pa.n_in = n_list;
+      pa.out = r->out.ptr;
+      pa.out_capacity = n;
+      ck_assert_int_eq(gr__bc_ops(r->dev)->backward(r->dev, &r->ws, &pa, &r->c), GR_SUCCESS);
+      emitted[b] = pa.n_out;
+      edges[b] = pa.edges;
+    }
+    ck_assert_uint_eq(emitted[0], emitted[1]);
+    ck_assert_uint_eq(edges[0], edges[1]);
+    get(gpu, x, &rg.out, emitted[0] * sizeof(gr_vid));
+    get(cpu, y, &rc.out, emitted[1] * sizeof(gr_vid));
+    assert_same_set(x, y, emitted[0], "backward emitted proxies");
+    for (gr_eid i = 0; i < emitted[1]; i++) ck_assert_int_eq(owner[y[i]], 1);
+    const gr_buffer *arrays[] = {&rg.bc, &rc.bc, &rg.coef, &rc.coef, &rg.acc, &rc.acc};
+    const char *what[] = {"centrality", "coefficient", "successor sum"};
+    for (int t = 0; t < 3; t++) {
+      get(gpu, fg, arrays[2 * t], n * sizeof(double));
+      get(cpu, fc, arrays[2 * t + 1], n * sizeof(double));
+      /* The compute may fuse a multiply-add on the GPU; the push adds in
+       * any order (a hub's sum of thousands of terms). */
+      for (gr_vid v = 0; v < n; v++) assert_close(fg[v], fc[v], t < 2 ? 1e-14 : 1e-11, what[t], v);
+    }
+    /* The proxies' sums travel and their slots empty; the owned vertices
+     * of level k - 1 take what arrived. */
+    for (int b = 0; b < 2; b++) {
+      dev_run *r = rs[b];
+      gr_for_each_args e = {r->out.ptr, emitted[b]};
+      ck_assert_int_eq(gr__bc_ops(r->dev)->backward_publish(r->dev, &r->ws, &e, &r->c), GR_SUCCESS);
+      gr_for_each_args all = {NULL, n};
+      r->c.level = k - 1;
+      ck_assert_int_eq(gr__bc_ops(r->dev)->backward_merge(r->dev, &r->ws, &all, &r->c), GR_SUCCESS);
+    }
+    const gr_buffer *after[] = {&rg.acc, &rc.acc, &rg.xfer, &rc.xfer};
+    for (int t = 0; t < 2; t++) {
+      get(gpu, fg, after[2 * t], n * sizeof(double));
+      get(cpu, fc, after[2 * t + 1], n * sizeof(double));
+      for (gr_vid v = 0; v < n; v++) assert_close(fg[v], fc[v], 1e-11, t ? "merged slot" : "merged sum", v);
+    }
+    gr_buffer_release(&og);
+    gr_buffer_release(&oc);
+    free(owner);
+    free(x);
+    free(y);
+    free(dg);
+    free(dc);
+    free(fg);
+    free(fc);
+    free(depth);
+    free(sigma);
+    free(acc);
+    free(coef);
+    free(xfer);
+    free(list);
+    dev_run_free(&rg);
+    dev_run_free(&rc);
+    gr_result_free(&ref);
+    gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
+static void run_bc(gr_subgraph *const *subs, int devices, const gr_exchange_ops *ex, void *shared,
+                   const gr_prim_options *o, const gr_run_args *a, gr_result *out) {
+  gr_enactor_config cfg = {.prim = &gr_bc_primitive,
+                           .opts = o,
+                           .backend = GR_BACKEND_CUDA,
+                           .n_devices = devices,
+                           .mem = GR_MEM_POLICY_INIT,
+                           .subs = subs,
+                           .exchange = ex,
+                           .exchange_shared = shared,
+                           .broadcast = shared && gr_comm_mode_of(shared) == GR_COMM_BROADCAST};
+  gr_enactor *e = NULL;
+  ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+  for (int k = 0; k < 2; k++) {
+    gr_run_stats st;
+    ck_assert_msg(gr_enactor_run(e, a, &st) == GR_SUCCESS, "%s", gr_error_message());
+    gr_run_stats_free(&st);
+    ck_assert_int_eq(gr_enactor_extract_reuse(e, out), GR_SUCCESS);
+  }
+  gr_enactor_destroy(&e);
+}
+
+START_TEST(cuda_bc_equals_reference) {
+  const char *specs[] = {"kron:16:16", "grid2d:300x400", "kron:14:8,directed"};
+  for (int i = 0; i < 3; i++) {
+    gr_graph *g = generated(specs[i]);
+    const gr_vid n = gr_graph_num_vertices(g);
+    gr_subgraph *sub = NULL;
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    gr_vid src[4];
+    for (int k = 0; k < 4; k++) src[k] = (gr_vid)((k * 7919u + 5u) % n);
+    for (int c = 0; c < 2; c++) {
+      gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+      o.normalize = c == 1;
+      gr_run_args a = {src[0], 0, src, c ? 4 : 1};
+      gr_result r = GR_RESULT_INIT;
+      run_bc(&sub, 1, NULL, NULL, &o, &a, &r);
+      ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s, %d sources on one GPU: %s", specs[i],
+                    c ? 4 : 1, gr_error_message());
+      gr_result_free(&r);
+    }
+    gr_subgraph_destroy(&sub);
+    gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
+START_TEST(bc_on_devices_sharing_gpu_0_equals_one_gpu) {
+  const char *specs[] = {"kron:12:16", "grid2d:60x80", "kron:11:4,directed"};
+  const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+  const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
+  const char *maps[] = {"0,0", "0,0,0"};
+  for (int i = 0; i < 3; i++) {
+    gr_graph *g = generated(specs[i]);
+    const gr_vid n = gr_graph_num_vertices(g);
+    gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+    gr_vid src[3];
+    for (int k = 0; k < 3; k++) src[k] = (gr_vid)((k * 131u + 7u) % n);
+    gr_run_args a = {src[0], 0, src, 3};
+    gr_subgraph *sub = NULL;
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    gr_result expect = GR_RESULT_INIT;
+    run_bc(&sub, 1, NULL, NULL, &o, &a, &expect);
+    gr_subgraph_destroy(&sub);
+    for (int nd = 2; nd <= 3; nd++) {
+      setenv("GR_DEVICE_MAP", maps[nd - 2], 1);
+      gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+      po.kind = nd == 2 ? GR_PART_RANDOM : GR_PART_RANGE;
+      po.parts = nd;
+      gr_partition *part = NULL;
+      ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+      for (int xi = 0; xi < 2; xi++) {
+        gr_subgraph **subs = NULL;
+        ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[xi], true), GR_SUCCESS);
+        for (int mi = 0; mi < 2; mi++) {
+          gr_comm_options co = {modes[mi], GR_TRANSPORT_P2P, GR_COMM_FORMAT_AUTO};
+          gr_comm *comm = NULL;
+          ck_assert_msg(gr_comm_create(&comm, GR_BACKEND_CUDA, nd, &co) == GR_SUCCESS, "%s", gr_error_message());
+          gr_result r = GR_RESULT_INIT;
+          run_bc(subs, nd, &gr_comm_exchange_ops, comm, &o, &a, &r);
+          gr_comm_destroy(&comm);
+          char what[160];
+          snprintf(what, sizeof what, "%s on %d devices of GPU 0, %s proxies, %s", specs[i], nd,
+                   proxies[xi] == GR_PROXY_1HOP ? "1hop" : "all", gr_comm_mode_name(modes[mi]));
+          const double *x = r.values, *y = expect.values;
+          for (gr_vid v = 0; v < n; v++) {
+            ck_assert_msg(fabs(x[v] - y[v]) <= 1e-9 * y[v] + 1e-12, "%s: vertex %llu", what, (unsigned long long)v);
+            ck_assert_msg(((const gr_svid *)r.aux_values[0])[v] == ((const gr_svid *)expect.aux_values[0])[v] &&
+                              ((const double *)r.aux_values[1])[v] == ((const double *)expect.aux_values[1])[v],
+                          "%s: depth or paths of %llu", what, (unsigned long long)v);
+          }
+          ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s: %s", what, gr_error_message());
+          gr_result_free(&r);
+        }
+        gr_subgraphs_destroy(&subs, nd);
+      }
+      gr_partition_destroy(&part);
+      unsetenv("GR_DEVICE_MAP");
+    }
+    gr_result_free(&expect);
+    gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
+int main(void) {
+  int gpus = 0;
+  if (gr_device_count(GR_BACKEND_CUDA, &gpus) < 0 || gpus == 0) {
+    printf("skip: no CUDA GPU on this machine\n");
+    return 77;
+  }
+  Suite *s = suite_create("bc_cuda");
+  TCase *tc = tcase_create("gpu");
+  tcase_set_timeout(tc, 900);
+  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_add_test(tc, cuda_kernels_equal_cpu);
+  tcase_add_test(tc, cuda_bc_equals_reference);
+  tcase_add_test(tc, bc_on_devices_sharing_gpu_0_equals_one_gpu);
+  suite_add_tcase(s, tc);
+  return gr_test_run_suite(s, 1);
+}

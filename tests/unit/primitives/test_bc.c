@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* BC: the serial Brandes reference on graphs solved by hand (one source,
+ * all sources, --normalize), the validator against each kind of wrong
+ * answer; the primitive on one CPU device against the reference (one
+ * source, several, sources without out-edges); on 2-4 CPU devices through
+ * the multi-device layer against one device under every partitioner, proxy
+ * and exchange mode; bad sources. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc/bc.h"
+#include "comm.h"
+#include "gr/enactor.h"
+#include "gr/gen.h"
+#include "gr/graph.h"
+#include "partitioner.h"
+#include "subgraph_builder.h"
+#include "testutil.h"
+
+static gr_graph *from_edges(gr_vid n, const gr_vid (*e)[2], int m, bool undirected) {
+  gr_coo c = GR_COO_INIT;
+  ck_assert_int_eq(gr_coo_reserve(&c, (uint64_t)m + 1, false), GR_SUCCESS);
+  for (int i = 0; i < m; i++) ck_assert_int_eq(gr_coo_push(&c, e[i][0], e[i][1], 0), GR_SUCCESS);
+  c.n = n;
+  gr_load_options o = GR_LOAD_OPTIONS_INIT;
+  o.undirected = undirected;
+  gr_graph *g = NULL;
+  ck_assert_int_eq(gr_graph_from_coo(&g, &c, &o), GR_SUCCESS);
+  return g;
+}
+
+static gr_graph *generated(const char *spec) {
+  gr_gen_spec s;
+  ck_assert_int_eq(gr_gen_parse(&s, spec), GR_SUCCESS);
+  gr_load_options o = GR_LOAD_OPTIONS_INIT;
+  gr_graph *g = NULL;
+  ck_assert_int_eq(gr_gen_graph(&g, &s, &o), GR_SUCCESS);
+  return g;
+}
+
+static gr_vid *all_vertices(gr_vid n) {
+  gr_vid *s = malloc(sizeof *s * n);
+  for (gr_vid v = 0; v < n; v++) s[v] = v;
+  return s;
+}
+
+/* The path 0 - 1 - 2 - 3 - 4. From 0 alone the dependencies are 3, 2, 1
+ * behind the source; over all sources vertex 1 lies on the pairs (0, 2),
+ * (0, 3), (0, 4) both ways (6), vertex 2 on four pairs both ways (8);
+ * normalized by 4 x 3 ordered pairs: 0.5, 0.667, 0.5 (networkx's). */
+START_TEST(reference_on_a_path) {
+  const gr_vid e[][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 4}};
+  gr_graph *g = from_edges(5, e, 4, true);
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  gr_run_args a = {0, 0, NULL, 0};
+  gr_result ref = GR_RESULT_INIT;
+  ck_assert_int_eq(gr_bc_reference(g, &a, &o, &ref), GR_SUCCESS);
+  const double one[] = {0, 3, 2, 1, 0};
+  const double *x = ref.values;
+  for (int v = 0; v < 5; v++) ck_assert_double_eq(x[v], one[v]);
+  const gr_svid *depth = ref.aux_values[0];
+  const double *sigma = ref.aux_values[1];
+  for (int v = 0; v < 5; v++) {
+    ck_assert_int_eq(depth[v], v);
+    ck_assert_double_eq(sigma[v], 1.0);
+  }
+  ck_assert_double_eq(ref.extra.numbers[1], 5); /* levels */
+  gr_result_free(&ref);
+  gr_vid *all = all_vertices(5);
+  a.sources = all;
+  a.n_sources = 5;
+  ck_assert_int_eq(gr_bc_reference(g, &a, &o, &ref), GR_SUCCESS);
+  const double every[] = {0, 6, 8, 6, 0};
+  x = ref.values;
+  for (int v = 0; v < 5; v++) ck_assert_double_eq(x[v], every[v]);
+  ck_assert_int_eq(((const gr_svid *)ref.aux_values[0])[0], 4); /* from the last source, 4 */
+  gr_result_free(&ref);
+  o.normalize = true;
+  ck_assert_int_eq(gr_bc_reference(g, &a, &o, &ref), GR_SUCCESS);
+  x = ref.values;
+  for (int v = 0; v < 5; v++) ck_assert_double_eq_tol(x[v], every[v] / 12.0, 1e-15);
+  gr_result_free(&ref);
+  /* Two of five sources stand for all five: the sums scale by 5/2. */
+  a.n_sources = 2;
+  ck_assert_int_eq(gr_bc_reference(g, &a, &o, &ref), GR_SUCCESS);
+  x = ref.values;
+  ck_assert_double_eq_tol(x[1], (3.0 + 0.0) * 2.5 / 12.0, 1e-15); /* from 0: 3, from 1: none */
+  ck_assert_double_eq_tol(x[2], (2.0 + 2.0) * 2.5 / 12.0, 1e-15);
+  gr_result_free(&ref);
+  free(all);
+  ck_assert_double_eq(gr_bc_normalizer(2, 2), 1.0);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+/* 0 -> 1, 0 -> 2, 1 -> 3, 2 -> 3, 3 -> 4: two shortest paths to 3 and to
+ * 4; 3 carries 4's dependency (1), 1 and 2 half of 3's and 4's each. */
+START_TEST(reference_on_a_directed_diamond) {
+  const gr_vid e[][2] = {{0, 1}, {0, 2}, {1, 3}, {2, 3}, {3, 4}};
+  gr_graph *g = from_edges(5, e, 5, false);
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  gr_run_args a = {0, 0, NULL, 0};
+  gr_result ref = GR_RESULT_INIT;
+  ck_assert_int_eq(gr_bc_reference(g, &a, &o, &ref), GR_SUCCESS);
+  const double want[] = {0, 1, 1, 1, 0};
+  const gr_svid depth[] = {0, 1, 1, 2, 3};
+  const double sigma[] = {1, 1, 1, 2, 2};
+  for (int v = 0; v < 5; v++) {
+    ck_assert_double_eq(((const double *)ref.values)[v], want[v]);
+    ck_assert_int_eq(((const gr_svid *)ref.aux_values[0])[v], depth[v]);
+    ck_assert_double_eq(((const double *)ref.aux_values[1])[v], sigma[v]);
+  }
+  gr_result_free(&ref);
+  /* From 4 nothing is reached. */
+  a.source = 4;
+  ck_assert_int_eq(gr_bc_reference(g, &a, &o, &ref), GR_SUCCESS);
+  for (int v = 0; v < 5; v++) {
+    ck_assert_double_eq(((const double *)ref.values)[v], 0.0);
+    ck_assert_int_eq(((const gr_svid *)ref.aux_values[0])[v], v == 4 ? 0 : -1);
+  }
+  gr_result_free(&ref);
+  a.source = 5;
+  ck_assert_int_eq(gr_bc_reference(g, &a, &o, &ref), GR_ERR_INVALID_ARG);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+START_TEST(validator_rejects_each_kind_of_wrong_answer) {
+  gr_graph *g = generated("kron:10:8");
+  const gr_vid n = gr_graph_num_vertices(g);
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  /* Three sources with out-edges, so that some vertex has a large sum. */
+  gr_vid src[3];
+  int k = 0;
+  const gr_csr *c = gr_graph_out(g);
+  for (gr_vid v = 5; v < n && k < 3; v += 7)
+    if (c->offsets[v + 1] > c->offsets[v]) src[k++] = v;
+  ck_assert_int_eq(k, 3);
+  gr_run_args a = {src[0], 0, src, 3};
+  gr_result ref = GR_RESULT_INIT, r = GR_RESULT_INIT;
+  ck_assert_int_eq(gr_bc_reference(g, &a, &o, &ref), GR_SUCCESS);
+  ck_assert_int_eq(gr_bc_reference(g, &a, &o, &r), GR_SUCCESS);
+  ck_assert_msg(gr_bc_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%s", gr_error_message());
+  ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s", gr_error_message());
+  double *x = r.values;
+  gr_vid top = 0;
+  for (gr_vid v = 1; v < n; v++) top = x[v] > x[top] ? v : top;
+  ck_assert(x[top] > 1);
+  const double keep = x[top];
+  x[top] = keep * (1 + 1e-7); /* within the tolerance */
+  ck_assert_msg(gr_bc_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%s", gr_error_message());
+  x[top] = keep * (1 + 1e-5);
+  ck_assert_int_eq(gr_bc_validate(g, &a, &o, &r, &ref), GR_ERR_VALIDATION);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "the reference gives"));
+  x[top] = -keep;
+  ck_assert_int_eq(gr_bc_validate(g, &a, &o, &r, &ref), GR_ERR_VALIDATION);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "at least 0"));
+  x[top] = NAN;
+  ck_assert_int_eq(gr_bc_validate(g, &a, &o, &r, &ref), GR_ERR_VALIDATION);
+  x[top] = keep;
+  /* A vertex of centrality 0 may be off by 1e-9, not more. */
+  gr_vid zero = n;
+  for (gr_vid v = 0; v < n && zero == n; v++)
+    if (((const double *)ref.values)[v] == 0) zero = v;
+  ck_assert_uint_lt(zero, n);
+  x[zero] = 5e-10;
+  ck_assert_msg(gr_bc_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%s", gr_error_message());
+  x[zero] = 1e-8;
+  ck_assert_int_eq(gr_bc_validate(g, &a, &o, &r, &ref), GR_ERR_VALIDATION);
+  x[zero] = 0;
+  /* Depths and counts of the last source, exact. */
+  gr_svid *depth = r.aux_values[0];
+  double *sigma = r.aux_values[1];
+  gr_vid far = 0;
+  for (gr_vid v = 0; v < n; v++) far = depth[v] > depth[far] ? v : far;
+  depth[far]++;
+  ck_assert_int_eq(gr_bc_validate(g, &a, &o, &r, &ref), GR_ERR_VALIDATION);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "depth"));
+  depth[far]--;
+  sigma[far] += 1;
+  ck_assert_int_eq(gr_bc_validate(g, &a, &o, &r, &ref), GR_ERR_VALIDATION);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "shortest paths"));
+  sigma[far] -= 1;
+  ck_assert_msg(gr_bc_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%s", gr_error_message());
+  /* Without them, or of the wrong type. */
+  gr_aux_spec none = {0, {NULL}, {GR_VALUE_SVID}};
+  ck_assert_int_eq(gr_result_aux(&r, &none), GR_SUCCESS);
+  ck_assert_int_eq(gr_bc_validate(g, &a, &o, &r, &ref), GR_ERR_VALIDATION);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "no depths"));
+  gr_result f = GR_RESULT_INIT;
+  ck_assert_int_eq(gr_result_alloc(&f, n, GR_VALUE_FLOAT, false), GR_SUCCESS);
+  ck_assert_int_eq(gr_bc_validate(g, &a, &o, &f, &ref), GR_ERR_VALIDATION);
+  gr_result_free(&f);
+  gr_result_free(&r);
+  gr_result_free(&ref);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+/* Runs bc twice on the given parts (the second run must not see the
+ * first's sums); returns the last run's result. */
+static void run_bc(gr_subgraph *const *subs, int devices, int threads, const gr_exchange_ops *ex, void *shared,
+                   const gr_prim_options *o, const gr_run_args *a, gr_result *out) {
+  gr_enactor_config cfg = {.prim = &gr_bc_primitive,
+                           .opts = o,
+                           .backend = GR_BACKEND_CPU,
+                           .n_devices = devices,
+                           .cpu_threads = threads,
+                           .mem = GR_MEM_POLICY_INIT,
+                           .subs = subs,
+                           .exchange = ex,
+                           .exchange_shared = shared,
+                           .broadcast = shared && gr_comm_mode_of(shared) == GR_COMM_BROADCAST};
+  gr_enactor *e = NULL;
+  ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+  for (int k = 0; k < 2; k++) {
+    gr_run_stats st;
+    ck_assert_msg(gr_enactor_run(e, a, &st) == GR_SUCCESS, "%s", gr_error_message());
+    ck_assert_int_eq(st.status, GR_SUCCESS);
+    gr_run_stats_free(&st);
+    ck_assert_int_eq(gr_enactor_extract_reuse(e, out), GR_SUCCESS);
+  }
+  gr_enactor_destroy(&e);
+}
+
+static const char *const specs[] = {"kron:10:8", "uniform:9:4,directed", "grid2d:12x17", "kron:9:4,directed"};
+enum { N_SPECS = sizeof specs / sizeof specs[0] };
+
+START_TEST(one_device_equals_reference) {
+  for (int i = 0; i < N_SPECS; i++) {
+    gr_graph *g = generated(specs[i]);
+    const gr_vid n = gr_graph_num_vertices(g);
+    gr_subgraph *sub = NULL;
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    gr_vid *all = all_vertices(n);
+    /* One source; eight; every vertex (sources without out-edges too),
+     * normalized. */
+    const gr_vid counts[] = {1, 8, n};
+    for (int c = 0; c < 3; c++)
+      for (int threads = 1; threads <= 3; threads += 2) {
+        gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+        o.normalize = c == 2;
+        gr_vid *src = c == 2 ? all : malloc(sizeof *src * counts[c]);
+        if (c < 2)
+          for (gr_vid k = 0; k < counts[c]; k++) src[k] = (gr_vid)((k * 7919u + 11u * (gr_vid)i) % n);
+        gr_run_args a = {src[0], 0, src, counts[c]};
+        gr_result r = GR_RESULT_INIT;
+        run_bc(&sub, 1, threads, NULL, NULL, &o, &a, &r);
+        ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s, %llu sources, %d threads: %s",
+                      specs[i], (unsigned long long)counts[c], threads, gr_error_message());
+        ck_assert_double_eq(r.extra.numbers[0], (double)counts[c]);
+        gr_result_free(&r);
+        if (c < 2) free(src);
+      }
+    free(all);
+    gr_subgraph_destroy(&sub);
+    gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
+/* Sources without out-edges, isolated vertices and a source whose whole
+ * reach is one level: runs of zero or one backward level. */
+START_TEST(trivial_sources_and_isolated_vertices) {
+  const gr_vid e[][2] = {{0, 1}, {0, 2}, {3, 0}};
+  gr_graph *g = from_edges(6, e, 3, false);
+  gr_subgraph *sub = NULL;
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  gr_vid src[] = {1, 0, 5, 3, 4};
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  for (gr_vid k = 1; k <= 5; k++) {
+    gr_run_args a = {src[0], 0, src, k};
+    gr_result r = GR_RESULT_INIT;
+    run_bc(&sub, 1, 2, NULL, NULL, &o, &a, &r);
+    ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%llu sources: %s", (unsigned long long)k,
+                  gr_error_message());
+    /* Only 3 -> 0 -> {1, 2} passes through a vertex: 0, twice from 3. */
+    ck_assert_double_eq(((const double *)r.values)[0], k >= 4 ? 2.0 : 0.0);
+    gr_result_free(&r);
+  }
+  gr_subgraph_destroy(&sub);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+START_TEST(several_devices_equal_one_device) {
+  static const gr_partitioner_kind kinds[] = {GR_PART_RANDOM, GR_PART_BIASED,
+#ifdef GR_HAVE_METIS
+                                              GR_PART_METIS,
+#endif
+                                              GR_PART_STATIC, GR_PART_RANGE};
+  static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+  static const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
+  for (int i = 0; i < N_SPECS; i++) {
+    gr_graph *g = generated(specs[i]);
+    const gr_vid n = gr_graph_num_vertices(g);
+    gr_subgraph *sub = NULL;
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    gr_vid src[3];
+    for (int k = 0; k < 3; k++) src[k] = (gr_vid)((k * 131u + 7u) % n);
+    gr_run_args a = {src[0], 0, src, 3};
+    gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+    gr_result expect = GR_RESULT_INIT;
+    run_bc(&sub, 1, 1, NULL, NULL, &o, &a, &expect);
+    gr_subgraph_destroy(&sub);
+    const double *y = expect.values;
+    for (int devices = 2; devices <= 4; devices++) {
+      for (size_t p = 0; p < sizeof kinds / sizeof kinds[0]; p++) {
+        gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+        po.kind = kinds[p];
+        po.parts = devices;
+        po.threads = 1;
+        gr_partition *part = NULL;
+        ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
+        for (size_t x = 0; x < sizeof proxies / sizeof proxies[0]; x++) {
+          gr_subgraph **subs = NULL;
+          ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
+          for (size_t w = 0; w < sizeof modes / sizeof modes[0]; w++) {
+            gr_comm_options co = {modes[w], GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO};
+            gr_comm *comm = NULL;
+            ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
+            gr_result r = GR_RESULT_INIT;
+            run_bc(subs, devices, 1, &gr_comm_exchange_ops, comm, &o, &a, &r);
+            gr_comm_destroy(&comm);
+            char what[200];
+            snprintf(what, sizeof what, "%s, %d devices, %s, %s proxies, %s", specs[i], devices,
+                     gr_partitioner_name(kinds[p]), proxies[x] == GR_PROXY_1HOP ? "1hop" : "all",
+                     gr_comm_mode_name(modes[w]));
+            const double *got = r.values;
+            for (gr_vid v = 0; v < n; v++) {
+              ck_assert_msg(fabs(got[v] - y[v]) <= 1e-9 * y[v] + 1e-12, "%s: vertex %llu: %.17g, one device %.17g",
+                            what, (unsigned long long)v, got[v], y[v]);
+              ck_assert_msg(((const gr_svid *)r.aux_values[0])[v] == ((const gr_svid *)expect.aux_values[0])[v],
+                            "%s: depth of %llu", what, (unsigned long long)v);
+              ck_assert_msg(((const double *)r.aux_values[1])[v] == ((const double *)expect.aux_values[1])[v],
+                            "%s: paths to %llu", what, (unsigned long long)v);
+            }
+            ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s: %s", what, gr_error_message());
+            gr_result_free(&r);
+          }
+          gr_subgraphs_destroy(&subs, devices);
+        }
+        gr_partition_destroy(&part);
+      }
+    }
+    gr_result_free(&expect);
+    gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
+START_TEST(bad_sources_are_refused) {
+  gr_graph *g = generated("kron:6:4");
+  gr_subgraph *sub = NULL;
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  gr_enactor_config cfg = {.prim = &gr_bc_primitive, .opts = &o, .backend = GR_BACKEND_CPU, .n_devices = 1,
+                           .mem = GR_MEM_POLICY_INIT, .subs = &sub};
+  gr_enactor *e = NULL;
+  ck_assert_int_eq(gr_enactor_create(&e, &cfg), GR_SUCCESS);
+  gr_vid src[] = {1, 64};
+  gr_run_args a = {1, 0, src, 2};
+  gr_run_stats st;
+  ck_assert_int_eq(gr_enactor_run(e, &a, &st), GR_ERR_INVALID_ARG);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "source 64 outside"));
+  a.n_sources = 0;
+  ck_assert_int_eq(gr_enactor_run(e, &a, &st), GR_ERR_INVALID_ARG);
+  /* The enactor is still good for a correct run. */
+  a.n_sources = 1;
+  ck_assert_int_eq(gr_enactor_run(e, &a, &st), GR_SUCCESS);
+  gr_run_stats_free(&st);
+  gr_enactor_destroy(&e);
+  gr_subgraph_destroy(&sub);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("bc");
+  TCase *ref = tcase_create("reference");
+  tcase_add_test(ref, reference_on_a_path);
+  tcase_add_test(ref, reference_on_a_directed_diamond);
+  tcase_add_test(ref, validator_rejects_each_kind_of_wrong_answer);
+  suite_add_tcase(s, ref);
+  TCase *one = tcase_create("single_device");
+  tcase_set_timeout(one, 300);
+  tcase_add_test(one, one_device_equals_reference);
+  tcase_add_test(one, trivial_sources_and_isolated_vertices);
+  tcase_add_test(one, bad_sources_are_refused);
+  suite_add_tcase(s, one);
+  TCase *multi = tcase_create("multi_device");
+  tcase_set_timeout(multi, 900);
+  tcase_add_test(multi, several_devices_equal_one_device);
+  suite_add_tcase(s, multi);
+  return gr_test_run_suite(s, 0);
+}

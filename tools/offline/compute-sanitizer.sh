@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# On a GPU machine: runs gr's GPU test programs and gr_run on one and on two
+# devices under compute-sanitizer's four tools (memcheck, racecheck,
+# synccheck, initcheck), one log per run, and prints a table last: tool,
+# program, errors reported, exit code, seconds. Exits 1 when any run reports
+# an error or fails.
+#   tools/offline/compute-sanitizer.sh [BUILD_DIR]    (default build-gpu)
+# Needs: a CUDA build of gr with its tests (tools/offline/gpu-node.sh makes
+# one in build-gpu: run it first, e.g. with GR_TESTS=none BENCH_GRAPHS=none),
+# compute-sanitizer (CUDA toolkit; /usr/local/cuda/bin is searched), one GPU;
+# the two-device runs use two GPUs, or two logical devices on GPU 0
+# (GR_DEVICE_MAP=0,0) where there is one, without NCCL then.
+# Environment: TOOLS (default "memcheck racecheck synccheck initcheck"; one
+# tool per command keeps each within a few minutes), GRAPH (default
+# kron:12:8), LOG_DIR (default BUILD_DIR/compute-sanitizer), RUN_TIMEOUT
+# (seconds per run, default 240; a run that takes longer counts as failed),
+# TEST_PROGRAMS (the GPU test programs to run, default all six; "none": only
+# gr_run. racecheck and initcheck take minutes per test program: the gr_run
+# runs reach every kernel of every primitive on a small graph in seconds).
+#
+# NCCL: at communicator creation NCCL asks the CUDA runtime about its own
+# kernels (cudaFuncGetAttributes on kernels that are not built for every
+# architecture), gets errors back by design and handles them. compute-
+# sanitizer reports every failing API call by default, which would bury
+# gr's own results under NCCL's probes. The NCCL runs therefore pass
+# --report-api-errors no: they still report every memory, race and
+# synchronisation error in any kernel, NCCL's included. gr's own API errors
+# are not lost: the same two-device runs over the p2p transport (no NCCL in
+# the process) keep API error reporting on, and gr checks every CUDA call it
+# makes itself (GR_CUDA_CHECK).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$top/build-gpu}
+logs=${LOG_DIR:-$build/compute-sanitizer}
+tools=${TOOLS:-memcheck racecheck synccheck initcheck}
+programs=${TEST_PROGRAMS:-test_operators_cuda test_exchange_cuda test_sssp_cuda test_cc_cuda test_pr_cuda test_bc_cuda}
+[ "$programs" = none ] && programs=
+graph=${GRAPH:-kron:12:8}
+limit=${RUN_TIMEOUT:-240}
+[ -x /usr/local/cuda/bin/compute-sanitizer ] && export PATH=/usr/local/cuda/bin:$PATH
+if ! command -v compute-sanitizer >/dev/null 2>&1; then
+  echo "compute-sanitizer: not found (it comes with the CUDA toolkit)" >&2
+  exit 2
+fi
+gr_run=$build/tools/gr_run
+if [ ! -x "$gr_run" ]; then
+  echo "compute-sanitizer: $gr_run is missing: build gr with CUDA first (tools/offline/gpu-node.sh)" >&2
+  exit 2
+fi
+# Libraries unpacked by gpu-node.sh (Check, cJSON) for the test programs.
+[ -d "$build/deps/usr/lib/x86_64-linux-gnu" ] &&
+  export LD_LIBRARY_PATH=$build/deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export NCCL_NVLS_ENABLE=0
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU') || gpus=0
+if [ "$gpus" -lt 1 ]; then
+  echo "compute-sanitizer: no GPU on this machine" >&2
+  exit 2
+fi
+mkdir -p "$logs" "$build/test-tmp"
+export GR_TEST_TMP_DIR=$build/test-tmp
+: >"$logs/table.txt"
+status=0
+
+# One run: name, tool, extra sanitizer options (split on blanks, may be
+# empty), then the command. compute-sanitizer follows child processes and prints
+# "ERROR SUMMARY: N errors" per process.
+sanitize() {
+  local name=$1 tool=$2 extra=$3
+  shift 3
+  local log=$logs/$tool-$name.log t0=$SECONDS rc
+  # shellcheck disable=SC2086
+  timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 50 $extra "$@" >"$log" 2>&1
+  rc=$?
+  local errors
+  errors=$(grep -o 'ERROR SUMMARY: [0-9]*' "$log" | awk '{s += $3} END {print s + 0}')
+  local verdict=ok
+  [ "$rc" -eq 77 ] && verdict=skipped
+  if [ "$errors" -gt 0 ] || { [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; }; then verdict=FAILED; status=1; fi
+  [ "$rc" -eq 124 ] && verdict="FAILED (timeout ${limit}s)"
+  printf '%-10s %-28s %6d %5d %6ds  %s\n' "$tool" "$name" "$errors" "$rc" $((SECONDS - t0)) "$verdict" >>"$logs/table.txt"
+}
+
+# Two devices: two GPUs, or two logical devices on GPU 0 for these runs only.
+two=("$gr_run" --gpus 2)
+[ "$gpus" -ge 2 ] || two=(env GR_DEVICE_MAP=0,0 "$gr_run" --gpus 2)
+for tool in $tools; do
+  # The GPU test programs (CUDA kernels against the portable definition,
+  # the exchange's kernels, SSSP, CC and PageRank), as ctest runs them.
+  for t in $programs; do
+    exe=$(find "$build/tests" -type f -name "$t" -perm -u+x 2>/dev/null | head -1)
+    if [ "$t" = test_operators_cuda ] && [ -n "$exe" ]; then
+      # Its case "errors" makes CUDA calls fail on purpose (a device that does
+      # not exist, an impossible allocation): run it apart, API error reports
+      # off; every other case with them on.
+      CK_EXCLUDE_TCASE=errors sanitize "$t" "$tool" "" "$exe"
+      CK_RUN_CASE=errors sanitize "$t-errors" "$tool" "--report-api-errors no" "$exe"
+    elif [ -n "$exe" ]; then
+      sanitize "$t" "$tool" "" "$exe"
+    else
+      printf '%-10s %-28s %6s %5s %7s  %s\n' "$tool" "$t" - - - "FAILED (not built)" >>"$logs/table.txt"
+      status=1
+    fi
+  done
+  # Every primitive on one GPU, validated.
+  for p in bfs dobfs sssp cc pr bc reach; do
+    w=()
+    [ "$p" = sssp ] && w=(--weights random:1:255)
+    sanitize "gr_run-1gpu-$p" "$tool" "" "$gr_run" --gpus 1 --primitive "$p" --gen "$graph" "${w[@]}" --runs 2 --validate --quiet
+  done
+  # Two devices through peer copies: 1-hop selective, broadcast, SSSP.
+  sanitize "gr_run-2dev-p2p-bfs" "$tool" "" "${two[@]}" --transport p2p --proxy 1hop --comm selective \
+    --gen "$graph" --runs 2 --validate --quiet
+  sanitize "gr_run-2dev-p2p-dobfs" "$tool" "" "${two[@]}" --transport p2p --primitive dobfs \
+    --gen "$graph" --runs 2 --validate --quiet
+  sanitize "gr_run-2dev-p2p-sssp" "$tool" "" "${two[@]}" --transport p2p --primitive sssp \
+    --weights random:1:255 --gen "$graph" --runs 2 --validate --quiet
+  sanitize "gr_run-2dev-p2p-cc" "$tool" "" "${two[@]}" --transport p2p --primitive cc \
+    --gen "$graph" --runs 2 --validate --quiet
+  sanitize "gr_run-2dev-p2p-pr" "$tool" "" "${two[@]}" --transport p2p --primitive pr \
+    --gen "$graph" --runs 2 --validate --quiet
+  sanitize "gr_run-2dev-p2p-bc" "$tool" "" "${two[@]}" --transport p2p --primitive bc \
+    --gen "$graph" --runs 2 --validate --quiet
+  # Two real GPUs through NCCL (NCCL refuses two devices on one GPU).
+  if [ "$gpus" -ge 2 ]; then
+    sanitize "gr_run-2gpu-nccl-bfs" "$tool" "--report-api-errors no" "$gr_run" --gpus 2 --transport nccl \
+      --gen "$graph" --runs 2 --validate --quiet
+    sanitize "gr_run-2gpu-nccl-sssp" "$tool" "--report-api-errors no" "$gr_run" --gpus 2 --transport nccl \
+      --primitive sssp --weights random:1:255 --gen "$graph" --runs 2 --validate --quiet
+    sanitize "gr_run-2gpu-nccl-pr" "$tool" "--report-api-errors no" "$gr_run" --gpus 2 --transport nccl \
+      --primitive pr --gen "$graph" --runs 2 --validate --quiet
+  fi
+done
+
+echo
+echo "== compute-sanitizer on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $gpus" \
+  "($(compute-sanitizer --version | grep -o 'Version [0-9.]*' | head -1)), graph $graph"
+printf '%-10s %-28s %6s %5s %7s  %s\n' tool program errors exit time verdict
+cat "$logs/table.txt"
+echo "logs in $logs"
+exit $status
