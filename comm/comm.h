@@ -73,6 +73,10 @@ void gr_comm_destroy(gr_comm **c);
 /* The transport actually used (after AUTO was resolved). */
 gr_transport_kind gr_comm_transport(const gr_comm *c);
 gr_comm_mode gr_comm_mode_of(const gr_comm *c);
+/* Changes the exchange mode for the next enactor the exchange serves (not
+ * while one is attached): one exchange, opened once, can serve primitives
+ * whose default modes differ. */
+void gr_comm_set_mode(gr_comm *c, gr_comm_mode m);
 
 /* What the enactor calls; its shared state is the gr_comm. */
 extern const gr_exchange_ops gr_comm_exchange_ops;

@@ -132,6 +132,7 @@ void gr_comm_destroy(gr_comm **cp) {
 
 gr_transport_kind gr_comm_transport(const gr_comm *c) { return c->transport; }
 gr_comm_mode gr_comm_mode_of(const gr_comm *c) { return c->mode; }
+void gr_comm_set_mode(gr_comm *c, gr_comm_mode m) { c->mode = m; }
 
 /* ---- per device ---------------------------------------------------------- */
 

@@ -1,26 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* gr_run: loads or generates a graph, runs a primitive on one or more devices
  * (GPUs, or CPU devices with --cpu), validates against the CPU reference and
- * reports. Exit codes: 0 ok; 1 validation failed; 2 usage or bad input;
- * 3 runtime failure (device, memory). */
+ * reports. A client of the public interface (gr/gr.h): it parses the command
+ * line, calls the library and writes the reports. Exit codes: 0 ok;
+ * 1 validation failed; 2 usage or bad input; 3 runtime failure (device,
+ * memory). */
+#define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "comm.h"
-#include "gr/enactor.h"
-#include "gr/gen.h"
-#include "gr/graph.h"
-#include "gr/log.h"
-#include "gr/subgraph.h"
-#include "gr/util.h"
-#include "partitioner.h"
-#include "registry.h"
+#include "gr/gr.h"
 #include "run_report.h"
-#include "subgraph_builder.h"
 
 enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_RUNTIME = 3 };
 
@@ -31,12 +26,12 @@ typedef struct run_options {
   int gpus;
   bool gpus_given;
   bool cpu;
-  int cpu_threads;
   src_kind src;
   bool src_given;
   unsigned long long src_id;
   unsigned long long sources; /* --sources K; 0: one source per run */
   bool sources_all;
+  bool normalize;
   int runs;
   unsigned long long seed;
   bool validate;
@@ -46,16 +41,17 @@ typedef struct run_options {
   const char *gen;
   const char *file;
   bool quiet;
-  gr_prim_options popts;
-  gr_load_options load;
-  gr_mem_policy mem;
-  gr_partition_options part;
-  const char *proxy;     /* NULL: auto (chosen from the partition) */
-  const char *comm;      /* NULL: the primitive's default */
-  gr_transport_kind transport;
-  gr_comm_format comm_format;
+  bool progress_given;
+  bool weights_none;
   bool timeline;
+  gr_options *set; /* everything the library reads */
 } run_options;
+
+static double now_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 enum {
   OPT_CPU = 256,
@@ -151,7 +147,7 @@ static void usage(FILE *f) {
           "\n"
           "Primitive and devices:\n"
           "  -p, --primitive NAME   primitive to run (default: bfs); one of:");
-  for (const gr_primitive *const *p = gr_primitive_list(); *p; p++) fprintf(f, " %s", (*p)->name);
+  for (int i = 0; i < gr_primitive_count(); i++) fprintf(f, " %s", gr_primitive_name(i));
   fprintf(f,
           "\n"
           "  -g, --gpus N           number of devices (default: 1)\n"
@@ -273,15 +269,20 @@ static int usage_error(const char *fmt, const char *arg) {
   return EXIT_USAGE;
 }
 
+/* Decimal digits only, that fit in 64 bits: the library's grammar for
+ * counts (no blanks, signs or hexadecimal, which strtoull would take). */
 static bool parse_u64(const char *s, unsigned long long *out) {
-  uint64_t v = 0;
-  if (!s || !gr_parse_count(s, strlen(s), &v)) return false;
+  if (!s || !*s) return false;
+  unsigned long long v = 0;
+  for (; *s; s++) {
+    if (*s < '0' || *s > '9') return false;
+    const unsigned d = (unsigned)(*s - '0');
+    if (v > (ULLONG_MAX - d) / 10) return false;
+    v = v * 10 + d;
+  }
   *out = v;
   return true;
 }
-
-/* A decimal number (gr_parse_real: no blanks, signs, hex or infinities). */
-static bool parse_real(const char *s, double *out) { return s && gr_parse_real(s, strlen(s), false, out, NULL); }
 
 static bool parse_int(const char *s, int lo, int hi, int *out) {
   unsigned long long v = 0;
@@ -290,31 +291,30 @@ static bool parse_int(const char *s, int lo, int hi, int *out) {
   return true;
 }
 
-static bool parse_clean(const char *s, gr_clean_mode *out) {
-  if (!strcmp(s, "keep")) *out = GR_CLEAN_KEEP;
-  else if (!strcmp(s, "remove")) *out = GR_CLEAN_REMOVE;
-  else return false;
-  return true;
+/* Hands an option to the library, which checks it again; its message names
+ * what is wrong. */
+static int set_option(run_options *o, const char *key, const char *value) {
+  if (gr_options_set(o->set, key, value) < 0) return usage_error("%s", gr_error_message());
+  return -1;
+}
+
+/* A number option: the library parses it (plain decimals in its range) and
+ * a refusal gets gr_run's message, which names the flag. */
+static int set_number(run_options *o, const char *key, const char *value, const char *message) {
+  if (gr_options_set(o->set, key, value) < 0) return usage_error(message, value);
+  return -1;
 }
 
 static int parse_options(int argc, char **argv, run_options *o) {
-  gr_load_options lo = GR_LOAD_OPTIONS_INIT;
-  gr_prim_options po = GR_PRIM_OPTIONS_INIT;
-  gr_mem_policy mp = GR_MEM_POLICY_INIT;
+  gr_options *set = o->set;
   memset(o, 0, sizeof *o);
+  o->set = set;
   o->primitive = "bfs";
   o->gpus = 1;
   o->src = SRC_RANDOM;
   o->runs = 1;
   o->seed = 1;
-  o->load = lo;
-  o->popts = po;
-  o->mem = mp;
-  gr_partition_options pd = GR_PARTITION_OPTIONS_INIT;
-  o->part = pd;
-  o->transport = GR_TRANSPORT_AUTO;
-  o->comm_format = GR_COMM_FORMAT_AUTO;
-  int c;
+  int c, rc = -1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":p:g:h", long_options, NULL)) != -1) {
     switch (c) {
@@ -325,14 +325,18 @@ static int parse_options(int argc, char **argv, run_options *o) {
         if (!parse_int(optarg, 1, 1024, &o->gpus))
           return usage_error("--gpus needs a whole number from 1 to 1024, got '%s'", optarg);
         o->gpus_given = true;
+        rc = set_option(o, "devices", optarg);
         break;
       case OPT_CPU:
         o->cpu = true;
         break;
-      case OPT_CPU_THREADS:
-        if (!parse_int(optarg, 1, 4096, &o->cpu_threads))
+      case OPT_CPU_THREADS: {
+        int n = 0;
+        if (!parse_int(optarg, 1, 4096, &n))
           return usage_error("--cpu-threads needs a whole number from 1 to 4096, got '%s'", optarg);
+        rc = set_option(o, "cpu-threads", optarg);
         break;
+      }
       case OPT_SRC:
         o->src_given = true;
         if (!strcmp(optarg, "random")) o->src = SRC_RANDOM;
@@ -346,6 +350,7 @@ static int parse_options(int argc, char **argv, run_options *o) {
         break;
       case OPT_SEED:
         if (!parse_u64(optarg, &o->seed)) return usage_error("--seed needs a whole number, got '%s'", optarg);
+        rc = set_option(o, "seed", optarg);
         break;
       case OPT_VALIDATE:
         o->validate = true;
@@ -355,43 +360,26 @@ static int parse_options(int argc, char **argv, run_options *o) {
         o->validate_first = true;
         break;
       case OPT_DIRECTION:
-        if (!strcmp(optarg, "auto")) o->popts.direction = GR_DIRECTION_AUTO;
-        else if (!strcmp(optarg, "push")) o->popts.direction = GR_DIRECTION_PUSH;
-        else if (!strcmp(optarg, "pull")) o->popts.direction = GR_DIRECTION_PULL;
-        else return usage_error("--direction must be auto, push or pull, got '%s'", optarg);
+        if (strcmp(optarg, "auto") && strcmp(optarg, "push") && strcmp(optarg, "pull"))
+          return usage_error("--direction must be auto, push or pull, got '%s'", optarg);
+        rc = set_option(o, "direction", optarg);
         break;
       case OPT_DO_A:
-      case OPT_DO_B: {
-        double f = 0.0;
-        if (!parse_real(optarg, &f) || !(f > 0.0) || f > 1e9)
-          return usage_error(c == OPT_DO_A ? "--do-a needs a positive number, got '%s'"
-                                           : "--do-b needs a positive number, got '%s'",
-                             optarg);
-        if (c == OPT_DO_A) o->popts.do_a = f;
-        else o->popts.do_b = f;
+        rc = set_number(o, "do-a", optarg, "--do-a needs a positive number, got '%s'");
         break;
-      }
-      case OPT_DELTA: {
-        if (!strcmp(optarg, "auto")) {
-          o->popts.delta = 0.0;
-          break;
-        }
-        double f = 0.0;
-        if (!parse_real(optarg, &f) || !(f > 0.0) || f > 3e38)
-          return usage_error("--delta needs a positive number or auto, got '%s'", optarg);
-        o->popts.delta = f;
+      case OPT_DO_B:
+        rc = set_number(o, "do-b", optarg, "--do-b needs a positive number, got '%s'");
         break;
-      }
-      case OPT_TOLERANCE: {
-        double f = 0.0;
-        if (!parse_real(optarg, &f) || !(f > 0.0) || !isfinite(f) || f >= 2.0)
-          return usage_error("--tolerance needs a number above 0 and below 2 (the largest L1 change of ranks "
-                             "summing to 1), got '%s'", optarg);
-        o->popts.tolerance = f;
+      case OPT_DELTA:
+        rc = set_number(o, "delta", optarg, "--delta needs a positive number or auto, got '%s'");
         break;
-      }
+      case OPT_TOLERANCE:
+        rc = set_number(o, "tolerance", optarg,
+                        "--tolerance needs a number above 0 and below 2 (the largest L1 change of ranks "
+                        "summing to 1), got '%s'");
+        break;
       case OPT_TUNE:
-        if (gr_tuning_parse(&o->popts.tune, optarg) < 0) return usage_error("%s", gr_error_message());
+        rc = set_option(o, "tune", optarg);
         break;
       case OPT_JSON:
         o->json = optarg;
@@ -400,7 +388,7 @@ static int parse_options(int argc, char **argv, run_options *o) {
         o->out = optarg;
         break;
       case OPT_UNDIRECTED:
-        o->load.undirected = true;
+        rc = set_option(o, "undirected", "on");
         break;
       case OPT_GEN:
         o->gen = optarg;
@@ -409,96 +397,100 @@ static int parse_options(int argc, char **argv, run_options *o) {
         o->quiet = true;
         break;
       case OPT_MARK_PRED:
-        o->popts.mark_pred = true;
+        rc = set_option(o, "mark-pred", "on");
         break;
       case OPT_SELF_LOOPS:
-        if (!parse_clean(optarg, &o->load.self_loops))
+        if (strcmp(optarg, "keep") && strcmp(optarg, "remove"))
           return usage_error("--self-loops must be keep or remove, got '%s'", optarg);
+        rc = set_option(o, "self-loops", optarg);
         break;
       case OPT_DUPLICATES:
-        if (!parse_clean(optarg, &o->load.duplicates))
+        if (strcmp(optarg, "keep") && strcmp(optarg, "remove"))
           return usage_error("--duplicates must be keep or remove, got '%s'", optarg);
+        rc = set_option(o, "duplicates", optarg);
         break;
       case OPT_WEIGHTS:
-        if (gr_weight_spec_parse(&o->load.weights, optarg) < 0)
-          return usage_error("%s", gr_error_message());
+        rc = set_option(o, "weights", optarg);
+        o->weights_none = !strcmp(optarg, "none");
         break;
       case OPT_NO_CACHE:
-        o->load.use_cache = false;
+        rc = set_option(o, "cache", "off");
         break;
       case OPT_CACHE_DIR:
-        o->load.cache_dir = optarg;
+        rc = set_option(o, "cache-dir", optarg);
         break;
       case OPT_PROGRESS:
-        o->load.progress = 1;
+        o->progress_given = true;
+        rc = set_option(o, "progress", "on");
         break;
-      case OPT_MAX_ITER:
-        if (!parse_int(optarg, 0, INT_MAX, &o->popts.max_iterations))
-          return usage_error("--max-iter needs a whole number, got '%s'", optarg);
+      case OPT_MAX_ITER: {
+        int n = 0;
+        if (!parse_int(optarg, 0, INT_MAX, &n)) return usage_error("--max-iter needs a whole number, got '%s'", optarg);
+        rc = set_option(o, "max-iter", optarg);
         break;
+      }
       case OPT_MEM:
-        if (gr_mem_policy_parse(&o->mem, optarg) < 0) return usage_error("%s", gr_error_message());
+        rc = set_option(o, "mem", optarg);
         break;
       case OPT_FORMAT:
-        if (!strcmp(optarg, "auto")) o->load.format = GR_FORMAT_AUTO;
-        else if (!strcmp(optarg, "mtx")) o->load.format = GR_FORMAT_MTX;
-        else if (!strcmp(optarg, "edgelist")) o->load.format = GR_FORMAT_EDGELIST;
-        else if (!strcmp(optarg, "binary")) o->load.format = GR_FORMAT_BINARY;
-        else return usage_error("--format must be auto, mtx, edgelist or binary, got '%s'", optarg);
+        if (strcmp(optarg, "auto") && strcmp(optarg, "mtx") && strcmp(optarg, "edgelist") && strcmp(optarg, "binary"))
+          return usage_error("--format must be auto, mtx, edgelist or binary, got '%s'", optarg);
+        rc = set_option(o, "format", optarg);
         break;
       case OPT_PARTITIONER:
-        if (gr_partitioner_parse(&o->part.kind, optarg) < 0) return usage_error("%s", gr_error_message());
+        rc = set_option(o, "partitioner", optarg);
         break;
       case OPT_PROXY:
         if (strcmp(optarg, "all") && strcmp(optarg, "1hop") && strcmp(optarg, "auto"))
           return usage_error("--proxy must be auto, all or 1hop, got '%s'", optarg);
-        o->proxy = strcmp(optarg, "auto") ? optarg : NULL;
+        rc = set_option(o, "proxy", optarg);
         break;
-      case OPT_COMM: {
-        gr_comm_mode m;
-        if (gr_comm_mode_parse(&m, optarg) < 0) return usage_error("%s", gr_error_message());
-        o->comm = optarg;
+      case OPT_COMM:
+        rc = set_option(o, "comm", optarg);
         break;
-      }
       case OPT_TRANSPORT:
-        if (gr_transport_parse(&o->transport, optarg) < 0) return usage_error("%s", gr_error_message());
+        rc = set_option(o, "transport", optarg);
         break;
       case OPT_COMM_FORMAT:
-        if (gr_comm_format_parse(&o->comm_format, optarg) < 0) return usage_error("%s", gr_error_message());
+        rc = set_option(o, "comm-format", optarg);
         break;
-      case OPT_BIAS: {
-        double f = 0.0;
-        if (!parse_real(optarg, &f) || !(f >= 0.0) || f > 1e6)
-          return usage_error("--bias needs a number from 0 to 1e6, got '%s'", optarg);
-        o->part.bias_factor = f;
+      case OPT_BIAS:
+        rc = set_number(o, "bias", optarg, "--bias needs a number from 0 to 1e6, got '%s'");
         break;
-      }
       case OPT_TIMELINE:
         o->timeline = true;
+        rc = set_option(o, "timeline", "on");
         break;
       case OPT_SOURCES:
         o->sources_all = !strcmp(optarg, "all");
-        if (!o->sources_all && (!parse_u64(optarg, &o->sources) || o->sources < 1 || o->sources > GR_MAX_VERTICES))
+        /* The problem's "sources" option checks the count against the
+         * graph; gr_run draws each run's sources itself (the same draws),
+         * so that it can time the first one alone. */
+        if ((!o->sources_all && (!parse_u64(optarg, &o->sources) || o->sources < 1)) ||
+            gr_options_set(o->set, "sources", optarg) < 0)
           return usage_error("--sources needs a whole number of at least 1 or all, got '%s'", optarg);
         break;
       case OPT_NORMALIZE:
-        o->popts.normalize = true;
+        o->normalize = true;
+        rc = set_option(o, "normalize", "on");
         break;
-      case OPT_VERSION:
-        printf("gr_run %s\n", GR_VERSION);
-        exit(EXIT_OK);
+      case OPT_VERSION: {
+        gr_library_info li;
+        gr_library_get_info(&li);
+        printf("gr_run %s\n", li.version);
+        return EXIT_OK;
+      }
       case 'h':
         usage(stdout);
-        exit(EXIT_OK);
+        return EXIT_OK;
       case ':':
         return usage_error("option %s needs a value", argv[optind - 1]);
       default:
         return usage_error("unknown option '%s'", argv[optind - 1]);
     }
+    if (rc >= 0) return rc;
   }
-  o->load.seed = o->seed;
-  o->part.seed = o->seed;
-  if (o->quiet && o->load.progress == 0) o->load.progress = -1;
+  if (o->quiet && !o->progress_given && (rc = set_option(o, "progress", "off")) >= 0) return rc;
   if (optind < argc) o->file = argv[optind++];
   if (optind < argc) return usage_error("unexpected argument '%s'", argv[optind]);
   if (!o->file && !o->gen) return usage_error("%s", "no input: give a graph FILE or --gen SPEC");
@@ -506,414 +498,244 @@ static int parse_options(int argc, char **argv, run_options *o) {
   return -1;
 }
 
-/* The k-th source of the seeded sequence: a random vertex with out-edges
- * (a vertex without any would make a trivial run). */
-static gr_vid random_source(const gr_csr *c, unsigned long long seed, uint64_t *counter) {
-  for (int tries = 0; tries < 1000; tries++) {
-    gr_vid v = (gr_vid)(gr_rand64(seed, 0x5352435fULL, (*counter)++) % c->n);
-    if (c->offsets[v + 1] > c->offsets[v]) return v;
-  }
-  return (gr_vid)(gr_rand64(seed, 0x5352435fULL, (*counter)++) % c->n);
-}
-
-static gr_vid max_degree_vertex(const gr_csr *c) {
-  gr_vid best = 0;
-  gr_eid bd = 0;
-  for (gr_vid v = 0; v < c->n; v++) {
-    gr_eid d = c->offsets[v + 1] - c->offsets[v];
-    if (d > bd) {
-      bd = d;
-      best = v;
-    }
-  }
-  return best;
-}
-
-/* Test hook (README, "fault injection"): GR_FAULT_RESULT=1 damages one
- * value of each result before validation, to prove a wrong answer is caught
- * and gives exit code 1. */
-static void maybe_corrupt(gr_result *r, gr_vid source) {
-  const char *f = getenv("GR_FAULT_RESULT");
-  if (!f || strcmp(f, "1")) return;
-  if (r->type == GR_VALUE_FLOAT) {
-    /* A reached vertex's distance grows by at least 1 (more than any
-     * tolerance); without one, the source moves off 0. */
-    float *x = r->values;
-    for (gr_vid v = 0; v < r->n; v++)
-      if (v != source && isfinite(x[v]) && x[v] > 0) {
-        x[v] += x[v] > 1 ? x[v] : 1;
-        return;
-      }
-    x[source] = 1;
-    return;
-  }
-  if (r->type == GR_VALUE_DOUBLE) {
-    /* The first positive value (a centrality, a rank) grows by at least
-     * 1; without one, vertex 0 gets 1. */
-    double *x = r->values;
-    for (gr_vid v = 0; v < r->n; v++)
-      if (isfinite(x[v]) && x[v] > 0) {
-        x[v] += x[v] > 1 ? x[v] : 1;
-        return;
-      }
-    if (r->n) x[0] = 1;
-    return;
-  }
-  if (r->type != GR_VALUE_SVID) return;
-  gr_svid *d = r->values;
-  for (gr_vid v = 0; v < r->n; v++)
-    if (v != source && d[v] > 0) {
-      d[v] += 2;
-      return;
-    }
-  d[source] = 1;
-}
-
-/* The sources of run `run` under --sources: k distinct vertices with
- * out-edges, a seeded draw per run (the first k of a shuffle of them), or
- * every vertex under --sources all. Returns 0, or a usage error. */
-static int pick_sources(gr_vid *list, gr_vid *candidates, gr_vid n_candidates, const gr_csr *c, const run_options *o,
-                        int run, gr_vid *count) {
-  if (o->sources_all) {
-    for (gr_vid v = 0; v < c->n; v++) list[v] = v;
-    *count = c->n;
-    return 0;
-  }
-  const gr_vid k = (gr_vid)o->sources;
-  gr_vid m = 0;
-  for (gr_vid v = 0; v < c->n; v++)
-    if (c->offsets[v + 1] > c->offsets[v]) candidates[m++] = v;
-  (void)n_candidates;
-  for (gr_vid i = 0; i < k; i++) {
-    const gr_vid j = i + (gr_vid)(gr_rand64(o->seed, 0x42435352ULL + (uint64_t)run, i) % (m - i));
-    const gr_vid t = candidates[i];
-    candidates[i] = candidates[j];
-    candidates[j] = t;
-    list[i] = candidates[i];
-  }
-  *count = k;
-  return 0;
-}
-
-static gr_vid count_reached(const gr_result *r) {
-  gr_vid n = 0;
-  /* A result whose first per-vertex array holds depths (bc: the last
-   * source's) reached what has one. */
-  if (r->aux.n > 0 && r->aux.types[0] == GR_VALUE_SVID && !strcmp(r->aux.names[0], "depth")) {
-    const gr_svid *d = r->aux_values[0];
-#pragma omp parallel for reduction(+ : n) schedule(static)
-    for (gr_vid v = 0; v < r->n; v++) n += d[v] >= 0;
-    return n;
-  }
-  if (r->type == GR_VALUE_FLOAT) {
-    const float *x = r->values;
-    for (gr_vid v = 0; v < r->n; v++) n += isfinite(x[v]) != 0;
-    return n;
-  }
-  if (r->type != GR_VALUE_SVID) return r->n;
-  const gr_svid *d = r->values;
-#pragma omp parallel for reduction(+ : n) schedule(static)
-  for (gr_vid v = 0; v < r->n; v++) n += d[v] >= 0;
-  return n;
-}
-
 int main(int argc, char **argv) {
-  const double t_start = gr_time_now();
+  const double t_start = now_seconds();
   run_options o;
+  memset(&o, 0, sizeof o);
+  gr_status st = gr_options_create(&o.set);
+  if (st < 0) return fail(st, NULL);
   int rc = parse_options(argc, argv, &o);
-  if (rc >= 0) return rc;
+  if (rc >= 0) {
+    gr_options_destroy(&o.set);
+    return rc;
+  }
   rc = EXIT_OK;
 
+  gr_context *ctx = NULL;
   gr_graph *g = NULL;
-  gr_subgraph *sub = NULL;
-  gr_subgraph **subs = NULL;
-  gr_partition *part = NULL;
-  gr_comm *comm = NULL;
-  gr_enactor *en = NULL;
+  gr_problem *prob = NULL;
   gr_run_record *records = NULL;
-  gr_device_report *devs = NULL;
-  gr_result res = GR_RESULT_INIT, ref = GR_RESULT_INIT;
+  gr_device_info *devs = NULL;
+  gr_part_info *parts = NULL;
+  int64_t *sources = NULL;
   gr_run_report rep;
   memset(&rep, 0, sizeof rep);
   gr_run_phases *ph = &rep.phases;
   double t_phase = 0;
-  gr_status st;
-  char gen_name[256] = "";
-  /* --sources: the candidates of the draw, and the list of a run. */
-  gr_vid *src_list = NULL, *candidates = NULL, n_candidates = 0;
+  gr_primitive_info prim;
+  /* --sources: the input ids of one run's sources. */
+  int64_t *src_list = NULL;
+  uint64_t n_src = 0;
 
-  const gr_primitive *prim = gr_primitive_find(o.primitive);
-  if (!prim) return usage_error("unknown primitive '%s' (see --help)", o.primitive);
+  if (gr_primitive_get_info(o.primitive, &prim) < 0) {
+    rc = usage_error("unknown primitive '%s' (see --help)", o.primitive);
+    goto done;
+  }
   const bool several = o.sources > 0 || o.sources_all;
-  if ((several || o.popts.normalize) && !prim->accumulates_sources)
-    return usage_error("--sources and --normalize apply to primitives that sum over sources (bc), not %s",
-                       prim->name);
-  if (several && o.src_given)
-    return usage_error("%s", "--sources draws the sources itself: give --src or --sources, not both");
+  if ((several || o.normalize) && !prim.accumulates_sources) {
+    rc = usage_error("--sources and --normalize apply to primitives that sum over sources (bc), not %s", prim.name);
+    goto done;
+  }
+  if (several && o.src_given) {
+    rc = usage_error("%s", "--sources draws the sources itself: give --src or --sources, not both");
+    goto done;
+  }
 
   /* Devices first: a request that cannot be met fails before a long load. */
-  gr_backend backend = GR_BACKEND_CPU;
+  bool on_gpu = false;
   if (!o.cpu) {
     int gpus = 0;
-    st = gr_device_count(GR_BACKEND_CUDA, &gpus);
-    if (st < 0) return fail(st, "counting GPUs");
+    st = gr_gpu_count(&gpus);
+    if (st < 0) {
+      rc = fail(st, "counting GPUs");
+      goto done;
+    }
     if (gpus == 0 && !o.gpus_given) {
-      if (!o.quiet)
+      if (!o.quiet) {
+        gr_library_info li;
+        gr_library_get_info(&li);
         fprintf(stderr, "gr_run: no GPU found%s; running on the CPU backend\n",
-                gr_cuda_available() ? "" : " (this build has no CUDA backend)");
+                li.cuda ? "" : " (this build has no CUDA backend)");
+      }
     } else if (o.gpus > gpus) {
       fprintf(stderr, "gr_run: %d GPU%s asked for, but %d exist%s on this machine%s\n", o.gpus,
               o.gpus == 1 ? " was" : "s were", gpus, gpus == 1 ? "s" : "",
               gpus == 0 ? "; use --cpu for CPU devices" : "");
-      return EXIT_USAGE;
+      rc = EXIT_USAGE;
+      goto done;
     } else {
-      backend = GR_BACKEND_CUDA;
+      on_gpu = true;
     }
   }
-  gr_proxy_mode proxy = prim->proxy;
-  gr_comm_mode cmode = prim->comm;
-  if (o.proxy) proxy = strcmp(o.proxy, "1hop") ? GR_PROXY_ALL : GR_PROXY_1HOP;
-  bool proxy_auto = !o.proxy;
-  if (o.comm) gr_comm_mode_parse(&cmode, o.comm);
-  if (o.gpus > 1) {
-    /* The exchange is set up before the long load, so that a transport
-     * that cannot work here (NCCL missing, more devices than it takes) is
-     * reported at once. */
-    gr_comm_options co = {cmode, o.transport, o.comm_format};
-    st = gr_comm_create(&comm, backend, o.gpus, &co);
-    if (st < 0) return fail(st, "--transport");
+  if ((rc = set_option(&o, "backend", on_gpu ? "gpu" : "cpu")) >= 0) goto done;
+  rc = EXIT_OK;
+  /* The context opens the exchange before the long load, so that a
+   * transport that cannot work here (NCCL missing, more devices than it
+   * takes) is reported at once. */
+  st = gr_context_create(&ctx, o.set);
+  if (st < 0) {
+    rc = fail(st, o.gpus > 1 ? "--transport" : NULL);
+    goto done;
   }
 
-  /* From here on every exit goes through done, which releases the
-   * exchange created above. */
-  o.load.build_csc = prim->needs_in_edges;
-  t_phase = gr_time_now();
-  if (prim->needs_weights && o.load.weights.kind == GR_WEIGHTS_NONE) {
-    rc = usage_error("%s needs edge weights; --weights none is not allowed", prim->name);
+  if (prim.needs_in_edges && (rc = set_option(&o, "in-edges", "on")) >= 0) goto done;
+  rc = EXIT_OK;
+  t_phase = now_seconds();
+  if (prim.needs_weights && o.weights_none) {
+    rc = usage_error("%s needs edge weights; --weights none is not allowed", prim.name);
     goto done;
   }
   if (o.gen) {
-    gr_gen_spec spec;
-    st = gr_gen_parse(&spec, o.gen);
+    st = gr_graph_generate(&g, o.gen, o.set);
     if (st < 0) {
-      rc = fail(st, "--gen");
-      goto done;
-    }
-    if (strstr(o.gen, "seed=") == NULL) spec.seed = o.seed;
-    gr_gen_format(&spec, gen_name, sizeof gen_name);
-    st = gr_gen_graph(&g, &spec, &o.load);
-    if (st < 0) {
-      rc = fail(st, "generating the graph");
+      rc = fail(st, st == GR_ERR_INVALID_ARG ? "--gen" : "generating the graph");
       goto done;
     }
   } else {
-    st = gr_graph_load(&g, o.file, &o.load);
+    st = gr_graph_open(&g, o.file, o.set);
     if (st < 0) {
       rc = fail(st, NULL);
       goto done;
     }
   }
-  ph->load = gr_time_now() - t_phase;
-  if (gr_graph_num_vertices(g) == 0) {
+  ph->load = now_seconds() - t_phase;
+  gr_graph_get_info(g, &rep.graph);
+  if (rep.graph.vertices == 0) {
     fprintf(stderr, "gr_run: the graph has no vertices\n");
     rc = EXIT_USAGE;
     goto done;
   }
-  if (prim->needs_weights && !gr_graph_has_weights(g)) {
-    fprintf(stderr, "gr_run: %s needs edge weights; %s has none (use --weights random:LO:HI)\n", prim->name,
-            gr_graph_name(g));
+  if (prim.needs_weights && !rep.graph.weighted) {
+    fprintf(stderr, "gr_run: %s needs edge weights; %s has none (use --weights random:LO:HI)\n", prim.name,
+            rep.graph.name);
     rc = EXIT_USAGE;
     goto done;
   }
 
-  /* What depends on the whole graph: checks of the input (sssp: weights of
-   * at least 0) and options such as sssp's delta. */
-  if (prim->prepare) {
-    st = prim->prepare(g, &o.popts);
-    if (st < 0) {
-      rc = fail(st, NULL);
+  /* The sources of the runs, as input ids. */
+  sources = calloc((size_t)o.runs, sizeof *sources);
+  if (!sources) {
+    fprintf(stderr, "gr_run: out of host memory for %d sources\n", o.runs);
+    rc = EXIT_RUNTIME;
+    goto done;
+  }
+  if (several) {
+    /* Draw 0 now: a count the graph cannot give fails before the set-up. */
+    n_src = o.sources_all ? rep.graph.vertices : o.sources;
+    src_list = calloc((size_t)n_src, sizeof *src_list);
+    if (!src_list) {
+      fprintf(stderr, "gr_run: out of host memory for %llu sources\n", (unsigned long long)n_src);
+      rc = EXIT_RUNTIME;
       goto done;
     }
-  }
-
-  const gr_csr *csr = gr_graph_out(g);
-  gr_vid fixed_src = 0;
-  if (prim->needs_source) {
+    st = o.sources_all ? gr_graph_ids(g, src_list) : gr_graph_sample_sources(g, o.seed, 0, n_src, src_list);
+    if (st == GR_ERR_INVALID_ARG) {
+      fprintf(stderr, "gr_run: --sources %llu: %s; use --sources all\n", o.sources, gr_error_message());
+      rc = EXIT_USAGE;
+      goto done;
+    }
+    if (st < 0) goto runtime_fail;
+  } else if (prim.needs_source) {
     if (o.src == SRC_ID) {
-      st = gr_graph_find_vertex(g, o.src_id, &fixed_src);
+      uint64_t index = 0;
+      if (o.src_id > (unsigned long long)INT64_MAX) {
+        fprintf(stderr, "gr_run: --src: vertex %llu is not in %s\n", o.src_id, rep.graph.name);
+        rc = EXIT_USAGE;
+        goto done;
+      }
+      st = gr_graph_find(g, (int64_t)o.src_id, &index);
       if (st < 0) {
         rc = fail(st, "--src");
         goto done;
       }
-    } else if (o.src == SRC_MAX_DEGREE) {
-      fixed_src = max_degree_vertex(csr);
+      for (int r = 0; r < o.runs; r++) sources[r] = (int64_t)o.src_id;
+    } else {
+      st = gr_graph_sources(g, o.src == SRC_RANDOM ? "random" : "max-degree", o.seed, o.runs, sources);
+      if (st < 0) goto runtime_fail;
     }
   }
 
-  if (several) {
-    for (gr_vid v = 0; v < csr->n; v++) n_candidates += csr->offsets[v + 1] > csr->offsets[v];
-    if (!o.sources_all && o.sources > n_candidates) {
-      fprintf(stderr, "gr_run: --sources %llu, but only %llu vertices have out-edges; use --sources all\n",
-              o.sources, (unsigned long long)n_candidates);
-      rc = EXIT_USAGE;
-      goto done;
-    }
-    const size_t len = o.sources_all ? (size_t)csr->n : (size_t)o.sources;
-    GR_CHECK_GOTO(gr_host_alloc((void **)&src_list, len * sizeof *src_list, "source list"), st, runtime_fail);
-    if (!o.sources_all)
-      GR_CHECK_GOTO(gr_host_alloc((void **)&candidates, (size_t)n_candidates * sizeof *candidates, "source list"), st,
-                    runtime_fail);
-  }
+  /* Checks of the input (sssp: weights of at least 0), the partition, each
+   * device's subgraph, the devices opened with their parts uploaded. */
+  t_phase = now_seconds();
+  st = gr_problem_create(&prob, ctx, g, prim.name, o.set);
+  if (st < 0) goto runtime_fail;
+  const double t_create = now_seconds() - t_phase;
+  gr_problem_get_info(prob, &rep.info);
+  ph->build = rep.info.build_seconds;
+  ph->setup = rep.info.setup_seconds;
+  if (rep.info.partitioner) ph->partition = fmax(0.0, t_create - ph->build - ph->setup);
 
-  gr_enactor_config cfg = {prim, &o.popts, backend, o.gpus, o.cpu_threads, o.mem, NULL, NULL, NULL, false,
-                           o.timeline};
-  if (o.gpus == 1) {
-    t_phase = gr_time_now();
-    GR_CHECK_GOTO(gr_subgraph_whole(&sub, g, prim->needs_in_edges), st, runtime_fail);
-    ph->build = gr_time_now() - t_phase;
-    cfg.subs = &sub;
-  } else {
-    if ((gr_vid)o.gpus > gr_graph_num_vertices(g)) {
-      fprintf(stderr, "gr_run: %d devices for a graph of %llu vertices; use at most one device per vertex\n",
-              o.gpus, (unsigned long long)gr_graph_num_vertices(g));
-      rc = EXIT_USAGE;
-      goto done;
-    }
-    o.part.parts = o.gpus;
-    t_phase = gr_time_now();
-    st = gr_partition_create(&part, g, &o.part);
-    if (st < 0) {
-      rc = fail(st, "--partitioner");
-      goto done;
-    }
-    ph->partition = gr_time_now() - t_phase;
-    t_phase = gr_time_now();
-    /* Auto: duplicate-1-hop only where it pays on this partition, and only
-     * under selective exchange (a broadcast sends global ids, so every
-     * device keeps a |V|-entry table either way). */
-    if (proxy_auto) proxy = cmode == GR_COMM_SELECTIVE && gr_partition_1hop_pays(part) ? GR_PROXY_1HOP : GR_PROXY_ALL;
-    GR_CHECK_GOTO(gr_subgraphs_build(&subs, g, part, proxy, prim->needs_in_edges), st, runtime_fail);
-    ph->build = gr_time_now() - t_phase;
-    cfg.subs = subs;
-    cfg.exchange = &gr_comm_exchange_ops;
-    cfg.exchange_shared = comm;
-    cfg.broadcast = cmode == GR_COMM_BROADCAST;
+  records = calloc((size_t)o.runs, sizeof *records);
+  if (!records) {
+    fprintf(stderr, "gr_run: out of host memory for %d run records\n", o.runs);
+    rc = EXIT_RUNTIME;
+    goto done;
   }
-  t_phase = gr_time_now();
-  GR_CHECK_GOTO(gr_enactor_create(&en, &cfg), st, runtime_fail);
-  ph->setup = gr_time_now() - t_phase;
-
-  GR_CHECK_GOTO(gr_host_calloc((void **)&records, (size_t)o.runs, sizeof *records, "run records"), st,
-                runtime_fail);
-  uint64_t counter = 0;
-  if (several) {
+  if (several && n_src >= 16 && !o.quiet) {
     /* A long run is announced first: one source is timed alone and the
      * time scaled (a handful of sources is not worth the probe). */
-    gr_vid k = 0;
-    pick_sources(src_list, candidates, n_candidates, csr, &o, 0, &k);
-    if (k >= 16 && !o.quiet) {
-      gr_run_args probe = {src_list[0], 0, src_list, 1};
-      gr_run_stats ps;
-      t_phase = gr_time_now();
-      st = gr_enactor_run(en, &probe, &ps);
-      const double one = gr_time_now() - t_phase;
-      gr_run_stats_free(&ps);
-      if (st < 0) goto runtime_fail;
-      const double total = one * (double)k * (double)o.runs;
-      if (total > 3.0)
-        fprintf(stderr, "gr_run: %s over %llu sources: about %.0f s (%.3f s for one source, %d run%s)\n", prim->name,
-                (unsigned long long)k, total, one, o.runs, o.runs == 1 ? "" : "s");
-    }
+    t_phase = now_seconds();
+    st = gr_problem_run_sources(prob, src_list, 1, NULL);
+    const double one = now_seconds() - t_phase;
+    if (st < 0) goto runtime_fail;
+    const double total = one * (double)n_src * (double)o.runs;
+    if (total > 3.0)
+      fprintf(stderr, "gr_run: %s over %llu sources: about %.0f s (%.3f s for one source, %d run%s)\n", prim.name,
+              (unsigned long long)n_src, total, one, o.runs, o.runs == 1 ? "" : "s");
   }
   for (int r = 0; r < o.runs; r++) {
-    gr_run_args args = {0, r, NULL, 0};
-    if (several) {
-      gr_vid k = 0;
-      pick_sources(src_list, candidates, n_candidates, csr, &o, r, &k);
-      args.sources = src_list;
-      args.n_sources = k;
-      args.source = src_list[0];
-    } else if (prim->needs_source) {
-      args.source = o.src == SRC_RANDOM ? random_source(csr, o.seed, &counter) : fixed_src;
-    }
-    gr_run_stats stats;
-    t_phase = gr_time_now();
-    st = gr_enactor_run(en, &args, &stats);
-    ph->runs += gr_time_now() - t_phase;
-    if (st < 0) {
-      gr_run_stats_free(&stats);
-      goto runtime_fail;
-    }
     gr_run_record *x = &records[r];
-    rep.n_runs = r + 1;
-    x->source = prim->needs_source ? gr_graph_original_id(g, args.source) : 0;
-    x->ms = stats.ms;
-    x->iterations = stats.iterations;
-    x->edges = stats.edges;
-    x->frontier = stats.frontier;
-    x->frontier_len = stats.frontier_len;
-    x->level_edges = stats.level_edges;
-    x->level_ms = stats.level_ms;
-    x->level_tag = stats.level_tag;
-    x->level_bytes = stats.level_bytes;
-    x->dev = stats.devices;
-    x->n_dev = stats.n_devices;
-    x->iteration_limit = stats.status == GR_ITERATION_LIMIT;
-    t_phase = gr_time_now();
-    GR_CHECK_GOTO(gr_enactor_extract_reuse(en, &res), st, runtime_fail);
-    maybe_corrupt(&res, args.source);
-    x->reached = count_reached(&res);
-    x->traversed = prim->traversed_edges ? prim->traversed_edges(g, &res) : gr_graph_num_edges(g);
-    ph->extract += gr_time_now() - t_phase;
-    x->gteps = x->ms > 0 ? (double)x->traversed / (x->ms * 1e-3) / 1e9 : 0.0;
-    if (o.validate && (!o.validate_first || r == 0)) {
-      t_phase = gr_time_now();
-      gr_result_free(&ref);
-      st = prim->reference(g, &args, &o.popts, &ref);
+    if (several && !o.sources_all && r > 0) {
+      st = gr_graph_sample_sources(g, o.seed, r, n_src, src_list);
       if (st < 0) goto runtime_fail;
-      st = prim->validate(g, &args, &o.popts, &res, &ref);
+    }
+    t_phase = now_seconds();
+    st = several ? gr_problem_run_sources(prob, src_list, n_src, &x->stats)
+                 : gr_problem_run(prob, sources[r], &x->stats);
+    const double t_run = now_seconds() - t_phase;
+    if (st < 0) goto runtime_fail;
+    rep.n_runs = r + 1;
+    gr_stats_get_summary(x->stats, &x->sum);
+    ph->runs += t_run - x->sum.extract_seconds;
+    ph->extract += x->sum.extract_seconds;
+    if (o.validate && (!o.validate_first || r == 0)) {
+      t_phase = now_seconds();
+      st = gr_problem_validate(prob);
+      if (st < 0 && st != GR_ERR_VALIDATION) goto runtime_fail;
       x->validated = st < 0 ? -1 : 1;
       if (st < 0 && !rep.validation_error[0]) {
-        if (prim->needs_source)
-          snprintf(rep.validation_error, sizeof rep.validation_error, "run %d (source %llu): %s", r,
-                   (unsigned long long)x->source, gr_error_message());
+        if (prim.needs_source)
+          snprintf(rep.validation_error, sizeof rep.validation_error, "run %d (source %lld): %s", r,
+                   (long long)x->sum.source, gr_error_message());
         else
           snprintf(rep.validation_error, sizeof rep.validation_error, "run %d: %s", r, gr_error_message());
       }
-      ph->validate += gr_time_now() - t_phase;
+      ph->validate += now_seconds() - t_phase;
     }
-    /* The primitive's own figures (which the validator may read, pr: the
-     * iterations) go with the run's record. */
-    x->extra = res.extra;
-    memset(&res.extra, 0, sizeof res.extra);
   }
 
-  rep.primitive = prim->name;
-  rep.sourceless = !prim->needs_source;
-  rep.graph = gen_name[0] ? gen_name : gr_graph_name(g);
-  rep.vertices = gr_graph_num_vertices(g);
-  rep.edges = gr_graph_num_edges(g);
-  rep.arcs = gr_graph_num_arcs(g);
-  rep.directed = gr_graph_is_directed(g);
-  rep.weighted = gr_graph_has_weights(g);
-  rep.load_seconds = gr_graph_load_seconds(g);
-  rep.from_cache = gr_graph_from_cache(g);
-  rep.backend = backend == GR_BACKEND_CUDA ? "cuda" : "cpu";
-  if (part) {
-    rep.partition = part;
-    rep.proxy = proxy == GR_PROXY_1HOP ? "1hop" : "all";
-    rep.comm = gr_comm_mode_name(cmode);
-    rep.transport = gr_transport_name(gr_comm_transport(comm));
+  rep.primitive = prim.name;
+  rep.sourceless = !prim.needs_source;
+  rep.problem = prob;
+  rep.n_devices = rep.info.devices;
+  devs = calloc((size_t)rep.n_devices, sizeof *devs);
+  if (rep.info.partitioner) parts = calloc((size_t)rep.n_devices, sizeof *parts);
+  if (!devs || (rep.info.partitioner && !parts)) {
+    fprintf(stderr, "gr_run: out of host memory for the device reports\n");
+    rc = EXIT_RUNTIME;
+    goto done;
   }
-  rep.n_devices = gr_enactor_device_count(en);
-  GR_CHECK_GOTO(gr_host_calloc((void **)&devs, (size_t)rep.n_devices, sizeof *devs, "device reports"),
-                st, runtime_fail);
-  for (int i = 0; i < rep.n_devices; i++) gr_enactor_device_report(en, i, &devs[i]);
+  for (int i = 0; i < rep.n_devices; i++) {
+    gr_problem_get_device(prob, i, &devs[i]);
+    if (parts) gr_problem_get_part(prob, i, &parts[i]);
+  }
   rep.devices = devs;
+  rep.parts = parts;
   rep.runs = records;
   rep.validate = o.validate;
   rep.timeline = o.timeline;
-  ph->total = gr_time_now() - t_start;
+  ph->total = now_seconds() - t_start;
   rep.argc = argc;
   rep.argv = argv;
 
@@ -930,7 +752,7 @@ int main(int argc, char **argv) {
     }
   }
   if (o.out) {
-    st = gr_report_write_out(o.out, g, &res);
+    st = gr_report_write_out(o.out, g, prob);
     if (st < 0) {
       rc = fail(st, "--out");
       goto done;
@@ -942,29 +764,15 @@ runtime_fail:
   rc = fail(st, NULL);
 done:
   if (records)
-    for (int r = 0; r < o.runs; r++) {
-      gr_run_stats rs = {0};
-      rs.frontier = records[r].frontier;
-      rs.level_edges = records[r].level_edges;
-      rs.level_ms = records[r].level_ms;
-      rs.level_tag = records[r].level_tag;
-      rs.level_bytes = records[r].level_bytes;
-      rs.devices = records[r].dev;
-      rs.n_devices = records[r].n_dev;
-      gr_run_stats_free(&rs);
-      gr_extra_free(&records[r].extra);
-    }
+    for (int r = 0; r < o.runs; r++) gr_stats_destroy(&records[r].stats);
   free(records);
   free(devs);
+  free(parts);
+  free(sources);
   free(src_list);
-  free(candidates);
-  gr_result_free(&res);
-  gr_result_free(&ref);
-  gr_enactor_destroy(&en);
-  gr_comm_destroy(&comm);
-  gr_subgraph_destroy(&sub);
-  gr_subgraphs_destroy(&subs, part ? part->parts : 0);
-  gr_partition_destroy(&part);
+  gr_problem_destroy(&prob);
   gr_graph_destroy(&g);
+  gr_context_destroy(&ctx);
+  gr_options_destroy(&o.set);
   return rc;
 }

@@ -10,12 +10,44 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gr/device.h"
-#include "gr/util.h"
+/* "1.50 GiB": bytes in the largest unit that keeps a number above 1. */
+static const char *format_bytes(char *buf, size_t len, uint64_t bytes) {
+  static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  double v = (double)bytes;
+  int u = 0;
+  while (v >= 1024.0 && u < 5) {
+    v /= 1024.0;
+    u++;
+  }
+  if (u == 0) snprintf(buf, len, "%llu B", (unsigned long long)bytes);
+  else snprintf(buf, len, "%.2f %s", v, units[u]);
+  return buf;
+}
 
-#ifndef GR_VERSION
-#define GR_VERSION "unknown"
-#endif
+/* A short quality table of the partition: per part vertices, edges, border
+ * and proxies, then the edge cut and the imbalance. */
+static void print_partition(FILE *f, const gr_run_report *r) {
+  const gr_problem_info *p = &r->info;
+  const int parts = r->n_devices;
+  fprintf(f, "partition %s: %d parts, %.3f s\n", p->partitioner, parts, p->partition_seconds);
+  fprintf(f, "  %6s %14s %16s %14s %14s\n", "part", "vertices", "edges", "border", "proxies");
+  uint64_t vmax = 0, emax = 0;
+  for (int q = 0; q < parts; q++) {
+    const gr_part_info *x = &r->parts[q];
+    fprintf(f, "  %6d %14llu %16llu %14llu %14llu\n", q, (unsigned long long)x->vertices,
+            (unsigned long long)x->edges, (unsigned long long)x->border, (unsigned long long)x->proxies);
+    if (x->vertices > vmax) vmax = x->vertices;
+    if (x->edges > emax) emax = x->edges;
+  }
+  fprintf(f, "  %6s %14llu %16llu %14llu %14llu\n", "total", (unsigned long long)r->graph.vertices,
+          (unsigned long long)p->arcs, (unsigned long long)p->border_total, (unsigned long long)p->proxies_total);
+  /* Imbalance: the largest part over the average (1.00 is perfect). */
+  const double vavg = (double)r->graph.vertices / parts, eavg = (double)p->arcs / parts;
+  fprintf(f, "  edge cut %llu of %llu arcs (%.2f%%); imbalance: vertices %.3f, edges %.3f\n",
+          (unsigned long long)p->edge_cut, (unsigned long long)p->arcs,
+          p->arcs ? 100.0 * (double)p->edge_cut / (double)p->arcs : 0.0, vavg > 0 ? (double)vmax / vavg : 1.0,
+          eavg > 0 ? (double)emax / eavg : 1.0);
+}
 
 static int gr__cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -33,8 +65,8 @@ static gr__summary gr__summarize(const gr_run_report *r) {
   if (!t) return s;
   double *g = t + r->n_runs;
   for (int i = 0; i < r->n_runs; i++) {
-    t[i] = r->runs[i].ms;
-    g[i] = r->runs[i].gteps;
+    t[i] = r->runs[i].sum.ms;
+    g[i] = r->runs[i].sum.gteps;
   }
   qsort(t, (size_t)r->n_runs, sizeof *t, gr__cmp_double);
   qsort(g, (size_t)r->n_runs, sizeof *g, gr__cmp_double);
@@ -51,7 +83,7 @@ static gr__summary gr__summarize(const gr_run_report *r) {
 static int gr__median_run(const gr_run_report *r, double median) {
   int best = 0;
   for (int i = 1; i < r->n_runs; i++)
-    if (fabs(r->runs[i].ms - median) < fabs(r->runs[best].ms - median)) best = i;
+    if (fabs(r->runs[i].sum.ms - median) < fabs(r->runs[best].sum.ms - median)) best = i;
   return best;
 }
 
@@ -60,13 +92,15 @@ static void gr__print_timeline(FILE *f, const gr_run_report *r) {
   const gr__summary s = gr__summarize(r);
   const int k = gr__median_run(r, s.median);
   const gr_run_record *x = &r->runs[k];
-  fprintf(f, "timeline of run %d (%.3f ms; ms per step, host work per device and iteration):\n", k, x->ms);
+  fprintf(f, "timeline of run %d (%.3f ms; ms per step, host work per device and iteration):\n", k, x->sum.ms);
   fprintf(f, "  %5s %6s %9s %8s %8s %8s %8s %5s %5s %5s %5s %5s %4s %12s\n", "iter", "device", "compute", "package",
           "transfer", "combine", "waiting", "launch", "wait", "copy", "mset", "alloc", "bar", "bytes");
-  for (int d = 0; d < x->n_dev; d++) {
-    const gr_device_run_stats *y = &x->dev[d];
-    for (int i = 0; i < y->timeline_len; i++) {
-      const gr_timeline_entry *t = &y->timeline[i];
+  for (int d = 0; d < x->sum.devices; d++) {
+    gr_device_split y;
+    if (gr_stats_get_device(x->stats, d, &y) < 0) continue;
+    for (int i = 0; i < y.timeline_len; i++) {
+      gr_timeline_step ts, *t = &ts;
+      if (gr_stats_get_timeline(x->stats, d, i, t) < 0) continue;
       fprintf(f, "  %5d %6d %9.3f %8.3f %8.3f %8.3f %8.3f %5u %5u %5u %5u %5u %4u %12llu\n", t->iteration, d,
               t->compute_ms, t->package_ms, t->transfer_ms, t->combine_ms, t->wait_ms, t->launches, t->waits,
               t->copies, t->memsets, t->allocations, t->barriers, (unsigned long long)t->bytes);
@@ -85,41 +119,43 @@ void gr_report_print(FILE *f, const gr_run_report *r) {
   char b1[32];
   fprintf(f, "primitive  %s\n", r->primitive);
   fprintf(f, "graph      %s: %llu vertices, %llu edges (%s%s), %llu arcs stored; loaded in %.3f s%s\n",
-          r->graph, (unsigned long long)r->vertices, (unsigned long long)r->edges,
-          r->directed ? "directed" : "undirected", r->weighted ? ", weighted" : "",
-          (unsigned long long)r->arcs, r->load_seconds, r->from_cache ? " (from cache)" : "");
-  fprintf(f, "devices    %d x %s\n", r->n_devices, r->backend);
+          r->graph.name, (unsigned long long)r->graph.vertices, (unsigned long long)r->graph.edges,
+          r->graph.directed ? "directed" : "undirected", r->graph.weighted ? ", weighted" : "",
+          (unsigned long long)r->graph.arcs, r->graph.load_seconds, r->graph.from_cache ? " (from cache)" : "");
+  fprintf(f, "devices    %d x %s\n", r->n_devices, r->info.backend);
   for (int i = 0; i < r->n_devices; i++)
     fprintf(f, "  device %d  %s, peak memory %s, %llu allocations, %llu reallocations\n", i,
-            r->devices[i].name, gr_format_bytes(b1, sizeof b1, r->devices[i].peak_bytes),
+            r->devices[i].name, format_bytes(b1, sizeof b1, r->devices[i].peak_bytes),
             (unsigned long long)r->devices[i].allocations,
             (unsigned long long)r->devices[i].reallocations);
-  if (r->partition) {
-    gr_partition_print(f, r->partition);
-    fprintf(f, "exchange   %s, %s proxies, %s transport\n", r->comm, r->proxy, r->transport);
+  if (r->parts) {
+    print_partition(f, r);
+    fprintf(f, "exchange   %s, %s proxies, %s transport\n", r->info.comm, r->info.proxy, r->info.transport);
   }
   fprintf(f, "%5s %12s %11s %6s %14s %12s %9s %s\n", "run", "source", "time_ms", "iters",
           "edges_visited", "reached", "GTEPS", r->validate ? "valid" : "");
   for (int i = 0; i < r->n_runs; i++) {
-    const gr_run_record *x = &r->runs[i];
+    const gr_run_summary *x = &r->runs[i].sum;
+    const int validated = r->runs[i].validated;
     char src[32];
     if (r->sourceless) snprintf(src, sizeof src, "-");
     else snprintf(src, sizeof src, "%llu", (unsigned long long)x->source);
-    fprintf(f, "%5d %12s %11.3f %6d %14llu %12llu %9.3f %s%s\n", i, src, x->ms, x->iterations, (unsigned long long)x->edges, (unsigned long long)x->reached,
-            x->gteps, x->validated > 0 ? "yes" : x->validated < 0 ? "NO" : "",
-            x->iteration_limit ? " (iteration limit)" : "");
+    fprintf(f, "%5d %12s %11.3f %6d %14llu %12llu %9.3f %s%s\n", i, src, x->ms, x->iterations,
+            (unsigned long long)x->edges_visited, (unsigned long long)x->reached, x->gteps,
+            validated > 0 ? "yes" : validated < 0 ? "NO" : "", x->iteration_limit ? " (iteration limit)" : "");
   }
-  if (r->n_runs && (r->runs[0].n_dev > 1 || r->timeline)) {
+  if (r->n_runs && (r->runs[0].sum.devices > 1 || r->timeline)) {
     /* Where the time went, per device, averaged over the runs; and what
      * the host asked of each device per iteration (the fixed costs). */
     fprintf(f, "time split (mean per run, ms), bytes sent per run, host work per iteration:\n");
     fprintf(f, "  %6s %9s %9s %9s %9s %9s %13s %8s %8s %8s\n", "device", "compute", "package", "transfer",
             "combine", "waiting", "bytes_sent", "launches", "waits", "barriers");
-    const int nd = r->runs[0].n_dev;
+    const int nd = r->runs[0].sum.devices;
     for (int d = 0; d < nd; d++) {
       double c = 0, p = 0, t = 0, m = 0, w = 0, b = 0, la = 0, wa = 0, ba = 0, it = 0;
       for (int i = 0; i < r->n_runs; i++) {
-        const gr_device_run_stats *x = &r->runs[i].dev[d];
+        gr_device_split xs, *x = &xs;
+        if (gr_stats_get_device(r->runs[i].stats, d, x) < 0) continue;
         c += x->compute_ms;
         p += x->package_ms;
         t += x->transfer_ms;
@@ -128,8 +164,8 @@ void gr_report_print(FILE *f, const gr_run_report *r) {
         la += (double)x->launches;
         wa += (double)x->waits;
         ba += (double)x->barriers;
-        it += r->runs[i].iterations;
-        for (int j = 0; x->bytes_to && j < nd; j++) b += (double)x->bytes_to[j];
+        it += r->runs[i].sum.iterations;
+        for (int j = 0; j < nd; j++) b += (double)gr_stats_bytes_to(r->runs[i].stats, d, j);
       }
       const double k = 1.0 / r->n_runs, ki = it > 0 ? 1.0 / it : 0.0;
       fprintf(f, "  %6d %9.3f %9.3f %9.3f %9.3f %9.3f %13.0f %8.1f %8.1f %8.1f\n", d, c * k, p * k, t * k, m * k,
@@ -137,12 +173,16 @@ void gr_report_print(FILE *f, const gr_run_report *r) {
     }
   }
   if (r->timeline && r->n_runs) gr__print_timeline(f, r);
-  if (r->n_runs && r->runs[0].extra.n_numbers) {
+  if (r->n_runs && gr_stats_extra_numbers(r->runs[0].stats)) {
     /* The primitive's own figures, as in the first run. */
-    const gr_extra *x = &r->runs[0].extra;
+    const gr_stats *x = r->runs[0].stats;
     fprintf(f, "%-10s", r->primitive);
-    for (int k = 0; k < x->n_numbers && k < GR_EXTRA_MAX; k++)
-      fprintf(f, "%s %s %.9g", k ? "," : "", x->number_names[k], x->numbers[k]);
+    for (int k = 0; k < gr_stats_extra_numbers(x); k++) {
+      const char *name = "";
+      double v = 0;
+      gr_stats_get_extra_number(x, k, &name, &v);
+      fprintf(f, "%s %s %.9g", k ? "," : "", name, v);
+    }
     fprintf(f, "\n");
   }
   gr__summary s = gr__summarize(r);
@@ -160,56 +200,50 @@ void gr_report_print(FILE *f, const gr_run_report *r) {
   }
 }
 
-static cJSON *gr__json_u64_array(const gr_eid *a, int n) {
-  cJSON *arr = cJSON_CreateArray();
-  for (int i = 0; arr && i < n; i++) cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)a[i]));
-  return arr;
-}
-
 gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
   cJSON *root = cJSON_CreateObject();
   if (!root) return gr_errorf(GR_ERR_HOST_OOM, "cannot build the JSON report");
-  int rt = 0, drv = 0;
-  gr_cuda_versions(&rt, &drv);
+  gr_library_info li;
+  gr_library_get_info(&li);
   cJSON *ver = cJSON_AddObjectToObject(root, "versions");
-  cJSON_AddStringToObject(ver, "gr", GR_VERSION);
-  cJSON_AddNumberToObject(ver, "cuda_runtime", rt);
-  cJSON_AddNumberToObject(ver, "cuda_driver", drv);
+  cJSON_AddStringToObject(ver, "gr", li.version);
+  cJSON_AddNumberToObject(ver, "cuda_runtime", li.cuda_runtime);
+  cJSON_AddNumberToObject(ver, "cuda_driver", li.cuda_driver);
   cJSON_AddStringToObject(ver, "compiler", __VERSION__);
-  cJSON_AddNumberToObject(ver, "vertex_id_bits", GR_VID_BITS);
+  cJSON_AddNumberToObject(ver, "vertex_id_bits", li.vertex_id_bits);
   cJSON *cmd = cJSON_AddArrayToObject(root, "command_line");
   for (int i = 0; i < r->argc; i++) cJSON_AddItemToArray(cmd, cJSON_CreateString(r->argv[i]));
   cJSON_AddStringToObject(root, "primitive", r->primitive);
   cJSON *g = cJSON_AddObjectToObject(root, "graph");
-  cJSON_AddStringToObject(g, "name", r->graph);
-  cJSON_AddNumberToObject(g, "vertices", (double)r->vertices);
-  cJSON_AddNumberToObject(g, "edges", (double)r->edges);
-  cJSON_AddNumberToObject(g, "arcs", (double)r->arcs);
-  cJSON_AddBoolToObject(g, "directed", r->directed);
-  cJSON_AddBoolToObject(g, "weighted", r->weighted);
-  cJSON_AddNumberToObject(g, "load_seconds", r->load_seconds);
-  cJSON_AddBoolToObject(g, "from_cache", r->from_cache);
-  cJSON_AddStringToObject(root, "backend", r->backend);
-  if (r->partition) {
-    const gr_partition *p = r->partition;
+  cJSON_AddStringToObject(g, "name", r->graph.name);
+  cJSON_AddNumberToObject(g, "vertices", (double)r->graph.vertices);
+  cJSON_AddNumberToObject(g, "edges", (double)r->graph.edges);
+  cJSON_AddNumberToObject(g, "arcs", (double)r->graph.arcs);
+  cJSON_AddBoolToObject(g, "directed", r->graph.directed);
+  cJSON_AddBoolToObject(g, "weighted", r->graph.weighted);
+  cJSON_AddNumberToObject(g, "load_seconds", r->graph.load_seconds);
+  cJSON_AddBoolToObject(g, "from_cache", r->graph.from_cache);
+  cJSON_AddStringToObject(root, "backend", r->info.backend);
+  if (r->parts) {
+    const gr_problem_info *p = &r->info;
     cJSON *mg = cJSON_AddObjectToObject(root, "multi_device");
-    cJSON_AddStringToObject(mg, "partitioner", gr_partitioner_name(p->kind));
-    cJSON_AddStringToObject(mg, "proxy", r->proxy);
-    cJSON_AddStringToObject(mg, "comm", r->comm);
-    cJSON_AddStringToObject(mg, "transport", r->transport);
+    cJSON_AddStringToObject(mg, "partitioner", p->partitioner);
+    cJSON_AddStringToObject(mg, "proxy", p->proxy);
+    cJSON_AddStringToObject(mg, "comm", p->comm);
+    cJSON_AddStringToObject(mg, "transport", p->transport);
     cJSON *q = cJSON_AddObjectToObject(mg, "partition");
-    cJSON_AddNumberToObject(q, "seconds", p->seconds);
+    cJSON_AddNumberToObject(q, "seconds", p->partition_seconds);
     cJSON_AddNumberToObject(q, "edge_cut", (double)p->edge_cut);
-    cJSON_AddNumberToObject(q, "arcs", (double)p->m);
+    cJSON_AddNumberToObject(q, "arcs", (double)p->arcs);
     cJSON_AddNumberToObject(q, "border_total", (double)p->border_total);
     cJSON_AddNumberToObject(q, "proxies_total", (double)p->proxies_total);
     cJSON *parts = cJSON_AddArrayToObject(q, "parts");
-    for (int i = 0; i < p->parts; i++) {
+    for (int i = 0; i < r->n_devices; i++) {
       cJSON *o = cJSON_CreateObject();
-      cJSON_AddNumberToObject(o, "vertices", (double)p->vertices[i]);
-      cJSON_AddNumberToObject(o, "edges", (double)p->edges[i]);
-      cJSON_AddNumberToObject(o, "border", (double)p->border[i]);
-      cJSON_AddNumberToObject(o, "proxies", (double)p->proxies[i]);
+      cJSON_AddNumberToObject(o, "vertices", (double)r->parts[i].vertices);
+      cJSON_AddNumberToObject(o, "edges", (double)r->parts[i].edges);
+      cJSON_AddNumberToObject(o, "border", (double)r->parts[i].border);
+      cJSON_AddNumberToObject(o, "proxies", (double)r->parts[i].proxies);
       cJSON_AddItemToArray(parts, o);
     }
   }
@@ -225,51 +259,67 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
   }
   cJSON *runs = cJSON_AddArrayToObject(root, "runs");
   for (int i = 0; i < r->n_runs; i++) {
-    const gr_run_record *x = &r->runs[i];
+    const gr_run_summary *x = &r->runs[i].sum;
+    const gr_stats *st = r->runs[i].stats;
     cJSON *o = cJSON_CreateObject();
     if (r->sourceless) cJSON_AddNullToObject(o, "source");
     else cJSON_AddNumberToObject(o, "source", (double)x->source);
     cJSON_AddNumberToObject(o, "ms", x->ms);
     cJSON_AddNumberToObject(o, "iterations", x->iterations);
-    cJSON_AddNumberToObject(o, "edges_visited", (double)x->edges);
-    cJSON_AddNumberToObject(o, "traversed_edges", (double)x->traversed);
+    cJSON_AddNumberToObject(o, "edges_visited", (double)x->edges_visited);
+    cJSON_AddNumberToObject(o, "traversed_edges", (double)x->traversed_edges);
     cJSON_AddNumberToObject(o, "reached", (double)x->reached);
     cJSON_AddNumberToObject(o, "gteps", x->gteps);
-    if (x->validated) cJSON_AddBoolToObject(o, "valid", x->validated > 0);
+    if (r->runs[i].validated) cJSON_AddBoolToObject(o, "valid", r->runs[i].validated > 0);
     cJSON_AddBoolToObject(o, "iteration_limit", x->iteration_limit);
-    cJSON_AddItemToObject(o, "frontier_sizes", gr__json_u64_array(x->frontier, x->frontier_len));
-    if (x->level_edges && x->level_ms && x->level_tag) {
+    cJSON *fs = cJSON_AddArrayToObject(o, "frontier_sizes");
+    for (int k = 0; fs && k < x->levels; k++) {
+      gr_level_info lv;
+      if (gr_stats_get_level(st, k, &lv) == GR_SUCCESS)
+        cJSON_AddItemToArray(fs, cJSON_CreateNumber((double)lv.frontier));
+    }
+    if (x->has_levels) {
       /* Per level: input frontier, edges visited, ms, the primitive's tag
        * (dobfs: P push, U pull; L a level of a device-side loop), and on
        * several devices the bytes the exchange moved. */
       cJSON *lv = cJSON_AddArrayToObject(o, "levels");
-      for (int k = 0; k < x->frontier_len; k++) {
+      for (int k = 0; k < x->levels; k++) {
+        gr_level_info l;
+        if (gr_stats_get_level(st, k, &l) < 0) continue;
         cJSON *e = cJSON_CreateObject();
-        cJSON_AddNumberToObject(e, "frontier", (double)x->frontier[k]);
-        cJSON_AddNumberToObject(e, "edges", (double)x->level_edges[k]);
-        cJSON_AddNumberToObject(e, "ms", x->level_ms[k]);
-        char tag[2] = {x->level_tag[k] ? x->level_tag[k] : '-', '\0'};
+        cJSON_AddNumberToObject(e, "frontier", (double)l.frontier);
+        cJSON_AddNumberToObject(e, "edges", (double)l.edges);
+        cJSON_AddNumberToObject(e, "ms", l.ms);
+        char tag[2] = {l.tag ? l.tag : '-', '\0'};
         cJSON_AddStringToObject(e, "tag", tag);
-        if (x->n_dev > 1 && x->level_bytes) cJSON_AddNumberToObject(e, "bytes", (double)x->level_bytes[k]);
+        if (x->has_level_bytes) cJSON_AddNumberToObject(e, "bytes", (double)l.bytes);
         cJSON_AddItemToArray(lv, e);
       }
     }
-    if (x->extra.n_numbers || x->extra.n_series) {
+    if (gr_stats_extra_numbers(st) || gr_stats_extra_series(st)) {
       /* The primitive's own figures: numbers, and series with one entry
        * per iteration (as levels). */
       cJSON *ex = cJSON_AddObjectToObject(o, "extra");
-      for (int k = 0; k < x->extra.n_numbers && k < GR_EXTRA_MAX; k++)
-        cJSON_AddNumberToObject(ex, x->extra.number_names[k], x->extra.numbers[k]);
-      for (int k = 0; k < x->extra.n_series && k < GR_EXTRA_MAX; k++) {
-        cJSON *arr = cJSON_AddArrayToObject(ex, x->extra.series_names[k]);
-        for (int j = 0; arr && j < x->extra.series_len; j++)
-          cJSON_AddItemToArray(arr, cJSON_CreateNumber(x->extra.series[k][j]));
+      for (int k = 0; k < gr_stats_extra_numbers(st); k++) {
+        const char *name = "";
+        double v = 0;
+        gr_stats_get_extra_number(st, k, &name, &v);
+        cJSON_AddNumberToObject(ex, name, v);
+      }
+      for (int k = 0; k < gr_stats_extra_series(st); k++) {
+        const char *name = "";
+        const double *v = NULL;
+        int len = 0;
+        gr_stats_get_extra_series(st, k, &name, &v, &len);
+        cJSON *arr = cJSON_AddArrayToObject(ex, name);
+        for (int j = 0; arr && v && j < len; j++) cJSON_AddItemToArray(arr, cJSON_CreateNumber(v[j]));
       }
     }
-    if (x->n_dev > 1) {
+    if (x->devices > 1) {
       cJSON *ds = cJSON_AddArrayToObject(o, "devices");
-      for (int d = 0; d < x->n_dev; d++) {
-        const gr_device_run_stats *y = &x->dev[d];
+      for (int d = 0; d < x->devices; d++) {
+        gr_device_split ys, *y = &ys;
+        if (gr_stats_get_device(st, d, y) < 0) continue;
         cJSON *e = cJSON_CreateObject();
         cJSON_AddNumberToObject(e, "compute_ms", y->compute_ms);
         cJSON_AddNumberToObject(e, "package_ms", y->package_ms);
@@ -283,16 +333,19 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
         cJSON_AddNumberToObject(e, "allocations", (double)y->allocations);
         cJSON_AddNumberToObject(e, "barriers", (double)y->barriers);
         cJSON *bt = cJSON_AddArrayToObject(e, "bytes_to");
-        for (int j = 0; j < x->n_dev; j++)
-          cJSON_AddItemToArray(bt, cJSON_CreateNumber(y->bytes_to ? (double)y->bytes_to[j] : 0.0));
+        for (int j = 0; j < x->devices; j++)
+          cJSON_AddItemToArray(bt, cJSON_CreateNumber((double)gr_stats_bytes_to(st, d, j)));
         cJSON_AddItemToArray(ds, e);
       }
     }
     if (r->timeline) {
       cJSON *tl = cJSON_AddArrayToObject(o, "timeline");
-      for (int d = 0; d < x->n_dev; d++)
-        for (int k = 0; k < x->dev[d].timeline_len; k++) {
-          const gr_timeline_entry *t = &x->dev[d].timeline[k];
+      for (int d = 0; d < x->devices; d++) {
+        gr_device_split y;
+        if (gr_stats_get_device(st, d, &y) < 0) continue;
+        for (int k = 0; k < y.timeline_len; k++) {
+          gr_timeline_step ts, *t = &ts;
+          if (gr_stats_get_timeline(st, d, k, t) < 0) continue;
           cJSON *e = cJSON_CreateObject();
           cJSON_AddNumberToObject(e, "iteration", t->iteration);
           cJSON_AddNumberToObject(e, "device", d);
@@ -310,6 +363,7 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
           cJSON_AddNumberToObject(e, "bytes", (double)t->bytes);
           cJSON_AddItemToArray(tl, e);
         }
+      }
     }
     cJSON_AddItemToArray(runs, o);
   }
@@ -352,44 +406,53 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
   return GR_SUCCESS;
 }
 
-gr_status gr_report_write_out(const char *path, const gr_graph *g, const gr_result *res) {
+gr_status gr_report_write_out(const char *path, const gr_graph *g, gr_problem *p) {
+  gr_values res;
+  gr_graph_info gi;
+  GR_CHECK(gr_problem_get_values(p, &res));
+  GR_CHECK(gr_graph_get_info(g, &gi));
+  int64_t *ids = malloc((size_t)gi.vertices * sizeof *ids + 1);
+  if (!ids) return gr_errorf(GR_ERR_HOST_OOM, "cannot hold the ids of %llu vertices", (unsigned long long)gi.vertices);
+  GR_CHECK(gr_graph_ids(g, ids));
   char tmp[4096];
   snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
   FILE *f = fopen(tmp, "w");
-  if (!f) return gr_errorf(GR_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+  if (!f) {
+    free(ids);
+    return gr_errorf(GR_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+  }
   static char buf[1 << 16];
   setvbuf(f, buf, _IOFBF, sizeof buf);
   int bad = 0;
-  for (gr_vid v = 0; v < res->n && !bad; v++) {
-    unsigned long long id = (unsigned long long)gr_graph_original_id(g, v);
+  for (uint64_t v = 0; v < res.n && !bad; v++) {
+    unsigned long long id = (unsigned long long)ids[v];
     int k;
-    switch (res->type) {
-      case GR_VALUE_SVID: {
-        const gr_svid x = ((const gr_svid *)res->values)[v];
-        /* A vertex id (cc's labels) is written as the input names it. */
-        if (res->values_are_ids && x >= 0 && (uint64_t)x < (uint64_t)res->n)
-          k = fprintf(f, "%llu %llu", id, (unsigned long long)gr_graph_original_id(g, (gr_vid)x));
-        else
-          k = fprintf(f, "%llu %lld", id, (long long)x);
+    switch (res.type) {
+      case GR_VALUES_INT64: {
+        /* A vertex id (cc's labels) comes as the input names it. */
+        const long long x = (long long)((const int64_t *)res.values)[v];
+        if (res.values_are_ids && x >= 0) k = fprintf(f, "%llu %llu", id, (unsigned long long)x);
+        else k = fprintf(f, "%llu %lld", id, x);
         break;
       }
-      case GR_VALUE_FLOAT: {
-        float x = ((const float *)res->values)[v];
+      case GR_VALUES_FLOAT32: {
+        float x = ((const float *)res.values)[v];
         k = isinf(x) || isnan(x) ? fprintf(f, "%llu -1", id) : fprintf(f, "%llu %.9g", id, (double)x);
         break;
       }
       default: {
-        double x = ((const double *)res->values)[v];
+        double x = ((const double *)res.values)[v];
         k = isinf(x) || isnan(x) ? fprintf(f, "%llu -1", id) : fprintf(f, "%llu %.17g", id, x);
         break;
       }
     }
-    if (k >= 0 && res->preds) {
-      gr_svid p = res->preds[v];
-      k = p < 0 ? fprintf(f, " -1") : fprintf(f, " %llu", (unsigned long long)gr_graph_original_id(g, (gr_vid)p));
+    if (k >= 0 && res.predecessors) {
+      int64_t q = res.predecessors[v];
+      k = q < 0 ? fprintf(f, " -1") : fprintf(f, " %llu", (unsigned long long)q);
     }
     if (k < 0 || fputc('\n', f) == EOF) bad = 1;
   }
+  free(ids);
   bad = fclose(f) != 0 || bad;
   if (bad || rename(tmp, path) != 0) {
     int e = errno;
