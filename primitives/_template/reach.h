@@ -17,8 +17,9 @@
  *                    (framework/operators/cuda/operators.cuh); fills
  *                    extern "C" gr__<p>_ops_cuda.
  *   <p>.c            the gr_primitive spec, per-device state (gr_buffer)
- *                    and the life cycle: reset (the first frontier only on
- *                    the device owning the source: gr_part_seed); iterate,
+ *                    and the life cycle: reset (gr_part_seed: the
+ *                    source's value wherever it is held, the first frontier
+ *                    only on the device owning it); iterate,
  *                    written once with the ops table picked by
  *                    gr_device_backend, reserving it->out for all the
  *                    operator may emit (operators refuse to overflow);
