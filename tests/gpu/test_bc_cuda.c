@@ -37,15 +37,6 @@ static void teardown(void) {
   gr_device_destroy(&cpu);
 }
 
-static gr_graph *generated(const char *spec) {
-  gr_gen_spec s;
-  ck_assert_int_eq(gr_gen_parse(&s, spec), GR_SUCCESS);
-  gr_load_options o = GR_LOAD_OPTIONS_INIT;
-  gr_graph *g = NULL;
-  ck_assert_int_eq(gr_gen_graph(&g, &s, &o), GR_SUCCESS);
-  return g;
-}
-
 static void put(gr_device *dev, gr_buffer *b, const void *host, size_t bytes) {
   ck_assert_int_eq(gr_buffer_resize(b, dev, bytes ? bytes : 8, 0, "test"), GR_SUCCESS);
   if (host && bytes) ck_assert_int_eq(gr_device_copy(dev, b->ptr, host, bytes, GR_COPY_H2D), GR_SUCCESS);
@@ -134,7 +125,7 @@ static void assert_close(double x, double y, double rel, const char *what, gr_vi
 START_TEST(cuda_kernels_equal_cpu) {
   const char *names[] = {"kron:15:16", "uniform:14:8,directed", "grid2d:200x300"};
   for (int gi = 0; gi < 3; gi++) {
-    gr_graph *g = generated(names[gi]);
+    gr_graph *g = gr_test_generated(names[gi]);
     const gr_csr *o = gr_graph_out(g);
     const gr_vid n = o->n;
     gr_vid s = 0;
@@ -340,7 +331,7 @@ enum { GRID = 600 };
 /* The reference from corner 0 of the 600 x 600 grid: its counts are
  * logarithms (sigma_log), C(i + j, i) at (i, j). */
 static gr_graph *grid_reference(gr_result *ref) {
-  gr_graph *g = generated("grid2d:600x600");
+  gr_graph *g = gr_test_generated("grid2d:600x600");
   gr_prim_options po = GR_PRIM_OPTIONS_INIT;
   gr_run_args a = {0, 0, NULL, 0};
   ck_assert_msg(gr_bc_reference(g, &a, &po, ref) == GR_SUCCESS, "%s", gr_error_message());
@@ -605,7 +596,7 @@ static void run_bc(gr_subgraph *const *subs, int devices, const gr_exchange_ops 
 START_TEST(cuda_bc_equals_reference) {
   const char *specs[] = {"kron:16:16", "grid2d:300x400", "kron:14:8,directed"};
   for (int i = 0; i < 3; i++) {
-    gr_graph *g = generated(specs[i]);
+    gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
     gr_subgraph *sub = NULL;
     ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
@@ -633,7 +624,7 @@ START_TEST(bc_on_devices_sharing_gpu_0_equals_one_gpu) {
   const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
   const char *maps[] = {"0,0", "0,0,0"};
   for (int i = 0; i < 3; i++) {
-    gr_graph *g = generated(specs[i]);
+    gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
     gr_prim_options o = GR_PRIM_OPTIONS_INIT;
     gr_vid src[3];
@@ -696,7 +687,7 @@ static double extra_number(const gr_result *r, const char *name) {
  * logarithms), the centre (stays in double), the far corner; the
  * validator holds it to the long double reference. */
 START_TEST(cuda_bc_beyond_double_equals_reference) {
-  gr_graph *g = generated("grid2d:700x700");
+  gr_graph *g = gr_test_generated("grid2d:700x700");
   const gr_vid n = gr_graph_num_vertices(g);
   gr_subgraph *sub = NULL;
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
@@ -724,7 +715,7 @@ START_TEST(bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu) {
   const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
   const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
   const char *maps[] = {"0,0", "0,0,0"};
-  gr_graph *g = generated("grid2d:600x600");
+  gr_graph *g = gr_test_generated("grid2d:600x600");
   const gr_vid n = gr_graph_num_vertices(g);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   gr_vid src[] = {n - 1, (gr_vid)(GRID / 3) * GRID + GRID / 2, GRID - 1};

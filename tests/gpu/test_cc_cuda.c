@@ -32,15 +32,6 @@ static void teardown(void) {
   gr_device_destroy(&cpu);
 }
 
-static gr_graph *generated(const char *spec) {
-  gr_gen_spec s;
-  ck_assert_int_eq(gr_gen_parse(&s, spec), GR_SUCCESS);
-  gr_load_options o = GR_LOAD_OPTIONS_INIT;
-  gr_graph *g = NULL;
-  ck_assert_int_eq(gr_gen_graph(&g, &s, &o), GR_SUCCESS);
-  return g;
-}
-
 static void put(gr_device *dev, gr_buffer *b, const void *host, size_t bytes) {
   ck_assert_int_eq(gr_buffer_resize(b, dev, bytes ? bytes : 8, 0, "test"), GR_SUCCESS);
   if (host && bytes) ck_assert_int_eq(gr_device_copy(dev, b->ptr, host, bytes, GR_COPY_H2D), GR_SUCCESS);
@@ -147,7 +138,7 @@ static void steps_free(steps *s) {
 START_TEST(cuda_afforest_steps_equal_cpu) {
   const char *specs[] = {"kron:15:16", "uniform:14:2", "grid2d:200x300"};
   for (int i = 0; i < 3; i++) {
-    gr_graph *g = generated(specs[i]);
+    gr_graph *g = gr_test_generated(specs[i]);
     const gr_csr *h = gr_graph_out(g);
     dev_run rg, rc;
     dev_run_init(&rg, gpu, h);
@@ -219,7 +210,7 @@ static void check(gr_graph *g, const gr_svid *labels, const char *what) {
 START_TEST(cuda_cc_equals_reference) {
   const char *specs[] = {"kron:16:16", "grid2d:300x400", "uniform:14:1", "kron:14:8,directed", "uniform:13:2,directed"};
   for (int i = 0; i < 5; i++) {
-    gr_graph *g = generated(specs[i]);
+    gr_graph *g = gr_test_generated(specs[i]);
     gr_subgraph *sub = NULL;
     ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
     gr_svid *l = run_cc(&sub, 1, NULL, NULL);
@@ -237,7 +228,7 @@ START_TEST(cc_on_devices_sharing_gpu_0_equals_reference) {
   const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
   const char *maps[] = {"0,0", "0,0,0"};
   for (int i = 0; i < 3; i++) {
-    gr_graph *g = generated(specs[i]);
+    gr_graph *g = gr_test_generated(specs[i]);
     for (int nd = 2; nd <= 3; nd++) {
       setenv("GR_DEVICE_MAP", maps[nd - 2], 1);
       gr_partition_options po = GR_PARTITION_OPTIONS_INIT;

@@ -41,15 +41,6 @@ static gr_graph *from_coo(gr_coo *c, bool undirected) {
   return g;
 }
 
-static gr_graph *generated(const char *spec) {
-  gr_gen_spec s;
-  ck_assert_int_eq(gr_gen_parse(&s, spec), GR_SUCCESS);
-  gr_load_options o = GR_LOAD_OPTIONS_INIT;
-  gr_graph *g = NULL;
-  ck_assert_int_eq(gr_gen_graph(&g, &s, &o), GR_SUCCESS);
-  return g;
-}
-
 /* Rows of every class: a hub with 3 * GR_PR_CHUNK + 5 in-edges and one
  * just above GR_PR_MEDIUM (heavy), rows of 17..4096 (medium), light ones,
  * dangling vertices, and vertices without in-edges. */
@@ -144,7 +135,7 @@ static void assert_close(double x, double y, double rel, const char *what, gr_vi
 }
 
 START_TEST(cuda_pull_push_and_publish_equal_cpu) {
-  gr_graph *graphs[] = {rows_of_every_class(), generated("kron:16:16"), generated("uniform:14:8,directed")};
+  gr_graph *graphs[] = {rows_of_every_class(), gr_test_generated("kron:16:16"), gr_test_generated("uniform:14:8,directed")};
   for (int gi = 0; gi < 3; gi++) {
     gr_graph *g = graphs[gi];
     const gr_vid n = gr_graph_num_vertices(g);
@@ -258,7 +249,7 @@ static void check(gr_graph *g, const gr_prim_options *o, const float *x, int ite
 }
 
 START_TEST(cuda_pr_equals_double_iteration) {
-  gr_graph *graphs[] = {generated("kron:16:16"), generated("grid2d:300x400"), generated("kron:14:8,directed"),
+  gr_graph *graphs[] = {gr_test_generated("kron:16:16"), gr_test_generated("grid2d:300x400"), gr_test_generated("kron:14:8,directed"),
                         rows_of_every_class()};
   const char *names[] = {"kron:16:16", "grid2d:300x400", "kron:14:8,directed", "rows of every class"};
   for (int i = 0; i < 4; i++) {
@@ -288,7 +279,7 @@ START_TEST(pr_on_devices_sharing_gpu_0_equals_one_gpu) {
   const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
   const char *maps[] = {"0,0", "0,0,0"};
   for (int i = 0; i < 3; i++) {
-    gr_graph *g = generated(specs[i]);
+    gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
     gr_prim_options o = GR_PRIM_OPTIONS_INIT;
     ck_assert_int_eq(gr_pr_prepare(g, &o), GR_SUCCESS);

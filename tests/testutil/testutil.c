@@ -2,6 +2,9 @@
 /* Helpers shared by the Check tests. */
 #include "testutil.h"
 
+#include "gr/gen.h"
+#include "gr/graph.h"
+
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,4 +129,13 @@ int gr_test_run_limited(const char *const argv[], const char *const env[], char 
   if (timed_out) return GR_TEST_TIMED_OUT;
   if (!WIFEXITED(status)) return -1;
   return WEXITSTATUS(status);
+}
+
+gr_graph *gr_test_generated(const char *spec) {
+  gr_gen_spec s;
+  ck_assert_int_eq(gr_gen_parse(&s, spec), GR_SUCCESS);
+  gr_load_options o = GR_LOAD_OPTIONS_INIT;
+  gr_graph *g = NULL;
+  ck_assert_int_eq(gr_gen_graph(&g, &s, &o), GR_SUCCESS);
+  return g;
 }

@@ -6,6 +6,11 @@
 
 #include <stddef.h>
 
+struct gr_graph;
+/* The graph of a generator spec ("kron:10:8", ...) with default load
+ * options; a failure fails the calling test. */
+struct gr_graph *gr_test_generated(const char *spec);
+
 /* Scratch folder inside the build tree (GR_TEST_TMP_DIR) or /tmp. */
 const char *gr_test_tmp_dir(void);
 /* Writes `text` to a fresh file in the scratch folder named after `name`

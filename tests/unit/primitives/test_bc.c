@@ -36,15 +36,6 @@ static gr_graph *from_edges(gr_vid n, const gr_vid (*e)[2], int m, bool undirect
   return g;
 }
 
-static gr_graph *generated(const char *spec) {
-  gr_gen_spec s;
-  ck_assert_int_eq(gr_gen_parse(&s, spec), GR_SUCCESS);
-  gr_load_options o = GR_LOAD_OPTIONS_INIT;
-  gr_graph *g = NULL;
-  ck_assert_int_eq(gr_gen_graph(&g, &s, &o), GR_SUCCESS);
-  return g;
-}
-
 static gr_vid *all_vertices(gr_vid n) {
   gr_vid *s = malloc(sizeof *s * n);
   for (gr_vid v = 0; v < n; v++) s[v] = v;
@@ -133,7 +124,7 @@ START_TEST(reference_on_a_directed_diamond) {
 END_TEST
 
 START_TEST(validator_rejects_each_kind_of_wrong_answer) {
-  gr_graph *g = generated("kron:10:8");
+  gr_graph *g = gr_test_generated("kron:10:8");
   const gr_vid n = gr_graph_num_vertices(g);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   /* Three sources with out-edges, so that some vertex has a large sum. */
@@ -235,7 +226,7 @@ enum { N_SPECS = sizeof specs / sizeof specs[0] };
 
 START_TEST(one_device_equals_reference) {
   for (int i = 0; i < N_SPECS; i++) {
-    gr_graph *g = generated(specs[i]);
+    gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
     gr_subgraph *sub = NULL;
     ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
@@ -299,7 +290,7 @@ START_TEST(several_devices_equal_one_device) {
   static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
   static const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
   for (int i = 0; i < N_SPECS; i++) {
-    gr_graph *g = generated(specs[i]);
+    gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
     gr_subgraph *sub = NULL;
     ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
@@ -374,7 +365,7 @@ enum { GRID = 600 };
  * vertices, sum over t of (depth(t) - 1), and are symmetric under the
  * grid's transpose. In double the same source gives infinities. */
 START_TEST(reference_beyond_double) {
-  gr_graph *g = generated("grid2d:600x600");
+  gr_graph *g = gr_test_generated("grid2d:600x600");
   const gr_vid n = gr_graph_num_vertices(g);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   gr_run_args a = {0, 0, NULL, 0};
@@ -439,7 +430,7 @@ static double assert_beyond_double_matches(const gr_result *r, const gr_result *
  * corner, so that the mode changes both ways inside a run; the validator
  * holds the run to the long double reference. */
 START_TEST(one_device_beyond_double) {
-  gr_graph *g = generated("grid2d:600x600");
+  gr_graph *g = gr_test_generated("grid2d:600x600");
   const gr_vid n = gr_graph_num_vertices(g);
   gr_subgraph *sub = NULL;
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
@@ -494,7 +485,7 @@ START_TEST(several_devices_beyond_double) {
                                               GR_PART_STATIC, GR_PART_RANGE};
   static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
   static const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
-  gr_graph *g = generated("grid2d:600x600");
+  gr_graph *g = gr_test_generated("grid2d:600x600");
   const gr_vid n = gr_graph_num_vertices(g);
   gr_subgraph *sub = NULL;
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
@@ -557,7 +548,7 @@ START_TEST(several_devices_beyond_double) {
 END_TEST
 
 START_TEST(bad_sources_are_refused) {
-  gr_graph *g = generated("kron:6:4");
+  gr_graph *g = gr_test_generated("kron:6:4");
   gr_subgraph *sub = NULL;
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;

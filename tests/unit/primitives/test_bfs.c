@@ -29,15 +29,6 @@ static gr_graph *small_graph(void) {
   return g;
 }
 
-static gr_graph *generated(const char *spec) {
-  gr_gen_spec s;
-  ck_assert_int_eq(gr_gen_parse(&s, spec), GR_SUCCESS);
-  gr_load_options o = GR_LOAD_OPTIONS_INIT;
-  gr_graph *g = NULL;
-  ck_assert_int_eq(gr_gen_graph(&g, &s, &o), GR_SUCCESS);
-  return g;
-}
-
 START_TEST(reference_gives_levels) {
   gr_graph *g = small_graph();
   gr_run_args a = {1, 0, NULL, 0};
@@ -158,7 +149,7 @@ static void run_bfs_on_cpu(gr_graph *g, int threads, bool pred) {
 START_TEST(enactor_bfs_equals_reference_on_cpu_devices) {
   const char *specs[] = {"kron:12:16", "grid2d:60x70", "uniform:12:4,directed"};
   for (size_t i = 0; i < 3; i++) {
-    gr_graph *g = generated(specs[i]);
+    gr_graph *g = gr_test_generated(specs[i]);
     run_bfs_on_cpu(g, 1, false);
     run_bfs_on_cpu(g, 3, true);
     gr_graph_destroy(&g);
@@ -167,7 +158,7 @@ START_TEST(enactor_bfs_equals_reference_on_cpu_devices) {
 END_TEST
 
 START_TEST(iteration_limit_stops_early) {
-  gr_graph *g = generated("grid2d:50x50");
+  gr_graph *g = gr_test_generated("grid2d:50x50");
   gr_subgraph *sub = NULL;
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
@@ -188,7 +179,7 @@ START_TEST(iteration_limit_stops_early) {
 END_TEST
 
 START_TEST(allocation_failure_names_the_device_and_frees_everything) {
-  gr_graph *g = generated("kron:10:8");
+  gr_graph *g = gr_test_generated("kron:10:8");
   gr_subgraph *sub = NULL;
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;

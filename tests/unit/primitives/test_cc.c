@@ -38,15 +38,6 @@ static gr_graph *small_graph(void) {
   return from_edges(9, e, 6, false);
 }
 
-static gr_graph *generated(const char *spec) {
-  gr_gen_spec s;
-  ck_assert_int_eq(gr_gen_parse(&s, spec), GR_SUCCESS);
-  gr_load_options o = GR_LOAD_OPTIONS_INIT;
-  gr_graph *g = NULL;
-  ck_assert_int_eq(gr_gen_graph(&g, &s, &o), GR_SUCCESS);
-  return g;
-}
-
 static double number(const gr_result *r, const char *name) {
   for (int i = 0; i < r->extra.n_numbers; i++)
     if (!strcmp(r->extra.number_names[i], name)) return r->extra.numbers[i];
@@ -187,7 +178,7 @@ START_TEST(one_device_equals_reference) {
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   gr_run_args a = {0, 0, NULL, 0};
   for (int i = 0; i < N_SPECS; i++) {
-    gr_graph *g = generated(specs[i]);
+    gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
     gr_result ref = GR_RESULT_INIT;
     ck_assert_int_eq(gr_cc_reference(g, &a, &o, &ref), GR_SUCCESS);
@@ -237,7 +228,7 @@ START_TEST(several_devices_equal_one_device) {
   static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
   static const gr_comm_mode comms[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
   for (int i = 0; i < N_SPECS; i++) {
-    gr_graph *g = generated(specs[i]);
+    gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
     gr_svid *expect = run_one_device(g, 1, NULL);
     for (int devices = 2; devices <= 4; devices++) {

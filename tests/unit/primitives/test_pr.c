@@ -33,15 +33,6 @@ static gr_graph *from_edges(gr_vid n, const gr_vid (*e)[2], int m, bool undirect
   return g;
 }
 
-static gr_graph *generated(const char *spec) {
-  gr_gen_spec s;
-  ck_assert_int_eq(gr_gen_parse(&s, spec), GR_SUCCESS);
-  gr_load_options o = GR_LOAD_OPTIONS_INIT;
-  gr_graph *g = NULL;
-  ck_assert_int_eq(gr_gen_graph(&g, &s, &o), GR_SUCCESS);
-  return g;
-}
-
 static double number(const gr_result *r, const char *name) {
   for (int i = 0; i < r->extra.n_numbers; i++)
     if (!strcmp(r->extra.number_names[i], name)) return r->extra.numbers[i];
@@ -86,7 +77,7 @@ START_TEST(power_iteration_matches_a_graph_solved_by_hand) {
 END_TEST
 
 START_TEST(options_take_defaults_and_refuse_bad_tolerances) {
-  gr_graph *g = generated("kron:6:4");
+  gr_graph *g = gr_test_generated("kron:6:4");
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   ck_assert_double_eq(gr_pr_tolerance(&o), 1e-4);
   ck_assert_int_eq(gr_pr_max_iterations(&o), 100);
@@ -115,7 +106,7 @@ static void as_result(gr_result *r, const double *x, gr_vid n, int iterations) {
 }
 
 START_TEST(validator_rejects_each_kind_of_wrong_answer) {
-  gr_graph *g = generated("kron:10:8,directed");
+  gr_graph *g = gr_test_generated("kron:10:8,directed");
   const gr_vid n = gr_graph_num_vertices(g);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   gr_run_args a = {0, 0, NULL, 0};
@@ -214,7 +205,7 @@ enum { N_SPECS = sizeof specs / sizeof specs[0] };
 START_TEST(one_device_pull_and_push_equal_reference) {
   gr_run_args a = {0, 0, NULL, 0};
   for (int i = 0; i < N_SPECS; i++) {
-    gr_graph *g = generated(specs[i]);
+    gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
     gr_subgraph *sub = NULL;
     ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
@@ -247,7 +238,7 @@ END_TEST
 
 START_TEST(iteration_limit_and_graphs_without_arcs) {
   gr_run_args a = {0, 0, NULL, 0};
-  gr_graph *g = generated("kron:10:8");
+  gr_graph *g = gr_test_generated("kron:10:8");
   gr_subgraph *sub = NULL;
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
@@ -301,7 +292,7 @@ START_TEST(several_devices_equal_one_device) {
               {GR_COMM_BROADCAST, GR_DIRECTION_PUSH, false},
               {GR_COMM_BROADCAST, GR_DIRECTION_AUTO, true}};
   for (int i = 0; i < N_SPECS; i++) {
-    gr_graph *g = generated(specs[i]);
+    gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
     gr_subgraph *sub = NULL;
     ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
@@ -354,7 +345,7 @@ START_TEST(several_devices_equal_one_device) {
 END_TEST
 
 START_TEST(pull_under_selective_exchange_is_refused) {
-  gr_graph *g = generated("kron:8:4");
+  gr_graph *g = gr_test_generated("kron:8:4");
   gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
   po.parts = 2;
   gr_partition *part = NULL;

@@ -32,15 +32,6 @@ static gr_graph *small_graph(void) {
   return g;
 }
 
-static gr_graph *generated(const char *spec) {
-  gr_gen_spec s;
-  ck_assert_int_eq(gr_gen_parse(&s, spec), GR_SUCCESS);
-  gr_load_options o = GR_LOAD_OPTIONS_INIT;
-  gr_graph *g = NULL;
-  ck_assert_int_eq(gr_gen_graph(&g, &s, &o), GR_SUCCESS);
-  return g;
-}
-
 /* Spread over the ids, so directed graphs give both large and small
  * reached sets. */
 static gr_vid source_of(const gr_graph *g, int k) {
@@ -101,7 +92,7 @@ START_TEST(validator_rejects_each_kind_of_wrong_answer) {
 END_TEST
 
 START_TEST(validator_rejects_a_dropped_vertex_on_a_generated_graph) {
-  gr_graph *g = generated("kron:10:8");
+  gr_graph *g = gr_test_generated("kron:10:8");
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   gr_run_args a = {source_of(g, 1), 0, NULL, 0};
   gr_result ref, r;
@@ -175,7 +166,7 @@ enum { N_SPECS = sizeof specs / sizeof specs[0] };
 START_TEST(one_device_equals_reference) {
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   for (int i = 0; i < N_SPECS; i++) {
-    gr_graph *g = generated(specs[i]);
+    gr_graph *g = gr_test_generated(specs[i]);
     gr_vid n = gr_graph_num_vertices(g);
     for (int threads = 1; threads <= 3; threads += 2) {
       gr_svid *values[N_SOURCES] = {NULL};
@@ -205,7 +196,7 @@ START_TEST(several_devices_equal_one_device) {
   static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
   static const gr_comm_mode comms[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
   for (int i = 0; i < N_SPECS; i++) {
-    gr_graph *g = generated(specs[i]);
+    gr_graph *g = gr_test_generated(specs[i]);
     gr_vid n = gr_graph_num_vertices(g);
     gr_svid *expect[N_SOURCES] = {NULL};
     run_one_device(g, 1, expect);
