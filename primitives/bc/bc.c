@@ -10,6 +10,7 @@
  * device. A source whose counts outgrow double (the overflow rule, bc.h)
  * runs again from its first level with counts as logarithms; every device
  * learns it at the end of the forward pass, in the same iteration. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,7 +32,16 @@ typedef struct gr__bc_slice {
    * forward pass emitted it, for the backward advance (and, where the CSC
    * is the CSR, for the forward one); 0/0 where unknown. */
   gr_eid *level_edges, *level_max;
+  /* One device: levels the forward pass ran in its device-side loop (so
+   * small), which the backward pass runs in its own. */
+  uint8_t *level_loop;
   int level_capacity;
+  gr_buffer loop_sizes;  /* device: input sizes of the forward loop's levels */
+  gr_buffer starts;      /* device: level_start, uploaded when the backward loop first runs */
+  bool starts_uploaded;
+  gr_eid *host_sizes;    /* host: sizes of the levels a loop ran after its first (gr_iter.level_sizes) */
+  bool loop_left;        /* the forward frontier outgrew the loop in this source */
+  bool acc_ready;        /* backward: the next level's sums are in acc (pushed, or the deepest level) */
   bool multi;
   gr__bc_phase phase;
   int level;             /* forward: the frontier's depth; backward: the level to compute */
@@ -61,13 +71,16 @@ double gr_bc_normalizer(gr_vid n, gr_vid sources) {
 }
 
 static void gr__bc_release_buffers(gr__bc_slice *s) {
-  gr_buffer *b[] = {&s->depth, &s->sigma, &s->acc,    &s->coef,  &s->bc,
-                    &s->xfer,  &s->mark,  &s->owners, &s->stack, &s->overflow};
+  gr_buffer *b[] = {&s->depth, &s->sigma, &s->acc,   &s->coef,     &s->bc,        &s->xfer,  &s->mark,
+                    &s->owners, &s->stack, &s->overflow, &s->loop_sizes, &s->starts};
   for (size_t i = 0; i < sizeof b / sizeof *b; i++) gr_buffer_release(b[i]);
   free(s->level_start);
   free(s->level_edges);
   free(s->level_max);
-  s->level_start = s->level_edges = s->level_max = NULL;
+  free(s->level_loop);
+  free(s->host_sizes);
+  s->level_start = s->level_edges = s->level_max = s->host_sizes = NULL;
+  s->level_loop = NULL;
 }
 
 static gr_status bc_init(void **slice, gr_part *p) {
@@ -100,6 +113,9 @@ static gr_status bc_init(void **slice, gr_part *p) {
                 fail);
   GR_CHECK_GOTO(gr_host_alloc((void **)&s->level_max, (size_t)s->level_capacity * sizeof(gr_eid), "bc levels"), st,
                 fail);
+  GR_CHECK_GOTO(gr_host_alloc((void **)&s->host_sizes, (size_t)s->level_capacity * sizeof(gr_eid), "bc levels"), st,
+                fail);
+  GR_CHECK_GOTO(gr_host_calloc((void **)&s->level_loop, (size_t)s->level_capacity, 1, "bc levels"), st, fail);
   *slice = s;
   return GR_SUCCESS;
 fail:
@@ -137,12 +153,16 @@ static gr_bc_ctx gr__bc_ctx(gr__bc_slice *s, const gr_part *p) {
 static gr_status gr__bc_level_room(gr__bc_slice *s, int k) {
   if (k + 1 < s->level_capacity) return GR_SUCCESS;
   const int cap = 2 * (k + 1);
-  gr_eid **arrays[] = {&s->level_start, &s->level_edges, &s->level_max};
-  for (int i = 0; i < 3; i++) {
+  gr_eid **arrays[] = {&s->level_start, &s->level_edges, &s->level_max, &s->host_sizes};
+  for (int i = 0; i < 4; i++) {
     gr_eid *x = realloc(*arrays[i], (size_t)cap * sizeof *x);
     if (!x) return gr_errorf(GR_ERR_HOST_OOM, "bc levels: %d entries", cap);
     *arrays[i] = x;
   }
+  uint8_t *loop = realloc(s->level_loop, (size_t)cap);
+  if (!loop) return gr_errorf(GR_ERR_HOST_OOM, "bc levels: %d entries", cap);
+  memset(loop + s->level_capacity, 0, (size_t)(cap - s->level_capacity));
+  s->level_loop = loop;
   s->level_capacity = cap;
   return GR_SUCCESS;
 }
@@ -172,6 +192,9 @@ static gr_status gr__bc_start_source(gr__bc_slice *s, gr_part *p, gr_frontier *f
   s->levels = 0;
   s->level_start[0] = 0;
   s->level_edges[0] = s->level_max[0] = 0;
+  s->level_loop[0] = 0;
+  s->loop_left = false;
+  s->starts_uploaded = false;
   first->size = 0;
   /* Every byte 0xff is -1 in two's complement: "unvisited". */
   GR_CHECK(gr_device_memset(p->dev, s->depth.ptr, 0xff, (size_t)n * sizeof(gr_svid)));
@@ -254,6 +277,7 @@ static gr_status gr__bc_forward(gr__bc_slice *s, gr_part *p, gr_iter *it) {
                               GR_COPY_D2D));
   }
   s->level_start[k + 1] = start + n_level;
+  s->level_loop[k] = 0;
   s->levels = k + 1;
   s->level = k + 1;
   gr_advance_push_args a;
@@ -294,6 +318,197 @@ static gr_status gr__bc_forward(gr__bc_slice *s, gr_part *p, gr_iter *it) {
   return GR_SUCCESS;
 }
 
+/* One device: whether the forward pass in double raised the overflow flag. */
+static gr_status gr__bc_raised(gr__bc_slice *s, gr_part *p, bool *raised) {
+  uint32_t flag = 0;
+  GR_CHECK(gr_device_copy(p->dev, &flag, s->overflow.ptr, sizeof flag, GR_COPY_D2H));
+  *raised = flag != 0;
+  return GR_SUCCESS;
+}
+
+/* The levels one device's forward loop takes from here, at most
+ * GR__BC_LOOP_LEVELS in one call. */
+enum { GR__BC_LOOP_LEVELS = 4096 };
+
+/* One device, a small frontier: many forward levels in one device-side
+ * loop, each level's vertices written into the stack as the loop takes
+ * it; in double the overflow flag stops the loop after the level that
+ * raised it, so a source whose counts outgrow double starts again as
+ * logarithms there rather than at the end of its pass (a grid's sources
+ * overflow about a tenth of the way). *handled: this iteration's work is
+ * done (false: the caller runs one load-balanced level). */
+static gr_status gr__bc_forward_loop(gr__bc_slice *s, gr_part *p, gr_iter *it, bool *handled) {
+  const gr_bc_ops *ops = gr__bc_ops(p->dev);
+  const gr_tuning *t = &p->ws->tune;
+  it->levels = 0;
+  *handled = false;
+  if (s->multi || !ops->forward_levels[s->mode] || !t->small_loop || it->in->size > t->small_vertices)
+    return GR_SUCCESS;
+  const int k = s->level;
+  const bool same = p->in.offsets == p->out.offsets;
+  if (same && (k == 0 || s->level_edges[k] > 0)) {
+    /* Measured while emitted: enter exactly when the loop would take it. */
+    if (s->level_edges[k] > t->small_edges || s->level_max[k] > t->small_degree) return GR_SUCCESS;
+  } else if (s->loop_left && it->in->size > t->small_vertices / 16) {
+    /* Once this source's frontier outgrew the loop, its shrinking tail
+     * comes back only when really small: a refused try costs a launch. */
+    return GR_SUCCESS;
+  }
+  int max_levels = GR__BC_LOOP_LEVELS;
+  if (it->max_levels > 0 && it->max_levels < max_levels) max_levels = it->max_levels;
+  GR_CHECK(gr__bc_level_room(s, k + max_levels + 1));
+  if (!s->loop_sizes.ptr)
+    GR_CHECK(gr_buffer_resize(&s->loop_sizes, p->dev, GR__BC_LOOP_LEVELS * sizeof(gr_eid), 0, "bc level sizes"));
+  const gr_eid start = s->level_start[k];
+  gr_advance_levels_args a;
+  memset(&a, 0, sizeof a);
+  a.g = &p->out;
+  a.queue[0] = gr_frontier_items(it->in);
+  a.queue[1] = gr_frontier_items(it->out);
+  a.capacity = gr_frontier_capacity(it->out) < gr_frontier_capacity(it->in) ? gr_frontier_capacity(it->out)
+                                                                            : gr_frontier_capacity(it->in);
+  a.n_in = it->in->size;
+  a.first_level = k;
+  a.max_levels = max_levels;
+  a.max_vertices = t->small_vertices;
+  a.max_edges = t->small_edges;
+  a.max_degree = t->small_degree;
+  a.level_sizes = s->loop_sizes.ptr;
+  a.trail = (gr_vid *)s->stack.ptr + start;
+  a.trail_capacity = s->stack_capacity - start;
+  a.stop = s->mode == GR_BC_LINEAR ? s->overflow.ptr : NULL;
+  gr_bc_ctx c = gr__bc_ctx(s, p);
+  GR_CHECK(ops->forward_levels[s->mode](p->dev, p->ws, &a, &c));
+  if (a.levels == 0) {
+    s->loop_left = true;
+    /* Refused at once: maybe a large level before raised the flag. */
+    if (s->mode == GR_BC_LINEAR) {
+      bool raised = false;
+      GR_CHECK(gr__bc_raised(s, p, &raised));
+      if (raised) {
+        s->log_sources++;
+        *handled = true;
+        return gr__bc_start_source(s, p, it->out, true);
+      }
+    }
+    return GR_SUCCESS;
+  }
+  *handled = true;
+  if (a.n_out > 0 && a.levels < a.max_levels) s->loop_left = true;
+  if (a.levels > 1)
+    GR_CHECK(gr_device_copy(p->dev, s->host_sizes, (gr_eid *)s->loop_sizes.ptr + 1,
+                            (size_t)(a.levels - 1) * sizeof(gr_eid), GR_COPY_D2H));
+  for (int l = 0; l < a.levels; l++) {
+    const gr_eid size = l ? s->host_sizes[l - 1] : a.n_in;
+    s->level_start[k + l + 1] = s->level_start[k + l] + size;
+    s->level_loop[k + l] = 1;
+    s->level_edges[k + l] = s->level_max[k + l] = 0; /* the backward loop needs neither */
+  }
+  s->levels = s->level = k + a.levels;
+  /* The frontier left: its out-edges, which are its in-edges when the CSC
+   * is the CSR (what the next forward or backward advance wants). */
+  s->level_edges[k + a.levels] = same ? a.out_edges : 0;
+  s->level_max[k + a.levels] = same ? a.out_max_degree : 0;
+  it->levels = a.levels;
+  it->level_sizes = s->host_sizes;
+  it->edges += a.edges;
+  it->tag = 'F';
+  if (s->mode == GR_BC_LINEAR) {
+    bool raised = false;
+    GR_CHECK(gr__bc_raised(s, p, &raised));
+    if (raised) {
+      /* Counts outgrew double: the source again, as logarithms, now. */
+      s->log_sources++;
+      return gr__bc_start_source(s, p, it->out, true);
+    }
+  }
+  /* The frontier left is in queue a.out_queue; the enactor continues from
+   * it->out. */
+  if (a.out_queue == 0) gr_frontier_swap(it->in, it->out);
+  it->out->size = a.n_out;
+  return GR_SUCCESS;
+}
+
+/* Level d's coefficients pushed over the in-edges into the sums of its
+ * predecessors (level d - 1), and between devices into proxies' sums
+ * (emitted to travel). */
+static gr_status gr__bc_backward_push(gr__bc_slice *s, gr_part *p, gr_iter *it, int d) {
+  const gr_bc_ops *ops = gr__bc_ops(p->dev);
+  gr_bc_ctx c = gr__bc_ctx(s, p);
+  c.level = d;
+  const gr_eid start = s->level_start[d], n_level = s->level_start[d + 1] - start;
+  gr_vid *level = (gr_vid *)s->stack.ptr + start;
+  if (s->multi && s->stamp == INT32_MAX) {
+    /* Stamps ran out (2^31 levels in one run): start them again. */
+    GR_CHECK(gr_device_memset(p->dev, s->mark.ptr, 0xff, (size_t)p->sub->n_local * sizeof(int32_t)));
+    s->stamp = 0;
+  }
+  c.stamp = s->stamp++;
+  gr_advance_push_args a;
+  memset(&a, 0, sizeof a);
+  a.g = &p->in;
+  a.in = level;
+  a.n_in = n_level;
+  if (!s->multi && s->level_edges[d] > 0) {
+    /* Measured over the CSC while the forward pass emitted the level (a
+     * level of depth >= 1 has an in-edge from its parent, so 0 means
+     * unknown). */
+    a.in_known = true;
+    a.in_edges = s->level_edges[d];
+    a.in_max_degree = s->level_max[d];
+  }
+  a.out = gr_frontier_items(it->out);
+  a.out_capacity = gr_frontier_capacity(it->out);
+  GR_CHECK(ops->backward[s->mode](p->dev, p->ws, &a, &c));
+  it->out->size = a.n_out;
+  it->edges += a.edges;
+  if (s->multi && a.n_out) {
+    gr_for_each_args o = {gr_frontier_items(it->out), a.n_out};
+    GR_CHECK(ops->backward_publish[s->mode](p->dev, p->ws, &o, &c));
+  }
+  return GR_SUCCESS;
+}
+
+/* One device: backward levels from s->level down while the forward pass
+ * ran them in its loop, in one device-side loop of their own (a pull, no
+ * atomics); then, when the next level is a large one, this range's last
+ * level pushes into it as the per-level path expects. */
+static gr_status gr__bc_backward_loop(gr__bc_slice *s, gr_part *p, gr_iter *it) {
+  const gr_bc_ops *ops = gr__bc_ops(p->dev);
+  const int hi = s->level;
+  const int most = it->max_levels > 0 ? it->max_levels : INT32_MAX;
+  int lo = hi;
+  while (lo > 1 && s->level_loop[lo - 1] && hi - lo + 1 < most) lo--;
+  if (!s->starts_uploaded) {
+    const size_t bytes = (size_t)(s->levels + 1) * sizeof(gr_eid);
+    GR_CHECK(gr_buffer_resize(&s->starts, p->dev, bytes, 0, "bc level starts"));
+    GR_CHECK(gr_device_copy(p->dev, s->starts.ptr, s->level_start, bytes, GR_COPY_H2D));
+    s->starts_uploaded = true;
+  }
+  gr_bc_levels_args a;
+  memset(&a, 0, sizeof a);
+  a.g = &p->out;
+  a.stack = s->stack.ptr;
+  a.level_start = s->starts.ptr;
+  a.hi = hi;
+  a.lo = lo;
+  a.acc_ready = s->acc_ready;
+  gr_bc_ctx c = gr__bc_ctx(s, p);
+  GR_CHECK(ops->backward_levels[s->mode](p->dev, p->ws, &a, &c));
+  it->edges += a.edges;
+  it->tag = 'B';
+  it->levels = hi - lo + 1;
+  for (int d = hi - 1, l = 0; d >= lo; d--, l++) s->host_sizes[l] = s->level_start[d + 1] - s->level_start[d];
+  it->level_sizes = s->host_sizes;
+  s->level = lo - 1;
+  s->acc_ready = false;
+  if (lo >= 2 && !s->level_loop[lo - 1]) {
+    GR_CHECK(gr__bc_backward_push(s, p, it, lo));
+    s->acc_ready = true;
+  }
+  return GR_SUCCESS;
+}
+
 /* One backward level d = s->level (>= 1): what peers sent for it merged,
  * its vertices' dependencies computed, and (d >= 2) their coefficients
  * pushed to level d - 1. */
@@ -311,34 +526,9 @@ static gr_status gr__bc_backward(gr__bc_slice *s, gr_part *p, gr_iter *it) {
   gr_for_each_args e = {level, n_level};
   GR_CHECK(ops->backward_compute[s->mode](p->dev, p->ws, &e, &c));
   it->tag = 'B';
+  s->acc_ready = true;
   if (d < 2) return GR_SUCCESS; /* level 0 is the source: it takes no dependency */
-  if (s->multi && s->stamp == INT32_MAX) {
-    /* Stamps ran out (2^31 levels in one run): start them again. */
-    GR_CHECK(gr_device_memset(p->dev, s->mark.ptr, 0xff, (size_t)p->sub->n_local * sizeof(int32_t)));
-    s->stamp = 0;
-  }
-  c.stamp = s->stamp++;
-  gr_advance_push_args a;
-  memset(&a, 0, sizeof a);
-  a.g = &p->in;
-  a.in = level;
-  a.n_in = n_level;
-  if (!s->multi) {
-    /* Measured over the CSC while the forward pass emitted the level. */
-    a.in_known = true;
-    a.in_edges = s->level_edges[d];
-    a.in_max_degree = s->level_max[d];
-  }
-  a.out = gr_frontier_items(it->out);
-  a.out_capacity = gr_frontier_capacity(it->out);
-  GR_CHECK(ops->backward[s->mode](p->dev, p->ws, &a, &c));
-  it->out->size = a.n_out;
-  it->edges += a.edges;
-  if (s->multi && a.n_out) {
-    gr_for_each_args o = {gr_frontier_items(it->out), a.n_out};
-    GR_CHECK(ops->backward_publish[s->mode](p->dev, p->ws, &o, &c));
-  }
-  return GR_SUCCESS;
+  return gr__bc_backward_push(s, p, it, d);
 }
 
 /* After the last source: the scale of --normalize on every vertex. */
@@ -386,6 +576,9 @@ static gr_status gr__bc_step(gr__bc_slice *s, gr_part *p, gr_iter *it) {
   if (s->phase == GR__BC_FORWARD) {
     if (it->global_in > 0) {
       it->pending = 1;
+      bool handled = false;
+      GR_CHECK(gr__bc_forward_loop(s, p, it, &handled));
+      if (handled) return GR_SUCCESS;
       return gr__bc_forward(s, p, it);
     }
     /* No device has a frontier. Counts outgrown: the source again, as
@@ -403,10 +596,15 @@ static gr_status gr__bc_step(gr__bc_slice *s, gr_part *p, gr_iter *it) {
     s->phase = GR__BC_BACKWARD;
     s->level = s->levels - 1;
     s->last_levels = s->levels;
+    s->acc_ready = true; /* the deepest level has no successor: its sums are 0 */
   }
   if (s->level >= 1) {
-    GR_CHECK(gr__bc_backward(s, p, it));
-    s->level--;
+    if (!s->multi && s->level_loop[s->level] && gr__bc_ops(p->dev)->backward_levels[s->mode]) {
+      GR_CHECK(gr__bc_backward_loop(s, p, it));
+    } else {
+      GR_CHECK(gr__bc_backward(s, p, it));
+      s->level--;
+    }
   }
   if (s->level >= 1) {
     it->pending = 1;

@@ -116,7 +116,7 @@ typedef struct gr_bc_ctx {
   gr_svid level;    /* forward: the frontier's depth; backward: the level being pushed from */
   int32_t stamp;    /* backward: this level's stamp */
   double scale;     /* the final scale (--normalize) */
-  uint32_t *overflow; /* forward in double: raised (1) when a count above GR_BC_LOG_THRESHOLD is expanded */
+  uint32_t *overflow; /* forward in double: raised (level + 1) when a count above GR_BC_LOG_THRESHOLD is expanded */
   double fill;      /* gr_bc_fill: the neutral sum of the mode (0, or ln 0 = -inf) */
 } gr_bc_ctx;
 
@@ -124,10 +124,10 @@ typedef struct gr_bc_ctx {
  * below 2^1024 / 2^63, so a sum of any in-degree of them stays finite. */
 #define GR_BC_LOG_THRESHOLD 1e288
 
-/* The flag, raised once (its first raiser sees it clear). */
-GR_HD void gr_bc_raise(const gr_bc_ctx *c) {
-  if (!gr_load_relaxed_u32(c->overflow)) gr_atomic_or_u32(c->overflow, 1u);
-}
+/* The flag, raised once (its first raiser sees it clear), holding the
+ * raising level plus one: it is also the stop of the one-device forward
+ * loop (gr_levels_raise). */
+GR_HD void gr_bc_raise(const gr_bc_ctx *c, gr_svid level) { gr_levels_raise(c->overflow, (int)level); }
 
 GR_HD bool gr_bc_owned(const gr_bc_ctx *c, gr_vid v) {
   if (c->owned_first) return v < c->owned_first;
@@ -138,9 +138,8 @@ GR_HD bool gr_bc_owned(const gr_bc_ctx *c, gr_vid v) {
  * level + 1 and emits it once; every shortest path through u adds u's
  * count. The claim comes before the add, so every visitor that reads
  * level + 1 adds, the claimer included. */
-GR_HD bool gr_bc_forward_visit(const gr_bc_ctx *c, gr_vid u, gr_vid w, gr_eid e) {
-  (void)e;
-  const gr_svid next = c->level + 1;
+GR_HD bool gr_bc_forward_at(const gr_bc_ctx *c, gr_svid level, gr_vid u, gr_vid w) {
+  const gr_svid next = level + 1;
   gr_svid d = gr_load_relaxed_svid(&c->depth[w]);
   bool claimed = false;
   if (d < 0) {
@@ -149,16 +148,15 @@ GR_HD bool gr_bc_forward_visit(const gr_bc_ctx *c, gr_vid u, gr_vid w, gr_eid e)
   }
   if (d == next) {
     const double su = c->sigma[u];
-    if (su > GR_BC_LOG_THRESHOLD) gr_bc_raise(c);
+    if (su > GR_BC_LOG_THRESHOLD) gr_bc_raise(c, level);
     gr_atomic_add_f64(&c->sigma[w], su);
   }
   return claimed;
 }
 
 /* The same with counts as logarithms (log-add). */
-GR_HD bool gr_bc_forward_visit_log(const gr_bc_ctx *c, gr_vid u, gr_vid w, gr_eid e) {
-  (void)e;
-  const gr_svid next = c->level + 1;
+GR_HD bool gr_bc_forward_at_log(const gr_bc_ctx *c, gr_svid level, gr_vid u, gr_vid w) {
+  const gr_svid next = level + 1;
   gr_svid d = gr_load_relaxed_svid(&c->depth[w]);
   bool claimed = false;
   if (d < 0) {
@@ -167,6 +165,25 @@ GR_HD bool gr_bc_forward_visit_log(const gr_bc_ctx *c, gr_vid u, gr_vid w, gr_ei
   }
   if (d == next) gr_atomic_log_add_f64(&c->sigma[w], c->sigma[u]);
   return claimed;
+}
+
+/* The visits of the push advance (the level in the context) and of the
+ * device-side levels loop (the level from the loop). */
+GR_HD bool gr_bc_forward_visit(const gr_bc_ctx *c, gr_vid u, gr_vid w, gr_eid e) {
+  (void)e;
+  return gr_bc_forward_at(c, c->level, u, w);
+}
+GR_HD bool gr_bc_forward_visit_log(const gr_bc_ctx *c, gr_vid u, gr_vid w, gr_eid e) {
+  (void)e;
+  return gr_bc_forward_at_log(c, c->level, u, w);
+}
+GR_HD bool gr_bc_forward_level_visit(const gr_bc_ctx *c, int level, gr_vid u, gr_vid w, gr_eid e) {
+  (void)e;
+  return gr_bc_forward_at(c, (gr_svid)level, u, w);
+}
+GR_HD bool gr_bc_forward_level_visit_log(const gr_bc_ctx *c, int level, gr_vid u, gr_vid w, gr_eid e) {
+  (void)e;
+  return gr_bc_forward_at_log(c, (gr_svid)level, u, w);
 }
 
 /* Between devices, for each vertex the forward level emitted: a proxy's
@@ -208,26 +225,44 @@ GR_HD bool gr_bc_forward_merge_log(const gr_bc_ctx *c, gr_vid v) {
   return true;
 }
 
-/* Backward, for each vertex of the level: its dependency from its
- * successors' coefficients, added to its centrality, and its own
+/* Backward, for each vertex of the level: its dependency from the sum of
+ * its successors' coefficients, added to its centrality, and its own
  * coefficient for its predecessors. */
-GR_HD void gr_bc_backward_compute(const gr_bc_ctx *c, gr_vid w) {
+GR_HD void gr_bc_backward_finish(const gr_bc_ctx *c, gr_vid w, double sum) {
   const double s = c->sigma[w];
-  const double delta = s * c->acc[w];
-  c->acc[w] = 0.0;
+  const double delta = s * sum;
   c->bc[w] += delta;
   c->coef[w] = (1.0 + delta) / s;
 }
 
-/* With logarithms: sigma(w) and acc(w) are logarithms, delta and the
+/* With logarithms: sigma(w) and the sum are logarithms, delta and the
  * centrality numbers; the coefficient is ln((1 + delta) / sigma). */
-GR_HD void gr_bc_backward_compute_log(const gr_bc_ctx *c, gr_vid w) {
+GR_HD void gr_bc_backward_finish_log(const gr_bc_ctx *c, gr_vid w, double sum) {
   const double ls = c->sigma[w];
-  const double delta = exp(ls + c->acc[w]);
-  c->acc[w] = GR_LOG_ZERO;
+  const double delta = exp(ls + sum);
   c->bc[w] += delta;
   c->coef[w] = log1p(delta) - ls;
 }
+
+/* The same from the sum the level above pushed into acc (emptied for the
+ * next source). */
+GR_HD void gr_bc_backward_compute(const gr_bc_ctx *c, gr_vid w) {
+  const double sum = c->acc[w];
+  c->acc[w] = 0.0;
+  gr_bc_backward_finish(c, w, sum);
+}
+GR_HD void gr_bc_backward_compute_log(const gr_bc_ctx *c, gr_vid w) {
+  const double sum = c->acc[w];
+  c->acc[w] = GR_LOG_ZERO;
+  gr_bc_backward_finish_log(c, w, sum);
+}
+
+/* The backward levels loop (one device, levels the forward pass ran in
+ * its own loop, so small ones): a pull instead of the push, one grid
+ * barrier per level and no atomics. Vertex v of level d sums the
+ * coefficients of its successors, the out-neighbours of depth d + 1,
+ * whose level ran before the barrier. */
+GR_HD bool gr_bc_is_successor(const gr_bc_ctx *c, gr_svid d, gr_vid w) { return c->depth[w] == d + 1; }
 
 /* Backward (advance visit over the CSC, w of depth level, v an
  * in-neighbour): an owned predecessor (depth level - 1) takes w's
@@ -293,8 +328,26 @@ GR_HD void gr_bc_scale(const gr_bc_ctx *c, gr_vid v) { c->bc[v] *= c->scale; }
  * indexed by mode (GR_BC_LINEAR, GR_BC_LOG), so that the double path's
  * kernels hold none of the logarithms' code (registers, occupancy). */
 enum { GR_BC_LINEAR = 0, GR_BC_LOG = 1 };
+/* The backward levels loop: levels hi down to lo (hi >= lo >= 1) of the
+ * forward pass's stack, pulling over the out-edges. */
+typedef struct gr_bc_levels_args {
+  const gr_csr *g;            /* device CSR: successors are out-neighbours */
+  const gr_vid *stack;        /* the levels' vertices, level after level */
+  const gr_eid *level_start;  /* device: level k is stack[level_start[k], level_start[k + 1]) */
+  int hi, lo;
+  /* Level hi's sums are already in acc (pushed by level hi + 1, or 0 at
+   * the deepest level): taken from there rather than pulled. */
+  bool acc_ready;
+  gr_eid edges;               /* result: out-edges examined */
+} gr_bc_levels_args;
+
 typedef struct gr_bc_ops {
   gr_status (*forward[2])(gr_device *, gr_workspace *, gr_advance_push_args *, const gr_bc_ctx *);
+  /* One device, small levels: the forward pass's device-side loop (the
+   * advance's, with a trail into the stack and the overflow flag as its
+   * stop in double) and the backward one. */
+  gr_status (*forward_levels[2])(gr_device *, gr_workspace *, gr_advance_levels_args *, const gr_bc_ctx *);
+  gr_status (*backward_levels[2])(gr_device *, gr_workspace *, gr_bc_levels_args *, const gr_bc_ctx *);
   gr_status (*forward_publish)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
   gr_status (*forward_merge[2])(gr_device *, gr_workspace *, gr_filter_args *, const gr_bc_ctx *);
   gr_status (*backward_compute[2])(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);

@@ -16,10 +16,58 @@ static GR_CPU_FOR_EACH(gr__bc_backward_publish_cpu, gr_bc_ctx, gr_bc_backward_pu
 static GR_CPU_FOR_EACH(gr__bc_backward_publish_log_cpu, gr_bc_ctx, gr_bc_backward_publish_log)
 static GR_CPU_FOR_EACH(gr__bc_backward_merge_cpu, gr_bc_ctx, gr_bc_backward_merge)
 static GR_CPU_FOR_EACH(gr__bc_backward_merge_log_cpu, gr_bc_ctx, gr_bc_backward_merge_log)
+static GR_CPU_ADVANCE_LEVELS(gr__bc_forward_levels_cpu, gr_bc_ctx, gr_bc_forward_level_visit)
+static GR_CPU_ADVANCE_LEVELS(gr__bc_forward_levels_log_cpu, gr_bc_ctx, gr_bc_forward_level_visit_log)
 static GR_CPU_FOR_EACH(gr__bc_scale_cpu, gr_bc_ctx, gr_bc_scale)
 static GR_CPU_FOR_EACH(gr__bc_fill_cpu, gr_bc_ctx, gr_bc_fill)
 
+/* The backward levels loop (gr_bc_levels_args): level after level, each
+ * vertex's successors' coefficients pulled over its out-edges. The CPU
+ * saves nothing by it, but taking it here keeps both backends on the same
+ * path and tests it. */
+static gr_status gr__bc_backward_levels(gr_device *dev, gr_bc_levels_args *a, const gr_bc_ctx *c, bool log) {
+  GR_CHECK(gr__device_launch(dev, log ? "gr__bc_backward_levels_log_cpu" : "gr__bc_backward_levels_cpu", NULL));
+  const gr_eid *off = a->g->offsets;
+  const gr_vid *idx = a->g->indices;
+  const int nt = gr_device_cpu_threads(dev);
+  const double zero = log ? GR_LOG_ZERO : 0.0;
+  uint64_t edges = 0;
+  for (int d = a->hi; d >= a->lo; d--) {
+    const gr_eid begin = a->level_start[d], end = a->level_start[d + 1];
+    const bool take = a->acc_ready && d == a->hi;
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 64) reduction(+ : edges)
+    for (gr_eid i = begin; i < end; i++) {
+      const gr_vid v = a->stack[i];
+      double sum = zero;
+      if (take) {
+        sum = c->acc[v];
+        c->acc[v] = zero;
+      } else {
+        for (gr_eid k = off[v]; k < off[v + 1]; k++)
+          if (gr_bc_is_successor(c, (gr_svid)d, idx[k])) sum = log ? gr_log_add(sum, c->coef[idx[k]]) : sum + c->coef[idx[k]];
+        edges += off[v + 1] - off[v];
+      }
+      if (log) gr_bc_backward_finish_log(c, v, sum);
+      else gr_bc_backward_finish(c, v, sum);
+    }
+  }
+  a->edges = (gr_eid)edges;
+  return GR_SUCCESS;
+}
+static gr_status gr__bc_backward_levels_cpu(gr_device *dev, gr_workspace *ws, gr_bc_levels_args *a,
+                                            const gr_bc_ctx *c) {
+  (void)ws;
+  return gr__bc_backward_levels(dev, a, c, false);
+}
+static gr_status gr__bc_backward_levels_log_cpu(gr_device *dev, gr_workspace *ws, gr_bc_levels_args *a,
+                                                const gr_bc_ctx *c) {
+  (void)ws;
+  return gr__bc_backward_levels(dev, a, c, true);
+}
+
 const gr_bc_ops gr__bc_ops_cpu = {.forward = {gr__bc_forward_cpu, gr__bc_forward_log_cpu},
+                                  .forward_levels = {gr__bc_forward_levels_cpu, gr__bc_forward_levels_log_cpu},
+                                  .backward_levels = {gr__bc_backward_levels_cpu, gr__bc_backward_levels_log_cpu},
                                   .forward_publish = gr__bc_forward_publish_cpu,
                                   .forward_merge = {gr__bc_forward_merge_cpu, gr__bc_forward_merge_log_cpu},
                                   .backward_compute = {gr__bc_backward_compute_cpu, gr__bc_backward_compute_log_cpu},

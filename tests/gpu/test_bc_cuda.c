@@ -377,7 +377,8 @@ START_TEST(cuda_overflow_flag_equals_cpu) {
       pa.out_capacity = n;
       r->c.level = k;
       ck_assert_int_eq(gr__bc_ops(r->dev)->forward[GR_BC_LINEAR](r->dev, &r->ws, &pa, &r->c), GR_SUCCESS);
-      ck_assert_msg(overflow_flag(r) == (k == 1000 ? 1u : 0u), "level %d, backend %d", k, b);
+      /* Raised holding the level plus one (it is the forward loop's stop). */
+      ck_assert_msg(overflow_flag(r) == (k == 1000 ? 1001u : 0u), "level %d, backend %d: %u", k, b, overflow_flag(r));
     }
     dev_run_free(&rg);
     dev_run_free(&rc);
@@ -593,8 +594,15 @@ static void run_bc(gr_subgraph *const *subs, int devices, const gr_exchange_ops 
   gr_enactor_destroy(&e);
 }
 
+/* One GPU runs small levels in device-side loops (forward: the advance's
+ * levels kernel with a trail; backward: a pull of its own) and large ones
+ * level by level: the defaults, no loop, and a mix with hand-overs both
+ * ways. */
+static const char *const tunings[] = {"", "small=off", "small-vertices=256,small-degree=64"};
+
 START_TEST(cuda_bc_equals_reference) {
   const char *specs[] = {"kron:16:16", "grid2d:300x400", "kron:14:8,directed"};
+  for (int t = 0; t < 3; t++)
   for (int i = 0; i < 3; i++) {
     gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
@@ -604,12 +612,13 @@ START_TEST(cuda_bc_equals_reference) {
     for (int k = 0; k < 4; k++) src[k] = (gr_vid)((k * 7919u + 5u) % n);
     for (int c = 0; c < 2; c++) {
       gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+      if (*tunings[t]) ck_assert_int_eq(gr_tuning_parse(&o.tune, tunings[t]), GR_SUCCESS);
       o.normalize = c == 1;
       gr_run_args a = {src[0], 0, src, c ? 4 : 1};
       gr_result r = GR_RESULT_INIT;
       run_bc(&sub, 1, NULL, NULL, &o, &a, &r);
-      ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s, %d sources on one GPU: %s", specs[i],
-                    c ? 4 : 1, gr_error_message());
+      ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s, %d sources on one GPU, '%s': %s",
+                    specs[i], c ? 4 : 1, tunings[t], gr_error_message());
       gr_result_free(&r);
     }
     gr_subgraph_destroy(&sub);
@@ -692,13 +701,20 @@ START_TEST(cuda_bc_beyond_double_equals_reference) {
   gr_subgraph *sub = NULL;
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
   gr_vid src[] = {0, 350u * 700u + 350u, n - 1};
+  /* The loops throughout; none; the corner's levels of more than 200
+   * vertices level by level, so its overflow (near level 960, where a
+   * level holds about 440 vertices) is raised outside the loop and found
+   * when the loop is refused. */
+  const char *ways[] = {"", "small=off", "small-vertices=200"};
+  for (int w = 0; w < 3; w++)
   for (gr_vid k = 1; k <= 3; k += 2) {
     gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+    if (*ways[w]) ck_assert_int_eq(gr_tuning_parse(&o.tune, ways[w]), GR_SUCCESS);
     gr_run_args a = {src[0], 0, src, k};
     gr_result r = GR_RESULT_INIT;
     run_bc(&sub, 1, NULL, NULL, &o, &a, &r);
-    ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%llu sources on one GPU: %s",
-                  (unsigned long long)k, gr_error_message());
+    ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%llu sources on one GPU, '%s': %s",
+                  (unsigned long long)k, ways[w], gr_error_message());
     ck_assert_double_eq(extra_number(&r, "log_sources"), k == 1 ? 1.0 : 2.0);
     ck_assert_double_eq(extra_number(&r, "sigma_log"), 1.0);
     gr_result_free(&r);

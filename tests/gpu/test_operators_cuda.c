@@ -164,6 +164,11 @@ START_TEST(cuda_filter_split_and_for_each_equal_cpu) {
 }
 END_TEST
 
+static int cmp_vid(const void *a, const void *b) {
+  const gr_vid x = *(const gr_vid *)a, y = *(const gr_vid *)b;
+  return (x > y) - (x < y);
+}
+
 /* The CUDA levels loop against the portable one: the same levels, sizes,
  * labels and frontier left under each stop test. */
 START_TEST(cuda_levels_equal_cpu_levels) {
@@ -175,22 +180,36 @@ START_TEST(cuda_levels_equal_cpu_levels) {
   } cases[] = {{4096, N, (gr_eid)1 << 40, N}, {2, N, (gr_eid)1 << 40, N}, {4096, N, (gr_eid)1 << 40, 400},
                {4096, 64, (gr_eid)1 << 40, N}, {4096, 16384, 131072, 512}};
   const gr_vid sources[] = {12345, 3, 199999};
+  /* Plain; with a trail; with a trail and a stop flag; with a trail too
+   * short for every level. */
+  const gr_eid trails[] = {0, N, N, 2000};
+  op_set_stop_at(777);
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-    for (size_t k = 0; k < sizeof sources / sizeof sources[0]; k++) {
-      lim.max_levels = cases[i].levels;
-      lim.max_vertices = cases[i].vertices;
-      lim.max_edges = cases[i].edges;
-      lim.max_degree = cases[i].degree;
-      op_result g, c;
-      ck_assert_int_eq(op_run_levels(&test_ops_cuda, gpu, &out_g, &sources[k], 1, &lim, &g), GR_SUCCESS);
-      ck_assert_int_eq(op_run_levels(&test_ops_cpu, cpu, &out_g, &sources[k], 1, &lim, &c), GR_SUCCESS);
-      ck_assert_int_eq(g.levels, c.levels);
-      for (int l = 0; l < g.levels; l++) ck_assert_uint_eq(g.level_sizes[l], c.level_sizes[l]);
-      ck_assert_uint_eq(g.edges, c.edges);
-      same(&g, &c, false);
-      op_result_free(&g);
-      op_result_free(&c);
-    }
+    for (size_t k = 0; k < sizeof sources / sizeof sources[0]; k++)
+      for (size_t t = 0; t < sizeof trails / sizeof trails[0]; t++) {
+        lim.max_levels = cases[i].levels;
+        lim.max_vertices = cases[i].vertices;
+        lim.max_edges = cases[i].edges;
+        lim.max_degree = cases[i].degree;
+        lim.trail_capacity = trails[t];
+        lim.stop = t == 2 ? (const uint32_t *)&lim : NULL; /* any pointer: the harness's flag */
+        op_result g, c;
+        ck_assert_int_eq(op_run_levels(&test_ops_cuda, gpu, &out_g, &sources[k], 1, &lim, &g), GR_SUCCESS);
+        ck_assert_int_eq(op_run_levels(&test_ops_cpu, cpu, &out_g, &sources[k], 1, &lim, &c), GR_SUCCESS);
+        ck_assert_int_eq(g.levels, c.levels);
+        for (int l = 0; l < g.levels; l++) ck_assert_uint_eq(g.level_sizes[l], c.level_sizes[l]);
+        ck_assert_uint_eq(g.edges, c.edges);
+        same(&g, &c, false);
+        /* The trails hold the same set per level (in any order). */
+        ck_assert_uint_eq(g.n_trail, c.n_trail);
+        for (gr_eid at = 0, l = 0; g.trail && l < (gr_eid)g.levels; at += g.level_sizes[l++]) {
+          qsort(g.trail + at, (size_t)g.level_sizes[l], sizeof(gr_vid), cmp_vid);
+          qsort(c.trail + at, (size_t)c.level_sizes[l], sizeof(gr_vid), cmp_vid);
+        }
+        for (gr_eid j = 0; j < g.n_trail; j++) ck_assert_uint_eq(g.trail[j], c.trail[j]);
+        op_result_free(&g);
+        op_result_free(&c);
+      }
 }
 END_TEST
 

@@ -32,7 +32,10 @@
 #     come to about 100 MB of packages, more than a device call may carry.
 # Environment: FUZZ_SECONDS (per target, default 480: with the build the
 # command stays within 10 minutes), CORES (default: all), BUILD_DIR
-# (default build-fuzz-long), OUT_DIR (default BUILD_DIR/fuzz-out), PREBUILT.
+# (default build-fuzz-long), OUT_DIR (default BUILD_DIR/fuzz-out), PREBUILT,
+# SHARES (which targets run and their shares of the cores, as
+# "target:weight ...": e.g. "build:2 edgelist:1 gen_spec:1" gives a second
+# run's cores to the targets that fell short of an execution count).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 debs=${1:-$top/.deps}
@@ -134,8 +137,12 @@ fi
 
 # Processes per target: shares of the cores, two or three times as many
 # for the targets that execute slowest (each build exec builds two CSRs).
-shares="build:3 mtx:2 edgelist:2 binary:1 gen_spec:1 mtx_gz:1 tune:1 options:1"
-total=12
+shares=${SHARES:-"build:3 mtx:2 edgelist:2 binary:1 gen_spec:1 mtx_gz:1 tune:1 options:1"}
+total=0 targets=""
+for s in $shares; do
+  total=$((total + ${s#*:}))
+  targets="$targets${targets:+,}${s%%:*}"
+done
 procs=""
 for s in $shares; do
   t=${s%%:*} w=${s#*:}
@@ -147,7 +154,7 @@ echo "fuzz-long: $cores cores, $seconds s per target, processes $procs"
 
 # shellcheck disable=SC2086
 CC=${cc:-clang} BUILD_DIR=$build GR_CMAKE_ARGS="-DCMAKE_PREFIX_PATH=$prefix/usr ${GR_CMAKE_ARGS:-}" \
-  "$top/tools/run-fuzz.sh" $no_build --time "$seconds" --parallel 8 --procs "$procs" --out "$out"
+  "$top/tools/run-fuzz.sh" $no_build --time "$seconds" --parallel 8 --procs "$procs" --targets "$targets" --out "$out"
 status=$?
 echo "fuzz-long: done in $((SECONDS - t_start)) s (build included)"
 exit $status

@@ -30,6 +30,10 @@ GR_HD uint32_t gr_atomic_and_u32(uint32_t *p, uint32_t v) { return atomicAnd((un
 GR_HD uint32_t gr_atomic_min_u32(uint32_t *p, uint32_t v) { return atomicMin((unsigned int *)p, v); }
 GR_HD int32_t gr_atomic_exch_i32(int32_t *p, int32_t v) { return atomicExch((int *)p, v); }
 /* Returns the value before (the swap happened when it equals expected). */
+GR_HD uint32_t gr_atomic_cas_u32(uint32_t *p, uint32_t expected, uint32_t desired) {
+  return atomicCAS((unsigned int *)p, expected, desired);
+}
+/* Returns the value before (the swap happened when it equals expected). */
 GR_HD uint64_t gr_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired) {
   return atomicCAS((unsigned long long *)p, (unsigned long long)expected, (unsigned long long)desired);
 }
@@ -70,6 +74,10 @@ GR_HD uint32_t gr_atomic_min_u32(uint32_t *p, uint32_t v) {
   return cur;
 }
 GR_HD int32_t gr_atomic_exch_i32(int32_t *p, int32_t v) { return __atomic_exchange_n(p, v, __ATOMIC_RELAXED); }
+GR_HD uint32_t gr_atomic_cas_u32(uint32_t *p, uint32_t expected, uint32_t desired) {
+  __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return expected;
+}
 GR_HD uint64_t gr_atomic_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired) {
   __atomic_compare_exchange_n(p, &expected, desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   return expected;
@@ -116,6 +124,14 @@ GR_HD bool gr_bitmap_test_and_set(uint32_t *bits, gr_vid v) {
   uint32_t mask = 1u << (v & 31u);
   if (gr_load_relaxed_u32(&bits[v >> 5]) & mask) return false;
   return !(gr_atomic_or_u32(&bits[v >> 5], mask) & mask);
+}
+
+/* A levels loop's stop flag (gr_advance_levels_args.stop), raised from a
+ * visit of `level`: holds the first raising level plus one, so a loop
+ * reading it after a barrier tells raises of finished levels from those
+ * of the level under way. */
+GR_HD void gr_levels_raise(uint32_t *stop, int level) {
+  if (!gr_load_relaxed_u32(stop)) gr_atomic_cas_u32(stop, 0u, (uint32_t)level + 1u);
 }
 
 #endif

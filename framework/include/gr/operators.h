@@ -67,6 +67,17 @@ typedef struct gr_advance_levels_args {
   int max_levels;            /* > 0 */
   gr_eid max_vertices, max_edges, max_degree;
   gr_eid *level_sizes;       /* device, max_levels entries: input size of each level run */
+  /* Optional (NULL: none): each level's input appended here, level after
+   * level (trail_capacity items; the loop stops before a level that would
+   * not fit), for primitives that walk the levels again (bc). */
+  gr_vid *trail;
+  gr_eid trail_capacity;
+  /* Optional (NULL: none): a device flag the visits raise with
+   * gr_levels_raise; the loop ends after the level that raised it (a flag
+   * raised before the loop: at once, 0 levels). Holding the raising level
+   * lets every block of a GPU loop take the same decision after a barrier
+   * while faster blocks may already raise it in the next level. */
+  const uint32_t *stop;
   /* results */
   int levels;                /* levels run; 0 when the input did not fit */
   int out_queue;             /* the queue holding the frontier left */

@@ -129,16 +129,21 @@ static inline void gr__cpu_list_degrees(int nt, const gr_eid *offsets, const gr_
     a->n_out = a->n_in;                                                                 \
     a->edges = 0;                                                                       \
     if (a->n_in == 0 || a->n_in > a->max_vertices || a->max_levels < 1) return GR_SUCCESS; \
-    gr_eid n = a->n_in, visited = 0;                                                    \
+    gr_eid n = a->n_in, visited = 0, trail_used = 0;                                    \
     uint64_t sum = 0, most = 0;                                                         \
     int l = 0;                                                                          \
     for (;; l++) {                                                                      \
       const gr_vid *in = a->queue[l & 1];                                               \
       gr__cpu_list_degrees(nt, g->offsets, in, n, &sum, &most);                         \
       if (n == 0 || n > a->max_vertices || sum > a->max_edges || most > a->max_degree ||  \
-          l >= a->max_levels)                                                           \
+          l >= a->max_levels || (a->stop && *a->stop && *a->stop <= (uint32_t)(a->first_level + l)) || \
+          (a->trail && trail_used + n > a->trail_capacity))                             \
         break;                                                                          \
       a->level_sizes[l] = n;                                                            \
+      if (a->trail) {                                                                   \
+        memcpy(a->trail + trail_used, in, (size_t)n * sizeof(gr_vid));                  \
+        trail_used += n;                                                                \
+      }                                                                                 \
       const int level = a->first_level + l;                                             \
       uint64_t count = 0;                                                               \
       int overflow = 0;                                                                 \

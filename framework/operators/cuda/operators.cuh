@@ -295,7 +295,8 @@ __global__ void __launch_bounds__(kBlock)
     advance_push_levels_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
                                gr_vid *q0, gr_vid *q1, gr_eid cap, int first_level, int max_levels,
                                gr_eid max_vertices, gr_eid max_edges, gr_eid max_degree, gr_eid n_in,
-                               gr_eid *__restrict__ level_sizes, unsigned long long *ctr, LevelVisit visit) {
+                               gr_eid *__restrict__ level_sizes, gr_vid *__restrict__ trail, gr_eid trail_cap,
+                               const uint32_t *stop, unsigned long long *ctr, LevelVisit visit) {
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   const int lane = threadIdx.x & 31;
   const gr_eid warp = (blockIdx.x * (gr_eid)blockDim.x + threadIdx.x) >> 5;
@@ -312,6 +313,7 @@ __global__ void __launch_bounds__(kBlock)
     grid.sync();
   }
   int l = 0;
+  gr_eid trail_used = 0;
   for (;; l++) {
     // Set l % 3 describes this level's input, (l + 1) % 3 collects its
     // output; (l + 2) % 3 was last read before the previous barrier.
@@ -322,12 +324,20 @@ __global__ void __launch_bounds__(kBlock)
       old[kLvSize] = old[kLvEdges] = old[kLvMaxDeg] = 0;
     }
     const gr_eid n = cur[kLvSize];
+    // A raise from a finished level (at most first_level + l) ends the loop
+    // in every block; one from this level, by a faster block, in none.
+    const uint32_t raised = stop ? *(volatile const uint32_t *)stop : 0u;
     if (n == 0 || n > max_vertices || cur[kLvEdges] > max_edges || cur[kLvMaxDeg] > max_degree ||
-        l >= max_levels)
+        l >= max_levels || (raised && raised <= (uint32_t)(first_level + l)) || (trail && trail_used + n > trail_cap))
       break;
     if (blockIdx.x == 0 && threadIdx.x == 0) level_sizes[l] = n;
     const gr_vid *in = (l & 1) ? q1 : q0;
     gr_vid *out = (l & 1) ? q0 : q1;
+    if (trail) {
+      for (gr_eid i = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; i < n; i += (gr_eid)gridDim.x * blockDim.x)
+        trail[trail_used + i] = in[i];
+      trail_used += n;
+    }
     const int level = first_level + l;
     // G lanes per vertex, as many as the grid's threads allow (one lane per
     // vertex for large frontiers, a whole warp for tiny ones), so a level
@@ -701,9 +711,13 @@ gr_status advance_push_levels(gr_device *dev, gr_workspace *ws, gr_advance_level
   int first = a->first_level, maxl = a->max_levels;
   gr_eid mv = a->max_vertices, me = a->max_edges, md = a->max_degree, n_in = a->n_in;
   gr_eid *ls = a->level_sizes;
+  gr_vid *trail = a->trail;
+  gr_eid trail_cap = a->trail_capacity;
+  const uint32_t *stop = a->stop;
   void *args[] = {(void *)&offsets, (void *)&indices, (void *)&q0, (void *)&q1, (void *)&cap,
                   (void *)&first, (void *)&maxl, (void *)&mv, (void *)&me, (void *)&md,
-                  (void *)&n_in, (void *)&ls, (void *)&ctr, (void *)&visit};
+                  (void *)&n_in, (void *)&ls, (void *)&trail, (void *)&trail_cap, (void *)&stop,
+                  (void *)&ctr, (void *)&visit};
   GR_CUDA_CHECK_LIB(dev, cudaLaunchCooperativeKernel((const void *)advance_push_levels_kernel<LevelVisit>, grid, kBlock,
                                             args, 0, s));
   unsigned long long h[kLvCounters];

@@ -20,6 +20,7 @@ void op_result_free(op_result *r) {
   free(r->marks);
   free(r->remaining);
   free(r->level_sizes);
+  free(r->trail);
   memset(r, 0, sizeof *r);
 }
 
@@ -56,6 +57,8 @@ typedef struct dev_state {
 
 static const char *op_tuning;
 void op_set_tuning(const char *text) { op_tuning = text; }
+static gr_vid op_stop_at;
+void op_set_stop_at(gr_vid v) { op_stop_at = v; }
 
 static gr_status state_init(dev_state *s, gr_device *dev, gr_vid n, const gr_vid *frontier, gr_eid nf) {
   memset(s, 0, sizeof *s);
@@ -190,7 +193,7 @@ gr_status op_run_levels(const test_ops *ops, gr_device *dev, const gr_csr *g, co
   memset(r, 0, sizeof *r);
   dev_graph dg;
   dev_state s;
-  gr_buffer second = GR_BUFFER_INIT, sizes = GR_BUFFER_INIT;
+  gr_buffer second = GR_BUFFER_INIT, sizes = GR_BUFFER_INIT, trail = GR_BUFFER_INIT, stop = GR_BUFFER_INIT;
   const int max_levels = limits->max_levels > 0 ? limits->max_levels : 1;
   gr_status st = upload(dev, g, &dg);
   if (st >= 0) st = state_init(&s, dev, g->n, frontier, nf);
@@ -206,6 +209,16 @@ gr_status op_run_levels(const test_ops *ops, gr_device *dev, const gr_csr *g, co
   a.capacity = g->n;
   a.n_in = nf;
   a.level_sizes = sizes.ptr;
+  if (st >= 0 && limits->trail_capacity)
+    st = gr_buffer_resize(&trail, dev, (size_t)limits->trail_capacity * sizeof(gr_vid), 0, "trail");
+  a.trail = trail.ptr;
+  if (st >= 0 && limits->stop) {
+    st = gr_buffer_resize(&stop, dev, sizeof(uint32_t), 0, "stop flag");
+    if (st >= 0) st = gr_device_memset(dev, stop.ptr, 0, sizeof(uint32_t));
+    s.ctx.stop = stop.ptr;
+    s.ctx.stop_at = op_stop_at;
+  }
+  a.stop = stop.ptr;
   if (st >= 0) st = ops->levels(dev, &s.ws, &a, &s.ctx);
   if (st >= 0) {
     /* The frontier left is in queue a.out_queue: fetched as the output. */
@@ -220,11 +233,20 @@ gr_status op_run_levels(const test_ops *ops, gr_device *dev, const gr_csr *g, co
     if (!r->level_sizes) st = GR_ERR_HOST_OOM;
   }
   if (st >= 0 && a.levels) st = gr_device_copy(dev, r->level_sizes, sizes.ptr, (size_t)a.levels * sizeof(gr_eid), GR_COPY_D2H);
+  if (st >= 0 && trail.ptr) {
+    for (int l = 0; l < a.levels; l++) r->n_trail += r->level_sizes[l];
+    r->trail = malloc(((size_t)r->n_trail + 1) * sizeof(gr_vid));
+    if (!r->trail) st = GR_ERR_HOST_OOM;
+    if (st >= 0 && r->n_trail)
+      st = gr_device_copy(dev, r->trail, trail.ptr, (size_t)r->n_trail * sizeof(gr_vid), GR_COPY_D2H);
+  }
   r->edges = a.edges;
   r->out_edges = a.out_edges;
   r->out_max_degree = a.out_max_degree;
   gr_buffer_release(&second);
   gr_buffer_release(&sizes);
+  gr_buffer_release(&trail);
+  gr_buffer_release(&stop);
   state_free(&s);
   drop(&dg);
   return st;

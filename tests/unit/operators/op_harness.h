@@ -21,12 +21,16 @@ typedef struct op_result {
   gr_eid n_remaining;
   int levels;                       /* levels: levels run and their input sizes */
   gr_eid *level_sizes;
+  gr_vid *trail;                    /* levels with a trail: each level's input, level after level */
+  gr_eid n_trail;
 } op_result;
 
 void op_result_free(op_result *r);
 /* The operator variants the next op_run_* calls use (gr_tuning_parse
  * text; NULL or "" = the defaults). */
 void op_set_tuning(const char *text);
+/* The vertex whose claim raises the levels' stop flag. */
+void op_set_stop_at(gr_vid v);
 /* Labels start at -1 except the frontier's (0); outputs get label 1. */
 gr_status op_run_push(const test_ops *ops, gr_device *dev, const gr_csr *g, const gr_vid *frontier,
                       gr_eid nf, op_result *r);
@@ -41,7 +45,10 @@ gr_status op_run_filter(const test_ops *ops, gr_device *dev, gr_vid universe, co
 gr_status op_run_split(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n,
                        gr_vid modulus, gr_eid cap0, gr_eid cap1, op_result *r);
 /* Levels from a frontier (labels 0) with the given limits: labels are
- * depths; r->out is the frontier left (sorted). */
+ * depths; r->out is the frontier left (sorted). limits->trail_capacity > 0
+ * asks for a trail of that capacity (r->trail, as written); limits->stop
+ * non-NULL (any pointer) for a stop flag raised when op_set_stop_at's
+ * vertex is claimed. */
 gr_status op_run_levels(const test_ops *ops, gr_device *dev, const gr_csr *g, const gr_vid *frontier, gr_eid nf,
                         const gr_advance_levels_args *limits, op_result *r);
 gr_status op_run_for_each(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in,

@@ -229,6 +229,13 @@ static void check_levels(gr_vid source, gr_advance_levels_args limits, int want_
   ck_assert_uint_eq(r.n_out, left);
   for (gr_eid i = 0; i < r.n_out; i++) ck_assert_int_eq(d[r.out[i]], r.levels);
   check_out_degrees(&r, &out_g);
+  if (limits.trail_capacity) {
+    /* The trail holds each level's vertices, level after level. */
+    gr_eid at = 0;
+    for (int l = 0; l < r.levels; l++)
+      for (gr_eid i = 0; i < r.level_sizes[l]; i++) ck_assert_int_eq(d[r.trail[at++]], l);
+    ck_assert_uint_eq(at, r.n_trail);
+  }
   op_result_free(&r);
   free(d);
 }
@@ -264,6 +271,40 @@ START_TEST(levels_run_breadth_first_until_a_limit) {
   lim.max_vertices = N;
   lim.max_edges = 0;
   check_levels(4321, lim, 0); /* the input itself does not fit */
+}
+END_TEST
+
+/* A trail keeps every level's input; the loop stops before a level that
+ * would not fit in it, and after the level whose visit raised the stop
+ * flag. */
+START_TEST(levels_keep_a_trail_and_stop_on_a_flag) {
+  gr_advance_levels_args lim;
+  memset(&lim, 0, sizeof lim);
+  lim.max_levels = 1000;
+  lim.max_vertices = N;
+  lim.max_edges = (gr_eid)1 << 40;
+  lim.max_degree = N;
+  gr_svid *d = bfs_depths(&out_g, 4321);
+  gr_svid deepest = 0;
+  for (gr_vid v = 0; v < N; v++) deepest = d[v] > deepest ? d[v] : deepest;
+  ck_assert_int_gt(deepest, 3);
+  gr_eid first_two = 0;
+  gr_vid at_two = N;
+  for (gr_vid v = 0; v < N; v++) {
+    first_two += d[v] == 0 || d[v] == 1;
+    if (d[v] == 2 && at_two == N) at_two = v;
+  }
+  free(d);
+  lim.trail_capacity = N;
+  check_levels(4321, lim, (int)deepest + 1);
+  lim.trail_capacity = first_two; /* level 2 does not fit */
+  check_levels(4321, lim, 2);
+  lim.trail_capacity = N;
+  /* Raised while level 1 claims at_two: levels 0 and 1 run. */
+  op_set_stop_at(at_two);
+  lim.stop = (const uint32_t *)&lim; /* any pointer: the harness's flag */
+  check_levels(4321, lim, 2);
+  lim.stop = NULL;
 }
 END_TEST
 
@@ -346,7 +387,7 @@ START_TEST(advance_refuses_to_overflow_its_output) {
   label[0] = 0;
   gr_vid out[4];
   gr_vid hub = 0;
-  test_ctx c = {label, pred, NULL, 1, 1};
+  test_ctx c = {.label = label, .pred = pred, .next = 1, .modulus = 1};
   gr_advance_push_args a = {.g = &out_g, .in = &hub, .n_in = 1, .out = out, .out_capacity = 4};
   gr_status st = test_ops_cpu.push(dev, &ws, &a, &c);
   ck_assert_int_eq(st, GR_ERR_INTERNAL);
@@ -419,6 +460,7 @@ int main(void) {
   tcase_add_test(tc, filter_without_a_list_takes_every_id);
   tcase_add_test(tc, split_sends_each_item_to_its_class);
   tcase_add_test(tc, levels_run_breadth_first_until_a_limit);
+  tcase_add_test(tc, levels_keep_a_trail_and_stop_on_a_flag);
   tcase_add_test(tc, for_each_visits_every_vertex_or_every_item);
   tcase_add_test(tc, queue_bitmap_round_trip_sorts_and_keeps_the_set);
   tcase_add_test(tc, frontier_rejects_ids_outside_its_universe);

@@ -19,6 +19,8 @@ typedef struct test_ctx {
   uint32_t *marks; /* for_each writes here */
   gr_svid next;
   gr_vid modulus;  /* filter keeps v % modulus == 0 */
+  uint32_t *stop;  /* levels: raised when stop_at is claimed (NULL: never) */
+  gr_vid stop_at;
 } test_ctx;
 
 GR_HD bool test_visit(const test_ctx *c, gr_vid u, gr_vid v, gr_eid e) {
@@ -35,6 +37,7 @@ GR_HD bool test_level_visit(const test_ctx *c, int level, gr_vid u, gr_vid v, gr
   if (gr_load_relaxed_svid(&c->label[v]) >= 0) return false;
   if (!gr_atomic_cas_svid(&c->label[v], -1, (gr_svid)level + 1)) return false;
   c->pred[v] = (gr_svid)u;
+  if (c->stop && v == c->stop_at) gr_levels_raise(c->stop, level);
   return true;
 }
 GR_HD bool test_wanted(const test_ctx *c, gr_vid v) { return c->label[v] < 0; }

@@ -224,6 +224,19 @@ static void run_bc(gr_subgraph *const *subs, int devices, int threads, const gr_
 static const char *const specs[] = {"kron:10:8", "uniform:9:4,directed", "grid2d:12x17", "kron:9:4,directed"};
 enum { N_SPECS = sizeof specs / sizeof specs[0] };
 
+/* One device takes small levels in device-side loops (forward and
+ * backward) and large ones level by level: every level in the loops (the
+ * defaults, on these small graphs), none, and a mix with the hand-overs
+ * between the two ways both directions. */
+static const char *const tunings[] = {"", "small=off", "small-vertices=64,small-degree=16"};
+enum { N_TUNINGS = sizeof tunings / sizeof tunings[0] };
+
+static gr_prim_options options_tuned(const char *tune) {
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  if (*tune) ck_assert_int_eq(gr_tuning_parse(&o.tune, tune), GR_SUCCESS);
+  return o;
+}
+
 START_TEST(one_device_equals_reference) {
   for (int i = 0; i < N_SPECS; i++) {
     gr_graph *g = gr_test_generated(specs[i]);
@@ -234,9 +247,10 @@ START_TEST(one_device_equals_reference) {
     /* One source; eight; every vertex (sources without out-edges too),
      * normalized. */
     const gr_vid counts[] = {1, 8, n};
+    for (int t = 0; t < N_TUNINGS; t++)
     for (int c = 0; c < 3; c++)
-      for (int threads = 1; threads <= 3; threads += 2) {
-        gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+      for (int threads = t ? 3 : 1; threads <= 3; threads += 2) {
+        gr_prim_options o = options_tuned(tunings[t]);
         o.normalize = c == 2;
         gr_vid *src = c == 2 ? all : malloc(sizeof *src * counts[c]);
         if (c < 2)
@@ -244,8 +258,8 @@ START_TEST(one_device_equals_reference) {
         gr_run_args a = {src[0], 0, src, counts[c]};
         gr_result r = GR_RESULT_INIT;
         run_bc(&sub, 1, threads, NULL, NULL, &o, &a, &r);
-        ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s, %llu sources, %d threads: %s",
-                      specs[i], (unsigned long long)counts[c], threads, gr_error_message());
+        ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s, %llu sources, %d threads, '%s': %s",
+                      specs[i], (unsigned long long)counts[c], threads, tunings[t], gr_error_message());
         ck_assert_double_eq(r.extra.numbers[0], (double)counts[c]);
         gr_result_free(&r);
         if (c < 2) free(src);
@@ -435,15 +449,24 @@ START_TEST(one_device_beyond_double) {
   gr_subgraph *sub = NULL;
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
   gr_vid src[] = {0, (gr_vid)(GRID / 2) * GRID + GRID / 2, n - 1};
+  /* The loops throughout (the overflow stops the forward one); none (found
+   * at the end of the pass); the corner's levels of more than 200 vertices
+   * level by level, so the overflow (near level 960, of 237 vertices) is
+   * raised outside the loop and found when the loop is refused. */
+  static const struct {
+    int threads;
+    const char *tune;
+  } ways[] = {{1, ""}, {3, "small=off"}, {3, "small-vertices=200"}};
   for (int k = 1; k <= 3; k += 2)
-    for (int threads = 1; threads <= 3; threads += 2) {
-      gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+    for (size_t wi = 0; wi < sizeof ways / sizeof ways[0]; wi++) {
+      const int threads = ways[wi].threads;
+      gr_prim_options o = options_tuned(ways[wi].tune);
       gr_run_args a = {src[0], 0, src, (gr_vid)k};
       gr_result r = GR_RESULT_INIT, ref = GR_RESULT_INIT;
       run_bc(&sub, 1, threads, NULL, NULL, &o, &a, &r);
       ck_assert_msg(gr_bc_reference(g, &a, &o, &ref) == GR_SUCCESS, "%s", gr_error_message());
-      ck_assert_msg(gr_bc_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%d sources, %d threads: %s", k, threads,
-                    gr_error_message());
+      ck_assert_msg(gr_bc_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%d sources, %d threads, '%s': %s", k, threads,
+                    ways[wi].tune, gr_error_message());
       ck_assert_double_eq(extra_number(&r, "log_sources"), k == 1 ? 1.0 : 2.0);
       ck_assert_double_eq(extra_number(&r, "sigma_log"), 1.0);
       const double worst = assert_beyond_double_matches(&r, &ref, "one device");
