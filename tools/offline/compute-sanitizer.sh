@@ -17,7 +17,9 @@
 # (seconds per run, default 240; a run that takes longer counts as failed),
 # TEST_PROGRAMS (the GPU test programs to run, default all six; "none": only
 # gr_run. racecheck and initcheck take minutes per test program: the gr_run
-# runs reach every kernel of every primitive on a small graph in seconds).
+# runs reach every kernel of every primitive on a small graph in seconds),
+# GR_RUN_RUNS (default yes; no: the test programs only, e.g. for several
+# instances at once, one program and tool each, LOG_DIR apart).
 #
 # NCCL: at communicator creation NCCL asks the CUDA runtime about its own
 # kernels (cudaFuncGetAttributes on kernels that are not built for every
@@ -102,6 +104,7 @@ for tool in $tools; do
       status=1
     fi
   done
+  [ "${GR_RUN_RUNS:-yes}" = no ] && continue
   # Every primitive on one GPU, validated.
   for p in bfs dobfs sssp cc pr bc reach; do
     w=()
