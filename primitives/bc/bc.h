@@ -72,6 +72,13 @@
  * between devices: partial sums of proxies go to their owners, the same
  * SUM the forward pass uses, so no owner ever sends to proxy holders.
  *
+ * One device, small levels (a deep graph's thousands): both passes run in
+ * device-side loops, one launch for many levels. Forward: the advance's
+ * levels kernel, its trail writing each level into the stack and the
+ * overflow flag as its stop. Backward: levels the forward loop ran are
+ * pulled (gr_bc_levels_args), one grid barrier per level; small levels
+ * hold no hub to balance, so the pull's lack of atomics wins there.
+ *
  * Between devices (one exchange per level, SUM on `xfer`, doubles):
  *   forward   a proxy that this device claimed sends its partial sigma to
  *             its owner; the owner's next iteration merges what arrived

@@ -279,8 +279,10 @@ int main(void) {
   /* Calls that fail on purpose (a device that does not exist, an impossible
    * allocation) in a case of their own: compute-sanitizer reports every
    * failing CUDA call, so tools/offline/compute-sanitizer.sh runs this case
-   * apart (CK_RUN_CASE=errors) with API error reports off. */
+   * apart (CK_RUN_CASE=errors) with API error reports off, and leaves it
+   * out of the other run by its tag (CK_EXCLUDE_TAGS=api-errors). */
   TCase *errors = tcase_create("errors");
+  tcase_set_tags(errors, "api-errors");
   tcase_set_timeout(errors, 600);
   tcase_add_checked_fixture(errors, setup, teardown);
   tcase_add_test(errors, cuda_reports_missing_devices_clearly);

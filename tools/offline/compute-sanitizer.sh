@@ -95,7 +95,7 @@ for tool in $tools; do
       # Its case "errors" makes CUDA calls fail on purpose (a device that does
       # not exist, an impossible allocation): run it apart, API error reports
       # off; every other case with them on.
-      CK_EXCLUDE_TCASE=errors sanitize "$t" "$tool" "" "$exe"
+      CK_EXCLUDE_TAGS=api-errors sanitize "$t" "$tool" "" "$exe"
       CK_RUN_CASE=errors sanitize "$t-errors" "$tool" "--report-api-errors no" "$exe"
     elif [ -n "$exe" ]; then
       sanitize "$t" "$tool" "" "$exe"
