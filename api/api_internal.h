@@ -15,10 +15,14 @@
 typedef enum gr__backend_choice { GR__BACKEND_AUTO = 0, GR__BACKEND_CPU = 1, GR__BACKEND_GPU = 2 } gr__backend_choice;
 typedef enum gr__proxy_choice { GR__PROXY_AUTO = 0, GR__PROXY_ALL = 1, GR__PROXY_1HOP = 2 } gr__proxy_choice;
 
+enum { GR__MAX_GPU_IDS = 1024 };
+
 struct gr_options {
   /* devices */
   gr__backend_choice backend;
   int devices;
+  int n_gpu_ids;                   /* > 0: the GPU of each device (gpu-ids), devices = n_gpu_ids */
+  int gpu_ids[GR__MAX_GPU_IDS];
   int cpu_threads;
   gr_mem_policy mem;
   gr_partitioner_kind partitioner;
@@ -62,5 +66,10 @@ struct gr_context {
   bool comm_lent;
   int problems; /* alive, to refuse a destroy under them */
 };
+
+/* The GPU of each device (gpu-ids), or NULL: device i on GPU i. */
+static inline const int *gr__context_gpus(const gr_context *c) {
+  return c->backend == GR_BACKEND_CUDA && c->opts.n_gpu_ids ? c->opts.gpu_ids : NULL;
+}
 
 #endif

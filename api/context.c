@@ -87,10 +87,26 @@ gr_status gr_context_create(gr_context **out, const gr_options *o) {
   GR_CHECK_GOTO(gr__options_copy(&c->opts, o), st, cleanup);
   c->devices = c->opts.devices;
   c->backend = GR_BACKEND_CPU;
+  if (c->opts.n_gpu_ids && c->opts.backend == GR__BACKEND_CPU) {
+    st = gr_errorf(GR_ERR_INVALID_ARG, "option gpu-ids names GPUs, but the backend is cpu");
+    goto cleanup;
+  }
   if (c->opts.backend != GR__BACKEND_CPU) {
     int gpus = 0;
     GR_CHECK_GOTO(gr_device_count(GR_BACKEND_CUDA, &gpus), st, cleanup);
-    if (gpus > 0 || c->opts.backend == GR__BACKEND_GPU) {
+    if (c->opts.n_gpu_ids) {
+      /* Physical ordinals, whatever GR_DEVICE_MAP presents. */
+      int phys = 0;
+      GR_CHECK_GOTO(gr_device_physical_gpus(&phys), st, cleanup);
+      for (int i = 0; i < c->opts.n_gpu_ids; i++)
+        if (c->opts.gpu_ids[i] >= phys) {
+          st = gr_errorf(GR_ERR_NO_DEVICE, "gpu-ids names GPU %d, but %d GPU%s exist%s on this machine%s",
+                         c->opts.gpu_ids[i], phys, phys == 1 ? "" : "s", phys == 1 ? "s" : "",
+                         phys == 0 ? "; use the cpu backend for CPU devices" : "");
+          goto cleanup;
+        }
+      c->backend = GR_BACKEND_CUDA;
+    } else if (gpus > 0 || c->opts.backend == GR__BACKEND_GPU) {
       if (c->devices > gpus) {
         st = gr_errorf(GR_ERR_NO_DEVICE, "%d GPU%s asked for, but %d exist%s on this machine%s", c->devices,
                        c->devices == 1 ? " was" : "s were", gpus, gpus == 1 ? "s" : "",
@@ -101,7 +117,7 @@ gr_status gr_context_create(gr_context **out, const gr_options *o) {
     }
   }
   if (c->devices > 1) {
-    gr_comm_options co = {c->opts.comm, c->opts.transport, c->opts.comm_format};
+    gr_comm_options co = {c->opts.comm, c->opts.transport, c->opts.comm_format, gr__context_gpus(c)};
     GR_CHECK_GOTO(gr_comm_create(&c->comm, c->backend, c->devices, &co), st, cleanup);
   }
   *out = c;

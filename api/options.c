@@ -145,7 +145,32 @@ static gr_status gr__options_apply(gr_options *o, const char *key, const char *v
     else return gr__bad(key, v, "auto, cpu or gpu");
   } else if (!strcmp(key, "devices")) {
     if (!gr__parse_long(v, 1, 1024, &n)) return gr__bad(key, v, "a whole number from 1 to 1024");
+    if (o->n_gpu_ids && n != o->n_gpu_ids)
+      return gr_errorf(GR_ERR_INVALID_ARG, "option devices = %lld disagrees with gpu-ids, which names %d GPU%s", n,
+                       o->n_gpu_ids, o->n_gpu_ids == 1 ? "" : "s");
     o->devices = (int)n;
+  } else if (!strcmp(key, "gpu-ids")) {
+    /* "1,3": device 0 on GPU 1, device 1 on GPU 3 (repeats allowed: devices
+     * sharing a GPU); "" or "default": device i on GPU i again. */
+    if (!*v || !strcmp(v, "default")) {
+      o->n_gpu_ids = 0;
+      return GR_SUCCESS;
+    }
+    int k = 0;
+    for (const char *c = v;;) {
+      const char *end = strchr(c, ',');
+      const size_t len = end ? (size_t)(end - c) : strlen(c);
+      char item[16];
+      if (len == 0 || len >= sizeof item || k >= GR__MAX_GPU_IDS) return gr__bad(key, v, "a comma-separated list of GPU ordinals");
+      memcpy(item, c, len);
+      item[len] = '\0';
+      if (!gr__parse_long(item, 0, 4095, &n)) return gr__bad(key, v, "a comma-separated list of GPU ordinals");
+      o->gpu_ids[k++] = (int)n;
+      if (!end) break;
+      c = end + 1;
+    }
+    o->n_gpu_ids = k;
+    o->devices = k;
   } else if (!strcmp(key, "cpu-threads")) {
     if (!gr__parse_long(v, 0, 4096, &n)) return gr__bad(key, v, "a whole number from 0 to 4096");
     o->cpu_threads = (int)n;

@@ -124,8 +124,8 @@ gr_status gr_problem_create(gr_problem **out, gr_context *ctx, gr_graph *g, cons
   const gr_options *co = &ctx->opts;
   p->proxy = co->proxy == GR__PROXY_1HOP ? GR_PROXY_1HOP : co->proxy == GR__PROXY_ALL ? GR_PROXY_ALL : prim->proxy;
   p->cmode = co->comm_given ? co->comm : prim->comm;
-  gr_enactor_config cfg = {prim, &p->popts, ctx->backend, ctx->devices, co->cpu_threads, co->mem, NULL, NULL, NULL,
-                           false, co->timeline};
+  gr_enactor_config cfg = {prim,  &p->popts,   ctx->backend, ctx->devices, co->cpu_threads, co->mem, NULL, NULL, NULL,
+                           false, co->timeline, gr__context_gpus(ctx)};
   double t = gr_time_now();
   if (ctx->devices == 1) {
     GR_CHECK_GOTO(gr_subgraph_whole(&p->sub, g, prim->needs_in_edges), st, cleanup);
@@ -152,7 +152,7 @@ gr_status gr_problem_create(gr_problem **out, gr_context *ctx, gr_graph *g, cons
       ctx->comm_lent = true;
       gr_comm_set_mode(p->comm, p->cmode);
     } else {
-      gr_comm_options cop = {p->cmode, co->transport, co->comm_format};
+      gr_comm_options cop = {p->cmode, co->transport, co->comm_format, gr__context_gpus(ctx)};
       GR_CHECK_GOTO(gr_comm_create(&p->comm, ctx->backend, ctx->devices, &cop), st, cleanup);
     }
     cfg.subs = p->subs;

@@ -46,6 +46,9 @@ typedef struct gr_comm_options {
   gr_comm_mode mode;
   gr_transport_kind transport;
   gr_comm_format format;
+  /* CUDA, optional: the GPU of each device, as the enactor's (NULL: device
+   * i on GPU i, through GR_DEVICE_MAP). */
+  const int *gpus;
 } gr_comm_options;
 
 /* "auto", "list" or "bitmap". */

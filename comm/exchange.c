@@ -104,7 +104,9 @@ gr_status gr_comm_create(gr_comm **out, gr_backend backend, int n_devices, const
   for (int i = 0; i < n_devices; i++) {
     c->gpu[i] = -1;
     if (backend == GR_BACKEND_CUDA) {
-      gr_status st = gr_device_gpu_of(i, &c->gpu[i]);
+      gr_status st = GR_SUCCESS;
+      if (o->gpus) c->gpu[i] = o->gpus[i];
+      else st = gr_device_gpu_of(i, &c->gpu[i]);
       if (st < 0) {
         free(c);
         return st;

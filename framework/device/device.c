@@ -42,6 +42,15 @@ gr_status gr_device_count(gr_backend backend, int *count) {
 #endif
 }
 
+gr_status gr_device_physical_gpus(int *count) {
+  *count = 0;
+#ifdef GR_HAVE_CUDA
+  return gr__cuda_physical_count(count);
+#else
+  return GR_SUCCESS;
+#endif
+}
+
 /* GR_DEVICE_MEMORY_LIMIT=BYTES[K|M|G|T]: the most memory a device reports
  * and hands out; 0 when unset (or malformed, with a warning). */
 static uint64_t gr__memory_limit(void) {
@@ -77,7 +86,7 @@ gr_status gr_device_create(gr_device **out, gr_backend backend, int ordinal,
   if (st < 0) return st;
   d->backend = backend;
   d->ordinal = ordinal;
-  d->gpu = -1;
+  d->gpu = options->gpu; /* -1: the CUDA backend picks by ordinal */
   /* The fault hooks (GR_FAULT_ALLOC: the N-th allocation fails as if the
    * device were out of memory; GR_FAULT_LAUNCH: the N-th kernel launch
    * fails as a launch error would) are read once here, so that the paths

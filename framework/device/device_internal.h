@@ -34,6 +34,8 @@ gr_status gr__cpu_device_count(int *count);
 #ifdef GR_HAVE_CUDA
 gr_status gr__cuda_device_count(int *count);
 gr_status gr__cuda_gpu_of(int ordinal, int *gpu);
+/* The GPUs the driver shows, GR_DEVICE_MAP aside. */
+gr_status gr__cuda_physical_count(int *count);
 void gr__cuda_versions(int *runtime, int *driver);
 gr_status gr__cuda_device_init(gr_device *d);
 void gr__cuda_device_fini(gr_device *d);

@@ -368,6 +368,7 @@ static gr_status gr__slot_init(gr__slot *s) {
   gr_device_options dopt = GR_DEVICE_OPTIONS_INIT;
   dopt.cpu_threads = e->cfg.cpu_threads;
   dopt.devices_in_run = e->n;
+  if (e->cfg.gpus) dopt.gpu = e->cfg.gpus[s->index];
   GR_CHECK(gr_device_create(&s->dev, e->cfg.backend, s->index, &dopt));
   GR_CHECK(gr_workspace_init(&s->ws, s->dev, &e->cfg.mem));
   s->ws.tune = e->opts.tune;
@@ -687,7 +688,7 @@ gr_status gr_enactor_create(gr_enactor **out, const gr_enactor_config *cfg) {
                      cfg->n_devices);
   int have = 0;
   GR_CHECK(gr_device_count(cfg->backend, &have));
-  if (cfg->backend == GR_BACKEND_CUDA && cfg->n_devices > have)
+  if (cfg->backend == GR_BACKEND_CUDA && cfg->n_devices > have && !cfg->gpus)
     return gr_errorf(GR_ERR_NO_DEVICE, "%d GPU%s asked for, but %d exist%s", cfg->n_devices,
                      cfg->n_devices == 1 ? " was" : "s were", have, have == 1 ? "s" : "");
   struct gr_enactor *e = NULL;

@@ -48,6 +48,8 @@ def _check(status):
 def _text(value):
     if isinstance(value, bool):
         return "on" if value else "off"
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
     return str(value)
 
 
@@ -74,8 +76,8 @@ class _Options:
         self.close()
 
 
-_DEVICE_KEYS = {"backend", "devices", "cpu_threads", "mem", "partitioner", "bias", "proxy", "comm", "transport",
-                "comm_format", "timeline", "seed"}
+_DEVICE_KEYS = {"backend", "devices", "gpu_ids", "cpu_threads", "mem", "partitioner", "bias", "proxy", "comm",
+                "transport", "comm_format", "timeline", "seed"}
 
 
 def library_info():
@@ -107,8 +109,9 @@ def primitives():
 class Context:
     """Devices and the exchange between them, reusable across calls.
 
-    Context(devices=1, backend="auto"|"cpu"|"gpu", partitioner=..., proxy=...,
-    comm=..., transport=..., mem=..., cpu_threads=..., seed=...)."""
+    Context(devices=1, backend="auto"|"cpu"|"gpu", gpu_ids=[...], partitioner=...,
+    proxy=..., comm=..., transport=..., mem=..., cpu_threads=..., seed=...);
+    gpu_ids names the GPU of each device (e.g. [1, 3]; repeats share a GPU)."""
 
     def __init__(self, **kw):
         bad = set(kw) - _DEVICE_KEYS

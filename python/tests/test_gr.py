@@ -183,6 +183,25 @@ def test_bad_input_raises_clear_errors():
         gr.bfs(g, None)
 
 
+def test_gpu_ids_name_the_gpu_of_each_device():
+    with pytest.raises(gr.Error) as e:
+        gr.Context(gpu_ids=[0, 1], backend="cpu")
+    assert "gpu-ids" in str(e.value)
+    with pytest.raises(gr.Error) as e:
+        gr.Context(gpu_ids=[gr.gpu_count() + 5])
+    assert e.value.status == "GR_ERR_NO_DEVICE"
+    with pytest.raises(gr.Error):
+        gr.Context(gpu_ids="1,,2")
+    if gr.gpu_count() > 0:
+        # Two devices on GPU 0: the answer of one device.
+        G = GRAPHS[0]
+        with gr.Context(gpu_ids=[0, 0], transport="p2p") as ctx:
+            assert ctx.devices == 2 and ctx.backend == "cuda"
+            d = gr.bfs(gr_graph(G), 0, context=ctx)
+        want = nx.single_source_shortest_path_length(G, 0)
+        assert all(d[v] == want.get(v, -1) for v in range(G.number_of_nodes()))
+
+
 def brandes_dependency(G, s):
     """Single-source dependencies (Brandes) of every vertex on s's shortest paths."""
     order, pred, sigma, _ = nx.algorithms.centrality.betweenness._single_source_shortest_path_basic(G, s)

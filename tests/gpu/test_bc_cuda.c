@@ -655,7 +655,7 @@ START_TEST(bc_on_devices_sharing_gpu_0_equals_one_gpu) {
         gr_subgraph **subs = NULL;
         ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[xi], true), GR_SUCCESS);
         for (int mi = 0; mi < 2; mi++) {
-          gr_comm_options co = {modes[mi], GR_TRANSPORT_P2P, GR_COMM_FORMAT_AUTO};
+          gr_comm_options co = {modes[mi], GR_TRANSPORT_P2P, GR_COMM_FORMAT_AUTO, NULL};
           gr_comm *comm = NULL;
           ck_assert_msg(gr_comm_create(&comm, GR_BACKEND_CUDA, nd, &co) == GR_SUCCESS, "%s", gr_error_message());
           gr_result r = GR_RESULT_INIT;
@@ -754,7 +754,7 @@ START_TEST(bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu) {
       gr_subgraph **subs = NULL;
       ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[xi], true), GR_SUCCESS);
       for (int mi = 0; mi < 2; mi++) {
-        gr_comm_options co = {modes[mi], GR_TRANSPORT_P2P, GR_COMM_FORMAT_AUTO};
+        gr_comm_options co = {modes[mi], GR_TRANSPORT_P2P, GR_COMM_FORMAT_AUTO, NULL};
         gr_comm *comm = NULL;
         ck_assert_msg(gr_comm_create(&comm, GR_BACKEND_CUDA, nd, &co) == GR_SUCCESS, "%s", gr_error_message());
         gr_result r = GR_RESULT_INIT;

@@ -355,7 +355,7 @@ END_TEST
 
 START_TEST(auto_transport_on_gpus_is_p2p) {
   setenv("GR_DEVICE_MAP", "0,0", 1);
-  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, GR_COMM_FORMAT_AUTO};
+  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, GR_COMM_FORMAT_AUTO, NULL};
   gr_comm *c = NULL;
   gr_status st = gr_comm_create(&c, GR_BACKEND_CUDA, 2, &o);
   unsetenv("GR_DEVICE_MAP");
@@ -367,7 +367,7 @@ END_TEST
 
 START_TEST(nccl_refuses_devices_that_share_a_gpu) {
   setenv("GR_DEVICE_MAP", "0,0", 1);
-  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_NCCL, GR_COMM_FORMAT_AUTO};
+  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_NCCL, GR_COMM_FORMAT_AUTO, NULL};
   gr_comm *c = NULL;
   gr_status st = gr_comm_create(&c, GR_BACKEND_CUDA, 2, &o);
   unsetenv("GR_DEVICE_MAP");

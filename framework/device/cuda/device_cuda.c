@@ -10,7 +10,7 @@
 #include "device/device_internal.h"
 #include "gr/cuda_check.h"
 
-static gr_status gr__cuda_physical_count(int *count) {
+gr_status gr__cuda_physical_count(int *count) {
   int n = 0;
   cudaError_t e = cudaGetDeviceCount(&n);
   if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) {
@@ -81,12 +81,21 @@ gr_status gr__cuda_device_init(gr_device *d) {
   GR_CHECK(gr__cuda_device_count(&n));
   if (n == 0)
     return gr_errorf(GR_ERR_NO_DEVICE, "no CUDA GPU is visible (driver found none); use --cpu to run on the CPU backend");
-  if (d->ordinal >= n)
-    return gr_errorf(GR_ERR_NO_DEVICE, "GPU %d was asked for, but only %d GPU%s exist%s", d->ordinal, n,
-                     n == 1 ? "" : "s", n == 1 ? "s" : "");
-  int map[GR__MAX_MAPPED], mapped = 0;
-  GR_CHECK(gr__cuda_device_map(map, GR__MAX_MAPPED, &mapped));
-  d->gpu = mapped ? map[d->ordinal] : d->ordinal;
+  if (d->gpu >= 0) {
+    /* Chosen by the caller: a physical ordinal, GR_DEVICE_MAP aside. */
+    int phys = 0;
+    GR_CHECK(gr__cuda_physical_count(&phys));
+    if (d->gpu >= phys)
+      return gr_errorf(GR_ERR_NO_DEVICE, "GPU %d was asked for (device %d), but only %d GPU%s exist%s", d->gpu,
+                       d->ordinal, phys, phys == 1 ? "" : "s", phys == 1 ? "s" : "");
+  } else {
+    if (d->ordinal >= n)
+      return gr_errorf(GR_ERR_NO_DEVICE, "GPU %d was asked for, but only %d GPU%s exist%s", d->ordinal, n,
+                       n == 1 ? "" : "s", n == 1 ? "s" : "");
+    int map[GR__MAX_MAPPED], mapped = 0;
+    GR_CHECK(gr__cuda_device_map(map, GR__MAX_MAPPED, &mapped));
+    d->gpu = mapped ? map[d->ordinal] : d->ordinal;
+  }
   GR_CUDA_CHECK(cudaSetDevice(d->gpu));
   struct cudaDeviceProp prop;
   GR_CUDA_CHECK(cudaGetDeviceProperties(&prop, d->gpu));

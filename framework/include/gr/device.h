@@ -25,8 +25,12 @@ typedef struct gr_device_options {
   int cpu_threads;
   /* How many devices share the host (for the default thread split). */
   int devices_in_run;
+  /* CUDA backend: the GPU this device runs on; -1 = by its ordinal
+   * (through GR_DEVICE_MAP where set). A caller's list of GPUs (the public
+   * interface's gpu-ids) sets it per device. */
+  int gpu;
 } gr_device_options;
-#define GR_DEVICE_OPTIONS_INIT {0, 1}
+#define GR_DEVICE_OPTIONS_INIT {0, 1, -1}
 
 typedef enum gr_copy_kind {
   GR_COPY_H2D = 0,
@@ -43,6 +47,9 @@ void gr_cuda_versions(int *runtime, int *driver);
  * driver or no GPU, which is not an error); CPU: unbounded, reported as the
  * host's thread count. */
 gr_status gr_device_count(gr_backend backend, int *count);
+/* The GPUs the driver shows (physical ordinals 0..count-1), whatever
+ * GR_DEVICE_MAP presents; 0 without CUDA. */
+gr_status gr_device_physical_gpus(int *count);
 
 /* Opens device `ordinal` of `backend`. CUDA: sets the device on the calling
  * thread and creates its streams. Errors: GR_ERR_NO_DEVICE when the ordinal

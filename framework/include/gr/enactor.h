@@ -33,6 +33,9 @@ typedef struct gr_enactor_config {
   void *exchange_shared;
   bool broadcast;           /* the exchange sends every change to every device */
   bool timeline;            /* keep per-iteration figures of every device (gr_timeline_entry) */
+  /* CUDA backend, optional: the GPU of each device (n_devices physical
+   * ordinals, repeats allowed); NULL = device i on GPU i (GR_DEVICE_MAP). */
+  const int *gpus;
 } gr_enactor_config;
 
 typedef struct gr_device_report {

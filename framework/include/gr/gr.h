@@ -79,6 +79,11 @@ void gr_options_destroy(gr_options **o);
  * Devices (read by gr_context_create):
  *   backend       auto (GPUs when present, else CPU devices), cpu or gpu
  *   devices       number of devices, 1..1024 (default 1)
+ *   gpu-ids       the GPU of each device, e.g. "1,3" (physical ordinals;
+ *                 repeats put several devices on one GPU; sets devices to
+ *                 its length; "default": device i on GPU i). GPUs only:
+ *                 gr_context_create refuses it with the cpu backend and
+ *                 names an ordinal the machine lacks
  *   cpu-threads   threads per CPU device (0: host threads / devices)
  *   mem           buffer growth: just-enough, prealloc:FACTOR or max
  *   partitioner   random, biased, metis, static or range (default random)

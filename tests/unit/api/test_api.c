@@ -363,6 +363,81 @@ START_TEST(options_reject_bad_keys_and_values_and_keep_the_old) {
 }
 END_TEST
 
+/* gpu-ids: a list of GPU ordinals, checked when set; it sets the device
+ * count, which may not then disagree; the cpu backend refuses it; a GPU
+ * the machine lacks is refused by gr_context_create. */
+START_TEST(gpu_ids_are_checked_and_set_the_device_count) {
+  gr_options *o = NULL;
+  ck_assert_int_eq(gr_options_create(&o), GR_SUCCESS);
+  const char *bad[] = {"a", "1,,3", "1,3,", ",1", "-1", "1;3", "0x1", " 1", "99999"};
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+    ck_assert_msg(gr_options_set(o, "gpu-ids", bad[k]) == GR_ERR_INVALID_ARG, "gpu-ids = '%s'", bad[k]);
+  ck_assert_int_eq(gr_options_set(o, "gpu-ids", "1,0,1"), GR_SUCCESS);
+  ck_assert_int_eq(gr_options_set(o, "devices", "2"), GR_ERR_INVALID_ARG);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "gpu-ids"));
+  ck_assert_int_eq(gr_options_set(o, "devices", "3"), GR_SUCCESS);
+  /* The cpu backend has no GPUs to name. */
+  ck_assert_int_eq(gr_options_set(o, "backend", "cpu"), GR_SUCCESS);
+  gr_context *ctx = NULL;
+  ck_assert_int_eq(gr_context_create(&ctx, o), GR_ERR_INVALID_ARG);
+  ck_assert_ptr_null(ctx);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "gpu-ids"));
+  /* A GPU this machine does not have. */
+  int gpus = 0;
+  ck_assert_int_eq(gr_gpu_count(&gpus), GR_SUCCESS);
+  char ids[32];
+  snprintf(ids, sizeof ids, "0,%d", gpus + 7);
+  ck_assert_int_eq(gr_options_set(o, "backend", "auto"), GR_SUCCESS);
+  ck_assert_int_eq(gr_options_set(o, "gpu-ids", ids), GR_SUCCESS);
+  ck_assert_int_eq(gr_context_create(&ctx, o), GR_ERR_NO_DEVICE);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "gpu-ids names GPU"));
+  /* "default" forgets the list: devices is a count again. */
+  ck_assert_int_eq(gr_options_set(o, "gpu-ids", "default"), GR_SUCCESS);
+  ck_assert_int_eq(gr_options_set(o, "devices", "1"), GR_SUCCESS);
+  gr_options_destroy(&o);
+}
+END_TEST
+
+/* On a machine with a GPU: devices placed by gpu-ids (two on GPU 0, as
+ * two contexts of one program could share it) give one device's answer,
+ * and the context reports them; without one, nothing to place. */
+START_TEST(gpu_ids_place_devices_on_the_gpus_named) {
+  int gpus = 0;
+  ck_assert_int_eq(gr_gpu_count(&gpus), GR_SUCCESS);
+  if (gpus == 0) return;
+  static const int64_t depth[N] = {0, 1, 1, 2, 3, 3, -1};
+  const char *lists[] = {"0", "0,0", "0,0,0"};
+  for (int k = 0; k < 3; k++) {
+    gr_options *o = NULL;
+    ck_assert_int_eq(gr_options_create(&o), GR_SUCCESS);
+    ck_assert_int_eq(gr_options_set(o, "gpu-ids", lists[k]), GR_SUCCESS);
+    ck_assert_int_eq(gr_options_set(o, "transport", "p2p"), GR_SUCCESS);
+    ck_assert_int_eq(gr_options_set(o, "undirected", "on"), GR_SUCCESS);
+    gr_context *ctx = NULL;
+    ck_assert_msg(gr_context_create(&ctx, o) == GR_SUCCESS, "%s: %s", lists[k], gr_error_message());
+    gr_context_info ci;
+    ck_assert_int_eq(gr_context_get_info(ctx, &ci), GR_SUCCESS);
+    ck_assert_str_eq(ci.backend, "cuda");
+    ck_assert_int_eq(ci.devices, k + 1);
+    gr_graph *g = NULL;
+    gr_problem *p = NULL;
+    gr_stats *s = NULL;
+    ck_assert_int_eq(gr_graph_create_csr(&g, N, offsets, indices, weights, o), GR_SUCCESS);
+    ck_assert_msg(gr_problem_create(&p, ctx, g, "bfs", o) == GR_SUCCESS, "%s", gr_error_message());
+    ck_assert_msg(gr_problem_run(p, 0, &s) >= 0, "%s", gr_error_message());
+    ck_assert_msg(gr_problem_validate(p) == GR_SUCCESS, "%s", gr_error_message());
+    gr_values v;
+    ck_assert_int_eq(gr_problem_get_values(p, &v), GR_SUCCESS);
+    for (int i = 0; i < N; i++) ck_assert_int_eq(((const int64_t *)v.values)[i], depth[i]);
+    gr_stats_destroy(&s);
+    gr_problem_destroy(&p);
+    gr_graph_destroy(&g);
+    gr_context_destroy(&ctx);
+    gr_options_destroy(&o);
+  }
+}
+END_TEST
+
 START_TEST(bad_arrays_are_errors_naming_the_entry) {
   gr_graph *g = NULL;
   const int64_t bad_off[3] = {0, 2, 1};
@@ -541,6 +616,7 @@ int main(void) {
   tcase_add_test(t, every_listed_primitive_has_a_description);
   tcase_add_test(t, options_reject_bad_keys_and_values_and_keep_the_old);
   tcase_add_test(t, bad_arrays_are_errors_naming_the_entry);
+  tcase_add_test(t, gpu_ids_are_checked_and_set_the_device_count);
   tcase_add_test(t, problems_refuse_what_cannot_run);
   suite_add_tcase(s, t);
   t = tcase_create("runs");
@@ -554,6 +630,7 @@ int main(void) {
   tcase_add_test(t, bc_over_one_listed_drawn_and_all_sources);
   tcase_add_test(t, drawn_sources_follow_the_seeded_draws);
   tcase_add_test(t, several_sources_only_where_a_primitive_sums_them);
+  tcase_add_test(t, gpu_ids_place_devices_on_the_gpus_named);
   suite_add_tcase(s, t);
   SRunner *r = srunner_create(s);
   srunner_run_all(r, CK_NORMAL);

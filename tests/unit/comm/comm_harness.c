@@ -608,7 +608,7 @@ gr_status xh_bfs_run(gr_graph *g, const xh_bfs_config *c, const gr_vid *sources,
   o.mark_pred = !c->no_preds;
   *stage = XH_SETUP;
   gr_enactor_config cfg = {&gr_bfs_primitive, &o, c->backend, c->n_devices, c->cpu_threads,
-                           GR_MEM_POLICY_INIT, NULL, NULL, NULL, false, false};
+                           GR_MEM_POLICY_INIT, NULL, NULL, NULL, false, false, NULL};
   if (c->n_devices == 1) {
     GR_CHECK_GOTO(gr_subgraph_whole(&whole, g, false), st, fail);
     cfg.subs = &whole;
@@ -619,7 +619,7 @@ gr_status xh_bfs_run(gr_graph *g, const xh_bfs_config *c, const gr_vid *sources,
     po.seed = 7;
     GR_CHECK_GOTO(gr_partition_create(&part, g, &po), st, fail);
     GR_CHECK_GOTO(gr_subgraphs_build(&subs, g, part, c->proxy, false), st, fail);
-    gr_comm_options co = {c->mode, c->transport, c->format};
+    gr_comm_options co = {c->mode, c->transport, c->format, NULL};
     GR_CHECK_GOTO(gr_comm_create(&comm, c->backend, c->n_devices, &co), st, fail);
     cfg.subs = subs;
     cfg.exchange = &gr_comm_exchange_ops;

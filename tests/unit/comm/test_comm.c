@@ -936,7 +936,7 @@ END_TEST
 /* ---- gr_comm_create and the names ----------------------------------------- */
 
 START_TEST(comm_create_rejects_device_counts_outside_1_to_32) {
-  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, GR_COMM_FORMAT_AUTO};
+  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, GR_COMM_FORMAT_AUTO, NULL};
   gr_comm *c = (gr_comm *)&o;
   ck_assert_int_eq(gr_comm_create(&c, GR_BACKEND_CPU, 0, &o), GR_ERR_INVALID_ARG);
   ck_assert_ptr_null(c);
@@ -957,7 +957,7 @@ END_TEST
 START_TEST(comm_create_rejects_gpu_transports_on_cpu_devices) {
   const gr_transport_kind bad[] = {GR_TRANSPORT_P2P, GR_TRANSPORT_NCCL};
   for (int i = 0; i < 2; i++) {
-    gr_comm_options o = {GR_COMM_SELECTIVE, bad[i], GR_COMM_FORMAT_AUTO};
+    gr_comm_options o = {GR_COMM_SELECTIVE, bad[i], GR_COMM_FORMAT_AUTO, NULL};
     gr_comm *c = NULL;
     ck_assert_int_eq(gr_comm_create(&c, GR_BACKEND_CPU, 2, &o), GR_ERR_INVALID_ARG);
     ck_assert_ptr_null(c);
@@ -965,7 +965,7 @@ START_TEST(comm_create_rejects_gpu_transports_on_cpu_devices) {
     ck_assert_ptr_nonnull(strstr(gr_error_message(), "host"));
   }
   /* And the host transport on GPUs. */
-  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO};
+  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
   gr_comm *c = NULL;
   ck_assert_int_eq(gr_comm_create(&c, GR_BACKEND_CUDA, 2, &o), GR_ERR_INVALID_ARG);
   ck_assert_ptr_null(c);
@@ -975,7 +975,7 @@ END_TEST
 START_TEST(comm_auto_transport_on_cpu_is_host) {
   const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
   for (int i = 0; i < 2; i++) {
-    gr_comm_options o = {modes[i], GR_TRANSPORT_AUTO, GR_COMM_FORMAT_AUTO};
+    gr_comm_options o = {modes[i], GR_TRANSPORT_AUTO, GR_COMM_FORMAT_AUTO, NULL};
     gr_comm *c = NULL;
     ck_assert_int_eq(gr_comm_create(&c, GR_BACKEND_CPU, 3, &o), GR_SUCCESS);
     ck_assert_int_eq(gr_comm_transport(c), GR_TRANSPORT_HOST);
@@ -1041,7 +1041,7 @@ START_TEST(enactor_on_several_devices_needs_an_exchange) {
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
   gr_subgraph *subs[2] = {sub, sub};
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 2, 1, GR_MEM_POLICY_INIT, subs, NULL, NULL, false, false};
+  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 2, 1, GR_MEM_POLICY_INIT, subs, NULL, NULL, false, false, NULL};
   gr_enactor *e = NULL;
   ck_assert_int_eq(gr_enactor_create(&e, &cfg), GR_ERR_INVALID_ARG);
   ck_assert_ptr_null(e);
@@ -1059,11 +1059,11 @@ START_TEST(exchange_set_up_for_other_device_count_is_refused) {
   ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
   gr_subgraph **subs = NULL;
   ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, false), GR_SUCCESS);
-  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, GR_COMM_FORMAT_AUTO};
+  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, GR_COMM_FORMAT_AUTO, NULL};
   gr_comm *comm = NULL;
   ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, 3, &co), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 2, 1, GR_MEM_POLICY_INIT, subs, NULL, NULL, false, false};
+  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 2, 1, GR_MEM_POLICY_INIT, subs, NULL, NULL, false, false, NULL};
   cfg.exchange = &gr_comm_exchange_ops;
   cfg.exchange_shared = comm;
   gr_enactor *e = NULL;

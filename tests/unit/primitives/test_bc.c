@@ -328,7 +328,7 @@ START_TEST(several_devices_equal_one_device) {
           gr_subgraph **subs = NULL;
           ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
           for (size_t w = 0; w < sizeof modes / sizeof modes[0]; w++) {
-            gr_comm_options co = {modes[w], GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO};
+            gr_comm_options co = {modes[w], GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
             gr_comm *comm = NULL;
             ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
             gr_result r = GR_RESULT_INIT;
@@ -543,7 +543,7 @@ START_TEST(several_devices_beyond_double) {
         gr_subgraph **subs = NULL;
         ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
         for (size_t w = 0; w < sizeof modes / sizeof modes[0]; w++) {
-          gr_comm_options co = {modes[w], GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO};
+          gr_comm_options co = {modes[w], GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
           gr_comm *comm = NULL;
           ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
           gr_result r = GR_RESULT_INIT;

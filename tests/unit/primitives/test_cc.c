@@ -243,7 +243,7 @@ START_TEST(several_devices_equal_one_device) {
           gr_subgraph **subs = NULL;
           ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
           for (size_t c = 0; c < sizeof comms / sizeof comms[0]; c++) {
-            gr_comm_options co = {comms[c], GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO};
+            gr_comm_options co = {comms[c], GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
             gr_comm *comm = NULL;
             ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
             gr_svid *got = run_cc(subs, devices, 1, &gr_comm_exchange_ops, comm, NULL);
@@ -285,7 +285,7 @@ START_TEST(a_label_crosses_every_device_of_a_path) {
     ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
     gr_subgraph **subs = NULL;
     ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, true), GR_SUCCESS);
-    gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO};
+    gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
     gr_comm *comm = NULL;
     ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
     int iterations = 0;

@@ -165,7 +165,7 @@ START_TEST(several_devices_equal_one_device) {
           gr_subgraph **subs = NULL;
           ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
           for (size_t c = 0; c < 2; c++) {
-            gr_comm_options co = {comms[c], GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO};
+            gr_comm_options co = {comms[c], GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
             gr_comm *comm = NULL;
             ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
             outcome got = {{NULL}, {0}, {0}};
@@ -200,7 +200,7 @@ START_TEST(forced_pull_without_broadcast_is_refused) {
   ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
   gr_subgraph **subs = NULL;
   ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_ALL, true), GR_SUCCESS);
-  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO};
+  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
   gr_comm *comm = NULL;
   ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, 2, &co), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;

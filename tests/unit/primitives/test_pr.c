@@ -313,7 +313,7 @@ START_TEST(several_devices_equal_one_device) {
           gr_subgraph **subs = NULL;
           ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
           for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
-            gr_comm_options co = {ways[w].comm, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO};
+            gr_comm_options co = {ways[w].comm, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
             gr_comm *comm = NULL;
             ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
             gr_prim_options o = o1;
@@ -352,7 +352,7 @@ START_TEST(pull_under_selective_exchange_is_refused) {
   ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
   gr_subgraph **subs = NULL;
   ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_ALL, true), GR_SUCCESS);
-  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO};
+  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
   gr_comm *comm = NULL;
   ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, 2, &co), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
