@@ -59,20 +59,23 @@ __device__ __forceinline__ void block_add(double l1, double dangling, double *su
 // Kernel times on Kronecker 22 (one H100) were latency, not bandwidth (the
 // four pull kernels moved ~0.6 GB per step in 2.1 ms). The
 // contributions are not written during a pull step, so they go through the
-// read-only cache. Sums in double as the CPU backend's (the order of
-// additions differs: ranks agree to rounding).
+// read-only cache; the in-edge ids, read once per step, are streamed
+// (evict-first), so that they do not push contributions out of L1 and L2
+// (measured: 1.6% per iteration on Kronecker 22 and uniform 22). Sums in
+// double as the CPU backend's (the order of additions differs: ranks agree
+// to rounding).
 template <int S>
 __device__ __forceinline__ double strided_sum(const gr_pr_ctx &c, gr_eid k, gr_eid e) {
   const gr_vid *__restrict__ idx = c.in_indices;
   const float *__restrict__ con = c.contrib;
   double s = 0;
   for (; k + 3 * (gr_eid)S < e; k += 4 * (gr_eid)S) {
-    const gr_vid u0 = __ldg(idx + k), u1 = __ldg(idx + k + S), u2 = __ldg(idx + k + 2 * S),
-                 u3 = __ldg(idx + k + 3 * S);
+    const gr_vid u0 = __ldcs(idx + k), u1 = __ldcs(idx + k + S), u2 = __ldcs(idx + k + 2 * S),
+                 u3 = __ldcs(idx + k + 3 * S);
     const float a0 = __ldg(con + u0), a1 = __ldg(con + u1), a2 = __ldg(con + u2), a3 = __ldg(con + u3);
     s += ((double)a0 + (double)a1) + ((double)a2 + (double)a3);
   }
-  for (; k < e; k += S) s += (double)__ldg(con + __ldg(idx + k));
+  for (; k < e; k += S) s += (double)__ldg(con + __ldcs(idx + k));
   return s;
 }
 
