@@ -261,6 +261,13 @@ static gr_status gr__options_apply(gr_options *o, const char *key, const char *v
     o->prim.tolerance = f;
   } else if (!strcmp(key, "tune")) {
     GR_CHECK(gr_tuning_parse(&o->prim.tune, v));
+  } else if (!strcmp(key, "graph-memory")) {
+    GR_CHECK(gr_graph_memory_parse(&o->prim.graph_memory, v));
+  } else if (!strcmp(key, "device-memory-limit")) {
+    uint64_t bytes = 0;
+    if (!strcmp(v, "none")) bytes = 0;
+    else if (!gr_parse_bytes(v, &bytes)) return gr__bad(key, v, "a byte count such as 8G, 512M or 1048576, or none");
+    o->prim.device_memory_limit = bytes;
   } else if (!strcmp(key, "sources")) {
     uint64_t k = 0;
     if (!strcmp(v, "all")) {

@@ -467,6 +467,7 @@ gr_status gr_problem_get_device(const gr_problem *p, int device, gr_device_info 
   out->peak_bytes = r.peak_bytes;
   out->allocations = r.allocations;
   out->reallocations = r.reallocations;
+  out->host_graph_bytes = r.host_graph_bytes;
   return GR_SUCCESS;
 }
 

@@ -91,6 +91,8 @@ enum {
   OPT_TOLERANCE,
   OPT_SOURCES,
   OPT_NORMALIZE,
+  OPT_GRAPH_MEMORY,
+  OPT_DEVICE_MEMORY_LIMIT,
   OPT_VERSION
 };
 
@@ -134,6 +136,8 @@ static const struct option long_options[] = {
     {"tolerance", required_argument, NULL, OPT_TOLERANCE},
     {"sources", required_argument, NULL, OPT_SOURCES},
     {"normalize", no_argument, NULL, OPT_NORMALIZE},
+    {"graph-memory", required_argument, NULL, OPT_GRAPH_MEMORY},
+    {"device-memory-limit", required_argument, NULL, OPT_DEVICE_MEMORY_LIMIT},
     {"version", no_argument, NULL, OPT_VERSION},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
@@ -209,6 +213,12 @@ static void usage(FILE *f) {
           "                         (n-1)(n-2) pairs of other vertices (networkx's\n"
           "                         normalized betweenness)\n"
           "      --max-iter N       stop after N iterations (default: 0, no limit; pr: 100)\n"
+          "      --graph-memory M   where each device keeps its part's column indices and\n"
+          "                         weights: device, host (pinned host memory the kernels\n"
+          "                         read directly; offsets and state stay on the device) or\n"
+          "                         auto (host only when the part does not fit; default)\n"
+          "      --device-memory-limit B  use at most B bytes per device (e.g. 8G), as if\n"
+          "                         the GPU were that small\n"
           "      --validate         check every run against the CPU reference\n"
           "      --validate-first   check the first run only (benchmarks)\n"
           "\n"
@@ -380,6 +390,13 @@ static int parse_options(int argc, char **argv, run_options *o) {
         break;
       case OPT_TUNE:
         rc = set_option(o, "tune", optarg);
+        break;
+      case OPT_GRAPH_MEMORY:
+        rc = set_option(o, "graph-memory", optarg);
+        break;
+      case OPT_DEVICE_MEMORY_LIMIT:
+        rc = set_number(o, "device-memory-limit", optarg,
+                        "--device-memory-limit needs a byte count such as 8G or 512M, got '%s'");
         break;
       case OPT_JSON:
         o->json = optarg;

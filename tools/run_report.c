@@ -123,11 +123,15 @@ void gr_report_print(FILE *f, const gr_run_report *r) {
           r->graph.directed ? "directed" : "undirected", r->graph.weighted ? ", weighted" : "",
           (unsigned long long)r->graph.arcs, r->graph.load_seconds, r->graph.from_cache ? " (from cache)" : "");
   fprintf(f, "devices    %d x %s\n", r->n_devices, r->info.backend);
-  for (int i = 0; i < r->n_devices; i++)
-    fprintf(f, "  device %d  %s, peak memory %s, %llu allocations, %llu reallocations\n", i,
-            r->devices[i].name, format_bytes(b1, sizeof b1, r->devices[i].peak_bytes),
-            (unsigned long long)r->devices[i].allocations,
+  for (int i = 0; i < r->n_devices; i++) {
+    char b2[32];
+    fprintf(f, "  device %d  %s, peak memory %s, %llu allocations, %llu reallocations", i, r->devices[i].name,
+            format_bytes(b1, sizeof b1, r->devices[i].peak_bytes), (unsigned long long)r->devices[i].allocations,
             (unsigned long long)r->devices[i].reallocations);
+    if (r->devices[i].host_graph_bytes)
+      fprintf(f, "; graph arrays in host memory: %s", format_bytes(b2, sizeof b2, r->devices[i].host_graph_bytes));
+    fprintf(f, "\n");
+  }
   if (r->parts) {
     print_partition(f, r);
     fprintf(f, "exchange   %s, %s proxies, %s transport\n", r->info.comm, r->info.proxy, r->info.transport);
@@ -255,6 +259,7 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
     cJSON_AddNumberToObject(d, "peak_bytes", (double)r->devices[i].peak_bytes);
     cJSON_AddNumberToObject(d, "allocations", (double)r->devices[i].allocations);
     cJSON_AddNumberToObject(d, "reallocations", (double)r->devices[i].reallocations);
+    cJSON_AddNumberToObject(d, "host_graph_bytes", (double)r->devices[i].host_graph_bytes);
     cJSON_AddItemToArray(devs, d);
   }
   cJSON *runs = cJSON_AddArrayToObject(root, "runs");

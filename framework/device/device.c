@@ -53,9 +53,8 @@ gr_status gr_device_physical_gpus(int *count) {
 
 /* GR_DEVICE_MEMORY_LIMIT=BYTES[K|M|G|T]: the most memory a device reports
  * and hands out; 0 when unset (or malformed, with a warning). */
-static uint64_t gr__memory_limit(void) {
-  const char *s = getenv("GR_DEVICE_MEMORY_LIMIT");
-  if (!s || !*s) return 0;
+bool gr_parse_bytes(const char *s, uint64_t *out) {
+  if (!s || !*s) return false;
   size_t len = strlen(s);
   unsigned shift = 0;
   switch (s[len - 1]) {
@@ -67,11 +66,20 @@ static uint64_t gr__memory_limit(void) {
   }
   if (shift) len--;
   uint64_t v = 0;
-  if (!gr_parse_count(s, len, &v) || v == 0 || v > (UINT64_MAX >> shift)) {
+  if (!gr_parse_count(s, len, &v) || v == 0 || v > (UINT64_MAX >> shift)) return false;
+  *out = v << shift;
+  return true;
+}
+
+static uint64_t gr__memory_limit(void) {
+  const char *s = getenv("GR_DEVICE_MEMORY_LIMIT");
+  if (!s || !*s) return 0;
+  uint64_t v = 0;
+  if (!gr_parse_bytes(s, &v)) {
     fprintf(stderr, "gr: warning: GR_DEVICE_MEMORY_LIMIT=%s is not a byte count (e.g. 64M); ignored\n", s);
     return 0;
   }
-  return v << shift;
+  return v;
 }
 
 gr_status gr_device_create(gr_device **out, gr_backend backend, int ordinal,
@@ -94,7 +102,7 @@ gr_status gr_device_create(gr_device **out, gr_backend backend, int ordinal,
   d->fault_countdown = gr__fault_hook("GR_FAULT_ALLOC", ordinal, &d->fault_delay_ms);
   d->launch_countdown = gr__fault_hook("GR_FAULT_LAUNCH", ordinal, &d->launch_delay_ms);
   d->launch_fault_at = d->launch_countdown;
-  d->memory_limit = gr__memory_limit();
+  d->memory_limit = options->memory_limit ? options->memory_limit : gr__memory_limit();
   {
     const int per = options->devices_in_run > 0 ? options->devices_in_run : 1;
     d->host_threads = gr_host_threads() / per > 1 ? gr_host_threads() / per : 1;
@@ -203,7 +211,7 @@ gr_status gr_device_malloc(gr_device *dev, void **out, size_t bytes, const char 
   }
   if (dev->memory_limit &&
       bytes > (dev->memory_limit > dev->mem.bytes_in_use ? dev->memory_limit - dev->mem.bytes_in_use : 0))
-    return gr__device_oom(dev, bytes, what, " [beyond GR_DEVICE_MEMORY_LIMIT]");
+    return gr__device_oom(dev, bytes, what, " [beyond the device memory limit]");
   size_t req = bytes ? bytes : 1;
   if (dev->backend == GR_BACKEND_CPU) {
     /* 256-byte alignment matches what CUDA gives and keeps vector loads in
@@ -297,6 +305,20 @@ gr_status gr_device_host_alloc(gr_device *dev, void **out, size_t bytes, const c
   }
 #endif
   return gr_host_alloc(out, bytes, what);
+}
+
+gr_status gr_device_host_mapped_alloc(gr_device *dev, void **host, void **device, size_t bytes, const char *what) {
+  *host = *device = NULL;
+#ifdef GR_HAVE_CUDA
+  if (dev->backend == GR_BACKEND_CUDA) {
+    gr_status st = gr__cuda_host_mapped_alloc(dev, host, device, bytes);
+    if (st < 0) return gr_error_prefix(st, "mapped host memory for %s: ", what ? what : "data");
+    return st;
+  }
+#endif
+  GR_CHECK(gr_host_alloc(host, bytes ? bytes : 1, what));
+  *device = *host;
+  return GR_SUCCESS;
 }
 
 void gr_device_host_free(gr_device *dev, void *p) {

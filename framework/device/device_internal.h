@@ -48,6 +48,7 @@ gr_status gr__cuda_copy(gr_device *d, void *dst, const void *src, size_t bytes,
 gr_status gr__cuda_memset(gr_device *d, void *p, int byte, size_t bytes);
 gr_status gr__cuda_sync(gr_device *d);
 gr_status gr__cuda_host_alloc(gr_device *d, void **out, size_t bytes);
+gr_status gr__cuda_host_mapped_alloc(gr_device *d, void **host, void **device, size_t bytes);
 gr_status gr__cuda_upload(gr_device *d, void *dst, const void *src, size_t bytes);
 gr_status gr__cuda_event_create(void **ev);
 void gr__cuda_event_destroy(void *ev);

@@ -57,6 +57,10 @@ typedef struct gr__slot {
   int cur;
   gr_buffer dev_out[3]; /* offsets, indices, weights */
   gr_buffer dev_in[3];
+  /* --graph-memory host: the indices and weights of the CSR and the CSC in
+   * mapped host memory (gr_device_host_mapped_alloc) */
+  void *host_arrays[4];
+  bool graph_on_host;
   gr_buffer dev_l2g;
   /* per iteration, read by all threads after a barrier */
   gr_eid out_size;
@@ -305,9 +309,23 @@ static gr__snap gr__snap_take(const gr__slot *s) {
   return x;
 }
 
-/* Puts one host CSR onto the device. */
-static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_buffer bufs[3], gr_csr *d,
-                                const char *what) {
+/* A host copy of n bytes into mapped memory, by the host's threads (a
+ * part's indices are gigabytes). */
+static void gr__copy_parallel(void *dst, const void *src, size_t n) {
+  const size_t chunk = (size_t)1 << 26;
+  const long long pieces = (long long)((n + chunk - 1) / chunk);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (long long i = 0; i < pieces; i++) {
+    const size_t at = (size_t)i * chunk, len = n - at < chunk ? n - at : chunk;
+    memcpy((char *)dst + at, (const char *)src + at, len);
+  }
+}
+
+/* Puts one host CSR onto the device; on_host: its indices and weights into
+ * mapped host memory (host[0], host[1], freed by the slot), read by the
+ * kernels over the host link, and only the offsets onto the device. */
+static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_buffer bufs[3], gr_csr *d, const char *what,
+                                bool on_host, void *host[2]) {
   gr_csr z = {0};
   *d = z;
   d->n = h->n;
@@ -315,12 +333,24 @@ static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_buffer bufs[
   size_t ob = ((size_t)h->n + 1) * sizeof(gr_eid), ib = (size_t)h->m * sizeof(gr_vid);
   GR_CHECK(gr_buffer_resize(&bufs[0], dev, ob, 0, what));
   GR_CHECK(gr_device_upload(dev, bufs[0].ptr, h->offsets, ob));
+  d->offsets = (gr_eid *)bufs[0].ptr;
+  const size_t wb = h->weights ? (size_t)h->m * sizeof(gr_weight) : 0;
+  if (on_host) {
+    void *dp = NULL;
+    GR_CHECK(gr_device_host_mapped_alloc(dev, &host[0], &dp, ib, what));
+    gr__copy_parallel(host[0], h->indices, ib);
+    d->indices = (gr_vid *)dp;
+    if (wb) {
+      GR_CHECK(gr_device_host_mapped_alloc(dev, &host[1], &dp, wb, what));
+      gr__copy_parallel(host[1], h->weights, wb);
+      d->weights = (gr_weight *)dp;
+    }
+    return gr_device_sync(dev);
+  }
   GR_CHECK(gr_buffer_resize(&bufs[1], dev, ib, 0, what));
   GR_CHECK(gr_device_upload(dev, bufs[1].ptr, h->indices, ib));
-  d->offsets = (gr_eid *)bufs[0].ptr;
   d->indices = (gr_vid *)bufs[1].ptr;
-  if (h->weights) {
-    size_t wb = (size_t)h->m * sizeof(gr_weight);
+  if (wb) {
     GR_CHECK(gr_buffer_resize(&bufs[2], dev, wb, 0, what));
     GR_CHECK(gr_device_upload(dev, bufs[2].ptr, h->weights, wb));
     d->weights = (gr_weight *)bufs[2].ptr;
@@ -328,24 +358,29 @@ static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_buffer bufs[
   return gr_device_sync(dev);
 }
 
-/* Bytes of a host CSR once on a device. */
-static uint64_t gr__csr_bytes(const gr_csr *h) {
-  return ((uint64_t)h->n + 1) * sizeof(gr_eid) + (uint64_t)h->m * sizeof(gr_vid) +
-         (h->weights ? (uint64_t)h->m * sizeof(gr_weight) : 0);
+/* Bytes of a host CSR once on a device (on_host: its offsets only). */
+static uint64_t gr__csr_bytes(const gr_csr *h, bool on_host) {
+  const uint64_t offsets = ((uint64_t)h->n + 1) * sizeof(gr_eid);
+  if (on_host) return offsets;
+  return offsets + (uint64_t)h->m * sizeof(gr_vid) + (h->weights ? (uint64_t)h->m * sizeof(gr_weight) : 0);
 }
 
 /* A part too large for its device fails here, before the uploads and the
  * runs, saying what it needs and what fits, rather than at whichever
  * allocation happens to run out (the primitive's state comes on top of the
  * graph's arrays, so passing this check is necessary, not sufficient). */
-static gr_status gr__check_fits(gr__slot *s, const gr_subgraph *sub, bool csc) {
-  const uint64_t out_b = gr__csr_bytes(&sub->out);
-  const uint64_t in_b = csc ? gr__csr_bytes(&sub->in) : 0;
+/* --graph-memory auto: host placement when the part does not fit (the
+ * caller then checks again with it). */
+static gr_status gr__check_fits(gr__slot *s, const gr_subgraph *sub, bool csc, gr_graph_memory mode) {
+  const bool on_host = mode == GR_GRAPH_MEMORY_HOST;
+  const uint64_t out_b = gr__csr_bytes(&sub->out, on_host);
+  const uint64_t in_b = csc ? gr__csr_bytes(&sub->in, on_host) : 0;
   const uint64_t ids_b = sub->local_to_global ? (uint64_t)sub->n_local * sizeof(gr_vid) : 0;
   const uint64_t need = out_b + in_b + ids_b;
   size_t free_b = 0, total_b = 0;
   GR_CHECK(gr_device_mem_info(s->dev, &free_b, &total_b));
   if (need <= free_b) return GR_SUCCESS;
+  if (mode == GR_GRAPH_MEMORY_AUTO) return GR_ERR_DEVICE_OOM; /* quiet: the caller tries host placement */
   const uint64_t arcs = (uint64_t)sub->out.m + (csc ? (uint64_t)sub->in.m : 0);
   const double per_arc = arcs ? (double)need / (double)arcs : (double)need;
   char nb[32], ob[32], ib[32], lb[32], fb[32], tb[32], parts[160];
@@ -355,11 +390,13 @@ static gr_status gr__check_fits(gr__slot *s, const gr_subgraph *sub, bool csc) {
   return gr_errorf(GR_ERR_DEVICE_OOM,
                    "device %d (%s): its part of the graph (%llu vertices, %llu arcs) needs at least %s of device "
                    "memory (%s), but the most that fits is %s (free of %s total), room for about %.0f%% of "
-                   "those arcs; use more devices or a smaller graph",
+                   "those arcs; use more devices%s",
                    s->index, gr_device_name(s->dev), (unsigned long long)sub->n_local,
                    (unsigned long long)sub->out.m, gr_format_bytes(nb, sizeof nb, need), parts,
                    gr_format_bytes(fb, sizeof fb, free_b), gr_format_bytes(tb, sizeof tb, total_b),
-                   arcs ? 100.0 * ((double)free_b / per_arc) / (double)arcs : 0.0);
+                   arcs ? 100.0 * ((double)free_b / per_arc) / (double)arcs : 0.0,
+                   on_host ? ", or a smaller graph (its arrays are in host memory already)"
+                           : ", --graph-memory host (the arrays in host memory), or a smaller graph");
 }
 
 static gr_status gr__slot_init(gr__slot *s) {
@@ -369,6 +406,7 @@ static gr_status gr__slot_init(gr__slot *s) {
   dopt.cpu_threads = e->cfg.cpu_threads;
   dopt.devices_in_run = e->n;
   if (e->cfg.gpus) dopt.gpu = e->cfg.gpus[s->index];
+  dopt.memory_limit = e->opts.device_memory_limit;
   GR_CHECK(gr_device_create(&s->dev, e->cfg.backend, s->index, &dopt));
   GR_CHECK(gr_workspace_init(&s->ws, s->dev, &e->cfg.mem));
   s->ws.tune = e->opts.tune;
@@ -386,8 +424,18 @@ static gr_status gr__slot_init(gr__slot *s) {
   for (int i = 0; i < e->n; i++) p->m_global += e->cfg.subs[i]->out.m;
   const bool own_csc = e->cfg.prim->needs_in_edges && sub->in.offsets &&
                        !(sub->in.offsets == sub->out.offsets && sub->in.indices == sub->out.indices);
-  GR_CHECK(gr__check_fits(s, sub, own_csc));
-  GR_CHECK(gr__upload_csr(s->dev, &sub->out, s->dev_out, &p->out, "graph (CSR)"));
+  gr_graph_memory mode = e->opts.graph_memory;
+  if (mode == GR_GRAPH_MEMORY_AUTO) {
+    const gr_status fit = gr__check_fits(s, sub, own_csc, GR_GRAPH_MEMORY_AUTO);
+    if (fit < 0 && fit != GR_ERR_DEVICE_OOM) return fit;
+    mode = fit == GR_SUCCESS ? GR_GRAPH_MEMORY_DEVICE : GR_GRAPH_MEMORY_HOST;
+  }
+  GR_CHECK(gr__check_fits(s, sub, own_csc, mode));
+  s->graph_on_host = mode == GR_GRAPH_MEMORY_HOST;
+  if (s->graph_on_host)
+    gr_log(GR_LOG_INFO, GR_SUBSYS_INIT, "device %d: graph arrays in host memory (zero-copy)", s->index);
+  GR_CHECK(gr__upload_csr(s->dev, &sub->out, s->dev_out, &p->out, "graph (CSR)", s->graph_on_host,
+                          &s->host_arrays[0]));
   if (e->cfg.prim->needs_in_edges) {
     if (!sub->in.offsets)
       return gr_errorf(GR_ERR_INTERNAL, "%s needs in-edges but part %d has none",
@@ -396,7 +444,8 @@ static gr_status gr__slot_init(gr__slot *s) {
     if (sub->in.offsets == sub->out.offsets && sub->in.indices == sub->out.indices)
       p->in = p->out;
     else
-      GR_CHECK(gr__upload_csr(s->dev, &sub->in, s->dev_in, &p->in, "graph (CSC)"));
+      GR_CHECK(gr__upload_csr(s->dev, &sub->in, s->dev_in, &p->in, "graph (CSC)", s->graph_on_host,
+                              &s->host_arrays[2]));
   }
   if (sub->local_to_global) {
     size_t bytes = (size_t)sub->n_local * sizeof(gr_vid);
@@ -434,6 +483,10 @@ static void gr__slot_release(gr__slot *s) {
     gr_buffer_release(&s->dev_in[i]);
   }
   gr_buffer_release(&s->dev_l2g);
+  for (int i = 0; i < 4; i++) {
+    if (s->host_arrays[i] && s->dev) gr_device_host_free(s->dev, s->host_arrays[i]);
+    s->host_arrays[i] = NULL;
+  }
   if (s->part.host_stage && s->dev) gr_device_host_free(s->dev, s->part.host_stage);
   s->part.host_stage = NULL;
   s->part.host_stage_bytes = 0;
@@ -786,6 +839,25 @@ void gr_enactor_device_report(const gr_enactor *e, int device, gr_device_report 
   rep->peak_bytes = m.peak_bytes;
   rep->allocations = m.allocations;
   rep->reallocations = m.reallocations;
+  const gr__slot *s = &e->slots[device];
+  if (s->graph_on_host) {
+    const gr_subgraph *sub = e->cfg.subs[device];
+    uint64_t b = (uint64_t)sub->out.m * (sizeof(gr_vid) + (sub->out.weights ? sizeof(gr_weight) : 0));
+    if (s->host_arrays[2]) b += (uint64_t)sub->in.m * (sizeof(gr_vid) + (sub->in.weights ? sizeof(gr_weight) : 0));
+    rep->host_graph_bytes = b;
+  }
+}
+
+gr_status gr_graph_memory_parse(gr_graph_memory *out, const char *name) {
+  if (name && !strcmp(name, "auto")) *out = GR_GRAPH_MEMORY_AUTO;
+  else if (name && !strcmp(name, "device")) *out = GR_GRAPH_MEMORY_DEVICE;
+  else if (name && !strcmp(name, "host")) *out = GR_GRAPH_MEMORY_HOST;
+  else return gr_errorf(GR_ERR_INVALID_ARG, "graph memory '%s': expected auto, device or host", name ? name : "");
+  return GR_SUCCESS;
+}
+
+const char *gr_graph_memory_name(gr_graph_memory m) {
+  return m == GR_GRAPH_MEMORY_DEVICE ? "device" : m == GR_GRAPH_MEMORY_HOST ? "host" : "auto";
 }
 
 void gr_enactor_destroy(gr_enactor **ep) {

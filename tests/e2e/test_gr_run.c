@@ -715,6 +715,41 @@ START_TEST(json_report_has_the_summary_and_devices) {
 }
 END_TEST
 
+/* --graph-memory host: every primitive reads its column indices (and
+ * weights) from host memory and validates; device placement under a
+ * device memory limit smaller than the graph ends with exit 3 and names
+ * the way out; auto takes host memory then, and validates. */
+START_TEST(graph_memory_host_validates_every_primitive) {
+  static const struct {
+    const char *prim, *weights;
+  } prims[] = {{"bfs", NULL}, {"dobfs", NULL}, {"sssp", "random:1:9"}, {"cc", NULL},
+               {"pr", NULL},  {"bc", NULL},    {"reach", NULL}};
+  for (size_t i = 0; i < sizeof prims / sizeof prims[0]; i++) {
+    const char *w = prims[i].weights;
+    const int rc = w ? run("--primitive", prims[i].prim, "--gen", "kron:11:8", "--weights", w, "--graph-memory", "host",
+                           "--runs", "2", "--validate")
+                     : run("--primitive", prims[i].prim, "--gen", "kron:11:8", "--graph-memory", "host", "--runs", "2",
+                           "--validate");
+    ck_assert_msg(rc == 0, "%s with the graph in host memory: exit %d\n%s", prims[i].prim, rc, err_text);
+    assert_out_has("validation passed (2 runs)");
+    assert_out_has("graph arrays in host memory");
+  }
+  /* Directed: the CSC gets its own host arrays. */
+  ck_assert_int_eq(run("--primitive", "dobfs", "--gen", "kron:11:8,directed", "--graph-memory", "host", "--runs", "2",
+                       "--validate"),
+                   0);
+  /* kron:13:8's arrays (about 500 KiB) do not fit in 320 KiB; its offsets
+   * and BFS's state do. */
+  ck_assert_int_eq(run("--gen", "kron:13:8", "--graph-memory", "device", "--device-memory-limit", "320K"), 3);
+  assert_err_has("--graph-memory host");
+  ck_assert_int_eq(run("--gen", "kron:13:8", "--device-memory-limit", "320K", "--runs", "2", "--validate"), 0);
+  assert_out_has("graph arrays in host memory");
+  /* Room enough: auto keeps the arrays on the device. */
+  ck_assert_int_eq(run("--gen", "kron:13:8", "--runs", "1", "--validate"), 0);
+  ck_assert_ptr_null(strstr(out_text, "graph arrays in host memory"));
+}
+END_TEST
+
 START_TEST(help_lists_every_option_with_defaults) {
   ck_assert_int_eq(run("--help"), 0);
   const char *opts[] = {"--primitive", "--gpus", "--cpu", "--src", "--runs", "--seed", "--validate",
@@ -722,7 +757,7 @@ START_TEST(help_lists_every_option_with_defaults) {
                         "--self-loops", "--duplicates", "--weights", "--no-cache", "--cache-dir",
                         "--progress", "--max-iter", "--mem", "--format", "--cpu-threads", "--delta", "sssp",
                         "--tolerance", "pr", "cc", "--sources", "--normalize", "bc",
-                        "default"};
+                        "--graph-memory", "--device-memory-limit", "default"};
   for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) assert_out_has(opts[i]);
 }
 END_TEST
@@ -893,6 +928,13 @@ START_TEST(bad_options_exit_2) {
   ck_assert_int_eq(run(g, "--weights", "random:5:1"), 2);
   ck_assert_int_eq(run(g, "--mem", "lots"), 2);
   assert_err_has("--mem");
+  ck_assert_int_eq(run(g, "--graph-memory", "somewhere"), 2);
+  assert_err_has("graph memory");
+  const char *limits[] = {"0", "12Q", "-5G", "", "G", "1.5G"};
+  for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) {
+    ck_assert_int_eq(run(g, "--device-memory-limit", limits[k]), 2);
+    assert_err_has("--device-memory-limit");
+  }
   const char *tolerances[] = {"0", "-1e-4", "x", "nan", "inf", "2", "1e-4x", ""};
   for (size_t t = 0; t < sizeof tolerances / sizeof tolerances[0]; t++) {
     ck_assert_int_eq(run(g, "--primitive", "pr", "--tolerance", tolerances[t]), 2);
@@ -971,6 +1013,7 @@ int main(void) {
   tcase_add_test(runs, help_lists_every_option_with_defaults);
   tcase_add_test(runs, quiet_prints_nothing);
   tcase_add_test(runs, same_seed_same_sources);
+  tcase_add_test(runs, graph_memory_host_validates_every_primitive);
   suite_add_tcase(s, runs);
   TCase *bad = tcase_create("failures");
   tcase_set_timeout(bad, 300);

@@ -183,6 +183,25 @@ gr_status gr__cuda_host_alloc(gr_device *d, void **out, size_t bytes) {
   return GR_SUCCESS;
 }
 
+gr_status gr__cuda_host_mapped_alloc(gr_device *d, void **host, void **device, size_t bytes) {
+  (void)d;
+  *host = *device = NULL;
+  cudaError_t e = cudaHostAlloc(host, bytes ? bytes : 1, cudaHostAllocMapped | cudaHostAllocPortable);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    *host = NULL;
+    return gr_errorf(GR_ERR_HOST_OOM, "cudaHostAlloc(%zu bytes, mapped): %s", bytes, cudaGetErrorString(e));
+  }
+  e = cudaHostGetDevicePointer(device, *host, 0);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    cudaFreeHost(*host);
+    *host = *device = NULL;
+    return gr_errorf(GR_ERR_CUDA, "cudaHostGetDevicePointer: %s", cudaGetErrorString(e));
+  }
+  return GR_SUCCESS;
+}
+
 void gr__cuda_host_free(gr_device *d, void *p) {
   (void)d;
   cudaFreeHost(p);

@@ -6,6 +6,7 @@
 #ifndef GR_DEVICE_H
 #define GR_DEVICE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,8 +30,12 @@ typedef struct gr_device_options {
    * (through GR_DEVICE_MAP where set). A caller's list of GPUs (the public
    * interface's gpu-ids) sets it per device. */
   int gpu;
+  /* The most device memory gr may use on this device (bytes; 0: none, or
+   * GR_DEVICE_MEMORY_LIMIT where set): what the device reports and hands
+   * out, so that a small GPU can be reproduced on a large one. */
+  uint64_t memory_limit;
 } gr_device_options;
-#define GR_DEVICE_OPTIONS_INIT {0, 1, -1}
+#define GR_DEVICE_OPTIONS_INIT {0, 1, -1, 0}
 
 typedef enum gr_copy_kind {
   GR_COPY_H2D = 0,
@@ -162,6 +167,16 @@ void gr__device_activity_copy(void);
 gr_status gr_device_host_alloc(gr_device *dev, void **out, size_t bytes,
                                const char *what);
 void gr_device_host_free(gr_device *dev, void *p);
+
+/* Host memory the device's kernels read directly (zero-copy): CUDA's
+ * pinned, mapped memory, *device the address kernels use; on the CPU
+ * backend plain host memory (*device = *host). Freed with
+ * gr_device_host_free(dev, *host). For graphs whose arrays live in host
+ * memory (--graph-memory host): counted as host memory, not the device's. */
+gr_status gr_device_host_mapped_alloc(gr_device *dev, void **host, void **device, size_t bytes, const char *what);
+
+/* "64G", "512M", "1048576" (K, M, G, T: powers of 1024): bytes, > 0. */
+bool gr_parse_bytes(const char *s, uint64_t *out);
 
 #ifdef __cplusplus
 }

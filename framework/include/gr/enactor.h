@@ -43,6 +43,7 @@ typedef struct gr_device_report {
   uint64_t peak_bytes;
   uint64_t allocations;
   uint64_t reallocations;
+  uint64_t host_graph_bytes; /* --graph-memory host: the arrays kernels read from host memory */
 } gr_device_report;
 
 typedef struct gr_run_stats {

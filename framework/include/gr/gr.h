@@ -113,6 +113,12 @@ void gr_options_destroy(gr_options **o);
  *   do-a, do-b    dobfs switching factors (positive numbers)
  *   delta         sssp bucket width: a positive number or auto
  *   tolerance     pr: stop when the L1 change falls below it (0 < T < 2)
+ *   graph-memory  where each device's column indices and weights live:
+ *                 auto (device when its part fits, else host), device or
+ *                 host (pinned host memory the kernels read directly;
+ *                 offsets and per-vertex state stay on the device)
+ *   device-memory-limit  the most device memory gr may use per device,
+ *                 e.g. 8G (K, M, G, T: powers of 1024); default none
  *   tune          operator variants, "K=V,K=V" (see gr_run --help)
  *   sources       primitives that sum over sources (bc): what one
  *                 gr_problem_run takes: 1 (default) the source it is
@@ -334,6 +340,9 @@ typedef struct gr_device_info {
   uint64_t peak_bytes;
   uint64_t allocations;
   uint64_t reallocations;
+  /* graph-memory host (or auto that chose it): bytes of the graph's arrays
+   * the kernels read from host memory; 0 when all are on the device */
+  uint64_t host_graph_bytes;
 } gr_device_info;
 gr_status gr_problem_get_device(const gr_problem *p, int device, gr_device_info *out);
 

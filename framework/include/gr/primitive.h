@@ -59,6 +59,15 @@ typedef enum gr_direction {
   GR_DIRECTION_PULL = 2
 } gr_direction;
 
+typedef enum gr_graph_memory {
+  GR_GRAPH_MEMORY_AUTO = 0,
+  GR_GRAPH_MEMORY_DEVICE = 1,
+  GR_GRAPH_MEMORY_HOST = 2
+} gr_graph_memory;
+/* "auto", "device" or "host". */
+gr_status gr_graph_memory_parse(gr_graph_memory *out, const char *name);
+const char *gr_graph_memory_name(gr_graph_memory m);
+
 typedef struct gr_prim_options {
   bool mark_pred;      /* bfs, dobfs, sssp: record predecessors */
   int max_iterations;  /* 0: until convergence */
@@ -69,8 +78,15 @@ typedef struct gr_prim_options {
   double delta;        /* sssp: bucket width; 0 = auto (the primitive's prepare picks it) */
   double tolerance;    /* pr: stop when the L1 change of the ranks is below it; 0 = the default */
   bool normalize;      /* bc: scale the sums to all pairs and divide by the pairs (gr_run --normalize) */
+  /* Where each device's graph arrays live (--graph-memory): the column
+   * indices and weights in device memory, in host memory the kernels read
+   * directly (zero-copy, offsets and all per-vertex state stay on the
+   * device), or the first when the part fits and the second otherwise. */
+  gr_graph_memory graph_memory;
+  uint64_t device_memory_limit; /* bytes gr may use per device (--device-memory-limit); 0: no limit */
 } gr_prim_options;
-#define GR_PRIM_OPTIONS_INIT {false, 0, GR_TUNING_INIT, GR_DIRECTION_AUTO, 15.0, 18.0, 0.0, 0.0, false}
+#define GR_PRIM_OPTIONS_INIT \
+  {false, 0, GR_TUNING_INIT, GR_DIRECTION_AUTO, 15.0, 18.0, 0.0, 0.0, false, GR_GRAPH_MEMORY_AUTO, 0}
 
 typedef struct gr_run_args {
   gr_vid source; /* global dense id, for primitives with a source */
