@@ -432,6 +432,7 @@ static gr_status gr__slot_init(gr__slot *s) {
   }
   GR_CHECK(gr__check_fits(s, sub, own_csc, mode));
   s->graph_on_host = mode == GR_GRAPH_MEMORY_HOST;
+  s->ws.graph_on_host = s->graph_on_host;
   if (s->graph_on_host)
     gr_log(GR_LOG_INFO, GR_SUBSYS_INIT, "device %d: graph arrays in host memory (zero-copy)", s->index);
   GR_CHECK(gr__upload_csr(s->dev, &sub->out, s->dev_out, &p->out, "graph (CSR)", s->graph_on_host,

@@ -32,6 +32,7 @@ void gr_workspace_release(gr_workspace *ws) {
   gr_buffer_release(&ws->temp);
   gr_buffer_release(&ws->words);
   gr_buffer_release(&ws->chunks);
+  gr_buffer_release(&ws->sorted);
   gr_buffer_release(&ws->counters);
   if (ws->host_counters) gr_device_host_free(ws->dev, ws->host_counters);
   ws->host_counters = NULL;
@@ -91,6 +92,11 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
       else ok = false;
     } else if (!strcmp(k, "pull-light")) {
       ok = gr__tune_count(v, &r.pull_light) && r.pull_light >= 1;
+    } else if (!strcmp(k, "sort")) {
+      if (!strcmp(v, "auto")) r.sort_input = GR_SORT_AUTO;
+      else if (!strcmp(v, "on")) r.sort_input = GR_SORT_ON;
+      else if (!strcmp(v, "off")) r.sort_input = GR_SORT_OFF;
+      else ok = false;
     } else if (!strcmp(k, "visited")) {
       if (!strcmp(v, "bitmap")) r.visited_bitmap = true;
       else if (!strcmp(v, "state")) r.visited_bitmap = false;
@@ -98,7 +104,7 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
     } else {
       return gr_errorf(GR_ERR_INVALID_ARG,
                        "--tune: unknown key '%s' (advance, pull, small, small-vertices, small-edges, small-degree, "
-                       "visited, pull-light, status)",
+                       "visited, pull-light, status, sort)",
                        k);
     }
     if (!ok) return gr_errorf(GR_ERR_INVALID_ARG, "--tune: bad value '%s' for %s", v, k);

@@ -52,10 +52,13 @@ static void same(const op_result *g, const op_result *c, bool check_pred) {
   }
 }
 
-/* Every advance variant; frontiers of every size, with and without the
- * hub (vertex 0) and the middle-degree vertices (1..1000). */
+/* Every advance variant (the edge-balanced ones also with their input
+ * sorted first, as for graphs in host memory); frontiers of every size,
+ * with and without the hub (vertex 0) and the middle-degree vertices
+ * (1..1000). */
 START_TEST(cuda_push_equals_cpu_push) {
-  const char *modes[] = {"advance=chunked", "advance=serial", "advance=twc", "advance=auto"};
+  const char *modes[] = {"advance=chunked", "advance=serial", "advance=twc", "advance=auto",
+                         "advance=chunked,sort=on", "advance=serial,sort=on"};
   op_set_tuning(modes[_i]);
   gr_eid sizes[] = {0, 1, 31, 32, 33, 1000, 50000, N / 2};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
@@ -270,7 +273,7 @@ int main(void) {
   TCase *tc = tcase_create("gpu");
   tcase_set_timeout(tc, 600);
   tcase_add_checked_fixture(tc, setup, teardown);
-  tcase_add_loop_test(tc, cuda_push_equals_cpu_push, 0, 4);
+  tcase_add_loop_test(tc, cuda_push_equals_cpu_push, 0, 6);
   tcase_add_loop_test(tc, cuda_pull_equals_cpu_pull, 0, 4);
   tcase_add_test(tc, cuda_filter_split_and_for_each_equal_cpu);
   tcase_add_test(tc, cuda_levels_equal_cpu_levels);

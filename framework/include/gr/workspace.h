@@ -28,6 +28,8 @@ typedef enum gr_pull_mode {
   GR_PULL_WARP = 1    /* a warp per candidate */
 } gr_pull_mode;
 
+typedef enum gr_sort_mode { GR_SORT_AUTO = 0, GR_SORT_ON = 1, GR_SORT_OFF = 2 } gr_sort_mode;
+
 typedef struct gr_tuning {
   gr_advance_mode advance;
   gr_pull_mode pull;
@@ -48,10 +50,15 @@ typedef struct gr_tuning {
   /* Push levels claim vertices without compare-and-swap where the output
    * has room for duplicates (BFS, DOBFS), culling most of them. */
   bool idempotent;
+  /* The edge-balanced push reads its input's lists in id order (the input
+   * sorted first): for graphs in host memory, whose lists then come over
+   * the host link in address order. Auto: where the graph is in host
+   * memory. */
+  gr_sort_mode sort_input;
 } gr_tuning;
-#define GR_TUNING_INIT {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true, 64, false}
+#define GR_TUNING_INIT {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true, 64, false, GR_SORT_AUTO}
 /* "advance=chunked|serial|twc|auto,pull=hybrid|warp,small=on|off,small-vertices=N,
- * small-edges=N,small-degree=N,visited=bitmap|state,pull-light=N,status=atomic|idempotent" (any subset, comma
+ * small-edges=N,small-degree=N,visited=bitmap|state,pull-light=N,status=atomic|idempotent,sort=auto|on|off" (any subset, comma
  * separated). */
 gr_status gr_tuning_parse(gr_tuning *t, const char *text);
 
@@ -63,8 +70,10 @@ typedef struct gr_workspace {
   gr_buffer counters; /* GR_WS_COUNTERS device-side gr_eid counters */
   gr_buffer chunks;   /* advance: first frontier index of each edge chunk */
   gr_eid *host_counters; /* pinned mirror of the counters */
+  gr_buffer sorted;   /* advance: the input sorted by id (tune.sort_input) */
   gr_mem_policy policy;
   gr_tuning tune;
+  bool graph_on_host; /* the device's graph arrays are in host memory (--graph-memory) */
 } gr_workspace;
 
 gr_status gr_workspace_init(gr_workspace *ws, gr_device *dev, const gr_mem_policy *policy);

@@ -29,6 +29,7 @@
 
 #include <cooperative_groups.h>
 #include <cub/block/block_scan.cuh>
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include "gr/atomic.h"
@@ -646,18 +647,35 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
   GR_CHECK(gr_buffer_reserve(&ws->scan, dev, (a->n_in + 1) * sizeof(gr_eid), 0, &ws->policy, 0,
                              "advance degree scan"));
   gr_eid *scan = (gr_eid *)ws->scan.ptr;
-  size_t temp = 0;
+  size_t temp = 0, sort_temp = 0;
   GR_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp, scan, scan, a->n_in + 1, s));
-  GR_CHECK(gr_buffer_reserve(&ws->temp, dev, temp, 0, &ws->policy, 0, "CUB scan storage"));
+  // Lists in host memory come over the host link fastest in address order:
+  // the input sorted by id first (a radix sort over the ids' bits), where
+  // asked or where the graph is in host memory and the input is large.
+  const gr_vid *in = a->in;
+  const bool sort = ws->tune.sort_input == GR_SORT_ON ||
+                    (ws->tune.sort_input == GR_SORT_AUTO && ws->graph_on_host && a->n_in >= 4096);
+  int bits = 1;
+  while (bits < (int)(8 * sizeof(gr_vid)) && ((gr_eid)1 << bits) < (gr_eid)a->g->n) bits++;
+  if (sort) {
+    GR_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, sort_temp, a->in, (gr_vid *)nullptr, a->n_in, 0, bits, s));
+    GR_CHECK(gr_buffer_reserve(&ws->sorted, dev, a->n_in * sizeof(gr_vid), 0, &ws->policy, 0, "advance sorted input"));
+  }
+  GR_CHECK(gr_buffer_reserve(&ws->temp, dev, temp > sort_temp ? temp : sort_temp, 0, &ws->policy, 0,
+                             "CUB scan storage"));
+  if (sort) {
+    GR_CUDA_CHECK_LIB(dev, cub::DeviceRadixSort::SortKeys(ws->temp.ptr, sort_temp, a->in, (gr_vid *)ws->sorted.ptr,
+                                                          a->n_in, 0, bits, s));
+    in = (const gr_vid *)ws->sorted.ptr;
+  }
   GR_CHECK(gr_workspace_zero_counters(ws, 4));
-  degree_kernel<<<grid_for(a->n_in + 1, kBlock, 65535), kBlock, 0, s>>>(a->g->offsets, a->in,
-                                                                         a->n_in, scan);
+  degree_kernel<<<grid_for(a->n_in + 1, kBlock, 65535), kBlock, 0, s>>>(a->g->offsets, in, a->n_in, scan);
   GR_CUDA_CHECK_LAUNCH(dev);
   GR_CUDA_CHECK_LIB(dev, cub::DeviceScan::ExclusiveSum(ws->temp.ptr, temp, scan, scan, a->n_in + 1, s));
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
   if (ws->tune.advance == GR_ADVANCE_SERIAL) {
     advance_push_lb_kernel<Visit><<<max_blocks(dev), kBlock, 0, s>>>(
-        a->g->offsets, a->g->indices, a->in, a->n_in, scan, a->out, a->out_capacity, ctr, a->next_offsets, ctr + 2,
+        a->g->offsets, a->g->indices, in, a->n_in, scan, a->out, a->out_capacity, ctr, a->next_offsets, ctr + 2,
         a->idempotent, visit);
     GR_CUDA_CHECK_LAUNCH(dev);
   } else {
@@ -677,7 +695,7 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
                                                                                          max_chunks);
     GR_CUDA_CHECK_LAUNCH(dev);
     advance_push_chunked_kernel<Visit><<<max_blocks(dev), kBlock, 0, s>>>(
-        a->g->offsets, a->g->indices, a->in, a->n_in, scan, chunks, max_chunks, a->out, a->out_capacity, ctr,
+        a->g->offsets, a->g->indices, in, a->n_in, scan, chunks, max_chunks, a->out, a->out_capacity, ctr,
         a->next_offsets, ctr + 2, a->idempotent, visit);
     GR_CUDA_CHECK_LAUNCH(dev);
   }
