@@ -211,7 +211,7 @@ gr_status gr_device_malloc(gr_device *dev, void **out, size_t bytes, const char 
   }
   if (dev->memory_limit &&
       bytes > (dev->memory_limit > dev->mem.bytes_in_use ? dev->memory_limit - dev->mem.bytes_in_use : 0))
-    return gr__device_oom(dev, bytes, what, " [beyond the device memory limit]");
+    return gr__device_oom(dev, bytes, what, " [beyond the device memory limit: --device-memory-limit or GR_DEVICE_MEMORY_LIMIT]");
   size_t req = bytes ? bytes : 1;
   if (dev->backend == GR_BACKEND_CPU) {
     /* 256-byte alignment matches what CUDA gives and keeps vector loads in

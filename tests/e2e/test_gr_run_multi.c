@@ -734,12 +734,22 @@ START_TEST(a_graph_too_large_for_the_devices_fails_before_the_runs) {
   const char *env[] = {"GR_DEVICE_MEMORY_LIMIT=1M", NULL};
   run_timeout_s = 120;
   for (int d = 2; d <= 3; d++) {
-    int rc = run_dev(env, d, on_gpu() ? "p2p" : NULL, "--gen", "kron:16:16", "--proxy", "1hop", NULL);
+    /* Held to device memory: refused before the runs. */
+    int rc = run_dev(env, d, on_gpu() ? "p2p" : NULL, "--gen", "kron:16:16", "--proxy", "1hop", "--graph-memory",
+                     "device", NULL);
     ck_assert_msg(rc == 3, "%d devices: exit %d\n%s", d, rc, err_text);
     assert_err_has("needs at least");
     assert_err_has("of device memory");
     assert_err_has("the most that fits is");
     assert_err_has("free of 1.00 MiB total");
+    assert_err_has("--graph-memory host");
+    /* The default (auto) keeps the parts' arrays in host memory instead:
+     * it runs, or (what stays on the device not fitting either) ends with
+     * exit 3 and the limit named, never anything else. */
+    rc = run_dev(env, d, on_gpu() ? "p2p" : NULL, "--gen", "kron:16:16", "--proxy", "1hop", "--validate", NULL);
+    ck_assert_msg(rc == 0 || rc == 3, "auto, %d devices: exit %d\n%s", d, rc, err_text);
+    if (rc == 3) assert_err_has("GR_DEVICE_MEMORY_LIMIT");
+    else ck_assert_msg(out_text && strstr(out_text, "graph arrays in host memory"), "%s", out_text);
     rc = run_dev(env, d, on_gpu() ? "p2p" : NULL, "--gen", "kron:8:4", "--validate", NULL);
     ck_assert_msg(rc == 0, "a small graph under the limit, %d devices: exit %d\n%s", d, rc, err_text);
   }
