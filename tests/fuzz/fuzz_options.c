@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Fuzz target: the option strings gr_run and gr_gen hand to the library's
  * parsers (--mem, --comm, --comm-format, --transport, --partitioner,
- * --weights). The first byte picks the parser, the rest is the string. Each
+ * --weights, --graph-memory, and the byte counts of --device-memory-limit
+ * and GR_DEVICE_MEMORY_LIMIT). The first byte picks the parser, the rest is the string. Each
  * parser is held to a reference written from the documented grammar: it
  * must accept exactly what the grammar accepts, with the same value, and
  * refuse the rest with an invalid-argument error and a message, leaving its
@@ -15,9 +16,21 @@
 #include "comm.h"
 #include "fuzz.h"
 #include "gr/buffer.h"
+#include "gr/device.h"
+#include "gr/primitive.h"
 #include "partitioner.h"
 
-enum { OPT_MEM, OPT_COMM, OPT_COMM_FORMAT, OPT_TRANSPORT, OPT_PARTITIONER, OPT_WEIGHTS, OPT_COUNT };
+enum {
+  OPT_MEM,
+  OPT_COMM,
+  OPT_COMM_FORMAT,
+  OPT_TRANSPORT,
+  OPT_PARTITIONER,
+  OPT_WEIGHTS,
+  OPT_GRAPH_MEMORY,
+  OPT_BYTES,
+  OPT_COUNT
+};
 
 /* [-]digits[.digits]|[-].digits, then [eE][+-]digits; *integer when it is
  * [-]digits alone. */
@@ -92,8 +105,9 @@ static void fz_word(int which, const char *s) {
   static const char *const format[] = {"auto", "list", "bitmap", NULL};
   static const char *const transport[] = {"auto", "host", "p2p", "nccl", NULL};
   static const char *const part[] = {"random", "biased", "metis", "static", "range", NULL};
+  static const char *const placement[] = {"auto", "device", "host", NULL};
   const char *const *words = which == OPT_COMM ? comm : which == OPT_COMM_FORMAT ? format
-                             : which == OPT_TRANSPORT ? transport : part;
+                             : which == OPT_TRANSPORT ? transport : which == OPT_GRAPH_MEMORY ? placement : part;
   int want = -1;
   for (int i = 0; words[i]; i++)
     if (!strcmp(s, words[i])) want = i;
@@ -119,6 +133,13 @@ static void fz_word(int which, const char *s) {
       st = gr_transport_parse(&t, s);
       got = (int)t;
       if (st == GR_SUCCESS) name = gr_transport_name(t);
+      break;
+    }
+    case OPT_GRAPH_MEMORY: {
+      gr_graph_memory m = (gr_graph_memory)before;
+      st = gr_graph_memory_parse(&m, s);
+      got = (int)m;
+      if (st == GR_SUCCESS) name = gr_graph_memory_name(m);
       break;
     }
     default: {
@@ -174,6 +195,36 @@ static void fz_weights(const char *s) {
   }
 }
 
+/* Byte counts: decimal digits (fitting 64 bits) and at most one suffix of
+ * K, M, G or T (either case, powers of 1024); more than 0 and no more than
+ * 2^64 - 1 bytes once scaled. */
+static void fz_bytes(const char *s) {
+  const size_t len = strlen(s);
+  size_t digits = len;
+  unsigned shift = 0;
+  if (len) switch (s[len - 1]) {
+      case 'K': case 'k': shift = 10; digits--; break;
+      case 'M': case 'm': shift = 20; digits--; break;
+      case 'G': case 'g': shift = 30; digits--; break;
+      case 'T': case 't': shift = 40; digits--; break;
+      default: break;
+    }
+  bool ok = digits > 0;
+  uint64_t v = 0;
+  for (size_t i = 0; ok && i < digits; i++) {
+    const unsigned d = (unsigned)(s[i] - '0');
+    if (s[i] < '0' || s[i] > '9' || v > (UINT64_MAX - d) / 10) ok = false;
+    else v = v * 10 + d;
+  }
+  ok = ok && v > 0 && v <= (UINT64_MAX >> shift);
+  uint64_t got = 77;
+  const bool parsed = gr_parse_bytes(s, &got);
+  FZ_ASSERT(parsed == ok, "byte count \"%s\" %s", s, parsed ? "accepted" : "refused");
+  if (parsed) FZ_ASSERT(got == v << shift, "byte count \"%s\": %llu, expected %llu", s, (unsigned long long)got,
+                        (unsigned long long)(v << shift));
+  else FZ_ASSERT(got == 77, "a refused byte count changed its output");
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
@@ -188,6 +239,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const int which = data[0] % OPT_COUNT;
   if (which == OPT_MEM) fz_mem(s);
   else if (which == OPT_WEIGHTS) fz_weights(s);
+  else if (which == OPT_BYTES) fz_bytes(s);
   else fz_word(which, s);
   free(s);
   return 0;
