@@ -318,6 +318,13 @@ static gr_status gr__bc_forward(gr__bc_slice *s, gr_part *p, gr_iter *it) {
   return GR_SUCCESS;
 }
 
+/* Counts outgrew double: the current source again with counts as
+ * logarithms, from this iteration's output. */
+static gr_status gr__bc_restart_as_logs(gr__bc_slice *s, gr_part *p, gr_iter *it) {
+  s->log_sources++;
+  return gr__bc_start_source(s, p, it->out, true);
+}
+
 /* One device: whether the forward pass in double raised the overflow flag. */
 static gr_status gr__bc_raised(gr__bc_slice *s, gr_part *p, bool *raised) {
   uint32_t flag = 0;
@@ -379,25 +386,31 @@ static gr_status gr__bc_forward_loop(gr__bc_slice *s, gr_part *p, gr_iter *it, b
   a.stop = s->mode == GR_BC_LINEAR ? s->overflow.ptr : NULL;
   gr_bc_ctx c = gr__bc_ctx(s, p);
   GR_CHECK(ops->forward_levels[s->mode](p->dev, p->ws, &a, &c));
+  if (a.levels > 0) {
+    *handled = true;
+    if (a.levels > 1)
+      GR_CHECK(gr_device_copy(p->dev, s->host_sizes, (gr_eid *)s->loop_sizes.ptr + 1,
+                              (size_t)(a.levels - 1) * sizeof(gr_eid), GR_COPY_D2H));
+    it->levels = a.levels;
+    it->level_sizes = s->host_sizes;
+    it->edges += a.edges;
+    it->tag = 'F';
+  }
+  /* In double the overflow flag stops the loop, or refuses it at once when
+   * a large level before raised it: the source again, as logarithms, now. */
+  if (s->mode == GR_BC_LINEAR) {
+    bool raised = false;
+    GR_CHECK(gr__bc_raised(s, p, &raised));
+    if (raised) {
+      *handled = true;
+      return gr__bc_restart_as_logs(s, p, it);
+    }
+  }
   if (a.levels == 0) {
     s->loop_left = true;
-    /* Refused at once: maybe a large level before raised the flag. */
-    if (s->mode == GR_BC_LINEAR) {
-      bool raised = false;
-      GR_CHECK(gr__bc_raised(s, p, &raised));
-      if (raised) {
-        s->log_sources++;
-        *handled = true;
-        return gr__bc_start_source(s, p, it->out, true);
-      }
-    }
     return GR_SUCCESS;
   }
-  *handled = true;
   if (a.n_out > 0 && a.levels < a.max_levels) s->loop_left = true;
-  if (a.levels > 1)
-    GR_CHECK(gr_device_copy(p->dev, s->host_sizes, (gr_eid *)s->loop_sizes.ptr + 1,
-                            (size_t)(a.levels - 1) * sizeof(gr_eid), GR_COPY_D2H));
   for (int l = 0; l < a.levels; l++) {
     const gr_eid size = l ? s->host_sizes[l - 1] : a.n_in;
     s->level_start[k + l + 1] = s->level_start[k + l] + size;
@@ -409,19 +422,6 @@ static gr_status gr__bc_forward_loop(gr__bc_slice *s, gr_part *p, gr_iter *it, b
    * is the CSR (what the next forward or backward advance wants). */
   s->level_edges[k + a.levels] = same ? a.out_edges : 0;
   s->level_max[k + a.levels] = same ? a.out_max_degree : 0;
-  it->levels = a.levels;
-  it->level_sizes = s->host_sizes;
-  it->edges += a.edges;
-  it->tag = 'F';
-  if (s->mode == GR_BC_LINEAR) {
-    bool raised = false;
-    GR_CHECK(gr__bc_raised(s, p, &raised));
-    if (raised) {
-      /* Counts outgrew double: the source again, as logarithms, now. */
-      s->log_sources++;
-      return gr__bc_start_source(s, p, it->out, true);
-    }
-  }
   /* The frontier left is in queue a.out_queue; the enactor continues from
    * it->out. */
   if (a.out_queue == 0) gr_frontier_swap(it->in, it->out);
@@ -587,9 +587,8 @@ static gr_status gr__bc_step(gr__bc_slice *s, gr_part *p, gr_iter *it) {
       bool overflowed = false;
       GR_CHECK(gr__bc_overflowed(s, p, &overflowed));
       if (overflowed) {
-        s->log_sources++;
         it->pending = 1;
-        return gr__bc_start_source(s, p, it->out, true);
+        return gr__bc_restart_as_logs(s, p, it);
       }
     }
     /* The deepest level is the last one stored. */
