@@ -97,6 +97,13 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
       else if (!strcmp(v, "on")) r.sort_input = GR_SORT_ON;
       else if (!strcmp(v, "off")) r.sort_input = GR_SORT_OFF;
       else ok = false;
+    } else if (!strcmp(k, "relabel")) {
+      if (!strcmp(v, "auto")) r.relabel = GR_SORT_AUTO;
+      else if (!strcmp(v, "on")) r.relabel = GR_SORT_ON;
+      else if (!strcmp(v, "off")) r.relabel = GR_SORT_OFF;
+      else ok = false;
+    } else if (!strcmp(k, "hot")) {
+      ok = gr__tune_count(v, &r.hot);
     } else if (!strcmp(k, "visited")) {
       if (!strcmp(v, "bitmap")) r.visited_bitmap = true;
       else if (!strcmp(v, "state")) r.visited_bitmap = false;
@@ -104,7 +111,7 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
     } else {
       return gr_errorf(GR_ERR_INVALID_ARG,
                        "--tune: unknown key '%s' (advance, pull, small, small-vertices, small-edges, small-degree, "
-                       "visited, pull-light, status, sort)",
+                       "visited, pull-light, status, sort, relabel, hot)",
                        k);
     }
     if (!ok) return gr_errorf(GR_ERR_INVALID_ARG, "--tune: bad value '%s' for %s", v, k);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gr/log.h"
 #include "gr/util.h"
 #include "pr/pr.h"
 
@@ -117,68 +118,157 @@ done:
 }
 
 void gr_pr_plan_release(gr_pr_plan *pl) {
-  gr_buffer_release(&pl->small);
-  gr_buffer_release(&pl->medium);
   gr_buffer_release(&pl->heavy);
-  gr_buffer_release(&pl->chunk_start);
   gr_buffer_release(&pl->heavy_sum);
-  pl->n_medium = pl->n_heavy = pl->n_chunks = 0;
+  gr_buffer_release(&pl->tile_lo);
+  gr_buffer_release(&pl->tile_hi);
+  pl->n_tiles = 0;
+  gr_buffer_release(&pl->order);
+  gr_buffer_release(&pl->ids);
+  gr_buffer_release(&pl->sorted);
+  pl->n_heavy = 0;
   pl->n_rows = 0;
+  pl->relabelled = false;
+  pl->hot = 0;
 }
 
-gr_status gr_pr_plan_build(gr_pr_plan *pl, gr_device *dev, const gr_csr *in) {
+enum { GR__PR_COUNT_CAP = 1 << 16 };
+
+gr_status gr_pr_order(const gr_csr *in, gr_vid *order, gr_vid *position, gr_eid *top_fed) {
   const gr_vid n = in->n;
+  gr_eid *fed = NULL, *first = NULL;
   gr_status st = GR_SUCCESS;
-  gr_vid *small = NULL, *medium = NULL, *heavy = NULL;
-  gr_eid *start = NULL;
-  gr_eid ns = 0, nm = 0, nh = 0;
+  GR_CHECK_GOTO(gr_host_calloc((void **)&fed, n ? (size_t)n : 1, sizeof *fed, "pr vertex order"), st, done);
+  GR_CHECK_GOTO(gr_host_calloc((void **)&first, GR__PR_COUNT_CAP + 2, sizeof *first, "pr vertex order"), st, done);
+  const gr_eid m = in->m;
+#pragma omp parallel for schedule(static)
+  for (gr_eid e = 0; e < m; e++) __atomic_fetch_add(&fed[in->indices[e]], 1, __ATOMIC_RELAXED);
+  /* A counting sort on the capped count, most first: bucket k holds the
+   * vertices feeding GR__PR_COUNT_CAP - k in-edges; vertices keep their id
+   * order within a bucket. */
   for (gr_vid v = 0; v < n; v++) {
-    const gr_eid d = in->offsets[v + 1] - in->offsets[v];
-    if (d > GR_PR_MEDIUM) nh++;
-    else if (d > GR_PR_SMALL) nm++;
-    else if (d > GR_PR_LIGHT) ns++;
+    const gr_eid c = fed[v] < GR__PR_COUNT_CAP ? fed[v] : GR__PR_COUNT_CAP;
+    first[GR__PR_COUNT_CAP - c + 1]++;
   }
-  GR_CHECK_GOTO(gr_host_alloc((void **)&small, (ns ? (size_t)ns : 1) * sizeof *small, "pr pull plan"), st, done);
-  GR_CHECK_GOTO(gr_host_alloc((void **)&medium, (nm ? (size_t)nm : 1) * sizeof *medium, "pr pull plan"), st, done);
-  GR_CHECK_GOTO(gr_host_alloc((void **)&heavy, (nh ? (size_t)nh : 1) * sizeof *heavy, "pr pull plan"), st, done);
-  GR_CHECK_GOTO(gr_host_alloc((void **)&start, ((size_t)nh + 1) * sizeof *start, "pr pull plan"), st, done);
-  ns = nm = nh = 0;
-  gr_eid chunks = 0;
+  for (size_t k = 1; k <= GR__PR_COUNT_CAP + 1; k++) first[k] += first[k - 1];
+  for (gr_vid v = 0; v < n; v++) {
+    const gr_eid c = fed[v] < GR__PR_COUNT_CAP ? fed[v] : GR__PR_COUNT_CAP;
+    const gr_vid at = (gr_vid)first[GR__PR_COUNT_CAP - c]++;
+    order[at] = v;
+    position[v] = at;
+  }
+  if (top_fed) {
+    const gr_vid top = n / 100 ? n / 100 : 1;
+    gr_eid sum = 0;
+    for (gr_vid i = 0; i < top && i < n; i++) sum += fed[order[i]];
+    *top_fed = sum;
+  }
+done:
+  free(fed);
+  free(first);
+  return st;
+}
+
+/* The relabelled copy of the in-edge ids and what the pull reads with it;
+ * under GR_PR_RELABEL_SKEWED nothing where the sources are not skewed. */
+static gr_status gr__pr_plan_relabel(gr_pr_plan *pl, gr_device *dev, const gr_csr *in, const gr_vid *dev_indices,
+                                     gr_pr_relabel relabel, gr_eid hot) {
+  const gr_vid n = in->n;
+  const size_t slots = n ? (size_t)n : 1;
+  gr_vid *order = NULL, *position = NULL;
+  gr_buffer dev_position = {0};
+  gr_eid top_fed = 0;
+  gr_status st = GR_SUCCESS;
+  GR_CHECK_GOTO(gr_host_alloc((void **)&order, slots * sizeof *order, "pr vertex order"), st, done);
+  GR_CHECK_GOTO(gr_host_alloc((void **)&position, slots * sizeof *position, "pr vertex order"), st, done);
+  GR_CHECK_GOTO(gr_pr_order(in, order, position, &top_fed), st, done);
+  if (relabel == GR_PR_RELABEL_SKEWED && (double)top_fed * 100.0 < (double)in->m * GR_PR_SKEWED_PERCENT) goto done;
+  GR_CHECK_GOTO(gr_buffer_resize(&pl->ids, dev, (in->m ? (size_t)in->m : 1) * sizeof(gr_vid), 0,
+                                 "pr relabelled in-edge ids"),
+                st, done);
+  GR_CHECK_GOTO(gr_buffer_resize(&pl->sorted, dev, slots * sizeof(float), 0, "pr ordered contributions"), st, done);
+  GR_CHECK_GOTO(gr__pr_upload_ids(dev, &pl->order, order, n, "pr vertex order"), st, done);
+  GR_CHECK_GOTO(gr__pr_upload_ids(dev, &dev_position, position, n, "pr vertex positions"), st, done);
+  if (in->m) GR_CHECK_GOTO(gr__pr_ops(dev)->relabel(dev, pl->ids.ptr, dev_indices, dev_position.ptr, in->m), st, done);
+  GR_CHECK_GOTO(gr_device_sync(dev), st, done);
+  pl->relabelled = true;
+  pl->hot = hot;
+done:
+  gr_buffer_release(&dev_position);
+  free(order);
+  free(position);
+  return st;
+}
+
+gr_eid gr_pr_tiles(const gr_csr *in, gr_vid *lo, gr_vid *hi, gr_vid *heavy, gr_eid *n_heavy) {
+  const gr_vid n = in->n;
+  gr_eid k = 0, nh = 0;
+  /* Chunks of the heavy rows first: they are the tiles whose sums need the
+   * finishing pass. */
   for (gr_vid v = 0; v < n; v++) {
     const gr_eid d = in->offsets[v + 1] - in->offsets[v];
-    /* Rows of non-owned vertices are empty: they never leave the light
-     * pass, which skips them. */
-    if (d > GR_PR_MEDIUM) {
-      start[nh] = chunks;
-      heavy[nh++] = v;
-      chunks += (d + GR_PR_CHUNK - 1) / GR_PR_CHUNK;
-    } else if (d > GR_PR_SMALL) {
-      medium[nm++] = v;
-    } else if (d > GR_PR_LIGHT) {
-      small[ns++] = v;
+    if (d <= GR_PR_TILE) continue;
+    for (gr_eid c = 0; c * GR_PR_TILE < d; c++, k++)
+      if (lo) {
+        lo[k] = (gr_vid)nh;
+        hi[k] = GR_PR_CHUNK_TILE | (gr_vid)c;
+      }
+    if (heavy) heavy[nh] = v;
+    nh++;
+  }
+  /* Runs of rows: a tile closes before a row that would take it past
+   * GR_PR_TILE in-edges or GR_PR_TILE_ROWS rows, and around each heavy row
+   * (rows of non-owned vertices are empty: they only take their update,
+   * which skips them). */
+  gr_eid edges = 0;
+  gr_vid start = 0;
+  for (gr_vid v = 0; v <= n; v++) {
+    const gr_eid d = v < n ? in->offsets[v + 1] - in->offsets[v] : 0;
+    const bool heavy_row = d > GR_PR_TILE;
+    if (v == n || heavy_row || edges + d > GR_PR_TILE || v - start == GR_PR_TILE_ROWS) {
+      if (v > start) {
+        if (lo) {
+          lo[k] = start;
+          hi[k] = v;
+        }
+        k++;
+      }
+      start = heavy_row ? v + 1 : v;
+      edges = heavy_row ? 0 : d;
+    } else {
+      edges += d;
     }
   }
-  start[nh] = chunks;
+  if (n_heavy) *n_heavy = nh;
+  return k;
+}
+
+gr_status gr_pr_plan_build(gr_pr_plan *pl, gr_device *dev, const gr_csr *in, const gr_vid *dev_indices,
+                           gr_pr_relabel relabel, gr_eid hot) {
+  const gr_vid n = in->n;
+  gr_status st = GR_SUCCESS;
+  gr_vid *heavy = NULL, *tlo = NULL, *thi = NULL;
+  gr_eid nh = 0;
+  const gr_eid nt = gr_pr_tiles(in, NULL, NULL, NULL, &nh);
+  GR_CHECK_GOTO(gr_host_alloc((void **)&heavy, (nh ? (size_t)nh : 1) * sizeof *heavy, "pr pull plan"), st, done);
+  GR_CHECK_GOTO(gr_host_alloc((void **)&tlo, (nt ? (size_t)nt : 1) * sizeof *tlo, "pr pull plan"), st, done);
+  GR_CHECK_GOTO(gr_host_alloc((void **)&thi, (nt ? (size_t)nt : 1) * sizeof *thi, "pr pull plan"), st, done);
+  gr_pr_tiles(in, tlo, thi, heavy, &nh);
   pl->n_rows = n;
-  pl->n_small = ns;
-  pl->n_medium = nm;
   pl->n_heavy = nh;
-  pl->n_chunks = chunks;
-  GR_CHECK_GOTO(gr__pr_upload_ids(dev, &pl->small, small, ns, "pr pull plan"), st, done);
-  GR_CHECK_GOTO(gr__pr_upload_ids(dev, &pl->medium, medium, nm, "pr pull plan"), st, done);
+  pl->n_tiles = nt;
   GR_CHECK_GOTO(gr__pr_upload_ids(dev, &pl->heavy, heavy, nh, "pr pull plan"), st, done);
-  GR_CHECK_GOTO(gr_buffer_resize(&pl->chunk_start, dev, ((size_t)nh + 1) * sizeof(gr_eid), 0, "pr pull plan"), st,
-                done);
-  GR_CHECK_GOTO(gr_device_copy(dev, pl->chunk_start.ptr, start, ((size_t)nh + 1) * sizeof(gr_eid), GR_COPY_H2D), st,
-                done);
+  GR_CHECK_GOTO(gr__pr_upload_ids(dev, &pl->tile_lo, tlo, nt, "pr pull plan"), st, done);
+  GR_CHECK_GOTO(gr__pr_upload_ids(dev, &pl->tile_hi, thi, nt, "pr pull plan"), st, done);
   GR_CHECK_GOTO(gr_buffer_resize(&pl->heavy_sum, dev, (nh ? (size_t)nh : 1) * sizeof(double), 0, "pr pull plan"), st,
                 done);
-  st = gr_device_sync(dev);
+  GR_CHECK_GOTO(gr_device_sync(dev), st, done);
+  if (relabel != GR_PR_RELABEL_OFF && dev_indices) st = gr__pr_plan_relabel(pl, dev, in, dev_indices, relabel, hot);
 done:
-  free(small);
-  free(medium);
   free(heavy);
-  free(start);
+  free(tlo);
+  free(thi);
+  if (st < 0) gr_pr_plan_release(pl);
   return st;
 }
 
@@ -207,8 +297,24 @@ static gr_status pr_init(void **slice, gr_part *p) {
   }
   if (s->multi) GR_CHECK_GOTO(gr_part_owners(p, &s->owners, &s->owner_table, &s->owned_first), st, fail);
   GR_CHECK_GOTO(gr__pr_lists(s, p), st, fail);
-  if (s->pull && gr_device_backend(p->dev) == GR_BACKEND_CUDA)
-    GR_CHECK_GOTO(gr_pr_plan_build(&s->plan, p->dev, &p->sub->in), st, fail);
+  if (s->pull && gr_device_backend(p->dev) == GR_BACKEND_CUDA) {
+    /* The relabelled pull (pr.h) where asked, or by default where the
+     * graph is in device memory, its sources are skewed and the second
+     * copy of the ids fits. */
+    const gr_tuning *t = &p->opts->tune;
+    const gr_pr_relabel rl = t->relabel == GR_SORT_ON                                ? GR_PR_RELABEL_ON
+                             : t->relabel == GR_SORT_AUTO && !p->ws->graph_on_host ? GR_PR_RELABEL_SKEWED
+                                                                                    : GR_PR_RELABEL_OFF;
+    st = gr_pr_plan_build(&s->plan, p->dev, &p->sub->in, p->in.indices, rl, t->hot);
+    if (st == GR_ERR_DEVICE_OOM && rl == GR_PR_RELABEL_SKEWED) {
+      gr_log(GR_LOG_INFO, GR_SUBSYS_PRIM,
+             "pr: device %d has no room for the relabelled in-edge ids (%llu bytes); pulling without them", p->index,
+             (unsigned long long)p->in.m * sizeof(gr_vid));
+      gr_error_clear();
+      st = gr_pr_plan_build(&s->plan, p->dev, &p->sub->in, NULL, GR_PR_RELABEL_OFF, t->hot);
+    }
+    if (st < 0) goto fail;
+  }
   *slice = s;
   return GR_SUCCESS;
 fail:

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // PageRank's operators on CUDA. The per-element functions are the CPU
-// backend's; the pull spreads rows over threads by their in-degree (pr.h's
-// plan): a thread per light row (a pass over all rows, reading the offsets
-// coalesced), a group of lanes per small row and a warp per medium row
-// (lanes stride the row, a shuffle sum),
-// blocks of GR_PR_CHUNK in-edges for heavy rows (a block sum added to the
-// row's total, then one thread per heavy row finishes it). Sums are double
-// per row; each block adds its part of the change and the dangling rank to
-// two device doubles, read once per step.
+// backend's; the pull goes tile by tile (pr.h's plan): a block gathers a
+// tile's contributions into shared memory with all the tile's loads in
+// flight, then sums its rows from there; chunks of heavy rows are tiles
+// whose block sums meet in heavy_sum, finished by one thread per heavy
+// row. Sums are double per row; each block adds its part of the change and
+// the dangling rank to two device doubles, read once per step.
 #include <cub/block/block_reduce.cuh>
 
 #include "operators/cuda/operators.cuh"
@@ -52,87 +50,174 @@ __device__ __forceinline__ void block_add(double l1, double dangling, double *su
   }
 }
 
-// The sum of contributions over in-edges b, b + S, b + 2S, ... below e.
-// Four edges per step, their index loads issued together and then their
-// gathers: the loads of one step do not wait on each other, where a plain
-// loop waits an index load and a gather (two memory latencies) per edge.
-// Kernel times on Kronecker 22 (one H100) were latency, not bandwidth (the
-// four pull kernels moved ~0.6 GB per step in 2.1 ms). The
-// contributions are not written during a pull step, so they go through the
-// read-only cache; the in-edge ids, read once per step, are streamed
-// (evict-first), so that they do not push contributions out of L1 and L2
-// (measured: 1.6% per iteration on Kronecker 22 and uniform 22). Sums in
-// double as the CPU backend's (the order of additions differs: ranks agree
-// to rounding).
-template <int S>
-__device__ __forceinline__ double strided_sum(const gr_pr_ctx &c, gr_eid k, gr_eid e) {
-  const gr_vid *__restrict__ idx = c.in_indices;
-  const float *__restrict__ con = c.contrib;
-  double s = 0;
-  for (; k + 3 * (gr_eid)S < e; k += 4 * (gr_eid)S) {
-    const gr_vid u0 = __ldcs(idx + k), u1 = __ldcs(idx + k + S), u2 = __ldcs(idx + k + 2 * S),
-                 u3 = __ldcs(idx + k + 3 * S);
-    const float a0 = __ldg(con + u0), a1 = __ldg(con + u1), a2 = __ldg(con + u2), a3 = __ldg(con + u3);
-    s += ((double)a0 + (double)a1) + ((double)a2 + (double)a3);
-  }
-  for (; k < e; k += S) s += (double)__ldg(con + __ldcs(idx + k));
-  return s;
+// Where a pull step gathers from: the in-edge ids and the contributions
+// (the CSC's ids and contrib, or the relabelled copy and the contributions
+// in position order: pr.h), and the first position read past L1.
+struct Src {
+  const gr_vid *__restrict__ idx;
+  const float *__restrict__ con;
+  gr_vid hot;
+};
+
+// A contribution: a hub's through L1 (the read-only path), anything else
+// from L2 only, so that the tail's one-off reads do not evict the hubs.
+__device__ __forceinline__ float gather(const Src &src, gr_vid u) {
+  return u < src.hot ? __ldg(src.con + u) : __ldcg(src.con + u);
 }
 
-__global__ void __launch_bounds__(kBlock) pull_light_kernel(gr_pr_ctx c, gr_vid n) {
-  double l1 = 0, dangling = 0;
-  for (gr_eid i = blockIdx.x * (gr_eid)kBlock + threadIdx.x; i < n; i += (gr_eid)gridDim.x * kBlock) {
-    const gr_vid v = (gr_vid)i;
-    if (!gr_pr_owned(&c, v)) continue;
-    const gr_eid b = c.in_offsets[v], e = c.in_offsets[v + 1];
-    if (e - b > (gr_eid)GR_PR_LIGHT) continue;
-    gr_pr_update(&c, v, strided_sum<1>(c, b, e), &l1, &dangling);
-  }
-  block_add(l1, dangling, c.sums);
-}
-
-// A group of G lanes per row (32 / G rows per warp at once): the lanes
-// stride the row, then a shuffle sum within the group.
-template <int G>
+// The relabelled pull's contributions in position order, after the
+// exchange filled the proxies' slots.
 __global__ void __launch_bounds__(kBlock)
-    pull_group_kernel(gr_pr_ctx c, const gr_vid *__restrict__ rows, gr_eid n_rows) {
-  static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0, "groups divide a warp");
-  constexpr gr_eid kPerWarp = 32 / G;
-  const unsigned lane = threadIdx.x & 31u, sub = lane & (G - 1u);
-  const gr_eid warps = ((gr_eid)gridDim.x * kBlock) >> 5;
+    order_contrib_kernel(float *__restrict__ sorted, const float *__restrict__ contrib,
+                         const gr_vid *__restrict__ order, gr_vid n) {
+  for (gr_eid i = blockIdx.x * (gr_eid)kBlock + threadIdx.x; i < n; i += (gr_eid)gridDim.x * kBlock)
+    sorted[i] = __ldg(contrib + order[i]);
+}
+
+__global__ void relabel_kernel(gr_vid *__restrict__ ids, const gr_vid *__restrict__ src,
+                               const gr_vid *__restrict__ position, gr_eid m) {
+  for (gr_eid e = blockIdx.x * (gr_eid)kBlock + threadIdx.x; e < m; e += (gr_eid)gridDim.x * kBlock)
+    ids[e] = position[src[e]];
+}
+
+// A tile of consecutive rows (pr.h, GR_PR_TILE). Kernel times on
+// Kronecker 22 (one H100) showed the pull latency-bound (warps waiting on
+// long scoreboards, L2 half busy, DRAM 10%), so a tile issues every load it
+// needs at once: its in-edge ids were loaded while the previous tile was
+// summed (kPer per thread, kept in registers), its gathers and its rows'
+// offsets, old ranks and out-degrees go to shared memory together; then the
+// block sums the rows from there, 32 rows per warp at a time: a lane per
+// row of at most kLong in-edges, the whole warp (lanes stride, a shuffle
+// sum) for each longer one. Rows of a tile are consecutive, so every
+// per-row access is coalesced.
+constexpr int kTilePer = GR_PR_TILE / kBlock;
+constexpr unsigned kLong = 16;
+static_assert(GR_PR_TILE % kBlock == 0, "a tile is whole loads of the block");
+
+// A tile's rows [r0, r1) and in-edges [e0, e0 + cnt); a chunk of heavy
+// row `heavy` has no rows of its own.
+struct Tile {
+  gr_vid r0, r1;
+  gr_eid e0, cnt;
+  gr_eid heavy;
+};
+constexpr gr_eid kNotHeavy = ~(gr_eid)0;
+
+__device__ __forceinline__ Tile tile_at(const gr_pr_ctx &c, const gr_vid *__restrict__ lo,
+                                        const gr_vid *__restrict__ hi, const gr_vid *__restrict__ heavy, gr_eid t) {
+  Tile x;
+  const gr_vid l = lo[t], h = hi[t];
+  if (h & GR_PR_CHUNK_TILE) {
+    const gr_vid v = heavy[l];
+    const gr_eid end = c.in_offsets[v + 1];
+    x.r0 = x.r1 = 0;
+    x.e0 = c.in_offsets[v] + (gr_eid)(h & ~GR_PR_CHUNK_TILE) * GR_PR_TILE;
+    x.cnt = end - x.e0 < (gr_eid)GR_PR_TILE ? end - x.e0 : (gr_eid)GR_PR_TILE;
+    x.heavy = l;
+  } else {
+    x.r0 = l;
+    x.r1 = h;
+    x.e0 = c.in_offsets[l];
+    x.cnt = c.in_offsets[h] - x.e0;
+    x.heavy = kNotHeavy;
+  }
+  return x;
+}
+
+__device__ __forceinline__ void load_ids(const Src &src, const Tile &x, gr_vid (&u)[kTilePer]) {
+#pragma unroll
+  for (int j = 0; j < kTilePer; j++) {
+    const gr_eid k = threadIdx.x + (gr_eid)j * kBlock;
+    u[j] = k < x.cnt ? __ldcs(src.idx + x.e0 + k) : 0;
+  }
+}
+
+// Three blocks per SM (registers held to 80 per thread): measured on one
+// H100 against two (103 registers) and four (64, with spills) per SM:
+// Kronecker 22 1.13 / 1.08 / 1.35 ms per iteration, uniform 22 1.65 / 1.99
+// / 2.00, the 4096^2 grid 0.64 / 0.97 / 0.77.
+__global__ void __launch_bounds__(kBlock, 3)
+    pull_tiles_kernel(gr_pr_ctx c, Src src, const gr_vid *__restrict__ tile_lo, const gr_vid *__restrict__ tile_hi,
+                      const gr_vid *__restrict__ heavy, gr_eid n_tiles, double *__restrict__ heavy_sum) {
+  __shared__ float val[GR_PR_TILE];
+  __shared__ unsigned row_at[GR_PR_TILE_ROWS + 1];  // a row's first in-edge, from the tile's first
+  __shared__ float old_rank[GR_PR_TILE_ROWS];
+  __shared__ unsigned char sink[GR_PR_TILE_ROWS];   // no out-edges: a dangling vertex
   double l1 = 0, dangling = 0;
-  // The bound is the same for the whole warp, so the shuffles see every
-  // lane; a group past the last row sums nothing.
-  for (gr_eid w = (blockIdx.x * (gr_eid)kBlock + threadIdx.x) >> 5; w * kPerWarp < n_rows; w += warps) {
-    const gr_eid i = w * kPerWarp + lane / G;
-    const bool valid = i < n_rows;
-    const gr_vid v = valid ? rows[i] : 0;
-    double s = 0;
-    if (valid) {
-      const gr_eid b = c.in_offsets[v], e = c.in_offsets[v + 1];
-      s = strided_sum<G>(c, b + sub, e);
+  const unsigned lane = threadIdx.x & 31u;
+  gr_eid t = blockIdx.x;
+  if (t >= n_tiles) {
+    block_add(l1, dangling, c.sums);
+    return;
+  }
+  Tile x = tile_at(c, tile_lo, tile_hi, heavy, t);
+  gr_vid u[kTilePer];
+  load_ids(src, x, u);
+  for (;;) {
+    float a[kTilePer];
+#pragma unroll
+    for (int j = 0; j < kTilePer; j++) {
+      const gr_eid k = threadIdx.x + (gr_eid)j * kBlock;
+      a[j] = k < x.cnt ? gather(src, u[j]) : 0.0f;
     }
-    for (int o = G / 2; o > 0; o >>= 1) s += __shfl_down_sync(gr_cuda::kFullMask, s, o, G);
-    if (valid && sub == 0) gr_pr_update(&c, v, s, &l1, &dangling);
+    const gr_vid rows = x.r1 - x.r0;
+    for (gr_vid i = threadIdx.x; x.heavy == kNotHeavy && i <= rows; i += kBlock) {
+      const gr_vid v = x.r0 + i;
+      row_at[i] = (unsigned)(c.in_offsets[v] - x.e0);
+      if (i < rows) {
+        old_rank[i] = c.rank[v];
+        sink[i] = c.out_offsets[v + 1] == c.out_offsets[v];
+      }
+    }
+    // The next tile's ids, in flight while this one is summed.
+    const gr_eid next = t + gridDim.x;
+    const Tile y = next < n_tiles ? tile_at(c, tile_lo, tile_hi, heavy, next) : Tile{0, 0, 0, 0, kNotHeavy};
+    load_ids(src, y, u);
+    if (x.heavy != kNotHeavy) {
+      // A chunk of a heavy row: its sum, a warp's at a time, into the row's.
+      double p = 0;
+#pragma unroll
+      for (int j = 0; j < kTilePer; j++) p += (double)a[j];
+      for (int o = 16; o > 0; o >>= 1) p += __shfl_xor_sync(gr_cuda::kFullMask, p, o);
+      if (lane == 0) atomicAdd(&heavy_sum[x.heavy], p);
+      if (next >= n_tiles) break;
+      t = next;
+      x = y;
+      continue;
+    }
+#pragma unroll
+    for (int j = 0; j < kTilePer; j++) {
+      const gr_eid k = threadIdx.x + (gr_eid)j * kBlock;
+      if (k < x.cnt) val[k] = a[j];
+    }
+    __syncthreads();
+    // The bound is the same for the whole warp, so every lane reaches the
+    // ballot and the shuffles.
+    for (gr_vid base = threadIdx.x & ~31u; base < rows; base += kBlock) {
+      const gr_vid i = base + lane;
+      const bool valid = i < rows;
+      const unsigned b = valid ? row_at[i] : 0, e = valid ? row_at[i + 1] : 0;
+      const bool wide = e - b > kLong;
+      double s = 0;
+      if (!wide)
+        for (unsigned k = b; k < e; k++) s += (double)val[k];
+      for (unsigned w = __ballot_sync(gr_cuda::kFullMask, wide); w; w &= w - 1) {
+        const int l = __ffs(w) - 1;
+        const unsigned lb = __shfl_sync(gr_cuda::kFullMask, b, l), le = __shfl_sync(gr_cuda::kFullMask, e, l);
+        double p = 0;
+        for (unsigned k = lb + lane; k < le; k += 32) p += (double)val[k];
+        for (int o = 16; o > 0; o >>= 1) p += __shfl_xor_sync(gr_cuda::kFullMask, p, o);
+        if ((int)lane == l) s = p;
+      }
+      const gr_vid v = x.r0 + i;
+      if (valid && gr_pr_owned(&c, v)) c.rank[v] = gr_pr_next_rank(&c, s, old_rank[i], sink[i], &l1, &dangling);
+    }
+    if (next >= n_tiles) break;
+    __syncthreads();  // the shared arrays are filled again by the next tile
+    t = next;
+    x = y;
   }
   block_add(l1, dangling, c.sums);
-}
-
-__global__ void __launch_bounds__(kBlock)
-    pull_heavy_kernel(gr_pr_ctx c, const gr_vid *__restrict__ rows, const gr_eid *__restrict__ start,
-                      gr_eid n_heavy, gr_eid n_chunks, double *heavy_sum) {
-  using Reduce = cub::BlockReduce<double, kBlock>;
-  __shared__ typename Reduce::TempStorage tmp;
-  for (gr_eid ch = blockIdx.x; ch < n_chunks; ch += gridDim.x) {
-    const gr_eid h = gr_cuda::scan_search(start, 0, n_heavy - 1, ch);
-    const gr_vid v = rows[h];
-    const gr_eid b = c.in_offsets[v] + (ch - start[h]) * (gr_eid)GR_PR_CHUNK, row_end = c.in_offsets[v + 1];
-    const gr_eid e = b + (gr_eid)GR_PR_CHUNK < row_end ? b + (gr_eid)GR_PR_CHUNK : row_end;
-    double s = strided_sum<kBlock>(c, b + threadIdx.x, e);
-    s = Reduce(tmp).Sum(s);
-    if (threadIdx.x == 0) atomicAdd(&heavy_sum[h], s);
-    __syncthreads();  // tmp is used again by the next chunk
-  }
 }
 
 __global__ void __launch_bounds__(kBlock)
@@ -171,27 +256,27 @@ gr_status pull_step_cuda(gr_device *dev, gr_workspace *ws, const gr_pr_plan *pla
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   const unsigned most = gr_cuda::max_blocks(dev);
   GR_CHECK(gr_device_memset(dev, c->sums, 0, 2 * sizeof(double)));
-  if (n) {
-    pull_light_kernel<<<gr_cuda::grid_for(n, kBlock, most), kBlock, 0, s>>>(*c, n);
-    GR_CUDA_CHECK_LAUNCH(dev);
+  Src src{c->in_indices, c->contrib, GR_NO_VERTEX};
+  if (plan->relabelled) {
+    src = Src{(const gr_vid *)plan->ids.ptr, (const float *)plan->sorted.ptr,
+              plan->hot < (gr_eid)GR_NO_VERTEX ? (gr_vid)plan->hot : GR_NO_VERTEX};
+    if (n) {
+      order_contrib_kernel<<<gr_cuda::grid_for(n, kBlock, most), kBlock, 0, s>>>(
+          (float *)plan->sorted.ptr, c->contrib, (const gr_vid *)plan->order.ptr, n);
+      GR_CUDA_CHECK_LAUNCH(dev);
+    }
   }
-  if (plan->n_small) {
-    pull_group_kernel<GR_PR_GROUP><<<gr_cuda::grid_for(plan->n_small * GR_PR_GROUP, kBlock, most), kBlock, 0, s>>>(
-        *c, (const gr_vid *)plan->small.ptr, plan->n_small);
-    GR_CUDA_CHECK_LAUNCH(dev);
-  }
-  if (plan->n_medium) {
-    pull_group_kernel<32><<<gr_cuda::grid_for(plan->n_medium * 32u, kBlock, most), kBlock, 0, s>>>(
-        *c, (const gr_vid *)plan->medium.ptr, plan->n_medium);
+  double *hs = (double *)plan->heavy_sum.ptr;
+  if (plan->n_heavy) GR_CHECK(gr_device_memset(dev, hs, 0, (size_t)plan->n_heavy * sizeof(double)));
+  if (plan->n_tiles) {
+    const unsigned long long tiles = plan->n_tiles;
+    const unsigned grid = (unsigned)(tiles < most ? tiles : most);
+    const gr_vid *lo = (const gr_vid *)plan->tile_lo.ptr, *hi = (const gr_vid *)plan->tile_hi.ptr,
+                 *heavy = (const gr_vid *)plan->heavy.ptr;
+    pull_tiles_kernel<<<grid, kBlock, 0, s>>>(*c, src, lo, hi, heavy, plan->n_tiles, hs);
     GR_CUDA_CHECK_LAUNCH(dev);
   }
   if (plan->n_heavy) {
-    double *hs = (double *)plan->heavy_sum.ptr;
-    GR_CHECK(gr_device_memset(dev, hs, 0, (size_t)plan->n_heavy * sizeof(double)));
-    const unsigned long long chunks = plan->n_chunks;
-    pull_heavy_kernel<<<(unsigned)(chunks < most ? chunks : most), kBlock, 0, s>>>(
-        *c, (const gr_vid *)plan->heavy.ptr, (const gr_eid *)plan->chunk_start.ptr, plan->n_heavy, plan->n_chunks, hs);
-    GR_CUDA_CHECK_LAUNCH(dev);
     pull_heavy_finish_kernel<<<gr_cuda::grid_for(plan->n_heavy, kBlock, most), kBlock, 0, s>>>(
         *c, (const gr_vid *)plan->heavy.ptr, plan->n_heavy, hs);
     GR_CUDA_CHECK_LAUNCH(dev);
@@ -209,6 +294,14 @@ gr_status push_step_cuda(gr_device *dev, gr_workspace *ws, gr_vid n, const gr_pr
     GR_CUDA_CHECK_LAUNCH(dev);
   }
   return read_sums(dev, c, l1, dangling);
+}
+
+gr_status relabel_cuda(gr_device *dev, gr_vid *ids, const gr_vid *src, const gr_vid *position, gr_eid m) {
+  if (!m) return GR_SUCCESS;
+  relabel_kernel<<<gr_cuda::grid_for(m, kBlock, gr_cuda::max_blocks(dev)), kBlock, 0,
+                   (cudaStream_t)gr_device_stream(dev)>>>(ids, src, position, m);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  return GR_SUCCESS;
 }
 
 gr_status init_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_pr_ctx *c) {
@@ -229,5 +322,5 @@ gr_status push_cuda(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, c
 
 }  // namespace
 
-extern "C" const gr_pr_ops gr__pr_ops_cuda = {init_cuda, publish_cuda, pull_step_cuda, push_step_cuda, push_cuda,
-                                              push_out_cuda};
+extern "C" const gr_pr_ops gr__pr_ops_cuda = {init_cuda, publish_cuda, pull_step_cuda, push_step_cuda,
+                                              push_cuda,  push_out_cuda, relabel_cuda};

@@ -62,6 +62,13 @@ static bool ref_pair(gr_tuning *r, const char *p, size_t len) {
     if (eq(v, vl, "bitmap")) r->visited_bitmap = true;
     else if (eq(v, vl, "state")) r->visited_bitmap = false;
     else return false;
+  } else if (eq(k, kl, "relabel")) {
+    if (eq(v, vl, "auto")) r->relabel = GR_SORT_AUTO;
+    else if (eq(v, vl, "on")) r->relabel = GR_SORT_ON;
+    else if (eq(v, vl, "off")) r->relabel = GR_SORT_OFF;
+    else return false;
+  } else if (eq(k, kl, "hot")) {
+    return ref_count(v, vl, &r->hot);
   } else if (eq(k, kl, "sort")) {
     if (eq(v, vl, "auto")) r->sort_input = GR_SORT_AUTO;
     else if (eq(v, vl, "on")) r->sort_input = GR_SORT_ON;
@@ -91,7 +98,8 @@ static bool same(const gr_tuning *a, const gr_tuning *b) {
   return a->advance == b->advance && a->pull == b->pull && a->small_loop == b->small_loop &&
          a->small_vertices == b->small_vertices && a->small_edges == b->small_edges &&
          a->small_degree == b->small_degree && a->visited_bitmap == b->visited_bitmap &&
-         a->pull_light == b->pull_light && a->idempotent == b->idempotent && a->sort_input == b->sort_input;
+         a->pull_light == b->pull_light && a->idempotent == b->idempotent && a->sort_input == b->sort_input &&
+         a->relabel == b->relabel && a->hot == b->hot;
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {

@@ -41,16 +41,19 @@ static gr_graph *from_coo(gr_coo *c, bool undirected) {
   return g;
 }
 
-/* Rows of every class: a hub with 3 * GR_PR_CHUNK + 5 in-edges and one
- * just above GR_PR_MEDIUM (heavy), rows of 17..4096 (medium), light ones,
- * dangling vertices, and vertices without in-edges. */
+/* Rows of every kind of tile: a hub with 3 * GR_PR_TILE + 5 in-edges and
+ * one just above GR_PR_TILE (chunks of heavy rows), one of exactly
+ * GR_PR_TILE (a tile alone), rows of 17..316 (a warp each), light ones,
+ * dangling vertices, and a run of 10,000 vertices without in-edges (tiles
+ * closed by the row limit). */
 static gr_graph *rows_of_every_class(void) {
   enum { N = 40000 };
   gr_coo c = GR_COO_INIT;
   ck_assert_int_eq(gr_coo_reserve(&c, 200000, false), GR_SUCCESS);
-  for (gr_vid u = 1; u <= 3 * GR_PR_CHUNK + 5; u++) ck_assert_int_eq(gr_coo_push(&c, u, 0, 0), GR_SUCCESS);
-  for (gr_vid u = 0; u <= GR_PR_MEDIUM; u++) ck_assert_int_eq(gr_coo_push(&c, 20000 + u, 1, 0), GR_SUCCESS);
-  for (gr_vid v = 2; v < 400; v++)
+  for (gr_vid u = 1; u <= 3 * GR_PR_TILE + 5; u++) ck_assert_int_eq(gr_coo_push(&c, u, 0, 0), GR_SUCCESS);
+  for (gr_vid u = 0; u <= GR_PR_TILE; u++) ck_assert_int_eq(gr_coo_push(&c, 20000 + u, 1, 0), GR_SUCCESS);
+  for (gr_vid u = 0; u < GR_PR_TILE; u++) ck_assert_int_eq(gr_coo_push(&c, 30000 + u, 399, 0), GR_SUCCESS);
+  for (gr_vid v = 2; v < 399; v++)
     for (gr_vid k = 0; k < 17 + v * 7 % 300; k++)
       ck_assert_int_eq(gr_coo_push(&c, (gr_vid)(gr_rand64(9, v, k) % N), v, 0), GR_SUCCESS);
   for (gr_vid v = 400; v < 30000; v++)
@@ -105,7 +108,8 @@ static void dev_run_init(dev_run *r, gr_device *dev, gr_graph *g, const float *r
     if (o->offsets[v + 1] > o->offsets[v]) src[k++] = v;
   put(dev, &r->sources, src, (size_t)k * sizeof(gr_vid));
   free(src);
-  if (gr_device_backend(dev) == GR_BACKEND_CUDA) ck_assert_int_eq(gr_pr_plan_build(&r->plan, dev, i), GR_SUCCESS);
+  if (gr_device_backend(dev) == GR_BACKEND_CUDA)
+    ck_assert_int_eq(gr_pr_plan_build(&r->plan, dev, i, NULL, GR_PR_RELABEL_OFF, 0), GR_SUCCESS);
   r->c.rank = r->rank.ptr;
   r->c.contrib = r->contrib.ptr;
   r->c.acc = r->acc.ptr;
@@ -157,6 +161,23 @@ START_TEST(cuda_pull_push_and_publish_equal_cpu) {
     for (gr_vid v = 0; v < n; v++) assert_close(a[v], b[v], 1e-6, "pulled rank", v);
     assert_close(l1g, l1c, 1e-9, "change", 0);
     assert_close(dg, dc, 1e-9, "dangling rank", 0);
+    /* The relabelled pull (sources renumbered by the in-edges they feed),
+     * with every position through L1, none, and a split inside the rows:
+     * the same sums from the same ranks. */
+    const gr_csr *in_host = NULL;
+    ck_assert_int_eq(gr_graph_in(g, &in_host), GR_SUCCESS);
+    const gr_eid hots[] = {0, 37, (gr_eid)n};
+    for (size_t h = 0; h < sizeof hots / sizeof *hots; h++) {
+      gr_pr_plan_release(&rg.plan);
+      ck_assert_int_eq(gr_pr_plan_build(&rg.plan, gpu, in_host, rg.in.indices, GR_PR_RELABEL_ON, hots[h]), GR_SUCCESS);
+      ck_assert(rg.plan.relabelled);
+      ck_assert_int_eq(gr_device_copy(gpu, rg.rank.ptr, rank, sizeof(float) * n, GR_COPY_H2D), GR_SUCCESS);
+      ck_assert_int_eq(gr__pr_ops(gpu)->pull_step(gpu, &rg.ws, &rg.plan, n, &rg.c, &l1g, &dg), GR_SUCCESS);
+      get(gpu, a, &rg.rank, sizeof(float) * n);
+      for (gr_vid v = 0; v < n; v++) assert_close(a[v], b[v], 1e-6, "relabelled pulled rank", v);
+      assert_close(l1g, l1c, 1e-9, "relabelled change", 0);
+      assert_close(dg, dc, 1e-9, "relabelled dangling rank", 0);
+    }
     /* Publish: the same division on both, from the same ranks (the pulled
      * ranks agree to rounding only: their sums run in different orders). */
     ck_assert_int_eq(gr_device_copy(gpu, rg.rank.ptr, b, sizeof(float) * n, GR_COPY_H2D), GR_SUCCESS);

@@ -376,12 +376,165 @@ START_TEST(pull_under_selective_exchange_is_refused) {
 }
 END_TEST
 
+/* The relabelled pull's order: vertices by the in-edges they feed, most
+ * first, ties by id; position its inverse. Checked against counts taken
+ * here on a hand-made CSC and on a Kronecker graph. */
+static void check_order(const gr_csr *in) {
+  const gr_vid n = in->n;
+  gr_vid *order = malloc(sizeof *order * (n + 1)), *position = malloc(sizeof *position * (n + 1));
+  gr_eid *fed = calloc(n + 1, sizeof *fed);
+  for (gr_eid e = 0; e < in->m; e++) fed[in->indices[e]]++;
+  ck_assert_int_eq(gr_pr_order(in, order, position, NULL), GR_SUCCESS);
+  for (gr_vid i = 0; i < n; i++) {
+    ck_assert_uint_lt(order[i], n);
+    ck_assert_uint_eq(position[order[i]], i);
+    if (i > 0) {
+      const gr_vid a = order[i - 1], b = order[i];
+      ck_assert_msg(fed[a] > fed[b] || (fed[a] == fed[b] && a < b), "position %llu: %llu (%llu) before %llu (%llu)",
+                    (unsigned long long)i, (unsigned long long)a, (unsigned long long)fed[a],
+                    (unsigned long long)b, (unsigned long long)fed[b]);
+    }
+  }
+  free(order);
+  free(position);
+  free(fed);
+}
+
+START_TEST(relabel_order_ranks_sources_by_in_edges_fed) {
+  /* Rows: 0 <- {3, 3, 1}, 1 <- {3}, 2 <- {}, 3 <- {1, 4}, 4 <- {0}. Fed:
+   * 3 three times, 1 twice, 0 and 4 once, 2 never: 3, 1, 0, 4, 2. */
+  gr_eid off[] = {0, 3, 4, 4, 6, 7};
+  gr_vid idx[] = {3, 3, 1, 3, 1, 4, 0};
+  const gr_csr in = {5, 7, off, idx, NULL};
+  gr_vid order[5], position[5];
+  gr_eid top = 0;
+  ck_assert_int_eq(gr_pr_order(&in, order, position, &top), GR_SUCCESS);
+  ck_assert_uint_eq(top, 3); /* the top 1% (one vertex): 3 feeds three */
+  const gr_vid want[] = {3, 1, 0, 4, 2};
+  for (int i = 0; i < 5; i++) ck_assert_uint_eq(order[i], want[i]);
+  check_order(&in);
+  const gr_csr empty = {0, 0, off, idx, NULL};
+  ck_assert_int_eq(gr_pr_order(&empty, order, position, NULL), GR_SUCCESS);
+  gr_graph *g = gr_test_generated("kron:12:8");
+  const gr_csr *kin = NULL;
+  ck_assert_int_eq(gr_graph_in(g, &kin), GR_SUCCESS);
+  check_order(kin);
+  /* The CPU backend's copy of the ids: each source by its position. */
+  gr_vid *ids = malloc(sizeof *ids * kin->m), *position_k = malloc(sizeof *position_k * kin->n),
+         *order_k = malloc(sizeof *order_k * kin->n);
+  ck_assert_int_eq(gr_pr_order(kin, order_k, position_k, &top), GR_SUCCESS);
+  /* Kronecker's hubs: the top 1% feed far more than 20% of the in-edges. */
+  ck_assert_uint_gt(top * 100, kin->m * GR_PR_SKEWED_PERCENT);
+  gr_device *dev = NULL;
+  ck_assert_int_eq(gr_device_create(&dev, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
+  ck_assert_int_eq(gr__pr_ops(dev)->relabel(dev, ids, kin->indices, position_k, kin->m), GR_SUCCESS);
+  for (gr_eid e = 0; e < kin->m; e++) ck_assert_uint_eq(order_k[ids[e]], kin->indices[e]);
+  gr_device_destroy(&dev);
+  free(ids);
+  free(position_k);
+  free(order_k);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+/* The pull's tiles cover every in-edge once: chunks of GR_PR_TILE for the
+ * rows heavier than that, runs of whole rows of at most GR_PR_TILE in-edges
+ * and GR_PR_TILE_ROWS rows for the rest, every row in exactly one run or
+ * heavy. */
+static void check_tiles(const gr_csr *in) {
+  const gr_vid n = in->n;
+  gr_eid nh = 0;
+  const gr_eid nt = gr_pr_tiles(in, NULL, NULL, NULL, &nh);
+  gr_vid *lo = malloc(sizeof *lo * (nt + 1)), *hi = malloc(sizeof *hi * (nt + 1)), *heavy = malloc(sizeof *heavy * (nh + 1));
+  gr_eid nh2 = 0;
+  ck_assert_uint_eq(gr_pr_tiles(in, lo, hi, heavy, &nh2), nt);
+  ck_assert_uint_eq(nh2, nh);
+  unsigned char *row_seen = calloc(n + 1, 1);
+  gr_eid *chunk_edges = calloc(nh + 1, sizeof *chunk_edges);
+  gr_eid edges = 0;
+  bool rows_begun = false;
+  for (gr_eid t = 0; t < nt; t++) {
+    if (hi[t] & GR_PR_CHUNK_TILE) {
+      ck_assert_msg(!rows_begun, "chunk tile %llu after a run of rows", (unsigned long long)t);
+      ck_assert_uint_lt(lo[t], nh);
+      const gr_vid v = heavy[lo[t]];
+      const gr_eid d = in->offsets[v + 1] - in->offsets[v], c = hi[t] & ~GR_PR_CHUNK_TILE;
+      ck_assert_uint_lt(c * GR_PR_TILE, d);
+      const gr_eid take = d - c * GR_PR_TILE < GR_PR_TILE ? d - c * GR_PR_TILE : GR_PR_TILE;
+      chunk_edges[lo[t]] += take;
+      edges += take;
+      continue;
+    }
+    rows_begun = true;
+    ck_assert_uint_lt(lo[t], hi[t]);
+    ck_assert_uint_le(hi[t] - lo[t], GR_PR_TILE_ROWS);
+    ck_assert_uint_le(in->offsets[hi[t]] - in->offsets[lo[t]], GR_PR_TILE);
+    for (gr_vid v = lo[t]; v < hi[t]; v++) {
+      ck_assert(!row_seen[v]);
+      row_seen[v] = 1;
+    }
+    edges += in->offsets[hi[t]] - in->offsets[lo[t]];
+  }
+  for (gr_eid h = 0; h < nh; h++) {
+    const gr_vid v = heavy[h];
+    ck_assert(!row_seen[v]);
+    row_seen[v] = 1;
+    ck_assert_uint_gt(in->offsets[v + 1] - in->offsets[v], GR_PR_TILE);
+    ck_assert_uint_eq(chunk_edges[h], in->offsets[v + 1] - in->offsets[v]);
+  }
+  for (gr_vid v = 0; v < n; v++) ck_assert_msg(row_seen[v], "row %llu in no tile", (unsigned long long)v);
+  ck_assert_uint_eq(edges, in->m);
+  free(lo);
+  free(hi);
+  free(heavy);
+  free(row_seen);
+  free(chunk_edges);
+}
+
+START_TEST(pull_tiles_cover_every_in_edge_once) {
+  /* A heavy row of 2 * GR_PR_TILE + 1 in-edges, one of exactly GR_PR_TILE,
+   * 3000 empty rows (the row limit), then rows of 1..40 in-edges. */
+  enum { N = 5000 };
+  gr_coo c = GR_COO_INIT;
+  ck_assert_int_eq(gr_coo_reserve(&c, 40000, false), GR_SUCCESS);
+  for (gr_vid u = 0; u < 2 * GR_PR_TILE + 1; u++) ck_assert_int_eq(gr_coo_push(&c, u % N, 0, 0), GR_SUCCESS);
+  for (gr_vid u = 0; u < GR_PR_TILE; u++) ck_assert_int_eq(gr_coo_push(&c, u % N, 1, 0), GR_SUCCESS);
+  for (gr_vid v = 3002; v < N; v++)
+    for (gr_vid k = 0; k < 1 + v % 40; k++) ck_assert_int_eq(gr_coo_push(&c, (v * 7 + k) % N, v, 0), GR_SUCCESS);
+  c.n = N;
+  gr_load_options o = GR_LOAD_OPTIONS_INIT;
+  o.duplicates = GR_CLEAN_KEEP;
+  o.self_loops = GR_CLEAN_KEEP;
+  gr_graph *g = NULL;
+  ck_assert_int_eq(gr_graph_from_coo(&g, &c, &o), GR_SUCCESS);
+  const gr_csr *in = NULL;
+  ck_assert_int_eq(gr_graph_in(g, &in), GR_SUCCESS);
+  ck_assert_uint_eq(in->offsets[1] - in->offsets[0], 2 * GR_PR_TILE + 1);
+  check_tiles(in);
+  gr_graph_destroy(&g);
+  const char *tile_specs[] = {"kron:14:16", "uniform:12:8,directed", "grid2d:40x40"};
+  for (int i = 0; i < 3; i++) {
+    g = gr_test_generated(tile_specs[i]);
+    ck_assert_int_eq(gr_graph_in(g, &in), GR_SUCCESS);
+    check_tiles(in);
+    gr_graph_destroy(&g);
+  }
+  gr_eid off0[] = {0};
+  const gr_csr empty = {0, 0, off0, NULL, NULL};
+  gr_eid nh = 7;
+  ck_assert_uint_eq(gr_pr_tiles(&empty, NULL, NULL, NULL, &nh), 0);
+  ck_assert_uint_eq(nh, 0);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("pr");
   TCase *ref = tcase_create("reference");
   tcase_add_test(ref, power_iteration_matches_a_graph_solved_by_hand);
   tcase_add_test(ref, options_take_defaults_and_refuse_bad_tolerances);
   tcase_add_test(ref, validator_rejects_each_kind_of_wrong_answer);
+  tcase_add_test(ref, relabel_order_ranks_sources_by_in_edges_fed);
+  tcase_add_test(ref, pull_tiles_cover_every_in_edge_once);
   suite_add_tcase(s, ref);
   TCase *one = tcase_create("single_device");
   tcase_set_timeout(one, 300);
