@@ -367,19 +367,10 @@ static gr_status gr__bc_forward_loop(gr__bc_slice *s, gr_part *p, gr_iter *it, b
   if (!s->loop_sizes.ptr)
     GR_CHECK(gr_buffer_resize(&s->loop_sizes, p->dev, GR__BC_LOOP_LEVELS * sizeof(gr_eid), 0, "bc level sizes"));
   const gr_eid start = s->level_start[k];
+  const gr_eid cap_out = gr_frontier_capacity(it->out), cap_in = gr_frontier_capacity(it->in);
   gr_advance_levels_args a;
-  memset(&a, 0, sizeof a);
-  a.g = &p->out;
-  a.queue[0] = gr_frontier_items(it->in);
-  a.queue[1] = gr_frontier_items(it->out);
-  a.capacity = gr_frontier_capacity(it->out) < gr_frontier_capacity(it->in) ? gr_frontier_capacity(it->out)
-                                                                            : gr_frontier_capacity(it->in);
-  a.n_in = it->in->size;
-  a.first_level = k;
-  a.max_levels = max_levels;
-  a.max_vertices = t->small_vertices;
-  a.max_edges = t->small_edges;
-  a.max_degree = t->small_degree;
+  gr_advance_levels_init(&a, &p->out, gr_frontier_items(it->in), it->in->size, gr_frontier_items(it->out),
+                         cap_out < cap_in ? cap_out : cap_in, k, max_levels, 0, t);
   a.level_sizes = s->loop_sizes.ptr;
   a.trail = (gr_vid *)s->stack.ptr + start;
   a.trail_capacity = s->stack_capacity - start;

@@ -94,20 +94,10 @@ gr_status gr_bfs_loop_run(gr_bfs_loop *s, gr_part *p, gr_iter *it, const gr_bfs_
                               "bfs level sizes"));
     GR_CHECK(gr_host_alloc((void **)&s->host_sizes, GR__BFS_LOOP_LEVELS * sizeof(gr_eid), "bfs level sizes"));
   }
+  const gr_eid cap_out = gr_frontier_capacity(it->out), cap_in = gr_frontier_capacity(it->in);
   gr_advance_levels_args a;
-  memset(&a, 0, sizeof a);
-  a.g = &p->out;
-  a.queue[0] = gr_frontier_items(it->in);
-  a.queue[1] = gr_frontier_items(it->out);
-  a.capacity = gr_frontier_capacity(it->out) < gr_frontier_capacity(it->in) ? gr_frontier_capacity(it->out)
-                                                                            : gr_frontier_capacity(it->in);
-  a.n_in = it->in->size;
-  a.first_level = it->iteration;
-  a.max_levels = GR__BFS_LOOP_LEVELS;
-  if (it->max_levels > 0 && it->max_levels < a.max_levels) a.max_levels = it->max_levels;
-  a.max_vertices = t->small_vertices;
-  a.max_edges = t->small_edges;
-  a.max_degree = t->small_degree;
+  gr_advance_levels_init(&a, &p->out, gr_frontier_items(it->in), it->in->size, gr_frontier_items(it->out),
+                         cap_out < cap_in ? cap_out : cap_in, it->iteration, GR__BFS_LOOP_LEVELS, it->max_levels, t);
   a.level_sizes = s->level_sizes.ptr;
   GR_CHECK(ops->levels(p->dev, p->ws, &a, c));
   if (a.levels == 0) {

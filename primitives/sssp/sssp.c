@@ -297,18 +297,8 @@ static gr_status gr__sssp_loop(gr__sssp_slice *s, gr_part *p, gr_iter *it, gr_ss
   c->pile_count = s->pile_count.ptr;
   c->pile_capacity = n;
   gr_advance_levels_args a;
-  memset(&a, 0, sizeof a);
-  a.g = &p->out;
-  a.queue[0] = s->near.ptr;
-  a.queue[1] = gr_frontier_items(it->out);
-  a.capacity = n;
-  a.n_in = near_n;
-  a.first_level = it->iteration;
-  a.max_levels = GR__SSSP_LOOP_LEVELS;
-  if (it->max_levels > 0 && it->max_levels < a.max_levels) a.max_levels = it->max_levels;
-  a.max_vertices = t->small_vertices;
-  a.max_edges = t->small_edges;
-  a.max_degree = t->small_degree;
+  gr_advance_levels_init(&a, &p->out, s->near.ptr, near_n, gr_frontier_items(it->out), n, it->iteration,
+                         GR__SSSP_LOOP_LEVELS, it->max_levels, t);
   a.level_sizes = s->loop_sizes.ptr;
   GR_CHECK(ops->relax_levels(p->dev, p->ws, &a, c));
   if (a.levels == 0) {

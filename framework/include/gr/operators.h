@@ -19,6 +19,8 @@
 #ifndef GR_OPERATORS_H
 #define GR_OPERATORS_H
 
+#include <string.h>
+
 #include "gr/graph.h"
 #include "gr/types.h"
 #include "gr/workspace.h"
@@ -85,6 +87,27 @@ typedef struct gr_advance_levels_args {
   gr_eid edges;              /* edges visited */
   gr_eid out_edges, out_max_degree; /* of the frontier left */
 } gr_advance_levels_args;
+
+/* The arguments BFS, SSSP and BC give a levels call alike: the input
+ * queue `in` of n_in items and its partner `out`, both of `capacity`
+ * items; at most max_levels levels, fewer where `limit` (the iteration's
+ * level limit; 0: none) is smaller; the loop's limits from the tuning;
+ * every other field zero (no trail, no stop flag, no level sizes). */
+static inline void gr_advance_levels_init(gr_advance_levels_args *a, const gr_csr *g, gr_vid *in, gr_eid n_in,
+                                          gr_vid *out, gr_eid capacity, int first_level, int max_levels, int limit,
+                                          const gr_tuning *t) {
+  memset(a, 0, sizeof *a);
+  a->g = g;
+  a->queue[0] = in;
+  a->queue[1] = out;
+  a->capacity = capacity;
+  a->n_in = n_in;
+  a->first_level = first_level;
+  a->max_levels = limit > 0 && limit < max_levels ? limit : max_levels;
+  a->max_vertices = t->small_vertices;
+  a->max_edges = t->small_edges;
+  a->max_degree = t->small_degree;
+}
 
 typedef struct gr_advance_pull_args {
   const gr_csr *g;                /* device-resident CSC: row v = in-edges */
