@@ -32,10 +32,13 @@ GR_HD bool gr__bfs_seen(const gr_bfs_ctx *c, gr_vid dst) {
   if (c->visited && gr_bitmap_test_hint(c->visited, dst)) return true;
   return gr_load_relaxed_svid(&c->depth[dst]) >= 0;
 }
-/* After src claimed dst: its visited bit and predecessor. */
+/* After src claimed dst: its visited bit and predecessor. The idempotent
+ * push lets two visitors claim dst in one level, so the predecessor is a
+ * relaxed atomic store (either visitor is a valid parent, but plain
+ * stores of two threads to one word are a data race). */
 GR_HD void gr__bfs_claimed(const gr_bfs_ctx *c, gr_vid src, gr_vid dst) {
   if (c->visited) gr_atomic_or_u32(&c->visited[dst >> 5], 1u << (dst & 31u));
-  if (c->pred) c->pred[dst] = (gr_svid)(c->local_to_global ? c->local_to_global[src] : src);
+  if (c->pred) gr_store_relaxed_svid(&c->pred[dst], (gr_svid)(c->local_to_global ? c->local_to_global[src] : src));
 }
 
 /* Push: the first visitor of dst claims it (compare-and-swap), so each
