@@ -130,6 +130,7 @@ void gr_pr_plan_release(gr_pr_plan *pl) {
   pl->n_rows = 0;
   pl->relabelled = false;
   pl->hot = 0;
+  pl->hub = 0;
 }
 
 enum { GR__PR_COUNT_CAP = 1 << 16 };
@@ -172,7 +173,7 @@ done:
 /* The relabelled copy of the in-edge ids and what the pull reads with it;
  * under GR_PR_RELABEL_SKEWED nothing where the sources are not skewed. */
 static gr_status gr__pr_plan_relabel(gr_pr_plan *pl, gr_device *dev, const gr_csr *in, const gr_vid *dev_indices,
-                                     gr_pr_relabel relabel, gr_eid hot) {
+                                     gr_pr_relabel relabel, gr_eid hot, gr_eid hub) {
   const gr_vid n = in->n;
   const size_t slots = n ? (size_t)n : 1;
   gr_vid *order = NULL, *position = NULL;
@@ -193,6 +194,7 @@ static gr_status gr__pr_plan_relabel(gr_pr_plan *pl, gr_device *dev, const gr_cs
   GR_CHECK_GOTO(gr_device_sync(dev), st, done);
   pl->relabelled = true;
   pl->hot = hot;
+  pl->hub = hub;
 done:
   gr_buffer_release(&dev_position);
   free(order);
@@ -244,7 +246,7 @@ gr_eid gr_pr_tiles(const gr_csr *in, gr_vid *lo, gr_vid *hi, gr_vid *heavy, gr_e
 }
 
 gr_status gr_pr_plan_build(gr_pr_plan *pl, gr_device *dev, const gr_csr *in, const gr_vid *dev_indices,
-                           gr_pr_relabel relabel, gr_eid hot) {
+                           gr_pr_relabel relabel, gr_eid hot, gr_eid hub) {
   const gr_vid n = in->n;
   gr_status st = GR_SUCCESS;
   gr_vid *heavy = NULL, *tlo = NULL, *thi = NULL;
@@ -263,7 +265,8 @@ gr_status gr_pr_plan_build(gr_pr_plan *pl, gr_device *dev, const gr_csr *in, con
   GR_CHECK_GOTO(gr_buffer_resize(&pl->heavy_sum, dev, (nh ? (size_t)nh : 1) * sizeof(double), 0, "pr pull plan"), st,
                 done);
   GR_CHECK_GOTO(gr_device_sync(dev), st, done);
-  if (relabel != GR_PR_RELABEL_OFF && dev_indices) st = gr__pr_plan_relabel(pl, dev, in, dev_indices, relabel, hot);
+  if (relabel != GR_PR_RELABEL_OFF && dev_indices)
+    st = gr__pr_plan_relabel(pl, dev, in, dev_indices, relabel, hot, hub);
 done:
   free(heavy);
   free(tlo);
@@ -305,13 +308,13 @@ static gr_status pr_init(void **slice, gr_part *p) {
     const gr_pr_relabel rl = t->relabel == GR_SORT_ON                                ? GR_PR_RELABEL_ON
                              : t->relabel == GR_SORT_AUTO && !p->ws->graph_on_host ? GR_PR_RELABEL_SKEWED
                                                                                     : GR_PR_RELABEL_OFF;
-    st = gr_pr_plan_build(&s->plan, p->dev, &p->sub->in, p->in.indices, rl, t->hot);
+    st = gr_pr_plan_build(&s->plan, p->dev, &p->sub->in, p->in.indices, rl, t->hot, t->hub);
     if (st == GR_ERR_DEVICE_OOM && rl == GR_PR_RELABEL_SKEWED) {
       gr_log(GR_LOG_INFO, GR_SUBSYS_PRIM,
              "pr: device %d has no room for the relabelled in-edge ids (%llu bytes); pulling without them", p->index,
              (unsigned long long)p->in.m * sizeof(gr_vid));
       gr_error_clear();
-      st = gr_pr_plan_build(&s->plan, p->dev, &p->sub->in, NULL, GR_PR_RELABEL_OFF, t->hot);
+      st = gr_pr_plan_build(&s->plan, p->dev, &p->sub->in, NULL, GR_PR_RELABEL_OFF, t->hot, t->hub);
     }
     if (st < 0) goto fail;
   }

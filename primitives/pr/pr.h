@@ -174,7 +174,12 @@ GR_HD void gr_pr_push_out(const gr_pr_ctx *c, gr_vid v) { c->xfer[v] = (float)c-
  * of each step, after the exchange filled the proxies' slots). The few
  * thousand hubs that most in-edges read then share cache lines and stay in
  * each SM's L1; positions at or past `hot` are read past L1 so that the
- * long tail does not push the hubs out. */
+ * long tail does not push the hubs out. Each block first copies the
+ * contributions of the first `hub` positions into its shared memory (at
+ * most what a block may hold beside the tile) and reads those from there:
+ * the gathers are bound by L2 sectors (about one per in-edge), and the
+ * hubs' share of them goes (Kronecker 22: 1.13 -> 0.96 ms per iteration
+ * with 4,096 positions; docs/performance.md). */
 enum { GR_PR_TILE = 4096, GR_PR_TILE_ROWS = 1024 };
 /* tile_hi of a chunk tile: this bit and the chunk's index in its row
  * (tile_lo is the heavy row's index in `heavy`). */
@@ -191,6 +196,7 @@ typedef struct gr_pr_plan {
   gr_buffer ids;         /* gr_vid per in-edge: its source's position */
   gr_buffer sorted;      /* float per position: this step's contributions */
   gr_eid hot;            /* positions below it are gathered through L1 */
+  gr_eid hub;            /* positions below it from each block's shared copy */
 } gr_pr_plan;
 
 /* The tiles of a CSC (see gr_pr_plan): their count, and with lo/hi (room
@@ -210,7 +216,7 @@ enum { GR_PR_SKEWED_PERCENT = 20 };
  * ids), also the relabelled copy (GR_ERR_DEVICE_OOM, the plan released,
  * when it does not fit); release frees its buffers. */
 gr_status gr_pr_plan_build(gr_pr_plan *pl, gr_device *dev, const gr_csr *in, const gr_vid *dev_indices,
-                           gr_pr_relabel relabel, gr_eid hot);
+                           gr_pr_relabel relabel, gr_eid hot, gr_eid hub);
 void gr_pr_plan_release(gr_pr_plan *pl);
 
 /* Ranks the n vertices of a CSC by how many of its in-edges they feed,

@@ -57,12 +57,13 @@ struct Src {
   const gr_vid *__restrict__ idx;
   const float *__restrict__ con;
   gr_vid hot;
+  gr_vid n_hub;  // positions below it are read from the block's shared copy
 };
 
 // A contribution: a hub's through L1 (the read-only path), anything else
 // from L2 only, so that the tail's one-off reads do not evict the hubs.
-__device__ __forceinline__ float gather(const Src &src, gr_vid u) {
-  return u < src.hot ? __ldg(src.con + u) : __ldcg(src.con + u);
+__device__ __forceinline__ float gather(const Src &src, const float *hub, gr_vid u) {
+  return u < src.n_hub ? hub[u] : u < src.hot ? __ldg(src.con + u) : __ldcg(src.con + u);
 }
 
 // The relabelled pull's contributions in position order, after the
@@ -143,6 +144,7 @@ __global__ void __launch_bounds__(kBlock, 3)
   __shared__ unsigned row_at[GR_PR_TILE_ROWS + 1];  // a row's first in-edge, from the tile's first
   __shared__ float old_rank[GR_PR_TILE_ROWS];
   __shared__ unsigned char sink[GR_PR_TILE_ROWS];   // no out-edges: a dangling vertex
+  extern __shared__ float hub[];                    // the first n_hub positions' contributions
   double l1 = 0, dangling = 0;
   const unsigned lane = threadIdx.x & 31u;
   gr_eid t = blockIdx.x;
@@ -153,12 +155,14 @@ __global__ void __launch_bounds__(kBlock, 3)
   Tile x = tile_at(c, tile_lo, tile_hi, heavy, t);
   gr_vid u[kTilePer];
   load_ids(src, x, u);
+  for (gr_vid i = threadIdx.x; i < src.n_hub; i += kBlock) hub[i] = __ldcg(src.con + i);
+  __syncthreads();
   for (;;) {
     float a[kTilePer];
 #pragma unroll
     for (int j = 0; j < kTilePer; j++) {
       const gr_eid k = threadIdx.x + (gr_eid)j * kBlock;
-      a[j] = k < x.cnt ? gather(src, u[j]) : 0.0f;
+      a[j] = k < x.cnt ? gather(src, hub, u[j]) : 0.0f;
     }
     const gr_vid rows = x.r1 - x.r0;
     for (gr_vid i = threadIdx.x; x.heavy == kNotHeavy && i <= rows; i += kBlock) {
@@ -238,6 +242,43 @@ __global__ void __launch_bounds__(kBlock) push_step_kernel(gr_pr_ctx c, gr_vid n
   block_add(l1, dangling, c.sums);
 }
 
+// The shared memory a pull block takes for the hubs' copy: src->n_hub
+// clamped to what a block may hold beside the tile's arrays. Up to the
+// 48 KiB every block may use, no attribute needs setting (the default hub);
+// past it the kernel is allowed the opt-in maximum once per call.
+size_t hub_shared_bytes(Src *src) {
+  const size_t plain = 48 * 1024;
+  // The tile's arrays and the block reduction's storage, with room to spare.
+  constexpr size_t kStatic = GR_PR_TILE * sizeof(float) + (GR_PR_TILE_ROWS + 1) * sizeof(unsigned) +
+                             GR_PR_TILE_ROWS * (sizeof(float) + 1) + 1024;
+  size_t bytes = (size_t)src->n_hub * sizeof(float);
+  if (bytes + kStatic <= plain) return bytes;
+  cudaFuncAttributes fa;
+  if (cudaFuncGetAttributes(&fa, pull_tiles_kernel) != cudaSuccess) {
+    (void)cudaGetLastError();
+    src->n_hub = 0;
+    return 0;
+  }
+  if (fa.sharedSizeBytes + bytes <= plain) return bytes;
+  int d = 0, optin = 0;
+  if (cudaGetDevice(&d) != cudaSuccess ||
+      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, d) != cudaSuccess ||
+      (size_t)optin <= fa.sharedSizeBytes) {
+    (void)cudaGetLastError();
+    optin = (int)plain;
+  }
+  const size_t room = (size_t)optin > fa.sharedSizeBytes ? (size_t)optin - fa.sharedSizeBytes : 0;
+  if (bytes > room) bytes = room / sizeof(float) * sizeof(float);
+  src->n_hub = (gr_vid)(bytes / sizeof(float));
+  if (bytes + fa.sharedSizeBytes > plain &&
+      cudaFuncSetAttribute(pull_tiles_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes) != cudaSuccess) {
+    (void)cudaGetLastError();
+    bytes = fa.sharedSizeBytes < plain ? (plain - fa.sharedSizeBytes) / sizeof(float) * sizeof(float) : 0;
+    src->n_hub = (gr_vid)(bytes / sizeof(float));
+  }
+  return bytes;
+}
+
 // The two sums of a step, back on the host (the one wait of the step).
 gr_status read_sums(gr_device *dev, const gr_pr_ctx *c, double *l1, double *dangling) {
   double h[2];
@@ -256,10 +297,11 @@ gr_status pull_step_cuda(gr_device *dev, gr_workspace *ws, const gr_pr_plan *pla
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   const unsigned most = gr_cuda::max_blocks(dev);
   GR_CHECK(gr_device_memset(dev, c->sums, 0, 2 * sizeof(double)));
-  Src src{c->in_indices, c->contrib, GR_NO_VERTEX};
+  Src src{c->in_indices, c->contrib, GR_NO_VERTEX, 0};
   if (plan->relabelled) {
     src = Src{(const gr_vid *)plan->ids.ptr, (const float *)plan->sorted.ptr,
-              plan->hot < (gr_eid)GR_NO_VERTEX ? (gr_vid)plan->hot : GR_NO_VERTEX};
+              plan->hot < (gr_eid)GR_NO_VERTEX ? (gr_vid)plan->hot : GR_NO_VERTEX,
+              (gr_vid)(plan->hub < (gr_eid)n ? plan->hub : n)};
     if (n) {
       order_contrib_kernel<<<gr_cuda::grid_for(n, kBlock, most), kBlock, 0, s>>>(
           (float *)plan->sorted.ptr, c->contrib, (const gr_vid *)plan->order.ptr, n);
@@ -273,7 +315,8 @@ gr_status pull_step_cuda(gr_device *dev, gr_workspace *ws, const gr_pr_plan *pla
     const unsigned grid = (unsigned)(tiles < most ? tiles : most);
     const gr_vid *lo = (const gr_vid *)plan->tile_lo.ptr, *hi = (const gr_vid *)plan->tile_hi.ptr,
                  *heavy = (const gr_vid *)plan->heavy.ptr;
-    pull_tiles_kernel<<<grid, kBlock, 0, s>>>(*c, src, lo, hi, heavy, plan->n_tiles, hs);
+    const size_t hub_bytes = hub_shared_bytes(&src);
+    pull_tiles_kernel<<<grid, kBlock, hub_bytes, s>>>(*c, src, lo, hi, heavy, plan->n_tiles, hs);
     GR_CUDA_CHECK_LAUNCH(dev);
   }
   if (plan->n_heavy) {

@@ -109,7 +109,7 @@ static void dev_run_init(dev_run *r, gr_device *dev, gr_graph *g, const float *r
   put(dev, &r->sources, src, (size_t)k * sizeof(gr_vid));
   free(src);
   if (gr_device_backend(dev) == GR_BACKEND_CUDA)
-    ck_assert_int_eq(gr_pr_plan_build(&r->plan, dev, i, NULL, GR_PR_RELABEL_OFF, 0), GR_SUCCESS);
+    ck_assert_int_eq(gr_pr_plan_build(&r->plan, dev, i, NULL, GR_PR_RELABEL_OFF, 0, 0), GR_SUCCESS);
   r->c.rank = r->rank.ptr;
   r->c.contrib = r->contrib.ptr;
   r->c.acc = r->acc.ptr;
@@ -162,14 +162,19 @@ START_TEST(cuda_pull_push_and_publish_equal_cpu) {
     assert_close(l1g, l1c, 1e-9, "change", 0);
     assert_close(dg, dc, 1e-9, "dangling rank", 0);
     /* The relabelled pull (sources renumbered by the in-edges they feed),
-     * with every position through L1, none, and a split inside the rows:
-     * the same sums from the same ranks. */
+     * with every position through L1, none, and a split inside the rows,
+     * and the first positions from shared memory (none, a few, all, or
+     * more than a block holds: clamped): the same sums from the same
+     * ranks. */
     const gr_csr *in_host = NULL;
     ck_assert_int_eq(gr_graph_in(g, &in_host), GR_SUCCESS);
-    const gr_eid hots[] = {0, 37, (gr_eid)n};
+    const gr_eid hots[][2] = {{0, 0},  {37, 0},         {(gr_eid)n, 0}, {(gr_eid)n, 37},
+                              {0, 20}, {37, (gr_eid)n}, {0, 1u << 20}};
     for (size_t h = 0; h < sizeof hots / sizeof *hots; h++) {
       gr_pr_plan_release(&rg.plan);
-      ck_assert_int_eq(gr_pr_plan_build(&rg.plan, gpu, in_host, rg.in.indices, GR_PR_RELABEL_ON, hots[h]), GR_SUCCESS);
+      ck_assert_int_eq(
+          gr_pr_plan_build(&rg.plan, gpu, in_host, rg.in.indices, GR_PR_RELABEL_ON, hots[h][0], hots[h][1]),
+          GR_SUCCESS);
       ck_assert(rg.plan.relabelled);
       ck_assert_int_eq(gr_device_copy(gpu, rg.rank.ptr, rank, sizeof(float) * n, GR_COPY_H2D), GR_SUCCESS);
       ck_assert_int_eq(gr__pr_ops(gpu)->pull_step(gpu, &rg.ws, &rg.plan, n, &rg.c, &l1g, &dg), GR_SUCCESS);

@@ -61,15 +61,18 @@ typedef struct gr_tuning {
    * SM's L1, and positions at or past `hot` bypass it. Costs a second copy
    * of the in-edge ids on the device. Auto: on a GPU whose graph is in
    * device memory, when the top 1% of sources feed a fifth of the in-edges
-   * or more and the copy fits. */
+   * or more and the copy fits. Positions below `hub` are read from a copy
+   * in each GPU block's shared memory (at most what a block can hold). */
   gr_sort_mode relabel;
   gr_eid hot;
+  gr_eid hub;
 } gr_tuning;
-#define GR_TUNING_INIT \
-  {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true, 64, false, GR_SORT_AUTO, GR_SORT_AUTO, 32768}
+#define GR_TUNING_INIT                                                                                              \
+  {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true, 64, false, GR_SORT_AUTO, GR_SORT_AUTO, 32768, \
+   4096}
 /* "advance=chunked|serial|twc|auto,pull=hybrid|warp,small=on|off,small-vertices=N,
  * small-edges=N,small-degree=N,visited=bitmap|state,pull-light=N,status=atomic|idempotent,sort=auto|on|off,
- * relabel=auto|on|off,hot=N" (any subset, comma separated). */
+ * relabel=auto|on|off,hot=N,hub=N" (any subset, comma separated). */
 gr_status gr_tuning_parse(gr_tuning *t, const char *text);
 
 typedef struct gr_workspace {

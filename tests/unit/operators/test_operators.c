@@ -404,7 +404,7 @@ START_TEST(tuning_parses_every_key) {
   gr_tuning t = GR_TUNING_INIT;
   ck_assert_int_eq(gr_tuning_parse(&t, "advance=twc,pull=warp,small=off,small-vertices=10,small-edges=0,"
                                        "small-degree=18446744073709551615,visited=state,pull-light=3,"
-                                       "status=idempotent,sort=on,relabel=off,hot=0"),
+                                       "status=idempotent,sort=on,relabel=off,hot=0,hub=7"),
                    GR_SUCCESS);
   ck_assert_int_eq(t.advance, GR_ADVANCE_TWC);
   ck_assert_int_eq(t.pull, GR_PULL_WARP);
@@ -416,6 +416,7 @@ START_TEST(tuning_parses_every_key) {
   ck_assert_int_eq(t.sort_input, GR_SORT_ON);
   ck_assert_int_eq(t.relabel, GR_SORT_OFF);
   ck_assert_uint_eq(t.hot, 0);
+  ck_assert_uint_eq(t.hub, 7);
   ck_assert_int_eq(gr_tuning_parse(&t, "relabel=on,hot=1024"), GR_SUCCESS);
   ck_assert_int_eq(t.relabel, GR_SORT_ON);
   ck_assert_uint_eq(t.hot, 1024);
@@ -429,7 +430,8 @@ START_TEST(tuning_counts_are_digits_only_and_a_refusal_changes_nothing) {
   /* strtoull took " -5" (as 2^64 - 5), "+5", " 5" and wrapped silently
    * only where errno was not checked; all are refused now. */
   const char *bad[] = {"small-vertices= -5", "small-vertices=+5", "small-edges= 5", "small-degree=5 ",
-                       "small-degree=18446744073709551616", "pull-light=0", "pull-light=0x10", "small-edges=", "hot=-1"};
+                       "small-degree=18446744073709551616", "pull-light=0", "pull-light=0x10", "small-edges=", "hot=-1",
+                       "hub=4k"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     ck_assert_msg(gr_tuning_parse(&t, bad[i]) == GR_ERR_INVALID_ARG, "'%s' was taken", bad[i]);
     ck_assert_ptr_nonnull(strstr(gr_error_message(), "--tune"));
