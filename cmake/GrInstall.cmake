@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-# `cmake --install`: libgr (shared and static), the public headers, gr_run
-# and gr_gen, the CMake package (find_package(gr CONFIG) -> gr::gr, and
+# `cmake --install`: libgr (shared and static), the public headers, gr_run,
+# gr_gen and gr_info, the CMake package (find_package(gr CONFIG) -> gr::gr, and
 # gr::gr_static) and gr.pc for pkg-config.
 include(CMakePackageConfigHelpers)
 
@@ -11,7 +11,7 @@ install(TARGETS gr_shared gr_static EXPORT grTargets
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/framework/include/gr/gr.h ${PROJECT_SOURCE_DIR}/framework/include/gr/status.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gr)
-foreach(_tool gr_run gr_gen)
+foreach(_tool gr_run gr_gen gr_info)
   if(TARGET ${_tool})
     install(TARGETS ${_tool} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   endif()

@@ -13,7 +13,7 @@ prefix=$scratch/prefix
 fail() { echo "test_install: $*" >&2; exit 1; }
 libdir=$(dirname "$(find "$prefix" -name 'libgr.so' | head -1)")
 [ -n "$libdir" ] || fail "no libgr.so under $prefix"
-for f in include/gr/gr.h include/gr/status.h bin/gr_run bin/gr_gen; do
+for f in include/gr/gr.h include/gr/status.h bin/gr_run bin/gr_gen bin/gr_info; do
   [ -e "$prefix/$f" ] || fail "$f was not installed"
 done
 [ -e "$libdir/libgr.a" ] || fail "libgr.a was not installed"
@@ -26,6 +26,8 @@ if nm -D --defined-only "$libdir/libgr.so" | awk '{print $3}' | grep -v '^GR_' |
   fail "libgr.so exports internal symbols (above)"
 fi
 "$prefix/bin/gr_run" --cpu --gen kron:8:8 --validate --quiet || fail "installed gr_run failed"
+"$prefix/bin/gr_info" --gen kron:8:8 --packed --no-cache > "$scratch/gr_info.txt" || fail "installed gr_info failed"
+grep -q packed "$scratch/gr_info.txt" || fail "installed gr_info printed no packed size"
 
 # The programs print their results and check them against known answers;
 # run each on one and two devices.
