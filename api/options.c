@@ -263,6 +263,8 @@ static gr_status gr__options_apply(gr_options *o, const char *key, const char *v
     GR_CHECK(gr_tuning_parse(&o->prim.tune, v));
   } else if (!strcmp(key, "graph-memory")) {
     GR_CHECK(gr_graph_memory_parse(&o->prim.graph_memory, v));
+  } else if (!strcmp(key, "compress")) {
+    GR_CHECK(gr_compress_parse(&o->prim.compress, v));
   } else if (!strcmp(key, "device-memory-limit")) {
     uint64_t bytes = 0;
     if (!strcmp(v, "none")) bytes = 0;

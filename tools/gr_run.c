@@ -92,6 +92,7 @@ enum {
   OPT_SOURCES,
   OPT_NORMALIZE,
   OPT_GRAPH_MEMORY,
+  OPT_COMPRESS,
   OPT_DEVICE_MEMORY_LIMIT,
   OPT_VERSION
 };
@@ -137,6 +138,7 @@ static const struct option long_options[] = {
     {"sources", required_argument, NULL, OPT_SOURCES},
     {"normalize", no_argument, NULL, OPT_NORMALIZE},
     {"graph-memory", required_argument, NULL, OPT_GRAPH_MEMORY},
+    {"compress", required_argument, NULL, OPT_COMPRESS},
     {"device-memory-limit", required_argument, NULL, OPT_DEVICE_MEMORY_LIMIT},
     {"version", no_argument, NULL, OPT_VERSION},
     {"help", no_argument, NULL, 'h'},
@@ -221,6 +223,10 @@ static void usage(FILE *f) {
           "                         weights: device, host (pinned host memory the kernels\n"
           "                         read directly; offsets and state stay on the device) or\n"
           "                         auto (host only when the part does not fit; default)\n"
+          "      --compress C       how each device stores its part's neighbour ids: none\n"
+          "                         (default) or packed (bit-packed 32-edge blocks, decoded\n"
+          "                         as the operators read them; CPU devices, bfs, dobfs,\n"
+          "                         sssp and reach for now)\n"
           "      --device-memory-limit B  use at most B bytes per device (e.g. 8G), as if\n"
           "                         the GPU were that small\n"
           "      --validate         check every run against the CPU reference\n"
@@ -394,6 +400,9 @@ static int parse_options(int argc, char **argv, run_options *o) {
         break;
       case OPT_TUNE:
         rc = set_option(o, "tune", optarg);
+        break;
+      case OPT_COMPRESS:
+        rc = set_option(o, "compress", optarg);
         break;
       case OPT_GRAPH_MEMORY:
         rc = set_option(o, "graph-memory", optarg);

@@ -12,6 +12,7 @@
 
 #include "gr/enactor.h"
 #include "gr/log.h"
+#include "gr/packed.h"
 #include "gr/util.h"
 
 enum gr__cmd { GR__CMD_NONE, GR__CMD_INIT, GR__CMD_RUN, GR__CMD_EXTRACT, GR__CMD_QUIT };
@@ -57,6 +58,11 @@ typedef struct gr__slot {
   int cur;
   gr_buffer dev_out[3]; /* offsets, indices, weights */
   gr_buffer dev_in[3];
+  /* --compress packed: the CSR's and the CSC's packed lists on the device
+   * (bytes, block offsets, group offsets) and the views the parts' CSRs
+   * point at */
+  gr_buffer dev_packed[2][3];
+  gr_packed packed[2];
   /* --graph-memory host: the indices and weights of the CSR and the CSC in
    * mapped host memory (gr_device_host_mapped_alloc) */
   void *host_arrays[4];
@@ -321,11 +327,35 @@ static void gr__copy_parallel(void *dst, const void *src, size_t n) {
   }
 }
 
+/* Puts a host CSR's packed lists (hp, encoded from it) onto the device:
+ * the three arrays into pb, the view into dp, which d points at; d has no
+ * plain ids. */
+static gr_status gr__upload_packed(gr_device *dev, const gr_packed *hp, gr_buffer pb[3], gr_packed *dp, gr_csr *d,
+                                   const char *what) {
+  const size_t bb = hp->n_bytes, ob = ((size_t)hp->n_blocks + 1) * sizeof *hp->block_offsets,
+               gb = (size_t)gr_packed_groups(hp->n_blocks) * sizeof *hp->group_offsets;
+  GR_CHECK(gr_buffer_resize(&pb[0], dev, bb ? bb : 4, 0, what));
+  GR_CHECK(gr_buffer_resize(&pb[1], dev, ob, 0, what));
+  GR_CHECK(gr_buffer_resize(&pb[2], dev, gb, 0, what));
+  if (bb) GR_CHECK(gr_device_upload(dev, pb[0].ptr, hp->bytes, bb));
+  GR_CHECK(gr_device_upload(dev, pb[1].ptr, hp->block_offsets, ob));
+  GR_CHECK(gr_device_upload(dev, pb[2].ptr, hp->group_offsets, gb));
+  *dp = *hp;
+  dp->bytes = (uint8_t *)pb[0].ptr;
+  dp->block_offsets = (uint16_t *)pb[1].ptr;
+  dp->group_offsets = (uint64_t *)pb[2].ptr;
+  d->indices = NULL;
+  d->packed = dp;
+  return gr_device_sync(dev);
+}
+
 /* Puts one host CSR onto the device; on_host: its indices and weights into
  * mapped host memory (host[0], host[1], freed by the slot), read by the
- * kernels over the host link, and only the offsets onto the device. */
+ * kernels over the host link, and only the offsets onto the device. With
+ * hp (--compress packed) the ids go as packed lists instead (pb, dp),
+ * kept in device memory. */
 static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_buffer bufs[3], gr_csr *d, const char *what,
-                                bool on_host, void *host[2]) {
+                                bool on_host, void *host[2], const gr_packed *hp, gr_buffer pb[3], gr_packed *dp) {
   gr_csr z = {0};
   *d = z;
   d->n = h->n;
@@ -335,21 +365,29 @@ static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_buffer bufs[
   GR_CHECK(gr_device_upload(dev, bufs[0].ptr, h->offsets, ob));
   d->offsets = (gr_eid *)bufs[0].ptr;
   const size_t wb = h->weights ? (size_t)h->m * sizeof(gr_weight) : 0;
+  if (hp) {
+    GR_CHECK(gr__upload_packed(dev, hp, pb, dp, d, what));
+    ib = 0;
+  }
   if (on_host) {
-    void *dp = NULL;
-    GR_CHECK(gr_device_host_mapped_alloc(dev, &host[0], &dp, ib, what));
-    gr__copy_parallel(host[0], h->indices, ib);
-    d->indices = (gr_vid *)dp;
+    void *mapped = NULL;
+    if (ib) {
+      GR_CHECK(gr_device_host_mapped_alloc(dev, &host[0], &mapped, ib, what));
+      gr__copy_parallel(host[0], h->indices, ib);
+      d->indices = (gr_vid *)mapped;
+    }
     if (wb) {
-      GR_CHECK(gr_device_host_mapped_alloc(dev, &host[1], &dp, wb, what));
+      GR_CHECK(gr_device_host_mapped_alloc(dev, &host[1], &mapped, wb, what));
       gr__copy_parallel(host[1], h->weights, wb);
-      d->weights = (gr_weight *)dp;
+      d->weights = (gr_weight *)mapped;
     }
     return gr_device_sync(dev);
   }
-  GR_CHECK(gr_buffer_resize(&bufs[1], dev, ib, 0, what));
-  GR_CHECK(gr_device_upload(dev, bufs[1].ptr, h->indices, ib));
-  d->indices = (gr_vid *)bufs[1].ptr;
+  if (ib) {
+    GR_CHECK(gr_buffer_resize(&bufs[1], dev, ib, 0, what));
+    GR_CHECK(gr_device_upload(dev, bufs[1].ptr, h->indices, ib));
+    d->indices = (gr_vid *)bufs[1].ptr;
+  }
   if (wb) {
     GR_CHECK(gr_buffer_resize(&bufs[2], dev, wb, 0, what));
     GR_CHECK(gr_device_upload(dev, bufs[2].ptr, h->weights, wb));
@@ -358,11 +396,13 @@ static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_buffer bufs[
   return gr_device_sync(dev);
 }
 
-/* Bytes of a host CSR once on a device (on_host: its offsets only). */
-static uint64_t gr__csr_bytes(const gr_csr *h, bool on_host) {
+/* Bytes of a host CSR once on a device (on_host: its offsets only, and
+ * its packed lists where hp is given: those stay on the device). */
+static uint64_t gr__csr_bytes(const gr_csr *h, bool on_host, const gr_packed *hp) {
   const uint64_t offsets = ((uint64_t)h->n + 1) * sizeof(gr_eid);
-  if (on_host) return offsets;
-  return offsets + (uint64_t)h->m * sizeof(gr_vid) + (h->weights ? (uint64_t)h->m * sizeof(gr_weight) : 0);
+  const uint64_t ids = hp ? gr_packed_get_sizes(hp).total : (uint64_t)h->m * sizeof(gr_vid);
+  if (on_host) return offsets + (hp ? ids : 0);
+  return offsets + ids + (h->weights ? (uint64_t)h->m * sizeof(gr_weight) : 0);
 }
 
 /* A part too large for its device fails here, before the uploads and the
@@ -371,10 +411,11 @@ static uint64_t gr__csr_bytes(const gr_csr *h, bool on_host) {
  * graph's arrays, so passing this check is necessary, not sufficient). */
 /* --graph-memory auto: host placement when the part does not fit (the
  * caller then checks again with it). */
-static gr_status gr__check_fits(gr__slot *s, const gr_subgraph *sub, bool csc, gr_graph_memory mode) {
+static gr_status gr__check_fits(gr__slot *s, const gr_subgraph *sub, bool csc, gr_graph_memory mode,
+                                const gr_packed hp[2]) {
   const bool on_host = mode == GR_GRAPH_MEMORY_HOST;
-  const uint64_t out_b = gr__csr_bytes(&sub->out, on_host);
-  const uint64_t in_b = csc ? gr__csr_bytes(&sub->in, on_host) : 0;
+  const uint64_t out_b = gr__csr_bytes(&sub->out, on_host, hp ? &hp[0] : NULL);
+  const uint64_t in_b = csc ? gr__csr_bytes(&sub->in, on_host, hp ? &hp[1] : NULL) : 0;
   const uint64_t ids_b = sub->local_to_global ? (uint64_t)sub->n_local * sizeof(gr_vid) : 0;
   const uint64_t need = out_b + in_b + ids_b;
   size_t free_b = 0, total_b = 0;
@@ -424,30 +465,62 @@ static gr_status gr__slot_init(gr__slot *s) {
   for (int i = 0; i < e->n; i++) p->m_global += e->cfg.subs[i]->out.m;
   const bool own_csc = e->cfg.prim->needs_in_edges && sub->in.offsets &&
                        !(sub->in.offsets == sub->out.offsets && sub->in.indices == sub->out.indices);
+  if (e->cfg.prim->needs_in_edges && !sub->in.offsets)
+    return gr_errorf(GR_ERR_INTERNAL, "%s needs in-edges but part %d has none", e->cfg.prim->name, s->index);
+  /* --compress packed: the part's lists packed on the host (its CSC's
+   * too), put on the device in place of the ids. */
+  const bool pack = e->opts.compress == GR_COMPRESS_PACKED;
+  gr_packed hp[2] = {GR_PACKED_INIT, GR_PACKED_INIT};
+  gr_status st = GR_SUCCESS;
+  if (pack) {
+    if (!e->cfg.prim->reads_packed_lists)
+      return gr_errorf(GR_ERR_INVALID_ARG,
+                       "--compress packed: %s reads neighbour lists in kernels of its own, which do not decode "
+                       "packed lists yet (bfs, dobfs, sssp and reach do); use --compress none",
+                       e->cfg.prim->name);
+    if (e->cfg.backend != GR_BACKEND_CPU)
+      return gr_errorf(GR_ERR_INVALID_ARG,
+                       "--compress packed: the GPU kernels do not decode packed lists yet; CPU devices (--cpu) do");
+    GR_CHECK_GOTO(gr_packed_encode(&hp[0], &sub->out), st, done);
+    if (own_csc) GR_CHECK_GOTO(gr_packed_encode(&hp[1], &sub->in), st, done);
+    const uint64_t plain = ((uint64_t)sub->out.m + (own_csc ? (uint64_t)sub->in.m : 0)) * sizeof(gr_vid),
+                   packed = gr_packed_get_sizes(&hp[0]).total + (own_csc ? gr_packed_get_sizes(&hp[1]).total : 0);
+    char pb[32], ib[32];
+    gr_log(GR_LOG_INFO, GR_SUBSYS_INIT, "device %d: neighbour ids packed: %s for %s of ids (%.1f%% smaller)", s->index,
+           gr_format_bytes(pb, sizeof pb, packed), gr_format_bytes(ib, sizeof ib, plain),
+           plain ? 100.0 * (1.0 - (double)packed / (double)plain) : 0.0);
+  }
   gr_graph_memory mode = e->opts.graph_memory;
   if (mode == GR_GRAPH_MEMORY_AUTO) {
-    const gr_status fit = gr__check_fits(s, sub, own_csc, GR_GRAPH_MEMORY_AUTO);
-    if (fit < 0 && fit != GR_ERR_DEVICE_OOM) return fit;
+    const gr_status fit = gr__check_fits(s, sub, own_csc, GR_GRAPH_MEMORY_AUTO, pack ? hp : NULL);
+    if (fit < 0 && fit != GR_ERR_DEVICE_OOM) {
+      st = fit;
+      goto done;
+    }
     mode = fit == GR_SUCCESS ? GR_GRAPH_MEMORY_DEVICE : GR_GRAPH_MEMORY_HOST;
   }
-  GR_CHECK(gr__check_fits(s, sub, own_csc, mode));
+  GR_CHECK_GOTO(gr__check_fits(s, sub, own_csc, mode, pack ? hp : NULL), st, done);
   s->graph_on_host = mode == GR_GRAPH_MEMORY_HOST;
   s->ws.graph_on_host = s->graph_on_host;
   if (s->graph_on_host)
-    gr_log(GR_LOG_INFO, GR_SUBSYS_INIT, "device %d: graph arrays in host memory (zero-copy)", s->index);
-  GR_CHECK(gr__upload_csr(s->dev, &sub->out, s->dev_out, &p->out, "graph (CSR)", s->graph_on_host,
-                          &s->host_arrays[0]));
+    gr_log(GR_LOG_INFO, GR_SUBSYS_INIT, "device %d: graph arrays in host memory (zero-copy)%s", s->index,
+           pack ? "; its packed lists stay in device memory" : "");
+  GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->out, s->dev_out, &p->out, "graph (CSR)", s->graph_on_host,
+                               &s->host_arrays[0], pack ? &hp[0] : NULL, s->dev_packed[0], &s->packed[0]),
+                st, done);
   if (e->cfg.prim->needs_in_edges) {
-    if (!sub->in.offsets)
-      return gr_errorf(GR_ERR_INTERNAL, "%s needs in-edges but part %d has none",
-                       e->cfg.prim->name, s->index);
     /* An undirected graph's CSC is its CSR: one copy on the device. */
-    if (sub->in.offsets == sub->out.offsets && sub->in.indices == sub->out.indices)
+    if (!own_csc)
       p->in = p->out;
     else
-      GR_CHECK(gr__upload_csr(s->dev, &sub->in, s->dev_in, &p->in, "graph (CSC)", s->graph_on_host,
-                              &s->host_arrays[2]));
+      GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->in, s->dev_in, &p->in, "graph (CSC)", s->graph_on_host,
+                                   &s->host_arrays[2], pack ? &hp[1] : NULL, s->dev_packed[1], &s->packed[1]),
+                    st, done);
   }
+done:
+  gr_packed_free(&hp[0]);
+  gr_packed_free(&hp[1]);
+  if (st < 0) return st;
   if (sub->local_to_global) {
     size_t bytes = (size_t)sub->n_local * sizeof(gr_vid);
     GR_CHECK(gr_buffer_resize(&s->dev_l2g, s->dev, bytes, 0, "local-to-global ids"));
@@ -482,6 +555,8 @@ static void gr__slot_release(gr__slot *s) {
   for (int i = 0; i < 3; i++) {
     gr_buffer_release(&s->dev_out[i]);
     gr_buffer_release(&s->dev_in[i]);
+    gr_buffer_release(&s->dev_packed[0][i]);
+    gr_buffer_release(&s->dev_packed[1][i]);
   }
   gr_buffer_release(&s->dev_l2g);
   for (int i = 0; i < 4; i++) {
@@ -843,8 +918,11 @@ void gr_enactor_device_report(const gr_enactor *e, int device, gr_device_report 
   const gr__slot *s = &e->slots[device];
   if (s->graph_on_host) {
     const gr_subgraph *sub = e->cfg.subs[device];
-    uint64_t b = (uint64_t)sub->out.m * (sizeof(gr_vid) + (sub->out.weights ? sizeof(gr_weight) : 0));
-    if (s->host_arrays[2]) b += (uint64_t)sub->in.m * (sizeof(gr_vid) + (sub->in.weights ? sizeof(gr_weight) : 0));
+    /* Packed lists stay on the device: only weights are in host memory. */
+    const uint64_t id = e->opts.compress == GR_COMPRESS_PACKED ? 0 : sizeof(gr_vid);
+    uint64_t b = (uint64_t)sub->out.m * (id + (sub->out.weights ? sizeof(gr_weight) : 0));
+    if (s->host_arrays[2] || s->host_arrays[3])
+      b += (uint64_t)sub->in.m * (id + (sub->in.weights ? sizeof(gr_weight) : 0));
     rep->host_graph_bytes = b;
   }
 }
@@ -860,6 +938,15 @@ gr_status gr_graph_memory_parse(gr_graph_memory *out, const char *name) {
 const char *gr_graph_memory_name(gr_graph_memory m) {
   return m == GR_GRAPH_MEMORY_DEVICE ? "device" : m == GR_GRAPH_MEMORY_HOST ? "host" : "auto";
 }
+
+gr_status gr_compress_parse(gr_compress *out, const char *name) {
+  if (name && !strcmp(name, "none")) *out = GR_COMPRESS_NONE;
+  else if (name && !strcmp(name, "packed")) *out = GR_COMPRESS_PACKED;
+  else return gr_errorf(GR_ERR_INVALID_ARG, "compress '%s': expected none or packed", name ? name : "");
+  return GR_SUCCESS;
+}
+
+const char *gr_compress_name(gr_compress c) { return c == GR_COMPRESS_PACKED ? "packed" : "none"; }
 
 void gr_enactor_destroy(gr_enactor **ep) {
   if (!ep || !*ep) return;

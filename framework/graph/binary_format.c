@@ -427,7 +427,7 @@ gr_status gr__binary_adopt(gr_graph **out, void *map, size_t size, const char *p
 cleanup:
   if (g) {
     /* Its arrays still point into the mapping, which is released below. */
-    g->out = (gr_csr){0, 0, NULL, NULL, NULL};
+    g->out = (gr_csr){0, 0, NULL, NULL, NULL, NULL};
     g->orig_ids = NULL;
     gr_graph_destroy(&g);
   }

@@ -395,7 +395,7 @@ static void gr__coo_release(gr_coo *coo) {
  * as soon as the arcs are staged, so that it and the CSR never coexist. */
 static gr_status gr__scatter(gr_csr *out, const gr__arcs *a, gr_coo *consume, int threads) {
   gr_status st = GR_SUCCESS;
-  gr_csr c = {(gr_vid)a->n, 0, NULL, NULL, NULL};
+  gr_csr c = {(gr_vid)a->n, 0, NULL, NULL, NULL, NULL};
   uint64_t *hist = NULL, *bstart = NULL;
   gr_vid *srow = NULL, *scol = NULL;
   gr_weight *sw = NULL;
@@ -535,7 +535,7 @@ static gr_status gr__scatter(gr_csr *out, const gr__arcs *a, gr_coo *consume, in
   c.offsets[n] = arcs;
   c.m = arcs;
   *out = c;
-  c = (gr_csr){0, 0, NULL, NULL, NULL};
+  c = (gr_csr){0, 0, NULL, NULL, NULL, NULL};
 cleanup:
   free(hist);
   free(bstart);
@@ -551,7 +551,7 @@ cleanup:
 gr_status gr__csr_build(gr_csr *out, gr_eid *self_loops, gr_coo *coo, bool undirected,
                         bool drop_loops, bool drop_dups, int threads) {
   gr_status st = GR_SUCCESS;
-  gr_csr c = {0, 0, NULL, NULL, NULL};
+  gr_csr c = {0, 0, NULL, NULL, NULL, NULL};
   const uint64_t m = coo->m;
   if (undirected && m > UINT64_MAX / 2)
     return gr_errorf(GR_ERR_TOO_LARGE, "%llu undirected edges are too many to store as arcs",
@@ -572,7 +572,7 @@ gr_status gr__csr_build(gr_csr *out, gr_eid *self_loops, gr_coo *coo, bool undir
          "(%d threads)",
          (unsigned long long)m, t1 - t0, t2 - t1, gr_time_now() - t2, threads);
   *out = c;
-  c = (gr_csr){0, 0, NULL, NULL, NULL};
+  c = (gr_csr){0, 0, NULL, NULL, NULL, NULL};
 cleanup:
   free(c.offsets);
   free(c.indices);
@@ -581,7 +581,7 @@ cleanup:
 }
 
 gr_status gr__csr_transpose(gr_csr *out, const gr_csr *in, int threads) {
-  gr_csr t = {0, 0, NULL, NULL, NULL};
+  gr_csr t = {0, 0, NULL, NULL, NULL, NULL};
   const gr__arcs arcs = {in->n, in->m, true, NULL, in->indices, in->offsets, in->weights, false, false};
   GR_CHECK(gr__scatter(&t, &arcs, NULL, threads));
   gr__sort_rows(&t, threads);

@@ -98,6 +98,7 @@ const gr_primitive gr_reach_primitive = {
     .needs_source = true,
     .needs_in_edges = false,
     .needs_weights = false,
+    .reads_packed_lists = true,
     .init = reach_init,
     .release = reach_release,
     .reset = reach_reset,

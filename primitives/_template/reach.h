@@ -41,7 +41,9 @@
  *   combine          how an arriving value meets the local one; an owned
  *                    vertex it changes joins the next frontier.
  *   value_type, needs_source, needs_in_edges (CSC, for pulls),
- *   needs_weights, and the functions init, release, reset, iterate,
+ *   needs_weights, reads_packed_lists (true when the kernels read lists
+ *   only through the framework's operators: --compress packed then
+ *   works), and the functions init, release, reset, iterate,
  *   converged (NULL: stop when every frontier is empty), payload (NULL: one
  *   device only), extract, prepare (optional, host: checks the input and
  *   fills options from the whole graph), reference, validate,

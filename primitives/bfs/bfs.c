@@ -248,6 +248,7 @@ const gr_primitive gr_bfs_primitive = {
     .needs_source = true,
     .needs_in_edges = false,
     .needs_weights = false,
+    .reads_packed_lists = true,
     .init = bfs_init,
     .release = bfs_release,
     .reset = bfs_reset,

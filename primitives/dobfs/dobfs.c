@@ -246,6 +246,7 @@ const gr_primitive gr_dobfs_primitive = {
     .needs_source = true,
     .needs_in_edges = true,
     .needs_weights = false,
+    .reads_packed_lists = true,
     .init = dobfs_init,
     .release = dobfs_release,
     .reset = dobfs_reset,

@@ -480,6 +480,7 @@ const gr_primitive gr_sssp_primitive = {
     .needs_source = true,
     .needs_in_edges = false,
     .needs_weights = true,
+    .reads_packed_lists = true,
     .init = sssp_init,
     .release = sssp_release,
     .reset = sssp_reset,

@@ -753,6 +753,64 @@ START_TEST(graph_memory_host_validates_every_primitive) {
 }
 END_TEST
 
+/* Peak device memory of the last run's device 0, in bytes (the summary's
+ * "peak memory 4.25 MiB"). */
+static double peak_memory(void) {
+  const char *at = out_text ? strstr(out_text, "peak memory ") : NULL;
+  ck_assert_msg(at, "no peak memory in:\n%s", out_text ? out_text : "");
+  double x = 0;
+  char unit[8] = "";
+  ck_assert_int_eq(sscanf(at + strlen("peak memory "), "%lf %7s", &x, unit), 2);
+  const char *units[] = {"B", "KiB", "MiB", "GiB"};
+  for (int i = 0; i < 4; i++, x *= 1024)
+    if (!strncmp(unit, units[i], strlen(units[i])) && (unit[strlen(units[i])] == ',' || !unit[strlen(units[i])]))
+      return x;
+  ck_abort_msg("unit '%s'", unit);
+  return 0;
+}
+
+/* --compress packed: the primitives that read lists only through the
+ * framework's operators validate with packed lists on CPU devices, in less
+ * memory; the others, the GPU kernels and a bad value are refused with
+ * exit 2 and the reason. */
+START_TEST(compress_packed_validates_the_operator_primitives) {
+  static const struct {
+    const char *prim, *spec, *weights;
+  } ok[] = {{"bfs", "kron:11:8", NULL},          {"bfs", "uniform:10:4,directed", NULL},
+            {"dobfs", "kron:11:16", NULL},       {"dobfs", "kron:10:8,directed", NULL},
+            {"sssp", "grid2d:20x30", "random:1:9"}, {"reach", "kron:10:8,directed", NULL}};
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+    const char *w = ok[i].weights;
+    const int rc = w ? run("--primitive", ok[i].prim, "--gen", ok[i].spec, "--weights", w, "--compress", "packed",
+                           "--runs", "2", "--validate", "--mark-pred")
+                     : run("--primitive", ok[i].prim, "--gen", ok[i].spec, "--compress", "packed", "--runs", "2",
+                           "--validate", "--mark-pred");
+    if (on_gpu()) {
+      ck_assert_msg(rc == 2, "%s on a GPU with packed lists: exit %d\n%s", ok[i].prim, rc, err_text);
+      assert_err_has("GPU kernels do not decode packed lists");
+      continue;
+    }
+    ck_assert_msg(rc == 0, "%s %s with packed lists: exit %d\n%s", ok[i].prim, ok[i].spec, rc, err_text);
+    assert_out_has("validation passed (2 runs)");
+  }
+  if (!on_gpu()) {
+    /* Kronecker 14's ids packed: the device holds well under its 4-byte ids. */
+    ck_assert_int_eq(run("--gen", "kron:14:16", "--compress", "none", "--runs", "1"), 0);
+    const double plain = peak_memory();
+    ck_assert_int_eq(run("--gen", "kron:14:16", "--compress", "packed", "--runs", "1"), 0);
+    const double packed = peak_memory();
+    ck_assert_msg(packed < 0.75 * plain, "peak memory %.0f packed, %.0f plain", packed, plain);
+  }
+  const char *others[] = {"cc", "pr", "bc"};
+  for (size_t i = 0; i < 3; i++) {
+    ck_assert_int_eq(run("--primitive", others[i], "--gen", "kron:8:4", "--compress", "packed"), 2);
+    if (!on_gpu()) assert_err_has("do not decode packed lists yet");
+  }
+  ck_assert_int_eq(run("--gen", "kron:8:4", "--compress", "zip"), 2);
+  assert_err_has("expected none or packed");
+}
+END_TEST
+
 START_TEST(help_lists_every_option_with_defaults) {
   ck_assert_int_eq(run("--help"), 0);
   const char *opts[] = {"--primitive", "--gpus", "--cpu", "--src", "--runs", "--seed", "--validate",
@@ -760,7 +818,7 @@ START_TEST(help_lists_every_option_with_defaults) {
                         "--self-loops", "--duplicates", "--weights", "--no-cache", "--cache-dir",
                         "--progress", "--max-iter", "--mem", "--format", "--cpu-threads", "--delta", "sssp",
                         "--tolerance", "pr", "cc", "--sources", "--normalize", "bc",
-                        "--graph-memory", "--device-memory-limit", "default"};
+                        "--graph-memory", "--device-memory-limit", "--compress", "default"};
   for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) assert_out_has(opts[i]);
 }
 END_TEST
@@ -1017,6 +1075,7 @@ int main(void) {
   tcase_add_test(runs, quiet_prints_nothing);
   tcase_add_test(runs, same_seed_same_sources);
   tcase_add_test(runs, graph_memory_host_validates_every_primitive);
+  tcase_add_test(runs, compress_packed_validates_the_operator_primitives);
   suite_add_tcase(s, runs);
   TCase *bad = tcase_create("failures");
   tcase_set_timeout(bad, 300);

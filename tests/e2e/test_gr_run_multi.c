@@ -305,6 +305,21 @@ START_TEST(dobfs_on_many_devices_equals_one_device) {
 }
 END_TEST
 
+/* --compress packed: each device's part packed on its own (local ids, its
+ * own CSC where directed), every run validated and equal to one device's
+ * packed run. CPU devices only: the GPU kernels refuse packed lists so far
+ * (test_gr_run checks the refusal). */
+START_TEST(packed_lists_on_many_devices_equal_one_device) {
+  if (on_gpu()) return;
+  const char *pk[] = {"--compress", "packed", NULL};
+  const char *pkw[] = {"--compress", "packed", "--weights", "random:1:255", NULL};
+  matrix_with("bfs", NULL, "uniform:10:4,directed", pk, NULL, 3);
+  matrix_with("dobfs", NULL, "kron:11:16", pk, NULL, 3);
+  matrix_with("sssp", NULL, "grid2d:24x30", pkw, NULL, 3);
+  matrix_with("reach", NULL, "kron:10:8,directed", pk, NULL, 3);
+}
+END_TEST
+
 /* Graphs so small that DOBFS pulls in the first iteration: a device that
  * holds the source as a proxy must see it in that pull's frontier (its
  * owned neighbours were found a level late once). */
@@ -867,6 +882,7 @@ int main(void) {
   tcase_add_test(runs, reach_on_many_devices_equals_one_device);
   tcase_add_test(runs, sssp_on_many_devices_equals_one_device);
   tcase_add_test(runs, dobfs_on_many_devices_equals_one_device);
+  tcase_add_test(runs, packed_lists_on_many_devices_equal_one_device);
   tcase_add_test(runs, dobfs_pulling_at_once_on_many_devices_equals_one_device);
   tcase_add_test(runs, cc_on_many_devices_equals_one_device);
   tcase_add_test(runs, pr_on_many_devices_equals_one_device);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Fuzz target: the option strings gr_run and gr_gen hand to the library's
  * parsers (--mem, --comm, --comm-format, --transport, --partitioner,
- * --weights, --graph-memory, and the byte counts of --device-memory-limit
+ * --weights, --graph-memory, --compress, and the byte counts of --device-memory-limit
  * and GR_DEVICE_MEMORY_LIMIT). The first byte picks the parser, the rest is the string. Each
  * parser is held to a reference written from the documented grammar: it
  * must accept exactly what the grammar accepts, with the same value, and
@@ -29,6 +29,7 @@ enum {
   OPT_WEIGHTS,
   OPT_GRAPH_MEMORY,
   OPT_BYTES,
+  OPT_COMPRESS,
   OPT_COUNT
 };
 
@@ -106,8 +107,10 @@ static void fz_word(int which, const char *s) {
   static const char *const transport[] = {"auto", "host", "p2p", "nccl", NULL};
   static const char *const part[] = {"random", "biased", "metis", "static", "range", NULL};
   static const char *const placement[] = {"auto", "device", "host", NULL};
+  static const char *const compress[] = {"none", "packed", NULL};
   const char *const *words = which == OPT_COMM ? comm : which == OPT_COMM_FORMAT ? format
-                             : which == OPT_TRANSPORT ? transport : which == OPT_GRAPH_MEMORY ? placement : part;
+                             : which == OPT_TRANSPORT ? transport : which == OPT_GRAPH_MEMORY ? placement
+                             : which == OPT_COMPRESS ? compress : part;
   int want = -1;
   for (int i = 0; words[i]; i++)
     if (!strcmp(s, words[i])) want = i;
@@ -140,6 +143,13 @@ static void fz_word(int which, const char *s) {
       st = gr_graph_memory_parse(&m, s);
       got = (int)m;
       if (st == GR_SUCCESS) name = gr_graph_memory_name(m);
+      break;
+    }
+    case OPT_COMPRESS: {
+      gr_compress c = (gr_compress)before;
+      st = gr_compress_parse(&c, s);
+      got = (int)c;
+      if (st == GR_SUCCESS) name = gr_compress_name(c);
       break;
     }
     default: {

@@ -67,8 +67,8 @@ static void dev_run_init(dev_run *r, gr_device *dev, gr_graph *g, const gr_svid 
   put(dev, &r->out_idx, o->indices, (size_t)o->m * sizeof(gr_vid));
   put(dev, &r->in_off, i->offsets, ((size_t)n + 1) * sizeof(gr_eid));
   put(dev, &r->in_idx, i->indices, (size_t)i->m * sizeof(gr_vid));
-  r->g_out = (gr_csr){n, o->m, r->out_off.ptr, r->out_idx.ptr, NULL};
-  r->g_in = (gr_csr){n, i->m, r->in_off.ptr, r->in_idx.ptr, NULL};
+  r->g_out = (gr_csr){n, o->m, r->out_off.ptr, r->out_idx.ptr, NULL, NULL};
+  r->g_in = (gr_csr){n, i->m, r->in_off.ptr, r->in_idx.ptr, NULL, NULL};
   put(dev, &r->depth, depth, (size_t)n * sizeof(gr_svid));
   put(dev, &r->sigma, sigma, (size_t)n * sizeof(double));
   put(dev, &r->acc, acc, (size_t)n * sizeof(double));

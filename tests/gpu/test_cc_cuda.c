@@ -56,7 +56,7 @@ static void dev_run_init(dev_run *r, gr_device *dev, const gr_csr *h) {
   ck_assert_int_eq(gr_workspace_init(&r->ws, dev, NULL), GR_SUCCESS);
   put(dev, &r->offsets, h->offsets, ((size_t)h->n + 1) * sizeof(gr_eid));
   put(dev, &r->indices, h->indices, (size_t)h->m * sizeof(gr_vid));
-  r->g = (gr_csr){h->n, h->m, r->offsets.ptr, r->indices.ptr, NULL};
+  r->g = (gr_csr){h->n, h->m, r->offsets.ptr, r->indices.ptr, NULL, NULL};
   put(dev, &r->parent, NULL, (size_t)h->n * sizeof(gr_svid));
   put(dev, &r->rest, NULL, (size_t)h->n * sizeof(gr_vid));
   put(dev, &r->samples, NULL, GR_CC_SAMPLES * sizeof(gr_svid));

@@ -93,8 +93,8 @@ static void dev_run_init(dev_run *r, gr_device *dev, gr_graph *g, const float *r
   put(dev, &r->out_idx, o->indices, (size_t)o->m * sizeof(gr_vid));
   put(dev, &r->in_off, i->offsets, ((size_t)n + 1) * sizeof(gr_eid));
   put(dev, &r->in_idx, i->indices, (size_t)i->m * sizeof(gr_vid));
-  r->out = (gr_csr){n, o->m, r->out_off.ptr, r->out_idx.ptr, NULL};
-  r->in = (gr_csr){n, i->m, r->in_off.ptr, r->in_idx.ptr, NULL};
+  r->out = (gr_csr){n, o->m, r->out_off.ptr, r->out_idx.ptr, NULL, NULL};
+  r->in = (gr_csr){n, i->m, r->in_off.ptr, r->in_idx.ptr, NULL, NULL};
   put(dev, &r->rank, rank, (size_t)n * sizeof(float));
   put(dev, &r->contrib, contrib, (size_t)n * sizeof(float));
   put(dev, &r->acc, NULL, (size_t)n * sizeof(double));

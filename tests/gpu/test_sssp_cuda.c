@@ -78,7 +78,7 @@ static void dev_run_init(dev_run *r, gr_device *dev, const gr_csr *h, const floa
   put(dev, &r->offsets, h->offsets, ((size_t)n + 1) * sizeof(gr_eid), "offsets");
   put(dev, &r->indices, h->indices, (size_t)h->m * sizeof(gr_vid), "indices");
   put(dev, &r->weights, h->weights, (size_t)h->m * sizeof(gr_weight), "weights");
-  r->g = (gr_csr){n, h->m, r->offsets.ptr, r->indices.ptr, r->weights.ptr};
+  r->g = (gr_csr){n, h->m, r->offsets.ptr, r->indices.ptr, r->weights.ptr, NULL};
   put(dev, &r->dist, dist, (size_t)n * sizeof(float), "dist");
   int32_t *stamp = malloc((size_t)n * sizeof(int32_t) + 4);
   for (gr_vid v = 0; v < n; v++) stamp[v] = -1;

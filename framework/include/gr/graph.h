@@ -19,12 +19,16 @@ extern "C" {
 /* A compressed sparse row view: rows 0..n-1, row r's neighbours are
  * indices[offsets[r] .. offsets[r+1]). For a CSC the rows are destinations
  * and the indices sources. */
+struct gr_packed;
 typedef struct gr_csr {
   gr_vid n;
   gr_eid m;
   gr_eid *offsets;    /* n + 1 */
-  gr_vid *indices;    /* m */
+  gr_vid *indices;    /* m; NULL on a device whose lists are packed */
   gr_weight *weights; /* m, or NULL */
+  /* On a device with --compress packed: the ids as packed lists (packed.h),
+   * read through the framework's operators; NULL otherwise. */
+  const struct gr_packed *packed;
 } gr_csr;
 
 /* Edge list as read or generated. Vertex ids are dense (0..n-1); where the

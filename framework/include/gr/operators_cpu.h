@@ -26,6 +26,7 @@
 #include "gr/atomic.h"
 #include "gr/device.h"
 #include "gr/operators.h"
+#include "gr/packed.h"
 #include "gr/status.h"
 
 /* Each thread collects output ids locally and reserves room in the shared
@@ -86,8 +87,9 @@ static inline gr_status gr__cpu_emit_result(uint64_t count, int overflow, gr_eid
         gr_vid u = in[i];                                                               \
         gr_eid b = g->offsets[u], end = g->offsets[u + 1];                              \
         edges += end - b;                                                               \
+        gr_packed_walk pw = {NULL, 0, 0, 0};                                            \
         for (gr_eid k = b; k < end; k++) {                                              \
-          gr_vid v = g->indices[k];                                                     \
+          gr_vid v = gr__cpu_neighbour(g, &pw, u, b, k);                                \
           if (VISIT(ctx, u, v, k)) gr__cpu_emit_push(&em, v);                           \
         }                                                                               \
       }                                                                                 \
@@ -100,6 +102,14 @@ static inline gr_status gr__cpu_emit_result(uint64_t count, int overflow, gr_eid
     a->out_max_degree = (gr_eid)omax;                                                   \
     return gr__cpu_emit_result(count, overflow, a->out_capacity, &a->n_out, #NAME);      \
   }
+
+/* Edge k's id in row `row` of g, whose edges are walked in order from the
+ * row's first, b: from the plain ids, or decoded from packed lists
+ * (--compress packed) by a walk along the row. */
+static inline gr_vid gr__cpu_neighbour(const gr_csr *g, gr_packed_walk *w, gr_vid row, gr_eid b, gr_eid k) {
+  if (!g->packed) return g->indices[k];
+  return k == b ? gr_packed_walk_start(w, g->packed, k, row) : gr_packed_walk_next(w, g->packed, k);
+}
 
 /* The out-degree sum and maximum of a list, for the levels' limits. */
 static inline void gr__cpu_list_degrees(int nt, const gr_eid *offsets, const gr_vid *list, gr_eid n, uint64_t *sum,
@@ -151,8 +161,11 @@ static inline void gr__cpu_list_degrees(int nt, const gr_eid *offsets, const gr_
         gr__cpu_emit em = {{0}, 0, a->queue[(l + 1) & 1], a->capacity, &count, &overflow, NULL, 0, 0}; \
         _Pragma("omp for schedule(dynamic, 64) nowait") for (gr_eid i = 0; i < n; i++) { \
           const gr_vid u = in[i];                                                       \
-          for (gr_eid k = g->offsets[u]; k < g->offsets[u + 1]; k++)                    \
-            if (VISIT(ctx, level, u, g->indices[k], k)) gr__cpu_emit_push(&em, g->indices[k]); \
+          gr_packed_walk pw = {NULL, 0, 0, 0};                                          \
+          for (gr_eid k = g->offsets[u], b = k; k < g->offsets[u + 1]; k++) {           \
+            const gr_vid v = gr__cpu_neighbour(g, &pw, u, b, k);                        \
+            if (VISIT(ctx, level, u, v, k)) gr__cpu_emit_push(&em, v);                  \
+          }                                                                             \
         }                                                                               \
         gr__cpu_emit_flush(&em);                                                        \
       }                                                                                 \
@@ -191,8 +204,9 @@ static inline void gr__cpu_list_degrees(int nt, const gr_eid *offsets, const gr_
         if (!WANTED(ctx, v)) continue;                                                  \
         gr_eid b = g->offsets[v], end = g->offsets[v + 1];                              \
         bool found = false;                                                             \
+        gr_packed_walk pw = {NULL, 0, 0, 0};                                            \
         for (gr_eid k = b; k < end; k++) {                                              \
-          gr_vid u = g->indices[k];                                                     \
+          gr_vid u = gr__cpu_neighbour(g, &pw, v, b, k);                                \
           edges++;                                                                      \
           if (gr_bitmap_test(fb, u) && VISIT(ctx, u, v, k)) {                           \
             gr__cpu_emit_push(&em, v);                                                  \

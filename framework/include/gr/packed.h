@@ -242,25 +242,41 @@ GR_HD unsigned gr_packed_decode_block(const gr_packed *p, const gr_eid *offsets,
   return count;
 }
 
+/* A walk along one row's list, an id at a time (a thread that visits a
+ * row's edges in order, as the CPU operators do): start at the row's first
+ * edge s, then next for s + 1, s + 2, ... up to the row's end. */
+typedef struct gr_packed_walk {
+  const uint32_t *blk;
+  unsigned w;
+  gr_eid b;
+  gr_vid v;
+} gr_packed_walk;
+
+GR_HD gr_vid gr_packed_walk_start(gr_packed_walk *k, const gr_packed *p, gr_eid s, gr_vid r) {
+  k->b = s / GR_PACK_BLOCK;
+  k->blk = gr_packed_block(p, k->b, &k->w);
+  k->v = gr_packed_term(k->blk, k->w, (unsigned)(s % GR_PACK_BLOCK), true, r);
+  return k->v;
+}
+
+GR_HD gr_vid gr_packed_walk_next(gr_packed_walk *k, const gr_packed *p, gr_eid e) {
+  const unsigned lane = (unsigned)(e % GR_PACK_BLOCK);
+  if (lane == 0) {
+    k->blk = gr_packed_block(p, ++k->b, &k->w);
+    k->v = gr_packed_base(k->blk);
+  } else {
+    k->v += gr_packed_code(k->blk, k->w, lane);
+  }
+  return k->v;
+}
+
 /* Decodes row r's list, offsets[r] .. offsets[r + 1], into out. */
 GR_HD void gr_packed_decode_row(const gr_packed *p, const gr_eid *offsets, gr_vid r, gr_vid *out) {
   const gr_eid s = offsets[r], t = offsets[r + 1];
   if (s == t) return;
-  gr_eid b = s / GR_PACK_BLOCK;
-  unsigned w;
-  const uint32_t *blk = gr_packed_block(p, b, &w);
-  gr_vid v = gr_packed_term(blk, w, (unsigned)(s % GR_PACK_BLOCK), true, r);
-  out[0] = v;
-  for (gr_eid e = s + 1; e < t; e++) {
-    const unsigned lane = (unsigned)(e % GR_PACK_BLOCK);
-    if (lane == 0) {
-      blk = gr_packed_block(p, ++b, &w);
-      v = gr_packed_base(blk);
-    } else {
-      v += gr_packed_code(blk, w, lane);
-    }
-    out[e - s] = v;
-  }
+  gr_packed_walk k;
+  out[0] = gr_packed_walk_start(&k, p, s, r);
+  for (gr_eid e = s + 1; e < t; e++) out[e - s] = gr_packed_walk_next(&k, p, e);
 }
 
 #endif

@@ -68,6 +68,15 @@ typedef enum gr_graph_memory {
 gr_status gr_graph_memory_parse(gr_graph_memory *out, const char *name);
 const char *gr_graph_memory_name(gr_graph_memory m);
 
+/* How each device stores its part's neighbour ids (--compress): as 4-byte
+ * (or 8-byte) ids, or as packed lists (packed.h: 32-edge blocks of
+ * bit-packed differences), decoded where the framework's operators read
+ * them. Offsets and weights stay plain. */
+typedef enum gr_compress { GR_COMPRESS_NONE = 0, GR_COMPRESS_PACKED = 1 } gr_compress;
+/* "none" or "packed". */
+gr_status gr_compress_parse(gr_compress *out, const char *name);
+const char *gr_compress_name(gr_compress c);
+
 typedef struct gr_prim_options {
   bool mark_pred;      /* bfs, dobfs, sssp: record predecessors */
   int max_iterations;  /* 0: until convergence */
@@ -84,9 +93,10 @@ typedef struct gr_prim_options {
    * device), or the first when the part fits and the second otherwise. */
   gr_graph_memory graph_memory;
   uint64_t device_memory_limit; /* bytes gr may use per device (--device-memory-limit); 0: no limit */
+  gr_compress compress;         /* --compress */
 } gr_prim_options;
 #define GR_PRIM_OPTIONS_INIT \
-  {false, 0, GR_TUNING_INIT, GR_DIRECTION_AUTO, 15.0, 18.0, 0.0, 0.0, false, GR_GRAPH_MEMORY_AUTO, 0}
+  {false, 0, GR_TUNING_INIT, GR_DIRECTION_AUTO, 15.0, 18.0, 0.0, 0.0, false, GR_GRAPH_MEMORY_AUTO, 0, GR_COMPRESS_NONE}
 
 typedef struct gr_run_args {
   gr_vid source; /* global dense id, for primitives with a source */
@@ -285,6 +295,10 @@ typedef struct gr_primitive {
   bool needs_source;
   bool needs_in_edges;
   bool needs_weights;
+  /* Its kernels read neighbour ids only through the framework's operators
+   * (advance push, levels, pull), which decode packed lists: the
+   * primitive runs with --compress packed. */
+  bool reads_packed_lists;
   /* One run may take several sources (gr_run_args.sources) and accumulate
    * over them (bc); gr_run's --sources and --normalize apply. */
   bool accumulates_sources;

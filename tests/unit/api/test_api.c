@@ -338,13 +338,16 @@ START_TEST(options_reject_bad_keys_and_values_and_keep_the_old) {
                                 {"seed", "0x10"},       {"max-iter", "1e3"},    {"sources", "0"},
                                 {"sources", "3all"},    {"sources", "+3"},      {"normalize", "maybe"},
                                 {"graph-memory", "disk"}, {"device-memory-limit", "0"},
-                                {"device-memory-limit", "8Q"}, {"device-memory-limit", "-1G"}};
+                                {"device-memory-limit", "8Q"}, {"device-memory-limit", "-1G"},
+                                {"compress", "varint"}, {"compress", "Packed"}};
   for (size_t k = 0; k < sizeof not_plain / sizeof not_plain[0]; k++)
     ck_assert_msg(gr_options_set(o, not_plain[k][0], not_plain[k][1]) == GR_ERR_INVALID_ARG, "%s = '%s'",
                   not_plain[k][0], not_plain[k][1]);
   ck_assert_int_eq(gr_options_set(o, "tolerance", "1.5e-4"), GR_SUCCESS);
   ck_assert_int_eq(gr_options_set(o, "delta", "2.5"), GR_SUCCESS);
   ck_assert_int_eq(gr_options_set(o, "graph-memory", "host"), GR_SUCCESS);
+  ck_assert_int_eq(gr_options_set(o, "compress", "packed"), GR_SUCCESS);
+  ck_assert_int_eq(gr_options_set(o, "compress", "none"), GR_SUCCESS);
   ck_assert_int_eq(gr_options_set(o, "device-memory-limit", "8G"), GR_SUCCESS);
   ck_assert_int_eq(gr_options_set(o, "device-memory-limit", "none"), GR_SUCCESS);
   ck_assert_int_eq(gr_options_set(o, "sources", "all"), GR_SUCCESS);

@@ -71,7 +71,7 @@ static pk_csr pk_make(gr_vid n, const gr_eid *degree, const gr_vid *ids) {
   k.idx = malloc((m ? m : 1) * sizeof *k.idx);
   ck_assert_ptr_nonnull(k.idx);
   for (gr_eid e = 0; e < m; e++) k.idx[e] = ids[e];
-  k.c = (gr_csr){n, m, k.off, k.idx, NULL};
+  k.c = (gr_csr){n, m, k.off, k.idx, NULL, NULL};
   return k;
 }
 
@@ -176,7 +176,7 @@ START_TEST(empty_graph_packs_to_nothing) {
   pk_check_decoders(&p, &k.c);
   gr_packed_free(&p);
   /* Without an offsets array too. */
-  gr_csr none = {0, 0, NULL, NULL, NULL};
+  gr_csr none = {0, 0, NULL, NULL, NULL, NULL};
   p = pk_encode(&none);
   ck_assert_uint_eq(p.n_blocks, 0);
   ck_assert_int_eq(gr_packed_decode_all(NULL, &p, NULL), GR_SUCCESS);
@@ -489,7 +489,7 @@ START_TEST(encode_rejects_missing_or_inconsistent_input) {
   ck_assert_int_eq(gr_packed_encode(&p, NULL), GR_ERR_INVALID_ARG);
   gr_eid off[3] = {0, 2, 3};
   gr_vid ids[3] = {1, 2, 0};
-  gr_csr c = {2, 4, off, ids, NULL}; /* m disagrees with the offsets */
+  gr_csr c = {2, 4, off, ids, NULL, NULL}; /* m disagrees with the offsets */
   ck_assert_int_eq(gr_packed_encode(&p, &c), GR_ERR_INVALID_ARG);
   ck_assert_ptr_nonnull(strstr(gr_error_message(), "offsets"));
   ck_assert_ptr_null(p.bytes);

@@ -405,7 +405,7 @@ START_TEST(relabel_order_ranks_sources_by_in_edges_fed) {
    * 3 three times, 1 twice, 0 and 4 once, 2 never: 3, 1, 0, 4, 2. */
   gr_eid off[] = {0, 3, 4, 4, 6, 7};
   gr_vid idx[] = {3, 3, 1, 3, 1, 4, 0};
-  const gr_csr in = {5, 7, off, idx, NULL};
+  const gr_csr in = {5, 7, off, idx, NULL, NULL};
   gr_vid order[5], position[5];
   gr_eid top = 0;
   ck_assert_int_eq(gr_pr_order(&in, order, position, &top), GR_SUCCESS);
@@ -413,7 +413,7 @@ START_TEST(relabel_order_ranks_sources_by_in_edges_fed) {
   const gr_vid want[] = {3, 1, 0, 4, 2};
   for (int i = 0; i < 5; i++) ck_assert_uint_eq(order[i], want[i]);
   check_order(&in);
-  const gr_csr empty = {0, 0, off, idx, NULL};
+  const gr_csr empty = {0, 0, off, idx, NULL, NULL};
   ck_assert_int_eq(gr_pr_order(&empty, order, position, NULL), GR_SUCCESS);
   gr_graph *g = gr_test_generated("kron:12:8");
   const gr_csr *kin = NULL;
@@ -520,7 +520,7 @@ START_TEST(pull_tiles_cover_every_in_edge_once) {
     gr_graph_destroy(&g);
   }
   gr_eid off0[] = {0};
-  const gr_csr empty = {0, 0, off0, NULL, NULL};
+  const gr_csr empty = {0, 0, off0, NULL, NULL, NULL};
   gr_eid nh = 7;
   ck_assert_uint_eq(gr_pr_tiles(&empty, NULL, NULL, NULL, &nh), 0);
   ck_assert_uint_eq(nh, 0);
