@@ -486,9 +486,8 @@ static gr_status gr__slot_init(gr__slot *s) {
     const uint64_t plain = ((uint64_t)sub->out.m + (own_csc ? (uint64_t)sub->in.m : 0)) * sizeof(gr_vid),
                    packed = gr_packed_get_sizes(&hp[0]).total + (own_csc ? gr_packed_get_sizes(&hp[1]).total : 0);
     char pb[32], ib[32];
-    gr_log(GR_LOG_INFO, GR_SUBSYS_INIT, "device %d: neighbour ids packed: %s for %s of ids (%.1f%% smaller)", s->index,
-           gr_format_bytes(pb, sizeof pb, packed), gr_format_bytes(ib, sizeof ib, plain),
-           plain ? 100.0 * (1.0 - (double)packed / (double)plain) : 0.0);
+    gr_log(GR_LOG_INFO, GR_SUBSYS_INIT, "device %d: neighbour ids packed into %s (as ids: %s)", s->index,
+           gr_format_bytes(pb, sizeof pb, packed), gr_format_bytes(ib, sizeof ib, plain));
   }
   gr_graph_memory mode = e->opts.graph_memory;
   if (mode == GR_GRAPH_MEMORY_AUTO) {

@@ -245,7 +245,7 @@ __global__ void __launch_bounds__(kBlock) push_step_kernel(gr_pr_ctx c, gr_vid n
 // The shared memory a pull block takes for the hubs' copy: src->n_hub
 // clamped to what a block may hold beside the tile's arrays. Up to the
 // 48 KiB every block may use, no attribute needs setting (the default hub);
-// past it the kernel is allowed the opt-in maximum once per call.
+// past it the kernel is allowed the opt-in maximum.
 size_t hub_shared_bytes(Src *src) {
   const size_t plain = 48 * 1024;
   // The tile's arrays and the block reduction's storage, with room to spare.
@@ -270,8 +270,11 @@ size_t hub_shared_bytes(Src *src) {
   const size_t room = (size_t)optin > fa.sharedSizeBytes ? (size_t)optin - fa.sharedSizeBytes : 0;
   if (bytes > room) bytes = room / sizeof(float) * sizeof(float);
   src->n_hub = (gr_vid)(bytes / sizeof(float));
+  // The limit is the kernel's, shared by every device thread on this GPU:
+  // always the whole room (the same value from every caller), never this
+  // call's size, so that no thread lowers it under another's launch.
   if (bytes + fa.sharedSizeBytes > plain &&
-      cudaFuncSetAttribute(pull_tiles_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes) != cudaSuccess) {
+      cudaFuncSetAttribute(pull_tiles_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)room) != cudaSuccess) {
     (void)cudaGetLastError();
     bytes = fa.sharedSizeBytes < plain ? (plain - fa.sharedSizeBytes) / sizeof(float) * sizeof(float) : 0;
     src->n_hub = (gr_vid)(bytes / sizeof(float));

@@ -305,6 +305,14 @@ START_TEST(dobfs_on_many_devices_equals_one_device) {
 }
 END_TEST
 
+/* A small text file for a test. */
+static void write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+}
+
 /* --compress packed: each device's part packed on its own (local ids, its
  * own CSC where directed), every run validated and equal to one device's
  * packed run. CPU devices only: the GPU kernels refuse packed lists so far
@@ -317,19 +325,26 @@ START_TEST(packed_lists_on_many_devices_equal_one_device) {
   matrix_with("dobfs", NULL, "kron:11:16", pk, NULL, 3);
   matrix_with("sssp", NULL, "grid2d:24x30", pkw, NULL, 3);
   matrix_with("reach", NULL, "kron:10:8,directed", pk, NULL, 3);
+  /* Parts without edges: arcs only among the first three of nine
+   * vertices, cut by id range over three devices (the others' lists are
+   * empty, packed into no blocks). */
+  char path[512];
+  snprintf(path, sizeof path, "%s/%d-packed-edgeless.mtx", gr_test_tmp_dir(), (int)getpid());
+  write_text(path, "%%MatrixMarket matrix coordinate pattern general\n9 9 3\n1 2\n2 3\n3 1\n");
+  const char *prims[] = {"bfs", "dobfs", "reach"};
+  for (size_t i = 0; i < 3; i++)
+    for (size_t x = 0; x < 2; x++) {
+      const int rc = run_dev(NULL, 3, NULL, "--primitive", prims[i], "--partitioner", "range", "--proxy", proxies[x],
+                             "--compress", "packed", "--src", "1", "--runs", "2", "--validate", path, NULL);
+      ck_assert_msg(rc == 0, "%s on parts without edges, %s proxies: exit %d\n%s", prims[i], proxies[x], rc, err_text);
+    }
+  unlink(path);
 }
 END_TEST
 
 /* Graphs so small that DOBFS pulls in the first iteration: a device that
  * holds the source as a proxy must see it in that pull's frontier (its
  * owned neighbours were found a level late once). */
-static void write_text(const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  ck_assert_ptr_nonnull(f);
-  fputs(text, f);
-  fclose(f);
-}
-
 START_TEST(dobfs_pulling_at_once_on_many_devices_equals_one_device) {
   char tri[512], path9[512];
   tmp_path(tri, sizeof tri, "two-triangles.mtx");
