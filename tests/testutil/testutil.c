@@ -126,16 +126,15 @@ int gr_test_run_limited(const char *const argv[], const char *const env[], char 
   } else if (waitpid(pid, &status, 0) < 0) {
     return -1;
   }
-  if (timed_out || !WIFEXITED(status)) {
+  char *text = slurp(pe);
+  if (timed_out || !WIFEXITED(status))
     /* A sanitizer's report (tens of kilobytes) is longer than a Check
      * message may be; written here it reaches ctest's log whole. */
-    char *text = slurp(pe);
-    fprintf(stderr, "%s %s; its stderr:\n%s\n", argv[0],
-            timed_out ? "timed out" : "ended by a signal", text ? text : "");
-    free(text);
-  }
+    fprintf(stderr, "%s %s; its stderr:\n%s\n", argv[0], timed_out ? "timed out" : "ended by a signal",
+            text ? text : "");
+  if (err) *err = text;
+  else free(text);
   if (out) *out = slurp(po);
-  if (err) *err = slurp(pe);
   unlink(po);
   unlink(pe);
   if (timed_out) return GR_TEST_TIMED_OUT;
