@@ -330,18 +330,32 @@ static void gr__copy_parallel(void *dst, const void *src, size_t n) {
 /* Puts a host CSR's packed lists (hp, encoded from it) onto the device:
  * the three arrays into pb, the view into dp, which d points at; d has no
  * plain ids. */
-static gr_status gr__upload_packed(gr_device *dev, const gr_packed *hp, gr_buffer pb[3], gr_packed *dp, gr_csr *d,
-                                   const char *what) {
+/* Packed lists onto the device: the blocks into device memory, or into
+ * mapped host memory (*host, freed by the slot) when on_host, where the
+ * kernels read them over the host link in fewer bytes than the ids; the
+ * block index (1/16 byte an edge) always on the device, since every read
+ * looks it up first. */
+static gr_status gr__upload_packed(gr_device *dev, const gr_packed *hp, bool on_host, void **host, gr_buffer pb[3],
+                                   gr_packed *dp, gr_csr *d, const char *what) {
   const size_t bb = hp->n_bytes, ob = ((size_t)hp->n_blocks + 1) * sizeof *hp->block_offsets,
                gb = (size_t)gr_packed_groups(hp->n_blocks) * sizeof *hp->group_offsets;
-  GR_CHECK(gr_buffer_resize(&pb[0], dev, bb ? bb : 4, 0, what));
+  void *blocks = NULL;
+  if (on_host) {
+    GR_CHECK(gr_device_host_mapped_alloc(dev, host, &blocks, bb + GR_PACK_PAD_BYTES, what));
+    gr__copy_parallel(*host, hp->bytes, bb);
+    memset((uint8_t *)*host + bb, 0, GR_PACK_PAD_BYTES);
+  } else {
+    GR_CHECK(gr_buffer_resize(&pb[0], dev, bb + GR_PACK_PAD_BYTES, 0, what));
+    if (bb) GR_CHECK(gr_device_upload(dev, pb[0].ptr, hp->bytes, bb));
+    GR_CHECK(gr_device_memset(dev, (uint8_t *)pb[0].ptr + bb, 0, GR_PACK_PAD_BYTES));
+    blocks = pb[0].ptr;
+  }
   GR_CHECK(gr_buffer_resize(&pb[1], dev, ob, 0, what));
   GR_CHECK(gr_buffer_resize(&pb[2], dev, gb, 0, what));
-  if (bb) GR_CHECK(gr_device_upload(dev, pb[0].ptr, hp->bytes, bb));
   GR_CHECK(gr_device_upload(dev, pb[1].ptr, hp->block_offsets, ob));
   GR_CHECK(gr_device_upload(dev, pb[2].ptr, hp->group_offsets, gb));
   *dp = *hp;
-  dp->bytes = (uint8_t *)pb[0].ptr;
+  dp->bytes = (uint8_t *)blocks;
   dp->block_offsets = (uint16_t *)pb[1].ptr;
   dp->group_offsets = (uint64_t *)pb[2].ptr;
   d->indices = NULL;
@@ -352,8 +366,8 @@ static gr_status gr__upload_packed(gr_device *dev, const gr_packed *hp, gr_buffe
 /* Puts one host CSR onto the device; on_host: its indices and weights into
  * mapped host memory (host[0], host[1], freed by the slot), read by the
  * kernels over the host link, and only the offsets onto the device. With
- * hp (--compress packed) the ids go as packed lists instead (pb, dp),
- * kept in device memory. */
+ * hp (--compress packed) the ids go as packed lists instead (pb, dp; their
+ * blocks in host[0] when on_host). */
 static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_buffer bufs[3], gr_csr *d, const char *what,
                                 bool on_host, void *host[2], const gr_packed *hp, gr_buffer pb[3], gr_packed *dp) {
   gr_csr z = {0};
@@ -366,7 +380,7 @@ static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_buffer bufs[
   d->offsets = (gr_eid *)bufs[0].ptr;
   const size_t wb = h->weights ? (size_t)h->m * sizeof(gr_weight) : 0;
   if (hp) {
-    GR_CHECK(gr__upload_packed(dev, hp, pb, dp, d, what));
+    GR_CHECK(gr__upload_packed(dev, hp, on_host, &host[0], pb, dp, d, what));
     ib = 0;
   }
   if (on_host) {
@@ -397,11 +411,11 @@ static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_buffer bufs[
 }
 
 /* Bytes of a host CSR once on a device (on_host: its offsets only, and
- * its packed lists where hp is given: those stay on the device). */
+ * the block index of its packed lists where hp is given). */
 static uint64_t gr__csr_bytes(const gr_csr *h, bool on_host, const gr_packed *hp) {
   const uint64_t offsets = ((uint64_t)h->n + 1) * sizeof(gr_eid);
   const uint64_t ids = hp ? gr_packed_get_sizes(hp).total : (uint64_t)h->m * sizeof(gr_vid);
-  if (on_host) return offsets + (hp ? ids : 0);
+  if (on_host) return offsets + (hp ? gr_packed_get_sizes(hp).index : 0);
   return offsets + ids + (h->weights ? (uint64_t)h->m * sizeof(gr_weight) : 0);
 }
 
@@ -478,9 +492,6 @@ static gr_status gr__slot_init(gr__slot *s) {
                        "--compress packed: %s reads neighbour lists in kernels of its own, which do not decode "
                        "packed lists yet (bfs, dobfs, sssp and reach do); use --compress none",
                        e->cfg.prim->name);
-    if (e->cfg.backend != GR_BACKEND_CPU)
-      return gr_errorf(GR_ERR_INVALID_ARG,
-                       "--compress packed: the GPU kernels do not decode packed lists yet; CPU devices (--cpu) do");
     GR_CHECK_GOTO(gr_packed_encode(&hp[0], &sub->out), st, done);
     if (own_csc) GR_CHECK_GOTO(gr_packed_encode(&hp[1], &sub->in), st, done);
     const uint64_t plain = ((uint64_t)sub->out.m + (own_csc ? (uint64_t)sub->in.m : 0)) * sizeof(gr_vid),
@@ -503,7 +514,7 @@ static gr_status gr__slot_init(gr__slot *s) {
   s->ws.graph_on_host = s->graph_on_host;
   if (s->graph_on_host)
     gr_log(GR_LOG_INFO, GR_SUBSYS_INIT, "device %d: graph arrays in host memory (zero-copy)%s", s->index,
-           pack ? "; its packed lists stay in device memory" : "");
+           pack ? " (its lists packed there; their block index in device memory)" : "");
   GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->out, s->dev_out, &p->out, "graph (CSR)", s->graph_on_host,
                                &s->host_arrays[0], pack ? &hp[0] : NULL, s->dev_packed[0], &s->packed[0]),
                 st, done);
@@ -917,11 +928,16 @@ void gr_enactor_device_report(const gr_enactor *e, int device, gr_device_report 
   const gr__slot *s = &e->slots[device];
   if (s->graph_on_host) {
     const gr_subgraph *sub = e->cfg.subs[device];
-    /* Packed lists stay on the device: only weights are in host memory. */
-    const uint64_t id = e->opts.compress == GR_COMPRESS_PACKED ? 0 : sizeof(gr_vid);
-    uint64_t b = (uint64_t)sub->out.m * (id + (sub->out.weights ? sizeof(gr_weight) : 0));
-    if (s->host_arrays[2] || s->host_arrays[3])
-      b += (uint64_t)sub->in.m * (id + (sub->in.weights ? sizeof(gr_weight) : 0));
+    const bool packed = e->opts.compress == GR_COMPRESS_PACKED;
+    uint64_t b = 0;
+    /* The CSR's ids (or packed blocks) and weights, and the CSC's where it
+     * is its own. */
+    for (int k = 0; k < 2; k++) {
+      const gr_csr *c = k ? &sub->in : &sub->out;
+      if (k && !s->host_arrays[2] && !s->host_arrays[3]) continue;
+      b += packed ? (uint64_t)s->packed[k].n_bytes : (uint64_t)c->m * sizeof(gr_vid);
+      if (c->weights) b += (uint64_t)c->m * sizeof(gr_weight);
+    }
     rep->host_graph_bytes = b;
   }
 }

@@ -770,9 +770,9 @@ static double peak_memory(void) {
 }
 
 /* --compress packed: the primitives that read lists only through the
- * framework's operators validate with packed lists on CPU devices, in less
- * memory; the others, the GPU kernels and a bad value are refused with
- * exit 2 and the reason. */
+ * framework's operators validate with packed lists (CPU devices here, the
+ * GPU in the GPU variant), in less memory; the others and a bad value are
+ * refused with exit 2 and the reason. */
 START_TEST(compress_packed_validates_the_operator_primitives) {
   static const struct {
     const char *prim, *spec, *weights;
@@ -785,15 +785,10 @@ START_TEST(compress_packed_validates_the_operator_primitives) {
                            "--runs", "2", "--validate", "--mark-pred")
                      : run("--primitive", ok[i].prim, "--gen", ok[i].spec, "--compress", "packed", "--runs", "2",
                            "--validate", "--mark-pred");
-    if (on_gpu()) {
-      ck_assert_msg(rc == 2, "%s on a GPU with packed lists: exit %d\n%s", ok[i].prim, rc, err_text);
-      assert_err_has("GPU kernels do not decode packed lists");
-      continue;
-    }
     ck_assert_msg(rc == 0, "%s %s with packed lists: exit %d\n%s", ok[i].prim, ok[i].spec, rc, err_text);
     assert_out_has("validation passed (2 runs)");
   }
-  if (!on_gpu()) {
+  {
     /* Idempotent claims; weights in host memory beside packed lists. */
     ck_assert_int_eq(run("--gen", "kron:11:8", "--compress", "packed", "--tune", "status=idempotent", "--mark-pred",
                          "--runs", "2", "--validate"),
@@ -814,7 +809,7 @@ START_TEST(compress_packed_validates_the_operator_primitives) {
   const char *others[] = {"cc", "pr", "bc"};
   for (size_t i = 0; i < 3; i++) {
     ck_assert_int_eq(run("--primitive", others[i], "--gen", "kron:8:4", "--compress", "packed"), 2);
-    assert_err_has(on_gpu() ? "--compress packed" : "do not decode packed lists yet");
+    assert_err_has("do not decode packed lists yet");
   }
   ck_assert_int_eq(run("--gen", "kron:8:4", "--compress", "zip"), 2);
   assert_err_has("expected none or packed");

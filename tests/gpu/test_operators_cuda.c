@@ -30,41 +30,80 @@ static void teardown(void) {
   gr_device_destroy(&cpu);
 }
 
+/* Whether the GPU side of the next comparisons reads packed lists (the CPU
+ * side, the reference, always reads plain ids). */
+static bool gpu_packed;
+
+static gr_status gpu_push(const gr_csr *g, const gr_vid *f, gr_eid nf, op_result *r) {
+  op_set_packed(gpu_packed);
+  const gr_status st = op_run_push(&test_ops_cuda, gpu, g, f, nf, r);
+  op_set_packed(false);
+  return st;
+}
+
+static gr_status gpu_pull(const gr_csr *g, const gr_vid *f, gr_eid nf, op_result *r) {
+  op_set_packed(gpu_packed);
+  const gr_status st = op_run_pull(&test_ops_cuda, gpu, g, f, nf, r);
+  op_set_packed(false);
+  return st;
+}
+
+static gr_status gpu_levels(const gr_csr *g, const gr_vid *f, gr_eid nf, const gr_advance_levels_args *lim,
+                            op_result *r) {
+  op_set_packed(gpu_packed);
+  const gr_status st = op_run_levels(&test_ops_cuda, gpu, g, f, nf, lim, r);
+  op_set_packed(false);
+  return st;
+}
+
 static bool has_edge(const gr_csr *c, gr_vid u, gr_vid v) {
   for (gr_eid k = c->offsets[u]; k < c->offsets[u + 1]; k++)
     if (c->indices[k] == v) return true;
   return false;
 }
 
+/* The loops find the first difference and assert once: Check records
+ * every assertion that passes, which costs more than the comparisons
+ * themselves over 200,000 vertices and a few dozen runs. */
 static void same(const op_result *g, const op_result *c, bool check_pred) {
   ck_assert_uint_eq(g->n_out, c->n_out);
   ck_assert_uint_eq(g->out_edges, c->out_edges);
   ck_assert_uint_eq(g->out_max_degree, c->out_max_degree);
   ck_assert_uint_eq(g->n_remaining, c->n_remaining);
-  for (gr_eid i = 0; i < g->n_remaining; i++) ck_assert_uint_eq(g->remaining[i], c->remaining[i]);
-  for (gr_eid i = 0; i < g->n_out; i++) ck_assert_uint_eq(g->out[i], c->out[i]);
+  gr_eid i = 0;
+  while (i < g->n_remaining && g->remaining[i] == c->remaining[i]) i++;
+  ck_assert_msg(i == g->n_remaining, "remaining[%llu]: %llu, not %llu", (unsigned long long)i,
+                (unsigned long long)g->remaining[i], (unsigned long long)c->remaining[i]);
+  i = 0;
+  while (i < g->n_out && g->out[i] == c->out[i]) i++;
+  ck_assert_msg(i == g->n_out, "out[%llu]: %llu, not %llu", (unsigned long long)i, (unsigned long long)g->out[i],
+                (unsigned long long)c->out[i]);
   for (gr_vid v = 0; v < N; v++) {
-    ck_assert_int_eq(g->label[v], c->label[v]);
+    if (g->label[v] != c->label[v])
+      ck_abort_msg("label[%llu]: %lld, not %lld", (unsigned long long)v, (long long)g->label[v],
+                   (long long)c->label[v]);
     if (check_pred && g->label[v] == 1) {
-      gr_svid p = g->pred[v];
-      ck_assert(p >= 0 && p < N && g->label[p] == 0 && has_edge(&out_g, (gr_vid)p, v));
+      const gr_svid p = g->pred[v];
+      if (!(p >= 0 && p < N && g->label[p] == 0 && has_edge(&out_g, (gr_vid)p, v)))
+        ck_abort_msg("pred[%llu] = %lld is not a frontier in-neighbour", (unsigned long long)v, (long long)p);
     }
   }
 }
 
 /* Every advance variant (the edge-balanced ones also with their input
- * sorted first, as for graphs in host memory); frontiers of every size,
- * with and without the hub (vertex 0) and the middle-degree vertices
- * (1..1000). */
+ * sorted first, as for graphs in host memory), reading plain ids (_i < 6)
+ * and packed lists; frontiers of every size, with and without the hub
+ * (vertex 0) and the middle-degree vertices (1..1000). */
 START_TEST(cuda_push_equals_cpu_push) {
   const char *modes[] = {"advance=chunked", "advance=serial", "advance=twc", "advance=auto",
                          "advance=chunked,sort=on", "advance=serial,sort=on"};
-  op_set_tuning(modes[_i]);
+  op_set_tuning(modes[_i % 6]);
+  gpu_packed = _i >= 6;
   gr_eid sizes[] = {0, 1, 31, 32, 33, 1000, 50000, N / 2};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
     gr_vid *f = op_random_set(N, sizes[i], 40 + i);
     op_result g, c;
-    ck_assert_int_eq(op_run_push(&test_ops_cuda, gpu, &out_g, f, sizes[i], &g), GR_SUCCESS);
+    ck_assert_int_eq(gpu_push(&out_g, f, sizes[i], &g), GR_SUCCESS);
     ck_assert_int_eq(op_run_push(&test_ops_cpu, cpu, &out_g, f, sizes[i], &c), GR_SUCCESS);
     same(&g, &c, true);
     ck_assert_uint_eq(g.edges, c.edges);
@@ -81,7 +120,7 @@ START_TEST(cuda_push_equals_cpu_push) {
   gr_vid reps[64];
   for (int k = 0; k < 64; k++) reps[k] = 0;
   op_result g0, c0;
-  ck_assert_int_eq(op_run_push(&test_ops_cuda, gpu, &out_g, reps, 64, &g0), GR_SUCCESS);
+  ck_assert_int_eq(gpu_push(&out_g, reps, 64, &g0), GR_SUCCESS);
   ck_assert_int_eq(op_run_push(&test_ops_cpu, cpu, &out_g, reps, 64, &c0), GR_SUCCESS);
   ck_assert_uint_gt(g0.edges, out_g.m);
   same(&g0, &c0, true);
@@ -91,7 +130,7 @@ START_TEST(cuda_push_equals_cpu_push) {
   gr_eid counts[] = {1, 1001};
   for (int k = 0; k < 2; k++) {
     op_result g, c;
-    ck_assert_int_eq(op_run_push(&test_ops_cuda, gpu, &out_g, few, counts[k], &g), GR_SUCCESS);
+    ck_assert_int_eq(gpu_push(&out_g, few, counts[k], &g), GR_SUCCESS);
     ck_assert_int_eq(op_run_push(&test_ops_cpu, cpu, &out_g, few, counts[k], &c), GR_SUCCESS);
     same(&g, &c, true);
     ck_assert_uint_eq(g.edges, c.edges);
@@ -104,12 +143,13 @@ END_TEST
 
 START_TEST(cuda_pull_equals_cpu_pull) {
   const char *modes[] = {"pull=hybrid", "pull=warp", "pull-light=1", "pull-light=5"};
-  op_set_tuning(modes[_i]);
+  op_set_tuning(modes[_i % 4]);
+  gpu_packed = _i >= 4;
   gr_eid sizes[] = {1, 100, 20000, N - 10};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
     gr_vid *f = op_random_set(N, sizes[i], 70 + i);
     op_result g, c;
-    ck_assert_int_eq(op_run_pull(&test_ops_cuda, gpu, &in_g, f, sizes[i], &g), GR_SUCCESS);
+    ck_assert_int_eq(gpu_pull(&in_g, f, sizes[i], &g), GR_SUCCESS);
     ck_assert_int_eq(op_run_pull(&test_ops_cpu, cpu, &in_g, f, sizes[i], &c), GR_SUCCESS);
     same(&g, &c, true);
     op_result_free(&g);
@@ -175,6 +215,7 @@ static int cmp_vid(const void *a, const void *b) {
 /* The CUDA levels loop against the portable one: the same levels, sizes,
  * labels and frontier left under each stop test. */
 START_TEST(cuda_levels_equal_cpu_levels) {
+  gpu_packed = _i == 1;
   gr_advance_levels_args lim;
   memset(&lim, 0, sizeof lim);
   const struct {
@@ -197,7 +238,7 @@ START_TEST(cuda_levels_equal_cpu_levels) {
         lim.trail_capacity = trails[t];
         lim.stop = t == 2 ? (const uint32_t *)&lim : NULL; /* any pointer: the harness's flag */
         op_result g, c;
-        ck_assert_int_eq(op_run_levels(&test_ops_cuda, gpu, &out_g, &sources[k], 1, &lim, &g), GR_SUCCESS);
+        ck_assert_int_eq(gpu_levels(&out_g, &sources[k], 1, &lim, &g), GR_SUCCESS);
         ck_assert_int_eq(op_run_levels(&test_ops_cpu, cpu, &out_g, &sources[k], 1, &lim, &c), GR_SUCCESS);
         ck_assert_int_eq(g.levels, c.levels);
         for (int l = 0; l < g.levels; l++) ck_assert_uint_eq(g.level_sizes[l], c.level_sizes[l]);
@@ -240,6 +281,53 @@ START_TEST(cuda_frontier_conversions_equal_cpu) {
 }
 END_TEST
 
+/* Every edge decoded on the GPU in each lane pattern the operators use
+ * equals the plain ids: the test graph's unsorted rows (wide codes, the hub
+ * over many blocks), its rows sorted, and a graph of short rows and empty
+ * ones. */
+START_TEST(cuda_packed_lists_decode_to_the_ids) {
+  gr_csr sorted = out_g;
+  sorted.indices = malloc((size_t)out_g.m * sizeof(gr_vid));
+  ck_assert_ptr_nonnull(sorted.indices);
+  memcpy(sorted.indices, out_g.indices, (size_t)out_g.m * sizeof(gr_vid));
+  for (gr_vid v = 0; v < out_g.n; v++)
+    qsort(sorted.indices + out_g.offsets[v], (size_t)(out_g.offsets[v + 1] - out_g.offsets[v]), sizeof(gr_vid),
+          cmp_vid);
+  /* Rows of 0..40 edges (every third empty) to ids near and far. */
+  enum { SN = 5000 };
+  gr_csr small = {0};
+  small.n = SN;
+  small.offsets = malloc((SN + 1) * sizeof(gr_eid));
+  ck_assert_ptr_nonnull(small.offsets);
+  small.offsets[0] = 0;
+  for (gr_vid v = 0; v < SN; v++) small.offsets[v + 1] = small.offsets[v] + (v % 3 ? v % 41 : 0);
+  small.m = small.offsets[SN];
+  small.indices = malloc((size_t)small.m * sizeof(gr_vid));
+  ck_assert_ptr_nonnull(small.indices);
+  for (gr_vid v = 0; v < SN; v++)
+    for (gr_eid e = small.offsets[v]; e < small.offsets[v + 1]; e++)
+      small.indices[e] = (gr_vid)(e % 5 ? (v + (e - small.offsets[v]) * 3) % SN : gr_rand64(9, v, e) % SN);
+  const gr_csr *graphs[] = {&out_g, &sorted, &small};
+  for (int k = 0; k < 3; k++) {
+    gr_vid *ids = malloc(((size_t)graphs[k]->m + 1) * sizeof(gr_vid));
+    ck_assert_ptr_nonnull(ids);
+    for (int pattern = 0; pattern < 5; pattern++) {
+      ck_assert_int_eq(op_run_decode(gpu, graphs[k], test_packed_decode_cuda, pattern, ids), GR_SUCCESS);
+      /* One assertion for the first mismatch: Check records every assertion
+       * it passes, which would cost more than the decode over 3 M edges. */
+      gr_eid e = 0;
+      while (e < graphs[k]->m && ids[e] == graphs[k]->indices[e]) e++;
+      ck_assert_msg(e == graphs[k]->m, "graph %d, pattern %d, edge %llu: %llu, not %llu", k, pattern,
+                    (unsigned long long)e, (unsigned long long)ids[e], (unsigned long long)graphs[k]->indices[e]);
+    }
+    free(ids);
+  }
+  free(sorted.indices);
+  free(small.offsets);
+  free(small.indices);
+}
+END_TEST
+
 START_TEST(cuda_reports_missing_devices_clearly) {
   int n = 0;
   ck_assert_int_eq(gr_device_count(GR_BACKEND_CUDA, &n), GR_SUCCESS);
@@ -273,10 +361,11 @@ int main(void) {
   TCase *tc = tcase_create("gpu");
   tcase_set_timeout(tc, 600);
   tcase_add_checked_fixture(tc, setup, teardown);
-  tcase_add_loop_test(tc, cuda_push_equals_cpu_push, 0, 6);
-  tcase_add_loop_test(tc, cuda_pull_equals_cpu_pull, 0, 4);
+  tcase_add_loop_test(tc, cuda_push_equals_cpu_push, 0, 12);
+  tcase_add_loop_test(tc, cuda_pull_equals_cpu_pull, 0, 8);
   tcase_add_test(tc, cuda_filter_split_and_for_each_equal_cpu);
-  tcase_add_test(tc, cuda_levels_equal_cpu_levels);
+  tcase_add_loop_test(tc, cuda_levels_equal_cpu_levels, 0, 2);
+  tcase_add_test(tc, cuda_packed_lists_decode_to_the_ids);
   tcase_add_test(tc, cuda_frontier_conversions_equal_cpu);
   suite_add_tcase(s, tc);
   /* Calls that fail on purpose (a device that does not exist, an impossible

@@ -54,6 +54,77 @@ gr_status split_cuda(gr_device *d, gr_workspace *ws, gr_split_args *a, const tes
 gr_status levels_cuda(gr_device *d, gr_workspace *ws, gr_advance_levels_args *a, const test_ctx *c) {
   return gr_cuda::advance_push_levels(d, ws, a, LevelVisit{*c});
 }
+
+// Decodes every edge of a packed CSR through gr_cuda::PackedLists in the
+// lane patterns the operators use, each edge written once to out[e].
+__global__ void decode_kernel(gr_cuda::PackedLists lists, const gr_eid *offsets, gr_vid n, gr_eid m, int pattern,
+                              gr_vid *out) {
+  const unsigned lane = threadIdx.x & 31u;
+  const gr_eid warp = (blockIdx.x * (gr_eid)blockDim.x + threadIdx.x) >> 5;
+  const gr_eid warps = ((gr_eid)gridDim.x * blockDim.x) >> 5;
+  if (pattern == 0) {
+    // Edge-balanced with an offset: 32 consecutive edges per warp, across
+    // rows, starting mid-block (lane 0 seeds from the warp's sum).
+    for (gr_eid base = warp * 32; base < m + 32; base += warps * 32) {
+      const gr_eid e = base + lane >= 7 ? base + lane - 7 : m;  // 7: every warp but the first starts mid-block
+      const bool valid = e < m;
+      const gr_vid row = valid ? gr_packed_row_of(offsets, n, e) : 0;
+      const gr_eid s = valid ? offsets[row] : 0;
+      const gr_vid v = lists.warp_id(valid, row, s, e, valid && lane && e != s, false, 0);
+      if (valid) out[e] = v;
+    }
+  } else if (pattern == 1) {
+    // A warp per row, rounds aligned to blocks.
+    for (gr_eid r = warp; r < n; r += warps) {
+      const gr_eid b = offsets[r], end = offsets[r + 1];
+      for (gr_eid at = gr_cuda::PackedLists::align(b); at < end; at += 32) {
+        const gr_eid e = at + lane;
+        const bool valid = e >= b && e < end;
+        const gr_vid v = lists.warp_id(valid, (gr_vid)r, b, e, valid && lane && e > b, false, 0);
+        if (valid) out[e] = v;
+      }
+    }
+  } else if (pattern == 2 || pattern == 3) {
+    // Groups of G lanes per row striding its edges, the group's first lane
+    // carrying on from its last (G = 4, or 1: a lane per row).
+    const int G = pattern == 2 ? 4 : 1, sub = (int)lane % G;
+    const gr_eid per = 32 / G;
+    for (gr_eid base = warp * per; base < n + per; base += warps * per) {
+      const gr_eid r = base + lane / G;
+      const bool has = r < n;
+      const gr_eid b = has ? offsets[r] : 0, d = has ? offsets[r + 1] - b : 0;
+      gr_eid most = (d + G - 1) / G;
+      for (int o = 16; o; o >>= 1) {
+        const gr_eid other = __shfl_xor_sync(gr_cuda::kFullMask, most, o);
+        most = other > most ? other : most;
+      }
+      gr_vid last = 0;
+      for (gr_eid k = 0; k < most; k++) {
+        const gr_eid i = k * G + sub;
+        const bool valid = i < d;
+        const gr_vid v = lists.warp_id(valid, (gr_vid)r, b, b + i, valid && sub > 0, k > 0 && sub == 0, last);
+        last = __shfl_sync(gr_cuda::kFullMask, v, (int)lane | (G - 1));
+        if (valid) out[b + i] = v;
+      }
+    }
+  } else {
+    // A thread per row, through a cursor.
+    for (gr_eid r = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; r < n; r += (gr_eid)gridDim.x * blockDim.x) {
+      gr_cuda::PackedLists::Cursor c;
+      lists.begin(c, (gr_vid)r, offsets[r]);
+      for (gr_eid e = offsets[r]; e < offsets[r + 1]; e++) out[e] = lists.at(c, e);
+    }
+  }
+}
+
 }  // namespace
+
+extern "C" gr_status test_packed_decode_cuda(gr_device *dev, const gr_csr *g, int pattern, gr_vid *out) {
+  if (!g->packed) return gr_errorf(GR_ERR_INVALID_ARG, "test_packed_decode_cuda: lists not packed");
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  decode_kernel<<<96, 128, 0, s>>>(gr_cuda::PackedLists{*g->packed}, g->offsets, g->n, g->m, pattern, out);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  return gr_device_sync(dev);
+}
 
 extern "C" const test_ops test_ops_cuda = {push_cuda, pull_cuda, filter_cuda, for_each_cuda, split_cuda, levels_cuda};

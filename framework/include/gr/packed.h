@@ -82,6 +82,10 @@
 #define GR_PACK_GROUP 512u
 /* Words of the base id at the start of every block. */
 #define GR_PACK_BASE_WORDS (GR_VID_BITS / 32)
+/* Zero bytes a copy read by the CUDA operators carries past its last
+ * block: a lane there reads two words at any code's position without a
+ * bounds test (a block of width 0 ends where its codes would start). */
+#define GR_PACK_PAD_BYTES 8u
 
 typedef struct gr_packed {
   gr_vid n;                 /* rows of the CSR it was made from */

@@ -24,6 +24,9 @@
 // Every kernel that emits ids does so through a block-staged queue
 // (emit.cuh), which can also measure the output's degrees for the next
 // level.
+// The kernels that read neighbour lists are templates over how they read
+// them (lists.cuh): plain ids, or packed lists decoded a warp at a time
+// (--compress packed); a graph's csr.packed picks the second at the launch.
 #ifndef GR_CUDA_OPERATORS_CUH
 #define GR_CUDA_OPERATORS_CUH
 
@@ -38,6 +41,7 @@
 #include "gr/operators.h"
 #include "gr/workspace.h"
 #include "operators/cuda/emit.cuh"
+#include "operators/cuda/lists.cuh"
 
 namespace gr_cuda {
 
@@ -72,9 +76,9 @@ __device__ __forceinline__ bool frontier_test(const uint32_t *__restrict__ bits,
 // The push advances' queue: culling available for idempotent visits.
 using PushQueue = BlockQueue<kBlock, 1024, 512>;
 
-template <class Visit>
-__global__ void __launch_bounds__(kBlock)
-    advance_push_lb_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
+template <class Lists, class Visit>
+__global__ void __launch_bounds__(kBlock, Lists::kPushMinBlocks)
+    advance_push_lb_kernel(const gr_eid *__restrict__ offsets, Lists lists,
                            const gr_vid *__restrict__ in, gr_eid n_in,
                            const gr_eid *__restrict__ scan, gr_vid *__restrict__ out, gr_eid cap,
                            unsigned long long *count, const gr_eid *deg, unsigned long long *deg_ctr,
@@ -91,25 +95,29 @@ __global__ void __launch_bounds__(kBlock)
     if (threadIdx.x == 0) s_lo = scan_search(scan, 0, n_in - 1, base);
     if (threadIdx.x == 32) s_hi = scan_search(scan, 0, n_in - 1, last);
     __syncthreads();
-    gr_eid rank = base + threadIdx.x;
-    bool keep = false;
-    gr_vid v = 0;
-    if (rank <= last) {
+    const gr_eid rank = base + threadIdx.x;
+    const bool valid = rank <= last;
+    gr_vid u = 0;
+    gr_eid s = 0, e = 0;
+    if (valid) {
       gr_eid i = scan_search(scan, s_lo, s_hi, rank);
-      gr_vid u = in[i];
-      gr_eid e = offsets[u] + (rank - scan[i]);
-      v = indices[e];
-      keep = visit(u, v, e);
+      u = in[i];
+      s = offsets[u];
+      e = s + (rank - scan[i]);
     }
+    // Ranks are consecutive across the warp: the lane before holds e - 1
+    // unless e starts its row.
+    const gr_vid v = lists.warp_id(valid, u, s, e, valid && (threadIdx.x & 31u) && e != s, false, 0);
+    const bool keep = valid && visit(u, v, e);
     if (cull) q.push_unique(keep, v);
     else q.push(keep, v);
   }
   q.finish(deg_ctr);
 }
 
-template <class Visit>
-__global__ void __launch_bounds__(kBlock)
-    advance_push_chunked_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
+template <class Lists, class Visit>
+__global__ void __launch_bounds__(kBlock, Lists::kPushMinBlocks)
+    advance_push_chunked_kernel(const gr_eid *__restrict__ offsets, Lists lists,
                                 const gr_vid *__restrict__ in, gr_eid n_in, const gr_eid *__restrict__ scan,
                                 const gr_eid *__restrict__ chunks, gr_eid max_chunks, gr_vid *__restrict__ out,
                                 gr_eid cap, unsigned long long *count, const gr_eid *deg,
@@ -127,15 +135,19 @@ __global__ void __launch_bounds__(kBlock)
                       : c + 1 < max_chunks  ? chunks[c + 1]
                                             : scan_search(scan, 0, n_in - 1, base + kBlock);
     const gr_eid rank = base + threadIdx.x;
-    bool keep = false;
-    gr_vid v = 0;
-    if (rank < total) {
+    const bool valid = rank < total;
+    gr_vid u = 0;
+    gr_eid s = 0, e = 0;
+    if (valid) {
       gr_eid i = scan_search(scan, lo, hi, rank);
-      gr_vid u = in[i];
-      gr_eid e = offsets[u] + (rank - scan[i]);
-      v = indices[e];
-      keep = visit(u, v, e);
+      u = in[i];
+      s = offsets[u];
+      e = s + (rank - scan[i]);
     }
+    // Ranks are consecutive across the warp: the lane before holds e - 1
+    // unless e starts its row.
+    const gr_vid v = lists.warp_id(valid, u, s, e, valid && (threadIdx.x & 31u) && e != s, false, 0);
+    const bool keep = valid && visit(u, v, e);
     if (cull) q.push_unique(keep, v);
     else q.push(keep, v);
   }
@@ -151,9 +163,9 @@ __global__ void __launch_bounds__(kBlock)
 // advance is for skewed frontiers.
 constexpr int kTwcStage = 2048;
 
-template <class Visit>
+template <class Lists, class Visit>
 __global__ void __launch_bounds__(kBlock)
-    advance_push_twc_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
+    advance_push_twc_kernel(const gr_eid *__restrict__ offsets, Lists lists,
                             const gr_vid *__restrict__ in, gr_eid n_in, gr_vid *__restrict__ out, gr_eid cap,
                             unsigned long long *count, unsigned long long *edges, const gr_eid *deg,
                             unsigned long long *deg_ctr, bool cull, Visit visit) {
@@ -198,14 +210,11 @@ __global__ void __launch_bounds__(kBlock)
       if (threadIdx.x == 0) s_owner = -1;  // read by all above; claimed again only after the next barrier
       const gr_vid bu = s_u;
       const gr_eid bb = s_b, bd = s_d;
-      for (gr_eid r = 0; r < bd; r += kBlock) {
-        const gr_eid k = r + threadIdx.x;
-        bool keep = false;
-        gr_vid v = 0;
-        if (k < bd) {
-          v = indices[bb + k];
-          keep = visit(bu, v, bb + k);
-        }
+      for (gr_eid at = Lists::align(bb); at < bb + bd; at += kBlock) {
+        const gr_eid e = at + threadIdx.x;
+        const bool valid = e >= bb && e < bb + bd;
+        const gr_vid v = lists.warp_id(valid, bu, bb, e, valid && lane && e > bb, false, 0);
+        const bool keep = valid && visit(bu, v, e);
         if (cull) q.push_unique(keep, v);
         else q.push(keep, v);
       }
@@ -216,14 +225,11 @@ __global__ void __launch_bounds__(kBlock)
       const gr_vid wu = __shfl_sync(kFullMask, u, src);
       const gr_eid wb = __shfl_sync(kFullMask, b, src), wd = __shfl_sync(kFullMask, d, src);
       if (lane == src) d = 0;
-      for (gr_eid r = 0; r < wd; r += 32) {
-        const gr_eid k = r + lane;
-        bool keep = false;
-        gr_vid v = 0;
-        if (k < wd) {
-          v = indices[wb + k];
-          keep = visit(wu, v, wb + k);
-        }
+      for (gr_eid at = Lists::align(wb); at < wb + wd; at += 32) {
+        const gr_eid e = at + lane;
+        const bool valid = e >= wb && e < wb + wd;
+        const gr_vid v = lists.warp_id(valid, wu, wb, e, valid && lane && e > wb, false, 0);
+        const bool keep = valid && visit(wu, v, e);
         q.warp_push(keep, v);
       }
     }
@@ -237,9 +243,10 @@ __global__ void __launch_bounds__(kBlock)
     __syncthreads();
     for (unsigned r = 0; r < total; r += kBlock) {
       const unsigned rank = r + threadIdx.x;
-      bool keep = false;
-      gr_vid v = 0;
-      if (rank < total) {
+      const bool valid = rank < total;
+      gr_vid u = 0;
+      gr_eid first = 0, e = 0;
+      if (valid) {
         // The last vertex starting at or before rank (one with no edges
         // left shares its start with the next, so the last is the owner).
         int lo = 0, hi = kBlock - 1;
@@ -248,10 +255,12 @@ __global__ void __launch_bounds__(kBlock)
           if (s_start[mid] <= rank) lo = mid;
           else hi = mid - 1;
         }
-        const gr_eid e = s_first[lo] + (rank - s_start[lo]);
-        v = indices[e];
-        keep = visit(s_src[lo], v, e);
+        u = s_src[lo];
+        first = s_first[lo];
+        e = first + (rank - s_start[lo]);
       }
+      const gr_vid v = lists.warp_id(valid, u, first, e, valid && lane && e != first, false, 0);
+      const bool keep = valid && visit(u, v, e);
       if (cull) q.push_unique(keep, v);
       else q.push(keep, v);
     }
@@ -291,9 +300,9 @@ __device__ __forceinline__ void warp_emit_deg(bool pred, gr_vid v, const gr_eid 
 enum { kLvSize = 0, kLvEdges = 1, kLvMaxDeg = 2, kLvSets = 3, kLvLevels = 9, kLvEdgesVisited = 10,
        kLvCounters = 11 };
 
-template <class LevelVisit>
+template <class Lists, class LevelVisit>
 __global__ void __launch_bounds__(kBlock)
-    advance_push_levels_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
+    advance_push_levels_kernel(const gr_eid *__restrict__ offsets, Lists lists,
                                gr_vid *q0, gr_vid *q1, gr_eid cap, int first_level, int max_levels,
                                gr_eid max_vertices, gr_eid max_edges, gr_eid max_degree, gr_eid n_in,
                                gr_eid *__restrict__ level_sizes, gr_vid *__restrict__ trail, gr_eid trail_cap,
@@ -365,13 +374,11 @@ __global__ void __launch_bounds__(kBlock)
         big &= big - 1;
         const gr_vid bu = __shfl_sync(kFullMask, u, src);
         const gr_eid bb = __shfl_sync(kFullMask, b, src), bd = __shfl_sync(kFullMask, d, src);
-        for (gr_eid k = 0; k < bd; k += 32) {
-          bool keep = false;
-          gr_vid v = 0;
-          if (k + lane < bd) {
-            v = indices[bb + k + lane];
-            keep = visit(level, bu, v, bb + k + lane);
-          }
+        for (gr_eid at = Lists::align(bb); at < bb + bd; at += 32) {
+          const gr_eid e = at + lane;
+          const bool valid = e >= bb && e < bb + bd;
+          const gr_vid v = lists.warp_id(valid, bu, bb, e, valid && lane && e > bb, false, 0);
+          const bool keep = valid && visit(level, bu, v, e);
           warp_emit_deg(keep, v, offsets, out, cap, nxt + kLvSize, nxt + kLvEdges, nxt + kLvMaxDeg);
         }
       }
@@ -383,14 +390,15 @@ __global__ void __launch_bounds__(kBlock)
         gr_eid other = __shfl_xor_sync(kFullMask, most, o);
         most = other > most ? other : most;
       }
+      // The group's first lane carries on from the id its last lane read
+      // in the round before (the edge before its own).
+      gr_vid last = 0;
       for (gr_eid r = 0; r < most; r++) {
         const gr_eid k = r * G + sub;
-        bool keep = false;
-        gr_vid v = 0;
-        if (k < mine) {
-          v = indices[b + k];
-          keep = visit(level, u, v, b + k);
-        }
+        const bool valid = k < mine;
+        const gr_vid v = lists.warp_id(valid, u, b, b + k, valid && sub > 0, r > 0 && sub == 0, last);
+        const bool keep = valid && visit(level, u, v, b + k);
+        last = __shfl_sync(kFullMask, v, lane | (G - 1));
         warp_emit_deg(keep, v, offsets, out, cap, nxt + kLvSize, nxt + kLvEdges, nxt + kLvMaxDeg);
       }
     }
@@ -409,9 +417,9 @@ __global__ void __launch_bounds__(kBlock)
 // per batch rather than two per edge.
 constexpr int kPullBatch = 4;
 
-template <class Wanted, class Visit>
+template <class Lists, class Wanted, class Visit>
 __global__ void __launch_bounds__(kBlock)
-    advance_pull_thread_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
+    advance_pull_thread_kernel(const gr_eid *__restrict__ offsets, Lists lists,
                                const uint32_t *__restrict__ fbits, const gr_vid *__restrict__ cand, gr_eid n,
                                gr_vid *__restrict__ out, gr_eid cap, unsigned long long *count,
                                unsigned long long *edges, gr_vid *heavy, unsigned long long *n_heavy,
@@ -432,11 +440,13 @@ __global__ void __launch_bounds__(kBlock)
         if (end - b > light) {
           big = true;
         } else {
+          typename Lists::Cursor cur;
+          lists.begin(cur, v, b);
           for (gr_eid k = b; k < end && !found; k += kPullBatch) {
             gr_vid u[kPullBatch];
             bool hit[kPullBatch];
 #pragma unroll
-            for (int j = 0; j < kPullBatch; j++) u[j] = k + j < end ? indices[k + j] : 0;
+            for (int j = 0; j < kPullBatch; j++) u[j] = k + j < end ? lists.at(cur, k + j) : 0;
 #pragma unroll
             for (int j = 0; j < kPullBatch; j++) hit[j] = k + j < end && frontier_test(fbits, u[j]);
 #pragma unroll
@@ -463,9 +473,9 @@ __global__ void __launch_bounds__(kBlock)
   block_add<kBlock>(examined, edges);
 }
 
-template <class Wanted, class Visit>
+template <class Lists, class Wanted, class Visit>
 __global__ void __launch_bounds__(kBlock)
-    advance_pull_warp_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
+    advance_pull_warp_kernel(const gr_eid *__restrict__ offsets, Lists lists,
                              const uint32_t *__restrict__ fbits, const gr_vid *__restrict__ cand,
                              gr_eid n, const unsigned long long *n_dev, gr_vid *__restrict__ out, gr_eid cap,
                              unsigned long long *count, unsigned long long *edges, const gr_eid *deg,
@@ -485,16 +495,15 @@ __global__ void __launch_bounds__(kBlock)
     if (w < n) v = cand ? cand[w] : (gr_vid)w;
     const bool want = w < n && wanted(v);
     const gr_eid b = want ? offsets[v] : 0, end = want ? offsets[v + 1] : 0;
-    for (gr_eid chunk = b; chunk < end && !found; chunk += 32) {
-      gr_eid k = chunk + lane;
-      gr_vid u = 0;
-      bool hit = false;
-      if (k < end) {
-        u = indices[k];
-        hit = frontier_test(fbits, u);
-      }
+    for (gr_eid chunk = Lists::align(b); chunk < end && !found; chunk += 32) {
+      const gr_eid k = chunk + lane;
+      const bool valid = k >= b && k < end;
+      const gr_vid u = lists.warp_id(valid, v, b, k, valid && lane && k > b, false, 0);
+      const bool hit = valid && frontier_test(fbits, u);
       unsigned bal = __ballot_sync(kFullMask, hit);
-      gr_eid span = end - chunk < 32 ? end - chunk : 32;
+      // Edges examined: the chunk's, or those up to the parent found.
+      const unsigned in_row = __ballot_sync(kFullMask, valid);
+      gr_eid span = (gr_eid)__popc(in_row);
       while (bal) {
         int l = __ffs(bal) - 1;
         gr_vid ul = __shfl_sync(kFullMask, u, l);
@@ -504,7 +513,7 @@ __global__ void __launch_bounds__(kBlock)
         ok = __shfl_sync(kFullMask, ok, 0);
         if (ok) {
           found = true;
-          span = (gr_eid)l + 1;
+          span = (gr_eid)__popc(in_row & ((2u << l) - 1u));
           break;
         }
         bal &= bal - 1;
@@ -583,6 +592,29 @@ inline unsigned max_blocks(gr_device *dev) {
   return (unsigned)(sms > 0 ? sms : 16) * 8u;
 }
 
+// Blocks of kBlock threads of `kernel` that fit on an SM at once (0 when
+// the query fails).
+template <class Kernel>
+int blocks_per_sm(Kernel kernel) {
+  int b = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kernel, kBlock, 0) != cudaSuccess) {
+    (void)cudaGetLastError();  // the query's own failure, cleared: the launch then uses `want`
+    return 0;
+  }
+  return b;
+}
+
+// A grid-stride launch of `want` blocks, cut to those resident at once
+// when fewer fit (per_sm from blocks_per_sm): a second, partial wave would
+// leave most SMs idle while it runs (packed lists' decode takes the push
+// kernels past 32 registers, to 6 blocks an SM).
+inline unsigned resident_grid(gr_device *dev, int per_sm, unsigned want) {
+  const int sms = gr_device_sm_count(dev);
+  if (per_sm < 1 || sms < 1) return want;
+  const unsigned most = (unsigned)sms * (unsigned)per_sm;
+  return want < most ? want : most;
+}
+
 inline gr_status check_overflow(unsigned long long count, gr_eid cap, const char *op) {
   if (count > cap)
     return gr_errorf(GR_ERR_INTERNAL, "%s produced %llu items for an output of capacity %llu", op,
@@ -612,25 +644,24 @@ inline gr_status push_results(gr_workspace *ws, gr_advance_push_args *a, const c
   return GR_SUCCESS;
 }
 
-template <class Visit>
-gr_status advance_push_twc(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, Visit visit) {
+template <class Lists, class Visit>
+gr_status advance_push_twc(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, Lists lists, Visit visit) {
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   GR_CHECK(gr_workspace_zero_counters(ws, 4));
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
-  advance_push_twc_kernel<Visit><<<grid_for(a->n_in, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
-      a->g->offsets, a->g->indices, a->in, a->n_in, a->out, a->out_capacity, ctr, ctr + 1, a->next_offsets,
+  static const int per_sm = blocks_per_sm(advance_push_twc_kernel<Lists, Visit>);
+  advance_push_twc_kernel<Lists, Visit><<<resident_grid(dev, per_sm, grid_for(a->n_in, kBlock, max_blocks(dev))),
+                                          kBlock, 0, s>>>(
+      a->g->offsets, lists, a->in, a->n_in, a->out, a->out_capacity, ctr, ctr + 1, a->next_offsets,
       ctr + 2, a->idempotent, visit);
   GR_CUDA_CHECK_LAUNCH(dev);
   return push_results(ws, a, "advance (push, twc)");
 }
 
-template <class Visit>
-gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, Visit visit) {
-  a->n_out = 0;
-  a->edges = 0;
-  if (a->n_in == 0) return GR_SUCCESS;
+template <class Lists, class Visit>
+gr_status advance_push_with(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, Lists lists, Visit visit) {
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  if (ws->tune.advance == GR_ADVANCE_TWC) return advance_push_twc(dev, ws, a, visit);
+  if (ws->tune.advance == GR_ADVANCE_TWC) return advance_push_twc(dev, ws, a, lists, visit);
   if (ws->tune.advance == GR_ADVANCE_AUTO) {
     gr_eid edges = a->in_edges, max_degree = a->in_max_degree;
     if (!a->in_known) {
@@ -642,7 +673,7 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
       edges = ws->host_counters[0];
       max_degree = ws->host_counters[1];
     }
-    if (twc_fits(edges, max_degree)) return advance_push_twc(dev, ws, a, visit);
+    if (twc_fits(edges, max_degree)) return advance_push_twc(dev, ws, a, lists, visit);
   }
   GR_CHECK(gr_buffer_reserve(&ws->scan, dev, (a->n_in + 1) * sizeof(gr_eid), 0, &ws->policy, 0,
                              "advance degree scan"));
@@ -674,8 +705,9 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
   GR_CUDA_CHECK_LIB(dev, cub::DeviceScan::ExclusiveSum(ws->temp.ptr, temp, scan, scan, a->n_in + 1, s));
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
   if (ws->tune.advance == GR_ADVANCE_SERIAL) {
-    advance_push_lb_kernel<Visit><<<max_blocks(dev), kBlock, 0, s>>>(
-        a->g->offsets, a->g->indices, in, a->n_in, scan, a->out, a->out_capacity, ctr, a->next_offsets, ctr + 2,
+    static const int per_sm = blocks_per_sm(advance_push_lb_kernel<Lists, Visit>);
+    advance_push_lb_kernel<Lists, Visit><<<resident_grid(dev, per_sm, max_blocks(dev)), kBlock, 0, s>>>(
+        a->g->offsets, lists, in, a->n_in, scan, a->out, a->out_capacity, ctr, a->next_offsets, ctr + 2,
         a->idempotent, visit);
     GR_CUDA_CHECK_LAUNCH(dev);
   } else {
@@ -694,8 +726,9 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
     chunk_start_kernel<<<grid_for(max_chunks, kBlock, max_blocks(dev)), kBlock, 0, s>>>(scan, a->n_in, chunks,
                                                                                          max_chunks);
     GR_CUDA_CHECK_LAUNCH(dev);
-    advance_push_chunked_kernel<Visit><<<max_blocks(dev), kBlock, 0, s>>>(
-        a->g->offsets, a->g->indices, in, a->n_in, scan, chunks, max_chunks, a->out, a->out_capacity, ctr,
+    static const int per_sm = blocks_per_sm(advance_push_chunked_kernel<Lists, Visit>);
+    advance_push_chunked_kernel<Lists, Visit><<<resident_grid(dev, per_sm, max_blocks(dev)), kBlock, 0, s>>>(
+        a->g->offsets, lists, in, a->n_in, scan, chunks, max_chunks, a->out, a->out_capacity, ctr,
         a->next_offsets, ctr + 2, a->idempotent, visit);
     GR_CUDA_CHECK_LAUNCH(dev);
   }
@@ -703,27 +736,31 @@ gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
   return push_results(ws, a, "advance (push)");
 }
 
+template <class Visit>
+gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, Visit visit) {
+  a->n_out = 0;
+  a->edges = 0;
+  if (a->n_in == 0) return GR_SUCCESS;
+  if (a->g->packed) return advance_push_with(dev, ws, a, PackedLists{*a->g->packed}, visit);
+  return advance_push_with(dev, ws, a, PlainLists{a->g->indices}, visit);
+}
+
 // Runs levels while the frontier stays small (see gr_advance_levels_args).
 // Needs cooperative launch; a->levels = 0 when the input does not fit.
-template <class LevelVisit>
-gr_status advance_push_levels(gr_device *dev, gr_workspace *ws, gr_advance_levels_args *a, LevelVisit visit) {
-  a->levels = 0;
-  a->out_queue = 0;
-  a->n_out = a->n_in;
-  a->edges = 0;
-  if (a->n_in == 0 || a->n_in > a->max_vertices || a->max_levels < 1) return GR_SUCCESS;
+template <class Lists, class LevelVisit>
+gr_status advance_push_levels_with(gr_device *dev, gr_workspace *ws, gr_advance_levels_args *a, Lists lists,
+                                   LevelVisit visit) {
   static_assert((int)kLvCounters <= (int)GR_WS_COUNTERS, "advance_push_levels counters");
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
   GR_CUDA_CHECK(cudaMemsetAsync(ctr, 0, kLvCounters * sizeof(unsigned long long), s));
   int blocks = 0;
-  GR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, advance_push_levels_kernel<LevelVisit>,
+  GR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, advance_push_levels_kernel<Lists, LevelVisit>,
                                                               kBlock, 0));
   int sms = gr_device_sm_count(dev);
   if (blocks < 1 || sms < 1) return GR_SUCCESS;
   unsigned grid = (unsigned)sms;  // one block per SM keeps the grid barrier cheap
   const gr_eid *offsets = a->g->offsets;
-  const gr_vid *indices = a->g->indices;
   gr_vid *q0 = a->queue[0], *q1 = a->queue[1];
   gr_eid cap = a->capacity;
   int first = a->first_level, maxl = a->max_levels;
@@ -732,11 +769,11 @@ gr_status advance_push_levels(gr_device *dev, gr_workspace *ws, gr_advance_level
   gr_vid *trail = a->trail;
   gr_eid trail_cap = a->trail_capacity;
   const uint32_t *stop = a->stop;
-  void *args[] = {(void *)&offsets, (void *)&indices, (void *)&q0, (void *)&q1, (void *)&cap,
+  void *args[] = {(void *)&offsets, (void *)&lists, (void *)&q0, (void *)&q1, (void *)&cap,
                   (void *)&first, (void *)&maxl, (void *)&mv, (void *)&me, (void *)&md,
                   (void *)&n_in, (void *)&ls, (void *)&trail, (void *)&trail_cap, (void *)&stop,
                   (void *)&ctr, (void *)&visit};
-  GR_CUDA_CHECK_LIB(dev, cudaLaunchCooperativeKernel((const void *)advance_push_levels_kernel<LevelVisit>, grid, kBlock,
+  GR_CUDA_CHECK_LIB(dev, cudaLaunchCooperativeKernel((const void *)advance_push_levels_kernel<Lists, LevelVisit>, grid, kBlock,
                                             args, 0, s));
   unsigned long long h[kLvCounters];
   GR_CUDA_CHECK(cudaMemcpyAsync(h, ctr, sizeof h, cudaMemcpyDeviceToHost, s));
@@ -753,13 +790,20 @@ gr_status advance_push_levels(gr_device *dev, gr_workspace *ws, gr_advance_level
   return GR_SUCCESS;
 }
 
-template <class Wanted, class Visit>
-gr_status advance_pull(gr_device *dev, gr_workspace *ws, gr_advance_pull_args *a, Wanted wanted,
-                       Visit visit) {
-  a->n_out = 0;
+template <class LevelVisit>
+gr_status advance_push_levels(gr_device *dev, gr_workspace *ws, gr_advance_levels_args *a, LevelVisit visit) {
+  a->levels = 0;
+  a->out_queue = 0;
+  a->n_out = a->n_in;
   a->edges = 0;
-  gr_eid n = a->candidates ? a->n_candidates : (gr_eid)a->g->n;
-  if (n == 0) return GR_SUCCESS;
+  if (a->n_in == 0 || a->n_in > a->max_vertices || a->max_levels < 1) return GR_SUCCESS;
+  if (a->g->packed) return advance_push_levels_with(dev, ws, a, PackedLists{*a->g->packed}, visit);
+  return advance_push_levels_with(dev, ws, a, PlainLists{a->g->indices}, visit);
+}
+
+template <class Lists, class Wanted, class Visit>
+gr_status advance_pull_with(gr_device *dev, gr_workspace *ws, gr_advance_pull_args *a, gr_eid n, Lists lists,
+                            Wanted wanted, Visit visit) {
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   // Counters: found, edges examined, heavy candidates, out-degree sum/max,
   // candidates remaining.
@@ -772,17 +816,17 @@ gr_status advance_pull(gr_device *dev, gr_workspace *ws, gr_advance_pull_args *a
     // their number on the device: no round trip between the two.
     GR_CHECK(gr_buffer_reserve(&ws->scan, dev, (n + 1) * sizeof(gr_vid), 0, &ws->policy, 0, "pull heavy list"));
     gr_vid *heavy = (gr_vid *)ws->scan.ptr;
-    advance_pull_thread_kernel<Wanted, Visit><<<grid_for(n, kBlock, max_blocks(dev) * 4), kBlock, 0, s>>>(
-        a->g->offsets, a->g->indices, a->frontier_bits, a->candidates, n, a->out, a->out_capacity, ctr, ctr + 1,
+    advance_pull_thread_kernel<Lists, Wanted, Visit><<<grid_for(n, kBlock, max_blocks(dev) * 4), kBlock, 0, s>>>(
+        a->g->offsets, lists, a->frontier_bits, a->candidates, n, a->out, a->out_capacity, ctr, ctr + 1,
         heavy, ctr + 2, ws->tune.pull_light, a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, wanted, visit);
     GR_CUDA_CHECK_LAUNCH(dev);
-    advance_pull_warp_kernel<Wanted, Visit><<<max_blocks(dev), kBlock, 0, s>>>(
-        a->g->offsets, a->g->indices, a->frontier_bits, heavy, 0, ctr + 2, a->out, a->out_capacity, ctr, ctr + 1,
+    advance_pull_warp_kernel<Lists, Wanted, Visit><<<max_blocks(dev), kBlock, 0, s>>>(
+        a->g->offsets, lists, a->frontier_bits, heavy, 0, ctr + 2, a->out, a->out_capacity, ctr, ctr + 1,
         a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, wanted, visit);
     GR_CUDA_CHECK_LAUNCH(dev);
   } else {
-    advance_pull_warp_kernel<Wanted, Visit><<<grid_for(n * 32, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
-        a->g->offsets, a->g->indices, a->frontier_bits, a->candidates, n, nullptr, a->out, a->out_capacity, ctr,
+    advance_pull_warp_kernel<Lists, Wanted, Visit><<<grid_for(n * 32, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
+        a->g->offsets, lists, a->frontier_bits, a->candidates, n, nullptr, a->out, a->out_capacity, ctr,
         ctr + 1, a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, wanted, visit);
     GR_CUDA_CHECK_LAUNCH(dev);
   }
@@ -795,6 +839,17 @@ gr_status advance_pull(gr_device *dev, gr_workspace *ws, gr_advance_pull_args *a
   a->out_edges = ws->host_counters[3];
   a->out_max_degree = ws->host_counters[4];
   return GR_SUCCESS;
+}
+
+template <class Wanted, class Visit>
+gr_status advance_pull(gr_device *dev, gr_workspace *ws, gr_advance_pull_args *a, Wanted wanted,
+                       Visit visit) {
+  a->n_out = 0;
+  a->edges = 0;
+  const gr_eid n = a->candidates ? a->n_candidates : (gr_eid)a->g->n;
+  if (n == 0) return GR_SUCCESS;
+  if (a->g->packed) return advance_pull_with(dev, ws, a, n, PackedLists{*a->g->packed}, wanted, visit);
+  return advance_pull_with(dev, ws, a, n, PlainLists{a->g->indices}, wanted, visit);
 }
 
 template <class Keep>

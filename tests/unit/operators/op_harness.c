@@ -7,6 +7,7 @@
 
 #include "gr/buffer.h"
 #include "gr/frontier.h"
+#include "gr/packed.h"
 
 static int cmp_vid(const void *a, const void *b) {
   gr_vid x = *(const gr_vid *)a, y = *(const gr_vid *)b;
@@ -25,27 +26,53 @@ void op_result_free(op_result *r) {
 }
 
 typedef struct dev_graph {
-  gr_buffer b[2];
+  gr_buffer b[4];
+  gr_packed p; /* device arrays when the lists go packed */
   gr_csr c;
 } dev_graph;
 
+static bool op_packed;
+void op_set_packed(bool packed) { op_packed = packed; }
+
+/* The CSR onto the device: its ids as they are, or packed (the three
+ * arrays of gr_packed in place of the ids, as --compress packed does). */
 static gr_status upload(gr_device *dev, const gr_csr *h, dev_graph *d) {
   memset(d, 0, sizeof *d);
   size_t ob = ((size_t)h->n + 1) * sizeof(gr_eid), ib = (size_t)h->m * sizeof(gr_vid);
   GR_CHECK(gr_buffer_resize(&d->b[0], dev, ob, 0, "test offsets"));
-  GR_CHECK(gr_buffer_resize(&d->b[1], dev, ib, 0, "test indices"));
   GR_CHECK(gr_device_copy(dev, d->b[0].ptr, h->offsets, ob, GR_COPY_H2D));
-  GR_CHECK(gr_device_copy(dev, d->b[1].ptr, h->indices, ib, GR_COPY_H2D));
   d->c.n = h->n;
   d->c.m = h->m;
   d->c.offsets = d->b[0].ptr;
-  d->c.indices = d->b[1].ptr;
-  return GR_SUCCESS;
+  if (!op_packed) {
+    GR_CHECK(gr_buffer_resize(&d->b[1], dev, ib, 0, "test indices"));
+    GR_CHECK(gr_device_copy(dev, d->b[1].ptr, h->indices, ib, GR_COPY_H2D));
+    d->c.indices = d->b[1].ptr;
+    return GR_SUCCESS;
+  }
+  gr_packed hp = GR_PACKED_INIT;
+  GR_CHECK(gr_packed_encode(&hp, h));
+  const size_t sizes[3] = {hp.n_bytes, ((size_t)hp.n_blocks + 1) * sizeof *hp.block_offsets,
+                           (size_t)gr_packed_groups(hp.n_blocks) * sizeof *hp.group_offsets};
+  const void *src[3] = {hp.bytes, hp.block_offsets, hp.group_offsets};
+  gr_status st = GR_SUCCESS;
+  for (int i = 0; i < 3 && st >= 0; i++) {
+    /* The blocks with the padding the CUDA operators read past the last. */
+    st = gr_buffer_resize(&d->b[1 + i], dev, sizes[i] + (i ? 0 : GR_PACK_PAD_BYTES), 0, "test packed lists");
+    if (st >= 0 && sizes[i]) st = gr_device_copy(dev, d->b[1 + i].ptr, src[i], sizes[i], GR_COPY_H2D);
+  }
+  if (st >= 0) st = gr_device_memset(dev, (uint8_t *)d->b[1].ptr + sizes[0], 0, GR_PACK_PAD_BYTES);
+  d->p = hp;
+  d->p.bytes = d->b[1].ptr;
+  d->p.block_offsets = d->b[2].ptr;
+  d->p.group_offsets = d->b[3].ptr;
+  d->c.packed = &d->p;
+  gr_packed_free(&hp);
+  return st;
 }
 
 static void drop(dev_graph *d) {
-  gr_buffer_release(&d->b[0]);
-  gr_buffer_release(&d->b[1]);
+  for (int i = 0; i < 4; i++) gr_buffer_release(&d->b[i]);
 }
 
 /* Device label/pred arrays set up from the frontier, and a context. */
@@ -387,4 +414,21 @@ gr_vid *op_random_set(gr_vid n, gr_eid k, uint64_t seed) {
     if (taken[v]) out[got++] = v;
   free(taken);
   return out;
+}
+
+gr_status op_run_decode(gr_device *dev, const gr_csr *g, op_decode_fn decode, int pattern, gr_vid *out) {
+  dev_graph dg;
+  gr_buffer o = GR_BUFFER_INIT;
+  const bool was = op_packed;
+  op_packed = true;
+  gr_status st = upload(dev, g, &dg);
+  op_packed = was;
+  const size_t ob = ((size_t)g->m + 1) * sizeof(gr_vid);
+  if (st >= 0) st = gr_buffer_resize(&o, dev, ob, 0, "decoded ids");
+  if (st >= 0) st = gr_device_memset(dev, o.ptr, 0xff, ob);
+  if (st >= 0) st = decode(dev, &dg.c, pattern, o.ptr);
+  if (st >= 0) st = gr_device_copy(dev, out, o.ptr, (size_t)g->m * sizeof(gr_vid), GR_COPY_D2H);
+  gr_buffer_release(&o);
+  drop(&dg);
+  return st;
 }

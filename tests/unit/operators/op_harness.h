@@ -5,6 +5,8 @@
 #ifndef GR_OP_HARNESS_H
 #define GR_OP_HARNESS_H
 
+#include <stdbool.h>
+
 #include "gr/device.h"
 #include "gr/graph.h"
 #include "test_ops.h"
@@ -29,6 +31,9 @@ void op_result_free(op_result *r);
 /* The operator variants the next op_run_* calls use (gr_tuning_parse
  * text; NULL or "" = the defaults). */
 void op_set_tuning(const char *text);
+/* Whether the next op_run_* calls put the graph's lists on the device
+ * packed (gr/packed.h) rather than as ids. */
+void op_set_packed(bool packed);
 /* The vertex whose claim raises the levels' stop flag. */
 void op_set_stop_at(gr_vid v);
 /* Labels start at -1 except the frontier's (0); outputs get label 1. */
@@ -53,6 +58,12 @@ gr_status op_run_levels(const test_ops *ops, gr_device *dev, const gr_csr *g, co
                         const gr_advance_levels_args *limits, op_result *r);
 gr_status op_run_for_each(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in,
                           gr_eid n, op_result *r);
+/* A kernel that decodes every edge of a device CSR with packed lists into
+ * out (device, m ids), in one of its lane patterns. */
+typedef gr_status (*op_decode_fn)(gr_device *dev, const gr_csr *g, int pattern, gr_vid *out);
+/* g's lists packed onto dev and decoded by `decode`; the ids into out
+ * (host, m entries). */
+gr_status op_run_decode(gr_device *dev, const gr_csr *g, op_decode_fn decode, int pattern, gr_vid *out);
 /* Frontier conversions: queue -> bitmap -> queue (sorted). */
 gr_status op_run_roundtrip(gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n, op_result *r);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The CPU operators against plain serial loops: advance push and pull,
- * several push levels in one call (their stop tests), filter with and
+ * several push levels in one call (their stop tests), the three reading
+ * plain ids and packed lists (_i = 1), filter with and
  * without culling, split into two outputs, for-each, frontier conversions,
  * and the refusal to write past an output's capacity; the --tune and --mem
  * option strings. */
@@ -27,6 +28,7 @@ static void setup(void) {
 }
 
 static void teardown(void) {
+  op_set_packed(false);
   op_graph_free(&out_g);
   op_graph_free(&in_g);
   gr_device_destroy(&dev);
@@ -82,6 +84,7 @@ static void check_push(const gr_vid *f, gr_eid nf) {
 }
 
 START_TEST(push_outputs_each_unvisited_neighbour_once) {
+  op_set_packed(_i == 1);
   gr_vid hub = 0;
   check_push(&hub, 1);
   check_push(NULL, 0);
@@ -122,6 +125,7 @@ static void check_pull(const gr_vid *f, gr_eid nf) {
 }
 
 START_TEST(pull_finds_a_frontier_parent_for_each_reachable_vertex) {
+  op_set_packed(_i == 1);
   for (gr_eid k = 1; k <= 4096; k *= 8) {
     gr_vid *f = op_random_set(N, k, 100 + k);
     check_pull(f, k);
@@ -131,6 +135,7 @@ START_TEST(pull_finds_a_frontier_parent_for_each_reachable_vertex) {
 END_TEST
 
 START_TEST(pull_stops_at_the_first_parent) {
+  op_set_packed(_i == 1);
   /* With every vertex but one in the frontier, each in-edge scan of the one
    * unvisited vertex stops at its first in-neighbour. */
   gr_vid *f = malloc(N * sizeof(gr_vid));
@@ -241,6 +246,7 @@ static void check_levels(gr_vid source, gr_advance_levels_args limits, int want_
 }
 
 START_TEST(levels_run_breadth_first_until_a_limit) {
+  op_set_packed(_i == 1);
   gr_advance_levels_args lim;
   memset(&lim, 0, sizeof lim);
   lim.max_levels = 1000;
@@ -278,6 +284,7 @@ END_TEST
  * would not fit in it, and after the level whose visit raised the stop
  * flag. */
 START_TEST(levels_keep_a_trail_and_stop_on_a_flag) {
+  op_set_packed(_i == 1);
   gr_advance_levels_args lim;
   memset(&lim, 0, sizeof lim);
   lim.max_levels = 1000;
@@ -462,14 +469,14 @@ int main(void) {
   Suite *s = suite_create("operators");
   TCase *tc = tcase_create("cpu");
   tcase_add_checked_fixture(tc, setup, teardown);
-  tcase_add_test(tc, push_outputs_each_unvisited_neighbour_once);
-  tcase_add_test(tc, pull_finds_a_frontier_parent_for_each_reachable_vertex);
-  tcase_add_test(tc, pull_stops_at_the_first_parent);
+  tcase_add_loop_test(tc, push_outputs_each_unvisited_neighbour_once, 0, 2);
+  tcase_add_loop_test(tc, pull_finds_a_frontier_parent_for_each_reachable_vertex, 0, 2);
+  tcase_add_loop_test(tc, pull_stops_at_the_first_parent, 0, 2);
   tcase_add_test(tc, filter_keeps_matching_items_and_culls_duplicates);
   tcase_add_test(tc, filter_without_a_list_takes_every_id);
   tcase_add_test(tc, split_sends_each_item_to_its_class);
-  tcase_add_test(tc, levels_run_breadth_first_until_a_limit);
-  tcase_add_test(tc, levels_keep_a_trail_and_stop_on_a_flag);
+  tcase_add_loop_test(tc, levels_run_breadth_first_until_a_limit, 0, 2);
+  tcase_add_loop_test(tc, levels_keep_a_trail_and_stop_on_a_flag, 0, 2);
   tcase_add_test(tc, for_each_visits_every_vertex_or_every_item);
   tcase_add_test(tc, queue_bitmap_round_trip_sorts_and_keeps_the_set);
   tcase_add_test(tc, frontier_rejects_ids_outside_its_universe);

@@ -67,6 +67,11 @@ typedef struct test_ops {
 extern const test_ops test_ops_cpu;
 #ifdef GR_HAVE_CUDA
 extern const test_ops test_ops_cuda;
+/* Decodes every edge of g (packed lists on a GPU) into out[0 .. m) through
+ * the operators' packed reader: pattern 0 edge-balanced warps starting
+ * mid-block, 1 a warp per row, 2 four lanes per row with carried ids, 3 a
+ * lane per row with carried ids, 4 a thread per row with a cursor. */
+gr_status test_packed_decode_cuda(gr_device *dev, const gr_csr *g, int pattern, gr_vid *out);
 #endif
 
 #ifdef __cplusplus

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: Apache-2.0
+// How the CUDA operators read a neighbour id: from the plain index array, or
+// decoded from packed lists (gr/packed.h). The operator kernels are
+// templates over one of these two, so a graph without packed lists runs the
+// same code as before (PlainLists compiles to the plain load).
+//
+// Two ways to read, as the kernels walk lists:
+//   - a warp at a time (warp_id): every lane of the warp calls with its own
+//     edge or none, and says whether the lane before holds the edge before
+//     it (the caller's mapping knows). Such lanes form runs;
+//     a packed run is decoded by one segmented sum over the warp (the first
+//     lane of a run is its head, later lanes add their w-bit difference), so
+//     a run costs each lane one code and five shuffles. A head knows its id
+//     from the row's start (its absolute or row-relative code), from its
+//     block's base (the first edge of a 32-edge block), from the id the same
+//     lane decoded for the edge before (carried: a warp or a group walking a
+//     long row round after round), or, when none of those holds (a run that
+//     begins mid-row and mid-block, e.g. lane 0 of an edge-balanced warp),
+//     from a sum the whole warp takes over that block's codes.
+//   - a thread at a time (Cursor): a thread visiting one row's edges in
+//     order keeps the last id and adds the next code.
+#ifndef GR_CUDA_LISTS_CUH
+#define GR_CUDA_LISTS_CUH
+
+#include "gr/packed.h"
+#include "operators/cuda/emit.cuh"
+
+namespace gr_cuda {
+
+struct PlainLists {
+  const gr_vid *__restrict__ idx;
+
+  // Blocks an SM must hold at once in the edge-balanced push kernels (their
+  // __launch_bounds__): 8, 32 registers a thread, what the compiler chose
+  // for them unconstrained.
+  static constexpr int kPushMinBlocks = 8;
+
+  // Where a warp walking a row from edge s starts its rounds: at s itself.
+  __device__ __forceinline__ static gr_eid align(gr_eid s) { return s; }
+
+  // The id of edge e for each lane with valid set. row: the edge's row; s:
+  // the row's first edge; follows: the lane before holds edge e - 1 of the
+  // same row (valid); carried: prev is the id this lane read for edge e - 1
+  // of the same row. Only PackedLists uses those. Every lane of the warp
+  // calls.
+  __device__ __forceinline__ gr_vid warp_id(bool valid, gr_vid row, gr_eid s, gr_eid e, bool follows, bool carried,
+                                            gr_vid prev) const {
+    (void)row;
+    (void)s;
+    (void)follows;
+    (void)carried;
+    (void)prev;
+    return valid ? idx[e] : 0;
+  }
+
+  struct Cursor {};
+  // A thread reads row `row`'s edges s, s + 1, ... in order through c.
+  __device__ __forceinline__ void begin(Cursor &c, gr_vid row, gr_eid s) const {
+    (void)c;
+    (void)row;
+    (void)s;
+  }
+  __device__ __forceinline__ gr_vid at(Cursor &c, gr_eid e) const {
+    (void)c;
+    return idx[e];
+  }
+};
+
+// The sum of a value over the warp (ids add modulo 2^GR_VID_BITS).
+__device__ __forceinline__ gr_vid warp_id_sum(gr_vid x) {
+#if GR_VID_BITS == 64
+  for (int o = 16; o; o >>= 1) x += __shfl_xor_sync(kFullMask, x, o);
+  return x;
+#else
+  return __reduce_add_sync(kFullMask, x);
+#endif
+}
+
+struct PackedLists {
+  gr_packed p;  // device arrays, by value; the blocks with GR_PACK_PAD_BYTES after them
+
+  // The decode takes the edge-balanced push to 38 registers, 6 blocks an SM
+  // (75 % occupancy); held to 32, 8 blocks fit, as with plain ids.
+  static constexpr int kPushMinBlocks = 8;
+
+  // A warp walking a row starts its rounds at the block holding the row's
+  // first edge (lanes before it idle), so every round is one whole block:
+  // lane i holds the block's lane i, and no head needs the warp's sum.
+  __device__ __forceinline__ static gr_eid align(gr_eid s) { return s / GR_PACK_BLOCK * GR_PACK_BLOCK; }
+
+  // Block b's first word and width, from the two-level index.
+  __device__ __forceinline__ const uint32_t *block(gr_eid b, unsigned &w) const {
+    const uint64_t at = p.group_offsets[b / GR_PACK_GROUP] + p.block_offsets[b];
+    const uint64_t next = p.group_offsets[(b + 1) / GR_PACK_GROUP] + p.block_offsets[b + 1];
+    w = (unsigned)(next - at) - GR_PACK_BASE_WORDS;
+    return (const uint32_t *)(const void *)p.bytes + at;
+  }
+
+  // A lane's w-bit code: with 32-bit ids one funnel shift of the two words
+  // it spans (the padding makes the second always readable); lane 0's
+  // bits are the block's mode and are not an id's code.
+  __device__ __forceinline__ static gr_vid code(const uint32_t *blk, unsigned w, unsigned lane) {
+#if GR_VID_BITS == 64
+    return gr_packed_code(blk, w, lane);
+#else
+    const uint32_t *pay = blk + GR_PACK_BASE_WORDS;
+    const unsigned bit = lane * w, k = bit >> 5;
+    const uint32_t x = __funnelshift_r(pay[k], pay[k + 1], bit & 31u);
+    return w >= 32 ? x : x & ((1u << w) - 1u);
+#endif
+  }
+
+  // The id of a row's first edge from its code c (gr_packed_term's row
+  // start).
+  __device__ __forceinline__ static gr_vid row_start(const uint32_t *blk, unsigned w, gr_vid c, gr_vid row) {
+    return gr_packed_row_relative(blk, w) ? (gr_vid)(row + gr_packed_unzigzag(c)) : c;
+  }
+
+  __device__ __forceinline__ gr_vid warp_id(bool valid, gr_vid row, gr_eid s, gr_eid e, bool follows, bool carried,
+                                            gr_vid prev) const {
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned pos = (unsigned)(e % GR_PACK_BLOCK);
+    // A run continues where the lane before holds the edge before in the
+    // same block; its head is any other valid lane.
+    const bool cont = valid && follows && pos != 0 && !carried;
+    const bool seed = valid && !follows && pos != 0 && e != s && !carried;
+    uint64_t at = 0;
+    unsigned w = 0;
+    gr_vid x = 0;
+    if (valid) {
+      const uint32_t *blk = block(e / GR_PACK_BLOCK, w);
+      at = (uint64_t)(blk - (const uint32_t *)(const void *)p.bytes);
+      const gr_vid c = code(blk, w, pos);
+      x = pos == 0 ? gr_packed_base(blk) : e == s ? row_start(blk, w, c, row) : carried ? prev + c : c;
+    }
+    // Heads that begin mid-row and mid-block (lane 0 of an edge-balanced
+    // warp): the warp sums that block's terms from the later of the
+    // block's and the row's start up to e.
+    for (unsigned need = __ballot_sync(kFullMask, seed); need; need &= need - 1) {
+      const int l = __ffs(need) - 1;
+      const gr_eid el = __shfl_sync(kFullMask, e, l), sl = __shfl_sync(kFullMask, s, l);
+      const gr_vid rl = __shfl_sync(kFullMask, row, l);
+      const uint64_t atl = __shfl_sync(kFullMask, at, l);
+      const unsigned wl = __shfl_sync(kFullMask, w, l);
+      const gr_eid lo = el - el % GR_PACK_BLOCK;
+      const unsigned first = sl > lo ? (unsigned)(sl - lo) : 0u, last = (unsigned)(el - lo);
+      const uint32_t *blk = (const uint32_t *)(const void *)p.bytes + atl;
+      const gr_vid c = code(blk, wl, lane);
+      const gr_vid t = lane < first || lane > last ? 0
+                       : lane != first            ? c
+                       : first == 0               ? gr_packed_base(blk)
+                                                  : row_start(blk, wl, c, rl);
+      const gr_vid sum = warp_id_sum(t);
+      if ((int)lane == l) x = sum;
+    }
+    const unsigned heads = __ballot_sync(kFullMask, !cont);
+    if (heads != kFullMask) {
+      const unsigned h = gr_packed_segment_head(heads, lane);
+      for (unsigned d = 1; d < 32; d <<= 1) {
+        const gr_vid y = __shfl_up_sync(kFullMask, x, d);
+        if (lane >= h + d) x += y;
+      }
+    }
+    return x;
+  }
+
+  struct Cursor {
+    gr_packed_walk k;
+    gr_vid row;
+    gr_eid s;
+  };
+  __device__ __forceinline__ void begin(Cursor &c, gr_vid row, gr_eid s) const {
+    c.row = row;
+    c.s = s;
+  }
+  __device__ __forceinline__ gr_vid at(Cursor &c, gr_eid e) const {
+    return e == c.s ? gr_packed_walk_start(&c.k, &p, e, c.row) : gr_packed_walk_next(&c.k, &p, e);
+  }
+};
+
+}  // namespace gr_cuda
+
+#endif
