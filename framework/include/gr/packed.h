@@ -180,14 +180,19 @@ GR_HD bool gr_packed_row_relative(const uint32_t *blk, unsigned w) {
   return w > 0 && (blk[GR_PACK_BASE_WORDS] & 1u);
 }
 
+/* The id of row `row`'s first edge from its code c (not at lane 0): the
+ * code itself, or in a row-relative block the zig-zagged distance to row. */
+GR_HD gr_vid gr_packed_row_start_id(const uint32_t *blk, unsigned w, gr_vid c, gr_vid row) {
+  return gr_packed_row_relative(blk, w) ? (gr_vid)(row + gr_packed_unzigzag(c)) : c;
+}
+
 /* What lane `lane` contributes to the block's segmented sum: at lane 0 the
  * base, at a row start (row_start: offsets[row] is this edge) its id, else
  * the difference to the lane before. Lane 0 and row starts begin segments. */
 GR_HD gr_vid gr_packed_term(const uint32_t *blk, unsigned w, unsigned lane, bool row_start, gr_vid row) {
   if (lane == 0) return gr_packed_base(blk);
   const gr_vid c = gr_packed_code(blk, w, lane);
-  if (!row_start) return c;
-  return gr_packed_row_relative(blk, w) ? (gr_vid)(row + gr_packed_unzigzag(c)) : c;
+  return row_start ? gr_packed_row_start_id(blk, w, c, row) : c;
 }
 
 /* The lane that begins lane's segment, given the warp's mask of segment

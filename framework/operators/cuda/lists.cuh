@@ -88,14 +88,6 @@ struct PackedLists {
   // lane i holds the block's lane i, and no head needs the warp's sum.
   __device__ __forceinline__ static gr_eid align(gr_eid s) { return s / GR_PACK_BLOCK * GR_PACK_BLOCK; }
 
-  // Block b's first word and width, from the two-level index.
-  __device__ __forceinline__ const uint32_t *block(gr_eid b, unsigned &w) const {
-    const uint64_t at = p.group_offsets[b / GR_PACK_GROUP] + p.block_offsets[b];
-    const uint64_t next = p.group_offsets[(b + 1) / GR_PACK_GROUP] + p.block_offsets[b + 1];
-    w = (unsigned)(next - at) - GR_PACK_BASE_WORDS;
-    return (const uint32_t *)(const void *)p.bytes + at;
-  }
-
   // A lane's w-bit code: with 32-bit ids one funnel shift of the two words
   // it spans (the padding makes the second always readable); lane 0's
   // bits are the block's mode and are not an id's code.
@@ -110,12 +102,6 @@ struct PackedLists {
 #endif
   }
 
-  // The id of a row's first edge from its code c (gr_packed_term's row
-  // start).
-  __device__ __forceinline__ static gr_vid row_start(const uint32_t *blk, unsigned w, gr_vid c, gr_vid row) {
-    return gr_packed_row_relative(blk, w) ? (gr_vid)(row + gr_packed_unzigzag(c)) : c;
-  }
-
   __device__ __forceinline__ gr_vid warp_id(bool valid, gr_vid row, gr_eid s, gr_eid e, bool follows, bool carried,
                                             gr_vid prev) const {
     const unsigned lane = threadIdx.x & 31u;
@@ -128,10 +114,10 @@ struct PackedLists {
     unsigned w = 0;
     gr_vid x = 0;
     if (valid) {
-      const uint32_t *blk = block(e / GR_PACK_BLOCK, w);
+      const uint32_t *blk = gr_packed_block(&p, e / GR_PACK_BLOCK, &w);
       at = (uint64_t)(blk - (const uint32_t *)(const void *)p.bytes);
       const gr_vid c = code(blk, w, pos);
-      x = pos == 0 ? gr_packed_base(blk) : e == s ? row_start(blk, w, c, row) : carried ? prev + c : c;
+      x = pos == 0 ? gr_packed_base(blk) : e == s ? gr_packed_row_start_id(blk, w, c, row) : carried ? prev + c : c;
     }
     // Heads that begin mid-row and mid-block (lane 0 of an edge-balanced
     // warp): the warp sums that block's terms from the later of the
@@ -149,7 +135,7 @@ struct PackedLists {
       const gr_vid t = lane < first || lane > last ? 0
                        : lane != first            ? c
                        : first == 0               ? gr_packed_base(blk)
-                                                  : row_start(blk, wl, c, rl);
+                                                  : gr_packed_row_start_id(blk, wl, c, rl);
       const gr_vid sum = warp_id_sum(t);
       if ((int)lane == l) x = sum;
     }
