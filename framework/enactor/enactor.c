@@ -489,8 +489,8 @@ static gr_status gr__slot_init(gr__slot *s) {
   if (pack) {
     if (!e->cfg.prim->reads_packed_lists)
       return gr_errorf(GR_ERR_INVALID_ARG,
-                       "--compress packed: %s reads neighbour lists in kernels of its own, which do not decode "
-                       "packed lists yet (bfs, dobfs, sssp and reach do); use --compress none",
+                       "--compress packed: %s reads neighbour ids in kernels of its own that do not decode "
+                       "packed lists (its reads_packed_lists is not set); use --compress none",
                        e->cfg.prim->name);
     GR_CHECK_GOTO(gr_packed_encode(&hp[0], &sub->out), st, done);
     if (own_csc) GR_CHECK_GOTO(gr_packed_encode(&hp[1], &sub->in), st, done);

@@ -653,6 +653,9 @@ const gr_primitive gr_bc_primitive = {
     .needs_source = true,
     .needs_in_edges = true,
     .needs_weights = false,
+    /* The passes go through the advance; the backward levels loop decodes
+     * packed lists itself. */
+    .reads_packed_lists = true,
     .accumulates_sources = true,
     .aux = {2, {"depth", "sigma"}, {GR_VALUE_SVID, GR_VALUE_DOUBLE}},
     .init = bc_init,

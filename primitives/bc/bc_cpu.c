@@ -28,7 +28,6 @@ static GR_CPU_FOR_EACH(gr__bc_fill_cpu, gr_bc_ctx, gr_bc_fill)
 static gr_status gr__bc_backward_levels(gr_device *dev, gr_bc_levels_args *a, const gr_bc_ctx *c, bool log) {
   GR_CHECK(gr__device_launch(dev, log ? "gr__bc_backward_levels_log_cpu" : "gr__bc_backward_levels_cpu", NULL));
   const gr_eid *off = a->g->offsets;
-  const gr_vid *idx = a->g->indices;
   const int nt = gr_device_cpu_threads(dev);
   const double zero = log ? GR_LOG_ZERO : 0.0;
   uint64_t edges = 0;
@@ -43,8 +42,11 @@ static gr_status gr__bc_backward_levels(gr_device *dev, gr_bc_levels_args *a, co
         sum = c->acc[v];
         c->acc[v] = zero;
       } else {
-        for (gr_eid k = off[v]; k < off[v + 1]; k++)
-          if (gr_bc_is_successor(c, (gr_svid)d, idx[k])) sum = log ? gr_log_add(sum, c->coef[idx[k]]) : sum + c->coef[idx[k]];
+        gr_packed_walk pw = {NULL, 0, 0, 0};
+        for (gr_eid k = off[v]; k < off[v + 1]; k++) {
+          const gr_vid w = gr__cpu_neighbour(a->g, &pw, v, off[v], k);
+          if (gr_bc_is_successor(c, (gr_svid)d, w)) sum = log ? gr_log_add(sum, c->coef[w]) : sum + c->coef[w];
+        }
         edges += off[v + 1] - off[v];
       }
       if (log) gr_bc_backward_finish_log(c, v, sum);

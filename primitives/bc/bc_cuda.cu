@@ -70,11 +70,12 @@ __device__ __forceinline__ double group_sum(double x, int G) {
 // per level, G lanes per vertex (as many as the grid's threads allow) stride
 // its out-edges and sum the successors' coefficients; vertices of more than
 // 32 out-edges take the whole warp, one after another. A grid barrier ends
-// each level, so the next one reads finished coefficients.
-template <int Mode>
+// each level, so the next one reads finished coefficients. Ids come through
+// Lists (operators/cuda/lists.cuh), plain or packed, read the way the
+// advance's levels loop reads them.
+template <int Mode, class Lists>
 __global__ void __launch_bounds__(gr_cuda::kBlock)
-    backward_levels_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ indices,
-                           const gr_vid *__restrict__ stack, const gr_eid *__restrict__ level_start, int hi, int lo,
+    backward_levels_kernel(const gr_eid *__restrict__ offsets, const Lists lists, const gr_vid *__restrict__ stack, const gr_eid *__restrict__ level_start, int hi, int lo,
                            bool acc_ready, gr_bc_ctx c, unsigned long long *edges) {
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   const unsigned full = gr_cuda::kFullMask;
@@ -119,9 +120,13 @@ __global__ void __launch_bounds__(gr_cuda::kBlock)
         const gr_vid bv = __shfl_sync(full, v, src);
         const gr_eid bb = __shfl_sync(full, b, src), bd = __shfl_sync(full, deg, src);
         double sum = zero;
-        for (gr_eid k = lane; k < bd; k += 32) {
-          const gr_vid w = indices[bb + k];
-          if (gr_bc_is_successor(&c, depth, w)) sum = sum_add<Mode>(sum, c.coef[w]);
+        // Rounds of 32 edges from the packed block holding the first (the
+        // lanes before it idle): every round decodes one block.
+        for (gr_eid at = Lists::align(bb); at < bb + bd; at += 32) {
+          const gr_eid e = at + lane;
+          const bool in = e >= bb && e < bb + bd;
+          const gr_vid w = lists.warp_id(in, bv, bb, e, in && lane && e > bb, false, 0);
+          if (in && gr_bc_is_successor(&c, depth, w)) sum = sum_add<Mode>(sum, c.coef[w]);
         }
         sum = group_sum<Mode>(sum, 32);
         if (lane == 0) {
@@ -137,13 +142,16 @@ __global__ void __launch_bounds__(gr_cuda::kBlock)
         const gr_eid other = __shfl_xor_sync(full, most, o);
         most = other > most ? other : most;
       }
+      // The group's first lane carries on from the id its last lane read in
+      // the round before (the edge before its own).
       double sum = zero;
+      gr_vid last = 0;
       for (gr_eid r = 0; r < most; r++) {
         const gr_eid k = r * G + sub;
-        if (k < mine) {
-          const gr_vid w = indices[b + k];
-          if (gr_bc_is_successor(&c, depth, w)) sum = sum_add<Mode>(sum, c.coef[w]);
-        }
+        const bool in = k < mine;
+        const gr_vid w = lists.warp_id(in, v, b, b + k, in && sub > 0, r > 0 && sub == 0, last);
+        last = __shfl_sync(full, w, lane | (G - 1));
+        if (in && gr_bc_is_successor(&c, depth, w)) sum = sum_add<Mode>(sum, c.coef[w]);
       }
       sum = group_sum<Mode>(sum, G);
       if (valid && sub == 0 && deg <= 32) {
@@ -156,31 +164,32 @@ __global__ void __launch_bounds__(gr_cuda::kBlock)
   if (examined) atomicAdd(edges, examined);
 }
 
-template <int Mode>
-gr_status backward_levels_cuda(gr_device *dev, gr_workspace *ws, gr_bc_levels_args *a, const gr_bc_ctx *c) {
+template <int Mode, class Lists>
+gr_status backward_levels_with(gr_device *dev, gr_workspace *ws, gr_bc_levels_args *a, const gr_bc_ctx *c,
+                               const Lists &lists) {
   a->edges = 0;
   if (a->hi < a->lo) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
   GR_CUDA_CHECK(cudaMemsetAsync(ctr, 0, sizeof(unsigned long long), s));
   int blocks = 0;
-  GR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, backward_levels_kernel<Mode>, gr_cuda::kBlock,
-                                                              0));
+  GR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, backward_levels_kernel<Mode, Lists>,
+                                                              gr_cuda::kBlock, 0));
   const int sms = gr_device_sm_count(dev);
   if (blocks < 1 || sms < 1)
     return gr_errorf(GR_ERR_CUDA, "bc backward levels: no cooperative grid fits (%d blocks per SM, %d SMs)", blocks,
                      sms);
   const gr_eid *offsets = a->g->offsets;
-  const gr_vid *indices = a->g->indices;
+  Lists l = lists;
   const gr_vid *stack = a->stack;
   const gr_eid *ls = a->level_start;
   int hi = a->hi, lo = a->lo;
   bool ready = a->acc_ready;
   gr_bc_ctx ctx = *c;
-  void *args[] = {(void *)&offsets, (void *)&indices, (void *)&stack, (void *)&ls, (void *)&hi,
-                  (void *)&lo,      (void *)&ready,   (void *)&ctx,   (void *)&ctr};
+  void *args[] = {(void *)&offsets, (void *)&l,     (void *)&stack, (void *)&ls, (void *)&hi,
+                  (void *)&lo,      (void *)&ready, (void *)&ctx,   (void *)&ctr};
   // One block per SM keeps the grid barrier cheap.
-  GR_CUDA_CHECK_LIB(dev, cudaLaunchCooperativeKernel((const void *)backward_levels_kernel<Mode>, (unsigned)sms,
+  GR_CUDA_CHECK_LIB(dev, cudaLaunchCooperativeKernel((const void *)backward_levels_kernel<Mode, Lists>, (unsigned)sms,
                                                      gr_cuda::kBlock, args, 0, s));
   unsigned long long h = 0;
   GR_CUDA_CHECK(cudaMemcpyAsync(&h, ctr, sizeof h, cudaMemcpyDeviceToHost, s));
@@ -188,6 +197,13 @@ gr_status backward_levels_cuda(gr_device *dev, gr_workspace *ws, gr_bc_levels_ar
   GR_CUDA_CHECK(cudaStreamSynchronize(s));
   a->edges = (gr_eid)h;
   return GR_SUCCESS;
+}
+
+// Plain ids or packed lists, as the graph on this device holds them.
+template <int Mode>
+gr_status backward_levels_cuda(gr_device *dev, gr_workspace *ws, gr_bc_levels_args *a, const gr_bc_ctx *c) {
+  if (a->g->packed) return backward_levels_with<Mode>(dev, ws, a, c, gr_cuda::PackedLists{*a->g->packed});
+  return backward_levels_with<Mode>(dev, ws, a, c, gr_cuda::PlainLists{a->g->indices});
 }
 
 template <int Mode>

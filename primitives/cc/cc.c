@@ -127,6 +127,7 @@ static gr_cc_ctx gr__cc_ctx(gr__cc_slice *s, const gr_part *p) {
   c.out_offsets = p->out.offsets;
   c.in_offsets = s->directed ? p->in.offsets : NULL;
   c.indices = p->out.indices;
+  if (p->out.packed) c.packed = *p->out.packed;
   c.largest = -1;
   c.samples = s->samples.ptr;
   c.seed = 0x6363u;
@@ -296,6 +297,9 @@ const gr_primitive gr_cc_primitive = {
     /* Directed graphs: every arc is linked from both of its ends' owners. */
     .needs_in_edges = true,
     .needs_weights = false,
+    /* Sampling rounds decode their one neighbour (gr_packed_get); the
+     * remaining arcs go through the advance. */
+    .reads_packed_lists = true,
     .init = cc_init,
     .release = cc_release,
     .reset = cc_reset,

@@ -41,6 +41,7 @@
 
 #include "gr/atomic.h"
 #include "gr/operators.h"
+#include "gr/packed.h"
 #include "gr/primitive.h"
 #include "gr/util.h"
 
@@ -66,7 +67,8 @@ typedef struct gr_cc_ctx {
   const gr_eid *out_offsets;      /* CSR of the owned vertices' out-edges */
   const gr_eid *in_offsets;       /* CSC (directed graphs), or NULL */
   const gr_eid *offsets;          /* the rows the current advance walks (out or in) */
-  const gr_vid *indices;          /* ... and their neighbours (the sampling rounds: out) */
+  const gr_vid *indices;          /* ... and their neighbours (the sampling rounds: out); NULL when packed */
+  gr_packed packed;               /* --compress packed: the out-lists (bytes NULL otherwise), by value */
   gr_eid round;                   /* sampling round: the neighbour index linked */
   gr_eid skip;                    /* the advance: leading neighbours of each row already linked */
   gr_svid largest;                /* root of the sampled largest component; -1: no skip */
@@ -123,7 +125,10 @@ GR_HD void gr_cc_init_vertex(const gr_cc_ctx *c, gr_vid v) {
 /* For each: a sampling round links v with its round-th out-neighbour. */
 GR_HD void gr_cc_link_round(const gr_cc_ctx *c, gr_vid v) {
   const gr_eid e = c->out_offsets[v] + c->round;
-  if (e < c->out_offsets[v + 1]) gr_cc_link(c, (gr_svid)v, (gr_svid)c->indices[e]);
+  if (e >= c->out_offsets[v + 1]) return;
+  /* A packed list decodes from the row's start: round r costs r + 1 codes. */
+  const gr_vid u = c->packed.bytes ? gr_packed_get(&c->packed, c->out_offsets, v, e) : c->indices[e];
+  gr_cc_link(c, (gr_svid)v, (gr_svid)u);
 }
 
 /* For each: pointer jumping until v points at its root. */

@@ -291,6 +291,14 @@ static gr_status pr_init(void **slice, gr_part *p) {
   s->pull = dir == GR_DIRECTION_PULL || (dir == GR_DIRECTION_AUTO && p->global_view);
   s->multi = p->count > 1;
   s->tol = gr_pr_tolerance(p->opts);
+  /* The relabelled pull (below) keeps a plain copy of the in-edge ids, as
+   * many bytes as the lists unpacked: never beside packed lists, whose
+   * point is fewer bytes. Refused on every backend alike. */
+  if (s->pull && p->in.packed && p->opts->tune.relabel == GR_SORT_ON) {
+    st = gr_errorf(GR_ERR_INVALID_ARG, "pr: --tune relabel=on keeps a plain copy of the in-edge ids, which "
+                                       "--compress packed is there to avoid; use one or the other");
+    goto fail;
+  }
   GR_CHECK_GOTO(gr_buffer_resize(&s->rank, p->dev, slots * sizeof(float), 0, "pr ranks"), st, fail);
   GR_CHECK_GOTO(gr_buffer_resize(&s->contrib, p->dev, slots * sizeof(float), 0, "pr contributions"), st, fail);
   GR_CHECK_GOTO(gr_buffer_resize(&s->sums, p->dev, 2 * sizeof(double), 0, "pr sums"), st, fail);
@@ -305,7 +313,9 @@ static gr_status pr_init(void **slice, gr_part *p) {
      * graph is in device memory, its sources are skewed and the second
      * copy of the ids fits. */
     const gr_tuning *t = &p->opts->tune;
-    const gr_pr_relabel rl = t->relabel == GR_SORT_ON                                ? GR_PR_RELABEL_ON
+    /* Packed lists are never relabelled (see above). */
+    const gr_pr_relabel rl = p->in.packed                                             ? GR_PR_RELABEL_OFF
+                             : t->relabel == GR_SORT_ON                                ? GR_PR_RELABEL_ON
                              : t->relabel == GR_SORT_AUTO && !p->ws->graph_on_host ? GR_PR_RELABEL_SKEWED
                                                                                     : GR_PR_RELABEL_OFF;
     st = gr_pr_plan_build(&s->plan, p->dev, &p->sub->in, p->in.indices, rl, t->hot, t->hub);
@@ -343,6 +353,7 @@ static gr_pr_ctx gr__pr_ctx(gr__pr_slice *s, const gr_part *p) {
   c.out_offsets = p->out.offsets;
   c.in_offsets = p->in.offsets;
   c.in_indices = p->in.indices;
+  if (p->in.packed) c.in_packed = *p->in.packed;
   c.owner = s->owner_table;
   c.owned_first = s->owned_first;
   c.me = p->index;
@@ -500,6 +511,9 @@ const gr_primitive gr_pr_primitive = {
     .needs_source = false,
     .needs_in_edges = true,
     .needs_weights = false,
+    /* Push goes through the advance; the pull decodes the CSC's packed
+     * lists itself (a tile's on the GPU, a row's on the CPU). */
+    .reads_packed_lists = true,
     .init = pr_init,
     .release = pr_release,
     .reset = pr_reset,

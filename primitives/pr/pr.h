@@ -47,6 +47,7 @@
 
 #include "gr/atomic.h"
 #include "gr/operators.h"
+#include "gr/packed.h"
 #include "gr/primitive.h"
 
 #ifdef __cplusplus
@@ -65,7 +66,8 @@ typedef struct gr_pr_ctx {
   float *xfer;                /* push: proxies: their partial sums, sent; owned: what peers sent */
   const gr_eid *out_offsets;  /* local CSR: out-degrees of owned vertices */
   const gr_eid *in_offsets;   /* local CSC: in-edges of owned vertices */
-  const gr_vid *in_indices;
+  const gr_vid *in_indices;   /* NULL when the in-lists are packed */
+  gr_packed in_packed;        /* --compress packed: the CSC's lists (bytes NULL otherwise), by value */
   const uint8_t *owner;       /* part owning each local vertex; NULL: see owned_first */
   gr_vid owned_first;         /* duplicate-1-hop: owned vertices are [0, owned_first); 0: use owner */
   int me;
@@ -119,13 +121,19 @@ GR_HD void gr_pr_update(const gr_pr_ctx *c, gr_vid v, double sum, double *l1, do
   c->rank[v] = gr_pr_next_rank(c, sum, c->rank[v], gr_pr_out_degree(c, v) == 0, l1, dangling);
 }
 
-/* Pull: the contribution arriving over in-edge e. */
-GR_HD double gr_pr_in_contrib(const gr_pr_ctx *c, gr_eid e) { return (double)c->contrib[c->in_indices[e]]; }
-
-/* Pull: the sum over v's in-edges [b, end). */
-GR_HD double gr_pr_row_sum(const gr_pr_ctx *c, gr_eid b, gr_eid end) {
+/* Pull: the sum of the contributions arriving over v's in-edges (the ids
+ * plain, or decoded along the row). */
+GR_HD double gr_pr_row_sum(const gr_pr_ctx *c, gr_vid v) {
+  const gr_eid b = c->in_offsets[v], end = c->in_offsets[v + 1];
   double s = 0;
-  for (gr_eid k = b; k < end; k++) s += gr_pr_in_contrib(c, k);
+  if (!c->in_packed.bytes) {
+    for (gr_eid k = b; k < end; k++) s += (double)c->contrib[c->in_indices[k]];
+    return s;
+  }
+  if (b == end) return 0;
+  gr_packed_walk w;
+  s = (double)c->contrib[gr_packed_walk_start(&w, &c->in_packed, b, v)];
+  for (gr_eid k = b + 1; k < end; k++) s += (double)c->contrib[gr_packed_walk_next(&w, &c->in_packed, k)];
   return s;
 }
 

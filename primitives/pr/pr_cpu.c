@@ -19,7 +19,7 @@ static gr_status gr__pr_pull_step_cpu(gr_device *dev, gr_workspace *ws, const gr
   const int nt = gr_device_cpu_threads(dev);
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1024) reduction(+ : a, b)
   for (gr_vid v = 0; v < n; v++)
-    if (gr_pr_owned(c, v)) gr_pr_update(c, v, gr_pr_row_sum(c, c->in_offsets[v], c->in_offsets[v + 1]), &a, &b);
+    if (gr_pr_owned(c, v)) gr_pr_update(c, v, gr_pr_row_sum(c, v), &a, &b);
   *l1 = a;
   *dangling = b;
   return GR_SUCCESS;

@@ -7,6 +7,7 @@
 // row. Sums are double per row; each block adds its part of the change and
 // the dangling rank to two device doubles, read once per step.
 #include <cub/block/block_reduce.cuh>
+#include <type_traits>
 
 #include "operators/cuda/operators.cuh"
 #include "pr/pr.h"
@@ -51,10 +52,12 @@ __device__ __forceinline__ void block_add(double l1, double dangling, double *su
 }
 
 // Where a pull step gathers from: the in-edge ids and the contributions
-// (the CSC's ids and contrib, or the relabelled copy and the contributions
-// in position order: pr.h), and the first position read past L1.
+// (the CSC's ids, plain or packed, and contrib, or the relabelled copy and
+// the contributions in position order: pr.h), and the first position read
+// past L1.
+template <class Lists>
 struct Src {
-  const gr_vid *__restrict__ idx;
+  Lists lists;
   const float *__restrict__ con;
   gr_vid hot;
   gr_vid n_hub;  // positions below it are read from the block's shared copy
@@ -62,7 +65,8 @@ struct Src {
 
 // A contribution: a hub's through L1 (the read-only path), anything else
 // from L2 only, so that the tail's one-off reads do not evict the hubs.
-__device__ __forceinline__ float gather(const Src &src, const float *hub, gr_vid u) {
+template <class Lists>
+__device__ __forceinline__ float gather(const Src<Lists> &src, const float *hub, gr_vid u) {
   return u < src.n_hub ? hub[u] : u < src.hot ? __ldg(src.con + u) : __ldcg(src.con + u);
 }
 
@@ -96,7 +100,8 @@ constexpr unsigned kLong = 16;
 static_assert(GR_PR_TILE % kBlock == 0, "a tile is whole loads of the block");
 
 // A tile's rows [r0, r1) and in-edges [e0, e0 + cnt); a chunk of heavy
-// row `heavy` has no rows of its own.
+// row `heavy` has no rows of its own (r0 = r1 = the heavy row's vertex,
+// which a packed list's decode needs).
 struct Tile {
   gr_vid r0, r1;
   gr_eid e0, cnt;
@@ -111,7 +116,7 @@ __device__ __forceinline__ Tile tile_at(const gr_pr_ctx &c, const gr_vid *__rest
   if (h & GR_PR_CHUNK_TILE) {
     const gr_vid v = heavy[l];
     const gr_eid end = c.in_offsets[v + 1];
-    x.r0 = x.r1 = 0;
+    x.r0 = x.r1 = v;
     x.e0 = c.in_offsets[v] + (gr_eid)(h & ~GR_PR_CHUNK_TILE) * GR_PR_TILE;
     x.cnt = end - x.e0 < (gr_eid)GR_PR_TILE ? end - x.e0 : (gr_eid)GR_PR_TILE;
     x.heavy = l;
@@ -125,11 +130,61 @@ __device__ __forceinline__ Tile tile_at(const gr_pr_ctx &c, const gr_vid *__rest
   return x;
 }
 
-__device__ __forceinline__ void load_ids(const Src &src, const Tile &x, gr_vid (&u)[kTilePer]) {
+__device__ __forceinline__ void load_ids(const Src<gr_cuda::PlainLists> &src, const Tile &x, gr_vid (&u)[kTilePer]) {
 #pragma unroll
   for (int j = 0; j < kTilePer; j++) {
     const gr_eid k = threadIdx.x + (gr_eid)j * kBlock;
-    u[j] = k < x.cnt ? __ldcs(src.idx + x.e0 + k) : 0;
+    u[j] = k < x.cnt ? __ldcs(src.lists.idx + x.e0 + k) : 0;
+  }
+}
+
+// Packed lists: a warp decodes 32 consecutive in-edges of the tile at a
+// time (lists.cuh's warp_id), which needs each edge's row and the row's
+// first edge: a chunk's row is its heavy row; a row tile's come from its
+// row_at (filled, and the block synchronised, before this), searched from
+// the row the slot before found (a thread's slots go up in edge order).
+__device__ __forceinline__ void decode_ids(const Src<gr_cuda::PackedLists> &src, const gr_pr_ctx &c, const Tile &x,
+                                           const unsigned *row_at, gr_vid (&u)[kTilePer]) {
+  const unsigned lane = threadIdx.x & 31u;
+  const bool chunk = x.heavy != kNotHeavy;
+  const gr_eid chunk_start = chunk ? c.in_offsets[x.r0] : 0;
+  const gr_vid last_row = x.r1 > x.r0 ? x.r1 - x.r0 - 1 : 0;
+  gr_vid lo = 0;
+#pragma unroll
+  for (int j = 0; j < kTilePer; j++) {
+    const gr_eid k = threadIdx.x + (gr_eid)j * kBlock;
+    const bool valid = k < x.cnt;
+    gr_vid row = x.r0;
+    gr_eid s = chunk_start;
+    if (valid && !chunk) {
+      // The last row whose first in-edge is at or before k: the non-empty
+      // row holding it (empty rows share their start with the next).
+      gr_vid hi = last_row;
+      while (lo < hi) {
+        const gr_vid mid = lo + (hi - lo + 1) / 2;
+        if (row_at[mid] <= (unsigned)k) lo = mid;
+        else hi = mid - 1;
+      }
+      row = x.r0 + lo;
+      s = x.e0 + row_at[lo];
+    }
+    const gr_eid e = x.e0 + k;
+    u[j] = src.lists.warp_id(valid, row, s, e, valid && lane && e != s, false, 0);
+  }
+}
+
+// The rows' first in-edges (from the tile's first), old ranks and sinks
+// into shared memory.
+__device__ __forceinline__ void load_rows(const gr_pr_ctx &c, const Tile &x, unsigned *row_at, float *old_rank,
+                                          unsigned char *sink) {
+  const gr_vid rows = x.r1 - x.r0;
+  for (gr_vid i = threadIdx.x; x.heavy == kNotHeavy && i <= rows; i += kBlock) {
+    const gr_vid v = x.r0 + i;
+    row_at[i] = (unsigned)(c.in_offsets[v] - x.e0);
+    if (i < rows) {
+      old_rank[i] = c.rank[v];
+      sink[i] = c.out_offsets[v + 1] == c.out_offsets[v];
+    }
   }
 }
 
@@ -137,9 +192,16 @@ __device__ __forceinline__ void load_ids(const Src &src, const Tile &x, gr_vid (
 // H100 against two (103 registers) and four (64, with spills) per SM:
 // Kronecker 22 1.13 / 1.08 / 1.35 ms per iteration, uniform 22 1.65 / 1.99
 // / 2.00, the 4096^2 grid 0.64 / 0.97 / 0.77.
+//
+// With packed lists a tile's ids decode only once its rows are known, so
+// they are not loaded ahead while the tile before is summed: the rows
+// first, a barrier, then the decode and the gathers.
+template <class Lists>
 __global__ void __launch_bounds__(kBlock, 3)
-    pull_tiles_kernel(gr_pr_ctx c, Src src, const gr_vid *__restrict__ tile_lo, const gr_vid *__restrict__ tile_hi,
-                      const gr_vid *__restrict__ heavy, gr_eid n_tiles, double *__restrict__ heavy_sum) {
+    pull_tiles_kernel(gr_pr_ctx c, Src<Lists> src, const gr_vid *__restrict__ tile_lo,
+                      const gr_vid *__restrict__ tile_hi, const gr_vid *__restrict__ heavy, gr_eid n_tiles,
+                      double *__restrict__ heavy_sum) {
+  constexpr bool kPacked = std::is_same<Lists, gr_cuda::PackedLists>::value;
   __shared__ float val[GR_PR_TILE];
   __shared__ unsigned row_at[GR_PR_TILE_ROWS + 1];  // a row's first in-edge, from the tile's first
   __shared__ float old_rank[GR_PR_TILE_ROWS];
@@ -154,10 +216,15 @@ __global__ void __launch_bounds__(kBlock, 3)
   }
   Tile x = tile_at(c, tile_lo, tile_hi, heavy, t);
   gr_vid u[kTilePer];
-  load_ids(src, x, u);
+  if constexpr (!kPacked) load_ids(src, x, u);
   for (gr_vid i = threadIdx.x; i < src.n_hub; i += kBlock) hub[i] = __ldcg(src.con + i);
   __syncthreads();
   for (;;) {
+    if constexpr (kPacked) {
+      load_rows(c, x, row_at, old_rank, sink);
+      __syncthreads();
+      decode_ids(src, c, x, row_at, u);
+    }
     float a[kTilePer];
 #pragma unroll
     for (int j = 0; j < kTilePer; j++) {
@@ -165,18 +232,11 @@ __global__ void __launch_bounds__(kBlock, 3)
       a[j] = k < x.cnt ? gather(src, hub, u[j]) : 0.0f;
     }
     const gr_vid rows = x.r1 - x.r0;
-    for (gr_vid i = threadIdx.x; x.heavy == kNotHeavy && i <= rows; i += kBlock) {
-      const gr_vid v = x.r0 + i;
-      row_at[i] = (unsigned)(c.in_offsets[v] - x.e0);
-      if (i < rows) {
-        old_rank[i] = c.rank[v];
-        sink[i] = c.out_offsets[v + 1] == c.out_offsets[v];
-      }
-    }
+    if constexpr (!kPacked) load_rows(c, x, row_at, old_rank, sink);
     // The next tile's ids, in flight while this one is summed.
     const gr_eid next = t + gridDim.x;
     const Tile y = next < n_tiles ? tile_at(c, tile_lo, tile_hi, heavy, next) : Tile{0, 0, 0, 0, kNotHeavy};
-    load_ids(src, y, u);
+    if constexpr (!kPacked) load_ids(src, y, u);
     if (x.heavy != kNotHeavy) {
       // A chunk of a heavy row: its sum, a warp's at a time, into the row's.
       double p = 0;
@@ -246,7 +306,8 @@ __global__ void __launch_bounds__(kBlock) push_step_kernel(gr_pr_ctx c, gr_vid n
 // clamped to what a block may hold beside the tile's arrays. Up to the
 // 48 KiB every block may use, no attribute needs setting (the default hub);
 // past it the kernel is allowed the opt-in maximum.
-size_t hub_shared_bytes(Src *src) {
+template <class Lists>
+size_t hub_shared_bytes(Src<Lists> *src) {
   const size_t plain = 48 * 1024;
   // The tile's arrays and the block reduction's storage, with room to spare.
   constexpr size_t kStatic = GR_PR_TILE * sizeof(float) + (GR_PR_TILE_ROWS + 1) * sizeof(unsigned) +
@@ -254,7 +315,7 @@ size_t hub_shared_bytes(Src *src) {
   size_t bytes = (size_t)src->n_hub * sizeof(float);
   if (bytes + kStatic <= plain) return bytes;
   cudaFuncAttributes fa;
-  if (cudaFuncGetAttributes(&fa, pull_tiles_kernel) != cudaSuccess) {
+  if (cudaFuncGetAttributes(&fa, pull_tiles_kernel<Lists>) != cudaSuccess) {
     (void)cudaGetLastError();
     src->n_hub = 0;
     return 0;
@@ -274,7 +335,7 @@ size_t hub_shared_bytes(Src *src) {
   // always the whole room (the same value from every caller), never this
   // call's size, so that no thread lowers it under another's launch.
   if (bytes + fa.sharedSizeBytes > plain &&
-      cudaFuncSetAttribute(pull_tiles_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)room) != cudaSuccess) {
+      cudaFuncSetAttribute(pull_tiles_kernel<Lists>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)room) != cudaSuccess) {
     (void)cudaGetLastError();
     bytes = fa.sharedSizeBytes < plain ? (plain - fa.sharedSizeBytes) / sizeof(float) * sizeof(float) : 0;
     src->n_hub = (gr_vid)(bytes / sizeof(float));
@@ -300,11 +361,11 @@ gr_status pull_step_cuda(gr_device *dev, gr_workspace *ws, const gr_pr_plan *pla
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   const unsigned most = gr_cuda::max_blocks(dev);
   GR_CHECK(gr_device_memset(dev, c->sums, 0, 2 * sizeof(double)));
-  Src src{c->in_indices, c->contrib, GR_NO_VERTEX, 0};
+  Src<gr_cuda::PlainLists> src{{c->in_indices}, c->contrib, GR_NO_VERTEX, 0};
   if (plan->relabelled) {
-    src = Src{(const gr_vid *)plan->ids.ptr, (const float *)plan->sorted.ptr,
-              plan->hot < (gr_eid)GR_NO_VERTEX ? (gr_vid)plan->hot : GR_NO_VERTEX,
-              (gr_vid)(plan->hub < (gr_eid)n ? plan->hub : n)};
+    src = Src<gr_cuda::PlainLists>{{(const gr_vid *)plan->ids.ptr}, (const float *)plan->sorted.ptr,
+                                   plan->hot < (gr_eid)GR_NO_VERTEX ? (gr_vid)plan->hot : GR_NO_VERTEX,
+                                   (gr_vid)(plan->hub < (gr_eid)n ? plan->hub : n)};
     if (n) {
       order_contrib_kernel<<<gr_cuda::grid_for(n, kBlock, most), kBlock, 0, s>>>(
           (float *)plan->sorted.ptr, c->contrib, (const gr_vid *)plan->order.ptr, n);
@@ -318,8 +379,15 @@ gr_status pull_step_cuda(gr_device *dev, gr_workspace *ws, const gr_pr_plan *pla
     const unsigned grid = (unsigned)(tiles < most ? tiles : most);
     const gr_vid *lo = (const gr_vid *)plan->tile_lo.ptr, *hi = (const gr_vid *)plan->tile_hi.ptr,
                  *heavy = (const gr_vid *)plan->heavy.ptr;
-    const size_t hub_bytes = hub_shared_bytes(&src);
-    pull_tiles_kernel<<<grid, kBlock, hub_bytes, s>>>(*c, src, lo, hi, heavy, plan->n_tiles, hs);
+    if (c->in_packed.bytes) {
+      // Never relabelled (pr.c): the CSC's own lists, decoded per tile.
+      Src<gr_cuda::PackedLists> packed{{c->in_packed}, c->contrib, GR_NO_VERTEX, 0};
+      pull_tiles_kernel<<<grid, kBlock, hub_shared_bytes(&packed), s>>>(*c, packed, lo, hi, heavy, plan->n_tiles,
+                                                                          hs);
+    } else {
+      const size_t hub_bytes = hub_shared_bytes(&src);
+      pull_tiles_kernel<<<grid, kBlock, hub_bytes, s>>>(*c, src, lo, hi, heavy, plan->n_tiles, hs);
+    }
     GR_CUDA_CHECK_LAUNCH(dev);
   }
   if (plan->n_heavy) {

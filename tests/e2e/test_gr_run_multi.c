@@ -324,6 +324,10 @@ START_TEST(packed_lists_on_many_devices_equal_one_device) {
   matrix_with("dobfs", NULL, "kron:11:16", pk, t, 3);
   matrix_with("sssp", NULL, "grid2d:24x30", pkw, t, 3);
   matrix_with("reach", NULL, "kron:10:8,directed", pk, t, 3);
+  /* The primitives that decode lists in loops of their own. */
+  matrix_with("cc", NULL, "kron:10:8,directed", pk, t, 3);
+  matrix_cmp("pr", NULL, "kron:10:8", pk, t, 3, 1e-5);
+  matrix_cmp("bc", NULL, "kron:9:8", pk, t, 3, 1e-9);
   if (on_gpu()) return; /* the file below costs a CUDA context per run */
   /* Parts without edges: arcs only among the first three of nine
    * vertices, cut by id range over three devices (the others' lists are

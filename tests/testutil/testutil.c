@@ -2,8 +2,10 @@
 /* Helpers shared by the Check tests. */
 #include "testutil.h"
 
+#include "gr/buffer.h"
 #include "gr/gen.h"
 #include "gr/graph.h"
+#include "gr/packed.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -149,4 +151,24 @@ gr_graph *gr_test_generated(const char *spec) {
   gr_graph *g = NULL;
   ck_assert_int_eq(gr_gen_graph(&g, &s, &o), GR_SUCCESS);
   return g;
+}
+
+int gr_test_upload_packed(gr_device *dev, const gr_csr *h, gr_buffer *b, gr_packed *p) {
+  gr_packed hp = GR_PACKED_INIT;
+  gr_status st = gr_packed_encode(&hp, h);
+  if (st < 0) return st;
+  const size_t sizes[3] = {hp.n_bytes, ((size_t)hp.n_blocks + 1) * sizeof *hp.block_offsets,
+                           (size_t)gr_packed_groups(hp.n_blocks) * sizeof *hp.group_offsets};
+  const void *src[3] = {hp.bytes, hp.block_offsets, hp.group_offsets};
+  for (int i = 0; i < 3 && st >= 0; i++) {
+    st = gr_buffer_resize(&b[i], dev, sizes[i] + (i ? 0 : GR_PACK_PAD_BYTES), 0, "test packed lists");
+    if (st >= 0 && sizes[i]) st = gr_device_copy(dev, b[i].ptr, src[i], sizes[i], GR_COPY_H2D);
+  }
+  if (st >= 0) st = gr_device_memset(dev, (uint8_t *)b[0].ptr + sizes[0], 0, GR_PACK_PAD_BYTES);
+  *p = hp;
+  p->bytes = b[0].ptr;
+  p->block_offsets = b[1].ptr;
+  p->group_offsets = b[2].ptr;
+  gr_packed_free(&hp);
+  return st;
 }

@@ -37,4 +37,14 @@ int gr_test_run_limited(const char *const argv[], const char *const env[], char 
 struct Suite;
 int gr_test_run_suite(struct Suite *s, int no_fork);
 
+struct gr_device;
+struct gr_buffer;
+struct gr_csr;
+struct gr_packed;
+/* Host CSR h's ids onto dev as packed lists, the way --compress packed puts
+ * them: gr_packed's three arrays in b[0..2] (the blocks followed by
+ * GR_PACK_PAD_BYTES zero bytes, which the CUDA readers may touch), *p
+ * their description with device pointers. Release with the buffers. */
+int gr_test_upload_packed(struct gr_device *dev, const struct gr_csr *h, struct gr_buffer *b, struct gr_packed *p);
+
 #endif

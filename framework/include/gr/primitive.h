@@ -295,8 +295,9 @@ typedef struct gr_primitive {
   bool needs_source;
   bool needs_in_edges;
   bool needs_weights;
-  /* Its kernels read neighbour ids only through the framework's operators
-   * (advance push, levels, pull), which decode packed lists: the
+  /* Its kernels read neighbour ids through the framework's operators
+   * (advance push, levels, pull), which decode packed lists, or decode
+   * them themselves (gr/packed.h; csr.packed set, csr.indices NULL): the
    * primitive runs with --compress packed. */
   bool reads_packed_lists;
   /* One run may take several sources (gr_run_args.sources) and accumulate

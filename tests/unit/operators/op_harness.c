@@ -8,6 +8,7 @@
 #include "gr/buffer.h"
 #include "gr/frontier.h"
 #include "gr/packed.h"
+#include "testutil.h"
 
 static int cmp_vid(const void *a, const void *b) {
   gr_vid x = *(const gr_vid *)a, y = *(const gr_vid *)b;
@@ -50,25 +51,9 @@ static gr_status upload(gr_device *dev, const gr_csr *h, dev_graph *d) {
     d->c.indices = d->b[1].ptr;
     return GR_SUCCESS;
   }
-  gr_packed hp = GR_PACKED_INIT;
-  GR_CHECK(gr_packed_encode(&hp, h));
-  const size_t sizes[3] = {hp.n_bytes, ((size_t)hp.n_blocks + 1) * sizeof *hp.block_offsets,
-                           (size_t)gr_packed_groups(hp.n_blocks) * sizeof *hp.group_offsets};
-  const void *src[3] = {hp.bytes, hp.block_offsets, hp.group_offsets};
-  gr_status st = GR_SUCCESS;
-  for (int i = 0; i < 3 && st >= 0; i++) {
-    /* The blocks with the padding the CUDA operators read past the last. */
-    st = gr_buffer_resize(&d->b[1 + i], dev, sizes[i] + (i ? 0 : GR_PACK_PAD_BYTES), 0, "test packed lists");
-    if (st >= 0 && sizes[i]) st = gr_device_copy(dev, d->b[1 + i].ptr, src[i], sizes[i], GR_COPY_H2D);
-  }
-  if (st >= 0) st = gr_device_memset(dev, (uint8_t *)d->b[1].ptr + sizes[0], 0, GR_PACK_PAD_BYTES);
-  d->p = hp;
-  d->p.bytes = d->b[1].ptr;
-  d->p.block_offsets = d->b[2].ptr;
-  d->p.group_offsets = d->b[3].ptr;
+  GR_CHECK(gr_test_upload_packed(dev, h, &d->b[1], &d->p));
   d->c.packed = &d->p;
-  gr_packed_free(&hp);
-  return st;
+  return GR_SUCCESS;
 }
 
 static void drop(dev_graph *d) {

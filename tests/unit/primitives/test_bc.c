@@ -252,14 +252,17 @@ START_TEST(one_device_equals_reference) {
       for (int threads = t ? 3 : 1; threads <= 3; threads += 2) {
         gr_prim_options o = options_tuned(tunings[t]);
         o.normalize = c == 2;
+        /* Eight sources: packed lists. */
+        o.compress = c == 1 ? GR_COMPRESS_PACKED : GR_COMPRESS_NONE;
         gr_vid *src = c == 2 ? all : malloc(sizeof *src * counts[c]);
         if (c < 2)
           for (gr_vid k = 0; k < counts[c]; k++) src[k] = (gr_vid)((k * 7919u + 11u * (gr_vid)i) % n);
         gr_run_args a = {src[0], 0, src, counts[c]};
         gr_result r = GR_RESULT_INIT;
         run_bc(&sub, 1, threads, NULL, NULL, &o, &a, &r);
-        ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s, %llu sources, %d threads, '%s': %s",
-                      specs[i], (unsigned long long)counts[c], threads, tunings[t], gr_error_message());
+        ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s, %llu sources, %d threads, '%s'%s: %s",
+                      specs[i], (unsigned long long)counts[c], threads, tunings[t],
+                      c == 1 ? ", packed lists" : "", gr_error_message());
         ck_assert_double_eq(r.extra.numbers[0], (double)counts[c]);
         gr_result_free(&r);
         if (c < 2) free(src);
@@ -332,10 +335,14 @@ START_TEST(several_devices_equal_one_device) {
             gr_comm *comm = NULL;
             ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
             gr_result r = GR_RESULT_INIT;
-            run_bc(subs, devices, 1, &gr_comm_exchange_ops, comm, &o, &a, &r);
+            /* Three devices hold their lists packed. */
+            gr_prim_options ok = o;
+            ok.compress = devices == 3 ? GR_COMPRESS_PACKED : GR_COMPRESS_NONE;
+            run_bc(subs, devices, 1, &gr_comm_exchange_ops, comm, &ok, &a, &r);
             gr_comm_destroy(&comm);
             char what[200];
-            snprintf(what, sizeof what, "%s, %d devices, %s, %s proxies, %s", specs[i], devices,
+            snprintf(what, sizeof what, "%s, %d devices%s, %s, %s proxies, %s", specs[i], devices,
+                     devices == 3 ? " (packed lists)" : "",
                      gr_partitioner_name(kinds[p]), proxies[x] == GR_PROXY_1HOP ? "1hop" : "all",
                      gr_comm_mode_name(modes[w]));
             const double *got = r.values;
@@ -461,6 +468,8 @@ START_TEST(one_device_beyond_double) {
     for (size_t wi = 0; wi < sizeof ways / sizeof ways[0]; wi++) {
       const int threads = ways[wi].threads;
       gr_prim_options o = options_tuned(ways[wi].tune);
+      /* Three sources: packed lists (the log-space loops decode too). */
+      o.compress = k == 3 ? GR_COMPRESS_PACKED : GR_COMPRESS_NONE;
       gr_run_args a = {src[0], 0, src, (gr_vid)k};
       gr_result r = GR_RESULT_INIT, ref = GR_RESULT_INIT;
       run_bc(&sub, 1, threads, NULL, NULL, &o, &a, &r);

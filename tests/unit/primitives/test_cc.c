@@ -122,11 +122,13 @@ START_TEST(largest_component_vote_takes_the_most_frequent_root) {
 }
 END_TEST
 
-/* Runs cc `runs` times on the given parts; returns the last run's labels
- * (caller frees) and checks that every run gives the same. */
+/* Runs cc `runs` times on the given parts, the lists packed or not;
+ * returns the last run's labels (caller frees) and checks that every run
+ * gives the same. */
 static gr_svid *run_cc(gr_subgraph *const *subs, int devices, int threads, const gr_exchange_ops *ex, void *shared,
-                       int *iterations) {
+                       int *iterations, bool packed) {
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  o.compress = packed ? GR_COMPRESS_PACKED : GR_COMPRESS_NONE;
   gr_enactor_config cfg = {.prim = &gr_cc_primitive,
                            .opts = &o,
                            .backend = GR_BACKEND_CPU,
@@ -162,10 +164,10 @@ static gr_svid *run_cc(gr_subgraph *const *subs, int devices, int threads, const
   return first;
 }
 
-static gr_svid *run_one_device(gr_graph *g, int threads, int *iterations) {
+static gr_svid *run_one_device(gr_graph *g, int threads, int *iterations, bool packed) {
   gr_subgraph *sub = NULL;
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
-  gr_svid *l = run_cc(&sub, 1, threads, NULL, NULL, iterations);
+  gr_svid *l = run_cc(&sub, 1, threads, NULL, NULL, iterations, packed);
   gr_subgraph_destroy(&sub);
   return l;
 }
@@ -182,13 +184,15 @@ START_TEST(one_device_equals_reference) {
     const gr_vid n = gr_graph_num_vertices(g);
     gr_result ref = GR_RESULT_INIT;
     ck_assert_int_eq(gr_cc_reference(g, &a, &o, &ref), GR_SUCCESS);
-    for (int threads = 1; threads <= 3; threads += 2) {
+    /* Threads 1 and 3 with plain ids, 2 with packed lists. */
+    for (int threads = 1; threads <= 3; threads++) {
       int iterations = 0;
-      gr_svid *l = run_one_device(g, threads, &iterations);
+      gr_svid *l = run_one_device(g, threads, &iterations, threads == 2);
       /* One device: the first iteration is the answer. */
       ck_assert_int_eq(iterations, 1);
       gr_result r = {.n = n, .type = GR_VALUE_SVID, .values = l};
-      ck_assert_msg(gr_cc_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%s: %s", specs[i], gr_error_message());
+      ck_assert_msg(gr_cc_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%s, %d threads%s: %s", specs[i], threads,
+                    threads == 2 ? ", packed lists" : "", gr_error_message());
       ck_assert_int_eq(memcmp(l, ref.values, (size_t)n * sizeof(gr_svid)), 0);
       free(l);
     }
@@ -202,11 +206,12 @@ START_TEST(graphs_without_edges_and_of_one_vertex) {
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   gr_run_args a = {0, 0, NULL, 0};
   const gr_vid none[][2] = {{0, 0}};
-  for (int k = 0; k < 2; k++) {
-    /* 5 isolated vertices; one vertex with a self-loop. */
-    gr_graph *g = k ? from_edges(1, none, 1, false) : from_edges(5, none, 0, true);
+  for (int k = 0; k < 4; k++) {
+    /* 5 isolated vertices; one vertex with a self-loop; each with plain
+     * ids and packed lists (no block; one). */
+    gr_graph *g = k & 1 ? from_edges(1, none, 1, false) : from_edges(5, none, 0, true);
     const gr_vid n = gr_graph_num_vertices(g);
-    gr_svid *l = run_one_device(g, 2, NULL);
+    gr_svid *l = run_one_device(g, 2, NULL, k >= 2);
     for (gr_vid v = 0; v < n; v++) ck_assert_int_eq(l[v], (gr_svid)v);
     gr_result r = {.n = n, .type = GR_VALUE_SVID, .values = l};
     ck_assert_int_eq(gr_cc_validate(g, &a, &o, &r, NULL), GR_SUCCESS);
@@ -230,7 +235,7 @@ START_TEST(several_devices_equal_one_device) {
   for (int i = 0; i < N_SPECS; i++) {
     gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
-    gr_svid *expect = run_one_device(g, 1, NULL);
+    gr_svid *expect = run_one_device(g, 1, NULL, false);
     for (int devices = 2; devices <= 4; devices++) {
       for (size_t p = 0; p < sizeof kinds / sizeof kinds[0]; p++) {
         gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
@@ -246,10 +251,12 @@ START_TEST(several_devices_equal_one_device) {
             gr_comm_options co = {comms[c], GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
             gr_comm *comm = NULL;
             ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
-            gr_svid *got = run_cc(subs, devices, 1, &gr_comm_exchange_ops, comm, NULL);
+            /* Three devices hold their lists packed. */
+            gr_svid *got = run_cc(subs, devices, 1, &gr_comm_exchange_ops, comm, NULL, devices == 3);
             gr_comm_destroy(&comm);
             ck_assert_msg(!memcmp(got, expect, (size_t)n * sizeof(gr_svid)),
-                          "%s, %d devices, %s, %s proxies, %s: labels differ from one device", specs[i], devices,
+                          "%s, %d devices%s, %s, %s proxies, %s: labels differ from one device", specs[i], devices,
+                          devices == 3 ? " (packed lists)" : "",
                           gr_partitioner_name(kinds[p]), proxies[x] == GR_PROXY_1HOP ? "1hop" : "all",
                           gr_comm_mode_name(comms[c]));
             free(got);
@@ -289,7 +296,7 @@ START_TEST(a_label_crosses_every_device_of_a_path) {
     gr_comm *comm = NULL;
     ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
     int iterations = 0;
-    gr_svid *l = run_cc(subs, devices, 1, &gr_comm_exchange_ops, comm, &iterations);
+    gr_svid *l = run_cc(subs, devices, 1, &gr_comm_exchange_ops, comm, &iterations, devices == 3);
     gr_comm_destroy(&comm);
     for (int v = 0; v < N; v++) ck_assert_int_eq(l[v], 0);
     /* The label moves one device per exchange, the last one changes

@@ -209,10 +209,12 @@ START_TEST(one_device_pull_and_push_equal_reference) {
     const gr_vid n = gr_graph_num_vertices(g);
     gr_subgraph *sub = NULL;
     ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    /* Threads 1 and 3 with plain ids, 2 with packed lists. */
     for (int dir = 0; dir < 2; dir++)
-      for (int threads = 1; threads <= 3; threads += 2) {
+      for (int threads = 1; threads <= 3; threads++) {
         gr_prim_options o = GR_PRIM_OPTIONS_INIT;
         o.direction = dir ? GR_DIRECTION_PUSH : GR_DIRECTION_AUTO;
+        o.compress = threads == 2 ? GR_COMPRESS_PACKED : GR_COMPRESS_NONE;
         ck_assert_int_eq(gr_pr_prepare(g, &o), GR_SUCCESS);
         int k = 0;
         bool pull = false;
@@ -222,8 +224,8 @@ START_TEST(one_device_pull_and_push_equal_reference) {
         ck_assert_int_eq(gr_pr_reference(g, &a, &o, &ref), GR_SUCCESS);
         as_result(&r, ref.values, n, k);
         memcpy(r.values, x, (size_t)n * sizeof(float));
-        ck_assert_msg(gr_pr_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%s %s: %s", specs[i], dir ? "push" : "pull",
-                      gr_error_message());
+        ck_assert_msg(gr_pr_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%s %s, %d threads%s: %s", specs[i],
+                      dir ? "push" : "pull", threads, threads == 2 ? ", packed lists" : "", gr_error_message());
         /* Far from the tolerance the stop is the reference's. */
         ck_assert_int_eq(k, (int)number(&ref, "iterations"));
         free(x);
@@ -318,12 +320,15 @@ START_TEST(several_devices_equal_one_device) {
             ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
             gr_prim_options o = o1;
             o.direction = ways[w].dir;
+            /* Three devices hold their lists packed. */
+            o.compress = devices == 3 ? GR_COMPRESS_PACKED : GR_COMPRESS_NONE;
             int k = 0;
             bool pull = false;
             float *got = run_pr(subs, devices, 1, &gr_comm_exchange_ops, comm, &o, &k, &pull, NULL);
             gr_comm_destroy(&comm);
             char what[200];
-            snprintf(what, sizeof what, "%s, %d devices, %s, %s proxies, %s, %s", specs[i], devices,
+            snprintf(what, sizeof what, "%s, %d devices%s, %s, %s proxies, %s, %s", specs[i], devices,
+                     devices == 3 ? " (packed lists)" : "",
                      gr_partitioner_name(kinds[p]), proxies[x] == GR_PROXY_1HOP ? "1hop" : "all",
                      gr_comm_mode_name(ways[w].comm), pull ? "pull" : "push");
             ck_assert_msg(pull == ways[w].pull, "%s: direction", what);

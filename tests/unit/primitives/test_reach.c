@@ -238,6 +238,37 @@ START_TEST(several_devices_equal_one_device) {
 }
 END_TEST
 
+/* A primitive whose kernels read ids of their own (reads_packed_lists not
+ * set) is refused packed lists before any device work: the ids it would
+ * read are not there. The template's primitive, told it reads its own. */
+START_TEST(a_primitive_not_reading_packed_lists_is_refused_them) {
+  gr_graph *g = gr_test_generated("kron:8:4");
+  gr_subgraph *sub = NULL;
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
+  gr_primitive own = gr_reach_primitive;
+  own.reads_packed_lists = false;
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  o.compress = GR_COMPRESS_PACKED;
+  gr_enactor_config cfg = {.prim = &own,
+                           .opts = &o,
+                           .backend = GR_BACKEND_CPU,
+                           .n_devices = 1,
+                           .cpu_threads = 1,
+                           .mem = GR_MEM_POLICY_INIT,
+                           .subs = &sub};
+  gr_enactor *e = NULL;
+  ck_assert_int_eq(gr_enactor_create(&e, &cfg), GR_ERR_INVALID_ARG);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "do not decode packed lists"));
+  ck_assert_ptr_null(e);
+  /* The same with plain ids runs. */
+  o.compress = GR_COMPRESS_NONE;
+  ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+  gr_enactor_destroy(&e);
+  gr_subgraph_destroy(&sub);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("reach");
   TCase *ref = tcase_create("reference");
@@ -248,6 +279,7 @@ int main(void) {
   TCase *one = tcase_create("single_device");
   tcase_set_timeout(one, 300);
   tcase_add_test(one, one_device_equals_reference);
+  tcase_add_test(one, a_primitive_not_reading_packed_lists_is_refused_them);
   suite_add_tcase(s, one);
   TCase *multi = tcase_create("multi_device");
   tcase_set_timeout(multi, 600);
