@@ -7,7 +7,6 @@
 // row. Sums are double per row; each block adds its part of the change and
 // the dangling rank to two device doubles, read once per step.
 #include <cub/block/block_reduce.cuh>
-#include <type_traits>
 
 #include "operators/cuda/operators.cuh"
 #include "pr/pr.h"
@@ -52,12 +51,10 @@ __device__ __forceinline__ void block_add(double l1, double dangling, double *su
 }
 
 // Where a pull step gathers from: the in-edge ids and the contributions
-// (the CSC's ids, plain or packed, and contrib, or the relabelled copy and
-// the contributions in position order: pr.h), and the first position read
-// past L1.
-template <class Lists>
+// (the CSC's ids and contrib, or the relabelled copy and the contributions
+// in position order: pr.h), and the first position read past L1.
 struct Src {
-  Lists lists;
+  const gr_vid *__restrict__ idx;
   const float *__restrict__ con;
   gr_vid hot;
   gr_vid n_hub;  // positions below it are read from the block's shared copy
@@ -65,8 +62,7 @@ struct Src {
 
 // A contribution: a hub's through L1 (the read-only path), anything else
 // from L2 only, so that the tail's one-off reads do not evict the hubs.
-template <class Lists>
-__device__ __forceinline__ float gather(const Src<Lists> &src, const float *hub, gr_vid u) {
+__device__ __forceinline__ float gather(const Src &src, const float *hub, gr_vid u) {
   return u < src.n_hub ? hub[u] : u < src.hot ? __ldg(src.con + u) : __ldcg(src.con + u);
 }
 
@@ -130,85 +126,103 @@ __device__ __forceinline__ Tile tile_at(const gr_pr_ctx &c, const gr_vid *__rest
   return x;
 }
 
-__device__ __forceinline__ void load_ids(const Src<gr_cuda::PlainLists> &src, const Tile &x, gr_vid (&u)[kTilePer]) {
+__device__ __forceinline__ void load_ids(const Src &src, const Tile &x, gr_vid (&u)[kTilePer]) {
 #pragma unroll
   for (int j = 0; j < kTilePer; j++) {
     const gr_eid k = threadIdx.x + (gr_eid)j * kBlock;
-    u[j] = k < x.cnt ? __ldcs(src.lists.idx + x.e0 + k) : 0;
+    u[j] = k < x.cnt ? __ldcs(src.idx + x.e0 + k) : 0;
   }
 }
 
-// Packed lists: a warp decodes 32 consecutive in-edges of the tile at a
-// time (lists.cuh's warp_id), which needs each edge's row and the row's
-// first edge: a chunk's row is its heavy row; a row tile's come from its
-// row_at (filled, and the block synchronised, before this), searched from
-// the row the slot before found (a thread's slots go up in edge order).
-__device__ __forceinline__ void decode_ids(const Src<gr_cuda::PackedLists> &src, const gr_pr_ctx &c, const Tile &x,
-                                           const unsigned *row_at, gr_vid (&u)[kTilePer]) {
-  const unsigned lane = threadIdx.x & 31u;
-  const bool chunk = x.heavy != kNotHeavy;
-  const gr_eid chunk_start = chunk ? c.in_offsets[x.r0] : 0;
-  const gr_vid last_row = x.r1 > x.r0 ? x.r1 - x.r0 - 1 : 0;
-  gr_vid lo = 0;
-#pragma unroll
-  for (int j = 0; j < kTilePer; j++) {
-    const gr_eid k = threadIdx.x + (gr_eid)j * kBlock;
-    const bool valid = k < x.cnt;
-    gr_vid row = x.r0;
-    gr_eid s = chunk_start;
-    if (valid && !chunk) {
-      // The last row whose first in-edge is at or before k: the non-empty
-      // row holding it (empty rows share their start with the next).
-      gr_vid hi = last_row;
-      while (lo < hi) {
-        const gr_vid mid = lo + (hi - lo + 1) / 2;
-        if (row_at[mid] <= (unsigned)k) lo = mid;
-        else hi = mid - 1;
-      }
-      row = x.r0 + lo;
-      s = x.e0 + row_at[lo];
-    }
-    const gr_eid e = x.e0 + k;
-    u[j] = src.lists.warp_id(valid, row, s, e, valid && lane && e != s, false, 0);
-  }
-}
-
-// The rows' first in-edges (from the tile's first), old ranks and sinks
-// into shared memory.
+// The tile's rows' first in-edges (from the tile's first), old ranks and
+// sinks, into shared memory. With `starts` (packed lists), each non-empty
+// row also marks its first in-edge: bit (edge - first) of starts, and the
+// row's index in row_of at its place in the tile.
 __device__ __forceinline__ void load_rows(const gr_pr_ctx &c, const Tile &x, unsigned *row_at, float *old_rank,
-                                          unsigned char *sink) {
+                                          unsigned char *sink, unsigned *starts = nullptr, gr_eid first = 0,
+                                          unsigned *row_of = nullptr) {
   const gr_vid rows = x.r1 - x.r0;
-  for (gr_vid i = threadIdx.x; x.heavy == kNotHeavy && i <= rows; i += kBlock) {
+  for (gr_vid i = threadIdx.x; i <= rows; i += kBlock) {
     const gr_vid v = x.r0 + i;
-    row_at[i] = (unsigned)(c.in_offsets[v] - x.e0);
+    const gr_eid b = c.in_offsets[v];
+    row_at[i] = (unsigned)(b - x.e0);
     if (i < rows) {
       old_rank[i] = c.rank[v];
       sink[i] = c.out_offsets[v + 1] == c.out_offsets[v];
+      if (starts && c.in_offsets[v + 1] > b) {
+        const unsigned at = (unsigned)(b - first);
+        atomicOr(&starts[at >> 5], 1u << (at & 31u));
+        row_of[b - x.e0] = (unsigned)i;
+      }
     }
   }
+}
+
+// A contribution gathered into shared memory, as a float or its bits.
+__device__ __forceinline__ double shared_value(const float *val, unsigned k) { return (double)val[k]; }
+__device__ __forceinline__ double shared_value(const unsigned *val, unsigned k) {
+  return (double)__uint_as_float(val[k]);
+}
+
+// Sums the tile's rows from the contributions in val (the tile's in-edges
+// in order), 32 rows per warp at a time: a lane per row of at most kLong
+// in-edges, the whole warp (lanes stride, a shuffle sum) for each longer
+// one; rows of a tile are consecutive, so every per-row access is
+// coalesced. Their new ranks, and the block's share of the change and the
+// dangling rank.
+template <class V>
+__device__ __forceinline__ void sum_rows(const gr_pr_ctx &c, const Tile &x, const unsigned *row_at, const V *val,
+                                         const float *old_rank, const unsigned char *sink, double &l1,
+                                         double &dangling) {
+  const unsigned lane = threadIdx.x & 31u;
+  const gr_vid rows = x.r1 - x.r0;
+  // The bound is the same for the whole warp, so every lane reaches the
+  // ballot and the shuffles.
+  for (gr_vid base = threadIdx.x & ~31u; base < rows; base += kBlock) {
+    const gr_vid i = base + lane;
+    const bool valid = i < rows;
+    const unsigned b = valid ? row_at[i] : 0, e = valid ? row_at[i + 1] : 0;
+    const bool wide = e - b > kLong;
+    double s = 0;
+    if (!wide)
+      for (unsigned k = b; k < e; k++) s += shared_value(val, k);
+    for (unsigned w = __ballot_sync(gr_cuda::kFullMask, wide); w; w &= w - 1) {
+      const int l = __ffs(w) - 1;
+      const unsigned lb = __shfl_sync(gr_cuda::kFullMask, b, l), le = __shfl_sync(gr_cuda::kFullMask, e, l);
+      double p = 0;
+      for (unsigned k = lb + lane; k < le; k += 32) p += shared_value(val, k);
+      for (int o = 16; o > 0; o >>= 1) p += __shfl_xor_sync(gr_cuda::kFullMask, p, o);
+      if ((int)lane == l) s = p;
+    }
+    const gr_vid v = x.r0 + i;
+    if (valid && gr_pr_owned(&c, v)) c.rank[v] = gr_pr_next_rank(&c, s, old_rank[i], sink[i], &l1, &dangling);
+  }
+}
+
+// A chunk of a heavy row: a thread's share of its sum, a warp's at a time
+// into the row's.
+template <int N>
+__device__ __forceinline__ void add_chunk(const float (&a)[N], double *heavy_sum) {
+  double p = 0;
+#pragma unroll
+  for (int j = 0; j < N; j++) p += (double)a[j];
+  for (int o = 16; o > 0; o >>= 1) p += __shfl_xor_sync(gr_cuda::kFullMask, p, o);
+  if ((threadIdx.x & 31u) == 0) atomicAdd(heavy_sum, p);
 }
 
 // Three blocks per SM (registers held to 80 per thread): measured on one
 // H100 against two (103 registers) and four (64, with spills) per SM:
 // Kronecker 22 1.13 / 1.08 / 1.35 ms per iteration, uniform 22 1.65 / 1.99
 // / 2.00, the 4096^2 grid 0.64 / 0.97 / 0.77.
-//
-// With packed lists a tile's ids decode only once its rows are known, so
-// they are not loaded ahead while the tile before is summed: the rows
-// first, a barrier, then the decode and the gathers.
-template <class Lists>
 __global__ void __launch_bounds__(kBlock, 3)
-    pull_tiles_kernel(gr_pr_ctx c, Src<Lists> src, const gr_vid *__restrict__ tile_lo,
-                      const gr_vid *__restrict__ tile_hi, const gr_vid *__restrict__ heavy, gr_eid n_tiles,
-                      double *__restrict__ heavy_sum) {
-  constexpr bool kPacked = std::is_same<Lists, gr_cuda::PackedLists>::value;
+    pull_tiles_kernel(gr_pr_ctx c, Src src, const gr_vid *__restrict__ tile_lo, const gr_vid *__restrict__ tile_hi,
+                      const gr_vid *__restrict__ heavy, gr_eid n_tiles, double *__restrict__ heavy_sum) {
   __shared__ float val[GR_PR_TILE];
   __shared__ unsigned row_at[GR_PR_TILE_ROWS + 1];  // a row's first in-edge, from the tile's first
   __shared__ float old_rank[GR_PR_TILE_ROWS];
   __shared__ unsigned char sink[GR_PR_TILE_ROWS];   // no out-edges: a dangling vertex
   extern __shared__ float hub[];                    // the first n_hub positions' contributions
   double l1 = 0, dangling = 0;
-  const unsigned lane = threadIdx.x & 31u;
   gr_eid t = blockIdx.x;
   if (t >= n_tiles) {
     block_add(l1, dangling, c.sums);
@@ -216,34 +230,23 @@ __global__ void __launch_bounds__(kBlock, 3)
   }
   Tile x = tile_at(c, tile_lo, tile_hi, heavy, t);
   gr_vid u[kTilePer];
-  if constexpr (!kPacked) load_ids(src, x, u);
+  load_ids(src, x, u);
   for (gr_vid i = threadIdx.x; i < src.n_hub; i += kBlock) hub[i] = __ldcg(src.con + i);
   __syncthreads();
   for (;;) {
-    if constexpr (kPacked) {
-      load_rows(c, x, row_at, old_rank, sink);
-      __syncthreads();
-      decode_ids(src, c, x, row_at, u);
-    }
     float a[kTilePer];
 #pragma unroll
     for (int j = 0; j < kTilePer; j++) {
       const gr_eid k = threadIdx.x + (gr_eid)j * kBlock;
       a[j] = k < x.cnt ? gather(src, hub, u[j]) : 0.0f;
     }
-    const gr_vid rows = x.r1 - x.r0;
-    if constexpr (!kPacked) load_rows(c, x, row_at, old_rank, sink);
+    if (x.heavy == kNotHeavy) load_rows(c, x, row_at, old_rank, sink);
     // The next tile's ids, in flight while this one is summed.
     const gr_eid next = t + gridDim.x;
     const Tile y = next < n_tiles ? tile_at(c, tile_lo, tile_hi, heavy, next) : Tile{0, 0, 0, 0, kNotHeavy};
-    if constexpr (!kPacked) load_ids(src, y, u);
+    load_ids(src, y, u);
     if (x.heavy != kNotHeavy) {
-      // A chunk of a heavy row: its sum, a warp's at a time, into the row's.
-      double p = 0;
-#pragma unroll
-      for (int j = 0; j < kTilePer; j++) p += (double)a[j];
-      for (int o = 16; o > 0; o >>= 1) p += __shfl_xor_sync(gr_cuda::kFullMask, p, o);
-      if (lane == 0) atomicAdd(&heavy_sum[x.heavy], p);
+      add_chunk(a, &heavy_sum[x.heavy]);
       if (next >= n_tiles) break;
       t = next;
       x = y;
@@ -255,27 +258,130 @@ __global__ void __launch_bounds__(kBlock, 3)
       if (k < x.cnt) val[k] = a[j];
     }
     __syncthreads();
-    // The bound is the same for the whole warp, so every lane reaches the
-    // ballot and the shuffles.
-    for (gr_vid base = threadIdx.x & ~31u; base < rows; base += kBlock) {
-      const gr_vid i = base + lane;
-      const bool valid = i < rows;
-      const unsigned b = valid ? row_at[i] : 0, e = valid ? row_at[i + 1] : 0;
-      const bool wide = e - b > kLong;
-      double s = 0;
-      if (!wide)
-        for (unsigned k = b; k < e; k++) s += (double)val[k];
-      for (unsigned w = __ballot_sync(gr_cuda::kFullMask, wide); w; w &= w - 1) {
-        const int l = __ffs(w) - 1;
-        const unsigned lb = __shfl_sync(gr_cuda::kFullMask, b, l), le = __shfl_sync(gr_cuda::kFullMask, e, l);
-        double p = 0;
-        for (unsigned k = lb + lane; k < le; k += 32) p += (double)val[k];
-        for (int o = 16; o > 0; o >>= 1) p += __shfl_xor_sync(gr_cuda::kFullMask, p, o);
-        if ((int)lane == l) s = p;
+    sum_rows(c, x, row_at, val, old_rank, sink, l1, dangling);
+    if (next >= n_tiles) break;
+    __syncthreads();  // the shared arrays are filled again by the next tile
+    t = next;
+    x = y;
+  }
+  block_add(l1, dangling, c.sums);
+}
+
+// The pull over packed in-lists (lists.cuh's PackedLists). Each warp reads
+// whole 32-edge blocks of a tile's range, one block per slot: lane i holds
+// the block's lane i, so lane 0 takes the block's base and every other lane
+// either starts a row or adds its code to the lane before's id; no lane
+// searches for its row and no warp sums a block for a head. The blocks'
+// terms (base or code: block_term) need no rows, so a tile's are loaded
+// while the tile before is summed, as the plain pull loads its ids ahead;
+// the rows come next (each non-empty row marks where it starts: a bit in
+// `starts`, its index in row_of), then a barrier, the ids (row starts'
+// terms made ids, then warp_run_sum) and the gathers. Lanes outside the
+// tile (the first and last blocks' edges of other rows) take no part; a
+// heavy row's chunk decodes its row's edges of those blocks (so every head
+// is the base or the row's start) and gathers only its own. The gathered
+// contributions go to shared memory in the place row_of took (a barrier
+// between), and the rows are summed as the plain pull sums them.
+constexpr int kWarps = kBlock / 32;
+// Blocks of 32 in-edges a tile can touch (it need not start at a block's
+// first edge) and the slots each warp takes of them.
+constexpr int kTileBlocks = GR_PR_TILE / 32 + 1;
+constexpr int kPackedSlots = (kTileBlocks + kWarps - 1) / kWarps;
+
+// The edge a lane holds in slot j of tile x, whose first block starts at
+// edge `first`.
+__device__ __forceinline__ gr_eid slot_edge(gr_eid first, int j) {
+  return first + (gr_eid)((threadIdx.x >> 5) + (unsigned)j * kWarps) * GR_PACK_BLOCK + (threadIdx.x & 31u);
+}
+
+// A tile's block terms, and which of its slots' blocks are row-relative.
+__device__ __forceinline__ void load_terms(const gr_cuda::PackedLists &lists, const Tile &x,
+                                           gr_vid (&term)[kPackedSlots], unsigned &relative) {
+  const gr_eid first = x.e0 / GR_PACK_BLOCK * GR_PACK_BLOCK, end = x.e0 + x.cnt;
+  relative = 0;
+#pragma unroll
+  for (int j = 0; j < kPackedSlots; j++) {
+    const gr_eid e = slot_edge(first, j);
+    bool rel = false;
+    term[j] = e - (threadIdx.x & 31u) < end ? lists.block_term(e / GR_PACK_BLOCK, threadIdx.x & 31u, rel) : 0;
+    relative |= (unsigned)rel << j;
+  }
+}
+
+__global__ void __launch_bounds__(kBlock, 3)
+    pull_tiles_packed_kernel(gr_pr_ctx c, gr_cuda::PackedLists lists, const gr_vid *__restrict__ tile_lo,
+                             const gr_vid *__restrict__ tile_hi, const gr_vid *__restrict__ heavy, gr_eid n_tiles,
+                             double *__restrict__ heavy_sum) {
+  static_assert(kPackedSlots <= 32, "a slot's row-relative flag is a bit of one word");
+  // The gathered contributions (float bits); before them, each row start's
+  // row index in the tile.
+  __shared__ unsigned val[GR_PR_TILE];
+  __shared__ unsigned row_at[GR_PR_TILE_ROWS + 1];
+  __shared__ float old_rank[GR_PR_TILE_ROWS];
+  __shared__ unsigned char sink[GR_PR_TILE_ROWS];
+  __shared__ unsigned starts[kTileBlocks];  // bit per edge from the tile's first block's: a row starts there
+  double l1 = 0, dangling = 0;
+  const unsigned lane = threadIdx.x & 31u;
+  gr_eid t = blockIdx.x;
+  if (t >= n_tiles) {
+    block_add(l1, dangling, c.sums);
+    return;
+  }
+  Tile x = tile_at(c, tile_lo, tile_hi, heavy, t);
+  gr_vid term[kPackedSlots];
+  unsigned relative = 0;
+  load_terms(lists, x, term, relative);
+  for (unsigned i = threadIdx.x; i < kTileBlocks; i += kBlock) starts[i] = 0;
+  __syncthreads();
+  for (;;) {
+    const bool chunk = x.heavy != kNotHeavy;
+    const gr_eid first = x.e0 / GR_PACK_BLOCK * GR_PACK_BLOCK, end = x.e0 + x.cnt;
+    if (!chunk) load_rows(c, x, row_at, old_rank, sink, starts, first, val);
+    __syncthreads();
+    const gr_eid row_s = chunk ? c.in_offsets[x.r0] : 0, row_e = chunk ? c.in_offsets[x.r0 + 1] : 0;
+    float a[kPackedSlots];
+#pragma unroll
+    for (int j = 0; j < kPackedSlots; j++) {
+      const gr_eid e = slot_edge(first, j), at = e - lane;
+      a[j] = 0.0f;
+      if (at >= end) continue;  // the same for the whole warp
+      const bool in = e >= x.e0 && e < end;
+      bool dec, start;
+      if (chunk) {
+        dec = e >= row_s && e < row_e;
+        start = e == row_s;
+      } else {
+        dec = in;
+        start = in && (starts[(at - first) / GR_PACK_BLOCK] >> lane & 1u);
       }
-      const gr_vid v = x.r0 + i;
-      if (valid && gr_pr_owned(&c, v)) c.rank[v] = gr_pr_next_rank(&c, s, old_rank[i], sink[i], &l1, &dangling);
+      gr_vid id = dec ? term[j] : 0;
+      if (start && lane) {
+        const gr_vid row = chunk ? x.r0 : x.r0 + val[e - x.e0];
+        id = relative >> j & 1u ? (gr_vid)(row + gr_packed_unzigzag(id)) : id;
+      }
+      id = gr_cuda::warp_run_sum(id, dec && lane && !start);
+      if (in) a[j] = __ldg(c.contrib + id);
     }
+    // The next tile's terms, in flight while this one is summed.
+    const gr_eid next = t + gridDim.x;
+    const Tile y = next < n_tiles ? tile_at(c, tile_lo, tile_hi, heavy, next) : Tile{0, 0, 0, 0, kNotHeavy};
+    load_terms(lists, y, term, relative);
+    if (chunk) {
+      add_chunk(a, &heavy_sum[x.heavy]);
+      if (next >= n_tiles) break;
+      t = next;
+      x = y;
+      continue;  // nothing shared was written: no barrier owed
+    }
+    __syncthreads();  // every warp has read row_of and starts
+    for (unsigned i = threadIdx.x; i < kTileBlocks; i += kBlock) starts[i] = 0;
+#pragma unroll
+    for (int j = 0; j < kPackedSlots; j++) {
+      const gr_eid e = slot_edge(first, j);
+      if (e >= x.e0 && e < end) val[e - x.e0] = __float_as_uint(a[j]);
+    }
+    __syncthreads();
+    sum_rows(c, x, row_at, val, old_rank, sink, l1, dangling);
     if (next >= n_tiles) break;
     __syncthreads();  // the shared arrays are filled again by the next tile
     t = next;
@@ -306,8 +412,7 @@ __global__ void __launch_bounds__(kBlock) push_step_kernel(gr_pr_ctx c, gr_vid n
 // clamped to what a block may hold beside the tile's arrays. Up to the
 // 48 KiB every block may use, no attribute needs setting (the default hub);
 // past it the kernel is allowed the opt-in maximum.
-template <class Lists>
-size_t hub_shared_bytes(Src<Lists> *src) {
+size_t hub_shared_bytes(Src *src) {
   const size_t plain = 48 * 1024;
   // The tile's arrays and the block reduction's storage, with room to spare.
   constexpr size_t kStatic = GR_PR_TILE * sizeof(float) + (GR_PR_TILE_ROWS + 1) * sizeof(unsigned) +
@@ -315,7 +420,7 @@ size_t hub_shared_bytes(Src<Lists> *src) {
   size_t bytes = (size_t)src->n_hub * sizeof(float);
   if (bytes + kStatic <= plain) return bytes;
   cudaFuncAttributes fa;
-  if (cudaFuncGetAttributes(&fa, pull_tiles_kernel<Lists>) != cudaSuccess) {
+  if (cudaFuncGetAttributes(&fa, pull_tiles_kernel) != cudaSuccess) {
     (void)cudaGetLastError();
     src->n_hub = 0;
     return 0;
@@ -335,7 +440,7 @@ size_t hub_shared_bytes(Src<Lists> *src) {
   // always the whole room (the same value from every caller), never this
   // call's size, so that no thread lowers it under another's launch.
   if (bytes + fa.sharedSizeBytes > plain &&
-      cudaFuncSetAttribute(pull_tiles_kernel<Lists>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)room) != cudaSuccess) {
+      cudaFuncSetAttribute(pull_tiles_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)room) != cudaSuccess) {
     (void)cudaGetLastError();
     bytes = fa.sharedSizeBytes < plain ? (plain - fa.sharedSizeBytes) / sizeof(float) * sizeof(float) : 0;
     src->n_hub = (gr_vid)(bytes / sizeof(float));
@@ -361,11 +466,11 @@ gr_status pull_step_cuda(gr_device *dev, gr_workspace *ws, const gr_pr_plan *pla
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   const unsigned most = gr_cuda::max_blocks(dev);
   GR_CHECK(gr_device_memset(dev, c->sums, 0, 2 * sizeof(double)));
-  Src<gr_cuda::PlainLists> src{{c->in_indices}, c->contrib, GR_NO_VERTEX, 0};
+  Src src{c->in_indices, c->contrib, GR_NO_VERTEX, 0};
   if (plan->relabelled) {
-    src = Src<gr_cuda::PlainLists>{{(const gr_vid *)plan->ids.ptr}, (const float *)plan->sorted.ptr,
-                                   plan->hot < (gr_eid)GR_NO_VERTEX ? (gr_vid)plan->hot : GR_NO_VERTEX,
-                                   (gr_vid)(plan->hub < (gr_eid)n ? plan->hub : n)};
+    src = Src{(const gr_vid *)plan->ids.ptr, (const float *)plan->sorted.ptr,
+              plan->hot < (gr_eid)GR_NO_VERTEX ? (gr_vid)plan->hot : GR_NO_VERTEX,
+              (gr_vid)(plan->hub < (gr_eid)n ? plan->hub : n)};
     if (n) {
       order_contrib_kernel<<<gr_cuda::grid_for(n, kBlock, most), kBlock, 0, s>>>(
           (float *)plan->sorted.ptr, c->contrib, (const gr_vid *)plan->order.ptr, n);
@@ -381,9 +486,8 @@ gr_status pull_step_cuda(gr_device *dev, gr_workspace *ws, const gr_pr_plan *pla
                  *heavy = (const gr_vid *)plan->heavy.ptr;
     if (c->in_packed.bytes) {
       // Never relabelled (pr.c): the CSC's own lists, decoded per tile.
-      Src<gr_cuda::PackedLists> packed{{c->in_packed}, c->contrib, GR_NO_VERTEX, 0};
-      pull_tiles_kernel<<<grid, kBlock, hub_shared_bytes(&packed), s>>>(*c, packed, lo, hi, heavy, plan->n_tiles,
-                                                                          hs);
+      pull_tiles_packed_kernel<<<grid, kBlock, 0, s>>>(*c, gr_cuda::PackedLists{c->in_packed}, lo, hi, heavy,
+                                                       plan->n_tiles, hs);
     } else {
       const size_t hub_bytes = hub_shared_bytes(&src);
       pull_tiles_kernel<<<grid, kBlock, hub_bytes, s>>>(*c, src, lo, hi, heavy, plan->n_tiles, hs);

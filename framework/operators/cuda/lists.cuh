@@ -76,6 +76,23 @@ __device__ __forceinline__ gr_vid warp_id_sum(gr_vid x) {
 #endif
 }
 
+// Runs of ids from their terms: a lane with cont set adds its term to the
+// id of the lane before; the others (heads) hold their id already. A
+// segmented inclusive sum over the warp (ids add modulo 2^GR_VID_BITS);
+// every lane of the warp calls.
+__device__ __forceinline__ gr_vid warp_run_sum(gr_vid x, bool cont) {
+  const unsigned lane = threadIdx.x & 31u;
+  const unsigned heads = __ballot_sync(kFullMask, !cont);
+  if (heads != kFullMask) {
+    const unsigned h = gr_packed_segment_head(heads, lane);
+    for (unsigned d = 1; d < 32; d <<= 1) {
+      const gr_vid y = __shfl_up_sync(kFullMask, x, d);
+      if (lane >= h + d) x += y;
+    }
+  }
+  return x;
+}
+
 struct PackedLists {
   gr_packed p;  // device arrays, by value; the blocks with GR_PACK_PAD_BYTES after them
 
@@ -139,15 +156,19 @@ struct PackedLists {
       const gr_vid sum = warp_id_sum(t);
       if ((int)lane == l) x = sum;
     }
-    const unsigned heads = __ballot_sync(kFullMask, !cont);
-    if (heads != kFullMask) {
-      const unsigned h = gr_packed_segment_head(heads, lane);
-      for (unsigned d = 1; d < 32; d <<= 1) {
-        const gr_vid y = __shfl_up_sync(kFullMask, x, d);
-        if (lane >= h + d) x += y;
-      }
-    }
-    return x;
+    return warp_run_sum(x, cont);
+  }
+
+  // For a warp reading whole blocks (lane i holds the block's lane i), what
+  // can be read before the rows are known: lane 0 the block's base, the
+  // others their code; relative: the block codes row starts relative to
+  // their row. The id then follows from the row starts (row_start_id at
+  // a start, lane 0 excepted) and warp_run_sum.
+  __device__ __forceinline__ gr_vid block_term(gr_eid b, unsigned lane, bool &relative) const {
+    unsigned w;
+    const uint32_t *blk = gr_packed_block(&p, b, &w);
+    relative = gr_packed_row_relative(blk, w);
+    return lane == 0 ? gr_packed_base(blk) : code(blk, w, lane);
   }
 
   struct Cursor {
