@@ -796,16 +796,25 @@ int main(void) {
     return 77;
   }
   Suite *s = suite_create("bc_cuda");
-  TCase *tc = tcase_create("gpu");
-  tcase_set_timeout(tc, 900);
-  tcase_add_checked_fixture(tc, setup, teardown);
-  tcase_add_test(tc, cuda_kernels_equal_cpu);
-  tcase_add_test(tc, cuda_bc_equals_reference);
-  tcase_add_test(tc, bc_on_devices_sharing_gpu_0_equals_one_gpu);
-  tcase_add_test(tc, cuda_overflow_flag_equals_cpu);
-  tcase_add_test(tc, cuda_log_kernels_equal_cpu);
-  tcase_add_test(tc, cuda_bc_beyond_double_equals_reference);
-  tcase_add_test(tc, bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu);
-  suite_add_tcase(s, tc);
+  /* One case per test, named after it, so that a long tool (compute-sanitizer) can run each apart and at once: CK_RUN_CASE=name. */
+  const struct {
+    const char *name;
+    const TTest *test;
+  } cases[] = {
+      {"cuda_kernels_equal_cpu", cuda_kernels_equal_cpu},
+      {"cuda_bc_equals_reference", cuda_bc_equals_reference},
+      {"bc_on_devices_sharing_gpu_0_equals_one_gpu", bc_on_devices_sharing_gpu_0_equals_one_gpu},
+      {"cuda_overflow_flag_equals_cpu", cuda_overflow_flag_equals_cpu},
+      {"cuda_log_kernels_equal_cpu", cuda_log_kernels_equal_cpu},
+      {"cuda_bc_beyond_double_equals_reference", cuda_bc_beyond_double_equals_reference},
+      {"bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu", bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    TCase *tc = tcase_create(cases[i].name);
+    tcase_set_timeout(tc, 900);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, cases[i].test);
+    suite_add_tcase(s, tc);
+  }
   return gr_test_run_suite(s, 1);
 }

@@ -390,21 +390,32 @@ int main(void) {
     return 77;
   }
   Suite *s = suite_create("exchange_cuda");
-  TCase *k = tcase_create("kernels");
-  tcase_set_timeout(k, 600);
-  tcase_add_checked_fixture(k, setup, teardown);
-  tcase_add_test(k, cuda_package_equals_cpu_package);
-  tcase_add_test(k, cuda_combine_equals_cpu_combine_for_every_operator_and_type);
-  tcase_add_test(k, cuda_combine_pass_2_gives_the_winner_its_followers);
-  tcase_add_test(k, cuda_combine_logadd_adds_logarithms_as_numbers);
-  tcase_add_test(k, cuda_combine_of_bitmaps_equals_cpu);
-  suite_add_tcase(s, k);
-  TCase *m = tcase_create("shared_gpu");
-  tcase_set_timeout(m, 600);
-  tcase_add_checked_fixture(m, no_map, unmap);
-  tcase_add_test(m, bfs_on_devices_sharing_gpu_0_equals_one_cpu_device);
-  tcase_add_test(m, auto_transport_on_gpus_is_p2p);
-  tcase_add_test(m, nccl_refuses_devices_that_share_a_gpu);
-  suite_add_tcase(s, m);
+  /* One case per test, named after it, so that a long tool
+   * (compute-sanitizer) can run each apart and at once: CK_RUN_CASE=name.
+   * The kernels' tests share one GPU and one CPU device (setup); the
+   * others map devices onto GPU 0 themselves (no_map). */
+  const struct {
+    const char *name;
+    const TTest *test;
+    bool kernels;
+  } cases[] = {
+      {"cuda_package_equals_cpu_package", cuda_package_equals_cpu_package, true},
+      {"cuda_combine_equals_cpu_combine_for_every_operator_and_type",
+       cuda_combine_equals_cpu_combine_for_every_operator_and_type, true},
+      {"cuda_combine_pass_2_gives_the_winner_its_followers", cuda_combine_pass_2_gives_the_winner_its_followers, true},
+      {"cuda_combine_logadd_adds_logarithms_as_numbers", cuda_combine_logadd_adds_logarithms_as_numbers, true},
+      {"cuda_combine_of_bitmaps_equals_cpu", cuda_combine_of_bitmaps_equals_cpu, true},
+      {"bfs_on_devices_sharing_gpu_0_equals_one_cpu_device", bfs_on_devices_sharing_gpu_0_equals_one_cpu_device, false},
+      {"auto_transport_on_gpus_is_p2p", auto_transport_on_gpus_is_p2p, false},
+      {"nccl_refuses_devices_that_share_a_gpu", nccl_refuses_devices_that_share_a_gpu, false},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    TCase *tc = tcase_create(cases[i].name);
+    tcase_set_timeout(tc, 600);
+    if (cases[i].kernels) tcase_add_checked_fixture(tc, setup, teardown);
+    else tcase_add_checked_fixture(tc, no_map, unmap);
+    tcase_add_test(tc, cases[i].test);
+    suite_add_tcase(s, tc);
+  }
   return gr_test_run_suite(s, 1);
 }

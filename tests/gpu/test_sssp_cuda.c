@@ -415,13 +415,22 @@ int main(void) {
     return 77;
   }
   Suite *s = suite_create("sssp_cuda");
-  TCase *tc = tcase_create("gpu");
-  tcase_set_timeout(tc, 900);
-  tcase_add_checked_fixture(tc, setup, teardown);
-  tcase_add_test(tc, cuda_relax_equals_cpu_relax);
-  tcase_add_test(tc, cuda_bucket_splits_and_pile_minimum_equal_cpu);
-  tcase_add_test(tc, cuda_sssp_equals_reference);
-  tcase_add_test(tc, sssp_on_devices_sharing_gpu_0_equals_reference);
-  suite_add_tcase(s, tc);
+  /* One case per test, named after it, so that a long tool (compute-sanitizer) can run each apart and at once: CK_RUN_CASE=name. */
+  const struct {
+    const char *name;
+    const TTest *test;
+  } cases[] = {
+      {"cuda_relax_equals_cpu_relax", cuda_relax_equals_cpu_relax},
+      {"cuda_bucket_splits_and_pile_minimum_equal_cpu", cuda_bucket_splits_and_pile_minimum_equal_cpu},
+      {"cuda_sssp_equals_reference", cuda_sssp_equals_reference},
+      {"sssp_on_devices_sharing_gpu_0_equals_reference", sssp_on_devices_sharing_gpu_0_equals_reference},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    TCase *tc = tcase_create(cases[i].name);
+    tcase_set_timeout(tc, 900);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, cases[i].test);
+    suite_add_tcase(s, tc);
+  }
   return gr_test_run_suite(s, 1);
 }
