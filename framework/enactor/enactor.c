@@ -329,12 +329,10 @@ static void gr__copy_parallel(void *dst, const void *src, size_t n) {
 
 /* Puts a host CSR's packed lists (hp, encoded from it) onto the device:
  * the three arrays into pb, the view into dp, which d points at; d has no
- * plain ids. */
-/* Packed lists onto the device: the blocks into device memory, or into
- * mapped host memory (*host, freed by the slot) when on_host, where the
- * kernels read them over the host link in fewer bytes than the ids; the
- * block index (1/16 byte an edge) always on the device, since every read
- * looks it up first. */
+ * plain ids. The blocks go into device memory, or into mapped host memory
+ * (*host, freed by the slot) when on_host, where the kernels read them over
+ * the host link in fewer bytes than the ids; the block index (1/16 byte an
+ * edge) always stays on the device, since every read looks it up first. */
 static gr_status gr__upload_packed(gr_device *dev, const gr_packed *hp, bool on_host, void **host, gr_buffer pb[3],
                                    gr_packed *dp, gr_csr *d, const char *what) {
   const size_t bb = hp->n_bytes, ob = ((size_t)hp->n_blocks + 1) * sizeof *hp->block_offsets,
