@@ -329,6 +329,7 @@ END_TEST
 
 /* ---- determinism -------------------------------------------------------------- */
 
+#ifdef GR_HAVE_OPENMP
 static void expect_same_csr(const gr_csr *a, const gr_csr *b) {
   ck_assert_uint_eq(a->n, b->n);
   ck_assert_uint_eq(a->m, b->m);
@@ -341,6 +342,7 @@ static void expect_same_csr(const gr_csr *a, const gr_csr *b) {
   ck_assert((a->weights == NULL) == (b->weights == NULL));
   if (a->weights) ck_assert(memcmp(a->weights, b->weights, a->m * sizeof *a->weights) == 0);
 }
+#endif
 
 START_TEST(the_build_is_the_same_for_any_thread_count) {
 #ifndef GR_HAVE_OPENMP
