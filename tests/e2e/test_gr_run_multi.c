@@ -653,8 +653,8 @@ typedef struct fault_scan {
   bool completed;
 } fault_scan;
 
-static fault_scan scan_faults(const char *prim, int devices, int dev, const char *hook, const char *cause,
-                              unsigned delay_ms) {
+static fault_scan scan_faults_over(const char *prim, int devices, int dev, const char *hook, const char *cause,
+                                   unsigned delay_ms, const char *transport) {
   char o[512], js[512], fault[96], devname[32];
   tmp_path(o, sizeof o, "fault-hook.out");
   tmp_path(js, sizeof js, "fault-hook.json");
@@ -669,7 +669,7 @@ static fault_scan scan_faults(const char *prim, int devices, int dev, const char
     const char *env[] = {fault, NULL};
     unlink(o);
     unlink(js);
-    const int rc = run_dev(env, devices, on_gpu() ? "p2p" : NULL, "--primitive", prim, "--gen", "kron:9:8",
+    const int rc = run_dev(env, devices, transport, "--primitive", prim, "--gen", "kron:9:8",
                            "--weights", weighted ? "random:1:63" : "none", "--runs", "2", "--src", "max-degree",
                            "--validate", "--out", o, "--json", js, NULL);
     if (rc == 0) {
@@ -692,6 +692,13 @@ static fault_scan scan_faults(const char *prim, int devices, int dev, const char
   unlink(o);
   unlink(js);
   return r;
+}
+
+/* On GPUs over peer copies (logical devices may share a GPU); on CPU
+ * devices over the host transport. */
+static fault_scan scan_faults(const char *prim, int devices, int dev, const char *hook, const char *cause,
+                              unsigned delay_ms) {
+  return scan_faults_over(prim, devices, dev, hook, cause, delay_ms, on_gpu() ? "p2p" : NULL);
 }
 
 START_TEST(launch_failure_on_one_device_ends_every_primitive_cleanly) {
@@ -756,6 +763,33 @@ START_TEST(transport_failure_on_one_device_ends_every_primitive_cleanly) {
       if (d == 3)
         ck_assert_msg(r.waited == r.failed, "%s: %d of %d failed transfers came while the others waited",
                       fault_prims[p], r.waited, r.failed);
+    }
+  run_timeout_s = 0;
+}
+END_TEST
+
+/* The same faults over NCCL, which needs a GPU per device: for every
+ * primitive on 2 GPUs, a failed allocation, kernel launch and transfer on
+ * one device or the other, at once or after a 100 ms delay (the peer is then
+ * already waiting: in the barrier, or inside an NCCL call for a part that
+ * never comes, which it must abort). Each ends with exit 3 naming the device
+ * and the cause, no output file and no hang. Skipped without 2 GPUs. */
+START_TEST(faults_over_nccl_end_every_primitive_cleanly) {
+  if (!on_gpu() || gpus_present() < 2 || !getenv("GR_E2E_NCCL")) return;
+  run_timeout_s = 60;
+  static const struct {
+    const char *hook, *cause;
+  } hooks[] = {{"GR_FAULT_ALLOC", "cannot allocate"},
+               {"GR_FAULT_LAUNCH", "kernel launch"},
+               {"GR_FAULT_TRANSPORT", "transport failed"}};
+  for (size_t p = 0; p < sizeof fault_prims / sizeof *fault_prims; p++)
+    for (size_t h = 0; h < sizeof hooks / sizeof *hooks; h++) {
+      /* Each device and each of delay and none, across the primitives. */
+      const int dev = (int)((p + h) % 2);
+      const unsigned delay = p % 2 ? 100 : 0;
+      fault_scan r = scan_faults_over(fault_prims[p], 2, dev, hooks[h].hook, hooks[h].cause, delay, "nccl");
+      ck_assert_msg(r.first_failed && r.failed >= 2, "%s over nccl, %s on device %d: %d failures", fault_prims[p],
+                    hooks[h].hook, dev, r.failed);
     }
   run_timeout_s = 0;
 }
@@ -918,6 +952,7 @@ int main(void) {
   tcase_add_test(bad, launch_failure_on_one_device_ends_every_primitive_cleanly);
   tcase_add_test(bad, launch_failure_in_the_exchange_while_the_others_wait_ends_cleanly);
   tcase_add_test(bad, transport_failure_on_one_device_ends_every_primitive_cleanly);
+  tcase_add_test(bad, faults_over_nccl_end_every_primitive_cleanly);
   tcase_add_test(bad, a_graph_too_large_for_the_devices_fails_before_the_runs);
   tcase_add_test(bad, loading_under_a_host_memory_limit_fails_cleanly);
   tcase_add_test(bad, bad_multi_device_options_exit_2);
