@@ -56,7 +56,7 @@ if [ $do_build -eq 1 ]; then
   mkdir -p "$build"
   # shellcheck disable=SC2086
   cmake -S "$top" -B "$build" "${gen[@]}" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DGR_FUZZ=ON -DGR_BUILD_TESTS=OFF ${GR_CMAKE_ARGS:-} >"$build/configure.log" 2>&1 || {
+    -DGR_FUZZ=ON -DGR_BUILD_TESTS=OFF -DGR_WERROR=ON ${GR_CMAKE_ARGS:-} >"$build/configure.log" 2>&1 || {
     cat "$build/configure.log" >&2
     echo "run-fuzz: configuring the fuzz build failed (log above)" >&2
     exit 2
