@@ -33,9 +33,10 @@ else()
 endif()
 
 # --- OpenMP: the CPU backend and the parallel loader ------------------------
-# Fuzz builds and ThreadSanitizer builds leave OpenMP out (GR_WITH_OPENMP=OFF
-# there): the fuzz targets run on one thread, and an OpenMP runtime built
-# without ThreadSanitizer hides its synchronisation from it (false races).
+# Fuzz builds leave OpenMP out: the fuzz targets run on one thread. The
+# ThreadSanitizer build keeps it, with clang and LLVM's runtime, whose
+# Archer tool tells ThreadSanitizer about OpenMP's synchronisation
+# (tools/run-sanitizers.sh; without it the teams are held to one thread).
 option(GR_WITH_OPENMP "Use OpenMP for host parallelism when found" ON)
 if(GR_WITH_OPENMP AND NOT GR_FUZZ)
   find_package(OpenMP COMPONENTS C)
