@@ -25,7 +25,8 @@ static void usage(FILE *f) {
           "with --packed, also the size of the packed lists (payload of codes, a base\n"
           "id per 32-edge block, and the block index), the bytes per edge and the\n"
           "share saved against plain ids, for the out-CSR and, when the graph is\n"
-          "directed, the in-CSC.\n"
+          "directed, the in-CSC; and, for comparison, what byte-aligned varint\n"
+          "differences with a row index would take.\n"
           "\n"
           "FILE: Matrix Market (.mtx, .mtx.gz), an edge list, or gr's binary .grb.\n"
           "\n"
@@ -45,6 +46,47 @@ static const char *bytes_text(char *buf, size_t len, uint64_t bytes) {
   char h[32];
   snprintf(buf, len, "%llu bytes (%s)", (unsigned long long)bytes, gr_format_bytes(h, sizeof h, bytes));
   return buf;
+}
+
+/* Bytes of an unsigned LEB128 varint (7 bits a byte). */
+static unsigned varint_len(uint64_t x) {
+  unsigned n = 1;
+  while (x >= 0x80) {
+    x >>= 7;
+    n++;
+  }
+  return n;
+}
+
+/* What the byte-aligned alternative to packed lists would take: each
+ * row's first id as a varint (its absolute id or its zig-zagged distance
+ * to the row, whichever is shorter, the choice itself not counted), then
+ * each next id's difference from the one before (zig-zagged where the row
+ * is not sorted), plus a row index like the packed block index: a 32-bit
+ * byte offset per row relative to a 64-bit one every 512 rows. Without
+ * the index a kernel could not find a row; even with it, edge e of a row
+ * is found only by decoding the edges before it. */
+typedef struct varint_size {
+  uint64_t codes, index;
+} varint_size;
+
+static varint_size varint_size_of(const gr_csr *c) {
+  varint_size r = {0, (uint64_t)c->n * 4 + ((uint64_t)c->n / 512 + 1) * 8};
+  for (gr_vid v = 0; v < c->n; v++) {
+    const gr_eid b = c->offsets[v], e = c->offsets[(size_t)v + 1];
+    if (b == e) continue;
+    const uint64_t first = c->indices[b];
+    const uint64_t rel = first >= v ? 2 * (first - v) : 2 * ((uint64_t)v - first) - 1;
+    const unsigned a = varint_len(first), z = varint_len(rel);
+    r.codes += a < z ? a : z;
+    bool sorted = true;
+    for (gr_eid i = b + 1; i < e && sorted; i++) sorted = c->indices[i] >= c->indices[i - 1];
+    for (gr_eid i = b + 1; i < e; i++) {
+      const uint64_t x = c->indices[i], y = c->indices[i - 1];
+      r.codes += varint_len(sorted ? x - y : (x >= y ? 2 * (x - y) : 2 * (y - x) - 1));
+    }
+  }
+  return r;
 }
 
 /* Degrees, plain id bytes and, when asked, the packed sizes of one side
@@ -93,6 +135,12 @@ static int report(const char *side, const gr_csr *c, bool packed) {
          "encode %.1f ms, decode %.1f ms\n",
          side, bytes_text(b, sizeof b, s.total), per, saved, (unsigned long long)s.codes,
          (unsigned long long)s.bases, (unsigned long long)s.index, 1e3 * (t1 - t0), 1e3 * (t2 - t1));
+  const varint_size vs = varint_size_of(c);
+  const uint64_t vt = vs.codes + vs.index;
+  printf("%s varint: %s, %.3f B/arc, %.1f%% saved; codes %llu, row index %llu bytes\n", side,
+         bytes_text(b, sizeof b, vt), c->m ? (double)vt / (double)c->m : 0.0,
+         plain ? 100.0 * (1.0 - (double)vt / (double)plain) : 0.0, (unsigned long long)vs.codes,
+         (unsigned long long)vs.index);
 cleanup:
   gr_host_free(back);
   gr_packed_free(&p);

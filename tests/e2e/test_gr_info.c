@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* gr_info end to end: the report's lines on generated graphs (undirected:
  * out only; directed: out and in) and on a real one, the packed line's
- * numbers adding up, and the failures (missing or malformed file, bad spec,
+ * numbers adding up, the varint comparison counted exactly, and the failures (missing or malformed file, bad spec,
  * no input) exiting 2 with a message naming the problem. */
 #include <check.h>
 #include <math.h>
@@ -66,6 +66,21 @@ static void check_packed_line(const char *side, unsigned long long arcs) {
   ck_assert_msg(saved > 0.0 && saved < 100.0, "%.1f%% saved", saved);
 }
 
+/* The "SIDE varint: ..." line's numbers: total, codes and row index. */
+static void varint_line(const char *side, unsigned long long *total, unsigned long long *codes,
+                        unsigned long long *index) {
+  char key[32];
+  snprintf(key, sizeof key, "\n%s varint: ", side);
+  const char *line = strstr(out_text, key);
+  ck_assert_msg(line, "no %s varint line:\n%s", side, out_text);
+  double per, saved;
+  char unit[16];
+  const int got = sscanf(line + strlen(key), "%llu bytes (%*f %15[KMGiB]), %lf B/arc, %lf%% saved; codes %llu, "
+                         "row index %llu bytes", total, unit, &per, &saved, codes, index);
+  ck_assert_msg(got == 6, "%s varint line does not parse (%d fields):\n%s", side, got, line + 1);
+  ck_assert_uint_eq(*total, *codes + *index);
+}
+
 static unsigned long long number_after(const char *key) {
   const char *p = strstr(out_text, key);
   ck_assert_msg(p, "stdout lacks \"%s\":\n%s", key, out_text);
@@ -116,6 +131,38 @@ START_TEST(a_real_graph_file) {
 }
 END_TEST
 
+/* The varint comparison counted by hand on a small directed graph of 300
+ * vertices (0-based arcs 0->199, 0->299, 249->250, 200->0). Out rows: 0
+ * starts at 199 (absolute or zig-zagged to the row: 2 bytes either way),
+ * then +100 (1); 249 starts at 250, 1 byte as zigzag(+1) where absolute
+ * takes 2; 200 starts at 0 (1). In rows: 199 and 299 start at 0 (1 each),
+ * 250 at 249 (zigzag(-1): 1), 0 at 200 (2 either way). Index: 4 bytes a
+ * row and 8 per 512 rows: 1,208. */
+START_TEST(varint_comparison_counts_bytes_exactly) {
+  char path[4096];
+  const char *f = gr_test_write_file(path, sizeof path, "gr-info-varint.mtx",
+                                     "%%MatrixMarket matrix coordinate pattern general\n"
+                                     "300 300 4\n1 200\n1 300\n250 251\n201 1\n");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_int_eq(run("--no-cache", "--packed", f), 0);
+  unsigned long long total, codes, index;
+  varint_line("out", &total, &codes, &index);
+  ck_assert_uint_eq(codes, 5);
+  ck_assert_uint_eq(index, 1208);
+  varint_line("in", &total, &codes, &index);
+  ck_assert_uint_eq(codes, 5);
+  ck_assert_uint_eq(index, 1208);
+  unlink(f);
+  /* Every id of karate is below 128: one byte each. */
+  const char *k = gr_test_data_file(path, sizeof path, "karate.mtx");
+  if (!k) return;
+  ck_assert_int_eq(run("--no-cache", "--packed", k), 0);
+  varint_line("out", &total, &codes, &index);
+  ck_assert_uint_eq(codes, 156);
+  ck_assert_uint_eq(index, 34 * 4 + 8);
+}
+END_TEST
+
 START_TEST(help_and_usage_errors) {
   ck_assert_int_eq(run("--help"), 0);
   assert_out_has("Usage: gr_info");
@@ -150,6 +197,7 @@ static Suite *gr_info_suite(void) {
   tcase_add_test(tc, directed_graphs_report_both_sides);
   tcase_add_test(tc, without_packed_only_the_plain_sizes);
   tcase_add_test(tc, a_real_graph_file);
+  tcase_add_test(tc, varint_comparison_counts_bytes_exactly);
   suite_add_tcase(s, tc);
   tc = tcase_create("failures");
   tcase_add_test(tc, help_and_usage_errors);
