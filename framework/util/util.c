@@ -27,6 +27,14 @@ int gr_host_threads(void) {
 #endif
 }
 
+int gr_host_thread_id(void) {
+#ifdef GR_HAVE_OPENMP
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
+}
+
 int64_t gr__fault_hook(const char *var, int ordinal, unsigned *delay_ms) {
   *delay_ms = 0;
   const char *s = getenv(var);

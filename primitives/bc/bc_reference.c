@@ -15,12 +15,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef GR_HAVE_OPENMP
-#include <omp.h>
-#define GR__BC_THREAD() omp_get_thread_num()
-#else
-#define GR__BC_THREAD() 0 /* gr_host_threads() is 1: one array */
-#endif
 
 #include "bc/bc.h"
 #include "gr/util.h"
@@ -184,7 +178,7 @@ gr_status gr_bc_reference(gr_graph *g, const gr_run_args *a, const gr_prim_optio
 #pragma omp parallel num_threads(threads)
       {
         gr__bc_work tw;
-        double *mine = parts + (size_t)GR__BC_THREAD() * n;
+        double *mine = parts + (size_t)gr_host_thread_id() * n;
         if (gr__bc_work_alloc(&tw, n) < 0) {
           __atomic_store_n(&failed, 1, __ATOMIC_RELAXED);
         } else {

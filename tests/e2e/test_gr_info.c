@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* gr_info end to end: the report's lines on generated graphs (undirected:
  * out only; directed: out and in) and on a real one, the packed line's
- * numbers adding up, the varint comparison counted exactly, and the failures (missing or malformed file, bad spec,
- * no input) exiting 2 with a message naming the problem. */
+ * numbers adding up, the varint comparison counted exactly, and the
+ * failures (missing or malformed file, bad spec, no input) exiting 2 with a
+ * message naming the problem. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>

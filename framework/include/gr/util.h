@@ -23,6 +23,9 @@ double gr_time_now(void);
 /* Threads the host offers to parallel loops (OpenMP's count when built with
  * OpenMP, else 1). */
 int gr_host_threads(void);
+/* The calling thread's number inside a parallel loop, 0..gr_host_threads()-1
+ * (0 outside one, and always without OpenMP). */
+int gr_host_thread_id(void);
 /* Physical memory of the host in bytes (0 when unknown), or the process's
  * address-space limit (ulimit -v) or the limit set below when smaller. */
 uint64_t gr_host_memory_bytes(void);
