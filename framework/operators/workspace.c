@@ -106,6 +106,9 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
       ok = gr__tune_count(v, &r.hot);
     } else if (!strcmp(k, "hub")) {
       ok = gr__tune_count(v, &r.hub);
+    } else if (!strcmp(k, "long-rows")) {
+      if (!strcmp(v, "auto")) r.long_rows = GR_LONG_ROWS_AUTO;
+      else ok = gr__tune_count(v, &r.long_rows) && r.long_rows != GR_LONG_ROWS_AUTO;
     } else if (!strcmp(k, "visited")) {
       if (!strcmp(v, "bitmap")) r.visited_bitmap = true;
       else if (!strcmp(v, "state")) r.visited_bitmap = false;
@@ -113,7 +116,7 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
     } else {
       return gr_errorf(GR_ERR_INVALID_ARG,
                        "--tune: unknown key '%s' (advance, pull, small, small-vertices, small-edges, small-degree, "
-                       "visited, pull-light, status, sort, relabel, hot, hub)",
+                       "visited, pull-light, status, sort, relabel, hot, hub, long-rows)",
                        k);
     }
     if (!ok) return gr_errorf(GR_ERR_INVALID_ARG, "--tune: bad value '%s' for %s", v, k);

@@ -139,7 +139,8 @@ START_TEST(every_tuning_variant_validates) {
                          "visited=state",        "visited=bitmap",     "small-vertices=64,small-edges=512",
                          "small-degree=4,advance=serial,visited=state", "pull-light=1",
                          "pull-light=100000,pull=hybrid", "status=idempotent",
-                         "status=idempotent,advance=twc,visited=state", "status=idempotent,advance=serial,small=off"};
+                         "status=idempotent,advance=twc,visited=state", "status=idempotent,advance=serial,small=off",
+                         "long-rows=32,small=off", "long-rows=1,status=atomic,advance=serial"};
   const char *prims[] = {"bfs", "dobfs"};
   for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
     for (size_t t = 0; t < sizeof tunes / sizeof tunes[0]; t++)

@@ -71,6 +71,12 @@ static bool ref_pair(gr_tuning *r, const char *p, size_t len) {
     return ref_count(v, vl, &r->hot);
   } else if (eq(k, kl, "hub")) {
     return ref_count(v, vl, &r->hub);
+  } else if (eq(k, kl, "long-rows")) {
+    if (eq(v, vl, "auto")) {
+      r->long_rows = GR_LONG_ROWS_AUTO;
+      return true;
+    }
+    return ref_count(v, vl, &r->long_rows) && r->long_rows != GR_LONG_ROWS_AUTO;
   } else if (eq(k, kl, "sort")) {
     if (eq(v, vl, "auto")) r->sort_input = GR_SORT_AUTO;
     else if (eq(v, vl, "on")) r->sort_input = GR_SORT_ON;
@@ -101,7 +107,7 @@ static bool same(const gr_tuning *a, const gr_tuning *b) {
          a->small_vertices == b->small_vertices && a->small_edges == b->small_edges &&
          a->small_degree == b->small_degree && a->visited_bitmap == b->visited_bitmap &&
          a->pull_light == b->pull_light && a->idempotent == b->idempotent && a->sort_input == b->sort_input &&
-         a->relabel == b->relabel && a->hot == b->hot && a->hub == b->hub;
+         a->relabel == b->relabel && a->hot == b->hot && a->hub == b->hub && a->long_rows == b->long_rows;
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {

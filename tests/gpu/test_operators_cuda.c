@@ -91,14 +91,16 @@ static void same(const op_result *g, const op_result *c, bool check_pred) {
 }
 
 /* Every advance variant (the edge-balanced ones also with their input
- * sorted first, as for graphs in host memory), reading plain ids (_i < 6)
- * and packed lists; frontiers of every size, with and without the hub
+ * sorted first, as for graphs in host memory, and with long rows walked a
+ * thread per 32-edge block: every row, or those of 32 edges or more),
+ * reading plain ids (_i < 8) and packed lists; frontiers of every size, with and without the hub
  * (vertex 0) and the middle-degree vertices (1..1000). */
 START_TEST(cuda_push_equals_cpu_push) {
   const char *modes[] = {"advance=chunked", "advance=serial", "advance=twc", "advance=auto",
-                         "advance=chunked,sort=on", "advance=serial,sort=on"};
-  op_set_tuning(modes[_i % 6]);
-  gpu_packed = _i >= 6;
+                         "advance=chunked,sort=on", "advance=serial,sort=on",
+                         "advance=chunked,long-rows=32", "advance=serial,long-rows=1"};
+  op_set_tuning(modes[_i % 8]);
+  gpu_packed = _i >= 8;
   gr_eid sizes[] = {0, 1, 31, 32, 33, 1000, 50000, N / 2};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
     gr_vid *f = op_random_set(N, sizes[i], 40 + i);
@@ -361,7 +363,7 @@ int main(void) {
   TCase *tc = tcase_create("gpu");
   tcase_set_timeout(tc, 600);
   tcase_add_checked_fixture(tc, setup, teardown);
-  tcase_add_loop_test(tc, cuda_push_equals_cpu_push, 0, 12);
+  tcase_add_loop_test(tc, cuda_push_equals_cpu_push, 0, 16);
   tcase_add_loop_test(tc, cuda_pull_equals_cpu_pull, 0, 8);
   tcase_add_test(tc, cuda_filter_split_and_for_each_equal_cpu);
   tcase_add_loop_test(tc, cuda_levels_equal_cpu_levels, 0, 2);

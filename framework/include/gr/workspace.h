@@ -30,6 +30,8 @@ typedef enum gr_pull_mode {
 
 typedef enum gr_sort_mode { GR_SORT_AUTO = 0, GR_SORT_ON = 1, GR_SORT_OFF = 2 } gr_sort_mode;
 
+#define GR_LONG_ROWS_AUTO UINT64_MAX
+
 typedef struct gr_tuning {
   gr_advance_mode advance;
   gr_pull_mode pull;
@@ -66,13 +68,21 @@ typedef struct gr_tuning {
   gr_sort_mode relabel;
   gr_eid hot;
   gr_eid hub;
+  /* The edge-balanced push (advance=chunked|serial) gives rows of at least
+   * long_rows edges a thread per 32-edge block of their list, which walks
+   * the block in order (packed lists then decode one code a step, with no
+   * warp-wide sum), and the other rows a thread per edge; 0: a thread per
+   * edge for every row. GR_LONG_ROWS_AUTO: rows of 32 edges or more with
+   * packed lists, on levels whose input has a tenth of the graph's arcs or
+   * more; never with plain ids (docs/performance.md has the measurements). */
+  gr_eid long_rows;
 } gr_tuning;
 #define GR_TUNING_INIT                                                                                              \
   {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true, 64, false, GR_SORT_AUTO, GR_SORT_AUTO, 32768, \
-   4096}
+   4096, GR_LONG_ROWS_AUTO}
 /* "advance=chunked|serial|twc|auto,pull=hybrid|warp,small=on|off,small-vertices=N,
  * small-edges=N,small-degree=N,visited=bitmap|state,pull-light=N,status=atomic|idempotent,sort=auto|on|off,
- * relabel=auto|on|off,hot=N,hub=N" (any subset, comma separated). */
+ * relabel=auto|on|off,hot=N,hub=N,long-rows=auto|N" (any subset, comma separated). */
 gr_status gr_tuning_parse(gr_tuning *t, const char *text);
 
 typedef struct gr_workspace {

@@ -19,6 +19,11 @@
 //     from a sum the whole warp takes over that block's codes.
 //   - a thread at a time (Cursor): a thread visiting one row's edges in
 //     order keeps the last id and adds the next code.
+//   - a thread per 32-edge block (Walk): a thread steps through the block's
+//     lanes 0..31 in order, visiting those of its row. Packed, it keeps the
+//     block's codes in a 64-bit window that takes in the next word as the
+//     codes pass it (a word per 32/w steps), so a step costs a shift, a
+//     mask and an add, and no warp-wide work at all.
 #ifndef GR_CUDA_LISTS_CUH
 #define GR_CUDA_LISTS_CUH
 
@@ -34,6 +39,11 @@ struct PlainLists {
   // __launch_bounds__): 8, 32 registers a thread, what the compiler chose
   // for them unconstrained.
   static constexpr int kPushMinBlocks = 8;
+
+  // long-rows=auto: never. A thread reading a block's ids one by one makes
+  // 32 scattered loads where a warp makes one coalesced load per 32 ids;
+  // measured slower for plain ids (docs/performance.md).
+  static constexpr gr_eid kLongRows = 0;
 
   // Where a warp walking a row from edge s starts its rounds: at s itself.
   __device__ __forceinline__ static gr_eid align(gr_eid s) { return s; }
@@ -63,6 +73,24 @@ struct PlainLists {
   __device__ __forceinline__ gr_vid at(Cursor &c, gr_eid e) const {
     (void)c;
     return idx[e];
+  }
+
+  struct Walk {};
+  // A thread walks block b (edges 32b .. 32b + 31): walk_step for lanes
+  // k = 0, 1, ..., 31 in order, every one of them (so a window of codes
+  // moves), with want set where the caller needs the id: edge e = 32b + k,
+  // of row `row`; start: e is the row's first edge.
+  __device__ __forceinline__ void walk_begin(Walk &w, gr_eid b) const {
+    (void)w;
+    (void)b;
+  }
+  __device__ __forceinline__ gr_vid walk_step(Walk &w, unsigned k, bool want, bool start, gr_eid e,
+                                              gr_vid row) const {
+    (void)w;
+    (void)k;
+    (void)start;
+    (void)row;
+    return want ? idx[e] : 0;
   }
 };
 
@@ -99,6 +127,11 @@ struct PackedLists {
   // The decode takes the edge-balanced push to 38 registers, 6 blocks an SM
   // (75 % occupancy); held to 32, 8 blocks fit, as with plain ids.
   static constexpr int kPushMinBlocks = 8;
+
+  // long-rows=auto: rows of 32 edges or more, where a thread decoding a
+  // block in order spends a shift and an add per id, against a warp's
+  // segmented sum for every 32 ids of the edge-balanced mapping.
+  static constexpr gr_eid kLongRows = 32;
 
   // A warp walking a row starts its rounds at the block holding the row's
   // first edge (lanes before it idle), so every round is one whole block:
@@ -182,6 +215,54 @@ struct PackedLists {
   }
   __device__ __forceinline__ gr_vid at(Cursor &c, gr_eid e) const {
     return e == c.s ? gr_packed_walk_start(&c.k, &p, e, c.row) : gr_packed_walk_next(&c.k, &p, e);
+  }
+
+  struct Walk {
+#if GR_VID_BITS == 64
+    const uint32_t *blk;
+#else
+    const uint32_t *next;  // the next payload word the window takes in
+    uint64_t window;       // payload bits from `bit` of the current word on
+    unsigned bit;
+#endif
+    unsigned w;
+    bool relative;
+    gr_vid last;  // the id at the lane before (lane 0: the block's base)
+  };
+  __device__ __forceinline__ void walk_begin(Walk &k, gr_eid b) const {
+    const uint32_t *blk = gr_packed_block(&p, b, &k.w);
+    k.relative = gr_packed_row_relative(blk, k.w);
+    k.last = gr_packed_base(blk);
+#if GR_VID_BITS == 64
+    k.blk = blk;
+#else
+    const uint32_t *pay = blk + GR_PACK_BASE_WORDS;
+    // Two words past a block's payload are always readable: the next
+    // block's, or the padding after the last one.
+    k.window = (uint64_t)pay[0] | (uint64_t)pay[1] << 32;
+    k.next = pay + 2;
+    k.bit = 0;
+#endif
+  }
+  __device__ __forceinline__ gr_vid walk_step(Walk &k, unsigned lane, bool want, bool start, gr_eid e,
+                                              gr_vid row) const {
+    (void)e;
+#if GR_VID_BITS == 64
+    const gr_vid c = gr_packed_code(k.blk, k.w, lane);
+#else
+    const uint32_t x = (uint32_t)(k.window >> k.bit);
+    const gr_vid c = k.w >= 32 ? x : x & ((1u << k.w) - 1u);
+    k.bit += k.w;
+    if (k.bit >= 32) {
+      k.window = k.window >> 32 | (uint64_t)*k.next++ << 32;
+      k.bit -= 32;
+    }
+#endif
+    // Lane 0 is the base (held since walk_begin); a row's first edge
+    // decodes alone; a later one adds its difference to the id before it,
+    // which this thread decoded at the step before.
+    if (want && lane != 0) k.last = !start ? k.last + c : k.relative ? (gr_vid)(row + gr_packed_unzigzag(c)) : c;
+    return k.last;
   }
 };
 

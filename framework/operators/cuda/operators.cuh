@@ -32,6 +32,7 @@
 
 #include <cooperative_groups.h>
 #include <cub/block/block_scan.cuh>
+#include <cub/device/device_partition.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
@@ -51,6 +52,12 @@ __global__ void degree_kernel(const gr_eid *__restrict__ offsets, const gr_vid *
                               gr_eid n_in, gr_eid *__restrict__ deg);
 __global__ void chunk_start_kernel(const gr_eid *__restrict__ scan, gr_eid n_in, gr_eid *__restrict__ chunks,
                                    gr_eid max_chunks);
+// For advance_push_rows: the 32-edge blocks each of the first *n_long rows
+// of `in` touches, the others' degrees, and 0 at n_in (to be scanned); the
+// degrees' sum and maximum go to ctr[0] and ctr[1].
+__global__ void rows_degree_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ in, gr_eid n_in,
+                                   const unsigned long long *n_long, gr_eid *__restrict__ deg,
+                                   unsigned long long *ctr);
 // The frontier's out-edges (ctr[0]) and largest degree (ctr[1]).
 __global__ void frontier_stats_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ in,
                                       gr_eid n_in, unsigned long long *ctr);
@@ -82,21 +89,26 @@ __global__ void __launch_bounds__(kBlock, Lists::kPushMinBlocks)
                            const gr_vid *__restrict__ in, gr_eid n_in,
                            const gr_eid *__restrict__ scan, gr_vid *__restrict__ out, gr_eid cap,
                            unsigned long long *count, const gr_eid *deg, unsigned long long *deg_ctr,
-                           bool cull, Visit visit) {
+                           bool cull, Visit visit, const unsigned long long *first_row = nullptr) {
   __shared__ gr_eid s_lo, s_hi;
   __shared__ typename PushQueue::Storage qs;
   PushQueue q(qs, out, cap, count, deg);
-  const gr_eid total = scan[n_in];
+  // first_row (device memory): the input's rows before it are another
+  // kernel's (the long rows of advance_push_rows); the ranks here start at
+  // its scan value.
+  const gr_eid first = first_row ? (gr_eid)*first_row : 0;
+  const gr_eid r0 = scan[first];
+  const gr_eid total = scan[n_in] - r0;
   // The loop bound is the same for the whole block, as the queue needs.
   for (gr_eid base = (gr_eid)blockIdx.x * kBlock; base < total;
        base += (gr_eid)gridDim.x * kBlock) {
     gr_eid last = base + kBlock - 1 < total ? base + kBlock - 1 : total - 1;
     __syncthreads();
-    if (threadIdx.x == 0) s_lo = scan_search(scan, 0, n_in - 1, base);
-    if (threadIdx.x == 32) s_hi = scan_search(scan, 0, n_in - 1, last);
+    if (threadIdx.x == 0) s_lo = scan_search(scan, first, n_in - 1, r0 + base);
+    if (threadIdx.x == 32) s_hi = scan_search(scan, first, n_in - 1, r0 + last);
     __syncthreads();
-    const gr_eid rank = base + threadIdx.x;
-    const bool valid = rank <= last;
+    const gr_eid rank = r0 + base + threadIdx.x;
+    const bool valid = base + threadIdx.x <= last;
     gr_vid u = 0;
     gr_eid s = 0, e = 0;
     if (valid) {
@@ -150,6 +162,64 @@ __global__ void __launch_bounds__(kBlock, Lists::kPushMinBlocks)
     const bool keep = valid && visit(u, v, e);
     if (cull) q.push_unique(keep, v);
     else q.push(keep, v);
+  }
+  q.finish(deg_ctr);
+}
+
+// The input's first *n_long rows (long rows, in device memory) as 32-edge
+// blocks of their lists, a thread per block: scan holds each long row's
+// block count (exclusive sums), a thread finds its row by binary search in
+// its block's range of rows, as the edge-balanced kernels do, and steps
+// through the block's 32 lanes, visiting those in its row. A step is one
+// id for a thread (a load, or a packed code from a register window) where
+// the edge-balanced kernel spends a search and, packed, a warp-wide
+// segmented sum on every edge; the price is the lanes of a row's first
+// and last block outside the row.
+template <class Lists, class Visit>
+__global__ void __launch_bounds__(kBlock, Lists::kPushMinBlocks)
+    advance_push_rows_kernel(const gr_eid *__restrict__ offsets, Lists lists, const gr_vid *__restrict__ in,
+                             const unsigned long long *n_long, const gr_eid *__restrict__ scan,
+                             gr_vid *__restrict__ out, gr_eid cap, unsigned long long *count, const gr_eid *deg,
+                             unsigned long long *deg_ctr, bool cull, Visit visit) {
+  __shared__ gr_eid s_lo, s_hi;
+  __shared__ typename PushQueue::Storage qs;
+  PushQueue q(qs, out, cap, count, deg);
+  const gr_eid rows = (gr_eid)*n_long;
+  const gr_eid total = scan[rows];
+  // The loop bounds are the same for the whole block, as the queue needs.
+  for (gr_eid base = (gr_eid)blockIdx.x * kBlock; base < total; base += (gr_eid)gridDim.x * kBlock) {
+    const gr_eid last = base + kBlock - 1 < total ? base + kBlock - 1 : total - 1;
+    __syncthreads();
+    if (threadIdx.x == 0) s_lo = scan_search(scan, 0, rows - 1, base);
+    if (threadIdx.x == 32) s_hi = scan_search(scan, 0, rows - 1, last);
+    __syncthreads();
+    const gr_eid j = base + threadIdx.x;
+    const bool valid = j <= last;
+    gr_vid u = 0;
+    gr_eid first = 0;
+    // The block's lanes in the row: [lo, hi); starts: lo is the row's start.
+    unsigned lo = 0, hi = 0;
+    bool starts = false;
+    typename Lists::Walk w{};
+    if (valid) {
+      const gr_eid i = scan_search(scan, s_lo, s_hi, j);
+      u = in[i];
+      const gr_eid s = offsets[u], end = offsets[u + 1];
+      const gr_eid b = s / GR_PACK_BLOCK + (j - scan[i]);
+      first = b * GR_PACK_BLOCK;
+      starts = s >= first;
+      lo = starts ? (unsigned)(s - first) : 0u;
+      hi = end - first < GR_PACK_BLOCK ? (unsigned)(end - first) : GR_PACK_BLOCK;
+      lists.walk_begin(w, b);
+    }
+    for (unsigned k = 0; k < GR_PACK_BLOCK; k++) {
+      const bool in_row = k >= lo && k < hi;
+      gr_vid v = 0;
+      if (valid) v = lists.walk_step(w, k, in_row, starts && k == lo, first + k, u);
+      const bool keep = in_row && visit(u, v, first + k);
+      if (cull) q.push_unique(keep, v);
+      else q.push(keep, v);
+    }
   }
   q.finish(deg_ctr);
 }
@@ -658,6 +728,59 @@ gr_status advance_push_twc(gr_device *dev, gr_workspace *ws, gr_advance_push_arg
   return push_results(ws, a, "advance (push, twc)");
 }
 
+// Whether a row has at least min edges (the long rows of advance_push_rows).
+struct LongRow {
+  const gr_eid *offsets;
+  gr_eid min;
+  __device__ __forceinline__ bool operator()(gr_vid u) const { return offsets[u + 1] - offsets[u] >= min; }
+};
+
+// The edge-balanced push with rows of at least long_rows edges walked
+// a thread per 32-edge block (advance_push_rows_kernel): the input
+// partitioned (long rows first, CUB), one scan of block counts for the long
+// rows and degrees for the others, the long rows' kernel, then the others'
+// (the edge-balanced kernel from the first short row, read on the device:
+// no host round trip).
+template <class Lists, class Visit>
+gr_status advance_push_rows(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, Lists lists, Visit visit,
+                            gr_eid long_rows) {
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  const LongRow pred{a->g->offsets, long_rows};
+  unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
+  // ctr: 0 ids written, 1 edges, 2-3 the output's degrees, 4 long rows,
+  // 5-6 the input's degree sum and maximum.
+  size_t part_temp = 0, scan_temp = 0;
+  GR_CUDA_CHECK(cub::DevicePartition::If(nullptr, part_temp, a->in, (gr_vid *)nullptr, ctr + 4, a->n_in, pred, s));
+  GR_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_temp, (gr_eid *)nullptr, (gr_eid *)nullptr, a->n_in + 1, s));
+  GR_CHECK(gr_buffer_reserve(&ws->scan, dev, (a->n_in + 1) * sizeof(gr_eid), 0, &ws->policy, 0,
+                             "advance degree scan"));
+  GR_CHECK(gr_buffer_reserve(&ws->sorted, dev, a->n_in * sizeof(gr_vid), 0, &ws->policy, 0,
+                             "advance partitioned input"));
+  GR_CHECK(gr_buffer_reserve(&ws->temp, dev, part_temp > scan_temp ? part_temp : scan_temp, 0, &ws->policy, 0,
+                             "CUB scan storage"));
+  gr_eid *scan = (gr_eid *)ws->scan.ptr;
+  const gr_vid *in = (const gr_vid *)ws->sorted.ptr;
+  GR_CHECK(gr_workspace_zero_counters(ws, 7));
+  GR_CUDA_CHECK_LIB(dev, cub::DevicePartition::If(ws->temp.ptr, part_temp, a->in, (gr_vid *)ws->sorted.ptr, ctr + 4,
+                                                  a->n_in, pred, s));
+  rows_degree_kernel<<<grid_for(a->n_in + 1, kBlock, max_blocks(dev)), kBlock, 0, s>>>(a->g->offsets, in, a->n_in,
+                                                                                       ctr + 4, scan, ctr + 5);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  GR_CUDA_CHECK_LIB(dev, cub::DeviceScan::ExclusiveSum(ws->temp.ptr, scan_temp, scan, scan, a->n_in + 1, s));
+  static const int rows_per_sm = blocks_per_sm(advance_push_rows_kernel<Lists, Visit>);
+  advance_push_rows_kernel<Lists, Visit><<<resident_grid(dev, rows_per_sm, max_blocks(dev)), kBlock, 0, s>>>(
+      a->g->offsets, lists, in, ctr + 4, scan, a->out, a->out_capacity, ctr, a->next_offsets, ctr + 2,
+      a->idempotent, visit);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  static const int lb_per_sm = blocks_per_sm(advance_push_lb_kernel<Lists, Visit>);
+  advance_push_lb_kernel<Lists, Visit><<<resident_grid(dev, lb_per_sm, max_blocks(dev)), kBlock, 0, s>>>(
+      a->g->offsets, lists, in, a->n_in, scan, a->out, a->out_capacity, ctr, a->next_offsets, ctr + 2, a->idempotent,
+      visit, ctr + 4);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  GR_CUDA_CHECK(cudaMemcpyAsync(ctr + 1, ctr + 5, sizeof(gr_eid), cudaMemcpyDeviceToDevice, s));
+  return push_results(ws, a, "advance (push, long rows)");
+}
+
 template <class Lists, class Visit>
 gr_status advance_push_with(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, Lists lists, Visit visit) {
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
@@ -686,6 +809,16 @@ gr_status advance_push_with(gr_device *dev, gr_workspace *ws, gr_advance_push_ar
   const gr_vid *in = a->in;
   const bool sort = ws->tune.sort_input == GR_SORT_ON ||
                     (ws->tune.sort_input == GR_SORT_AUTO && ws->graph_on_host && a->n_in >= 4096);
+  // Rows walked a block at a time: where asked, or (auto) with lists whose
+  // reader gains by it on levels that read a large share of the lists,
+  // where the partition pass and the lanes of rows' first and last blocks
+  // outside the row cost least next to what the walk saves (measured: BFS's
+  // heavy levels gain, DOBFS's push levels, below a fifteenth of the arcs,
+  // lose).
+  gr_eid long_rows = ws->tune.long_rows;
+  if (long_rows == GR_LONG_ROWS_AUTO)
+    long_rows = Lists::kLongRows > 0 && a->in_known && a->in_edges >= a->g->m / 10 ? Lists::kLongRows : 0;
+  if (!sort && long_rows > 0) return advance_push_rows(dev, ws, a, lists, visit, long_rows);
   int bits = 1;
   while (bits < (int)(8 * sizeof(gr_vid)) && ((gr_eid)1 << bits) < (gr_eid)a->g->n) bits++;
   if (sort) {

@@ -411,7 +411,7 @@ START_TEST(tuning_parses_every_key) {
   gr_tuning t = GR_TUNING_INIT;
   ck_assert_int_eq(gr_tuning_parse(&t, "advance=twc,pull=warp,small=off,small-vertices=10,small-edges=0,"
                                        "small-degree=18446744073709551615,visited=state,pull-light=3,"
-                                       "status=idempotent,sort=on,relabel=off,hot=0,hub=7"),
+                                       "status=idempotent,sort=on,relabel=off,hot=0,hub=7,long-rows=64"),
                    GR_SUCCESS);
   ck_assert_int_eq(t.advance, GR_ADVANCE_TWC);
   ck_assert_int_eq(t.pull, GR_PULL_WARP);
@@ -424,6 +424,11 @@ START_TEST(tuning_parses_every_key) {
   ck_assert_int_eq(t.relabel, GR_SORT_OFF);
   ck_assert_uint_eq(t.hot, 0);
   ck_assert_uint_eq(t.hub, 7);
+  ck_assert_uint_eq(t.long_rows, 64);
+  ck_assert_int_eq(gr_tuning_parse(&t, "long-rows=auto"), GR_SUCCESS);
+  ck_assert_uint_eq(t.long_rows, GR_LONG_ROWS_AUTO);
+  ck_assert_int_eq(gr_tuning_parse(&t, "long-rows=0"), GR_SUCCESS);
+  ck_assert_uint_eq(t.long_rows, 0);
   ck_assert_int_eq(gr_tuning_parse(&t, "relabel=on,hot=1024"), GR_SUCCESS);
   ck_assert_int_eq(t.relabel, GR_SORT_ON);
   ck_assert_uint_eq(t.hot, 1024);
@@ -438,7 +443,7 @@ START_TEST(tuning_counts_are_digits_only_and_a_refusal_changes_nothing) {
    * only where errno was not checked; all are refused now. */
   const char *bad[] = {"small-vertices= -5", "small-vertices=+5", "small-edges= 5", "small-degree=5 ",
                        "small-degree=18446744073709551616", "pull-light=0", "pull-light=0x10", "small-edges=", "hot=-1",
-                       "hub=4k"};
+                       "hub=4k", "long-rows=-1", "long-rows=18446744073709551615", "long-rows=Auto"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     ck_assert_msg(gr_tuning_parse(&t, bad[i]) == GR_ERR_INVALID_ARG, "'%s' was taken", bad[i]);
     ck_assert_ptr_nonnull(strstr(gr_error_message(), "--tune"));
