@@ -182,6 +182,20 @@ static int gr__value_bytes(gr_value_type t) {
   return t == GR_VALUE_FLOAT ? (int)sizeof(float) : t == GR_VALUE_DOUBLE ? (int)sizeof(double) : (int)sizeof(gr_svid);
 }
 
+/* Grows a buffer whose contents go out as messages. NCCL's kernels read a
+ * message in 16-byte pieces, past its last record when its size is not a
+ * multiple of 16 (the bytes past it are not used): over NCCL such buffers
+ * are zeroed when they grow, so that no byte read is uninitialized. */
+static gr_status gr__reserve_send(const gr__xlocal *x, gr_buffer *b, gr_device *dev, size_t bytes, const gr_mem_policy *mem,
+                                  const char *what) {
+  const void *old = b->ptr;
+  const size_t old_capacity = b->capacity;
+  GR_CHECK(gr_buffer_reserve(b, dev, bytes, 0, mem, 0, what));
+  if (x->c->transport == GR_TRANSPORT_NCCL && (b->ptr != old || b->capacity != old_capacity))
+    GR_CHECK(gr_device_memset(dev, b->ptr, 0, b->capacity));
+  return GR_SUCCESS;
+}
+
 static gr_status gr__upload(gr_buffer *b, gr_device *dev, const void *host, size_t bytes, const char *what) {
   GR_CHECK(gr_buffer_resize(b, dev, bytes ? bytes : 1, 0, what));
   return gr_device_copy(dev, b->ptr, host, bytes, GR_COPY_H2D);
@@ -364,7 +378,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
     if (with_bits[j]) {
       want = c->format == GR_COMM_FORMAT_BITMAP ? 0 : bb / rb;
       if (want > n_out) want = n_out;
-      GR_CHECK(gr_buffer_reserve(&x->bits[j], dev, (size_t)bb, 0, &p->mem, 0, "exchange bitmap"));
+      GR_CHECK(gr__reserve_send(x, &x->bits[j], dev, (size_t)bb, &p->mem, "exchange bitmap"));
       a.bits[j] = x->bits[j].ptr;
     }
       /* A selective list starts at twice its share of the output (or what
@@ -374,8 +388,8 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
     const uint64_t share = bcast ? want : 2 * n_out / (uint64_t)n + 1024;
     const uint64_t first = want < share ? want : share;
     if (have < first)
-      GR_CHECK(gr_buffer_reserve(&x->list[j], dev, (size_t)gr_xk_list_bytes(&x->layout, first), 0, &p->mem, 0,
-                                 "exchange send list"));
+      GR_CHECK(gr__reserve_send(x, &x->list[j], dev, (size_t)gr_xk_list_bytes(&x->layout, first), &p->mem,
+                                "exchange send list"));
     if (want) {
       a.list[j] = x->list[j].ptr;
       a.list_capacity[j] = gr__list_room(&x->list[j], rb);
@@ -402,8 +416,8 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
       if (attempt > 0)
         return gr_errorf(GR_ERR_INTERNAL, "exchange package: message %d needed %llu records after growing to %llu",
                          j, (unsigned long long)cnt, (unsigned long long)a.list_capacity[j]);
-      GR_CHECK(gr_buffer_reserve(&x->list[j], dev, (size_t)gr_xk_list_bytes(&x->layout, cnt), 0, &p->mem, 0,
-                                 "exchange send list"));
+      GR_CHECK(gr__reserve_send(x, &x->list[j], dev, (size_t)gr_xk_list_bytes(&x->layout, cnt), &p->mem,
+                                "exchange send list"));
       a.list[j] = x->list[j].ptr;
       a.list_capacity[j] = gr__list_room(&x->list[j], rb);
       again = true;
@@ -617,6 +631,9 @@ static gr_status gr__exchange(void *local, gr_part *p, gr_exchange_step *s) {
 static gr_status gr__prepare(void *local, gr_part *p, gr_sync *sync) {
   gr__xlocal *x = local;
   if (!x->c->tops->prepare) return GR_SUCCESS;
+  /* The scratch below is sent as it is (its bytes do not matter), and NCCL
+   * reads messages in 16-byte pieces: zeroed, none of them is read unset. */
+  GR_CHECK(gr_device_memset(p->dev, x->counters.ptr, 0, x->counters.size));
   gr__xfer t;
   memset(&t, 0, sizeof t);
   t.me = x->me;

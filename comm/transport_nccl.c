@@ -6,7 +6,9 @@
  * that the combines follow without a host wait. The first run makes a
  * small exchange with every peer before its timed part, so that NCCL's
  * connections are made there. A device waiting for its stream while a peer
- * has failed aborts its communicator instead of waiting forever. */
+ * has failed aborts its communicator instead of waiting forever; after a
+ * failure the communicators are aborted, not destroyed, when they are out
+ * of step. */
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 #include <sched.h>
@@ -59,11 +61,31 @@ static gr_status gr__nccl_create(gr_comm *c) {
   return GR_SUCCESS;
 }
 
+/* Whether the communicators can still be used (and destroyed) normally:
+ * none was aborted and every device has posted as many groups as the
+ * others. A device that failed before posting its part of an exchange
+ * leaves its peers' parts unmatched; a peer's part may even have completed
+ * (NCCL sends a small message into the receiver's buffer without waiting
+ * for it), so no one aborted, but the communicators are out of step. */
+static bool gr__nccl_in_step(const gr_comm *c, const gr__nccl *s) {
+  for (int i = 0; i < c->n; i++)
+    if (!s->comm[i] || __atomic_load_n(&s->posted[i], __ATOMIC_ACQUIRE) !=
+                           __atomic_load_n(&s->posted[0], __ATOMIC_ACQUIRE))
+      return false;
+  return true;
+}
+
 static void gr__nccl_destroy(gr_comm *c) {
   gr__nccl *s = c->tshared;
   if (!s) return;
+  /* Communicators out of step are aborted, not destroyed: a destroy would
+   * wait for parts that no peer will ever match. */
+  const bool in_step = gr__nccl_in_step(c, s);
   for (int i = 0; i < c->n; i++)
-    if (s->comm[i]) ncclCommDestroy(s->comm[i]);
+    if (s->comm[i]) {
+      if (in_step) ncclCommDestroy(s->comm[i]);
+      else ncclCommAbort(s->comm[i]);
+    }
   free(s);
   c->tshared = NULL;
 }
@@ -146,7 +168,13 @@ static gr_status gr__nccl_prepare(gr_comm *c, gr__xfer *x, void *scratch) {
   for (int j = 0; j < x->n; j++)
     if (!s->comm[j])
       return gr_errorf(GR_ERR_NCCL, "the NCCL communicator of device %d was aborted in an earlier run", j);
-  if (s->warm[x->me]) return GR_SUCCESS;
+  if (s->warm[x->me]) {
+    /* After the first run no device posts here, so the counts are still. */
+    if (!gr__nccl_in_step(c, s))
+      return gr_errorf(GR_ERR_NCCL, "the NCCL communicators are out of step after a failed run (a device failed "
+                                    "before posting its part of an exchange)");
+    return GR_SUCCESS;
+  }
   const unsigned char *send[GR_COMM_MAX_DEVICES];
   unsigned char *recv[GR_COMM_MAX_DEVICES];
   uint64_t bytes[GR_COMM_MAX_DEVICES];

@@ -84,8 +84,16 @@ static int run_argv(const char *const *env, int devices, const char *transport, 
   free(err_text);
   out_text = err_text = NULL;
   int rc = gr_test_run_limited(argv, envv, &out_text, &err_text, run_timeout_s, run_address_space);
-  ck_assert_msg(rc != GR_TEST_TIMED_OUT, "gr_run hung: killed after %.0f s\nstderr: %s", run_timeout_s,
-                err_text ? err_text : "");
+  if (rc == GR_TEST_TIMED_OUT) {
+    /* Say which run: the environment (the fault hooks) and the command. */
+    char what[1024];
+    size_t k = 0;
+    for (int i = 0; envv[i] && k < sizeof what; i++)
+      k += (size_t)snprintf(what + k, sizeof what - k, "%s ", envv[i]);
+    for (int i = 0; argv[i] && k < sizeof what; i++)
+      k += (size_t)snprintf(what + k, sizeof what - k, "%s%s", i ? " " : "", argv[i]);
+    ck_abort_msg("gr_run hung: killed after %.0f s: %s\nstderr: %s", run_timeout_s, what, err_text ? err_text : "");
+  }
   ck_assert_msg(rc >= 0, "gr_run did not exit normally (signal?)\nstderr: %s", err_text ? err_text : "");
   return rc;
 }
@@ -952,12 +960,17 @@ int main(void) {
   tcase_add_test(bad, launch_failure_on_one_device_ends_every_primitive_cleanly);
   tcase_add_test(bad, launch_failure_in_the_exchange_while_the_others_wait_ends_cleanly);
   tcase_add_test(bad, transport_failure_on_one_device_ends_every_primitive_cleanly);
-  tcase_add_test(bad, faults_over_nccl_end_every_primitive_cleanly);
   tcase_add_test(bad, a_graph_too_large_for_the_devices_fails_before_the_runs);
   tcase_add_test(bad, loading_under_a_host_memory_limit_fails_cleanly);
   tcase_add_test(bad, bad_multi_device_options_exit_2);
   tcase_add_test(bad, bad_input_after_the_exchange_is_set_up_exits_2);
   tcase_add_test(bad, pr_pull_needs_the_broadcast_exchange);
   suite_add_tcase(s, bad);
+  /* Apart, so a GPU machine can run it alone (CK_RUN_CASE=nccl_failures):
+   * it starts about a hundred two-GPU processes. */
+  TCase *nccl = tcase_create("nccl_failures");
+  tcase_set_timeout(nccl, 900);
+  tcase_add_test(nccl, faults_over_nccl_end_every_primitive_cleanly);
+  suite_add_tcase(s, nccl);
   return gr_test_run_suite(s, 0);
 }
