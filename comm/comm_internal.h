@@ -34,6 +34,9 @@ typedef struct gr__xfer {
   uint64_t moved_to[GR_COMM_MAX_DEVICES]; /* result: bytes this device put on the wire per peer */
   gr_sync *sync;
   const gr_mem_policy *mem;
+  /* Set by a transport once this device's part of the exchange is enqueued
+   * (a device that failed before that has nothing of it to wait for). */
+  bool posted;
 } gr__xfer;
 
 typedef struct gr__transport_ops {

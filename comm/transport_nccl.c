@@ -100,10 +100,13 @@ static bool gr__nccl_all_posted(gr__nccl *s, gr__xfer *x) {
 }
 
 /* Waits for the compute stream. When some device has failed meanwhile, a
- * transfer whose peers have all posted their part still completes, so it
- * is waited for (within a bound); one that a peer never posted cannot, so
- * this device aborts its communicator (its peers then fail too) instead of
- * waiting forever. */
+ * transfer that this device and all its peers posted still completes, so
+ * it is waited for (within a bound); one that a peer never posted cannot,
+ * so this device aborts its communicator (its peers then fail too) instead
+ * of waiting forever. A device that failed before posting its own part
+ * (x->posted unset) has no transfer of this exchange to wait for: whatever
+ * its stream still holds is not drained by peers, so it aborts at once
+ * rather than counting the peers' parts as a match for its own. */
 static gr_status gr__nccl_wait(gr_comm *c, gr__xfer *x) {
   gr__nccl *s = c->tshared;
   cudaStream_t st = (cudaStream_t)gr_device_stream(x->dev);
@@ -116,7 +119,7 @@ static gr_status gr__nccl_wait(gr_comm *c, gr__xfer *x) {
     if (gr_sync_failed(x->sync)) {
       const double now = gr_time_now();
       if (failed_at == 0) failed_at = now;
-      if (!gr__nccl_all_posted(s, x) || now - failed_at > GR__NCCL_DRAIN_S) {
+      if (!x->posted || !gr__nccl_all_posted(s, x) || now - failed_at > GR__NCCL_DRAIN_S) {
         if (s->comm[x->me]) ncclCommAbort(s->comm[x->me]);
         s->comm[x->me] = NULL;
         return gr_errorf(GR_ERR_NCCL, "NCCL transfer abandoned because another device failed");
@@ -153,6 +156,7 @@ static gr_status gr__nccl_group(gr_comm *c, gr__xfer *x, const unsigned char *co
   }
   GR__NCCL_CHECK(ncclGroupEnd());
   __atomic_add_fetch(&s->posted[x->me], 1, __ATOMIC_RELEASE);
+  x->posted = true;
   gr__device_activity_launch();
   return GR_SUCCESS;
 }
