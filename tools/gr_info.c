@@ -62,7 +62,8 @@ static unsigned varint_len(uint64_t x) {
  * row's first id as a varint (its absolute id or its zig-zagged distance
  * to the row, whichever is shorter, the choice itself not counted), then
  * each next id's difference from the one before (zig-zagged where the row
- * is not sorted), plus a row index like the packed block index: a 32-bit
+ * is not sorted; differences modulo 2^GR_VID_BITS, as packed lists code
+ * them), plus a row index like the packed block index: a 32-bit
  * byte offset per row relative to a 64-bit one every 512 rows. Without
  * the index a kernel could not find a row; even with it, edge e of a row
  * is found only by decoding the edges before it. */
@@ -75,15 +76,14 @@ static varint_size varint_size_of(const gr_csr *c) {
   for (gr_vid v = 0; v < c->n; v++) {
     const gr_eid b = c->offsets[v], e = c->offsets[(size_t)v + 1];
     if (b == e) continue;
-    const uint64_t first = c->indices[b];
-    const uint64_t rel = first >= v ? 2 * (first - v) : 2 * ((uint64_t)v - first) - 1;
-    const unsigned a = varint_len(first), z = varint_len(rel);
+    const gr_vid first = c->indices[b];
+    const unsigned a = varint_len(first), z = varint_len(gr_packed_zigzag((gr_vid)(first - v)));
     r.codes += a < z ? a : z;
     bool sorted = true;
     for (gr_eid i = b + 1; i < e && sorted; i++) sorted = c->indices[i] >= c->indices[i - 1];
     for (gr_eid i = b + 1; i < e; i++) {
-      const uint64_t x = c->indices[i], y = c->indices[i - 1];
-      r.codes += varint_len(sorted ? x - y : (x >= y ? 2 * (x - y) : 2 * (y - x) - 1));
+      const gr_vid d = (gr_vid)(c->indices[i] - c->indices[i - 1]);
+      r.codes += varint_len(sorted ? d : gr_packed_zigzag(d));
     }
   }
   return r;

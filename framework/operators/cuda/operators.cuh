@@ -798,15 +798,9 @@ gr_status advance_push_with(gr_device *dev, gr_workspace *ws, gr_advance_push_ar
     }
     if (twc_fits(edges, max_degree)) return advance_push_twc(dev, ws, a, lists, visit);
   }
-  GR_CHECK(gr_buffer_reserve(&ws->scan, dev, (a->n_in + 1) * sizeof(gr_eid), 0, &ws->policy, 0,
-                             "advance degree scan"));
-  gr_eid *scan = (gr_eid *)ws->scan.ptr;
-  size_t temp = 0, sort_temp = 0;
-  GR_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp, scan, scan, a->n_in + 1, s));
   // Lists in host memory come over the host link fastest in address order:
   // the input sorted by id first (a radix sort over the ids' bits), where
   // asked or where the graph is in host memory and the input is large.
-  const gr_vid *in = a->in;
   const bool sort = ws->tune.sort_input == GR_SORT_ON ||
                     (ws->tune.sort_input == GR_SORT_AUTO && ws->graph_on_host && a->n_in >= 4096);
   // Rows walked a block at a time: where asked, or (auto) with lists whose
@@ -819,6 +813,12 @@ gr_status advance_push_with(gr_device *dev, gr_workspace *ws, gr_advance_push_ar
   if (long_rows == GR_LONG_ROWS_AUTO)
     long_rows = Lists::kLongRows > 0 && a->in_known && a->in_edges >= a->g->m / 10 ? Lists::kLongRows : 0;
   if (!sort && long_rows > 0) return advance_push_rows(dev, ws, a, lists, visit, long_rows);
+  GR_CHECK(gr_buffer_reserve(&ws->scan, dev, (a->n_in + 1) * sizeof(gr_eid), 0, &ws->policy, 0,
+                             "advance degree scan"));
+  gr_eid *scan = (gr_eid *)ws->scan.ptr;
+  size_t temp = 0, sort_temp = 0;
+  GR_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp, scan, scan, a->n_in + 1, s));
+  const gr_vid *in = a->in;
   int bits = 1;
   while (bits < (int)(8 * sizeof(gr_vid)) && ((gr_eid)1 << bits) < (gr_eid)a->g->n) bits++;
   if (sort) {
