@@ -268,6 +268,8 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
     goto fail;
   }
   GR_CHECK_GOTO(gr__combine_suits(x, prim->combine), st, fail);
+  /* Loaded before any move is in flight (exchange_kernels.h says why). */
+  if (x->k->load) GR_CHECK_GOTO(x->k->load(p->dev, prim->value_type), st, fail);
   x->layout = gr_xk_layout_make(x->pay.n_values, gr__value_bytes(prim->value_type), x->pay.n_vertices);
   x->uniform = x->pay.uniform && x->pay.n_values == 1 && x->pay.n_vertices == 0 && c->format != GR_COMM_FORMAT_LIST;
 

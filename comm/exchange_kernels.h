@@ -148,6 +148,13 @@ typedef struct gr_xk_combine_args {
 typedef struct gr_xk_ops {
   gr_status (*package)(gr_device *dev, const gr_xk_package_args *a);
   gr_status (*combine)(gr_device *dev, const gr_xk_combine_args *a);
+  /* Loads the combines of a value type on the device now (NULL: nothing
+   * to load). The combines are launched behind the transport's moves; a
+   * kernel loaded lazily at its first launch waits for the device's work
+   * in flight, an NCCL group included, and an NCCL group whose peer failed
+   * never ends: the launch would wait forever before the transport could
+   * notice the failure and abort. */
+  gr_status (*load)(gr_device *dev, gr_value_type type);
 } gr_xk_ops;
 
 extern const gr_xk_ops gr__xk_ops_cpu;

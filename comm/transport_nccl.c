@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <stdlib.h>
 
+#include "gr/log.h"
 #include "gr/util.h"
 
 #include "comm_internal.h"
@@ -81,6 +82,7 @@ static void gr__nccl_destroy(gr_comm *c) {
   /* Communicators out of step are aborted, not destroyed: a destroy would
    * wait for parts that no peer will ever match. */
   const bool in_step = gr__nccl_in_step(c, s);
+  gr_log(GR_LOG_TRACE, GR_SUBSYS_COMM, "NCCL communicators %s", in_step ? "destroyed" : "out of step: aborted");
   for (int i = 0; i < c->n; i++)
     if (s->comm[i]) {
       if (in_step) ncclCommDestroy(s->comm[i]);
@@ -118,10 +120,18 @@ static gr_status gr__nccl_wait(gr_comm *c, gr__xfer *x) {
     if (e != cudaErrorNotReady) GR_CUDA_CHECK(e);
     if (gr_sync_failed(x->sync)) {
       const double now = gr_time_now();
-      if (failed_at == 0) failed_at = now;
-      if (!x->posted || !gr__nccl_all_posted(s, x) || now - failed_at > GR__NCCL_DRAIN_S) {
+      const bool all = gr__nccl_all_posted(s, x);
+      if (failed_at == 0) {
+        failed_at = now;
+        gr_log(GR_LOG_TRACE, GR_SUBSYS_COMM, "device %d: a device failed while this one waits (posted %d, every peer posted %d)",
+               x->me, x->posted, all);
+      }
+      if (!x->posted || !all || now - failed_at > GR__NCCL_DRAIN_S) {
+        gr_log(GR_LOG_TRACE, GR_SUBSYS_COMM, "device %d: aborting its NCCL communicator", x->me);
         if (s->comm[x->me]) ncclCommAbort(s->comm[x->me]);
         s->comm[x->me] = NULL;
+        gr_log(GR_LOG_TRACE, GR_SUBSYS_COMM, "device %d: NCCL communicator aborted after %.1f ms", x->me,
+               (gr_time_now() - now) * 1e3);
         return gr_errorf(GR_ERR_NCCL, "NCCL transfer abandoned because another device failed");
       }
     }
@@ -155,7 +165,13 @@ static gr_status gr__nccl_group(gr_comm *c, gr__xfer *x, const unsigned char *co
     }
   }
   GR__NCCL_CHECK(ncclGroupEnd());
-  __atomic_add_fetch(&s->posted[x->me], 1, __ATOMIC_RELEASE);
+  const uint64_t group = __atomic_add_fetch(&s->posted[x->me], 1, __ATOMIC_RELEASE);
+  if (gr_log_enabled(GR_LOG_TRACE, GR_SUBSYS_COMM)) {
+    uint64_t sent = 0, received = 0;
+    for (int j = 0; j < x->n; j++) sent += send_bytes[j], received += recv_bytes[j];
+    gr_log(GR_LOG_TRACE, GR_SUBSYS_COMM, "device %d: NCCL group %llu posted (%llu bytes out, %llu in)", x->me,
+           (unsigned long long)group, (unsigned long long)sent, (unsigned long long)received);
+  }
   x->posted = true;
   gr__device_activity_launch();
   return GR_SUCCESS;

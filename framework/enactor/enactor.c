@@ -142,6 +142,7 @@ static void gr__fail(struct gr_enactor *e, int dev, gr_status st) {
   }
   e->bar.failed = true;
   pthread_mutex_unlock(&e->bar.mu);
+  gr_log(GR_LOG_TRACE, GR_SUBSYS_COMM, "device %d failed: %s", dev, gr_status_string(st));
 }
 
 /* Returns true when the run must stop because some device failed. */
@@ -180,6 +181,8 @@ bool gr_sync_wait(gr_sync *s) {
   bool stop = gr__barrier_wait_raw(&s->e->bar);
   s->waited_ms += (gr_time_now() - t) * 1e3;
   s->passed++;
+  if (stop) gr_log(GR_LOG_TRACE, GR_SUBSYS_COMM, "device %d leaves at its barrier %llu: a device failed", s->index,
+                   (unsigned long long)s->passed);
   return stop;
 }
 

@@ -2,24 +2,59 @@
 # SPDX-License-Identifier: Apache-2.0
 """Where the threads of a hung process are, on a machine without gdb.
 
-    tools/offline/thread-stacks.py PID BINARY
+    tools/offline/thread-stacks.py [--stop] PID BINARY
 
 For each thread: its system call (or "running"), then, from the stack
 pointer the kernel saved at that call, every 8-byte word of the stack that
 points into an executable mapping; those inside BINARY are named with
-addr2line (innermost first, up to 40), the others counted per library. A
-heuristic backtrace: stale return addresses left on the stack show up too,
-and a running thread's stack cannot be read. Needs read access to
-/proc/PID/mem (the same user, or root) and addr2line (binutils)."""
+addr2line (innermost first, up to 40), the others counted per library and
+the first few named by the nearest exported symbol (nm -D). A heuristic
+backtrace: stale return addresses left on the stack show up too. A running
+thread (a spin) has no saved stack pointer; --stop stops the process
+(SIGSTOP) while reading, so that every thread has one and its program
+counter is named too, then lets it go on (SIGCONT). Needs read access to
+/proc/PID/mem (the same user, or root), addr2line and nm (binutils)."""
+import bisect
 import os
+import signal
 import subprocess
 import sys
+import time
+
+_symbols = {}
+
+
+def symbol(path, vaddr):
+    """The exported symbol at or below vaddr in the library at path."""
+    if path not in _symbols:
+        out = subprocess.run(['nm', '-D', '--defined-only', path], capture_output=True, text=True).stdout
+        table = sorted((int(p[0], 16), p[2]) for p in (l.split() for l in out.splitlines())
+                       if len(p) == 3 and p[1] in 'TtWi')
+        _symbols[path] = ([a for a, _ in table], [n for _, n in table])
+    addrs, names = _symbols[path]
+    k = bisect.bisect_right(addrs, vaddr) - 1
+    return f'{names[k]}+{vaddr - addrs[k]:#x}' if k >= 0 else f'{vaddr:#x}'
 
 
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    stop = args[:1] == ['--stop']
+    if stop:
+        args = args[1:]
+    if len(args) != 2:
         sys.exit(__doc__)
-    pid, binary = int(sys.argv[1]), os.path.realpath(sys.argv[2])
+    pid, binary = int(args[0]), os.path.realpath(args[1])
+    if stop:
+        os.kill(pid, signal.SIGSTOP)
+        time.sleep(0.2)
+    try:
+        read(pid, binary)
+    finally:
+        if stop:
+            os.kill(pid, signal.SIGCONT)
+
+
+def read(pid, binary):
     maps = []
     with open(f'/proc/{pid}/maps') as f:
         for line in f:
@@ -27,11 +62,24 @@ def main():
             lo, hi = (int(x, 16) for x in p[0].split('-'))
             maps.append((lo, hi, p[1], int(p[2], 16), p[5] if len(p) > 5 else ''))
 
+    # Where each file is loaded: the start of its mapping at file offset 0,
+    # so that an address less that base is the library's own address.
+    load_base = {}
+    for lo, hi, perm, off, path in maps:
+        if path and off == 0 and path not in load_base:
+            load_base[path] = lo
+
     def where(addr):
         for lo, hi, perm, off, path in maps:
             if lo <= addr < hi and 'x' in perm and path:
                 return path, addr - lo + off
         return None
+
+    def lib_name(addr):
+        for lo, hi, perm, off, path in maps:
+            if lo <= addr < hi and 'x' in perm and path:
+                return f'{os.path.basename(path)}:{symbol(path, addr - load_base.get(path, lo))}'
+        return f'{addr:#x}'
 
     with open(f'/proc/{pid}/mem', 'rb', 0) as mem:
         for tid in sorted(os.listdir(f'/proc/{pid}/task'), key=int):
@@ -44,6 +92,14 @@ def main():
             if len(sc) < 3:
                 continue
             sp = int(sc[-2], 16)
+            pc = int(sc[-1], 16)
+            w = where(pc)
+            if w and os.path.realpath(w[0]) == binary:
+                out = subprocess.run(['addr2line', '-f', '-C', '-e', binary, hex(w[1])],
+                                     capture_output=True, text=True).stdout.split('\n')
+                print('  pc:', out[0])
+            elif w:
+                print('  pc:', lib_name(pc))
             end = next((hi for lo, hi, _, _, _ in maps if lo <= sp < hi), sp)
             try:
                 mem.seek(sp)
@@ -51,8 +107,12 @@ def main():
             except OSError as e:
                 print('  cannot read the stack:', e)
                 continue
-            hits = [w for w in (where(int.from_bytes(data[i:i + 8], 'little'))
-                                for i in range(0, len(data) - 7, 8)) if w]
+            words = [int.from_bytes(data[i:i + 8], 'little') for i in range(0, len(data) - 7, 8)]
+            hits = [w for w in map(where, words) if w]
+            named = [lib_name(a) for a in words
+                     if (lambda w: w and os.path.realpath(w[0]) != binary)(where(a))][:8]
+            if named:
+                print('  library words:', ' <- '.join(named))
             ours = [hex(off) for path, off in hits if os.path.realpath(path) == binary][:40]
             libs = {}
             for path, _ in hits:

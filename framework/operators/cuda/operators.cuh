@@ -735,6 +735,10 @@ struct LongRow {
   __device__ __forceinline__ bool operator()(gr_vid u) const { return offsets[u + 1] - offsets[u] >= min; }
 };
 
+// The least arcs a level's input holds before the automatic choice walks
+// its long rows (see advance_push).
+constexpr gr_eid kWalkMinArcs = (gr_eid)1 << 25;
+
 // The edge-balanced push with rows of at least long_rows edges walked
 // a thread per 32-edge block (advance_push_rows_kernel): the input
 // partitioned (long rows first, CUB), one scan of block counts for the long
@@ -804,14 +808,20 @@ gr_status advance_push_with(gr_device *dev, gr_workspace *ws, gr_advance_push_ar
   const bool sort = ws->tune.sort_input == GR_SORT_ON ||
                     (ws->tune.sort_input == GR_SORT_AUTO && ws->graph_on_host && a->n_in >= 4096);
   // Rows walked a block at a time: where asked, or (auto) with lists whose
-  // reader gains by it on levels that read a large share of the lists,
-  // where the partition pass and the lanes of rows' first and last blocks
-  // outside the row cost least next to what the walk saves (measured: BFS's
-  // heavy levels gain, DOBFS's push levels, below a fifteenth of the arcs,
-  // lose).
+  // reader gains by it, on levels whose rows average a block or more (a
+  // row's first and last blocks leave lanes idle: on shorter rows those
+  // cost more than the decode saves) and that read enough arcs to repay
+  // the partition pass and the extra launches (about 0.1 ms). Measured per
+  // level on Kronecker 22 and 25, packed: levels of 2^25+ arcs averaging
+  // 36+ arcs a row gain 5-30 %, those averaging 28 or fewer lose 5-45 %
+  // whatever their size, and levels under 2^25 arcs (DOBFS's push levels)
+  // gain nothing or lose.
   gr_eid long_rows = ws->tune.long_rows;
   if (long_rows == GR_LONG_ROWS_AUTO)
-    long_rows = Lists::kLongRows > 0 && a->in_known && a->in_edges >= a->g->m / 10 ? Lists::kLongRows : 0;
+    long_rows = Lists::kLongRows > 0 && a->in_known && a->in_edges >= kWalkMinArcs &&
+                        a->in_edges >= (gr_eid)Lists::kLongRows * a->n_in
+                    ? Lists::kLongRows
+                    : 0;
   if (!sort && long_rows > 0) return advance_push_rows(dev, ws, a, lists, visit, long_rows);
   GR_CHECK(gr_buffer_reserve(&ws->scan, dev, (a->n_in + 1) * sizeof(gr_eid), 0, &ws->policy, 0,
                              "advance degree scan"));
