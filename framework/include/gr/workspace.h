@@ -73,8 +73,9 @@ typedef struct gr_tuning {
    * the block in order (packed lists then decode one code a step, with no
    * warp-wide sum), and the other rows a thread per edge; 0: a thread per
    * edge for every row. GR_LONG_ROWS_AUTO: rows of 32 edges or more with
-   * packed lists, on levels whose input has a tenth of the graph's arcs or
-   * more; never with plain ids (docs/performance.md has the measurements). */
+   * packed lists, on levels whose input holds 2^25 arcs or more and
+   * averages 32 or more a row; never with plain ids (docs/performance.md
+   * has the measurements). */
   gr_eid long_rows;
 } gr_tuning;
 #define GR_TUNING_INIT                                                                                              \
