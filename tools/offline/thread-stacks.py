@@ -49,6 +49,9 @@ def main():
         time.sleep(0.2)
     try:
         read(pid, binary)
+    except PermissionError as e:
+        sys.exit(f'thread-stacks.py: cannot read process {pid}: {e} (same user or root needed; '
+                 'ptrace restrictions such as Yama may forbid it)')
     finally:
         if stop:
             os.kill(pid, signal.SIGCONT)
@@ -63,7 +66,7 @@ def read(pid, binary):
             maps.append((lo, hi, p[1], int(p[2], 16), p[5] if len(p) > 5 else ''))
 
     # Where each file is loaded: the start of its mapping at file offset 0,
-    # so that an address less that base is the library's own address.
+    # so that an address less that start is the library's own address.
     load_base = {}
     for lo, hi, perm, off, path in maps:
         if path and off == 0 and path not in load_base:
@@ -84,10 +87,13 @@ def read(pid, binary):
     with open(f'/proc/{pid}/mem', 'rb', 0) as mem:
         for tid in sorted(os.listdir(f'/proc/{pid}/task'), key=int):
             base = f'/proc/{pid}/task/{tid}'
-            with open(base + '/comm') as f:
-                comm = f.read().strip()
-            with open(base + '/syscall') as f:
-                sc = f.read().split()
+            try:
+                with open(base + '/comm') as f:
+                    comm = f.read().strip()
+                with open(base + '/syscall') as f:
+                    sc = f.read().split()
+            except FileNotFoundError:
+                continue  # the thread ended meanwhile
             print(f'== thread {tid} {comm} syscall {sc[0]}')
             if len(sc) < 3:
                 continue
