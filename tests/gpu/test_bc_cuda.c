@@ -602,6 +602,7 @@ static const char *const tunings[] = {"", "small=off", "small-vertices=256,small
 
 START_TEST(cuda_bc_equals_reference) {
   const char *specs[] = {"kron:16:16", "grid2d:300x400", "kron:14:8,directed"};
+  unsigned combo = 0;
   for (int t = 0; t < 3; t++)
   for (int i = 0; i < 3; i++) {
     gr_graph *g = gr_test_generated(specs[i]);
@@ -611,6 +612,7 @@ START_TEST(cuda_bc_equals_reference) {
     gr_vid src[4];
     for (int k = 0; k < 4; k++) src[k] = (gr_vid)((k * 7919u + 5u) % n);
     for (int c = 0; c < 2; c++) {
+      if (!gr_test_in_slice(&combo)) continue;
       gr_prim_options o = GR_PRIM_OPTIONS_INIT;
       if (*tunings[t]) ck_assert_int_eq(gr_tuning_parse(&o.tune, tunings[t]), GR_SUCCESS);
       o.normalize = c == 1;
@@ -632,6 +634,7 @@ START_TEST(bc_on_devices_sharing_gpu_0_equals_one_gpu) {
   const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
   const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
   const char *maps[] = {"0,0", "0,0,0"};
+  unsigned combo = 0;
   for (int i = 0; i < 3; i++) {
     gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
@@ -655,6 +658,7 @@ START_TEST(bc_on_devices_sharing_gpu_0_equals_one_gpu) {
         gr_subgraph **subs = NULL;
         ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[xi], true), GR_SUCCESS);
         for (int mi = 0; mi < 2; mi++) {
+          if (!gr_test_in_slice(&combo)) continue;
           gr_comm_options co = {modes[mi], GR_TRANSPORT_P2P, GR_COMM_FORMAT_AUTO, NULL};
           gr_comm *comm = NULL;
           ck_assert_msg(gr_comm_create(&comm, GR_BACKEND_CUDA, nd, &co) == GR_SUCCESS, "%s", gr_error_message());
@@ -706,8 +710,10 @@ START_TEST(cuda_bc_beyond_double_equals_reference) {
    * level holds about 440 vertices) is raised outside the loop and found
    * when the loop is refused. */
   const char *ways[] = {"", "small=off", "small-vertices=200"};
+  unsigned combo = 0;
   for (int w = 0; w < 3; w++)
   for (gr_vid k = 1; k <= 3; k += 2) {
+    if (!gr_test_in_slice(&combo)) continue;
     gr_prim_options o = GR_PRIM_OPTIONS_INIT;
     if (*ways[w]) ck_assert_int_eq(gr_tuning_parse(&o.tune, ways[w]), GR_SUCCESS);
     gr_run_args a = {src[0], 0, src, k};
@@ -743,6 +749,7 @@ START_TEST(bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu) {
   gr_subgraph_destroy(&sub);
   ck_assert_msg(gr_bc_reference(g, &a, &o, &ref) == GR_SUCCESS, "%s", gr_error_message());
   ck_assert_double_eq(extra_number(&expect, "log_sources"), 2.0);
+  unsigned combo = 0;
   for (int nd = 2; nd <= 3; nd++) {
     setenv("GR_DEVICE_MAP", maps[nd - 2], 1);
     gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
@@ -754,6 +761,7 @@ START_TEST(bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu) {
       gr_subgraph **subs = NULL;
       ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[xi], true), GR_SUCCESS);
       for (int mi = 0; mi < 2; mi++) {
+        if (!gr_test_in_slice(&combo)) continue;
         gr_comm_options co = {modes[mi], GR_TRANSPORT_P2P, GR_COMM_FORMAT_AUTO, NULL};
         gr_comm *comm = NULL;
         ck_assert_msg(gr_comm_create(&comm, GR_BACKEND_CUDA, nd, &co) == GR_SUCCESS, "%s", gr_error_message());

@@ -331,6 +331,7 @@ static void check(gr_graph *g, const gr_prim_options *o, const gr_vid src[N_SRC]
 START_TEST(cuda_sssp_equals_reference) {
   const char *specs[] = {"kron:14:16", "grid2d:120x150", "uniform:13:8,directed"};
   const char *weights[] = {"random:1:255", "random:0.25:9.75", "random:0:3"};
+  unsigned combo = 0;
   for (int i = 0; i < 3; i++)
     for (int w = 0; w < 3; w++) {
       gr_graph *g = generated(specs[i], weights[w]);
@@ -343,6 +344,7 @@ START_TEST(cuda_sssp_equals_reference) {
       const char *tunings[] = {"", "small=off", "small-vertices=300,small-edges=3000"};
       for (int t = 0; t < 3; t++)
         for (int pred = 0; pred < 2; pred++) {
+          if (!gr_test_in_slice(&combo)) continue;
           gr_prim_options o = GR_PRIM_OPTIONS_INIT;
           o.mark_pred = pred;
           ck_assert_int_eq(gr_tuning_parse(&o.tune, tunings[t]), GR_SUCCESS);
@@ -366,6 +368,7 @@ START_TEST(sssp_on_devices_sharing_gpu_0_equals_reference) {
   const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
   const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
   const char *maps[] = {"0,0", "0,0,0"};
+  unsigned combo = 0;
   for (int i = 0; i < 2; i++) {
     gr_graph *g = generated(specs[i], i ? "random:0.25:9.75" : "random:1:255");
     gr_vid src[N_SRC];
@@ -382,6 +385,7 @@ START_TEST(sssp_on_devices_sharing_gpu_0_equals_reference) {
           gr_subgraph **subs = NULL;
           ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[xi], false), GR_SUCCESS);
           for (int mi = 0; mi < 2; mi++) {
+            if (!gr_test_in_slice(&combo)) continue;
             gr_comm_options co = {modes[mi], GR_TRANSPORT_P2P, GR_COMM_FORMAT_AUTO, NULL};
             gr_comm *comm = NULL;
             ck_assert_msg(gr_comm_create(&comm, GR_BACKEND_CUDA, nd, &co) == GR_SUCCESS, "%s", gr_error_message());

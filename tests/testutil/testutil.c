@@ -58,6 +58,17 @@ int gr_test_run_suite(Suite *s, int no_fork) {
   return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
+int gr_test_in_slice(unsigned *counter) {
+  const unsigned at = (*counter)++;
+  const char *v = getenv("GR_TEST_SLICE");
+  if (!v || !*v) return 1;
+  unsigned k = 0, n = 0;
+  char end = 0;
+  ck_assert_msg(sscanf(v, "%u/%u%c", &k, &n, &end) == 2 && n > 0 && k < n,
+                "GR_TEST_SLICE must be K/N with 0 <= K < N, got '%s'", v);
+  return at % n == k;
+}
+
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>

@@ -37,6 +37,14 @@ int gr_test_run_limited(const char *const argv[], const char *const env[], char 
 struct Suite;
 int gr_test_run_suite(struct Suite *s, int no_fork);
 
+/* Whether the next combination of a test's loops is this process's, then
+ * counts it (*counter: the test's own, from 0). GR_TEST_SLICE=K/N keeps
+ * combinations K, K+N, K+2N, ... (0 <= K < N), so that N processes run a
+ * long test's whole matrix between them (compute-sanitizer's racecheck
+ * takes more than a device command's 10 minutes over the whole of some);
+ * unset, every combination. A malformed value fails the test. */
+int gr_test_in_slice(unsigned *counter);
+
 struct gr_device;
 struct gr_buffer;
 struct gr_csr;

@@ -2,6 +2,7 @@
 /* Status table, per-thread error detail, prefix sums, counter-based RNG. */
 #include <check.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,6 +136,30 @@ START_TEST(parse_real_takes_plain_decimals_only) {
 }
 END_TEST
 
+/* The tests' slices (GR_TEST_SLICE=K/N): unset every combination; set,
+ * combinations K, K+N, ...; every slice together covers each once. */
+START_TEST(test_slices_cover_each_combination_once) {
+  unsetenv("GR_TEST_SLICE");
+  unsigned c = 0;
+  for (int i = 0; i < 10; i++) ck_assert(gr_test_in_slice(&c));
+  ck_assert_uint_eq(c, 10);
+  int seen[10] = {0};
+  for (unsigned k = 0; k < 3; k++) {
+    char v[16];
+    snprintf(v, sizeof v, "%u/3", k);
+    setenv("GR_TEST_SLICE", v, 1);
+    c = 0;
+    for (int i = 0; i < 10; i++)
+      if (gr_test_in_slice(&c)) {
+        ck_assert_int_eq(i % 3, (int)k);
+        seen[i]++;
+      }
+  }
+  for (int i = 0; i < 10; i++) ck_assert_int_eq(seen[i], 1);
+  unsetenv("GR_TEST_SLICE");
+}
+END_TEST
+
 START_TEST(host_memory_limit_caps_what_gr_plans_with) {
   const uint64_t whole = gr_host_memory_bytes();
   gr_host_memory_limit(1u << 20);
@@ -160,6 +185,7 @@ int main(void) {
   tcase_add_test(tc, parse_count_takes_decimal_digits_only);
   tcase_add_test(tc, parse_real_takes_plain_decimals_only);
   tcase_add_test(tc, host_memory_limit_caps_what_gr_plans_with);
+  tcase_add_test(tc, test_slices_cover_each_combination_once);
   suite_add_tcase(s, tc);
   return gr_test_run_suite(s, 0);
 }
