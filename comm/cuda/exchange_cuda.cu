@@ -335,22 +335,21 @@ gr_status combine_cuda(gr_device *dev, const gr_xk_combine_args *a) {
 }
 
 template <class T>
-gr_status load_typed(gr_device *dev) {
+gr_status load_typed() {
   // cudaFuncGetAttributes loads a kernel that lazy loading (the default
   // since CUDA 12.2) would load at its first launch.
   cudaFuncAttributes attr;
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, combine_bits_kernel<T>));
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, combine_list_kernel<T>));
-  (void)dev;
   return GR_SUCCESS;
 }
 
 gr_status load_cuda(gr_device *dev, gr_value_type type) {
   GR_CHECK(gr_device_activate(dev));
   switch (type) {
-    case GR_VALUE_SVID: return load_typed<gr_svid>(dev);
-    case GR_VALUE_FLOAT: return load_typed<float>(dev);
-    case GR_VALUE_DOUBLE: return load_typed<double>(dev);
+    case GR_VALUE_SVID: return load_typed<gr_svid>();
+    case GR_VALUE_FLOAT: return load_typed<float>();
+    case GR_VALUE_DOUBLE: return load_typed<double>();
   }
   return gr_errorf(GR_ERR_INTERNAL, "exchange: unknown value type %d", (int)type);
 }

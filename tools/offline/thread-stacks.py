@@ -15,6 +15,7 @@ thread (a spin) has no saved stack pointer; --stop stops the process
 counter is named too, then lets it go on (SIGCONT). Needs read access to
 /proc/PID/mem (the same user, or root), addr2line and nm (binutils)."""
 import bisect
+import functools
 import os
 import signal
 import subprocess
@@ -78,6 +79,10 @@ def read(pid, binary):
                 return path, addr - lo + off
         return None
 
+    @functools.lru_cache(maxsize=None)
+    def is_binary(path):
+        return os.path.realpath(path) == binary
+
     def lib_name(addr):
         for lo, hi, perm, off, path in maps:
             if lo <= addr < hi and 'x' in perm and path:
@@ -100,7 +105,7 @@ def read(pid, binary):
             sp = int(sc[-2], 16)
             pc = int(sc[-1], 16)
             w = where(pc)
-            if w and os.path.realpath(w[0]) == binary:
+            if w and is_binary(w[0]):
                 out = subprocess.run(['addr2line', '-f', '-C', '-e', binary, hex(w[1])],
                                      capture_output=True, text=True).stdout.split('\n')
                 print('  pc:', out[0])
@@ -113,17 +118,15 @@ def read(pid, binary):
             except OSError as e:
                 print('  cannot read the stack:', e)
                 continue
-            words = [int.from_bytes(data[i:i + 8], 'little') for i in range(0, len(data) - 7, 8)]
-            hits = [w for w in map(where, words) if w]
-            named = [lib_name(a) for a in words
-                     if (lambda w: w and os.path.realpath(w[0]) != binary)(where(a))][:8]
-            if named:
-                print('  library words:', ' <- '.join(named))
-            ours = [hex(off) for path, off in hits if os.path.realpath(path) == binary][:40]
+            words = (int.from_bytes(data[i:i + 8], 'little') for i in range(0, len(data) - 7, 8))
+            hits = [(a, w[0], w[1]) for a, w in ((a, where(a)) for a in words) if w]
+            ours = [hex(off) for _, path, off in hits if is_binary(path)][:40]
+            theirs = [(a, path) for a, path, _ in hits if not is_binary(path)]
+            if theirs:
+                print('  library words:', ' <- '.join(lib_name(a) for a, _ in theirs[:8]))
             libs = {}
-            for path, _ in hits:
-                if os.path.realpath(path) != binary:
-                    libs[os.path.basename(path)] = libs.get(os.path.basename(path), 0) + 1
+            for _, path in theirs:
+                libs[os.path.basename(path)] = libs.get(os.path.basename(path), 0) + 1
             if ours:
                 out = subprocess.run(['addr2line', '-f', '-C', '-e', binary] + ours,
                                      capture_output=True, text=True).stdout.split('\n')

@@ -80,16 +80,9 @@ struct PlainLists {
   // k = 0, 1, ..., 31 in order, every one of them (so a window of codes
   // moves), with want set where the caller needs the id: edge e = 32b + k,
   // of row `row`; start: e is the row's first edge.
-  __device__ __forceinline__ void walk_begin(Walk &w, gr_eid b) const {
-    (void)w;
-    (void)b;
-  }
-  __device__ __forceinline__ gr_vid walk_step(Walk &w, unsigned k, bool want, bool start, gr_eid e,
-                                              gr_vid row) const {
-    (void)w;
-    (void)k;
-    (void)start;
-    (void)row;
+  __device__ __forceinline__ void walk_begin(Walk & /*w*/, gr_eid /*b*/) const {}
+  __device__ __forceinline__ gr_vid walk_step(Walk & /*w*/, unsigned /*k*/, bool want, bool /*start*/, gr_eid e,
+                                              gr_vid /*row*/) const {
     return want ? idx[e] : 0;
   }
 };
@@ -244,9 +237,8 @@ struct PackedLists {
     k.bit = 0;
 #endif
   }
-  __device__ __forceinline__ gr_vid walk_step(Walk &k, unsigned lane, bool want, bool start, gr_eid e,
+  __device__ __forceinline__ gr_vid walk_step(Walk &k, unsigned lane, bool want, bool start, gr_eid /*e*/,
                                               gr_vid row) const {
-    (void)e;
 #if GR_VID_BITS == 64
     const gr_vid c = gr_packed_code(k.blk, k.w, lane);
 #else

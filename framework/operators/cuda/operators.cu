@@ -19,23 +19,22 @@ __global__ void degree_kernel(const gr_eid *__restrict__ offsets, const gr_vid *
 
 __global__ void rows_degree_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ in, gr_eid n_in,
                                    const unsigned long long *n_long, gr_eid *__restrict__ deg,
-                                   unsigned long long *ctr) {
+                                   unsigned long long *edges) {
   const gr_eid rows = (gr_eid)*n_long;
-  unsigned long long sum = 0, mx = 0;
+  unsigned long long sum = 0;
   for (gr_eid i = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; i <= n_in;
        i += (gr_eid)gridDim.x * blockDim.x) {
     if (i < n_in) {
       const gr_vid u = in[i];
       const gr_eid s = offsets[u], d = offsets[u + 1] - s;
       sum += d;
-      mx = d > mx ? d : mx;
       // A long row has at least one edge.
       deg[i] = i < rows ? (s + d - 1) / GR_PACK_BLOCK - s / GR_PACK_BLOCK + 1 : d;
     } else {
       deg[i] = 0;
     }
   }
-  block_add_max(sum, mx, ctr);
+  block_add<kBlock>(sum, edges);
 }
 
 __global__ void chunk_start_kernel(const gr_eid *__restrict__ scan, gr_eid n_in, gr_eid *__restrict__ chunks,

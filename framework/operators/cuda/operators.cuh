@@ -54,10 +54,10 @@ __global__ void chunk_start_kernel(const gr_eid *__restrict__ scan, gr_eid n_in,
                                    gr_eid max_chunks);
 // For advance_push_rows: the 32-edge blocks each of the first *n_long rows
 // of `in` touches, the others' degrees, and 0 at n_in (to be scanned); the
-// degrees' sum and maximum go to ctr[0] and ctr[1].
+// rows' degrees (the level's edges) are added to *edges.
 __global__ void rows_degree_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ in, gr_eid n_in,
                                    const unsigned long long *n_long, gr_eid *__restrict__ deg,
-                                   unsigned long long *ctr);
+                                   unsigned long long *edges);
 // The frontier's out-edges (ctr[0]) and largest degree (ctr[1]).
 __global__ void frontier_stats_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ in,
                                       gr_eid n_in, unsigned long long *ctr);
@@ -751,8 +751,7 @@ gr_status advance_push_rows(gr_device *dev, gr_workspace *ws, gr_advance_push_ar
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   const LongRow pred{a->g->offsets, long_rows};
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
-  // ctr: 0 ids written, 1 edges, 2-3 the output's degrees, 4 long rows,
-  // 5-6 the input's degree sum and maximum.
+  // ctr: 0 ids written, 1 edges, 2-3 the output's degrees, 4 long rows.
   size_t part_temp = 0, scan_temp = 0;
   GR_CUDA_CHECK(cub::DevicePartition::If(nullptr, part_temp, a->in, (gr_vid *)nullptr, ctr + 4, a->n_in, pred, s));
   GR_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_temp, (gr_eid *)nullptr, (gr_eid *)nullptr, a->n_in + 1, s));
@@ -764,11 +763,11 @@ gr_status advance_push_rows(gr_device *dev, gr_workspace *ws, gr_advance_push_ar
                              "CUB scan storage"));
   gr_eid *scan = (gr_eid *)ws->scan.ptr;
   const gr_vid *in = (const gr_vid *)ws->sorted.ptr;
-  GR_CHECK(gr_workspace_zero_counters(ws, 7));
+  GR_CHECK(gr_workspace_zero_counters(ws, 5));
   GR_CUDA_CHECK_LIB(dev, cub::DevicePartition::If(ws->temp.ptr, part_temp, a->in, (gr_vid *)ws->sorted.ptr, ctr + 4,
                                                   a->n_in, pred, s));
   rows_degree_kernel<<<grid_for(a->n_in + 1, kBlock, max_blocks(dev)), kBlock, 0, s>>>(a->g->offsets, in, a->n_in,
-                                                                                       ctr + 4, scan, ctr + 5);
+                                                                                       ctr + 4, scan, ctr + 1);
   GR_CUDA_CHECK_LAUNCH(dev);
   GR_CUDA_CHECK_LIB(dev, cub::DeviceScan::ExclusiveSum(ws->temp.ptr, scan_temp, scan, scan, a->n_in + 1, s));
   static const int rows_per_sm = blocks_per_sm(advance_push_rows_kernel<Lists, Visit>);
@@ -781,7 +780,6 @@ gr_status advance_push_rows(gr_device *dev, gr_workspace *ws, gr_advance_push_ar
       a->g->offsets, lists, in, a->n_in, scan, a->out, a->out_capacity, ctr, a->next_offsets, ctr + 2, a->idempotent,
       visit, ctr + 4);
   GR_CUDA_CHECK_LAUNCH(dev);
-  GR_CUDA_CHECK(cudaMemcpyAsync(ctr + 1, ctr + 5, sizeof(gr_eid), cudaMemcpyDeviceToDevice, s));
   return push_results(ws, a, "advance (push, long rows)");
 }
 
