@@ -100,15 +100,18 @@ __device__ __forceinline__ gr_vid warp_id_sum(gr_vid x) {
 // Runs of ids from their terms: a lane with cont set adds its term to the
 // id of the lane before; the others (heads) hold their id already. A
 // segmented inclusive sum over the warp (ids add modulo 2^GR_VID_BITS);
-// every lane of the warp calls.
+// every lane of the warp calls. Lane 0 is always a head. A lane's distance
+// to its head is the count of leading zeros of the heads at or below it
+// shifted to the top (one shift and one count), so a step is a shuffle, a
+// compare and an add.
 __device__ __forceinline__ gr_vid warp_run_sum(gr_vid x, bool cont) {
   const unsigned lane = threadIdx.x & 31u;
-  const unsigned heads = __ballot_sync(kFullMask, !cont);
+  const unsigned heads = __ballot_sync(kFullMask, !cont) | 1u;
   if (heads != kFullMask) {
-    const unsigned h = gr_packed_segment_head(heads, lane);
+    const unsigned dist = (unsigned)__clz(heads << (31u - lane));
     for (unsigned d = 1; d < 32; d <<= 1) {
       const gr_vid y = __shfl_up_sync(kFullMask, x, d);
-      if (lane >= h + d) x += y;
+      if (dist >= d) x += y;
     }
   }
   return x;
@@ -131,58 +134,85 @@ struct PackedLists {
   // lane i holds the block's lane i, and no head needs the warp's sum.
   __device__ __forceinline__ static gr_eid align(gr_eid s) { return s / GR_PACK_BLOCK * GR_PACK_BLOCK; }
 
+  // The low w bits set (w <= 32): one funnel shift, where the plain form
+  // (w >= 32 ? ~0 : (1 << w) - 1) costs a shift, a compare and a select.
+  __device__ __forceinline__ static uint32_t low_bits(unsigned w) { return __funnelshift_lc(~0u, 0u, w); }
+
   // A lane's w-bit code: with 32-bit ids one funnel shift of the two words
-  // it spans (the padding makes the second always readable); lane 0's
-  // bits are the block's mode and are not an id's code.
+  // it spans (the padding makes the second always readable) and a mask;
+  // lane 0's bits are the block's mode and are not an id's code.
   __device__ __forceinline__ static gr_vid code(const uint32_t *blk, unsigned w, unsigned lane) {
 #if GR_VID_BITS == 64
     return gr_packed_code(blk, w, lane);
 #else
     const uint32_t *pay = blk + GR_PACK_BASE_WORDS;
     const unsigned bit = lane * w, k = bit >> 5;
-    const uint32_t x = __funnelshift_r(pay[k], pay[k + 1], bit & 31u);
-    return w >= 32 ? x : x & ((1u << w) - 1u);
+    return __funnelshift_r(pay[k], pay[k + 1], bit & 31u) & low_bits(w);
 #endif
+  }
+
+  // Block b's word offset and width (gr_packed_block): the width from the
+  // two 16-bit offsets where block b + 1 is in b's group (511 blocks in
+  // 512), so most lookups read one group offset, not two.
+  __device__ __forceinline__ uint64_t block_at(gr_eid b, unsigned &w) const {
+    const uint64_t g = p.group_offsets[b / GR_PACK_GROUP];
+    const unsigned o = p.block_offsets[b], o1 = p.block_offsets[b + 1];
+    const uint64_t next = (b + 1) % GR_PACK_GROUP ? g + o1 : p.group_offsets[(b + 1) / GR_PACK_GROUP] + o1;
+    w = (unsigned)(next - g - o) - GR_PACK_BASE_WORDS;
+    return g + o;
   }
 
   __device__ __forceinline__ gr_vid warp_id(bool valid, gr_vid row, gr_eid s, gr_eid e, bool follows, bool carried,
                                             gr_vid prev) const {
-    const unsigned lane = threadIdx.x & 31u;
     const unsigned pos = (unsigned)(e % GR_PACK_BLOCK);
+    const bool start = e == s;
     // A run continues where the lane before holds the edge before in the
     // same block; its head is any other valid lane.
     const bool cont = valid && follows && pos != 0 && !carried;
-    const bool seed = valid && !follows && pos != 0 && e != s && !carried;
+    const bool seed = valid && !follows && pos != 0 && !start && !carried;
     uint64_t at = 0;
-    unsigned w = 0;
+    unsigned w = 0, span = 0;
     gr_vid x = 0;
     if (valid) {
-      const uint32_t *blk = gr_packed_block(&p, e / GR_PACK_BLOCK, &w);
-      at = (uint64_t)(blk - (const uint32_t *)(const void *)p.bytes);
+      at = block_at(e / GR_PACK_BLOCK, w);
+      const uint32_t *blk = (const uint32_t *)(const void *)p.bytes + at;
       const gr_vid c = code(blk, w, pos);
-      x = pos == 0 ? gr_packed_base(blk) : e == s ? gr_packed_row_start_id(blk, w, c, row) : carried ? prev + c : c;
+      x = pos == 0 ? gr_packed_base(blk) : start ? gr_packed_row_start_id(blk, w, c, row) : carried ? prev + c : c;
+      // What a seed's warp sum needs besides the block: its width and the
+      // lanes it sums, from the later of the block's and the row's start
+      // (first) up to this edge, in one word for one shuffle.
+      const gr_eid into = e - s;
+      const unsigned first = into >= pos ? 0u : pos - (unsigned)into;
+      span = w | first << 8 | pos << 16;
     }
-    // Heads that begin mid-row and mid-block (lane 0 of an edge-balanced
-    // warp): the warp sums that block's terms from the later of the
-    // block's and the row's start up to e.
-    for (unsigned need = __ballot_sync(kFullMask, seed); need; need &= need - 1) {
-      const int l = __ffs(need) - 1;
-      const gr_eid el = __shfl_sync(kFullMask, e, l), sl = __shfl_sync(kFullMask, s, l);
-      const gr_vid rl = __shfl_sync(kFullMask, row, l);
-      const uint64_t atl = __shfl_sync(kFullMask, at, l);
-      const unsigned wl = __shfl_sync(kFullMask, w, l);
-      const gr_eid lo = el - el % GR_PACK_BLOCK;
-      const unsigned first = sl > lo ? (unsigned)(sl - lo) : 0u, last = (unsigned)(el - lo);
-      const uint32_t *blk = (const uint32_t *)(const void *)p.bytes + atl;
-      const gr_vid c = code(blk, wl, lane);
-      const gr_vid t = lane < first || lane > last ? 0
-                       : lane != first            ? c
-                       : first == 0               ? gr_packed_base(blk)
-                                                  : gr_packed_row_start_id(blk, wl, c, rl);
-      const gr_vid sum = warp_id_sum(t);
-      if ((int)lane == l) x = sum;
+    // Heads that begin mid-row and mid-block: the warp sums that block's
+    // codes after its first lane in the row (the later of the block's and
+    // the row's start) up to the edge, and the head adds the first lane's
+    // term (the base, or the row start's id from its code).
+    const unsigned need = __ballot_sync(kFullMask, seed);
+    if (need == 1u) {
+      // Lane 0 alone: every mapping's case (edge-balanced warps and the TWC
+      // thread phase start mid-row only there; the rest start at blocks).
+      x = seed_sum(x, span, at, row, 0);
+    } else {
+      for (unsigned rest = need; rest; rest &= rest - 1) x = seed_sum(x, span, at, row, __ffs(rest) - 1);
     }
     return warp_run_sum(x, cont);
+  }
+
+  // One seed's warp sum (see warp_id): lane l's id, returned to lane l
+  // (the other lanes get their x back). Every lane of the warp calls.
+  __device__ __forceinline__ gr_vid seed_sum(gr_vid x, unsigned span, uint64_t at, gr_vid row, int l) const {
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned sl = __shfl_sync(kFullMask, span, l);
+    const uint64_t atl = __shfl_sync(kFullMask, at, l);
+    const unsigned wl = sl & 0xffu, first = (sl >> 8) & 0xffu, last = sl >> 16;
+    const uint32_t *blk = (const uint32_t *)(const void *)p.bytes + atl;
+    const gr_vid c = code(blk, wl, lane);
+    const gr_vid sum = warp_id_sum(lane > first && lane <= last ? c : 0);
+    const gr_vid cf = __shfl_sync(kFullMask, c, (int)first);
+    if ((int)lane != l) return x;
+    return sum + (first == 0 ? gr_packed_base(blk) : gr_packed_row_start_id(blk, wl, cf, row));
   }
 
   // For a warp reading whole blocks (lane i holds the block's lane i), what
@@ -192,7 +222,7 @@ struct PackedLists {
   // a start, lane 0 excepted) and warp_run_sum.
   __device__ __forceinline__ gr_vid block_term(gr_eid b, unsigned lane, bool &relative) const {
     unsigned w;
-    const uint32_t *blk = gr_packed_block(&p, b, &w);
+    const uint32_t *blk = (const uint32_t *)(const void *)p.bytes + block_at(b, w);
     relative = gr_packed_row_relative(blk, w);
     return lane == 0 ? gr_packed_base(blk) : code(blk, w, lane);
   }
@@ -223,7 +253,7 @@ struct PackedLists {
     gr_vid last;  // the id at the lane before (lane 0: the block's base)
   };
   __device__ __forceinline__ void walk_begin(Walk &k, gr_eid b) const {
-    const uint32_t *blk = gr_packed_block(&p, b, &k.w);
+    const uint32_t *blk = (const uint32_t *)(const void *)p.bytes + block_at(b, k.w);
     k.relative = gr_packed_row_relative(blk, k.w);
     k.last = gr_packed_base(blk);
 #if GR_VID_BITS == 64
@@ -242,8 +272,7 @@ struct PackedLists {
 #if GR_VID_BITS == 64
     const gr_vid c = gr_packed_code(k.blk, k.w, lane);
 #else
-    const uint32_t x = (uint32_t)(k.window >> k.bit);
-    const gr_vid c = k.w >= 32 ? x : x & ((1u << k.w) - 1u);
+    const gr_vid c = (uint32_t)(k.window >> k.bit) & low_bits(k.w);
     k.bit += k.w;
     if (k.bit >= 32) {
       k.window = k.window >> 32 | (uint64_t)*k.next++ << 32;
