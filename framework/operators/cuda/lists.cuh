@@ -227,8 +227,18 @@ struct PackedLists {
     return lane == 0 ? gr_packed_base(blk) : code(blk, w, lane);
   }
 
+  // A thread reading one row's edges in order (the pull's light
+  // candidates): a block is looked up at the row's start and at each block
+  // boundary, every other id adds its code (one funnel shift and a mask)
+  // to the id before.
   struct Cursor {
+#if GR_VID_BITS == 64
     gr_packed_walk k;
+#else
+    const uint32_t *blk;
+    unsigned w;
+    gr_vid v;
+#endif
     gr_vid row;
     gr_eid s;
   };
@@ -237,7 +247,18 @@ struct PackedLists {
     c.s = s;
   }
   __device__ __forceinline__ gr_vid at(Cursor &c, gr_eid e) const {
+#if GR_VID_BITS == 64
     return e == c.s ? gr_packed_walk_start(&c.k, &p, e, c.row) : gr_packed_walk_next(&c.k, &p, e);
+#else
+    const unsigned lane = (unsigned)(e % GR_PACK_BLOCK);
+    if (lane == 0 || e == c.s) {
+      c.blk = (const uint32_t *)(const void *)p.bytes + block_at(e / GR_PACK_BLOCK, c.w);
+      c.v = lane == 0 ? gr_packed_base(c.blk) : gr_packed_row_start_id(c.blk, c.w, code(c.blk, c.w, lane), c.row);
+    } else {
+      c.v += code(c.blk, c.w, lane);
+    }
+    return c.v;
+#endif
   }
 
   struct Walk {
