@@ -424,15 +424,16 @@ static uint64_t gr__csr_bytes(const gr_csr *h, bool on_host, const gr_packed *hp
  * runs, saying what it needs and what fits, rather than at whichever
  * allocation happens to run out (the primitive's state comes on top of the
  * graph's arrays, so passing this check is necessary, not sufficient). */
-/* --graph-memory auto: host placement when the part does not fit (the
- * caller then checks again with it). */
+/* --graph-memory auto: host placement when the part and the run's state
+ * (state_b: the primitive's estimate) do not fit in device memory together
+ * (the caller then checks again with host placement). */
 static gr_status gr__check_fits(gr__slot *s, const gr_subgraph *sub, bool csc, gr_graph_memory mode,
-                                const gr_packed hp[2]) {
+                                const gr_packed hp[2], uint64_t state_b) {
   const bool on_host = mode == GR_GRAPH_MEMORY_HOST;
   const uint64_t out_b = gr__csr_bytes(&sub->out, on_host, hp ? &hp[0] : NULL);
   const uint64_t in_b = csc ? gr__csr_bytes(&sub->in, on_host, hp ? &hp[1] : NULL) : 0;
   const uint64_t ids_b = sub->local_to_global ? (uint64_t)sub->n_local * sizeof(gr_vid) : 0;
-  const uint64_t need = out_b + in_b + ids_b;
+  const uint64_t need = out_b + in_b + ids_b + (mode == GR_GRAPH_MEMORY_AUTO ? state_b : 0);
   size_t free_b = 0, total_b = 0;
   GR_CHECK(gr_device_mem_info(s->dev, &free_b, &total_b));
   if (need <= free_b) return GR_SUCCESS;
@@ -503,14 +504,20 @@ static gr_status gr__slot_init(gr__slot *s) {
   }
   gr_graph_memory mode = e->opts.graph_memory;
   if (mode == GR_GRAPH_MEMORY_AUTO) {
-    const gr_status fit = gr__check_fits(s, sub, own_csc, GR_GRAPH_MEMORY_AUTO, pack ? hp : NULL);
+    const uint64_t state_b =
+        (uint64_t)sub->n_local * e->cfg.prim->state_bytes_per_vertex[e->n > 1 ? 1 : 0];
+    const gr_status fit = gr__check_fits(s, sub, own_csc, GR_GRAPH_MEMORY_AUTO, pack ? hp : NULL, state_b);
     if (fit < 0 && fit != GR_ERR_DEVICE_OOM) {
       st = fit;
       goto done;
     }
     mode = fit == GR_SUCCESS ? GR_GRAPH_MEMORY_DEVICE : GR_GRAPH_MEMORY_HOST;
+    char sb[32];
+    gr_log(GR_LOG_INFO, GR_SUBSYS_INIT, "device %d: --graph-memory auto: %s (the run's state counted as %s)",
+           s->index, mode == GR_GRAPH_MEMORY_DEVICE ? "device memory" : "host memory",
+           gr_format_bytes(sb, sizeof sb, state_b));
   }
-  GR_CHECK_GOTO(gr__check_fits(s, sub, own_csc, mode, pack ? hp : NULL), st, done);
+  GR_CHECK_GOTO(gr__check_fits(s, sub, own_csc, mode, pack ? hp : NULL, 0), st, done);
   s->graph_on_host = mode == GR_GRAPH_MEMORY_HOST;
   s->ws.graph_on_host = s->graph_on_host;
   if (s->graph_on_host)

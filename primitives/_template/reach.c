@@ -99,6 +99,7 @@ const gr_primitive gr_reach_primitive = {
     .needs_in_edges = false,
     .needs_weights = false,
     .reads_packed_lists = true,
+    .state_bytes_per_vertex = {24, 64},
     .init = reach_init,
     .release = reach_release,
     .reset = reach_reset,

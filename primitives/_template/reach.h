@@ -43,7 +43,10 @@
  *   value_type, needs_source, needs_in_edges (CSC, for pulls),
  *   needs_weights, reads_packed_lists (true when the kernels read lists
  *   only through the framework's operators: --compress packed then
- *   works), and the functions init, release, reset, iterate,
+ *   works), state_bytes_per_vertex (what a run holds per local vertex
+ *   beside the graph, one device and several: --graph-memory auto counts
+ *   it; measure the peak with the lists in host memory, as
+ *   docs/architecture.md's Placement says), and the functions init, release, reset, iterate,
  *   converged (NULL: stop when every frontier is empty), payload (NULL: one
  *   device only), extract, prepare (optional, host: checks the input and
  *   fills options from the whole graph), reference, validate,

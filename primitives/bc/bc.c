@@ -656,6 +656,7 @@ const gr_primitive gr_bc_primitive = {
     /* The passes go through the advance; the backward levels loop decodes
      * packed lists itself. */
     .reads_packed_lists = true,
+    .state_bytes_per_vertex = {80, 200},
     .accumulates_sources = true,
     .aux = {2, {"depth", "sigma"}, {GR_VALUE_SVID, GR_VALUE_DOUBLE}},
     .init = bc_init,

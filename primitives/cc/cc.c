@@ -300,6 +300,7 @@ const gr_primitive gr_cc_primitive = {
     /* Sampling rounds decode their one neighbour (gr_packed_get); the
      * remaining arcs go through the advance. */
     .reads_packed_lists = true,
+    .state_bytes_per_vertex = {24, 96},
     .init = cc_init,
     .release = cc_release,
     .reset = cc_reset,

@@ -247,6 +247,7 @@ const gr_primitive gr_dobfs_primitive = {
     .needs_in_edges = true,
     .needs_weights = false,
     .reads_packed_lists = true,
+    .state_bytes_per_vertex = {44, 44},
     .init = dobfs_init,
     .release = dobfs_release,
     .reset = dobfs_reset,

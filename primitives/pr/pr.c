@@ -514,6 +514,7 @@ const gr_primitive gr_pr_primitive = {
     /* Push goes through the advance; the pull decodes the CSC's packed
      * lists itself (a tile's on the GPU, a row's on the CPU). */
     .reads_packed_lists = true,
+    .state_bytes_per_vertex = {16, 64},
     .init = pr_init,
     .release = pr_release,
     .reset = pr_reset,

@@ -481,6 +481,7 @@ const gr_primitive gr_sssp_primitive = {
     .needs_in_edges = false,
     .needs_weights = true,
     .reads_packed_lists = true,
+    .state_bytes_per_vertex = {56, 88},
     .init = sssp_init,
     .release = sssp_release,
     .reset = sssp_reset,

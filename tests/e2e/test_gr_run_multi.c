@@ -836,6 +836,65 @@ START_TEST(a_graph_too_large_for_the_devices_fails_before_the_runs) {
 }
 END_TEST
 
+/* --graph-memory auto counts the run's state (the primitive's estimate per
+ * local vertex) beside the part's arrays: under every device memory limit
+ * where host placement runs, auto runs too (it once kept the lists on the
+ * device where they fitted alone, and the run then ran out of memory for
+ * its state: exit 3 where --graph-memory host validated). Each primitive,
+ * on one device and on three, over limits from where nothing fits to where
+ * everything does. */
+START_TEST(auto_placement_runs_wherever_host_placement_runs) {
+  static const char *const prims[] = {"bfs", "dobfs", "sssp", "cc", "pr", "bc", "reach"};
+  static const char *const limits[] = {"80K", "100K", "130K", "160K", "200K", "250K",
+                                       "300K", "400K", "500K", "650K", "800K"};
+  run_timeout_s = 120;
+  for (size_t p = 0; p < sizeof prims / sizeof *prims; p++)
+    for (int d = 1; d <= 3; d += 2) {
+      int host_ran = 0, auto_on_host = 0;
+      for (size_t l = 0; l < sizeof limits / sizeof *limits; l++) {
+        char lim[64];
+        snprintf(lim, sizeof lim, "GR_DEVICE_MEMORY_LIMIT=%s", limits[l]);
+        const char *env[] = {lim, NULL};
+        const bool pr_multi = !strcmp(prims[p], "pr") && d > 1;
+        const char *args[16];
+        int n = 0;
+        args[n++] = "--primitive";
+        args[n++] = prims[p];
+        args[n++] = "--gen";
+        args[n++] = "kron:12:16";
+        if (!strcmp(prims[p], "sssp")) {
+          args[n++] = "--weights";
+          args[n++] = "random:1:255";
+        }
+        if (pr_multi) {
+          args[n++] = "--comm";
+          args[n++] = "broadcast";
+        }
+        args[n++] = "--validate";
+        args[n++] = "--graph-memory";
+        args[n++] = "host";
+        args[n] = NULL;
+        const int rh = run_argv(env, d, NULL, args);
+        ck_assert_msg(rh == 0 || rh == 3, "%s, %d devices, limit %s, host: exit %d\n%s", prims[p], d, limits[l], rh,
+                      err_text);
+        args[n - 2] = NULL;
+        const int ra = run_argv(env, d, NULL, args);
+        ck_assert_msg(ra == 0 || ra == 3, "%s, %d devices, limit %s, auto: exit %d\n%s", prims[p], d, limits[l], ra,
+                      err_text);
+        if (ra == 0 && out_text && strstr(out_text, "graph arrays in host memory")) auto_on_host++;
+        if (rh != 0) continue;
+        host_ran++;
+        ck_assert_msg(ra == 0, "%s, %d devices, limit %s: host placement ran, auto ended with exit %d\n%s", prims[p],
+                      d, limits[l], ra, err_text);
+      }
+      /* Not vacuous: host placement ran under some limit, and auto took it. */
+      ck_assert_msg(host_ran > 0 && auto_on_host > 0, "%s, %d devices: host ran under %d limits, auto took it %d times",
+                    prims[p], d, host_ran, auto_on_host);
+    }
+  run_timeout_s = 0;
+}
+END_TEST
+
 /* Loading under an address-space limit (ulimit -v): a graph that cannot fit
  * is refused by the loader's plan (a file whose header declares 800 M
  * vertices) or by the allocation that fails (a generated graph of 1 G
@@ -961,6 +1020,7 @@ int main(void) {
   tcase_add_test(bad, launch_failure_in_the_exchange_while_the_others_wait_ends_cleanly);
   tcase_add_test(bad, transport_failure_on_one_device_ends_every_primitive_cleanly);
   tcase_add_test(bad, a_graph_too_large_for_the_devices_fails_before_the_runs);
+  tcase_add_test(bad, auto_placement_runs_wherever_host_placement_runs);
   tcase_add_test(bad, loading_under_a_host_memory_limit_fails_cleanly);
   tcase_add_test(bad, bad_multi_device_options_exit_2);
   tcase_add_test(bad, bad_input_after_the_exchange_is_set_up_exits_2);

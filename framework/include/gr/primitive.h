@@ -305,6 +305,16 @@ typedef struct gr_primitive {
   bool accumulates_sources;
   /* Per-vertex arrays the results carry beside the values (n = 0: none). */
   gr_aux_spec aux;
+  /* Device bytes per local vertex a run holds at its peak beside the
+   * graph's arrays and offsets (the primitive's state, the frontiers, the
+   * operators' workspace and, on several devices, the exchange's
+   * buffers): [0] on one device, [1] on several. --graph-memory auto
+   * counts them before it keeps a part's lists in device memory, so that
+   * the run does not end out of memory where host placement would have
+   * run. Measured on gr's graphs, with half as much again to spare
+   * (docs/architecture.md, Placement); 0: not known (the graph's arrays
+   * alone decide). */
+  unsigned state_bytes_per_vertex[2];
   /* life cycle, on each device's thread */
   gr_status (*init)(void **slice, gr_part *p);
   void (*release)(void *slice, gr_part *p);
