@@ -348,6 +348,14 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   const bool bcast = c->mode == GR_COMM_BROADCAST;
   const gr_eid n_out = s->out->size;
   const uint64_t rb = (uint64_t)x->layout.record_bytes;
+  /* Withdraw the last iteration's packages before a send buffer can move
+   * (a reserve below frees the old one): should this package fail after
+   * it, the table must not point into freed memory. Peers read the table
+   * only after this iteration's barrier, when it is published again. */
+  for (int j = 0; j < n; j++) {
+    const gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0};
+    c->pkg[me][j] = z;
+  }
   /* Only owned vertices join the next frontier. */
   const gr_eid own = p->sub->n_owned ? p->sub->n_owned : 1;
   if (gr_frontier_capacity(s->next) < own) GR_CHECK(gr_frontier_reserve(s->next, dev, own, 0, &p->mem));
@@ -431,11 +439,8 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
                      x->hc[GR_XK_NEXT], (unsigned long long)gr_frontier_capacity(s->next));
   s->next->size = (gr_eid)x->hc[GR_XK_NEXT];
 
-  /* Publish the smaller form of each message. */
-  for (int j = 0; j < n; j++) {
-    gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0};
-    c->pkg[me][j] = z;
-  }
+  /* Publish the smaller form of each message (the table was emptied on
+   * entry). */
   for (int j = 0; j < n_msg; j++) {
     if (!gr__message_used(x, j)) continue;
     gr__pkg m = {NULL, 0, 0, 0, GR_XK_LIST, 0};
