@@ -425,15 +425,16 @@ static uint64_t gr__csr_bytes(const gr_csr *h, bool on_host, const gr_packed *hp
  * allocation happens to run out (the primitive's state comes on top of the
  * graph's arrays, so passing this check is necessary, not sufficient). */
 /* --graph-memory auto: host placement when the part and the run's state
- * (state_b: the primitive's estimate) do not fit in device memory together
- * (the caller then checks again with host placement). */
+ * (state_b: the primitive's estimate; 0 for a placement already chosen) do
+ * not fit in device memory together (the caller then checks again with
+ * host placement). */
 static gr_status gr__check_fits(gr__slot *s, const gr_subgraph *sub, bool csc, gr_graph_memory mode,
                                 const gr_packed hp[2], uint64_t state_b) {
   const bool on_host = mode == GR_GRAPH_MEMORY_HOST;
   const uint64_t out_b = gr__csr_bytes(&sub->out, on_host, hp ? &hp[0] : NULL);
   const uint64_t in_b = csc ? gr__csr_bytes(&sub->in, on_host, hp ? &hp[1] : NULL) : 0;
   const uint64_t ids_b = sub->local_to_global ? (uint64_t)sub->n_local * sizeof(gr_vid) : 0;
-  const uint64_t need = out_b + in_b + ids_b + (mode == GR_GRAPH_MEMORY_AUTO ? state_b : 0);
+  const uint64_t need = out_b + in_b + ids_b + state_b;
   size_t free_b = 0, total_b = 0;
   GR_CHECK(gr_device_mem_info(s->dev, &free_b, &total_b));
   if (need <= free_b) return GR_SUCCESS;

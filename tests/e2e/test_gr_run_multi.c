@@ -877,7 +877,7 @@ START_TEST(auto_placement_runs_wherever_host_placement_runs) {
         const int rh = run_argv(env, d, NULL, args);
         ck_assert_msg(rh == 0 || rh == 3, "%s, %d devices, limit %s, host: exit %d\n%s", prims[p], d, limits[l], rh,
                       err_text);
-        args[n - 2] = NULL;
+        args[n - 2] = NULL; /* the same run without --graph-memory host: auto */
         const int ra = run_argv(env, d, NULL, args);
         ck_assert_msg(ra == 0 || ra == 3, "%s, %d devices, limit %s, auto: exit %d\n%s", prims[p], d, limits[l], ra,
                       err_text);

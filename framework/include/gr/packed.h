@@ -133,11 +133,21 @@ GR_HD uint64_t gr_packed_block_word(const gr_packed *p, gr_eid b) {
   return p->group_offsets[b / GR_PACK_GROUP] + p->block_offsets[b];
 }
 
+/* Block b's word offset and its width. Block b + 1's offset is relative to
+ * b's group for 511 blocks in 512, so most lookups read one 64-bit group
+ * offset, not two. */
+GR_HD uint64_t gr_packed_block_at(const gr_packed *p, gr_eid b, unsigned *w) {
+  const uint64_t g = p->group_offsets[b / GR_PACK_GROUP];
+  const uint64_t s = g + p->block_offsets[b];
+  const uint64_t next = ((b + 1) % GR_PACK_GROUP ? g : p->group_offsets[(b + 1) / GR_PACK_GROUP]) +
+                        p->block_offsets[b + 1];
+  *w = (unsigned)(next - s) - GR_PACK_BASE_WORDS;
+  return s;
+}
+
 /* Block b's first word and its width. */
 GR_HD const uint32_t *gr_packed_block(const gr_packed *p, gr_eid b, unsigned *w) {
-  const uint64_t s = gr_packed_block_word(p, b);
-  *w = (unsigned)(gr_packed_block_word(p, b + 1) - s) - GR_PACK_BASE_WORDS;
-  return (const uint32_t *)(const void *)p->bytes + s;
+  return (const uint32_t *)(const void *)p->bytes + gr_packed_block_at(p, b, w);
 }
 
 /* The id at lane 0. */
@@ -195,15 +205,21 @@ GR_HD gr_vid gr_packed_term(const uint32_t *blk, unsigned w, unsigned lane, bool
   return row_start ? gr_packed_row_start_id(blk, w, c, row) : c;
 }
 
-/* The lane that begins lane's segment, given the warp's mask of segment
- * heads (bit 0 always set). */
-GR_HD unsigned gr_packed_segment_head(uint32_t heads, unsigned lane) {
-  const uint32_t upto = heads & (lane == 31 ? 0xffffffffu : (2u << lane) - 1u);
+/* How far lane is from the head of its segment, given the warp's mask of
+ * segment heads (bit 0 always set): the heads at or below lane shifted to
+ * the top, then their leading zeros (one shift and one count). */
+GR_HD unsigned gr_packed_segment_distance(uint32_t heads, unsigned lane) {
+  const uint32_t up = heads << (31u - lane);
 #if defined(__CUDA_ARCH__)
-  return 31u - (unsigned)__clz(upto);
+  return (unsigned)__clz(up);
 #else
-  return 31u - (unsigned)__builtin_clz(upto);
+  return (unsigned)__builtin_clz(up);
 #endif
+}
+
+/* The lane that begins lane's segment (bit 0 of heads always set). */
+GR_HD unsigned gr_packed_segment_head(uint32_t heads, unsigned lane) {
+  return lane - gr_packed_segment_distance(heads, lane);
 }
 
 /* The row holding edge e (offsets[r] <= e < offsets[r + 1]); e < m, n > 0. */

@@ -100,15 +100,14 @@ __device__ __forceinline__ gr_vid warp_id_sum(gr_vid x) {
 // Runs of ids from their terms: a lane with cont set adds its term to the
 // id of the lane before; the others (heads) hold their id already. A
 // segmented inclusive sum over the warp (ids add modulo 2^GR_VID_BITS);
-// every lane of the warp calls. Lane 0 is always a head. A lane's distance
-// to its head is the count of leading zeros of the heads at or below it
-// shifted to the top (one shift and one count), so a step is a shuffle, a
-// compare and an add.
+// every lane of the warp calls. Lane 0 is always a head. With each lane's
+// distance to its head known (one shift and one count), a step is a
+// shuffle, a compare and an add.
 __device__ __forceinline__ gr_vid warp_run_sum(gr_vid x, bool cont) {
   const unsigned lane = threadIdx.x & 31u;
   const unsigned heads = __ballot_sync(kFullMask, !cont) | 1u;
   if (heads != kFullMask) {
-    const unsigned dist = (unsigned)__clz(heads << (31u - lane));
+    const unsigned dist = gr_packed_segment_distance(heads, lane);
     for (unsigned d = 1; d < 32; d <<= 1) {
       const gr_vid y = __shfl_up_sync(kFullMask, x, d);
       if (dist >= d) x += y;
@@ -151,17 +150,6 @@ struct PackedLists {
 #endif
   }
 
-  // Block b's word offset and width (gr_packed_block): the width from the
-  // two 16-bit offsets where block b + 1 is in b's group (511 blocks in
-  // 512), so most lookups read one group offset, not two.
-  __device__ __forceinline__ uint64_t block_at(gr_eid b, unsigned &w) const {
-    const uint64_t g = p.group_offsets[b / GR_PACK_GROUP];
-    const unsigned o = p.block_offsets[b], o1 = p.block_offsets[b + 1];
-    const uint64_t next = (b + 1) % GR_PACK_GROUP ? g + o1 : p.group_offsets[(b + 1) / GR_PACK_GROUP] + o1;
-    w = (unsigned)(next - g - o) - GR_PACK_BASE_WORDS;
-    return g + o;
-  }
-
   __device__ __forceinline__ gr_vid warp_id(bool valid, gr_vid row, gr_eid s, gr_eid e, bool follows, bool carried,
                                             gr_vid prev) const {
     const unsigned pos = (unsigned)(e % GR_PACK_BLOCK);
@@ -174,7 +162,7 @@ struct PackedLists {
     unsigned w = 0, span = 0;
     gr_vid x = 0;
     if (valid) {
-      at = block_at(e / GR_PACK_BLOCK, w);
+      at = gr_packed_block_at(&p, e / GR_PACK_BLOCK, &w);
       const uint32_t *blk = (const uint32_t *)(const void *)p.bytes + at;
       const gr_vid c = code(blk, w, pos);
       x = pos == 0 ? gr_packed_base(blk) : start ? gr_packed_row_start_id(blk, w, c, row) : carried ? prev + c : c;
@@ -222,7 +210,7 @@ struct PackedLists {
   // a start, lane 0 excepted) and warp_run_sum.
   __device__ __forceinline__ gr_vid block_term(gr_eid b, unsigned lane, bool &relative) const {
     unsigned w;
-    const uint32_t *blk = (const uint32_t *)(const void *)p.bytes + block_at(b, w);
+    const uint32_t *blk = gr_packed_block(&p, b, &w);
     relative = gr_packed_row_relative(blk, w);
     return lane == 0 ? gr_packed_base(blk) : code(blk, w, lane);
   }
@@ -252,7 +240,7 @@ struct PackedLists {
 #else
     const unsigned lane = (unsigned)(e % GR_PACK_BLOCK);
     if (lane == 0 || e == c.s) {
-      c.blk = (const uint32_t *)(const void *)p.bytes + block_at(e / GR_PACK_BLOCK, c.w);
+      c.blk = gr_packed_block(&p, e / GR_PACK_BLOCK, &c.w);
       c.v = lane == 0 ? gr_packed_base(c.blk) : gr_packed_row_start_id(c.blk, c.w, code(c.blk, c.w, lane), c.row);
     } else {
       c.v += code(c.blk, c.w, lane);
@@ -274,7 +262,7 @@ struct PackedLists {
     gr_vid last;  // the id at the lane before (lane 0: the block's base)
   };
   __device__ __forceinline__ void walk_begin(Walk &k, gr_eid b) const {
-    const uint32_t *blk = (const uint32_t *)(const void *)p.bytes + block_at(b, k.w);
+    const uint32_t *blk = gr_packed_block(&p, b, &k.w);
     k.relative = gr_packed_row_relative(blk, k.w);
     k.last = gr_packed_base(blk);
 #if GR_VID_BITS == 64

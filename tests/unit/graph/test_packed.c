@@ -413,6 +413,10 @@ START_TEST(row_of_skips_empty_rows) {
   ck_assert_uint_eq(gr_packed_segment_head(1u, 31), 0);
   ck_assert_uint_eq(gr_packed_segment_head(0x80000001u, 31), 31);
   ck_assert_uint_eq(gr_packed_segment_head(0x80000101u, 30), 8);
+  ck_assert_uint_eq(gr_packed_segment_distance(1u, 0), 0);
+  ck_assert_uint_eq(gr_packed_segment_distance(1u, 31), 31);
+  ck_assert_uint_eq(gr_packed_segment_distance(0x80000101u, 30), 22);
+  ck_assert_uint_eq(gr_packed_segment_distance(0x80000101u, 8), 0);
 }
 END_TEST
 
