@@ -39,6 +39,8 @@ struct PlainLists {
   // __launch_bounds__): 8, 32 registers a thread, what the compiler chose
   // for them unconstrained.
   static constexpr int kPushMinBlocks = 8;
+  // The same for the thread-per-candidate pull: 32 registers unconstrained.
+  static constexpr int kPullMinBlocks = 8;
 
   // long-rows=auto: never. A thread reading a block's ids one by one makes
   // 32 scattered loads where a warp makes one coalesced load per 32 ids;
@@ -47,6 +49,28 @@ struct PlainLists {
 
   // Where a warp walking a row from edge s starts its rounds: at s itself.
   __device__ __forceinline__ static gr_eid align(gr_eid s) { return s; }
+
+  // Where edge e's id is read from, looked up ahead of warp_id_aligned
+  // (the pull's warps look up 32 rows' first blocks at once): nothing for
+  // plain ids, whose edge is their address.
+  struct Head {};
+  __device__ __forceinline__ Head head(gr_eid e) const {
+    (void)e;
+    return Head{};
+  }
+  __device__ __forceinline__ static Head share(const Head &h, int lane) {
+    (void)lane;
+    return h;
+  }
+  // A round of a warp walking row `row` from align(s): lane i holds edge
+  // chunk + i.
+  __device__ __forceinline__ gr_vid warp_id_aligned(const Head &h, bool valid, gr_vid row, gr_eid s,
+                                                    gr_eid e) const {
+    (void)h;
+    (void)row;
+    (void)s;
+    return valid ? idx[e] : 0;
+  }
 
   // The id of edge e for each lane with valid set. row: the edge's row; s:
   // the row's first edge; follows: the lane before holds edge e - 1 of the
@@ -122,6 +146,11 @@ struct PackedLists {
   // The decode takes the edge-balanced push to 38 registers, 6 blocks an SM
   // (75 % occupancy); held to 32, 8 blocks fit, as with plain ids.
   static constexpr int kPushMinBlocks = 8;
+  // The thread-per-candidate pull: the cursor takes it to 40 registers (6
+  // blocks an SM); held to 32 (8 blocks, as with plain ids) it spills 64
+  // bytes and is still faster: DOBFS Kronecker 25's big pull level 1.19 ->
+  // 1.01 ms in that kernel on the H200 (docs/performance.md).
+  static constexpr int kPullMinBlocks = 8;
 
   // long-rows=auto: rows of 32 edges or more, where a thread decoding a
   // block in order spends a shift and an add per id, against a warp's
@@ -148,6 +177,37 @@ struct PackedLists {
     const unsigned bit = lane * w, k = bit >> 5;
     return __funnelshift_r(pay[k], pay[k + 1], bit & 31u) & low_bits(w);
 #endif
+  }
+
+  // Edge e's block: where it starts and its codes' width.
+  struct Head {
+    uint64_t at;
+    unsigned w;
+  };
+  __device__ __forceinline__ Head head(gr_eid e) const {
+    Head h;
+    h.at = gr_packed_block_at(&p, e / GR_PACK_BLOCK, &h.w);
+    return h;
+  }
+  // Lane `lane`'s head, to every lane of the warp.
+  __device__ __forceinline__ static Head share(const Head &h, int lane) {
+    return Head{__shfl_sync(kFullMask, h.at, lane), __shfl_sync(kFullMask, h.w, lane)};
+  }
+
+  // A round of a warp walking row `row` from align(s), its block looked up
+  // already (h: head(e), the same for every lane): lane i holds the block's
+  // lane i, so a run's head is lane 0 (the base) or the row's first edge,
+  // and no lane needs a seed's sum.
+  __device__ __forceinline__ gr_vid warp_id_aligned(const Head &h, bool valid, gr_vid row, gr_eid s,
+                                                    gr_eid e) const {
+    const unsigned pos = (unsigned)(e % GR_PACK_BLOCK);
+    gr_vid x = 0;
+    if (valid) {
+      const uint32_t *blk = (const uint32_t *)(const void *)p.bytes + h.at;
+      const gr_vid c = code(blk, h.w, pos);
+      x = pos == 0 ? gr_packed_base(blk) : e == s ? gr_packed_row_start_id(blk, h.w, c, row) : c;
+    }
+    return warp_run_sum(x, valid && pos != 0 && e != s);
   }
 
   __device__ __forceinline__ gr_vid warp_id(bool valid, gr_vid row, gr_eid s, gr_eid e, bool follows, bool carried,

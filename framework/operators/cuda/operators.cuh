@@ -488,7 +488,7 @@ __global__ void __launch_bounds__(kBlock)
 constexpr int kPullBatch = 4;
 
 template <class Lists, class Wanted, class Visit>
-__global__ void __launch_bounds__(kBlock)
+__global__ void __launch_bounds__(kBlock, Lists::kPullMinBlocks)
     advance_pull_thread_kernel(const gr_eid *__restrict__ offsets, Lists lists,
                                const uint32_t *__restrict__ fbits, const gr_vid *__restrict__ cand, gr_eid n,
                                gr_vid *__restrict__ out, gr_eid cap, unsigned long long *count,
@@ -543,6 +543,14 @@ __global__ void __launch_bounds__(kBlock)
   block_add<kBlock>(examined, edges);
 }
 
+// Pull, a warp per candidate, 32 candidates at a time: lane j first loads
+// candidate j's id, whether it is wanted, its row and the row's first block
+// (Lists::head), so that 32 candidates' chains of dependent loads are in
+// flight together; the warp then walks each wanted row in turn, 32 edges a
+// round, from its looked-up block. Walked one at a time, every candidate
+// paid that whole chain before its first id (packed lists one lookup more
+// than plain ids), and the kernel waited on memory (DOBFS Kronecker 25's
+// big pull level: docs/performance.md).
 template <class Lists, class Wanted, class Visit>
 __global__ void __launch_bounds__(kBlock)
     advance_pull_warp_kernel(const gr_eid *__restrict__ offsets, Lists lists,
@@ -551,47 +559,61 @@ __global__ void __launch_bounds__(kBlock)
                              unsigned long long *count, unsigned long long *edges, const gr_eid *deg,
                              unsigned long long *deg_ctr, gr_vid *rem, gr_eid rem_cap, unsigned long long *n_rem,
                              Wanted wanted, Visit visit) {
-  constexpr int kWarps = kBlock / 32;
   const int lane = threadIdx.x & 31;
   __shared__ typename BlockQueue<kBlock>::Storage qs, rs;
   BlockQueue<kBlock> q(qs, out, cap, count, deg), r(rs, rem, rem_cap, n_rem);
   unsigned long long examined = 0;
   if (n_dev) n = (gr_eid)*n_dev;  // written by the kernel before this one
-  // A warp per candidate; the bound is block-uniform, as the queue needs.
-  for (gr_eid base = blockIdx.x * (gr_eid)kWarps; base < n; base += (gr_eid)gridDim.x * kWarps) {
-    const gr_eid w = base + (threadIdx.x >> 5);
+  // The bound is block-uniform, as the queue needs.
+  for (gr_eid base = blockIdx.x * (gr_eid)kBlock; base < n; base += (gr_eid)gridDim.x * kBlock) {
+    const gr_eid w = base + threadIdx.x;  // this lane's candidate
     gr_vid v = 0;
-    bool found = false;
+    gr_eid b = 0, end = 0;
+    typename Lists::Head head{};
     if (w < n) v = cand ? cand[w] : (gr_vid)w;
     const bool want = w < n && wanted(v);
-    const gr_eid b = want ? offsets[v] : 0, end = want ? offsets[v + 1] : 0;
-    for (gr_eid chunk = Lists::align(b); chunk < end && !found; chunk += 32) {
-      const gr_eid k = chunk + lane;
-      const bool valid = k >= b && k < end;
-      const gr_vid u = lists.warp_id(valid, v, b, k, valid && lane && k > b, false, 0);
-      const bool hit = valid && frontier_test(fbits, u);
-      unsigned bal = __ballot_sync(kFullMask, hit);
-      // Edges examined: the chunk's, or those up to the parent found.
-      const unsigned in_row = __ballot_sync(kFullMask, valid);
-      gr_eid span = (gr_eid)__popc(in_row);
-      while (bal) {
-        int l = __ffs(bal) - 1;
-        gr_vid ul = __shfl_sync(kFullMask, u, l);
-        gr_eid kl = __shfl_sync(kFullMask, k, l);
-        int ok = 0;
-        if (lane == 0) ok = visit(ul, v, kl) ? 1 : 0;
-        ok = __shfl_sync(kFullMask, ok, 0);
-        if (ok) {
-          found = true;
-          span = (gr_eid)__popc(in_row & ((2u << l) - 1u));
-          break;
-        }
-        bal &= bal - 1;
-      }
-      examined += span;
+    if (want) {
+      b = offsets[v];
+      end = offsets[v + 1];
+      if (end > b) head = lists.head(b);
     }
-    q.push(found && lane == 0, v);
-    if (rem) r.push(want && !found && lane == 0, v);
+    bool mine = false;  // lane j: candidate j found a parent
+    for (unsigned todo = __ballot_sync(kFullMask, end > b); todo; todo &= todo - 1) {
+      const int j = __ffs(todo) - 1;
+      const gr_vid vj = __shfl_sync(kFullMask, v, j);
+      const gr_eid bj = __shfl_sync(kFullMask, b, j), ej = __shfl_sync(kFullMask, end, j);
+      typename Lists::Head h = Lists::share(head, j);
+      bool found = false;
+      for (gr_eid chunk = Lists::align(bj); chunk < ej && !found; chunk += 32) {
+        const gr_eid k = chunk + lane;
+        const bool valid = k >= bj && k < ej;
+        if (chunk != Lists::align(bj)) h = lists.head(chunk);
+        const gr_vid u = lists.warp_id_aligned(h, valid, vj, bj, k);
+        const bool hit = valid && frontier_test(fbits, u);
+        unsigned bal = __ballot_sync(kFullMask, hit);
+        // Edges examined: the chunk's, or those up to the parent found.
+        const unsigned in_row = __ballot_sync(kFullMask, valid);
+        gr_eid span = (gr_eid)__popc(in_row);
+        while (bal) {
+          int l = __ffs(bal) - 1;
+          gr_vid ul = __shfl_sync(kFullMask, u, l);
+          gr_eid kl = __shfl_sync(kFullMask, k, l);
+          int ok = 0;
+          if (lane == 0) ok = visit(ul, vj, kl) ? 1 : 0;
+          ok = __shfl_sync(kFullMask, ok, 0);
+          if (ok) {
+            found = true;
+            span = (gr_eid)__popc(in_row & ((2u << l) - 1u));
+            break;
+          }
+          bal &= bal - 1;
+        }
+        examined += span;
+      }
+      if (lane == j) mine = found;
+    }
+    q.push(mine, v);
+    if (rem) r.push(want && !mine, v);
   }
   q.finish(deg_ctr);
   r.finish();
@@ -952,6 +974,10 @@ gr_status advance_pull_with(gr_device *dev, gr_workspace *ws, gr_advance_pull_ar
   gr_vid *rem = a->remaining;
   const gr_eid rem_cap = a->remaining_capacity;
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
+  // The warp kernel loops over its candidates 32 per warp at a time: a
+  // grid of the blocks resident at once (46 registers with plain ids, 48
+  // with packed lists: 5 blocks an SM), no partial second wave.
+  static const int warp_per_sm = blocks_per_sm(advance_pull_warp_kernel<Lists, Wanted, Visit>);
   if (ws->tune.pull == GR_PULL_HYBRID) {
     // The heavy candidates go to a list for the warp kernel, which reads
     // their number on the device: no round trip between the two.
@@ -961,12 +987,13 @@ gr_status advance_pull_with(gr_device *dev, gr_workspace *ws, gr_advance_pull_ar
         a->g->offsets, lists, a->frontier_bits, a->candidates, n, a->out, a->out_capacity, ctr, ctr + 1,
         heavy, ctr + 2, ws->tune.pull_light, a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, wanted, visit);
     GR_CUDA_CHECK_LAUNCH(dev);
-    advance_pull_warp_kernel<Lists, Wanted, Visit><<<max_blocks(dev), kBlock, 0, s>>>(
+    advance_pull_warp_kernel<Lists, Wanted, Visit><<<resident_grid(dev, warp_per_sm, max_blocks(dev)), kBlock, 0, s>>>(
         a->g->offsets, lists, a->frontier_bits, heavy, 0, ctr + 2, a->out, a->out_capacity, ctr, ctr + 1,
         a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, wanted, visit);
     GR_CUDA_CHECK_LAUNCH(dev);
   } else {
-    advance_pull_warp_kernel<Lists, Wanted, Visit><<<grid_for(n * 32, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
+    advance_pull_warp_kernel<Lists, Wanted, Visit><<<resident_grid(dev, warp_per_sm, grid_for(n, kBlock, max_blocks(dev))),
+                                                     kBlock, 0, s>>>(
         a->g->offsets, lists, a->frontier_bits, a->candidates, n, nullptr, a->out, a->out_capacity, ctr,
         ctr + 1, a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, wanted, visit);
     GR_CUDA_CHECK_LAUNCH(dev);
