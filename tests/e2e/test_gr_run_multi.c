@@ -995,42 +995,51 @@ int main(void) {
     }
   }
   Suite *s = suite_create("gr_run_multi");
-  TCase *runs = tcase_create("multi_device");
-  tcase_set_timeout(runs, 1800);
-  tcase_add_test(runs, bfs_on_many_devices_equals_one_device_on_generated_graphs);
-  tcase_add_test(runs, bfs_on_many_devices_equals_one_device_on_real_graphs);
-  tcase_add_test(runs, reach_on_many_devices_equals_one_device);
-  tcase_add_test(runs, sssp_on_many_devices_equals_one_device);
-  tcase_add_test(runs, dobfs_on_many_devices_equals_one_device);
-  tcase_add_test(runs, packed_lists_on_many_devices_equal_one_device);
-  tcase_add_test(runs, dobfs_pulling_at_once_on_many_devices_equals_one_device);
-  tcase_add_test(runs, cc_on_many_devices_equals_one_device);
-  tcase_add_test(runs, pr_on_many_devices_equals_one_device);
-  tcase_add_test(runs, bc_on_many_devices_equals_one_device);
-  tcase_add_test(runs, bc_sources_on_many_devices_equal_one_device);
-  tcase_add_test(runs, broadcast_formats_equal_one_device);
-  tcase_add_test(runs, bfs_over_nccl_equals_one_device);
-  tcase_add_test(runs, summary_reports_partition_exchange_and_time_split);
-  suite_add_tcase(s, runs);
-  TCase *bad = tcase_create("failures");
-  tcase_set_timeout(bad, 600);
-  tcase_add_test(bad, failure_on_one_device_ends_the_run_cleanly);
-  tcase_add_test(bad, failure_on_one_device_ends_cc_pr_and_bc_cleanly);
-  tcase_add_test(bad, launch_failure_on_one_device_ends_every_primitive_cleanly);
-  tcase_add_test(bad, launch_failure_in_the_exchange_while_the_others_wait_ends_cleanly);
-  tcase_add_test(bad, transport_failure_on_one_device_ends_every_primitive_cleanly);
-  tcase_add_test(bad, a_graph_too_large_for_the_devices_fails_before_the_runs);
-  tcase_add_test(bad, auto_placement_runs_wherever_host_placement_runs);
-  tcase_add_test(bad, loading_under_a_host_memory_limit_fails_cleanly);
-  tcase_add_test(bad, bad_multi_device_options_exit_2);
-  tcase_add_test(bad, bad_input_after_the_exchange_is_set_up_exits_2);
-  tcase_add_test(bad, pr_pull_needs_the_broadcast_exchange);
-  suite_add_tcase(s, bad);
-  /* Apart, so a GPU machine can run it alone (CK_RUN_CASE=nccl_failures):
-   * it starts about a hundred two-GPU processes. */
-  TCase *nccl = tcase_create("nccl_failures");
-  tcase_set_timeout(nccl, 900);
-  tcase_add_test(nccl, faults_over_nccl_end_every_primitive_cleanly);
-  suite_add_tcase(s, nccl);
+  /* One case per test, named after it and tagged with its group, so that a
+   * GPU machine's command, which cannot hold the whole program, can run one
+   * test (CK_RUN_CASE=name) or one group (CK_INCLUDE_TAGS=failures) apart
+   * and several at once. nccl_failures starts about a hundred two-GPU
+   * processes. */
+  const struct {
+    const char *name, *group;
+    const TTest *test;
+    int timeout_s;
+  } cases[] = {
+#define GR__CASE(t, group, timeout_s) {#t, group, t, timeout_s}
+      GR__CASE(bfs_on_many_devices_equals_one_device_on_generated_graphs, "multi_device", 1800),
+      GR__CASE(bfs_on_many_devices_equals_one_device_on_real_graphs, "multi_device", 1800),
+      GR__CASE(reach_on_many_devices_equals_one_device, "multi_device", 1800),
+      GR__CASE(sssp_on_many_devices_equals_one_device, "multi_device", 1800),
+      GR__CASE(dobfs_on_many_devices_equals_one_device, "multi_device", 1800),
+      GR__CASE(packed_lists_on_many_devices_equal_one_device, "multi_device", 1800),
+      GR__CASE(dobfs_pulling_at_once_on_many_devices_equals_one_device, "multi_device", 1800),
+      GR__CASE(cc_on_many_devices_equals_one_device, "multi_device", 1800),
+      GR__CASE(pr_on_many_devices_equals_one_device, "multi_device", 1800),
+      GR__CASE(bc_on_many_devices_equals_one_device, "multi_device", 1800),
+      GR__CASE(bc_sources_on_many_devices_equal_one_device, "multi_device", 1800),
+      GR__CASE(broadcast_formats_equal_one_device, "multi_device", 1800),
+      GR__CASE(bfs_over_nccl_equals_one_device, "multi_device", 1800),
+      GR__CASE(summary_reports_partition_exchange_and_time_split, "multi_device", 1800),
+      GR__CASE(failure_on_one_device_ends_the_run_cleanly, "failures", 600),
+      GR__CASE(failure_on_one_device_ends_cc_pr_and_bc_cleanly, "failures", 600),
+      GR__CASE(launch_failure_on_one_device_ends_every_primitive_cleanly, "failures", 600),
+      GR__CASE(launch_failure_in_the_exchange_while_the_others_wait_ends_cleanly, "failures", 600),
+      GR__CASE(transport_failure_on_one_device_ends_every_primitive_cleanly, "failures", 600),
+      GR__CASE(a_graph_too_large_for_the_devices_fails_before_the_runs, "failures", 600),
+      GR__CASE(auto_placement_runs_wherever_host_placement_runs, "failures", 600),
+      GR__CASE(loading_under_a_host_memory_limit_fails_cleanly, "failures", 600),
+      GR__CASE(bad_multi_device_options_exit_2, "failures", 600),
+      GR__CASE(bad_input_after_the_exchange_is_set_up_exits_2, "failures", 600),
+      GR__CASE(pr_pull_needs_the_broadcast_exchange, "failures", 600),
+      GR__CASE(faults_over_nccl_end_every_primitive_cleanly, "nccl_failures", 900),
+#undef GR__CASE
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    TCase *tc = tcase_create(cases[i].name);
+    tcase_set_tags(tc, cases[i].group);
+    tcase_set_timeout(tc, cases[i].timeout_s);
+    tcase_add_test(tc, cases[i].test);
+    suite_add_tcase(s, tc);
+  }
   return gr_test_run_suite(s, 0);
 }
