@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# On a machine with GPUs: runs test_gr_run_multi's tests on them, each test
+# a process of its own (CK_RUN_CASE=<test>), JOBS at a time, each within
+# LIMIT seconds, and prints a table last: test, group, result, seconds.
+# Exits 1 when a test fails or runs past its limit. The whole program takes
+# longer than one command on a GPU machine may (every run starts CUDA, and
+# the fault scans start hundreds of runs); apart, its tests can be spread
+# over commands (TESTS or TEST_GROUPS) and run several at once.
+#   tools/offline/multi-gpu-tests.sh [BUILD_DIR]    (default build-gpu)
+# Needs a build with its tests (tools/offline/gpu-node.sh, e.g. with
+# GR_TESTS=none GR_TARGETS="gr_run test_gr_run_multi").
+# Environment: JOBS (default 3), LIMIT (seconds per test, default 540),
+# TEST_GROUPS (the tests' tags: multi_device, failures, nccl_failures; default
+# all three), TESTS (test names; default every test of TEST_GROUPS, in the
+# program's order), LOG_DIR (default BUILD_DIR/multi-gpu-tests), BACKEND
+# (gpu, or cpu to try the script where there is no GPU).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$top/build-gpu}
+logs=${LOG_DIR:-$build/multi-gpu-tests}
+jobs=${JOBS:-3}
+limit=${LIMIT:-540}
+groups=${TEST_GROUPS:-multi_device failures nccl_failures}
+backend=${BACKEND:-gpu}
+exe=$build/tests/e2e/test_gr_run_multi
+src=$top/tests/e2e/test_gr_run_multi.c
+if [ ! -x "$exe" ] || [ ! -x "$build/tools/gr_run" ]; then
+  echo "multi-gpu-tests: $exe or gr_run is missing: build them first (tools/offline/gpu-node.sh)" >&2
+  exit 2
+fi
+mkdir -p "$logs"
+
+# The tests and their groups, as the program registers them: GR__CASE(name, "group", timeout).
+list=$(sed -n 's/^ *GR__CASE(\([a-z0-9_]*\), "\([a-z_]*\)".*/\1 \2/p' "$src")
+if [ -z "$list" ]; then
+  echo "multi-gpu-tests: no GR__CASE entries in $src" >&2
+  exit 2
+fi
+group_of() { awk -v t="$1" '$1 == t { print $2 }' <<< "$list"; }
+if [ -n "${TESTS:-}" ]; then
+  tests=$TESTS
+  for t in $tests; do
+    [ -n "$(group_of "$t")" ] || { echo "multi-gpu-tests: no test named $t" >&2; exit 2; }
+  done
+else
+  tests=$(awk -v g=" $groups " 'index(g, " " $2 " ") { print $1 }' <<< "$list")
+fi
+
+env_common=(GR_RUN="$build/tools/gr_run" NCCL_NVLS_ENABLE=0 GR_TEST_DATA_DIR="${GR_TEST_DATA_DIR:-$top/../shared/data}")
+# What the build found (NCCL, METIS), as ctest would pass it to the GPU variant.
+ctest_env=$(grep -h 'test_gr_run_multi_gpu.*ENVIRONMENT' "$build/tests/e2e/CTestTestfile.cmake" 2>/dev/null)
+[[ $ctest_env == *GR_E2E_NCCL=1* ]] && env_common+=(GR_E2E_NCCL=1)
+[[ $ctest_env == *GR_E2E_METIS=1* ]] && env_common+=(GR_E2E_METIS=1)
+if [ "$backend" = gpu ]; then
+  gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+  [ "$gpus" -gt 0 ] || { echo "multi-gpu-tests: no GPU (nvidia-smi -L); BACKEND=cpu runs on CPU devices" >&2; exit 2; }
+  env_common+=(GR_E2E_BACKEND=gpu GR_E2E_GPUS="$gpus")
+fi
+
+run_one() { # name
+  local t=$1 t0=$SECONDS rc
+  rm -f "$logs/$t.row"
+  env "${env_common[@]}" CK_RUN_CASE="$t" GR_TEST_TMP_DIR="$logs/tmp-$t" timeout "$limit" "$exe" > "$logs/$t.log" 2>&1
+  rc=$?
+  local result=passed
+  [ $rc -eq 124 ] && result="past ${limit} s"
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && result="FAILED (exit $rc)"
+  grep -q '^100%: Checks: 1,' "$logs/$t.log" || { [ $rc -eq 0 ] && result="FAILED (no check ran)"; }
+  printf '%-70s %-14s %-18s %5d\n' "$t" "$(group_of "$t")" "$result" $((SECONDS - t0)) > "$logs/$t.row"
+}
+
+running=0
+for t in $tests; do
+  run_one "$t" &
+  running=$((running + 1))
+  if [ $running -ge "$jobs" ]; then
+    wait -n
+    running=$((running - 1))
+  fi
+done
+wait
+
+status=0
+printf '%-70s %-14s %-18s %5s\n' test group result s
+for t in $tests; do
+  if [ -f "$logs/$t.row" ]; then
+    cat "$logs/$t.row"
+    grep -q ' passed ' "$logs/$t.row" || status=1
+  else
+    printf '%-70s %-14s %-18s\n' "$t" "$(group_of "$t")" "no result"
+    status=1
+  fi
+done
+exit $status
