@@ -39,8 +39,10 @@ struct PlainLists {
   // __launch_bounds__): 8, 32 registers a thread, what the compiler chose
   // for them unconstrained.
   static constexpr int kPushMinBlocks = 8;
-  // The same for the thread-per-candidate pull: 32 registers unconstrained.
-  static constexpr int kPullMinBlocks = 8;
+  // The same for the thread-per-candidate pull: 32 registers unconstrained
+  // with 32-bit ids. 64-bit ids are left unconstrained (1): held to 32
+  // registers they spill.
+  static constexpr int kPullMinBlocks = GR_VID_BITS == 64 ? 1 : 8;
 
   // long-rows=auto: never. A thread reading a block's ids one by one makes
   // 32 scattered loads where a warp makes one coalesced load per 32 ids;
@@ -149,8 +151,9 @@ struct PackedLists {
   // The thread-per-candidate pull: the cursor takes it to 40 registers (6
   // blocks an SM); held to 32 (8 blocks, as with plain ids) it spills 64
   // bytes and is still faster: DOBFS Kronecker 25's big pull level 1.19 ->
-  // 1.01 ms in that kernel on the H200 (docs/performance.md).
-  static constexpr int kPullMinBlocks = 8;
+  // 1.01 ms in that kernel on the H200 (docs/performance.md). 64-bit ids
+  // are left unconstrained (1): held to 32 registers they spill 314 bytes.
+  static constexpr int kPullMinBlocks = GR_VID_BITS == 64 ? 1 : 8;
 
   // long-rows=auto: rows of 32 edges or more, where a thread decoding a
   // block in order spends a shift and an add per id, against a warp's
