@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# On a GPU machine: runs the GPU test programs' whole-primitive cases under
+# compute-sanitizer's racecheck in slices (GR_TEST_SLICE=K/N: each slice
+# keeps the case's combinations K, K+N, ...), a few processes a GPU at a
+# time, every slice bounded by what is left of a deadline, and prints a
+# table last: program, case, slice, result (0 hazards, N hazards, past the
+# limit, not started, failed), seconds. Exits 1 when a slice reports a
+# hazard or fails.
+#   tools/offline/racecheck-slices.sh [BUILD_DIR]     (default build-gpu)
+# Why slices: under racecheck one case that runs a primitive through the
+# enactor over its whole matrix (graphs x partitioners x proxies x
+# exchanges x devices) takes longer than a device command may run; its N
+# slices, run over one or several commands, together cover all of it.
+# Environment:
+#   ITEMS     what to run, "program:case:K" words (a case's slice K of
+#             SLICES); default every slice of the seven cases below
+#   SLICES    N (default 16)
+#   GPUS      the GPUs to use (default all, e.g. "1")
+#   PER_GPU   processes at once on each GPU (default 4: with many more the
+#             processes mostly wait for each other's share of the GPU and
+#             of the host's cores)
+#   DEADLINE  seconds from the start after which nothing runs (default 540)
+#   MIN_LEFT  a slice is not started with fewer seconds left (default 30)
+#   LOG_DIR   one log per slice (default BUILD_DIR/racecheck-slices)
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$top/build-gpu}
+logs=${LOG_DIR:-$build/racecheck-slices}
+slices=${SLICES:-16}
+per_gpu=${PER_GPU:-4}
+deadline=${DEADLINE:-540}
+min_left=${MIN_LEFT:-30}
+command -v compute-sanitizer >/dev/null 2>&1 || export PATH=/usr/local/cuda/bin:$PATH
+if ! command -v compute-sanitizer >/dev/null 2>&1; then
+  echo "racecheck-slices: compute-sanitizer not found (it comes with the CUDA toolkit)" >&2
+  exit 2
+fi
+[ -d "$build/deps/usr/lib/x86_64-linux-gnu" ] &&
+  export LD_LIBRARY_PATH=$build/deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+gpus=${GPUS:-$(nvidia-smi -L 2>/dev/null | awk -F'[ :]' '/^GPU/ {printf "%s ", $2}')}
+if [ -z "${gpus// /}" ]; then
+  echo "racecheck-slices: no GPU on this machine" >&2
+  exit 2
+fi
+cases="test_bc_cuda:cuda_bc_equals_reference
+test_sssp_cuda:cuda_sssp_equals_reference
+test_bc_cuda:cuda_bc_beyond_double_equals_reference
+test_exchange_cuda:bfs_on_devices_sharing_gpu_0_equals_one_cpu_device
+test_sssp_cuda:sssp_on_devices_sharing_gpu_0_equals_reference
+test_bc_cuda:bc_on_devices_sharing_gpu_0_equals_one_gpu
+test_bc_cuda:bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu"
+items=${ITEMS:-$(for c in $cases; do for ((k = 0; k < slices; k++)); do echo "$c:$k"; done; done)}
+for it in $items; do
+  prog=${it%%:*}
+  if [ ! -x "$build/tests/gpu/$prog" ]; then
+    echo "racecheck-slices: $build/tests/gpu/$prog is missing: build gr's GPU tests first (tools/offline/gpu-node.sh)" >&2
+    exit 2
+  fi
+done
+mkdir -p "$logs"
+queue=$logs/queue
+printf '%s\n' $items >"$queue"
+echo 0 >"$queue.next"
+: >"$logs/results.txt"
+t0=$SECONDS
+
+# Takes the next item from the queue under a lock, so that the workers of
+# every GPU share one queue and a GPU whose slices end early takes more.
+take() {
+  (
+    flock 9
+    local i
+    i=$(cat "$queue.next")
+    echo $((i + 1)) >"$queue.next"
+    sed -n "$((i + 1))p" "$queue"
+  ) 9>"$queue.lock"
+}
+
+worker() { # gpu
+  local gpu=$1 it prog rest case k left log start rc n result
+  while it=$(take) && [ -n "$it" ]; do
+    prog=${it%%:*} rest=${it#*:}
+    case=${rest%%:*} k=${rest##*:}
+    left=$((deadline - (SECONDS - t0)))
+    if [ "$left" -lt "$min_left" ]; then
+      printf '%s %s %s/%s not-started 0\n' "$prog" "$case" "$k" "$slices" >>"$logs/results.txt"
+      continue
+    fi
+    log=$logs/$prog-$case-$k.log
+    start=$SECONDS
+    CUDA_VISIBLE_DEVICES=$gpu CK_RUN_CASE=$case GR_TEST_SLICE=$k/$slices \
+      timeout "$left" compute-sanitizer --tool racecheck --error-exitcode 9 "$build/tests/gpu/$prog" >"$log" 2>&1
+    rc=$?
+    n=$(grep -Eo 'RACECHECK SUMMARY: [0-9]+ hazard' "$log" | grep -Eo '[0-9]+' | tail -1)
+    # racecheck prints each hazard as its kernel ends and the summary at exit.
+    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+      result=past-limit
+      grep -Eq '^========= (Error|Warning)' "$log" && result=past-limit-with-hazards
+    elif [ "${n:-0}" != 0 ] || [ "$rc" = 9 ]; then
+      result="${n:-some}-hazards"
+    elif [ "$rc" = 0 ] && [ -n "$n" ]; then
+      result=0-hazards
+    else
+      result="failed-rc-$rc"
+    fi
+    printf '%s %s %s/%s %s %d gpu%s\n' "$prog" "$case" "$k" "$slices" "$result" $((SECONDS - start)) "$gpu" >>"$logs/results.txt"
+  done
+}
+
+for gpu in $gpus; do
+  for ((w = 0; w < per_gpu; w++)); do worker "$gpu" & done
+done
+wait
+
+echo "racecheck over $(wc -l <"$queue") slices, $per_gpu a GPU on GPUs: $gpus ($((SECONDS - t0)) s)"
+printf '%-20s %-58s %-7s %-24s %-7s %s\n' program case slice result seconds gpu
+sort -k1,1 -k2,2 -k3,3V "$logs/results.txt" | awk '{printf "%-20s %-58s %-7s %-24s %-7s %s\n", $1, $2, $3, $4, $5, $6}'
+if grep -Eq ' ([1-9][0-9]*|some)-hazards | failed-rc-|with-hazards' "$logs/results.txt"; then exit 1; fi
+exit 0
