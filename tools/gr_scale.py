@@ -37,7 +37,7 @@ import time
 from gr_driver import default_data_dir, prepare_graph, safe_name
 
 SPLIT = ("compute", "package", "transfer", "combine", "wait")
-PHASES = ("load_s", "partition_s", "build_s", "setup_s", "runs_s", "extract_s", "validate_s", "total_s")
+PHASES = ("start_s", "load_s", "partition_s", "build_s", "setup_s", "runs_s", "extract_s", "validate_s", "total_s")
 COLUMNS = (["kind", "primitive", "graph", "vertices", "edges", "devices", "transport", "transport_requested",
             "partitioner", "status",
             "valid", "runs", "median_ms", "min_ms", "max_ms", "speedup", "efficiency", "baseline_devices",

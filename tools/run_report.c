@@ -110,9 +110,9 @@ static void gr__print_timeline(FILE *f, const gr_run_report *r) {
 
 static void gr__print_phases(FILE *f, const gr_run_phases *p) {
   fprintf(f,
-          "wall time  %.3f s: load %.3f, partition %.3f, subgraphs %.3f, setup %.3f, runs %.3f, extract %.3f, "
+          "wall time  %.3f s: start %.3f, load %.3f, partition %.3f, subgraphs %.3f, setup %.3f, runs %.3f, extract %.3f, "
           "validate %.3f\n",
-          p->total, p->load, p->partition, p->build, p->setup, p->runs, p->extract, p->validate);
+          p->total, p->start, p->load, p->partition, p->build, p->setup, p->runs, p->extract, p->validate);
 }
 
 void gr_report_print(FILE *f, const gr_run_report *r) {
@@ -373,6 +373,7 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
     cJSON_AddItemToArray(runs, o);
   }
   cJSON *ph = cJSON_AddObjectToObject(root, "phases");
+  cJSON_AddNumberToObject(ph, "start_s", r->phases.start);
   cJSON_AddNumberToObject(ph, "load_s", r->phases.load);
   cJSON_AddNumberToObject(ph, "partition_s", r->phases.partition);
   cJSON_AddNumberToObject(ph, "build_s", r->phases.build);

@@ -16,6 +16,7 @@ typedef struct gr_run_record {
 
 /* Wall seconds of each phase of a gr_run invocation (time to answer). */
 typedef struct gr_run_phases {
+  double start;     /* before the graph: finding the GPUs (the driver's start), opening the exchange */
   double load;      /* reading or generating the graph */
   double partition; /* assigning owners (several devices) */
   double build;     /* the subgraphs of the devices */

@@ -380,6 +380,36 @@ START_TEST(sssp_json_reports_delta_and_bucket_sizes) {
 }
 END_TEST
 
+/* The wall time's phases, in the summary and in the JSON: every one there,
+ * none negative, together no more than the whole. */
+START_TEST(phases_account_for_the_wall_time) {
+  char j[512];
+  tmpfile_path(j, sizeof j, "phases.json");
+  ck_assert_int_eq(run("--primitive", "bfs", "--gen", "kron:10:8", "--runs", "2", "--validate", "--json", j), 0);
+  assert_out_has("wall time  ");
+  assert_out_has(" s: start ");
+  cJSON *root = cJSON_Parse(slurp(j));
+  ck_assert_ptr_nonnull(root);
+  const cJSON *ph = cJSON_GetObjectItem(root, "phases");
+  ck_assert_ptr_nonnull(ph);
+  static const char *const parts[] = {"start_s", "load_s", "partition_s", "build_s",
+                                      "setup_s", "runs_s", "extract_s", "validate_s"};
+  double sum = 0;
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+    const cJSON *x = cJSON_GetObjectItem(ph, parts[i]);
+    ck_assert_msg(cJSON_IsNumber(x), "phases lack %s", parts[i]);
+    ck_assert_msg(x->valuedouble >= 0, "phase %s is %g", parts[i], x->valuedouble);
+    sum += x->valuedouble;
+  }
+  const double total = cJSON_GetObjectItem(ph, "total_s")->valuedouble;
+  ck_assert_msg(total > 0 && sum <= total + 1e-3, "phases sum to %g s of %g s", sum, total);
+  /* The start is part of every run's wall time, and comes before the load. */
+  ck_assert(cJSON_GetObjectItem(ph, "start_s")->valuedouble > 0);
+  cJSON_Delete(root);
+  unlink(j);
+}
+END_TEST
+
 static const char *const real_files[] = {"karate.mtx",         "email-enron.mtx.gz",    "cit-hepph.mtx.gz",
                                          "soc-slashdot0902.mtx.gz", "ego-twitter.mtx.gz", "luxembourg_osm.mtx.gz",
                                          "uk-2007-05-100k.mtx.gz",  "cnr-2000.mtx.gz"};
@@ -1067,6 +1097,7 @@ int main(void) {
   TCase *runs = tcase_create("runs");
   tcase_set_timeout(runs, 900);
   tcase_add_test(runs, bfs_validates_on_generated_graphs);
+  tcase_add_test(runs, phases_account_for_the_wall_time);
   tcase_add_test(runs, bfs_validates_with_predecessors_and_sources);
   tcase_add_test(runs, bfs_validates_on_real_graphs);
   tcase_add_test(runs, dobfs_validates_in_every_direction);

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gr/util.h"
 #include "testutil.h"
 
 static const char *gr_run_bin(void) {
@@ -51,6 +52,59 @@ static char *out_text, *err_text;
  * is the child's RLIMIT_AS. 0: none. */
 static double run_timeout_s;
 static unsigned long long run_address_space;
+
+/* Where a test's time goes: its gr_run processes, their seconds, the part
+ * of them before the graph (gr_run's "start" phase: on GPUs the driver's
+ * start and the exchange's set-up) and the slowest run. Printed when the
+ * test ends (times_report) and, with GR_E2E_TIMES=1, one line a run: on a
+ * GPU machine every run pays the start again, and a matrix of thousands of
+ * runs is mostly that. */
+static struct {
+  unsigned runs, summaries;
+  double seconds, start_seconds, slowest;
+  char slowest_what[1024];
+} times;
+
+/* GR_TEST_SLICE=K/N: the sliced tests (tagged "sliced") run only their
+ * combinations K, K+N, ... (a matrix's runs, a fault scan's primitives),
+ * so that N processes, at once or over several commands, share one test. */
+static unsigned slice_combo;
+
+static void times_reset(void) {
+  memset(&times, 0, sizeof times);
+  slice_combo = 0;
+}
+
+static void times_report(void) {
+  if (!times.runs) return;
+  fprintf(stderr, "gr_run: %u runs, %.1f s in all (%.1f s before the graph in the %u that reported it); slowest %.2f s: %s\n",
+          times.runs, times.seconds, times.start_seconds, times.summaries, times.slowest, times.slowest_what);
+}
+
+/* A run as one line: its environment (the fault hooks) and its command. */
+static void describe_run(char *what, size_t len, const char *const *envv, const char *const *argv) {
+  size_t k = 0;
+  what[0] = 0;
+  for (int i = 0; envv[i] && k < len; i++) k += (size_t)snprintf(what + k, len - k, "%s ", envv[i]);
+  for (int i = 0; argv[i] && k < len; i++) k += (size_t)snprintf(what + k, len - k, "%s%s", i ? " " : "", argv[i]);
+}
+
+static void times_add(double seconds, int rc, const char *what) {
+  times.runs++;
+  times.seconds += seconds;
+  const char *w = out_text ? strstr(out_text, "\nwall time  ") : NULL;
+  double total = 0, start = 0;
+  if (w && sscanf(w, "\nwall time  %lf s: start %lf,", &total, &start) == 2) {
+    times.summaries++;
+    times.start_seconds += start;
+  }
+  if (seconds > times.slowest) {
+    times.slowest = seconds;
+    snprintf(times.slowest_what, sizeof times.slowest_what, "%s", what);
+  }
+  const char *v = getenv("GR_E2E_TIMES");
+  if (v && !strcmp(v, "1")) fprintf(stderr, "gr_run %.3f s, exit %d: %s\n", seconds, rc, what);
+}
 
 /* Runs gr_run on `devices` devices of the test's backend with the given
  * arguments (NULL-terminated array) and extra environment entries. */
@@ -83,15 +137,13 @@ static int run_argv(const char *const *env, int devices, const char *transport, 
   free(out_text);
   free(err_text);
   out_text = err_text = NULL;
+  char what[1024];
+  describe_run(what, sizeof what, envv, argv);
+  const double t0 = gr_time_now();
   int rc = gr_test_run_limited(argv, envv, &out_text, &err_text, run_timeout_s, run_address_space);
+  times_add(gr_time_now() - t0, rc, what);
   if (rc == GR_TEST_TIMED_OUT) {
-    /* Say which run: the environment (the fault hooks) and the command. */
-    char what[1024];
-    size_t k = 0;
-    for (int i = 0; envv[i] && k < sizeof what; i++)
-      k += (size_t)snprintf(what + k, sizeof what - k, "%s ", envv[i]);
-    for (int i = 0; argv[i] && k < sizeof what; i++)
-      k += (size_t)snprintf(what + k, sizeof what - k, "%s%s", i ? " " : "", argv[i]);
+    /* Say which run. */
     ck_abort_msg("gr_run hung: killed after %.0f s: %s\nstderr: %s", run_timeout_s, what, err_text ? err_text : "");
   }
   ck_assert_msg(rc >= 0, "gr_run did not exit normally (signal?)\nstderr: %s", err_text ? err_text : "");
@@ -222,6 +274,7 @@ static void matrix_cmp(const char *primitive, const char *path, const char *spec
       if (!strcmp(partitioners[p], "metis") && !have_metis()) continue;
       for (size_t x = 0; x < 2; x++)
         for (size_t c = 0; c < 2; c++) {
+          if (!gr_test_in_slice(&slice_combo)) continue;
           n = base + 1;
           args[n++] = "--partitioner";
           args[n++] = partitioners[p];
@@ -620,6 +673,7 @@ START_TEST(failure_on_one_device_ends_cc_pr_and_bc_cleanly) {
   char o[512];
   tmp_path(o, sizeof o, "fault-all.out");
   for (int p = 0; p < 3; p++) {
+    if (!gr_test_in_slice(&slice_combo)) continue;
     bool completed = false;
     int failed = 0;
     for (int k = 1; k <= 40 && !completed; k++) {
@@ -713,6 +767,7 @@ START_TEST(launch_failure_on_one_device_ends_every_primitive_cleanly) {
   run_timeout_s = 60;
   for (size_t p = 0; p < sizeof fault_prims / sizeof *fault_prims; p++)
     for (int d = 2; d <= 3; d++) {
+      if (!gr_test_in_slice(&slice_combo)) continue;
       const int dev = (int)(p + (size_t)d) % d;
       fault_scan r = scan_faults(fault_prims[p], d, dev, "GR_FAULT_LAUNCH", "kernel launch", d == 3 ? 100 : 0);
       /* The first launch (at set-up) and later ones, into the second run. */
@@ -733,6 +788,7 @@ START_TEST(launch_failure_in_the_exchange_while_the_others_wait_ends_cleanly) {
   char o[512];
   tmp_path(o, sizeof o, "fault-package.out");
   for (size_t p = 0; p < sizeof fault_prims / sizeof *fault_prims; p++) {
+    if (!gr_test_in_slice(&slice_combo)) continue;
     bool found = false;
     for (int n = 1; n <= 400 && !found; n++) {
       char fault[64];
@@ -761,6 +817,7 @@ START_TEST(transport_failure_on_one_device_ends_every_primitive_cleanly) {
   run_timeout_s = 60;
   for (size_t p = 0; p < sizeof fault_prims / sizeof *fault_prims; p++)
     for (int d = 2; d <= 3; d++) {
+      if (!gr_test_in_slice(&slice_combo)) continue;
       const int dev = (int)(p + (size_t)d + 1) % d;
       fault_scan r = scan_faults(fault_prims[p], d, dev, "GR_FAULT_TRANSPORT", "transport failed", d == 3 ? 100 : 0);
       /* The first iteration's exchange and later ones. */
@@ -792,6 +849,7 @@ START_TEST(faults_over_nccl_end_every_primitive_cleanly) {
                {"GR_FAULT_TRANSPORT", "transport failed"}};
   for (size_t p = 0; p < sizeof fault_prims / sizeof *fault_prims; p++)
     for (size_t h = 0; h < sizeof hooks / sizeof *hooks; h++) {
+      if (!gr_test_in_slice(&slice_combo)) continue;
       /* Each device and each of delay and none, across the primitives. */
       const int dev = (int)((p + h) % 2);
       const unsigned delay = p % 2 ? 100 : 0;
@@ -850,6 +908,7 @@ START_TEST(auto_placement_runs_wherever_host_placement_runs) {
   run_timeout_s = 120;
   for (size_t p = 0; p < sizeof prims / sizeof *prims; p++)
     for (int d = 1; d <= 3; d += 2) {
+      if (!gr_test_in_slice(&slice_combo)) continue;
       int host_ran = 0, auto_on_host = 0;
       for (size_t l = 0; l < sizeof limits / sizeof *limits; l++) {
         char lim[64];
@@ -999,45 +1058,48 @@ int main(void) {
    * GPU machine's command, which cannot hold the whole program, can run one
    * test (CK_RUN_CASE=name) or one group (CK_INCLUDE_TAGS=failures) apart
    * and several at once. nccl_failures starts about a hundred two-GPU
-   * processes. */
+   * processes. The tests tagged "sliced" also split their combinations
+   * among processes (GR_TEST_SLICE=K/N): on GPUs, where every run pays
+   * the driver's start, the longest take more than one command may run. */
   const struct {
     const char *name, *group;
     const TTest *test;
     int timeout_s;
   } cases[] = {
 #define GR__CASE(t, group, timeout_s) {#t, group, t, timeout_s}
-      GR__CASE(bfs_on_many_devices_equals_one_device_on_generated_graphs, "multi_device", 1800),
-      GR__CASE(bfs_on_many_devices_equals_one_device_on_real_graphs, "multi_device", 1800),
-      GR__CASE(reach_on_many_devices_equals_one_device, "multi_device", 1800),
-      GR__CASE(sssp_on_many_devices_equals_one_device, "multi_device", 1800),
-      GR__CASE(dobfs_on_many_devices_equals_one_device, "multi_device", 1800),
-      GR__CASE(packed_lists_on_many_devices_equal_one_device, "multi_device", 1800),
-      GR__CASE(dobfs_pulling_at_once_on_many_devices_equals_one_device, "multi_device", 1800),
-      GR__CASE(cc_on_many_devices_equals_one_device, "multi_device", 1800),
-      GR__CASE(pr_on_many_devices_equals_one_device, "multi_device", 1800),
-      GR__CASE(bc_on_many_devices_equals_one_device, "multi_device", 1800),
+      GR__CASE(bfs_on_many_devices_equals_one_device_on_generated_graphs, "multi_device sliced", 1800),
+      GR__CASE(bfs_on_many_devices_equals_one_device_on_real_graphs, "multi_device sliced", 1800),
+      GR__CASE(reach_on_many_devices_equals_one_device, "multi_device sliced", 1800),
+      GR__CASE(sssp_on_many_devices_equals_one_device, "multi_device sliced", 1800),
+      GR__CASE(dobfs_on_many_devices_equals_one_device, "multi_device sliced", 1800),
+      GR__CASE(packed_lists_on_many_devices_equal_one_device, "multi_device sliced", 1800),
+      GR__CASE(dobfs_pulling_at_once_on_many_devices_equals_one_device, "multi_device sliced", 1800),
+      GR__CASE(cc_on_many_devices_equals_one_device, "multi_device sliced", 1800),
+      GR__CASE(pr_on_many_devices_equals_one_device, "multi_device sliced", 1800),
+      GR__CASE(bc_on_many_devices_equals_one_device, "multi_device sliced", 1800),
       GR__CASE(bc_sources_on_many_devices_equal_one_device, "multi_device", 1800),
       GR__CASE(broadcast_formats_equal_one_device, "multi_device", 1800),
-      GR__CASE(bfs_over_nccl_equals_one_device, "multi_device", 1800),
+      GR__CASE(bfs_over_nccl_equals_one_device, "multi_device sliced", 1800),
       GR__CASE(summary_reports_partition_exchange_and_time_split, "multi_device", 1800),
       GR__CASE(failure_on_one_device_ends_the_run_cleanly, "failures", 600),
-      GR__CASE(failure_on_one_device_ends_cc_pr_and_bc_cleanly, "failures", 600),
-      GR__CASE(launch_failure_on_one_device_ends_every_primitive_cleanly, "failures", 600),
-      GR__CASE(launch_failure_in_the_exchange_while_the_others_wait_ends_cleanly, "failures", 600),
-      GR__CASE(transport_failure_on_one_device_ends_every_primitive_cleanly, "failures", 600),
+      GR__CASE(failure_on_one_device_ends_cc_pr_and_bc_cleanly, "failures sliced", 600),
+      GR__CASE(launch_failure_on_one_device_ends_every_primitive_cleanly, "failures sliced", 600),
+      GR__CASE(launch_failure_in_the_exchange_while_the_others_wait_ends_cleanly, "failures sliced", 600),
+      GR__CASE(transport_failure_on_one_device_ends_every_primitive_cleanly, "failures sliced", 600),
       GR__CASE(a_graph_too_large_for_the_devices_fails_before_the_runs, "failures", 600),
-      GR__CASE(auto_placement_runs_wherever_host_placement_runs, "failures", 600),
+      GR__CASE(auto_placement_runs_wherever_host_placement_runs, "failures sliced", 600),
       GR__CASE(loading_under_a_host_memory_limit_fails_cleanly, "failures", 600),
       GR__CASE(bad_multi_device_options_exit_2, "failures", 600),
       GR__CASE(bad_input_after_the_exchange_is_set_up_exits_2, "failures", 600),
       GR__CASE(pr_pull_needs_the_broadcast_exchange, "failures", 600),
-      GR__CASE(faults_over_nccl_end_every_primitive_cleanly, "nccl_failures", 900),
+      GR__CASE(faults_over_nccl_end_every_primitive_cleanly, "nccl_failures sliced", 900),
 #undef GR__CASE
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     TCase *tc = tcase_create(cases[i].name);
     tcase_set_tags(tc, cases[i].group);
     tcase_set_timeout(tc, cases[i].timeout_s);
+    tcase_add_checked_fixture(tc, times_reset, times_report);
     tcase_add_test(tc, cases[i].test);
     suite_add_tcase(s, tc);
   }

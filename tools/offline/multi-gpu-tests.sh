@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # On a machine with GPUs: runs test_gr_run_multi's tests on them, each test
 # a process of its own (CK_RUN_CASE=<test>), JOBS at a time, each within
-# LIMIT seconds, and prints a table last: test, group, result, seconds.
+# LIMIT seconds, and prints a table last: test, group, result, seconds, and
+# the test's gr_run processes: how many, their seconds, and the part of them
+# spent before the graph (gr_run's "start": on GPUs, the driver's start).
 # Exits 1 when a test fails or runs past its limit. The whole program takes
 # longer than one command on a GPU machine may (every run starts CUDA, and
 # the fault scans start hundreds of runs); apart, its tests can be spread
@@ -13,8 +15,11 @@
 # Environment: JOBS (default 3), LIMIT (seconds per test, default 540),
 # TEST_GROUPS (the tests' tags: multi_device, failures, nccl_failures; default
 # all three), TESTS (test names; default every test of TEST_GROUPS, in the
-# program's order), LOG_DIR (default BUILD_DIR/multi-gpu-tests), BACKEND
-# (gpu, or cpu to try the script where there is no GPU).
+# program's order; NAME@K/N runs slice K of N of a test tagged "sliced",
+# GR_TEST_SLICE), SLICES (N: every sliced test not given a slice runs as N
+# processes, each a slice; default 1), LOG_DIR (default
+# BUILD_DIR/multi-gpu-tests), BACKEND (gpu, or cpu to try the script where
+# there is no GPU).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$top/build-gpu}
@@ -31,23 +36,40 @@ if [ ! -x "$exe" ] || [ ! -x "$build/tools/gr_run" ]; then
 fi
 mkdir -p "$logs"
 
-# The tests and their groups, as the program registers them: GR__CASE(name, "group", timeout).
-list=$(sed -n 's/^ *GR__CASE(\([a-z0-9_]*\), "\([a-z_]*\)".*/\1 \2/p' "$src")
+# The tests and their tags, as the program registers them:
+# GR__CASE(name, "group[ sliced]", timeout).
+list=$(sed -n 's/^ *GR__CASE(\([a-z0-9_]*\), "\([a-z_ ]*\)".*/\1 \2/p' "$src")
 if [ -z "$list" ]; then
   echo "multi-gpu-tests: no GR__CASE entries in $src" >&2
   exit 2
 fi
-group_of() { awk -v t="$1" '$1 == t { print $2 }' <<< "$list"; }
+group_of() { awk -v t="${1%@*}" '$1 == t { print $2 }' <<< "$list"; }
+sliced() { awk -v t="${1%@*}" '$1 == t && $3 == "sliced" { f = 1 } END { exit !f }' <<< "$list"; }
 if [ -n "${TESTS:-}" ]; then
   tests=$TESTS
   for t in $tests; do
-    [ -n "$(group_of "$t")" ] || { echo "multi-gpu-tests: no test named $t" >&2; exit 2; }
+    [ -n "$(group_of "$t")" ] || { echo "multi-gpu-tests: no test named ${t%@*}" >&2; exit 2; }
+    if [[ $t == *@* ]] && ! { [[ ${t#*@} =~ ^[0-9]+/[0-9]+$ ]] && sliced "$t"; }; then
+      echo "multi-gpu-tests: $t: only the tests tagged sliced take a slice, written name@K/N" >&2
+      exit 2
+    fi
   done
 else
   tests=$(awk -v g=" $groups " 'index(g, " " $2 " ") { print $1 }' <<< "$list")
 fi
+# SLICES=N: every sliced test not given a slice becomes N processes.
+if [ "${SLICES:-1}" -gt 1 ]; then
+  all=$tests tests=
+  for t in $all; do
+    if [[ $t != *@* ]] && sliced "$t"; then
+      for ((k = 0; k < SLICES; k++)); do tests+=" $t@$k/$SLICES"; done
+    else
+      tests+=" $t"
+    fi
+  done
+fi
 
-env_common=(GR_RUN="$build/tools/gr_run" NCCL_NVLS_ENABLE=0 GR_TEST_DATA_DIR="${GR_TEST_DATA_DIR:-$top/../shared/data}")
+env_common=(GR_RUN="$build/tools/gr_run" GR_E2E_TIMES=1 NCCL_NVLS_ENABLE=0 GR_TEST_DATA_DIR="${GR_TEST_DATA_DIR:-$top/../shared/data}")
 # What the build found (NCCL, METIS), as ctest would pass it to the GPU variant.
 ctest_env=$(grep -h 'test_gr_run_multi_gpu.*ENVIRONMENT' "$build/tests/e2e/CTestTestfile.cmake" 2>/dev/null)
 [[ $ctest_env == *GR_E2E_NCCL=1* ]] && env_common+=(GR_E2E_NCCL=1)
@@ -58,16 +80,26 @@ if [ "$backend" = gpu ]; then
   env_common+=(GR_E2E_BACKEND=gpu GR_E2E_GPUS="$gpus")
 fi
 
-run_one() { # name
-  local t=$1 t0=$SECONDS rc
-  rm -f "$logs/$t.row"
-  env "${env_common[@]}" CK_RUN_CASE="$t" GR_TEST_TMP_DIR="$logs/tmp-$t" timeout "$limit" "$exe" > "$logs/$t.log" 2>&1
+run_one() { # name[@K/N]
+  local t=$1 t0=$SECONDS rc slice=
+  [[ $t == *@* ]] && slice=${t#*@}
+  local f=${t/\//of}
+  rm -f "$logs/$f.row"
+  env "${env_common[@]}" CK_RUN_CASE="${t%@*}" GR_TEST_SLICE="$slice" GR_TEST_TMP_DIR="$logs/tmp-$f" \
+    timeout "$limit" "$exe" > "$logs/$f.log" 2>&1
   rc=$?
   local result=passed
   [ $rc -eq 124 ] && result="past ${limit} s"
   [ $rc -ne 0 ] && [ $rc -ne 124 ] && result="FAILED (exit $rc)"
-  grep -q '^100%: Checks: 1,' "$logs/$t.log" || { [ $rc -eq 0 ] && result="FAILED (no check ran)"; }
-  printf '%-70s %-14s %-18s %5d\n' "$t" "$(group_of "$t")" "$result" $((SECONDS - t0)) > "$logs/$t.row"
+  grep -q '^100%: Checks: 1,' "$logs/$f.log" || { [ $rc -eq 0 ] && result="FAILED (no check ran)"; }
+  # The test's own account of its gr_run processes (GR_E2E_TIMES: a line a
+  # run, so a test stopped at the limit still shows how far it got), and the
+  # part of them before the graph (gr_run's "start": on GPUs mostly the
+  # driver's start), which the test prints when it ends.
+  local runs start
+  runs=$(awk '/^gr_run [0-9.]+ s, exit/ { n++; s += $2 } END { printf "%d %.1f", n, s }' "$logs/$f.log")
+  start=$(sed -n 's/^gr_run: [0-9]* runs, [0-9.]* s in all (\([0-9.]*\) s before the graph.*/\1/p' "$logs/$f.log" | tail -1)
+  printf '%-70s %-14s %-18s %5d %6s %8s %8s\n' "$t" "$(group_of "$t")" "$result" $((SECONDS - t0)) $runs "${start:--}" > "$logs/$f.row"
 }
 
 running=0
@@ -82,11 +114,12 @@ done
 wait
 
 status=0
-printf '%-70s %-14s %-18s %5s\n' test group result s
+printf '%-70s %-14s %-18s %5s %6s %8s %8s\n' test group result s runs "runs s" "start s"
 for t in $tests; do
-  if [ -f "$logs/$t.row" ]; then
-    cat "$logs/$t.row"
-    grep -q ' passed ' "$logs/$t.row" || status=1
+  f=${t/\//of}
+  if [ -f "$logs/$f.row" ]; then
+    cat "$logs/$f.row"
+    grep -q ' passed ' "$logs/$f.row" || status=1
   else
     printf '%-70s %-14s %-18s\n' "$t" "$(group_of "$t")" "no result"
     status=1
