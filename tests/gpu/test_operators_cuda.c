@@ -353,6 +353,21 @@ START_TEST(cuda_out_of_memory_is_a_clear_error) {
 }
 END_TEST
 
+/* A failed free (here of a pointer cudaMalloc never gave) leaves the device
+ * working, and the next launch does not report that failure as its own. */
+START_TEST(cuda_failed_free_is_not_the_next_launch_s_error) {
+  int host_word = 0;
+  gr_device_free(gpu, &host_word, 0);
+  gr_vid f[2] = {0, 7};
+  op_result g, c;
+  ck_assert_msg(gpu_push(&out_g, f, 2, &g) == GR_SUCCESS, "%s", gr_error_message());
+  ck_assert_int_eq(op_run_push(&test_ops_cpu, cpu, &out_g, f, 2, &c), GR_SUCCESS);
+  same(&g, &c, true);
+  op_result_free(&g);
+  op_result_free(&c);
+}
+END_TEST
+
 int main(void) {
   int n = 0;
   if (gr_device_count(GR_BACKEND_CUDA, &n) < 0 || n == 0) {
@@ -371,7 +386,7 @@ int main(void) {
   tcase_add_test(tc, cuda_frontier_conversions_equal_cpu);
   suite_add_tcase(s, tc);
   /* Calls that fail on purpose (a device that does not exist, an impossible
-   * allocation) in a case of their own: compute-sanitizer reports every
+   * allocation, a free of a host pointer) in a case of their own: compute-sanitizer reports every
    * failing CUDA call, so tools/offline/compute-sanitizer.sh runs this case
    * apart (CK_RUN_CASE=errors) with API error reports off, and leaves it
    * out of the other run by its tag (CK_EXCLUDE_TAGS=api-errors). */
@@ -381,6 +396,7 @@ int main(void) {
   tcase_add_checked_fixture(errors, setup, teardown);
   tcase_add_test(errors, cuda_reports_missing_devices_clearly);
   tcase_add_test(errors, cuda_out_of_memory_is_a_clear_error);
+  tcase_add_test(errors, cuda_failed_free_is_not_the_next_launch_s_error);
   suite_add_tcase(s, errors);
   return gr_test_run_suite(s, 1);
 }

@@ -9,6 +9,7 @@
 
 #include "device/device_internal.h"
 #include "gr/cuda_check.h"
+#include "gr/log.h"
 
 gr_status gr__cuda_physical_count(int *count) {
   int n = 0;
@@ -139,8 +140,15 @@ gr_status gr__cuda_malloc(gr_device *d, void **out, size_t bytes) {
 }
 
 void gr__cuda_free(gr_device *d, void *p) {
-  (void)d;
-  cudaFree(p);
+  const cudaError_t e = cudaFree(p);
+  if (e != cudaSuccess) {
+    /* Cleared, or the next launch's check (cudaGetLastError) would report
+     * this failure as its own. Said, since on a healthy device it is a bug
+     * (a pointer freed twice, or not from cudaMalloc); after a device fault
+     * every free fails the same way, and the fault was reported first. */
+    (void)cudaGetLastError();
+    gr_log(GR_LOG_WARN, GR_SUBSYS_ALLOC, "device %d: cudaFree(%p): %s", d->ordinal, p, cudaGetErrorString(e));
+  }
 }
 
 gr_status gr__cuda_mem_info(gr_device *d, size_t *free_b, size_t *total_b) {
