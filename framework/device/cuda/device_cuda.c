@@ -139,17 +139,19 @@ gr_status gr__cuda_malloc(gr_device *d, void **out, size_t bytes) {
   return GR_SUCCESS;
 }
 
-void gr__cuda_free(gr_device *d, void *p) {
-  const cudaError_t e = cudaFree(p);
-  if (e != cudaSuccess) {
-    /* Cleared, or the next launch's check (cudaGetLastError) would report
-     * this failure as its own. Said, since on a healthy device it is a bug
-     * (a pointer freed twice, or not from cudaMalloc); after a device fault
-     * every free fails the same way, and the fault was reported first. */
-    (void)cudaGetLastError();
-    gr_log(GR_LOG_WARN, GR_SUBSYS_ALLOC, "device %d: cudaFree(%p): %s", d->ordinal, p, cudaGetErrorString(e));
-  }
+/* A release (free, event destroy) that failed: cleared, or the next
+ * launch's check (cudaGetLastError) would report this failure as its own;
+ * said, since on a healthy device it is a bug (a pointer freed twice, or
+ * not from the matching allocation); after a device fault every release
+ * fails the same way, and the fault was reported first. */
+static void gr__cuda_released(cudaError_t e, const gr_device *d, const char *call, const void *p) {
+  if (e == cudaSuccess) return;
+  (void)cudaGetLastError();
+  gr_log(GR_LOG_WARN, GR_SUBSYS_ALLOC, "device %d: %s(%p): %s", d ? d->ordinal : -1, call, p,
+         cudaGetErrorString(e));
 }
+
+void gr__cuda_free(gr_device *d, void *p) { gr__cuda_released(cudaFree(p), d, "cudaFree", p); }
 
 gr_status gr__cuda_mem_info(gr_device *d, size_t *free_b, size_t *total_b) {
   (void)d;
@@ -210,10 +212,7 @@ gr_status gr__cuda_host_mapped_alloc(gr_device *d, void **host, void **device, s
   return GR_SUCCESS;
 }
 
-void gr__cuda_host_free(gr_device *d, void *p) {
-  (void)d;
-  cudaFreeHost(p);
-}
+void gr__cuda_host_free(gr_device *d, void *p) { gr__cuda_released(cudaFreeHost(p), d, "cudaFreeHost", p); }
 
 gr_status gr__cuda_event_create(void **ev) {
   cudaEvent_t e = NULL;
@@ -223,7 +222,7 @@ gr_status gr__cuda_event_create(void **ev) {
 }
 
 void gr__cuda_event_destroy(void *ev) {
-  if (ev) cudaEventDestroy((cudaEvent_t)ev);
+  if (ev) gr__cuda_released(cudaEventDestroy((cudaEvent_t)ev), NULL, "cudaEventDestroy", ev);
 }
 
 gr_status gr__cuda_event_record(gr_device *d, void *ev) {
@@ -264,8 +263,8 @@ gr_status gr__cuda_upload(gr_device *d, void *dst, const void *src, size_t bytes
     /* No pinned memory to spare: the plain copy is slower but works. */
     cudaGetLastError();
     for (int k = 0; k < 2; k++) {
-      if (stage[k]) cudaFreeHost(stage[k]);
-      if (done[k]) cudaEventDestroy(done[k]);
+      if (stage[k]) gr__cuda_released(cudaFreeHost(stage[k]), d, "cudaFreeHost", stage[k]);
+      if (done[k]) gr__cuda_released(cudaEventDestroy(done[k]), d, "cudaEventDestroy", done[k]);
     }
     GR_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
     GR_CUDA_CHECK(cudaStreamSynchronize(s));
@@ -294,10 +293,13 @@ gr_status gr__cuda_upload(gr_device *d, void *dst, const void *src, size_t bytes
     st = gr_errorf(e == cudaErrorMemoryAllocation ? GR_ERR_DEVICE_OOM : GR_ERR_CUDA, "upload of %zu bytes: %s", bytes,
                    cudaGetErrorString(e));
   }
-  cudaStreamSynchronize(s);
+  /* Drained before the stages go, whatever happened; a failure here was
+   * reported above (st) or is the sticky fault the next call reports. */
+  (void)cudaStreamSynchronize(s);
+  (void)cudaGetLastError();
   for (int k = 0; k < 2; k++) {
-    cudaFreeHost(stage[k]);
-    cudaEventDestroy(done[k]);
+    gr__cuda_released(cudaFreeHost(stage[k]), d, "cudaFreeHost", stage[k]);
+    gr__cuda_released(cudaEventDestroy(done[k]), d, "cudaEventDestroy", done[k]);
   }
   return st;
 }
