@@ -401,7 +401,9 @@ START_TEST(phases_account_for_the_wall_time) {
     ck_assert_msg(x->valuedouble >= 0, "phase %s is %g", parts[i], x->valuedouble);
     sum += x->valuedouble;
   }
-  const double total = cJSON_GetObjectItem(ph, "total_s")->valuedouble;
+  const cJSON *total_j = cJSON_GetObjectItem(ph, "total_s");
+  ck_assert_msg(cJSON_IsNumber(total_j), "phases lack total_s");
+  const double total = total_j->valuedouble;
   ck_assert_msg(total > 0 && sum <= total + 1e-3, "phases sum to %g s of %g s", sum, total);
   /* The start is part of every run's wall time, and comes before the load. */
   ck_assert(cJSON_GetObjectItem(ph, "start_s")->valuedouble > 0);

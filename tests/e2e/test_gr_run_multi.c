@@ -93,17 +93,25 @@ static void times_add(double seconds, int rc, const char *what) {
   times.runs++;
   times.seconds += seconds;
   const char *w = out_text ? strstr(out_text, "\nwall time  ") : NULL;
-  double total = 0, start = 0;
+  double total = 0, start = -1;
   if (w && sscanf(w, "\nwall time  %lf s: start %lf,", &total, &start) == 2) {
     times.summaries++;
     times.start_seconds += start;
+  } else {
+    start = -1;
   }
   if (seconds > times.slowest) {
     times.slowest = seconds;
     snprintf(times.slowest_what, sizeof times.slowest_what, "%s", what);
   }
   const char *v = getenv("GR_E2E_TIMES");
-  if (v && !strcmp(v, "1")) fprintf(stderr, "gr_run %.3f s, exit %d: %s\n", seconds, rc, what);
+  /* A line a run, as it ends: a test stopped by a limit or a failed
+   * assertion (whose teardown does not run) still shows how far it got. */
+  if (v && !strcmp(v, "1")) {
+    char st[32] = "-";
+    if (start >= 0) snprintf(st, sizeof st, "%.3f", start);
+    fprintf(stderr, "gr_run %.3f s, start %s s, exit %d: %s\n", seconds, st, rc, what);
+  }
 }
 
 /* Runs gr_run on `devices` devices of the test's backend with the given

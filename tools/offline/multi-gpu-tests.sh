@@ -49,15 +49,22 @@ if [ -n "${TESTS:-}" ]; then
   tests=$TESTS
   for t in $tests; do
     [ -n "$(group_of "$t")" ] || { echo "multi-gpu-tests: no test named ${t%@*}" >&2; exit 2; }
-    if [[ $t == *@* ]] && ! { [[ ${t#*@} =~ ^[0-9]+/[0-9]+$ ]] && sliced "$t"; }; then
-      echo "multi-gpu-tests: $t: only the tests tagged sliced take a slice, written name@K/N" >&2
-      exit 2
+    if [[ $t == *@* ]]; then
+      sl=${t#*@}
+      if ! sliced "$t" || ! [[ $sl =~ ^[0-9]+/[0-9]+$ ]] || [ "${sl%/*}" -ge "${sl#*/}" ]; then
+        echo "multi-gpu-tests: $t: only the tests tagged sliced take a slice, written name@K/N with K < N" >&2
+        exit 2
+      fi
     fi
   done
 else
   tests=$(awk -v g=" $groups " 'index(g, " " $2 " ") { print $1 }' <<< "$list")
 fi
 # SLICES=N: every sliced test not given a slice becomes N processes.
+if ! [[ ${SLICES:-1} =~ ^[1-9][0-9]*$ ]]; then
+  echo "multi-gpu-tests: SLICES=$SLICES: give a number of slices, 1 or more" >&2
+  exit 2
+fi
 if [ "${SLICES:-1}" -gt 1 ]; then
   all=$tests tests=
   for t in $all; do
@@ -93,13 +100,13 @@ run_one() { # name[@K/N]
   [ $rc -ne 0 ] && [ $rc -ne 124 ] && result="FAILED (exit $rc)"
   grep -q '^100%: Checks: 1,' "$logs/$f.log" || { [ $rc -eq 0 ] && result="FAILED (no check ran)"; }
   # The test's own account of its gr_run processes (GR_E2E_TIMES: a line a
-  # run, so a test stopped at the limit still shows how far it got), and the
-  # part of them before the graph (gr_run's "start": on GPUs mostly the
-  # driver's start), which the test prints when it ends.
-  local runs start
-  runs=$(awk '/^gr_run [0-9.]+ s, exit/ { n++; s += $2 } END { printf "%d %.1f", n, s }' "$logs/$f.log")
-  start=$(sed -n 's/^gr_run: [0-9]* runs, [0-9.]* s in all (\([0-9.]*\) s before the graph.*/\1/p' "$logs/$f.log" | tail -1)
-  printf '%-70s %-14s %-18s %5d %6s %8s %8s\n' "$t" "$(group_of "$t")" "$result" $((SECONDS - t0)) $runs "${start:--}" > "$logs/$f.row"
+  # run as it ends, so a test stopped at the limit still shows how far it
+  # got): how many, their seconds, and the part before the graph (gr_run's
+  # "start": on GPUs mostly the driver's start) in those that printed it.
+  local runs
+  runs=$(awk '/^gr_run [0-9.]+ s, start / { n++; s += $2; if ($5 != "-") b += $5 }
+              END { printf "%d %.1f %.1f", n, s, b }' "$logs/$f.log")
+  printf '%-78s %-14s %-18s %5d %6s %8s %8s\n' "$t" "$(group_of "$t")" "$result" $((SECONDS - t0)) $runs > "$logs/$f.row"
 }
 
 running=0
@@ -114,14 +121,14 @@ done
 wait
 
 status=0
-printf '%-70s %-14s %-18s %5s %6s %8s %8s\n' test group result s runs "runs s" "start s"
+printf '%-78s %-14s %-18s %5s %6s %8s %8s\n' test group result s runs "runs s" "start s"
 for t in $tests; do
   f=${t/\//of}
   if [ -f "$logs/$f.row" ]; then
     cat "$logs/$f.row"
     grep -q ' passed ' "$logs/$f.row" || status=1
   else
-    printf '%-70s %-14s %-18s\n' "$t" "$(group_of "$t")" "no result"
+    printf '%-78s %-14s %-18s\n' "$t" "$(group_of "$t")" "no result"
     status=1
   fi
 done

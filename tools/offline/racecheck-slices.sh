@@ -4,9 +4,11 @@
 # compute-sanitizer's racecheck in slices (GR_TEST_SLICE=K/N: each slice
 # keeps the case's combinations K, K+N, ...), a few processes a GPU at a
 # time, every slice bounded by what is left of a deadline, and prints a
-# table last: program, case, slice, result (0 hazards, N hazards, past the
-# limit, not started, failed), seconds. Exits 1 when a slice reports a
-# hazard or fails.
+# table last: program, case, slice, result (0 hazards, N hazards, a
+# sanitizer error, past the limit, not started, failed), seconds. Exits 1
+# when a slice reports a hazard or an error or fails, 3 when none did but
+# some slices did not finish (past the limit or not started), 0 when every
+# slice ran to the end clean.
 #   tools/offline/racecheck-slices.sh [BUILD_DIR]     (default build-gpu)
 # Why slices: under racecheck one case that runs a primitive through the
 # enactor over its whole matrix (graphs x partitioners x proxies x
@@ -38,6 +40,8 @@ if ! command -v compute-sanitizer >/dev/null 2>&1; then
 fi
 [ -d "$build/deps/usr/lib/x86_64-linux-gnu" ] &&
   export LD_LIBRARY_PATH=$build/deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# GPU numbers as nvidia-smi gives them (PCI order), for CUDA_VISIBLE_DEVICES.
+export CUDA_DEVICE_ORDER=PCI_BUS_ID
 gpus=${GPUS:-$(nvidia-smi -L 2>/dev/null | awk -F'[ :]' '/^GPU/ {printf "%s ", $2}')}
 if [ -z "${gpus// /}" ]; then
   echo "racecheck-slices: no GPU on this machine" >&2
@@ -51,14 +55,32 @@ test_sssp_cuda:sssp_on_devices_sharing_gpu_0_equals_reference
 test_bc_cuda:bc_on_devices_sharing_gpu_0_equals_one_gpu
 test_bc_cuda:bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu"
 items=${ITEMS:-$(for c in $cases; do for ((k = 0; k < slices; k++)); do echo "$c:$k"; done; done)}
+# Each item once, in the order given.
+items=$(printf '%s\n' $items | awk 'NF && !seen[$0]++')
 for it in $items; do
-  prog=${it%%:*}
+  prog=${it%%:*} rest=${it#*:}
+  case=${rest%%:*} k=${rest##*:}
   if [ ! -x "$build/tests/gpu/$prog" ]; then
     echo "racecheck-slices: $build/tests/gpu/$prog is missing: build gr's GPU tests first (tools/offline/gpu-node.sh)" >&2
     exit 2
   fi
+  # A name Check does not know would run nothing and pass.
+  if ! grep -q "{\"$case\"," "$top/tests/gpu/$prog.c" 2>/dev/null; then
+    echo "racecheck-slices: $it: $prog has no case named $case" >&2
+    exit 2
+  fi
+  if ! [[ $k =~ ^[0-9]+$ ]] || [ "$k" -ge "$slices" ]; then
+    echo "racecheck-slices: $it: the slice must be 0..$((slices - 1)) (SLICES=$slices)" >&2
+    exit 2
+  fi
 done
 mkdir -p "$logs"
+# One run a log folder: two would share the queue and the results.
+exec 8>"$logs/run.lock"
+if ! flock -n 8; then
+  echo "racecheck-slices: another run uses $logs (LOG_DIR)" >&2
+  exit 2
+fi
 queue=$logs/queue
 printf '%s\n' $items >"$queue"
 echo 0 >"$queue.next"
@@ -90,16 +112,20 @@ worker() { # gpu
     log=$logs/$prog-$case-$k.log
     start=$SECONDS
     CUDA_VISIBLE_DEVICES=$gpu CK_RUN_CASE=$case GR_TEST_SLICE=$k/$slices \
-      timeout "$left" compute-sanitizer --tool racecheck --error-exitcode 9 "$build/tests/gpu/$prog" >"$log" 2>&1
+      timeout -k 30 "$left" compute-sanitizer --tool racecheck --error-exitcode 9 "$build/tests/gpu/$prog" >"$log" 2>&1
     rc=$?
     n=$(grep -Eo 'RACECHECK SUMMARY: [0-9]+ hazard' "$log" | grep -Eo '[0-9]+' | tail -1)
-    # racecheck prints each hazard as its kernel ends and the summary at exit.
+    # racecheck prints each hazard as its kernel ends and the summary at
+    # exit; exit 9 with no hazard is another error the tool reported (an
+    # API error, say). A pass needs the case to have run: Check's line.
     if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
       result=past-limit
-      grep -Eq '^========= (Error|Warning)' "$log" && result=past-limit-with-hazards
-    elif [ "${n:-0}" != 0 ] || [ "$rc" = 9 ]; then
-      result="${n:-some}-hazards"
-    elif [ "$rc" = 0 ] && [ -n "$n" ]; then
+      grep -Eq 'Race reported|[Hh]azard' "$log" && result=past-limit-with-hazards
+    elif [ "${n:-0}" != 0 ]; then
+      result="$n-hazards"
+    elif [ "$rc" = 9 ]; then
+      result=sanitizer-error
+    elif [ "$rc" = 0 ] && [ -n "$n" ] && grep -q '^100%: Checks: 1,' "$log"; then
       result=0-hazards
     else
       result="failed-rc-$rc"
@@ -116,5 +142,6 @@ wait
 echo "racecheck over $(wc -l <"$queue") slices, $per_gpu a GPU on GPUs: $gpus ($((SECONDS - t0)) s)"
 printf '%-20s %-58s %-7s %-24s %-7s %s\n' program case slice result seconds gpu
 sort -k1,1 -k2,2 -k3,3V "$logs/results.txt" | awk '{printf "%-20s %-58s %-7s %-24s %-7s %s\n", $1, $2, $3, $4, $5, $6}'
-if grep -Eq ' ([1-9][0-9]*|some)-hazards | failed-rc-|with-hazards' "$logs/results.txt"; then exit 1; fi
+if grep -Eq ' [1-9][0-9]*-hazards | sanitizer-error | failed-rc-|with-hazards' "$logs/results.txt"; then exit 1; fi
+if grep -Eq ' past-limit | not-started ' "$logs/results.txt"; then exit 3; fi
 exit 0

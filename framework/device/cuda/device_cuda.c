@@ -77,6 +77,21 @@ void gr__cuda_versions(int *runtime, int *driver) {
   cudaGetLastError();
 }
 
+/* A release (a free, a stream or event destroy) that failed: cleared, or
+ * the next launch's check (cudaGetLastError) would report this failure as
+ * its own; logged (GR_DEBUG=WARN), since on a healthy device it is a bug (a
+ * pointer freed twice, or not from the matching allocation), and
+ * compute-sanitizer reports it too. After a device fault every release
+ * fails the same way, and the fault was reported first. */
+static void gr__cuda_released(cudaError_t e, const gr_device *d, const char *call, const void *p) {
+  if (e == cudaSuccess) return;
+  (void)cudaGetLastError();
+  if (d)
+    gr_log(GR_LOG_WARN, GR_SUBSYS_ALLOC, "device %d: %s(%p): %s", d->ordinal, call, p, cudaGetErrorString(e));
+  else
+    gr_log(GR_LOG_WARN, GR_SUBSYS_ALLOC, "%s(%p): %s", call, p, cudaGetErrorString(e));
+}
+
 gr_status gr__cuda_device_init(gr_device *d) {
   int n = 0;
   GR_CHECK(gr__cuda_device_count(&n));
@@ -106,7 +121,7 @@ gr_status gr__cuda_device_init(gr_device *d) {
   GR_CUDA_CHECK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
   cudaError_t e = cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);
   if (e != cudaSuccess) {
-    cudaStreamDestroy(s1);
+    gr__cuda_released(cudaStreamDestroy(s1), d, "cudaStreamDestroy", s1);
     GR_CUDA_CHECK(e);
   }
   d->compute_stream = s1;
@@ -115,10 +130,11 @@ gr_status gr__cuda_device_init(gr_device *d) {
 }
 
 void gr__cuda_device_fini(gr_device *d) {
-  cudaSetDevice(d->gpu);
-  if (d->compute_stream) cudaStreamDestroy((cudaStream_t)d->compute_stream);
-  if (d->comm_stream) cudaStreamDestroy((cudaStream_t)d->comm_stream);
-  cudaGetLastError();
+  if (cudaSetDevice(d->gpu) != cudaSuccess) (void)cudaGetLastError();
+  if (d->compute_stream)
+    gr__cuda_released(cudaStreamDestroy((cudaStream_t)d->compute_stream), d, "cudaStreamDestroy", d->compute_stream);
+  if (d->comm_stream)
+    gr__cuda_released(cudaStreamDestroy((cudaStream_t)d->comm_stream), d, "cudaStreamDestroy", d->comm_stream);
   d->compute_stream = d->comm_stream = NULL;
 }
 
@@ -137,18 +153,6 @@ gr_status gr__cuda_malloc(gr_device *d, void **out, size_t bytes) {
   }
   GR_CUDA_CHECK(e);
   return GR_SUCCESS;
-}
-
-/* A release (free, event destroy) that failed: cleared, or the next
- * launch's check (cudaGetLastError) would report this failure as its own;
- * said, since on a healthy device it is a bug (a pointer freed twice, or
- * not from the matching allocation); after a device fault every release
- * fails the same way, and the fault was reported first. */
-static void gr__cuda_released(cudaError_t e, const gr_device *d, const char *call, const void *p) {
-  if (e == cudaSuccess) return;
-  (void)cudaGetLastError();
-  gr_log(GR_LOG_WARN, GR_SUBSYS_ALLOC, "device %d: %s(%p): %s", d ? d->ordinal : -1, call, p,
-         cudaGetErrorString(e));
 }
 
 void gr__cuda_free(gr_device *d, void *p) { gr__cuda_released(cudaFree(p), d, "cudaFree", p); }
@@ -194,7 +198,6 @@ gr_status gr__cuda_host_alloc(gr_device *d, void **out, size_t bytes) {
 }
 
 gr_status gr__cuda_host_mapped_alloc(gr_device *d, void **host, void **device, size_t bytes) {
-  (void)d;
   *host = *device = NULL;
   cudaError_t e = cudaHostAlloc(host, bytes ? bytes : 1, cudaHostAllocMapped | cudaHostAllocPortable);
   if (e != cudaSuccess) {
@@ -205,7 +208,7 @@ gr_status gr__cuda_host_mapped_alloc(gr_device *d, void **host, void **device, s
   e = cudaHostGetDevicePointer(device, *host, 0);
   if (e != cudaSuccess) {
     cudaGetLastError();
-    cudaFreeHost(*host);
+    gr__cuda_released(cudaFreeHost(*host), d, "cudaFreeHost", *host);
     *host = *device = NULL;
     return gr_errorf(GR_ERR_CUDA, "cudaHostGetDevicePointer: %s", cudaGetErrorString(e));
   }
