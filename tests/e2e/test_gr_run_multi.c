@@ -93,12 +93,10 @@ static void times_add(double seconds, int rc, const char *what) {
   times.runs++;
   times.seconds += seconds;
   const char *w = out_text ? strstr(out_text, "\nwall time  ") : NULL;
-  double total = 0, start = -1;
+  double total = 0, start = -1; /* -1: the run printed no summary */
   if (w && sscanf(w, "\nwall time  %lf s: start %lf,", &total, &start) == 2) {
     times.summaries++;
     times.start_seconds += start;
-  } else {
-    start = -1;
   }
   if (seconds > times.slowest) {
     times.slowest = seconds;

@@ -57,9 +57,14 @@ test_bc_cuda:bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu"
 items=${ITEMS:-$(for c in $cases; do for ((k = 0; k < slices; k++)); do echo "$c:$k"; done; done)}
 # Each item once, in the order given.
 items=$(printf '%s\n' $items | awk 'NF && !seen[$0]++')
-for it in $items; do
-  prog=${it%%:*} rest=${it#*:}
+# An item's parts: prog, case, k.
+split_item() {
+  prog=${1%%:*}
+  local rest=${1#*:}
   case=${rest%%:*} k=${rest##*:}
+}
+for it in $items; do
+  split_item "$it"
   if [ ! -x "$build/tests/gpu/$prog" ]; then
     echo "racecheck-slices: $build/tests/gpu/$prog is missing: build gr's GPU tests first (tools/offline/gpu-node.sh)" >&2
     exit 2
@@ -100,10 +105,9 @@ take() {
 }
 
 worker() { # gpu
-  local gpu=$1 it prog rest case k left log start rc n result
+  local gpu=$1 it prog case k left log start rc n result
   while it=$(take) && [ -n "$it" ]; do
-    prog=${it%%:*} rest=${it#*:}
-    case=${rest%%:*} k=${rest##*:}
+    split_item "$it"
     left=$((deadline - (SECONDS - t0)))
     if [ "$left" -lt "$min_left" ]; then
       printf '%s %s %s/%s not-started 0\n' "$prog" "$case" "$k" "$slices" >>"$logs/results.txt"
