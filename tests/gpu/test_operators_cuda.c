@@ -330,6 +330,68 @@ START_TEST(cuda_packed_lists_decode_to_the_ids) {
 }
 END_TEST
 
+/* The walked push (every row of 32 edges or more a thread per 32-edge
+ * block, its warp's blocks copied to shared memory first) on blocks too
+ * wide for that copy: ids over 2^24 vertices, rows of 32..95 edges, the
+ * first half in random order (deltas of any size: 32-bit codes, so only the
+ * first lanes of a warp fit and the others read their blocks from device
+ * memory) and the second half sorted (narrower codes, most warps fitting),
+ * frontiers of every row and of a scattered subset (a warp's blocks in
+ * several runs of memory). The same output and labels as the CPU's. */
+START_TEST(cuda_walk_of_wide_blocks_equals_cpu) {
+  enum { WN = 1 << 24, ROWS = 8192 };
+  gr_csr w = {0};
+  w.n = WN;
+  w.offsets = calloc((size_t)WN + 1, sizeof(gr_eid));
+  ck_assert_ptr_nonnull(w.offsets);
+  for (gr_vid v = 0; v < WN; v++) w.offsets[v + 1] = w.offsets[v] + (v < ROWS ? 32 + v % 64 : 0);
+  w.m = w.offsets[WN];
+  w.indices = malloc((size_t)w.m * sizeof(gr_vid));
+  ck_assert_ptr_nonnull(w.indices);
+  for (gr_vid v = 0; v < ROWS; v++) {
+    for (gr_eid e = w.offsets[v]; e < w.offsets[v + 1]; e++) w.indices[e] = (gr_vid)(gr_rand64(21, v, e) % WN);
+    if (v >= ROWS / 2)
+      qsort(w.indices + w.offsets[v], (size_t)(w.offsets[v + 1] - w.offsets[v]), sizeof(gr_vid), cmp_vid);
+  }
+  gr_vid *all = malloc(ROWS * sizeof(gr_vid)), *some = malloc(ROWS * sizeof(gr_vid));
+  ck_assert(all && some);
+  gr_eid n_some = 0;
+  for (gr_vid v = 0; v < ROWS; v++) {
+    all[v] = v;
+    if (gr_rand64(22, 0, v) % 3 == 0) some[n_some++] = v;
+  }
+  const char *modes[] = {"advance=chunked,long-rows=32", "advance=serial,long-rows=1"};
+  for (int k = 0; k < 4; k++) {
+    op_set_tuning(modes[k % 2]);
+    const gr_vid *f = k < 2 ? all : some;
+    const gr_eid nf = k < 2 ? ROWS : n_some;
+    op_result g, c;
+    op_set_packed(true);
+    const gr_status st = op_run_push(&test_ops_cuda, gpu, &w, f, nf, &g);
+    op_set_packed(false);
+    ck_assert_msg(st == GR_SUCCESS, "%s", gr_error_message());
+    ck_assert_int_eq(op_run_push(&test_ops_cpu, cpu, &w, f, nf, &c), GR_SUCCESS);
+    ck_assert_uint_eq(g.edges, c.edges);
+    ck_assert_uint_eq(g.n_out, c.n_out);
+    gr_eid i = 0;
+    while (i < g.n_out && g.out[i] == c.out[i]) i++;
+    ck_assert_msg(i == g.n_out, "mode %d: out[%llu]: %llu, not %llu", k, (unsigned long long)i,
+                  (unsigned long long)g.out[i], (unsigned long long)c.out[i]);
+    gr_vid v = 0;
+    while (v < WN && g.label[v] == c.label[v]) v++;
+    ck_assert_msg(v == WN, "mode %d: label[%llu]: %lld, not %lld", k, (unsigned long long)v, (long long)g.label[v],
+                  (long long)c.label[v]);
+    op_result_free(&g);
+    op_result_free(&c);
+  }
+  op_set_tuning(NULL);
+  free(all);
+  free(some);
+  free(w.offsets);
+  free(w.indices);
+}
+END_TEST
+
 START_TEST(cuda_reports_missing_devices_clearly) {
   int n = 0;
   ck_assert_int_eq(gr_device_count(GR_BACKEND_CUDA, &n), GR_SUCCESS);
@@ -384,6 +446,7 @@ int main(void) {
   tcase_add_loop_test(tc, cuda_levels_equal_cpu_levels, 0, 2);
   tcase_add_test(tc, cuda_packed_lists_decode_to_the_ids);
   tcase_add_test(tc, cuda_frontier_conversions_equal_cpu);
+  tcase_add_test(tc, cuda_walk_of_wide_blocks_equals_cpu);
   suite_add_tcase(s, tc);
   /* Calls that fail on purpose (a device that does not exist, an impossible
    * allocation, a free of a host pointer) in a case of their own: compute-sanitizer reports every

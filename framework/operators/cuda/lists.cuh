@@ -23,7 +23,10 @@
 //     lanes 0..31 in order, visiting those of its row. Packed, it keeps the
 //     block's codes in a 64-bit window that takes in the next word as the
 //     codes pass it (a word per 32/w steps), so a step costs a shift, a
-//     mask and an add, and no warp-wide work at all.
+//     mask and an add, and no warp-wide work at all. With 32-bit ids the
+//     warp first copies its 32 blocks to shared memory (walk_stage), each
+//     run of blocks consecutive in memory in coalesced loads, so that the
+//     window's words come from there.
 #ifndef GR_CUDA_LISTS_CUH
 #define GR_CUDA_LISTS_CUH
 
@@ -102,11 +105,16 @@ struct PlainLists {
   }
 
   struct Walk {};
-  // A thread walks block b (edges 32b .. 32b + 31): walk_step for lanes
-  // k = 0, 1, ..., 31 in order, every one of them (so a window of codes
-  // moves), with want set where the caller needs the id: edge e = 32b + k,
-  // of row `row`; start: e is the row's first edge.
+  // A thread walks block b (edges 32b .. 32b + 31): walk_begin, then
+  // walk_stage with every lane of its warp (valid: this lane called
+  // walk_begin; stage: the warp's kWalkStageWords + 2 words of shared
+  // memory), then walk_step for lanes k = 0, 1, ..., 31 in order, every one
+  // of them (so a window of codes moves), with want set where the caller
+  // needs the id: edge e = 32b + k, of row `row`; start: e is the row's
+  // first edge.
+  static constexpr unsigned kWalkStageWords = 0;
   __device__ __forceinline__ void walk_begin(Walk & /*w*/, gr_eid /*b*/) const {}
+  __device__ __forceinline__ void walk_stage(Walk & /*w*/, bool /*valid*/, uint32_t * /*stage*/) const {}
   __device__ __forceinline__ gr_vid walk_step(Walk & /*w*/, unsigned /*k*/, bool want, bool /*start*/, gr_eid e,
                                               gr_vid /*row*/) const {
     return want ? idx[e] : 0;
@@ -312,49 +320,113 @@ struct PackedLists {
 #endif
   }
 
+  // With 32-bit ids the walked kernel is held to 32 registers (8 blocks an
+  // SM); one word for the window's position, the width and the mode keeps
+  // its loop from spilling (three words spilled 20 bytes, read and written
+  // on every step: 125 M local-memory requests in Kronecker 27's largest
+  // BFS level).
   struct Walk {
 #if GR_VID_BITS == 64
     const uint32_t *blk;
-#else
-    const uint32_t *next;  // the next payload word the window takes in
-    uint64_t window;       // payload bits from `bit` of the current word on
-    unsigned bit;
-#endif
     unsigned w;
     bool relative;
+#else
+    const uint32_t *next;  // the next payload word the window takes in
+    uint64_t window;       // payload bits from bit `st & 63` of the current word on
+    unsigned st;           // the window's bit, width << 8, row-relative << 16
+#endif
     gr_vid last;  // the id at the lane before (lane 0: the block's base)
   };
+  // Words of blocks a warp copies to shared memory before its walk, with
+  // 32-bit ids: a thread reading its own block word by word makes a warp's
+  // load touch 32 sectors, and the level's loads then wait on the L2
+  // (Kronecker 27's largest BFS level: L2 90 % busy, L1 hits 6 %, on an
+  // H100); the warp copies its blocks' runs of consecutive words in
+  // coalesced loads instead. 20 words a lane (widths up to 19 bits) keep 8
+  // blocks an SM within its shared memory; lanes past them read their
+  // blocks where they are.
+  static constexpr unsigned kWalkStageWords = GR_VID_BITS == 64 ? 0 : 640;
+
   __device__ __forceinline__ void walk_begin(Walk &k, gr_eid b) const {
-    const uint32_t *blk = gr_packed_block(&p, b, &k.w);
-    k.relative = gr_packed_row_relative(blk, k.w);
-    k.last = gr_packed_base(blk);
+    unsigned w;
+    const uint32_t *blk = gr_packed_block(&p, b, &w);
 #if GR_VID_BITS == 64
+    k.last = gr_packed_base(blk);
     k.blk = blk;
+    k.w = w;
+    k.relative = gr_packed_row_relative(blk, w);
 #else
+    // The block is read in walk_stage, from shared memory or from here.
+    k.next = blk;
+    k.st = w << 8;
+#endif
+  }
+
+  __device__ __forceinline__ void walk_stage(Walk &k, bool valid, uint32_t *stage) const {
+#if GR_VID_BITS == 64
+    (void)k;
+    (void)valid;
+    (void)stage;
+#else
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned words = valid ? GR_PACK_BASE_WORDS + ((k.st >> 8) & 0xffu) : 0u;
+    // Where each lane's block goes: the words of the lanes before it.
+    unsigned at = words;
+    for (unsigned d = 1; d < 32; d <<= 1) {
+      const unsigned y = __shfl_up_sync(kFullMask, at, d);
+      if (lane >= d) at += y;
+    }
+    at -= words;
+    // Valid lanes are a prefix of the warp, and so are those that fit.
+    const bool fits = valid && at + words <= kWalkStageWords;
+    const unsigned end = fits ? at + words : 0u;
+    const unsigned filled = __reduce_max_sync(kFullMask, end);
+    // A run of blocks consecutive in memory (a long row's) is copied as one
+    // range: a lane starts a run unless its block follows the lane before's.
+    const uint32_t *before = (const uint32_t *)__shfl_up_sync(kFullMask, (unsigned long long)(k.next + words), 1);
+    const bool head = fits && (lane == 0 || before != k.next);
+    for (unsigned runs = __ballot_sync(kFullMask, head); runs; runs &= runs - 1) {
+      const int h = __ffs(runs) - 1;
+      const unsigned rest = runs & (runs - 1);
+      const unsigned from = __shfl_sync(kFullMask, at, h);
+      const unsigned to = rest ? __shfl_sync(kFullMask, at, __ffs(rest) - 1) : filled;
+      const uint32_t *src = (const uint32_t *)__shfl_sync(kFullMask, (unsigned long long)k.next, h);
+      for (unsigned i = lane; i < to - from; i += 32) stage[from + i] = src[i];
+    }
+    __syncwarp();
+    if (!valid) return;
+    // Two words past a block's payload are always readable: in shared
+    // memory the next lane's or the stage's last two; in device memory the
+    // next block's, or the padding after the last one. Their values are
+    // never used.
+    const uint32_t *blk = fits ? stage + at : k.next;
+    const unsigned w = (k.st >> 8) & 0xffu;
+    k.last = gr_packed_base(blk);
     const uint32_t *pay = blk + GR_PACK_BASE_WORDS;
-    // Two words past a block's payload are always readable: the next
-    // block's, or the padding after the last one.
     k.window = (uint64_t)pay[0] | (uint64_t)pay[1] << 32;
     k.next = pay + 2;
-    k.bit = 0;
+    k.st = w << 8 | (unsigned)gr_packed_row_relative(blk, w) << 16;
 #endif
   }
   __device__ __forceinline__ gr_vid walk_step(Walk &k, unsigned lane, bool want, bool start, gr_eid /*e*/,
                                               gr_vid row) const {
 #if GR_VID_BITS == 64
     const gr_vid c = gr_packed_code(k.blk, k.w, lane);
+    const bool relative = k.relative;
 #else
-    const gr_vid c = (uint32_t)(k.window >> k.bit) & low_bits(k.w);
-    k.bit += k.w;
-    if (k.bit >= 32) {
+    const unsigned w = (k.st >> 8) & 0xffu;
+    const gr_vid c = (uint32_t)(k.window >> (k.st & 63u)) & low_bits(w);
+    k.st += w;
+    if ((k.st & 63u) >= 32) {
       k.window = k.window >> 32 | (uint64_t)*k.next++ << 32;
-      k.bit -= 32;
+      k.st -= 32;
     }
+    const bool relative = (k.st >> 16) & 1u;
 #endif
     // Lane 0 is the base (held since walk_begin); a row's first edge
     // decodes alone; a later one adds its difference to the id before it,
     // which this thread decoded at the step before.
-    if (want && lane != 0) k.last = !start ? k.last + c : k.relative ? (gr_vid)(row + gr_packed_unzigzag(c)) : c;
+    if (want && lane != 0) k.last = !start ? k.last + c : relative ? (gr_vid)(row + gr_packed_unzigzag(c)) : c;
     return k.last;
   }
 };

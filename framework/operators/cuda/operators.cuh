@@ -174,7 +174,9 @@ __global__ void __launch_bounds__(kBlock, Lists::kPushMinBlocks)
 // id for a thread (a load, or a packed code from a register window) where
 // the edge-balanced kernel spends a search and, packed, a warp-wide
 // segmented sum on every edge; the price is the lanes of a row's first
-// and last block outside the row.
+// and last block outside the row. Packed blocks are first copied by each
+// warp to shared memory (Lists::walk_stage): read in place, a warp's load
+// of one word of 32 blocks touches 32 sectors.
 template <class Lists, class Visit>
 __global__ void __launch_bounds__(kBlock, Lists::kPushMinBlocks)
     advance_push_rows_kernel(const gr_eid *__restrict__ offsets, Lists lists, const gr_vid *__restrict__ in,
@@ -183,6 +185,11 @@ __global__ void __launch_bounds__(kBlock, Lists::kPushMinBlocks)
                              unsigned long long *deg_ctr, bool cull, Visit visit) {
   __shared__ gr_eid s_lo, s_hi;
   __shared__ typename PushQueue::Storage qs;
+  // Each warp's copy of its blocks (Lists::walk_stage), two words of
+  // look-ahead past the last.
+  constexpr unsigned kStage = Lists::kWalkStageWords;
+  __shared__ uint32_t s_stage[kStage ? kBlock / 32 * (kStage + 2) : 1];
+  uint32_t *const stage = s_stage + (kStage ? threadIdx.x / 32 * (kStage + 2) : 0);
   PushQueue q(qs, out, cap, count, deg);
   const gr_eid rows = (gr_eid)*n_long;
   const gr_eid total = scan[rows];
@@ -197,9 +204,10 @@ __global__ void __launch_bounds__(kBlock, Lists::kPushMinBlocks)
     const bool valid = j <= last;
     gr_vid u = 0;
     gr_eid first = 0;
-    // The block's lanes in the row: [lo, hi); starts: lo is the row's start.
-    unsigned lo = 0, hi = 0;
-    bool starts = false;
+    // The block's lanes in the row, a bit each, and the row's first edge's
+    // bit where the row starts in this block (two words where the bounds
+    // and a flag took three: the loop is held to 32 registers).
+    uint32_t lanes = 0, start_lane = 0;
     typename Lists::Walk w{};
     if (valid) {
       const gr_eid i = scan_search(scan, s_lo, s_hi, j);
@@ -207,15 +215,17 @@ __global__ void __launch_bounds__(kBlock, Lists::kPushMinBlocks)
       const gr_eid s = offsets[u], end = offsets[u + 1];
       const gr_eid b = s / GR_PACK_BLOCK + (j - scan[i]);
       first = b * GR_PACK_BLOCK;
-      starts = s >= first;
-      lo = starts ? (unsigned)(s - first) : 0u;
-      hi = end - first < GR_PACK_BLOCK ? (unsigned)(end - first) : GR_PACK_BLOCK;
+      const unsigned lo = s >= first ? (unsigned)(s - first) : 0u;
+      const unsigned hi = end - first < GR_PACK_BLOCK ? (unsigned)(end - first) : GR_PACK_BLOCK;
+      lanes = (hi == GR_PACK_BLOCK ? kFullMask : (1u << hi) - 1u) & ~((1u << lo) - 1u);
+      start_lane = s >= first ? 1u << lo : 0u;
       lists.walk_begin(w, b);
     }
+    lists.walk_stage(w, valid, stage);
     for (unsigned k = 0; k < GR_PACK_BLOCK; k++) {
-      const bool in_row = k >= lo && k < hi;
+      const bool in_row = (lanes >> k) & 1u;
       gr_vid v = 0;
-      if (valid) v = lists.walk_step(w, k, in_row, starts && k == lo, first + k, u);
+      if (valid) v = lists.walk_step(w, k, in_row, (start_lane >> k) & 1u, first + k, u);
       const bool keep = in_row && visit(u, v, first + k);
       if (cull) q.push_unique(keep, v);
       else q.push(keep, v);
