@@ -58,7 +58,9 @@ static unsigned long long run_address_space;
  * start and the exchange's set-up) and the slowest run. Printed when the
  * test ends (times_report) and, with GR_E2E_TIMES=1, one line a run: on a
  * GPU machine every run pays the start again, and a matrix of thousands of
- * runs is mostly that. */
+ * runs is mostly that. With GR_E2E_JOBS > 1 runs overlap, so their
+ * seconds add up to more than the test's, and a run's seconds last until
+ * it is checked (in the order started). */
 static struct {
   unsigned runs, summaries;
   double seconds, start_seconds, slowest;
@@ -112,45 +114,67 @@ static void times_add(double seconds, int rc, const char *what) {
   }
 }
 
-/* Runs gr_run on `devices` devices of the test's backend with the given
- * arguments (NULL-terminated array) and extra environment entries. */
-static int run_argv(const char *const *env, int devices, const char *transport, const char *const *args) {
+/* A gr_run command on `devices` devices of the test's backend with the
+ * given arguments (NULL-terminated array) and extra environment entries.
+ * argv and envv point into the struct: it is filled in place and not
+ * copied. */
+typedef struct run_cmd {
   const char *argv[64];
   const char *envv[8];
   char ndev[16], map[128];
+  char what[1024]; /* the command as one line (describe_run) */
+} run_cmd;
+
+static void run_cmd_make(run_cmd *c, const char *const *env, int devices, const char *transport,
+                         const char *const *args) {
   int n = 0, ne = 0;
-  argv[n++] = gr_run_bin();
-  snprintf(ndev, sizeof ndev, "%d", devices);
-  if (!on_gpu()) argv[n++] = "--cpu";
-  argv[n++] = "--gpus";
-  argv[n++] = ndev;
+  c->argv[n++] = gr_run_bin();
+  snprintf(c->ndev, sizeof c->ndev, "%d", devices);
+  if (!on_gpu()) c->argv[n++] = "--cpu";
+  c->argv[n++] = "--gpus";
+  c->argv[n++] = c->ndev;
   if (transport) {
-    argv[n++] = "--transport";
-    argv[n++] = transport;
+    c->argv[n++] = "--transport";
+    c->argv[n++] = transport;
   }
   if (on_gpu() && devices > gpus_present()) {
     /* More logical devices than GPUs: map them round-robin. */
     const int g = gpus_present() > 0 ? gpus_present() : 1;
-    int k = snprintf(map, sizeof map, "GR_DEVICE_MAP=");
-    for (int i = 0; i < devices && k < (int)sizeof map - 8; i++)
-      k += snprintf(map + k, sizeof map - (size_t)k, "%s%d", i ? "," : "", i % g);
-    envv[ne++] = map;
+    int k = snprintf(c->map, sizeof c->map, "GR_DEVICE_MAP=");
+    for (int i = 0; i < devices && k < (int)sizeof c->map - 8; i++)
+      k += snprintf(c->map + k, sizeof c->map - (size_t)k, "%s%d", i ? "," : "", i % g);
+    c->envv[ne++] = c->map;
   }
-  for (int i = 0; env && env[i] && ne < 7; i++) envv[ne++] = env[i];
-  envv[ne] = NULL;
-  for (int i = 0; args[i] && n < 62; i++) argv[n++] = args[i];
-  argv[n] = NULL;
+  for (int i = 0; env && env[i] && ne < 7; i++) c->envv[ne++] = env[i];
+  c->envv[ne] = NULL;
+  for (int i = 0; args[i] && n < 62; i++) c->argv[n++] = args[i];
+  c->argv[n] = NULL;
+  describe_run(c->what, sizeof c->what, c->envv, c->argv);
+}
+
+/* Waits for a started run: its output in out_text and err_text, its time
+ * counted. Returns its exit code as gr_test_finish does. */
+static int run_end(gr_test_child *child, const run_cmd *c) {
   free(out_text);
   free(err_text);
   out_text = err_text = NULL;
-  char what[1024];
-  describe_run(what, sizeof what, envv, argv);
-  const double t0 = gr_time_now();
-  int rc = gr_test_run_limited(argv, envv, &out_text, &err_text, run_timeout_s, run_address_space);
-  times_add(gr_time_now() - t0, rc, what);
+  const int rc = gr_test_finish(child, &out_text, &err_text);
+  times_add(child->seconds, rc, c->what);
+  return rc;
+}
+
+/* Runs gr_run on `devices` devices of the test's backend with the given
+ * arguments (NULL-terminated array) and extra environment entries. */
+static int run_argv(const char *const *env, int devices, const char *transport, const char *const *args) {
+  run_cmd c;
+  run_cmd_make(&c, env, devices, transport, args);
+  gr_test_child child;
+  int rc = gr_test_spawn(&child, c.argv, c.envv, run_timeout_s, run_address_space);
+  ck_assert_msg(rc == 0, "cannot start %s", c.what);
+  rc = run_end(&child, &c);
   if (rc == GR_TEST_TIMED_OUT) {
     /* Say which run. */
-    ck_abort_msg("gr_run hung: killed after %.0f s: %s\nstderr: %s", run_timeout_s, what, err_text ? err_text : "");
+    ck_abort_msg("gr_run hung: killed after %.0f s: %s\nstderr: %s", run_timeout_s, c.what, err_text ? err_text : "");
   }
   ck_assert_msg(rc >= 0, "gr_run did not exit normally (signal?)\nstderr: %s", err_text ? err_text : "");
   return rc;
@@ -196,31 +220,45 @@ static long long *read_values(const char *path, size_t *n) {
   return v;
 }
 
+static void free_texts(char **v, size_t n) {
+  for (size_t i = 0; v && i < n; i++) free(v[i]);
+  free(v);
+}
+
 /* The value column of an --out file as text, one entry per line: equal
- * text is the same number, integer (depths) or float (distances). */
-static char **read_value_texts(const char *path, size_t *n) {
+ * text is the same number, integer (depths) or float (distances). NULL
+ * when the file cannot be read or a line has no value. */
+static char **value_texts(const char *path, size_t *n) {
   FILE *f = fopen(path, "r");
-  ck_assert_msg(f != NULL, "cannot open %s", path);
+  if (!f) return NULL;
   size_t cap = 1024, k = 0;
   char **v = malloc(cap * sizeof *v);
   char line[256];
-  while (fgets(line, sizeof line, f)) {
+  bool ok = v != NULL;
+  while (ok && fgets(line, sizeof line, f)) {
     char value[64];
-    ck_assert_int_eq(sscanf(line, "%*s %63s", value), 1);
-    if (k == cap) v = realloc(v, (cap *= 2) * sizeof *v);
-    ck_assert_ptr_nonnull(v);
-    v[k] = strdup(value);
-    ck_assert_ptr_nonnull(v[k]);
-    k++;
+    ok = sscanf(line, "%*s %63s", value) == 1;
+    if (ok && k == cap) {
+      char **w = realloc(v, (cap *= 2) * sizeof *v);
+      ok = w != NULL;
+      if (ok) v = w;
+    }
+    if (ok) ok = (v[k] = strdup(value)) != NULL;
+    if (ok) k++;
   }
   fclose(f);
+  if (!ok) {
+    free_texts(v, k);
+    return NULL;
+  }
   *n = k;
   return v;
 }
 
-static void free_texts(char **v, size_t n) {
-  for (size_t i = 0; i < n; i++) free(v[i]);
-  free(v);
+static char **read_value_texts(const char *path, size_t *n) {
+  char **v = value_texts(path, n);
+  ck_assert_msg(v != NULL, "cannot read the values in %s", path);
+  return v;
 }
 
 static const char *const partitioners[] = {"random", "biased", "metis", "static", "range"};
@@ -236,15 +274,69 @@ static bool values_agree(const char *have, const char *want, double rel_tol) {
   return fabs(x - y) <= rel_tol * fabs(y);
 }
 
+/* Runs of a matrix at once: GR_E2E_JOBS (1 to 16, default 1). On GPUs a
+ * short run is mostly the driver's start and the exchange's set-up on the
+ * host (0.5 s, 1.2 s with NCCL; docs/reliability.md), so a machine's cores
+ * run several such starts in the time of one. */
+static int e2e_jobs(void) {
+  const char *v = getenv("GR_E2E_JOBS");
+  const int j = v && *v ? atoi(v) : 1;
+  return j < 1 ? 1 : j > 16 ? 16 : j;
+}
+
+/* One combination of a matrix, started and not yet checked. */
+typedef struct matrix_job {
+  const char *args[48];
+  char got[512];
+  char label[160]; /* devices, partitioner, proxy, exchange */
+  run_cmd cmd;
+  gr_test_child child;
+} matrix_job;
+
+/* What a matrix compares each run against. */
+typedef struct matrix_ref {
+  const char *primitive, *input, *transport;
+  char **want;
+  size_t n;
+  double rel_tol;
+} matrix_ref;
+
+/* Waits for job and checks it against the one-device values; on any
+ * failure kills the other started runs (jobs[0..n_jobs)) first, so that
+ * none outlives the test. */
+static void matrix_job_check(matrix_job *job, matrix_job *jobs, int n_jobs, const matrix_ref *ref) {
+  const int rc = run_end(&job->child, &job->cmd);
+  char why[768] = "";
+  size_t ngot = 0;
+  char **have = rc == 0 ? value_texts(job->got, &ngot) : NULL;
+  unlink(job->got);
+  if (rc == GR_TEST_TIMED_OUT)
+    snprintf(why, sizeof why, "gr_run hung: killed after %.0f s", run_timeout_s);
+  else if (rc != 0)
+    snprintf(why, sizeof why, "exit %d", rc);
+  else if (!have)
+    snprintf(why, sizeof why, "no values in its --out file");
+  else if (ngot != ref->n)
+    snprintf(why, sizeof why, "%zu values, one device %zu", ngot, ref->n);
+  for (size_t v = 0; !why[0] && v < ref->n; v++)
+    if (!values_agree(have[v], ref->want[v], ref->rel_tol))
+      snprintf(why, sizeof why, "line %zu: %s, one device %s", v + 1, have[v], ref->want[v]);
+  free_texts(have, ngot);
+  if (!why[0]) return;
+  for (int i = 0; i < n_jobs; i++) gr_test_abandon(&jobs[i].child);
+  ck_abort_msg("%s %s: %s, %s: %s\n%s\nstderr: %s", ref->primitive, ref->input, job->label,
+               ref->transport ? ref->transport : "auto", why, job->cmd.what, err_text ? err_text : "");
+}
+
 /* The matrix on one input (a file path, or a generator spec when path is
  * NULL): the same source on one device and on every combination; `extra`
  * (NULL-terminated, or NULL) goes to every run; values compared as
- * values_agree does. */
+ * values_agree does. GR_E2E_JOBS combinations run at once, each checked
+ * in the order started. */
 static void matrix_cmp(const char *primitive, const char *path, const char *spec, const char *const *extra,
                        const char *transport, int max_devices, double rel_tol) {
-  char ref[512], got[512], cache[512];
+  char ref[512], cache[512];
   tmp_path(ref, sizeof ref, "ref.out");
-  tmp_path(got, sizeof got, "got.out");
   snprintf(cache, sizeof cache, "%s/cache", gr_test_tmp_dir());
   mkdir(cache, 0777);
   const char *args[40];
@@ -272,39 +364,54 @@ static void matrix_cmp(const char *primitive, const char *path, const char *spec
   args[n] = NULL;
   int rc = run_argv(NULL, 1, NULL, args);
   ck_assert_msg(rc == 0, "one device: exit %d\n%s", rc, err_text);
-  size_t nref = 0, ngot = 0;
-  char **want = read_value_texts(ref, &nref);
-  args[base] = got;
+  matrix_ref mr = {primitive, path ? path : spec, transport, NULL, 0, rel_tol};
+  mr.want = read_value_texts(ref, &mr.n);
+  unlink(ref);
+  const int n_jobs = e2e_jobs();
+  matrix_job *jobs = calloc((size_t)n_jobs, sizeof *jobs);
+  ck_assert_ptr_nonnull(jobs);
+  for (int i = 0; i < n_jobs; i++) jobs[i].child.pid = -1;
+  int oldest = 0, running = 0;
   for (int d = 2; d <= max_devices; d++)
     for (size_t p = 0; p < sizeof partitioners / sizeof *partitioners; p++) {
       if (!strcmp(partitioners[p], "metis") && !have_metis()) continue;
       for (size_t x = 0; x < 2; x++)
         for (size_t c = 0; c < 2; c++) {
           if (!gr_test_in_slice(&slice_combo)) continue;
-          n = base + 1;
-          args[n++] = "--partitioner";
-          args[n++] = partitioners[p];
-          args[n++] = "--proxy";
-          args[n++] = proxies[x];
-          args[n++] = "--comm";
-          args[n++] = comms[c];
-          args[n] = NULL;
-          unlink(got);
-          rc = run_argv(NULL, d, transport, args);
-          ck_assert_msg(rc == 0, "%s %s: %d devices, %s, %s, %s, %s: exit %d\n%s", primitive, path ? path : spec, d,
-                        partitioners[p], proxies[x], comms[c], transport ? transport : "auto", rc, err_text);
-          char **have = read_value_texts(got, &ngot);
-          ck_assert_uint_eq(ngot, nref);
-          for (size_t v = 0; v < nref; v++)
-            ck_assert_msg(values_agree(have[v], want[v], rel_tol), "%s %s, %d devices, %s, %s, %s: line %zu: %s, one device %s",
-                          primitive, path ? path : spec, d, partitioners[p], proxies[x], comms[c], v + 1, have[v],
-                          want[v]);
-          free_texts(have, ngot);
+          if (running == n_jobs) {
+            matrix_job_check(&jobs[oldest], jobs, n_jobs, &mr);
+            oldest = (oldest + 1) % n_jobs;
+            running--;
+          }
+          const int slot = (oldest + running) % n_jobs;
+          matrix_job *job = &jobs[slot];
+          char name[32];
+          snprintf(name, sizeof name, "got-%d.out", slot);
+          tmp_path(job->got, sizeof job->got, name);
+          unlink(job->got);
+          memcpy(job->args, args, (size_t)base * sizeof *args);
+          n = base;
+          job->args[n++] = job->got;
+          job->args[n++] = "--partitioner";
+          job->args[n++] = partitioners[p];
+          job->args[n++] = "--proxy";
+          job->args[n++] = proxies[x];
+          job->args[n++] = "--comm";
+          job->args[n++] = comms[c];
+          job->args[n] = NULL;
+          snprintf(job->label, sizeof job->label, "%d devices, %s, %s, %s", d, partitioners[p], proxies[x], comms[c]);
+          run_cmd_make(&job->cmd, NULL, d, transport, job->args);
+          if (gr_test_spawn(&job->child, job->cmd.argv, job->cmd.envv, run_timeout_s, run_address_space) < 0) {
+            for (int i = 0; i < n_jobs; i++) gr_test_abandon(&jobs[i].child);
+            ck_abort_msg("cannot start %s", job->cmd.what);
+          }
+          running++;
         }
     }
-  free_texts(want, nref);
-  unlink(ref);
-  unlink(got);
+  for (; running > 0; running--, oldest = (oldest + 1) % n_jobs)
+    matrix_job_check(&jobs[oldest], jobs, n_jobs, &mr);
+  free(jobs);
+  free_texts(mr.want, mr.n);
 }
 
 static void matrix_with(const char *primitive, const char *path, const char *spec, const char *const *extra,

@@ -6,6 +6,7 @@
 #include "gr/gen.h"
 #include "gr/graph.h"
 #include "gr/packed.h"
+#include "gr/util.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -96,15 +97,26 @@ int gr_test_run(const char *const argv[], const char *const env[], char **out, c
 
 int gr_test_run_limited(const char *const argv[], const char *const env[], char **out, char **err,
                         double timeout_s, unsigned long long address_space) {
+  gr_test_child c;
+  if (gr_test_spawn(&c, argv, env, timeout_s, address_space) < 0) return -1;
+  return gr_test_finish(&c, out, err);
+}
+
+int gr_test_spawn(gr_test_child *c, const char *const argv[], const char *const env[], double timeout_s,
+                  unsigned long long address_space) {
   static int seq = 0;
-  char po[512], pe[512];
-  snprintf(po, sizeof po, "%s/run-%d-%d.out", gr_test_tmp_dir(), (int)getpid(), seq);
-  snprintf(pe, sizeof pe, "%s/run-%d-%d.err", gr_test_tmp_dir(), (int)getpid(), seq++);
+  memset(c, 0, sizeof *c);
+  c->pid = -1;
+  snprintf(c->out_path, sizeof c->out_path, "%s/run-%d-%d.out", gr_test_tmp_dir(), (int)getpid(), seq);
+  snprintf(c->err_path, sizeof c->err_path, "%s/run-%d-%d.err", gr_test_tmp_dir(), (int)getpid(), seq++);
+  snprintf(c->program, sizeof c->program, "%s", argv[0]);
+  c->timeout_s = timeout_s;
+  c->started = gr_time_now();
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
-    int fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int fo = open(c->out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int fe = open(c->err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fo < 0 || fe < 0) _exit(126);
     dup2(fo, 1);
     dup2(fe, 2);
@@ -116,19 +128,29 @@ int gr_test_run_limited(const char *const argv[], const char *const env[], char 
     execv(argv[0], (char *const *)argv);
     _exit(127);
   }
+  c->pid = (int)pid;
+  return 0;
+}
+
+int gr_test_finish(gr_test_child *c, char **out, char **err) {
+  if (out) *out = NULL;
+  if (err) *err = NULL;
+  if (c->pid < 0) return -1;
+  const pid_t pid = (pid_t)c->pid;
+  c->pid = -1;
   int status = 0;
   bool timed_out = false;
-  if (timeout_s > 0) {
+  if (c->timeout_s > 0) {
     /* Polled: the child may be any program, and a test process may have
-     * other children, so no SIGCHLD handler or alarm is installed. */
-    struct timespec t0, now, nap = {0, 10 * 1000 * 1000};
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+     * other children, so no SIGCHLD handler or alarm is installed. The
+     * limit counts from the child's start, so children started together
+     * and finished one after another each get their own. */
+    struct timespec nap = {0, 10 * 1000 * 1000};
     for (;;) {
       pid_t r = waitpid(pid, &status, WNOHANG);
       if (r < 0) return -1;
       if (r == pid) break;
-      clock_gettime(CLOCK_MONOTONIC, &now);
-      if ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9 > timeout_s) {
+      if (gr_time_now() - c->started > c->timeout_s) {
         kill(pid, SIGKILL);
         if (waitpid(pid, &status, 0) < 0) return -1;
         timed_out = true;
@@ -139,20 +161,31 @@ int gr_test_run_limited(const char *const argv[], const char *const env[], char 
   } else if (waitpid(pid, &status, 0) < 0) {
     return -1;
   }
-  char *text = slurp(pe);
+  c->seconds = gr_time_now() - c->started;
+  char *text = slurp(c->err_path);
   if (timed_out || !WIFEXITED(status))
     /* A sanitizer's report (tens of kilobytes) is longer than a Check
      * message may be; written here it reaches ctest's log whole. */
-    fprintf(stderr, "%s %s; its stderr:\n%s\n", argv[0], timed_out ? "timed out" : "ended by a signal",
+    fprintf(stderr, "%s %s; its stderr:\n%s\n", c->program, timed_out ? "timed out" : "ended by a signal",
             text ? text : "");
   if (err) *err = text;
   else free(text);
-  if (out) *out = slurp(po);
-  unlink(po);
-  unlink(pe);
+  if (out) *out = slurp(c->out_path);
+  unlink(c->out_path);
+  unlink(c->err_path);
   if (timed_out) return GR_TEST_TIMED_OUT;
   if (!WIFEXITED(status)) return -1;
   return WEXITSTATUS(status);
+}
+
+void gr_test_abandon(gr_test_child *c) {
+  if (c->pid < 0) return;
+  kill((pid_t)c->pid, SIGKILL);
+  int status = 0;
+  (void)waitpid((pid_t)c->pid, &status, 0);
+  c->pid = -1;
+  unlink(c->out_path);
+  unlink(c->err_path);
 }
 
 gr_graph *gr_test_generated(const char *spec) {

@@ -34,6 +34,21 @@ int gr_test_run(const char *const argv[], const char *const env[], char **out, c
 enum { GR_TEST_TIMED_OUT = -2 };
 int gr_test_run_limited(const char *const argv[], const char *const env[], char **out, char **err,
                         double timeout_s, unsigned long long address_space);
+/* The same in two steps, so that several programs run at once: spawn
+ * starts one (0, or -1 when it could not), finish waits for it (killing it
+ * past timeout_s counted from its start) and returns what
+ * gr_test_run_limited would, with its seconds in c->seconds; abandon kills
+ * and reaps one not finished (a test giving up on the others of a batch). */
+typedef struct gr_test_child {
+  int pid; /* -1: none (finished or never started) */
+  double started, timeout_s, seconds;
+  char program[256];
+  char out_path[512], err_path[512];
+} gr_test_child;
+int gr_test_spawn(gr_test_child *c, const char *const argv[], const char *const env[], double timeout_s,
+                  unsigned long long address_space);
+int gr_test_finish(gr_test_child *c, char **out, char **err);
+void gr_test_abandon(gr_test_child *c);
 struct Suite;
 int gr_test_run_suite(struct Suite *s, int no_fork);
 

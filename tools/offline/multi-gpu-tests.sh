@@ -17,7 +17,10 @@
 # all three), TESTS (test names; default every test of TEST_GROUPS, in the
 # program's order; NAME@K/N runs slice K of N of a test tagged "sliced",
 # GR_TEST_SLICE), SLICES (N: every sliced test not given a slice runs as N
-# processes, each a slice; default 1), LOG_DIR (default
+# processes, each a slice; default 1), RUN_JOBS (a matrix's gr_run
+# processes at once within each test, GR_E2E_JOBS: on GPUs a short run is
+# mostly the driver's start on the host's cores; default 1; JOBS x RUN_JOBS
+# processes then share the GPUs), LOG_DIR (default
 # BUILD_DIR/multi-gpu-tests), BACKEND (gpu, or cpu to try the script where
 # there is no GPU).
 set -uo pipefail
@@ -76,7 +79,12 @@ if [ "${SLICES:-1}" -gt 1 ]; then
   done
 fi
 
-env_common=(GR_RUN="$build/tools/gr_run" GR_E2E_TIMES=1 NCCL_NVLS_ENABLE=0 GR_TEST_DATA_DIR="${GR_TEST_DATA_DIR:-$top/../shared/data}")
+if ! [[ ${RUN_JOBS:-1} =~ ^([1-9]|1[0-6])$ ]]; then
+  echo "multi-gpu-tests: RUN_JOBS=$RUN_JOBS: give 1 to 16 runs at once" >&2
+  exit 2
+fi
+env_common=(GR_RUN="$build/tools/gr_run" GR_E2E_TIMES=1 GR_E2E_JOBS="${RUN_JOBS:-1}" NCCL_NVLS_ENABLE=0
+  GR_TEST_DATA_DIR="${GR_TEST_DATA_DIR:-$top/../shared/data}")
 # What the build found (NCCL, METIS), as ctest would pass it to the GPU variant.
 ctest_env=$(grep -h 'test_gr_run_multi_gpu.*ENVIRONMENT' "$build/tests/e2e/CTestTestfile.cmake" 2>/dev/null)
 [[ $ctest_env == *GR_E2E_NCCL=1* ]] && env_common+=(GR_E2E_NCCL=1)

@@ -172,6 +172,50 @@ START_TEST(host_memory_limit_caps_what_gr_plans_with) {
 }
 END_TEST
 
+/* The test programs' child runner: output captured, exit codes passed on,
+ * a run past its limit killed (the limit counted from its own start),
+ * several at once, and one given up on killed and reaped. */
+START_TEST(test_children_run_at_once_within_their_limits) {
+  const char *echo[] = {"/bin/sh", "-c", "echo out; echo err >&2; exit 3", NULL};
+  char *out = NULL, *err = NULL;
+  ck_assert_int_eq(gr_test_run_limited(echo, NULL, &out, &err, 10, 0), 3);
+  ck_assert_str_eq(out, "out\n");
+  ck_assert_str_eq(err, "err\n");
+  free(out);
+  free(err);
+  const char *env[] = {"GR_TEST_CHILD_WORD=seen", NULL};
+  const char *show[] = {"/bin/sh", "-c", "echo $GR_TEST_CHILD_WORD", NULL};
+  ck_assert_int_eq(gr_test_run_limited(show, env, &out, NULL, 10, 0), 0);
+  ck_assert_str_eq(out, "seen\n");
+  free(out);
+  const char *hang[] = {"/bin/sh", "-c", "exec sleep 30", NULL};
+  double t0 = gr_time_now();
+  ck_assert_int_eq(gr_test_run_limited(hang, NULL, NULL, NULL, 0.3, 0), GR_TEST_TIMED_OUT);
+  ck_assert(gr_time_now() - t0 < 10);
+  /* Three runs of 0.5 s at once take about 0.5 s, not 1.5. */
+  const char *nap[] = {"/bin/sh", "-c", "exec sleep 0.5", NULL};
+  gr_test_child c[3];
+  t0 = gr_time_now();
+  for (int i = 0; i < 3; i++) ck_assert_int_eq(gr_test_spawn(&c[i], nap, NULL, 10, 0), 0);
+  for (int i = 0; i < 3; i++) {
+    ck_assert_int_eq(gr_test_finish(&c[i], NULL, NULL), 0);
+    ck_assert(c[i].seconds >= 0.4);
+    ck_assert_int_eq(c[i].pid, -1);
+  }
+  ck_assert(gr_time_now() - t0 < 1.4);
+  /* Given up on: killed at once; finishing it afterwards is an error, and
+   * giving it up again does nothing. */
+  gr_test_child h;
+  ck_assert_int_eq(gr_test_spawn(&h, hang, NULL, 0, 0), 0);
+  t0 = gr_time_now();
+  gr_test_abandon(&h);
+  ck_assert(gr_time_now() - t0 < 10);
+  ck_assert_int_eq(h.pid, -1);
+  gr_test_abandon(&h);
+  ck_assert_int_eq(gr_test_finish(&h, NULL, NULL), -1);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("util");
   TCase *tc = tcase_create("util");
@@ -186,6 +230,7 @@ int main(void) {
   tcase_add_test(tc, parse_real_takes_plain_decimals_only);
   tcase_add_test(tc, host_memory_limit_caps_what_gr_plans_with);
   tcase_add_test(tc, test_slices_cover_each_combination_once);
+  tcase_add_test(tc, test_children_run_at_once_within_their_limits);
   suite_add_tcase(s, tc);
   return gr_test_run_suite(s, 0);
 }
