@@ -105,8 +105,9 @@ static void times_add(double seconds, int rc, const char *what) {
     snprintf(times.slowest_what, sizeof times.slowest_what, "%s", what);
   }
   const char *v = getenv("GR_E2E_TIMES");
-  /* A line a run, as it ends: a test stopped by a limit or a failed
-   * assertion (whose teardown does not run) still shows how far it got. */
+  /* A line a run, as it is waited for: a test stopped by a limit or a
+   * failed assertion (whose teardown does not run) still shows how far it
+   * got. */
   if (v && !strcmp(v, "1")) {
     char st[32] = "-";
     if (start >= 0) snprintf(st, sizeof st, "%.3f", start);
@@ -301,9 +302,17 @@ typedef struct matrix_ref {
   double rel_tol;
 } matrix_ref;
 
+/* Kills the started runs of jobs[0..n_jobs) and removes their files, before
+ * a failure is reported: none outlives the test. */
+static void matrix_abandon(matrix_job *jobs, int n_jobs) {
+  for (int i = 0; i < n_jobs; i++) {
+    gr_test_abandon(&jobs[i].child);
+    if (jobs[i].got[0]) unlink(jobs[i].got);
+  }
+}
+
 /* Waits for job and checks it against the one-device values; on any
- * failure kills the other started runs (jobs[0..n_jobs)) first, so that
- * none outlives the test. */
+ * failure abandons the other started runs first. */
 static void matrix_job_check(matrix_job *job, matrix_job *jobs, int n_jobs, const matrix_ref *ref) {
   const int rc = run_end(&job->child, &job->cmd);
   char why[768] = "";
@@ -312,6 +321,8 @@ static void matrix_job_check(matrix_job *job, matrix_job *jobs, int n_jobs, cons
   unlink(job->got);
   if (rc == GR_TEST_TIMED_OUT)
     snprintf(why, sizeof why, "gr_run hung: killed after %.0f s", run_timeout_s);
+  else if (rc < 0)
+    snprintf(why, sizeof why, "gr_run did not exit normally (signal?)");
   else if (rc != 0)
     snprintf(why, sizeof why, "exit %d", rc);
   else if (!have)
@@ -323,7 +334,7 @@ static void matrix_job_check(matrix_job *job, matrix_job *jobs, int n_jobs, cons
       snprintf(why, sizeof why, "line %zu: %s, one device %s", v + 1, have[v], ref->want[v]);
   free_texts(have, ngot);
   if (!why[0]) return;
-  for (int i = 0; i < n_jobs; i++) gr_test_abandon(&jobs[i].child);
+  matrix_abandon(jobs, n_jobs);
   ck_abort_msg("%s %s: %s, %s: %s\n%s\nstderr: %s", ref->primitive, ref->input, job->label,
                ref->transport ? ref->transport : "auto", why, job->cmd.what, err_text ? err_text : "");
 }
@@ -402,7 +413,7 @@ static void matrix_cmp(const char *primitive, const char *path, const char *spec
           snprintf(job->label, sizeof job->label, "%d devices, %s, %s, %s", d, partitioners[p], proxies[x], comms[c]);
           run_cmd_make(&job->cmd, NULL, d, transport, job->args);
           if (gr_test_spawn(&job->child, job->cmd.argv, job->cmd.envv, run_timeout_s, run_address_space) < 0) {
-            for (int i = 0; i < n_jobs; i++) gr_test_abandon(&jobs[i].child);
+            matrix_abandon(jobs, n_jobs);
             ck_abort_msg("cannot start %s", job->cmd.what);
           }
           running++;

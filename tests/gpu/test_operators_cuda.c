@@ -333,11 +333,14 @@ END_TEST
 /* The walked push (every row of 32 edges or more a thread per 32-edge
  * block, its warp's blocks copied to shared memory first) on blocks too
  * wide for that copy: ids over 2^24 vertices, rows of 32..95 edges, the
- * first half in random order (deltas of any size: 32-bit codes, so only the
- * first lanes of a warp fit and the others read their blocks from device
- * memory) and the second half sorted (narrower codes, most warps fitting),
- * frontiers of every row and of a scattered subset (a warp's blocks in
- * several runs of memory). The same output and labels as the CPU's. */
+ * first half in random order (deltas of any size: 32-bit codes, so the
+ * first 19 lanes of a warp fit and the others read their blocks from device
+ * memory) and the second half sorted (codes of about 20 bits: a warp's
+ * last lanes or so read in place), frontiers of every row and of a
+ * scattered subset (a warp's blocks in several runs of memory); and the
+ * edge-balanced push on the same blocks (long-rows=0). The same output and
+ * labels as the CPU's. (Blocks that all fit: the long-rows cases of
+ * cuda_push_equals_cpu_push.) */
 START_TEST(cuda_walk_of_wide_blocks_equals_cpu) {
   enum { WN = 1 << 24, ROWS = 8192 };
   gr_csr w = {0};
@@ -360,7 +363,7 @@ START_TEST(cuda_walk_of_wide_blocks_equals_cpu) {
     all[v] = v;
     if (gr_rand64(22, 0, v) % 3 == 0) some[n_some++] = v;
   }
-  const char *modes[] = {"advance=chunked,long-rows=32", "advance=serial,long-rows=1"};
+  const char *modes[] = {"advance=chunked,long-rows=32", "advance=chunked,long-rows=0"};
   for (int k = 0; k < 4; k++) {
     op_set_tuning(modes[k % 2]);
     const gr_vid *f = k < 2 ? all : some;

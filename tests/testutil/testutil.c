@@ -139,7 +139,8 @@ int gr_test_finish(gr_test_child *c, char **out, char **err) {
   const pid_t pid = (pid_t)c->pid;
   c->pid = -1;
   int status = 0;
-  bool timed_out = false;
+  bool timed_out = false, waited = false;
+  pid_t r = -1;
   if (c->timeout_s > 0) {
     /* Polled: the child may be any program, and a test process may have
      * other children, so no SIGCHLD handler or alarm is installed. The
@@ -147,18 +148,24 @@ int gr_test_finish(gr_test_child *c, char **out, char **err) {
      * and finished one after another each get their own. */
     struct timespec nap = {0, 10 * 1000 * 1000};
     for (;;) {
-      pid_t r = waitpid(pid, &status, WNOHANG);
-      if (r < 0) return -1;
+      r = waitpid(pid, &status, WNOHANG);
+      if (r < 0) break;
       if (r == pid) break;
       if (gr_time_now() - c->started > c->timeout_s) {
         kill(pid, SIGKILL);
-        if (waitpid(pid, &status, 0) < 0) return -1;
+        r = waitpid(pid, &status, 0);
         timed_out = true;
         break;
       }
       nanosleep(&nap, NULL);
     }
-  } else if (waitpid(pid, &status, 0) < 0) {
+    waited = r == pid;
+  } else {
+    waited = waitpid(pid, &status, 0) == pid;
+  }
+  if (!waited) {
+    unlink(c->out_path);
+    unlink(c->err_path);
     return -1;
   }
   c->seconds = gr_time_now() - c->started;

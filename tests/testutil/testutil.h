@@ -37,7 +37,9 @@ int gr_test_run_limited(const char *const argv[], const char *const env[], char 
 /* The same in two steps, so that several programs run at once: spawn
  * starts one (0, or -1 when it could not), finish waits for it (killing it
  * past timeout_s counted from its start) and returns what
- * gr_test_run_limited would, with its seconds in c->seconds; abandon kills
+ * gr_test_run_limited would, with its seconds in c->seconds (from its start
+ * to finish's return, so a child finished while another was waited for
+ * counts until its own finish); abandon kills
  * and reaps one not finished (a test giving up on the others of a batch). */
 typedef struct gr_test_child {
   int pid; /* -1: none (finished or never started) */

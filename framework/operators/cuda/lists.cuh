@@ -369,7 +369,8 @@ struct PackedLists {
     (void)stage;
 #else
     const unsigned lane = threadIdx.x & 31u;
-    const unsigned words = valid ? GR_PACK_BASE_WORDS + ((k.st >> 8) & 0xffu) : 0u;
+    const unsigned w = (k.st >> 8) & 0xffu;
+    const unsigned words = valid ? GR_PACK_BASE_WORDS + w : 0u;
     // Where each lane's block goes: the words of the lanes before it.
     unsigned at = words;
     for (unsigned d = 1; d < 32; d <<= 1) {
@@ -400,7 +401,6 @@ struct PackedLists {
     // next block's, or the padding after the last one. Their values are
     // never used.
     const uint32_t *blk = fits ? stage + at : k.next;
-    const unsigned w = (k.st >> 8) & 0xffu;
     k.last = gr_packed_base(blk);
     const uint32_t *pay = blk + GR_PACK_BASE_WORDS;
     k.window = (uint64_t)pay[0] | (uint64_t)pay[1] << 32;

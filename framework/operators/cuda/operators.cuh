@@ -174,9 +174,9 @@ __global__ void __launch_bounds__(kBlock, Lists::kPushMinBlocks)
 // id for a thread (a load, or a packed code from a register window) where
 // the edge-balanced kernel spends a search and, packed, a warp-wide
 // segmented sum on every edge; the price is the lanes of a row's first
-// and last block outside the row. Packed blocks are first copied by each
-// warp to shared memory (Lists::walk_stage): read in place, a warp's load
-// of one word of 32 blocks touches 32 sectors.
+// and last block outside the row. Packed blocks (32-bit ids) are first
+// copied by each warp to shared memory (Lists::walk_stage): read in place,
+// a warp's load of one word of 32 blocks touches 32 sectors.
 template <class Lists, class Visit>
 __global__ void __launch_bounds__(kBlock, Lists::kPushMinBlocks)
     advance_push_rows_kernel(const gr_eid *__restrict__ offsets, Lists lists, const gr_vid *__restrict__ in,
