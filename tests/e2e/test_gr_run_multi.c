@@ -164,6 +164,14 @@ static int run_end(gr_test_child *child, const run_cmd *c) {
   return rc;
 }
 
+/* Why a run's process did not end as a program does (run_end's rc): a
+ * hang killed at its limit, or a signal. False for any exit code. */
+static bool run_broke(int rc, char *why, size_t len) {
+  if (rc == GR_TEST_TIMED_OUT) snprintf(why, len, "gr_run hung: killed after %.0f s", run_timeout_s);
+  else if (rc < 0) snprintf(why, len, "gr_run did not exit normally (signal?)");
+  return rc < 0;
+}
+
 /* Runs gr_run on `devices` devices of the test's backend with the given
  * arguments (NULL-terminated array) and extra environment entries. */
 static int run_argv(const char *const *env, int devices, const char *transport, const char *const *args) {
@@ -173,11 +181,8 @@ static int run_argv(const char *const *env, int devices, const char *transport, 
   int rc = gr_test_spawn(&child, c.argv, c.envv, run_timeout_s, run_address_space);
   ck_assert_msg(rc == 0, "cannot start %s", c.what);
   rc = run_end(&child, &c);
-  if (rc == GR_TEST_TIMED_OUT) {
-    /* Say which run. */
-    ck_abort_msg("gr_run hung: killed after %.0f s: %s\nstderr: %s", run_timeout_s, c.what, err_text ? err_text : "");
-  }
-  ck_assert_msg(rc >= 0, "gr_run did not exit normally (signal?)\nstderr: %s", err_text ? err_text : "");
+  char why[96];
+  if (run_broke(rc, why, sizeof why)) ck_abort_msg("%s: %s\nstderr: %s", why, c.what, err_text ? err_text : "");
   return rc;
 }
 
@@ -319,16 +324,14 @@ static void matrix_job_check(matrix_job *job, matrix_job *jobs, int n_jobs, cons
   size_t ngot = 0;
   char **have = rc == 0 ? value_texts(job->got, &ngot) : NULL;
   unlink(job->got);
-  if (rc == GR_TEST_TIMED_OUT)
-    snprintf(why, sizeof why, "gr_run hung: killed after %.0f s", run_timeout_s);
-  else if (rc < 0)
-    snprintf(why, sizeof why, "gr_run did not exit normally (signal?)");
-  else if (rc != 0)
+  if (run_broke(rc, why, sizeof why)) {
+  } else if (rc != 0) {
     snprintf(why, sizeof why, "exit %d", rc);
-  else if (!have)
+  } else if (!have) {
     snprintf(why, sizeof why, "no values in its --out file");
-  else if (ngot != ref->n)
+  } else if (ngot != ref->n) {
     snprintf(why, sizeof why, "%zu values, one device %zu", ngot, ref->n);
+  }
   for (size_t v = 0; !why[0] && v < ref->n; v++)
     if (!values_agree(have[v], ref->want[v], ref->rel_tol))
       snprintf(why, sizeof why, "line %zu: %s, one device %s", v + 1, have[v], ref->want[v]);
