@@ -163,6 +163,7 @@ int gr_device_cpu_threads(const gr_device *dev) { return dev->cpu_threads; }
 void *gr_device_stream(const gr_device *dev) { return dev->compute_stream; }
 void *gr_device_comm_stream(const gr_device *dev) { return dev->comm_stream; }
 int gr_device_sm_count(const gr_device *dev) { return dev->sm_count; }
+uint64_t gr_device_l2_bytes(const gr_device *dev) { return dev->l2_bytes; }
 
 gr_status gr_device_mem_info(gr_device *dev, size_t *free_bytes, size_t *total_bytes) {
 #ifdef GR_HAVE_CUDA

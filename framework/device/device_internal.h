@@ -15,6 +15,7 @@ struct gr_device {
   int cpu_threads;
   int host_threads;  /* the host threads this device's thread may use (its share) */
   int sm_count;
+  uint64_t l2_bytes;
   char name[288];
   void *compute_stream; /* cudaStream_t */
   void *comm_stream;

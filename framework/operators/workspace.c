@@ -109,6 +109,11 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
     } else if (!strcmp(k, "long-rows")) {
       if (!strcmp(v, "auto")) r.long_rows = GR_LONG_ROWS_AUTO;
       else ok = gr__tune_count(v, &r.long_rows) && r.long_rows != GR_LONG_ROWS_AUTO;
+    } else if (!strcmp(k, "walk-stage")) {
+      if (!strcmp(v, "auto")) r.walk_stage = GR_SORT_AUTO;
+      else if (!strcmp(v, "on")) r.walk_stage = GR_SORT_ON;
+      else if (!strcmp(v, "off")) r.walk_stage = GR_SORT_OFF;
+      else ok = false;
     } else if (!strcmp(k, "visited")) {
       if (!strcmp(v, "bitmap")) r.visited_bitmap = true;
       else if (!strcmp(v, "state")) r.visited_bitmap = false;
@@ -116,7 +121,7 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
     } else {
       return gr_errorf(GR_ERR_INVALID_ARG,
                        "--tune: unknown key '%s' (advance, pull, small, small-vertices, small-edges, small-degree, "
-                       "visited, pull-light, status, sort, relabel, hot, hub, long-rows)",
+                       "visited, pull-light, status, sort, relabel, hot, hub, long-rows, walk-stage)",
                        k);
     }
     if (!ok) return gr_errorf(GR_ERR_INVALID_ARG, "--tune: bad value '%s' for %s", v, k);

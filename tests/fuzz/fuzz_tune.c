@@ -77,6 +77,11 @@ static bool ref_pair(gr_tuning *r, const char *p, size_t len) {
       return true;
     }
     return ref_count(v, vl, &r->long_rows) && r->long_rows != GR_LONG_ROWS_AUTO;
+  } else if (eq(k, kl, "walk-stage")) {
+    if (eq(v, vl, "auto")) r->walk_stage = GR_SORT_AUTO;
+    else if (eq(v, vl, "on")) r->walk_stage = GR_SORT_ON;
+    else if (eq(v, vl, "off")) r->walk_stage = GR_SORT_OFF;
+    else return false;
   } else if (eq(k, kl, "sort")) {
     if (eq(v, vl, "auto")) r->sort_input = GR_SORT_AUTO;
     else if (eq(v, vl, "on")) r->sort_input = GR_SORT_ON;
@@ -107,7 +112,8 @@ static bool same(const gr_tuning *a, const gr_tuning *b) {
          a->small_vertices == b->small_vertices && a->small_edges == b->small_edges &&
          a->small_degree == b->small_degree && a->visited_bitmap == b->visited_bitmap &&
          a->pull_light == b->pull_light && a->idempotent == b->idempotent && a->sort_input == b->sort_input &&
-         a->relabel == b->relabel && a->hot == b->hot && a->hub == b->hub && a->long_rows == b->long_rows;
+         a->relabel == b->relabel && a->hot == b->hot && a->hub == b->hub && a->long_rows == b->long_rows &&
+         a->walk_stage == b->walk_stage;
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {

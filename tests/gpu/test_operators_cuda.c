@@ -95,13 +95,14 @@ static void same(const op_result *g, const op_result *c, bool check_pred) { same
 
 /* Every advance variant (the edge-balanced ones also with their input
  * sorted first, as for graphs in host memory, and with long rows walked a
- * thread per 32-edge block: every row, or those of 32 edges or more),
+ * thread per 32-edge block: every row, or those of 32 edges or more, their
+ * blocks copied to shared memory first or read in place),
  * reading plain ids (_i < 8) and packed lists; frontiers of every size, with and without the hub
  * (vertex 0) and the middle-degree vertices (1..1000). */
 START_TEST(cuda_push_equals_cpu_push) {
   const char *modes[] = {"advance=chunked", "advance=serial", "advance=twc", "advance=auto",
                          "advance=chunked,sort=on", "advance=serial,sort=on",
-                         "advance=chunked,long-rows=32", "advance=serial,long-rows=1"};
+                         "advance=chunked,long-rows=32,walk-stage=off", "advance=serial,long-rows=1,walk-stage=on"};
   op_set_tuning(modes[_i % 8]);
   gpu_packed = _i >= 8;
   gr_eid sizes[] = {0, 1, 31, 32, 33, 1000, 50000, N / 2};
@@ -341,8 +342,9 @@ END_TEST
  * memory) and the second half sorted (codes of about 20 bits: a warp's
  * last lanes or so read in place), frontiers of every row and of a
  * scattered subset (a warp's blocks in several runs of memory); and the
- * edge-balanced push on the same blocks (long-rows=0). The same output and
- * labels as the CPU's. (Blocks that all fit: the long-rows cases of
+ * edge-balanced push on the same blocks (long-rows=0), each walk with the copy
+ * and without it (the blocks read in place). The same output and labels
+ * as the CPU's. (Blocks that all fit: the long-rows cases of
  * cuda_push_equals_cpu_push.) */
 START_TEST(cuda_walk_of_wide_blocks_equals_cpu) {
   enum { WN = 1 << 24, ROWS = 8192 };
@@ -366,11 +368,12 @@ START_TEST(cuda_walk_of_wide_blocks_equals_cpu) {
     all[v] = v;
     if (gr_rand64(22, 0, v) % 3 == 0) some[n_some++] = v;
   }
-  const char *modes[] = {"advance=chunked,long-rows=32", "advance=chunked,long-rows=0"};
-  for (int k = 0; k < 4; k++) {
-    op_set_tuning(modes[k % 2]);
-    const gr_vid *f = k < 2 ? all : some;
-    const gr_eid nf = k < 2 ? ROWS : n_some;
+  const char *modes[] = {"advance=chunked,long-rows=32,walk-stage=on", "advance=chunked,long-rows=32,walk-stage=off",
+                         "advance=chunked,long-rows=0"};
+  for (int k = 0; k < 6; k++) {
+    op_set_tuning(modes[k % 3]);
+    const gr_vid *f = k < 3 ? all : some;
+    const gr_eid nf = k < 3 ? ROWS : n_some;
     op_result g, c;
     op_set_packed(true);
     const gr_status st = op_run_push(&test_ops_cuda, gpu, &w, f, nf, &g);

@@ -117,6 +117,7 @@ gr_status gr__cuda_device_init(gr_device *d) {
   GR_CUDA_CHECK(cudaGetDeviceProperties(&prop, d->gpu));
   snprintf(d->name, sizeof d->name, "%s", prop.name);
   d->sm_count = prop.multiProcessorCount;
+  d->l2_bytes = prop.l2CacheSize > 0 ? (uint64_t)prop.l2CacheSize : 0;
   cudaStream_t s1 = NULL, s2 = NULL;
   GR_CUDA_CHECK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
   cudaError_t e = cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);

@@ -83,6 +83,7 @@ void *gr_device_stream(const gr_device *dev);
 void *gr_device_comm_stream(const gr_device *dev);
 /* Properties for tuning (CUDA): multiprocessors, L2 bytes. 0 on the CPU. */
 int gr_device_sm_count(const gr_device *dev);
+uint64_t gr_device_l2_bytes(const gr_device *dev);
 
 /* Device memory. Allocation failures are GR_ERR_DEVICE_OOM with a message
  * saying how much was asked, how much is in use and how much the device has.

@@ -77,13 +77,20 @@ typedef struct gr_tuning {
    * averages 32 or more a row; never with plain ids (docs/performance.md
    * has the measurements). */
   gr_eid long_rows;
+  /* The walked rows' packed blocks (32-bit ids) are copied by each warp to
+   * shared memory in coalesced runs before the walk, rather than read word
+   * by word by each block's thread, whose loads then touch 32 sectors a
+   * warp. Auto: where the device's vertices' 4-byte states take at least
+   * eight times its L2, the walk's scattered reads then competing with the
+   * states' misses for it (docs/performance.md). */
+  gr_sort_mode walk_stage;
 } gr_tuning;
 #define GR_TUNING_INIT                                                                                              \
   {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true, 64, false, GR_SORT_AUTO, GR_SORT_AUTO, 32768, \
-   4096, GR_LONG_ROWS_AUTO}
+   4096, GR_LONG_ROWS_AUTO, GR_SORT_AUTO}
 /* "advance=chunked|serial|twc|auto,pull=hybrid|warp,small=on|off,small-vertices=N,
  * small-edges=N,small-degree=N,visited=bitmap|state,pull-light=N,status=atomic|idempotent,sort=auto|on|off,
- * relabel=auto|on|off,hot=N,hub=N,long-rows=auto|N" (any subset, comma separated). */
+ * relabel=auto|on|off,hot=N,hub=N,long-rows=auto|N,walk-stage=auto|on|off" (any subset, comma separated). */
 gr_status gr_tuning_parse(gr_tuning *t, const char *text);
 
 typedef struct gr_workspace {

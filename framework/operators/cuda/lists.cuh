@@ -107,14 +107,16 @@ struct PlainLists {
   struct Walk {};
   // A thread walks block b (edges 32b .. 32b + 31): walk_begin, then
   // walk_stage with every lane of its warp (valid: this lane called
-  // walk_begin; stage: the warp's kWalkStageWords + 2 words of shared
-  // memory), then walk_step for lanes k = 0, 1, ..., 31 in order, every one
+  // walk_begin; stage: the warp's stage_words + 2 words of shared memory,
+  // stage_words at most kWalkStageWords, 0 for none: the blocks are then
+  // read in place), then walk_step for lanes k = 0, 1, ..., 31 in order, every one
   // of them (so a window of codes moves), with want set where the caller
   // needs the id: edge e = 32b + k, of row `row`; start: e is the row's
   // first edge.
   static constexpr unsigned kWalkStageWords = 0;
   __device__ __forceinline__ void walk_begin(Walk & /*w*/, gr_eid /*b*/) const {}
-  __device__ __forceinline__ void walk_stage(Walk & /*w*/, bool /*valid*/, uint32_t * /*stage*/) const {}
+  __device__ __forceinline__ void walk_stage(Walk & /*w*/, bool /*valid*/, uint32_t * /*stage*/,
+                                             unsigned /*stage_words*/) const {}
   __device__ __forceinline__ gr_vid walk_step(Walk & /*w*/, unsigned /*k*/, bool want, bool /*start*/, gr_eid e,
                                               gr_vid /*row*/) const {
     return want ? idx[e] : 0;
@@ -362,12 +364,17 @@ struct PackedLists {
 #endif
   }
 
-  __device__ __forceinline__ void walk_stage(Walk &k, bool valid, uint32_t *stage) const {
+  __device__ __forceinline__ void walk_stage(Walk &k, bool valid, uint32_t *stage, unsigned stage_words) const {
 #if GR_VID_BITS == 64
     (void)k;
     (void)valid;
     (void)stage;
+    (void)stage_words;
 #else
+    if (stage_words == 0) {  // the same for the whole launch
+      if (valid) walk_window(k, k.next);
+      return;
+    }
     const unsigned lane = threadIdx.x & 31u;
     const unsigned w = (k.st >> 8) & 0xffu;
     const unsigned words = valid ? GR_PACK_BASE_WORDS + w : 0u;
@@ -379,7 +386,7 @@ struct PackedLists {
     }
     at -= words;
     // Valid lanes are a prefix of the warp, and so are those that fit.
-    const bool fits = valid && at + words <= kWalkStageWords;
+    const bool fits = valid && at + words <= stage_words;
     const unsigned end = fits ? at + words : 0u;
     const unsigned filled = __reduce_max_sync(kFullMask, end);
     // A run of blocks consecutive in memory (a long row's) is copied as one
@@ -400,14 +407,22 @@ struct PackedLists {
     // memory the next lane's or the stage's last two; in device memory the
     // next block's, or the padding after the last one. Their values are
     // never used.
-    const uint32_t *blk = fits ? stage + at : k.next;
+    walk_window(k, fits ? stage + at : k.next);
+#endif
+  }
+
+#if GR_VID_BITS == 32
+  // The walk's start from its block's words (staged or in place): the base,
+  // the mode, and the window's first two payload words.
+  __device__ __forceinline__ static void walk_window(Walk &k, const uint32_t *blk) {
+    const unsigned w = (k.st >> 8) & 0xffu;
     k.last = gr_packed_base(blk);
     const uint32_t *pay = blk + GR_PACK_BASE_WORDS;
     k.window = (uint64_t)pay[0] | (uint64_t)pay[1] << 32;
     k.next = pay + 2;
     k.st = w << 8 | (unsigned)gr_packed_row_relative(blk, w) << 16;
-#endif
   }
+#endif
   __device__ __forceinline__ gr_vid walk_step(Walk &k, unsigned lane, bool want, bool start, gr_eid /*e*/,
                                               gr_vid row) const {
 #if GR_VID_BITS == 64

@@ -182,14 +182,14 @@ __global__ void __launch_bounds__(kBlock, Lists::kPushMinBlocks)
     advance_push_rows_kernel(const gr_eid *__restrict__ offsets, Lists lists, const gr_vid *__restrict__ in,
                              const unsigned long long *n_long, const gr_eid *__restrict__ scan,
                              gr_vid *__restrict__ out, gr_eid cap, unsigned long long *count, const gr_eid *deg,
-                             unsigned long long *deg_ctr, bool cull, Visit visit) {
+                             unsigned long long *deg_ctr, bool cull, Visit visit, unsigned stage_words) {
   __shared__ gr_eid s_lo, s_hi;
   __shared__ typename PushQueue::Storage qs;
-  // Each warp's copy of its blocks (Lists::walk_stage), two words of
-  // look-ahead past the last.
-  constexpr unsigned kStage = Lists::kWalkStageWords;
-  __shared__ uint32_t s_stage[kStage ? kBlock / 32 * (kStage + 2) : 1];
-  uint32_t *const stage = s_stage + (kStage ? threadIdx.x / 32 * (kStage + 2) : 0);
+  // Each warp's copy of its blocks (Lists::walk_stage): stage_words and two
+  // of look-ahead past the last, in the launch's dynamic shared memory (none
+  // when the walk reads its blocks in place: stage_words 0).
+  extern __shared__ uint32_t s_stage[];
+  uint32_t *const stage = s_stage + threadIdx.x / 32 * (stage_words + 2);
   PushQueue q(qs, out, cap, count, deg);
   const gr_eid rows = (gr_eid)*n_long;
   const gr_eid total = scan[rows];
@@ -221,7 +221,7 @@ __global__ void __launch_bounds__(kBlock, Lists::kPushMinBlocks)
       start_lane = s >= first ? 1u << lo : 0u;
       lists.walk_begin(w, b);
     }
-    lists.walk_stage(w, valid, stage);
+    lists.walk_stage(w, valid, stage, stage_words);
     for (unsigned k = 0; k < GR_PACK_BLOCK; k++) {
       const bool in_row = (lanes >> k) & 1u;
       gr_vid v = 0;
@@ -694,12 +694,12 @@ inline unsigned max_blocks(gr_device *dev) {
   return (unsigned)(sms > 0 ? sms : 16) * 8u;
 }
 
-// Blocks of kBlock threads of `kernel` that fit on an SM at once (0 when
-// the query fails).
+// Blocks of kBlock threads of `kernel` (with `dynamic` bytes of dynamic
+// shared memory each) that fit on an SM at once (0 when the query fails).
 template <class Kernel>
-int blocks_per_sm(Kernel kernel) {
+int blocks_per_sm(Kernel kernel, size_t dynamic = 0) {
   int b = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kernel, kBlock, 0) != cudaSuccess) {
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kernel, kBlock, dynamic) != cudaSuccess) {
     (void)cudaGetLastError();  // the query's own failure, cleared: the launch then uses `want`
     return 0;
   }
@@ -802,10 +802,26 @@ gr_status advance_push_rows(gr_device *dev, gr_workspace *ws, gr_advance_push_ar
                                                                                        ctr + 4, scan, ctr + 1);
   GR_CUDA_CHECK_LAUNCH(dev);
   GR_CUDA_CHECK_LIB(dev, cub::DeviceScan::ExclusiveSum(ws->temp.ptr, scan_temp, scan, scan, a->n_in + 1, s));
-  static const int rows_per_sm = blocks_per_sm(advance_push_rows_kernel<Lists, Visit>);
-  advance_push_rows_kernel<Lists, Visit><<<resident_grid(dev, rows_per_sm, max_blocks(dev)), kBlock, 0, s>>>(
-      a->g->offsets, lists, in, ctr + 4, scan, a->out, a->out_capacity, ctr, a->next_offsets, ctr + 2,
-      a->idempotent, visit);
+  // The warps' copies of their blocks (walk_stage): where asked, or (auto)
+  // where the device's vertices' 4-byte states take eight times its L2 or
+  // more. Measured on an H100 (50 MB of L2; docs/performance.md), BFS: the
+  // copy made Kronecker 27 (its depths 10.7 times the L2) 7 % faster, and
+  // cost 1 % on Kronecker 26 (5.4 times), 4 % on Kronecker 25 (2.7 times)
+  // and 6-10 % on Kronecker 22 (a third of the L2).
+  const uint64_t l2 = gr_device_l2_bytes(dev);
+  const bool stage = Lists::kWalkStageWords > 0 &&
+                     (ws->tune.walk_stage == GR_SORT_ON ||
+                      (ws->tune.walk_stage == GR_SORT_AUTO && l2 > 0 && (uint64_t)a->g->n * 4 >= 8 * l2));
+  const unsigned stage_words = stage ? Lists::kWalkStageWords : 0u;
+  const size_t stage_bytes = stage ? (size_t)kBlock / 32 * (stage_words + 2) * sizeof(uint32_t) : 0;
+  static const int rows_per_sm[2] = {
+      blocks_per_sm(advance_push_rows_kernel<Lists, Visit>),
+      blocks_per_sm(advance_push_rows_kernel<Lists, Visit>,
+                    (size_t)kBlock / 32 * (Lists::kWalkStageWords + 2) * sizeof(uint32_t))};
+  advance_push_rows_kernel<Lists, Visit>
+      <<<resident_grid(dev, rows_per_sm[stage], max_blocks(dev)), kBlock, stage_bytes, s>>>(
+          a->g->offsets, lists, in, ctr + 4, scan, a->out, a->out_capacity, ctr, a->next_offsets, ctr + 2,
+          a->idempotent, visit, stage_words);
   GR_CUDA_CHECK_LAUNCH(dev);
   static const int lb_per_sm = blocks_per_sm(advance_push_lb_kernel<Lists, Visit>);
   advance_push_lb_kernel<Lists, Visit><<<resident_grid(dev, lb_per_sm, max_blocks(dev)), kBlock, 0, s>>>(

@@ -433,6 +433,14 @@ START_TEST(tuning_parses_every_key) {
   ck_assert_int_eq(t.relabel, GR_SORT_ON);
   ck_assert_uint_eq(t.hot, 1024);
   ck_assert_int_eq(gr_tuning_parse(&t, "relabel=yes"), GR_ERR_INVALID_ARG);
+  ck_assert_int_eq(t.walk_stage, GR_SORT_AUTO);
+  ck_assert_int_eq(gr_tuning_parse(&t, "walk-stage=on"), GR_SUCCESS);
+  ck_assert_int_eq(t.walk_stage, GR_SORT_ON);
+  ck_assert_int_eq(gr_tuning_parse(&t, "walk-stage=off"), GR_SUCCESS);
+  ck_assert_int_eq(t.walk_stage, GR_SORT_OFF);
+  ck_assert_int_eq(gr_tuning_parse(&t, "walk-stage=auto"), GR_SUCCESS);
+  ck_assert_int_eq(t.walk_stage, GR_SORT_AUTO);
+  ck_assert_int_eq(gr_tuning_parse(&t, "walk-stage=1"), GR_ERR_INVALID_ARG);
 }
 END_TEST
 
