@@ -164,6 +164,7 @@ void *gr_device_stream(const gr_device *dev) { return dev->compute_stream; }
 void *gr_device_comm_stream(const gr_device *dev) { return dev->comm_stream; }
 int gr_device_sm_count(const gr_device *dev) { return dev->sm_count; }
 uint64_t gr_device_l2_bytes(const gr_device *dev) { return dev->l2_bytes; }
+uint64_t gr_device_memory_bandwidth(const gr_device *dev) { return dev->memory_bandwidth; }
 
 gr_status gr_device_mem_info(gr_device *dev, size_t *free_bytes, size_t *total_bytes) {
 #ifdef GR_HAVE_CUDA

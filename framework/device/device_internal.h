@@ -16,6 +16,7 @@ struct gr_device {
   int host_threads;  /* the host threads this device's thread may use (its share) */
   int sm_count;
   uint64_t l2_bytes;
+  uint64_t memory_bandwidth; /* bytes a second, peak; 0 if unknown */
   char name[288];
   void *compute_stream; /* cudaStream_t */
   void *comm_stream;

@@ -118,6 +118,15 @@ gr_status gr__cuda_device_init(gr_device *d) {
   snprintf(d->name, sizeof d->name, "%s", prop.name);
   d->sm_count = prop.multiProcessorCount;
   d->l2_bytes = prop.l2CacheSize > 0 ? (uint64_t)prop.l2CacheSize : 0;
+  // Peak bandwidth: two transfers a memory clock (kHz) over the bus (bits).
+  // A device that does not say leaves it 0 (tuning then assumes nothing).
+  int khz = 0, bits = 0;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, d->gpu) != cudaSuccess ||
+      cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, d->gpu) != cudaSuccess) {
+    (void)cudaGetLastError();
+    khz = bits = 0;
+  }
+  d->memory_bandwidth = khz > 0 && bits > 0 ? 2u * (uint64_t)khz * 1000u * (uint64_t)bits / 8u : 0;
   cudaStream_t s1 = NULL, s2 = NULL;
   GR_CUDA_CHECK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
   cudaError_t e = cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);

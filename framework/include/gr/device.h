@@ -81,9 +81,12 @@ int gr_device_cpu_threads(const gr_device *dev);
 /* cudaStream_t as void*, NULL on the CPU backend. */
 void *gr_device_stream(const gr_device *dev);
 void *gr_device_comm_stream(const gr_device *dev);
-/* Properties for tuning (CUDA): multiprocessors, L2 bytes. 0 on the CPU. */
+/* Properties for tuning (CUDA): multiprocessors, L2 bytes, the device
+ * memory's peak bandwidth in bytes a second (from its clock and bus width).
+ * 0 on the CPU or where the device does not say. */
 int gr_device_sm_count(const gr_device *dev);
 uint64_t gr_device_l2_bytes(const gr_device *dev);
+uint64_t gr_device_memory_bandwidth(const gr_device *dev);
 
 /* Device memory. Allocation failures are GR_ERR_DEVICE_OOM with a message
  * saying how much was asked, how much is in use and how much the device has.

@@ -81,8 +81,9 @@ typedef struct gr_tuning {
    * shared memory in coalesced runs before the walk, rather than read word
    * by word by each block's thread, whose loads then touch 32 sectors a
    * warp. Auto: where the device's vertices' 4-byte states take at least
-   * eight times its L2, the walk's scattered reads then competing with the
-   * states' misses for it (docs/performance.md). */
+   * eight times its L2 and its memory is slower than 4 TB/s, the walk's
+   * scattered reads then competing with the states' misses for the L2
+   * (docs/performance.md). */
   gr_sort_mode walk_stage;
 } gr_tuning;
 #define GR_TUNING_INIT                                                                                              \

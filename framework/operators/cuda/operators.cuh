@@ -770,6 +770,9 @@ struct LongRow {
 // The least arcs a level's input holds before the automatic choice walks
 // its long rows (see advance_push).
 constexpr gr_eid kWalkMinArcs = (gr_eid)1 << 25;
+// The device memory bandwidth (bytes a second) under which walk-stage=auto
+// copies the walk's blocks (see advance_push_rows).
+constexpr uint64_t kWalkStageBandwidth = 4000000000000ull;
 
 // The edge-balanced push with rows of at least long_rows edges walked
 // a thread per 32-edge block (advance_push_rows_kernel): the input
@@ -803,15 +806,18 @@ gr_status advance_push_rows(gr_device *dev, gr_workspace *ws, gr_advance_push_ar
   GR_CUDA_CHECK_LAUNCH(dev);
   GR_CUDA_CHECK_LIB(dev, cub::DeviceScan::ExclusiveSum(ws->temp.ptr, scan_temp, scan, scan, a->n_in + 1, s));
   // The warps' copies of their blocks (walk_stage): where asked, or (auto)
-  // where the device's vertices' 4-byte states take eight times its L2 or
-  // more. Measured on an H100 (50 MB of L2; docs/performance.md), BFS: the
-  // copy made Kronecker 27 (its depths 10.7 times the L2) 7 % faster, and
-  // cost 1 % on Kronecker 26 (5.4 times), 4 % on Kronecker 25 (2.7 times)
-  // and 6-10 % on Kronecker 22 (a third of the L2).
-  const uint64_t l2 = gr_device_l2_bytes(dev);
+  // where the walk's scattered reads make the L2 the wall: the vertices'
+  // 4-byte states take eight times the L2 or more, and the device memory
+  // is slower than 4 TB/s. Measured (docs/performance.md), BFS: on an H100
+  // (50 MB of L2, 3.35 TB/s) the copy made Kronecker 27 (its depths 10.7
+  // times the L2) 7 % faster and cost 1 % on Kronecker 26 (5.4 times), 4 %
+  // on Kronecker 25 and 6-10 % on Kronecker 22; on an H200 (4.8 TB/s) it
+  // cost 8 % on Kronecker 27.
+  const uint64_t l2 = gr_device_l2_bytes(dev), bandwidth = gr_device_memory_bandwidth(dev);
   const bool stage = Lists::kWalkStageWords > 0 &&
                      (ws->tune.walk_stage == GR_SORT_ON ||
-                      (ws->tune.walk_stage == GR_SORT_AUTO && l2 > 0 && (uint64_t)a->g->n * 4 >= 8 * l2));
+                      (ws->tune.walk_stage == GR_SORT_AUTO && l2 > 0 && (uint64_t)a->g->n * 4 >= 8 * l2 &&
+                       bandwidth > 0 && bandwidth < kWalkStageBandwidth));
   const unsigned stage_words = stage ? Lists::kWalkStageWords : 0u;
   const size_t stage_bytes = stage ? (size_t)kBlock / 32 * (stage_words + 2) * sizeof(uint32_t) : 0;
   static const int rows_per_sm[2] = {
