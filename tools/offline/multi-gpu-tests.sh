@@ -13,6 +13,10 @@
 # Needs a build with its tests (tools/offline/gpu-node.sh, e.g. with
 # GR_TESTS=none GR_TARGETS="gr_run test_gr_run_multi").
 # Environment: JOBS (default 3), LIMIT (seconds per test, default 540),
+# DEADLINE (seconds for the whole script: a test then gets at most what is
+# left of it, and one not started with 10 s left is reported "not started";
+# default none: a device command's own limit otherwise cuts the script, its
+# table unwritten, when its later tests start late),
 # TEST_GROUPS (the tests' tags: multi_device, failures, nccl_failures; default
 # all three), TESTS (test names; default every test of TEST_GROUPS, in the
 # program's order; NAME@K/N runs slice K of N of a test tagged "sliced",
@@ -29,6 +33,11 @@ build=${1:-$top/build-gpu}
 logs=${LOG_DIR:-$build/multi-gpu-tests}
 jobs=${JOBS:-3}
 limit=${LIMIT:-540}
+deadline=${DEADLINE:-}
+if [ -n "$deadline" ] && ! [[ $deadline =~ ^[1-9][0-9]*$ ]]; then
+  echo "multi-gpu-tests: DEADLINE=$deadline: give seconds, 1 or more" >&2
+  exit 2
+fi
 groups=${TEST_GROUPS:-multi_device failures nccl_failures}
 backend=${BACKEND:-gpu}
 exe=$build/tests/e2e/test_gr_run_multi
@@ -96,15 +105,23 @@ if [ "$backend" = gpu ]; then
 fi
 
 run_one() { # name[@K/N]
-  local t=$1 t0=$SECONDS rc slice=
+  local t=$1 t0=$SECONDS rc slice= lim=$limit
   [[ $t == *@* ]] && slice=${t#*@}
   local f=${t/\//of}
   rm -f "$logs/$f.row"
+  if [ -n "$deadline" ]; then
+    local rest=$((deadline - SECONDS))
+    if [ $rest -lt 10 ]; then
+      printf '%-78s %-14s %-18s\n' "$t" "$(group_of "$t")" "not started" > "$logs/$f.row"
+      return
+    fi
+    [ $rest -lt "$lim" ] && lim=$rest
+  fi
   env "${env_common[@]}" CK_RUN_CASE="${t%@*}" GR_TEST_SLICE="$slice" GR_TEST_TMP_DIR="$logs/tmp-$f" \
-    timeout "$limit" "$exe" > "$logs/$f.log" 2>&1
+    timeout "$lim" "$exe" > "$logs/$f.log" 2>&1
   rc=$?
   local result=passed
-  [ $rc -eq 124 ] && result="past ${limit} s"
+  [ $rc -eq 124 ] && result="past ${lim} s"
   [ $rc -ne 0 ] && [ $rc -ne 124 ] && result="FAILED (exit $rc)"
   grep -q '^100%: Checks: 1,' "$logs/$f.log" || { [ $rc -eq 0 ] && result="FAILED (no check ran)"; }
   # The test's own account of its gr_run processes (GR_E2E_TIMES: a line a
