@@ -810,7 +810,7 @@ gr_status advance_push_rows(gr_device *dev, gr_workspace *ws, gr_advance_push_ar
   // 4-byte states take eight times the L2 or more, and the device memory
   // is slower than 4 TB/s. Measured (docs/performance.md), BFS: on an H100
   // (50 MB of L2, 3.35 TB/s) the copy made Kronecker 27 (its depths 10.7
-  // times the L2) 7 % faster and cost 1 % on Kronecker 26 (5.4 times), 4 %
+  // times the L2) 7 % faster and cost 1 % on Kronecker 26 (5.4 times), 4-5 %
   // on Kronecker 25 and 6-10 % on Kronecker 22; on an H200 (4.8 TB/s) it
   // cost 8 % on Kronecker 27.
   const uint64_t l2 = gr_device_l2_bytes(dev), bandwidth = gr_device_memory_bandwidth(dev);
