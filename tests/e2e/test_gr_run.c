@@ -151,7 +151,7 @@ START_TEST(every_tuning_variant_validates) {
         assert_out_has("validation passed (3 runs)");
       }
   const char *bad[] = {"visited=maybe", "pull=sideways", "small=perhaps", "small-edges=-3", "nokey=1", "advance",
-                       "pull-light=0", "status=sloppy"};
+                       "pull-light=0", "status=sloppy", "walk-stage=maybe"};
   for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
     ck_assert_int_eq(run("--gen", "kron:8:4", "--tune", bad[b]), 2);
     assert_err_has("--tune");
@@ -851,6 +851,20 @@ START_TEST(compress_packed_validates_every_primitive) {
     ck_assert_msg(rc == 0, "%s %s with packed lists: exit %d\n%s", own[i].prim, own[i].spec, rc, err_text);
     assert_out_has("validation passed (2 runs)");
   }
+  /* Every row walked a thread per block, its blocks copied to shared
+   * memory first or read in place, under each primitive that walks (on
+   * the GPU; the CPU backend reads lists its own way). */
+  const char *walks[] = {"long-rows=1,walk-stage=on", "long-rows=1,walk-stage=off"};
+  static const struct {
+    const char *prim, *weights;
+  } walkers[] = {{"bfs", "none"}, {"sssp", "random:1:63"}, {"bc", "none"}, {"reach", "none"}};
+  for (size_t i = 0; i < sizeof walkers / sizeof walkers[0]; i++)
+    for (size_t k = 0; k < 2; k++) {
+      const int rc = run("--primitive", walkers[i].prim, "--gen", "kron:12:16", "--weights", walkers[i].weights,
+                         "--compress", "packed", "--tune", walks[k], "--runs", "2", "--validate");
+      ck_assert_msg(rc == 0, "%s --tune %s with packed lists: exit %d\n%s", walkers[i].prim, walks[k], rc, err_text);
+      assert_out_has("validation passed (2 runs)");
+    }
   /* pr's relabelled pull would keep the ids unpacked beside the packed. */
   ck_assert_int_eq(run("--primitive", "pr", "--gen", "kron:8:4", "--compress", "packed", "--tune", "relabel=on"), 2);
   assert_err_has("relabel=on");

@@ -335,8 +335,8 @@ START_TEST(cuda_packed_lists_decode_to_the_ids) {
 END_TEST
 
 /* The walked push (every row of 32 edges or more a thread per 32-edge
- * block, its warp's blocks copied to shared memory first) on blocks too
- * wide for that copy: ids over 2^24 vertices, rows of 32..95 edges, the
+ * block) with its warp's blocks copied to shared memory first
+ * (walk-stage=on) on blocks too wide for that copy: ids over 2^24 vertices, rows of 32..95 edges, the
  * first half in random order (deltas of any size: 32-bit codes, so the
  * first 19 lanes of a warp fit and the others read their blocks from device
  * memory) and the second half sorted (codes of about 20 bits: a warp's
@@ -344,8 +344,8 @@ END_TEST
  * scattered subset (a warp's blocks in several runs of memory); and the
  * edge-balanced push on the same blocks (long-rows=0), each walk with the copy
  * and without it (the blocks read in place). The same output and labels
- * as the CPU's. (Blocks that all fit: the long-rows cases of
- * cuda_push_equals_cpu_push.) */
+ * as the CPU's. (Blocks that all fit: cuda_push_equals_cpu_push's
+ * long-rows=1,walk-stage=on case.) */
 START_TEST(cuda_walk_of_wide_blocks_equals_cpu) {
   enum { WN = 1 << 24, ROWS = 8192 };
   gr_csr w = {0};

@@ -5,7 +5,7 @@
 # LIMIT seconds, and prints a table last: test, group, result, seconds, and
 # the test's gr_run processes: how many, their seconds, and the part of them
 # spent before the graph (gr_run's "start": on GPUs, the driver's start).
-# Exits 1 when a test fails or runs past its limit. The whole program takes
+# Exits 1 when a test fails, runs past its limit or is not started. The whole program takes
 # longer than one command on a GPU machine may (every run starts CUDA, and
 # the fault scans start hundreds of runs); apart, its tests can be spread
 # over commands (TESTS or TEST_GROUPS) and run several at once.
@@ -14,9 +14,10 @@
 # GR_TESTS=none GR_TARGETS="gr_run test_gr_run_multi").
 # Environment: JOBS (default 3), LIMIT (seconds per test, default 540),
 # DEADLINE (seconds for the whole script: a test then gets at most what is
-# left of it, and one not started with 10 s left is reported "not started";
-# default none: a device command's own limit otherwise cuts the script, its
-# table unwritten, when its later tests start late),
+# left of it less 5 s for the table, reported "cut at DEADLINE" if it runs
+# that long, and one that would start with less than 30 s left is reported
+# "not started"; default none: a device command's own limit otherwise cuts
+# the script, its table unwritten, when its later tests start late),
 # TEST_GROUPS (the tests' tags: multi_device, failures, nccl_failures; default
 # all three), TESTS (test names; default every test of TEST_GROUPS, in the
 # program's order; NAME@K/N runs slice K of N of a test tagged "sliced",
@@ -109,19 +110,20 @@ run_one() { # name[@K/N]
   [[ $t == *@* ]] && slice=${t#*@}
   local f=${t/\//of}
   rm -f "$logs/$f.row"
+  local cut="past ${limit} s"
   if [ -n "$deadline" ]; then
-    local rest=$((deadline - SECONDS))
-    if [ $rest -lt 10 ]; then
+    local rest=$((deadline - SECONDS - 5))
+    if [ $rest -lt 30 ]; then
       printf '%-78s %-14s %-18s\n' "$t" "$(group_of "$t")" "not started" > "$logs/$f.row"
       return
     fi
-    [ $rest -lt "$lim" ] && lim=$rest
+    [ $rest -lt "$lim" ] && lim=$rest cut="cut at DEADLINE"
   fi
   env "${env_common[@]}" CK_RUN_CASE="${t%@*}" GR_TEST_SLICE="$slice" GR_TEST_TMP_DIR="$logs/tmp-$f" \
-    timeout "$lim" "$exe" > "$logs/$f.log" 2>&1
+    timeout -k 5 "$lim" "$exe" > "$logs/$f.log" 2>&1
   rc=$?
   local result=passed
-  [ $rc -eq 124 ] && result="past ${lim} s"
+  [ $rc -eq 124 ] || [ $rc -eq 137 ] && result=$cut
   [ $rc -ne 0 ] && [ $rc -ne 124 ] && result="FAILED (exit $rc)"
   grep -q '^100%: Checks: 1,' "$logs/$f.log" || { [ $rc -eq 0 ] && result="FAILED (no check ran)"; }
   # The test's own account of its gr_run processes (GR_E2E_TIMES: a line a

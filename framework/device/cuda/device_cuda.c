@@ -118,8 +118,9 @@ gr_status gr__cuda_device_init(gr_device *d) {
   snprintf(d->name, sizeof d->name, "%s", prop.name);
   d->sm_count = prop.multiProcessorCount;
   d->l2_bytes = prop.l2CacheSize > 0 ? (uint64_t)prop.l2CacheSize : 0;
-  // Peak bandwidth: two transfers a memory clock (kHz) over the bus (bits).
-  // A device that does not say leaves it 0 (tuning then assumes nothing).
+  /* Peak bandwidth: two transfers a memory clock (kHz) over the bus (bits).
+   * A device that does not say leaves it 0, and the choices that ask for
+   * it (walk-stage=auto) then take their default path. */
   int khz = 0, bits = 0;
   if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, d->gpu) != cudaSuccess ||
       cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, d->gpu) != cudaSuccess) {

@@ -94,6 +94,16 @@ typedef struct gr_tuning {
  * relabel=auto|on|off,hot=N,hub=N,long-rows=auto|N,walk-stage=auto|on|off" (any subset, comma separated). */
 gr_status gr_tuning_parse(gr_tuning *t, const char *text);
 
+/* Device memory bandwidth (bytes a second) under which walk-stage=auto
+ * copies the walk's blocks. */
+#define GR_WALK_STAGE_BANDWIDTH UINT64_C(4000000000000)
+/* Whether the walk copies its packed blocks to shared memory: walk-stage=on,
+ * or auto with n vertices whose 4-byte states take at least 8 times the
+ * device's L2 (l2_bytes) and device memory slower than
+ * GR_WALK_STAGE_BANDWIDTH (bandwidth, bytes a second). An L2 or bandwidth
+ * of 0 (not known) never copies on auto. */
+bool gr_tuning_walk_stage(const gr_tuning *t, uint64_t n, uint64_t l2_bytes, uint64_t bandwidth);
+
 typedef struct gr_workspace {
   gr_device *dev;
   gr_buffer scan;     /* gr_eid per frontier item, plus one */

@@ -174,9 +174,10 @@ __global__ void __launch_bounds__(kBlock, Lists::kPushMinBlocks)
 // id for a thread (a load, or a packed code from a register window) where
 // the edge-balanced kernel spends a search and, packed, a warp-wide
 // segmented sum on every edge; the price is the lanes of a row's first
-// and last block outside the row. Packed blocks (32-bit ids) are first
-// copied by each warp to shared memory (Lists::walk_stage): read in place,
-// a warp's load of one word of 32 blocks touches 32 sectors.
+// and last block outside the row. Packed blocks (32-bit ids) can first be
+// copied by each warp to shared memory (Lists::walk_stage, stage_words >
+// 0): read in place, a warp's load of one word of 32 blocks touches 32
+// sectors, which pays where those loads make the L2 the wall.
 template <class Lists, class Visit>
 __global__ void __launch_bounds__(kBlock, Lists::kPushMinBlocks)
     advance_push_rows_kernel(const gr_eid *__restrict__ offsets, Lists lists, const gr_vid *__restrict__ in,
@@ -770,9 +771,12 @@ struct LongRow {
 // The least arcs a level's input holds before the automatic choice walks
 // its long rows (see advance_push).
 constexpr gr_eid kWalkMinArcs = (gr_eid)1 << 25;
-// The device memory bandwidth (bytes a second) under which walk-stage=auto
-// copies the walk's blocks (see advance_push_rows).
-constexpr uint64_t kWalkStageBandwidth = 4000000000000ull;
+// A block's dynamic shared memory for its warps' copies of their blocks:
+// stage_words and two of look-ahead a warp, as advance_push_rows_kernel
+// lays them out (none for stage_words 0: the blocks are read in place).
+constexpr size_t walk_stage_bytes(unsigned stage_words) {
+  return stage_words ? (size_t)kBlock / 32 * (stage_words + 2) * sizeof(uint32_t) : 0;
+}
 
 // The edge-balanced push with rows of at least long_rows edges walked
 // a thread per 32-edge block (advance_push_rows_kernel): the input
@@ -806,26 +810,17 @@ gr_status advance_push_rows(gr_device *dev, gr_workspace *ws, gr_advance_push_ar
   GR_CUDA_CHECK_LAUNCH(dev);
   GR_CUDA_CHECK_LIB(dev, cub::DeviceScan::ExclusiveSum(ws->temp.ptr, scan_temp, scan, scan, a->n_in + 1, s));
   // The warps' copies of their blocks (walk_stage): where asked, or (auto)
-  // where the walk's scattered reads make the L2 the wall: the vertices'
-  // 4-byte states take eight times the L2 or more, and the device memory
-  // is slower than 4 TB/s. Measured (docs/performance.md), BFS: on an H100
-  // (50 MB of L2, 3.35 TB/s) the copy made Kronecker 27 (its depths 10.7
-  // times the L2) 7 % faster and cost 1 % on Kronecker 26 (5.4 times), 4-5 %
-  // on Kronecker 25 and 6-10 % on Kronecker 22; on an H200 (4.8 TB/s) it
-  // cost 8 % on Kronecker 27.
-  const uint64_t l2 = gr_device_l2_bytes(dev), bandwidth = gr_device_memory_bandwidth(dev);
+  // where the walk's scattered reads make the L2 the wall
+  // (gr_tuning_walk_stage).
   const bool stage = Lists::kWalkStageWords > 0 &&
-                     (ws->tune.walk_stage == GR_SORT_ON ||
-                      (ws->tune.walk_stage == GR_SORT_AUTO && l2 > 0 && (uint64_t)a->g->n * 4 >= 8 * l2 &&
-                       bandwidth > 0 && bandwidth < kWalkStageBandwidth));
+                     gr_tuning_walk_stage(&ws->tune, (uint64_t)a->g->n, gr_device_l2_bytes(dev),
+                                          gr_device_memory_bandwidth(dev));
   const unsigned stage_words = stage ? Lists::kWalkStageWords : 0u;
-  const size_t stage_bytes = stage ? (size_t)kBlock / 32 * (stage_words + 2) * sizeof(uint32_t) : 0;
   static const int rows_per_sm[2] = {
       blocks_per_sm(advance_push_rows_kernel<Lists, Visit>),
-      blocks_per_sm(advance_push_rows_kernel<Lists, Visit>,
-                    (size_t)kBlock / 32 * (Lists::kWalkStageWords + 2) * sizeof(uint32_t))};
+      blocks_per_sm(advance_push_rows_kernel<Lists, Visit>, walk_stage_bytes(Lists::kWalkStageWords))};
   advance_push_rows_kernel<Lists, Visit>
-      <<<resident_grid(dev, rows_per_sm[stage], max_blocks(dev)), kBlock, stage_bytes, s>>>(
+      <<<resident_grid(dev, rows_per_sm[stage], max_blocks(dev)), kBlock, walk_stage_bytes(stage_words), s>>>(
           a->g->offsets, lists, in, ctr + 4, scan, a->out, a->out_capacity, ctr, a->next_offsets, ctr + 2,
           a->idempotent, visit, stage_words);
   GR_CUDA_CHECK_LAUNCH(dev);

@@ -441,6 +441,22 @@ START_TEST(tuning_parses_every_key) {
   ck_assert_int_eq(gr_tuning_parse(&t, "walk-stage=auto"), GR_SUCCESS);
   ck_assert_int_eq(t.walk_stage, GR_SORT_AUTO);
   ck_assert_int_eq(gr_tuning_parse(&t, "walk-stage=1"), GR_ERR_INVALID_ARG);
+  /* auto copies where the 4-byte states take 8x the L2 or more (n at least
+   * twice the L2's bytes) and memory is slower than 4 TB/s; an unknown L2
+   * or bandwidth (0) never; on and off whatever the device. */
+  const uint64_t l2 = 50u << 20, h100 = UINT64_C(3352320000000), h200 = UINT64_C(4915200000000);
+  ck_assert(gr_tuning_walk_stage(&t, 2 * l2, l2, h100));
+  ck_assert(!gr_tuning_walk_stage(&t, 2 * l2 - 1, l2, h100));
+  ck_assert(!gr_tuning_walk_stage(&t, 2 * l2, l2, h200));
+  ck_assert(gr_tuning_walk_stage(&t, 2 * l2, l2, GR_WALK_STAGE_BANDWIDTH - 1));
+  ck_assert(!gr_tuning_walk_stage(&t, 2 * l2, l2, GR_WALK_STAGE_BANDWIDTH));
+  ck_assert(!gr_tuning_walk_stage(&t, UINT64_MAX, 0, h100));
+  ck_assert(!gr_tuning_walk_stage(&t, UINT64_MAX, l2, 0));
+  ck_assert(!gr_tuning_walk_stage(&t, 0, 0, 0));
+  ck_assert_int_eq(gr_tuning_parse(&t, "walk-stage=on"), GR_SUCCESS);
+  ck_assert(gr_tuning_walk_stage(&t, 1, 0, 0));
+  ck_assert_int_eq(gr_tuning_parse(&t, "walk-stage=off"), GR_SUCCESS);
+  ck_assert(!gr_tuning_walk_stage(&t, 2 * l2, l2, h100));
 }
 END_TEST
 
