@@ -853,8 +853,9 @@ START_TEST(compress_packed_validates_every_primitive) {
   }
   /* Every row walked a thread per block, its blocks copied to shared
    * memory first or read in place, under each primitive that walks (on
-   * the GPU; the CPU backend reads lists its own way). */
-  const char *walks[] = {"long-rows=1,walk-stage=on", "long-rows=1,walk-stage=off"};
+   * the GPU, every level through the push: no device-side loop over small
+   * frontiers; the CPU backend reads lists its own way). */
+  const char *walks[] = {"long-rows=1,walk-stage=on,small=off", "long-rows=1,walk-stage=off,small=off"};
   static const struct {
     const char *prim, *weights;
   } walkers[] = {{"bfs", "none"}, {"sssp", "random:1:63"}, {"bc", "none"}, {"reach", "none"}};

@@ -14,9 +14,9 @@
 # GR_TESTS=none GR_TARGETS="gr_run test_gr_run_multi").
 # Environment: JOBS (default 3), LIMIT (seconds per test, default 540),
 # DEADLINE (seconds for the whole script: a test then gets at most what is
-# left of it less 5 s for the table, reported "cut at DEADLINE" if it runs
-# that long, and one that would start with less than 30 s left is reported
-# "not started"; default none: a device command's own limit otherwise cuts
+# left of it less 10 s (a kill's grace and the table), reported "cut at
+# DEADLINE" if it runs that long, and one that would get less than 30 s is
+# reported "not started"; default none: a device command's own limit otherwise cuts
 # the script, its table unwritten, when its later tests start late),
 # TEST_GROUPS (the tests' tags: multi_device, failures, nccl_failures; default
 # all three), TESTS (test names; default every test of TEST_GROUPS, in the
@@ -112,7 +112,8 @@ run_one() { # name[@K/N]
   rm -f "$logs/$f.row"
   local cut="past ${limit} s"
   if [ -n "$deadline" ]; then
-    local rest=$((deadline - SECONDS - 5))
+    # 10 s kept: 5 for timeout's KILL after its TERM, 5 for the table.
+    local rest=$((deadline - SECONDS - 10))
     if [ $rest -lt 30 ]; then
       printf '%-78s %-14s %-18s\n' "$t" "$(group_of "$t")" "not started" > "$logs/$f.row"
       return
@@ -123,8 +124,14 @@ run_one() { # name[@K/N]
     timeout -k 5 "$lim" "$exe" > "$logs/$f.log" 2>&1
   rc=$?
   local result=passed
-  [ $rc -eq 124 ] || [ $rc -eq 137 ] && result=$cut
-  [ $rc -ne 0 ] && [ $rc -ne 124 ] && result="FAILED (exit $rc)"
+  # 124: stopped at the limit; 137 after the limit: killed there, as the
+  # test ignored the TERM (137 before it is a crash or a kill of its own).
+  local took=$((SECONDS - t0))
+  if [ $rc -eq 124 ] || { [ $rc -eq 137 ] && [ $took -ge "$lim" ]; }; then
+    result=$cut
+  elif [ $rc -ne 0 ]; then
+    result="FAILED (exit $rc)"
+  fi
   grep -q '^100%: Checks: 1,' "$logs/$f.log" || { [ $rc -eq 0 ] && result="FAILED (no check ran)"; }
   # The test's own account of its gr_run processes (GR_E2E_TIMES: a line a
   # run as it ends, so a test stopped at the limit still shows how far it
