@@ -468,6 +468,8 @@ gr_status gr_problem_get_device(const gr_problem *p, int device, gr_device_info 
   out->allocations = r.allocations;
   out->reallocations = r.reallocations;
   out->host_graph_bytes = r.host_graph_bytes;
+  out->l2_bytes = r.l2_bytes;
+  out->memory_bandwidth = r.memory_bandwidth;
   return GR_SUCCESS;
 }
 

@@ -130,6 +130,10 @@ void gr_report_print(FILE *f, const gr_run_report *r) {
             (unsigned long long)r->devices[i].reallocations);
     if (r->devices[i].host_graph_bytes)
       fprintf(f, "; graph arrays in host memory: %s", format_bytes(b2, sizeof b2, r->devices[i].host_graph_bytes));
+    if (r->devices[i].l2_bytes)
+      fprintf(f, "; L2 %s", format_bytes(b2, sizeof b2, r->devices[i].l2_bytes));
+    if (r->devices[i].memory_bandwidth)
+      fprintf(f, "; memory %.2f TB/s", (double)r->devices[i].memory_bandwidth / 1e12);
     fprintf(f, "\n");
   }
   if (r->parts) {
@@ -260,6 +264,8 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
     cJSON_AddNumberToObject(d, "allocations", (double)r->devices[i].allocations);
     cJSON_AddNumberToObject(d, "reallocations", (double)r->devices[i].reallocations);
     cJSON_AddNumberToObject(d, "host_graph_bytes", (double)r->devices[i].host_graph_bytes);
+    cJSON_AddNumberToObject(d, "l2_bytes", (double)r->devices[i].l2_bytes);
+    cJSON_AddNumberToObject(d, "memory_bandwidth", (double)r->devices[i].memory_bandwidth);
     cJSON_AddItemToArray(devs, d);
   }
   cJSON *runs = cJSON_AddArrayToObject(root, "runs");

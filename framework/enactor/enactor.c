@@ -934,6 +934,8 @@ void gr_enactor_device_report(const gr_enactor *e, int device, gr_device_report 
   rep->peak_bytes = m.peak_bytes;
   rep->allocations = m.allocations;
   rep->reallocations = m.reallocations;
+  rep->l2_bytes = gr_device_l2_bytes(d);
+  rep->memory_bandwidth = gr_device_memory_bandwidth(d);
   const gr__slot *s = &e->slots[device];
   if (s->graph_on_host) {
     const gr_subgraph *sub = e->cfg.subs[device];

@@ -742,6 +742,9 @@ START_TEST(json_report_has_the_summary_and_devices) {
   cJSON *devs = cJSON_GetObjectItem(root, "devices");
   ck_assert_int_eq(cJSON_GetArraySize(devs), 1);
   ck_assert(cJSON_GetObjectItem(cJSON_GetArrayItem(devs, 0), "peak_bytes")->valuedouble > 0);
+  /* What the automatic choices read: a GPU's L2 and memory bandwidth (0 on a CPU device). */
+  ck_assert(cJSON_IsNumber(cJSON_GetObjectItem(cJSON_GetArrayItem(devs, 0), "l2_bytes")));
+  ck_assert(cJSON_IsNumber(cJSON_GetObjectItem(cJSON_GetArrayItem(devs, 0), "memory_bandwidth")));
   ck_assert_ptr_nonnull(cJSON_GetObjectItem(root, "versions"));
   ck_assert(cJSON_GetArraySize(cJSON_GetObjectItem(root, "command_line")) > 3);
   cJSON *run0 = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "runs"), 0);

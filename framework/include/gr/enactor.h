@@ -44,6 +44,8 @@ typedef struct gr_device_report {
   uint64_t allocations;
   uint64_t reallocations;
   uint64_t host_graph_bytes; /* --graph-memory host: the arrays kernels read from host memory */
+  uint64_t l2_bytes;         /* the GPU's L2, 0 on the CPU */
+  uint64_t memory_bandwidth; /* the GPU memory's peak, bytes a second; 0 on the CPU or unknown */
 } gr_device_report;
 
 typedef struct gr_run_stats {

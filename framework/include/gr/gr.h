@@ -343,6 +343,11 @@ typedef struct gr_device_info {
   /* graph-memory host (or auto that chose it): bytes of the graph's arrays
    * the kernels read from host memory; 0 when all are on the device */
   uint64_t host_graph_bytes;
+  /* What the automatic tuning choices read (a GPU's; 0 on the CPU or where
+   * the device does not say): its L2 in bytes and its memory's peak
+   * bandwidth in bytes a second. */
+  uint64_t l2_bytes;
+  uint64_t memory_bandwidth;
 } gr_device_info;
 gr_status gr_problem_get_device(const gr_problem *p, int device, gr_device_info *out);
 

@@ -561,6 +561,9 @@ START_TEST(files_keep_their_ids_and_one_context_serves_many_problems) {
   gr_device_info di;
   ck_assert_int_eq(gr_problem_get_device(cc, 1, &di), GR_SUCCESS);
   ck_assert_uint_gt(di.peak_bytes, 0);
+  /* CPU devices: no L2 or bandwidth for the tuning to read. */
+  ck_assert_uint_eq(di.l2_bytes, 0);
+  ck_assert_uint_eq(di.memory_bandwidth, 0);
   gr_problem_destroy(&cc);
   gr_problem_destroy(&bfs);
   gr_graph_destroy(&g);
