@@ -45,7 +45,8 @@ class RunSummary(ctypes.Structure):
 
 class DeviceInfo(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char * 288), ("peak_bytes", ctypes.c_uint64), ("allocations", ctypes.c_uint64),
-                ("reallocations", ctypes.c_uint64), ("host_graph_bytes", ctypes.c_uint64)]
+                ("reallocations", ctypes.c_uint64), ("host_graph_bytes", ctypes.c_uint64),
+                ("l2_bytes", ctypes.c_uint64), ("memory_bandwidth", ctypes.c_uint64)]
 
 
 VALUES_INT64, VALUES_FLOAT32, VALUES_FLOAT64 = 0, 1, 2
