@@ -324,13 +324,10 @@ static void matrix_job_check(matrix_job *job, matrix_job *jobs, int n_jobs, cons
   size_t ngot = 0;
   char **have = rc == 0 ? value_texts(job->got, &ngot) : NULL;
   unlink(job->got);
-  if (run_broke(rc, why, sizeof why)) {
-  } else if (rc != 0) {
-    snprintf(why, sizeof why, "exit %d", rc);
-  } else if (!have) {
-    snprintf(why, sizeof why, "no values in its --out file");
-  } else if (ngot != ref->n) {
-    snprintf(why, sizeof why, "%zu values, one device %zu", ngot, ref->n);
+  if (!run_broke(rc, why, sizeof why)) {
+    if (rc != 0) snprintf(why, sizeof why, "exit %d", rc);
+    else if (!have) snprintf(why, sizeof why, "no values in its --out file");
+    else if (ngot != ref->n) snprintf(why, sizeof why, "%zu values, one device %zu", ngot, ref->n);
   }
   for (size_t v = 0; !why[0] && v < ref->n; v++)
     if (!values_agree(have[v], ref->want[v], ref->rel_tol))
