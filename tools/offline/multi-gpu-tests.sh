@@ -27,7 +27,8 @@
 # mostly the driver's start on the host's cores; default 1; JOBS x RUN_JOBS
 # processes then share the GPUs), LOG_DIR (default
 # BUILD_DIR/multi-gpu-tests), BACKEND (gpu, or cpu to try the script where
-# there is no GPU).
+# there is no GPU), CUDA_VISIBLE_DEVICES (the GPUs to use, numbered as
+# nvidia-smi numbers them; default all).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$top/build-gpu}
@@ -102,6 +103,14 @@ ctest_env=$(grep -h 'test_gr_run_multi_gpu.*ENVIRONMENT' "$build/tests/e2e/CTest
 if [ "$backend" = gpu ]; then
   gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
   [ "$gpus" -gt 0 ] || { echo "multi-gpu-tests: no GPU (nvidia-smi -L); BACKEND=cpu runs on CPU devices" >&2; exit 2; }
+  # CUDA_VISIBLE_DEVICES=2,3 keeps the tests to those GPUs (nvidia-smi
+  # lists them all): two copies of this script, each on a pair of a
+  # 4-GPU machine, run the 2-GPU tests twice as fast with the cores to
+  # spare for their driver starts.
+  if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then
+    gpus=$(tr ',' '\n' <<< "$CUDA_VISIBLE_DEVICES" | grep -c .)
+    export CUDA_DEVICE_ORDER=PCI_BUS_ID
+  fi
   env_common+=(GR_E2E_BACKEND=gpu GR_E2E_GPUS="$gpus")
 fi
 
