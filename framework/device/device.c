@@ -232,8 +232,10 @@ gr_status gr_device_malloc(gr_device *dev, void **out, size_t bytes, const char 
   dev->mem.allocations++;
   gr__activity.allocations++;
   if (dev->mem.bytes_in_use > dev->mem.peak_bytes) dev->mem.peak_bytes = dev->mem.bytes_in_use;
-  gr_log(GR_LOG_TRACE, GR_SUBSYS_ALLOC, "device %d: +%zu bytes for %s (in use %llu)", dev->ordinal,
-         bytes, what ? what : "data", (unsigned long long)dev->mem.bytes_in_use);
+  /* The address lets a sanitizer's report (which names an address) be
+   * matched to the allocation and its device. */
+  gr_log(GR_LOG_TRACE, GR_SUBSYS_ALLOC, "device %d: +%zu bytes for %s at %p (in use %llu)", dev->ordinal, bytes,
+         what ? what : "data", *out, (unsigned long long)dev->mem.bytes_in_use);
   return GR_SUCCESS;
 }
 
@@ -248,6 +250,8 @@ void gr_device_free(gr_device *dev, void *p, size_t bytes) {
 #endif
   }
   dev->mem.bytes_in_use -= bytes <= dev->mem.bytes_in_use ? bytes : dev->mem.bytes_in_use;
+  gr_log(GR_LOG_TRACE, GR_SUBSYS_ALLOC, "device %d: -%zu bytes at %p (in use %llu)", dev->ordinal, bytes, p,
+         (unsigned long long)dev->mem.bytes_in_use);
 }
 
 gr_device_mem_stats gr_device_mem_stats_get(const gr_device *dev) { return dev->mem; }

@@ -407,6 +407,10 @@ static gr_status pr_iterate(void *slice, gr_part *p, gr_iter *it) {
     s->dangling = p->m_global ? 0.0 : 1.0;
     gr_pr_ctx c0 = gr__pr_ctx(s, p);
     GR_CHECK(ops->init(p->dev, p->ws, &all, &c0));
+    /* With the allocations' trace (GR_DEBUG_SUBSYS=ALLOC), ties a
+     * sanitizer's address to a device's ranks and what wrote them. */
+    gr_log(GR_LOG_TRACE, GR_SUBSYS_PRIM, "pr: device %d: %llu ranks at %p initialized (%llu owned)", p->index,
+           (unsigned long long)n, (void *)s->rank.ptr, (unsigned long long)p->sub->n_owned);
   }
   gr_pr_ctx c = gr__pr_ctx(s, p);
   c.first = it->iteration == 0;
@@ -472,6 +476,8 @@ static gr_status pr_payload(void *slice, gr_part *p, gr_payload *out) {
 
 static gr_status pr_extract(void *slice, gr_part *p, gr_result *r) {
   gr__pr_slice *s = slice;
+  gr_log(GR_LOG_TRACE, GR_SUBSYS_PRIM, "pr: device %d: copying back %llu ranks from %p", p->index,
+         (unsigned long long)p->sub->n_local, (void *)s->rank.ptr);
   GR_CHECK(gr_part_gather_float(p, s->rank.ptr, r->values));
   if (p->index != 0) return GR_SUCCESS;
   gr_extra *x = &r->extra;

@@ -25,7 +25,8 @@
 # processes, each a slice; default 1), RUN_JOBS (a matrix's gr_run
 # processes at once within each test, GR_E2E_JOBS: on GPUs a short run is
 # mostly the driver's start on the host's cores; default 1; JOBS x RUN_JOBS
-# processes then share the GPUs), LOG_DIR (default
+# processes then share the GPUs; each gets OMP_NUM_THREADS host threads,
+# default the host's cores / (JOBS x RUN_JOBS), at least 1), LOG_DIR (default
 # BUILD_DIR/multi-gpu-tests), BACKEND (gpu, or cpu to try the script where
 # there is no GPU), CUDA_VISIBLE_DEVICES (the GPUs to use, numbered as
 # nvidia-smi numbers them; default all).
@@ -35,6 +36,12 @@ build=${1:-$top/build-gpu}
 logs=${LOG_DIR:-$build/multi-gpu-tests}
 jobs=${JOBS:-3}
 limit=${LIMIT:-540}
+for v in "JOBS=$jobs" "LIMIT=$limit"; do
+  if ! [[ ${v#*=} =~ ^[1-9][0-9]*$ ]]; then
+    echo "multi-gpu-tests: $v: give a number, 1 or more" >&2
+    exit 2
+  fi
+done
 deadline=${DEADLINE:-}
 if [ -n "$deadline" ] && ! [[ $deadline =~ ^[1-9][0-9]*$ ]]; then
   echo "multi-gpu-tests: DEADLINE=$deadline: give seconds, 1 or more" >&2
@@ -94,7 +101,13 @@ if ! [[ ${RUN_JOBS:-1} =~ ^([1-9]|1[0-6])$ ]]; then
   echo "multi-gpu-tests: RUN_JOBS=$RUN_JOBS: give 1 to 16 runs at once" >&2
   exit 2
 fi
-env_common=(GR_RUN="$build/tools/gr_run" GR_E2E_TIMES=1 GR_E2E_JOBS="${RUN_JOBS:-1}" NCCL_NVLS_ENABLE=0
+# Each gr_run's OpenMP threads: a share of the host's cores. Left to
+# OpenMP, every one of the JOBS x RUN_JOBS processes at once takes every
+# core (on 2x4 H200s with 64 cores, a load of 230-390 and 2-GPU runs of a
+# 2,048-vertex graph taking 12-16 s, NCCL ones 30-57 s).
+share=$(($(nproc) / (jobs * ${RUN_JOBS:-1})))
+omp_threads=${OMP_NUM_THREADS:-$((share > 1 ? share : 1))}
+env_common=(OMP_NUM_THREADS="$omp_threads" GR_RUN="$build/tools/gr_run" GR_E2E_TIMES=1 GR_E2E_JOBS="${RUN_JOBS:-1}" NCCL_NVLS_ENABLE=0
   GR_TEST_DATA_DIR="${GR_TEST_DATA_DIR:-$top/../shared/data}")
 # What the build found (NCCL, METIS), as ctest would pass it to the GPU variant.
 ctest_env=$(grep -h 'test_gr_run_multi_gpu.*ENVIRONMENT' "$build/tests/e2e/CTestTestfile.cmake" 2>/dev/null)

@@ -21,7 +21,8 @@
 #   GPUS      the GPUs to use (default all, e.g. "1")
 #   PER_GPU   processes at once on each GPU (default 4: with many more the
 #             processes mostly wait for each other's share of the GPU and
-#             of the host's cores)
+#             of the host's cores); each gets OMP_NUM_THREADS host threads,
+#             default the host's cores / (GPUs x PER_GPU), at least 1
 #   DEADLINE  seconds from the start after which nothing runs (default 540)
 #   MIN_LEFT  a slice is not started with fewer seconds left (default 30)
 #   LOG_DIR   one log per slice (default BUILD_DIR/racecheck-slices)
@@ -33,6 +34,12 @@ slices=${SLICES:-16}
 per_gpu=${PER_GPU:-4}
 deadline=${DEADLINE:-540}
 min_left=${MIN_LEFT:-30}
+for v in "SLICES=$slices" "PER_GPU=$per_gpu" "DEADLINE=$deadline"; do
+  if ! [[ ${v#*=} =~ ^[1-9][0-9]*$ ]]; then
+    echo "racecheck-slices: $v: give a number, 1 or more" >&2
+    exit 2
+  fi
+done
 command -v compute-sanitizer >/dev/null 2>&1 || export PATH=/usr/local/cuda/bin:$PATH
 if ! command -v compute-sanitizer >/dev/null 2>&1; then
   echo "racecheck-slices: compute-sanitizer not found (it comes with the CUDA toolkit)" >&2
@@ -54,6 +61,11 @@ test_exchange_cuda:bfs_on_devices_sharing_gpu_0_equals_one_cpu_device
 test_sssp_cuda:sssp_on_devices_sharing_gpu_0_equals_reference
 test_bc_cuda:bc_on_devices_sharing_gpu_0_equals_one_gpu
 test_bc_cuda:bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu"
+# Each slice's OpenMP threads (the graphs' build, the CPU references): a
+# share of the host's cores; left to OpenMP, every process takes them all.
+n_gpus=$(wc -w <<< "$gpus")
+share=$(($(nproc) / (n_gpus * per_gpu)))
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$((share > 1 ? share : 1))}
 items=${ITEMS:-$(for c in $cases; do for ((k = 0; k < slices; k++)); do echo "$c:$k"; done; done)}
 # Each item once, in the order given.
 items=$(printf '%s\n' $items | awk 'NF && !seen[$0]++')
