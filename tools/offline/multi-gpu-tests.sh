@@ -10,6 +10,15 @@
 # the fault scans start hundreds of runs); apart, its tests can be spread
 # over commands (TESTS or TEST_GROUPS) and run several at once.
 #   tools/offline/multi-gpu-tests.sh [BUILD_DIR]    (default build-gpu)
+# How many at once: every process at once has a context on each GPU of its
+# run, and the GPU time-shares them, so each of a run's many short kernels
+# and waits queues behind the others' time slices. Measured on a pair of
+# H200s (2026-11-27): 38 processes at once, a 2-GPU run of a 2,048-vertex
+# graph 12-20 s (an NCCL one 30-60 s); 6 at once, 2.4-4.2 s (NCCL, whose
+# transfers need both GPUs' slices at once, 15-23 s); alone, 0.5 s (NCCL
+# 1.2 s). JOBS x RUN_JOBS of about 6 a pair of GPUs, fewer for the NCCL
+# tests, and the pairs of a larger machine side by side
+# (CUDA_VISIBLE_DEVICES), get the most runs an hour.
 # Needs a build with its tests (tools/offline/gpu-node.sh, e.g. with
 # GR_TESTS=none GR_TARGETS="gr_run test_gr_run_multi").
 # Environment: JOBS (default 3), LIMIT (seconds per test, default 540),
@@ -23,10 +32,9 @@
 # program's order; NAME@K/N runs slice K of N of a test tagged "sliced",
 # GR_TEST_SLICE), SLICES (N: every sliced test not given a slice runs as N
 # processes, each a slice; default 1), RUN_JOBS (a matrix's gr_run
-# processes at once within each test, GR_E2E_JOBS: on GPUs a short run is
-# mostly the driver's start on the host's cores; default 1; JOBS x RUN_JOBS
-# processes then share the GPUs; each gets OMP_NUM_THREADS host threads,
-# default the host's cores / (JOBS x RUN_JOBS), at least 1), LOG_DIR (default
+# processes at once within each test, GR_E2E_JOBS; default 1; JOBS x
+# RUN_JOBS processes then share the GPUs; each gets OMP_NUM_THREADS host
+# threads, default the host's cores / (JOBS x RUN_JOBS), at least 1), LOG_DIR (default
 # BUILD_DIR/multi-gpu-tests), BACKEND (gpu, or cpu to try the script where
 # there is no GPU), CUDA_VISIBLE_DEVICES (the GPUs to use, numbered as
 # nvidia-smi numbers them; default all).
@@ -165,6 +173,8 @@ run_one() { # name[@K/N]
   printf '%-78s %-14s %-18s %5d %6s %8s %8s\n' "$t" "$(group_of "$t")" "$result" $((SECONDS - t0)) $runs > "$logs/$f.row"
 }
 
+echo "multi-gpu-tests: $(wc -w <<< "$tests") tests, $jobs at once, ${RUN_JOBS:-1} runs at once in each," \
+  "OMP_NUM_THREADS=$omp_threads a run"
 running=0
 for t in $tests; do
   run_one "$t" &

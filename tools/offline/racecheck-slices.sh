@@ -40,6 +40,10 @@ for v in "SLICES=$slices" "PER_GPU=$per_gpu" "DEADLINE=$deadline"; do
     exit 2
   fi
 done
+if ! [[ $min_left =~ ^[0-9]+$ ]]; then
+  echo "racecheck-slices: MIN_LEFT=$min_left: give seconds, 0 or more" >&2
+  exit 2
+fi
 command -v compute-sanitizer >/dev/null 2>&1 || export PATH=/usr/local/cuda/bin:$PATH
 if ! command -v compute-sanitizer >/dev/null 2>&1; then
   echo "racecheck-slices: compute-sanitizer not found (it comes with the CUDA toolkit)" >&2
