@@ -1104,6 +1104,30 @@ START_TEST(more_gpus_than_exist_exit_2) {
 }
 END_TEST
 
+/* GR_DEBUG=TRACE over ALLOC and PRIM names every device allocation and
+ * free by its address, and PageRank names its ranks' buffer when the first
+ * iteration has initialized it and when the extract copies it back: the
+ * same address, which is what ties a compute-sanitizer report to a buffer. */
+START_TEST(trace_names_allocations_by_address) {
+  const char *env[] = {"GR_DEBUG=TRACE", "GR_DEBUG_SUBSYS=ALLOC,PRIM", NULL};
+  ck_assert_int_eq(run_env(env, "--primitive", "pr", "--gen", "kron:8:4", "--runs", "1", "--validate", NULL), 0);
+  const char *key = "bytes for pr ranks at ";
+  const char *a = strstr(err_text, key);
+  ck_assert_msg(a, "no allocation of the ranks in the trace:\n%s", err_text);
+  char addr[40] = "";
+  ck_assert_int_eq(sscanf(a + strlen(key), "%39s", addr), 1);
+  ck_assert_msg(strcmp(addr, "(nil)") != 0, "the ranks' address: %s", addr);
+  char want[96];
+  snprintf(want, sizeof want, "256 ranks at %s initialized (256 owned)", addr);
+  assert_err_has(want);
+  snprintf(want, sizeof want, "copying back 256 ranks from %s", addr);
+  assert_err_has(want);
+  /* Freed by address too (a free's line has no "for"). */
+  snprintf(want, sizeof want, "bytes at %s (in use", addr);
+  assert_err_has(want);
+}
+END_TEST
+
 int main(void) {
   if (on_gpu()) {
     const char *bin = getenv("GR_RUN");
@@ -1143,6 +1167,7 @@ int main(void) {
   tcase_add_test(runs, same_seed_same_sources);
   tcase_add_test(runs, graph_memory_host_validates_every_primitive);
   tcase_add_test(runs, compress_packed_validates_every_primitive);
+  tcase_add_test(runs, trace_names_allocations_by_address);
   suite_add_tcase(s, runs);
   TCase *bad = tcase_create("failures");
   tcase_set_timeout(bad, 300);
