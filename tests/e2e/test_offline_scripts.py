@@ -4,13 +4,14 @@
 # racecheck-slices.sh) where there is no GPU: the multi-device tests'
 # runner on CPU devices (its table, its share of host threads, a test
 # not started before its deadline, bad settings refused with exit 2), and
-# racecheck-slices.sh's refusal of bad settings before it looks for a GPU
-# or compute-sanitizer. A device command costs minutes; a runner that
+# racecheck-slices.sh with stand-ins for compute-sanitizer and a GPU test
+# program (its queue, verdicts, deadline and refusals). A device command costs minutes; a runner that
 # breaks there loses them, so its breakage is caught here.
 import os
 import subprocess
 import sys
 import tempfile
+import time
 
 top, build = sys.argv[1], sys.argv[2]
 multi = os.path.join(top, "tools", "offline", "multi-gpu-tests.sh")
@@ -20,7 +21,8 @@ tmp = tempfile.mkdtemp(prefix="gr-offline-")
 
 def run(script, env, *args):
     e = dict(os.environ)
-    for k in ("JOBS", "RUN_JOBS", "LIMIT", "DEADLINE", "TESTS", "SLICES", "OMP_NUM_THREADS", "PER_GPU", "ITEMS"):
+    for k in ("JOBS", "RUN_JOBS", "LIMIT", "DEADLINE", "TESTS", "SLICES", "OMP_NUM_THREADS", "PER_GPU", "ITEMS",
+              "GPUS", "GRACE", "MIN_LEFT", "CUDA_VISIBLE_DEVICES"):
         e.pop(k, None)
     e.update(env)
     return subprocess.run(["bash", script, *args], env=e, capture_output=True, text=True, timeout=600)
@@ -73,7 +75,66 @@ assert r.returncode == 2 and "build them first" in r.stderr, r.stderr
 
 # racecheck-slices.sh refuses bad numbers before it needs a GPU.
 for env, said in (({"PER_GPU": "0"}, "PER_GPU=0"), ({"SLICES": "x"}, "SLICES=x"), ({"DEADLINE": "-1"}, "DEADLINE=-1"),
-                  ({"MIN_LEFT": "soon"}, "MIN_LEFT=soon")):
+                  ({"MIN_LEFT": "soon"}, "MIN_LEFT=soon"), ({"GRACE": "1.5"}, "GRACE=1.5")):
     r = run(race, dict(env, LOG_DIR=os.path.join(tmp, "race")), build)
     assert r.returncode == 2 and said in r.stderr, (env, r.stdout, r.stderr)
+
+# racecheck-slices.sh's queue, verdicts and deadline, with a stand-in for
+# compute-sanitizer (it runs the program) and for the GPU test program
+# (what it prints and how it ends depend on its slice, as a sanitized
+# slice would: clean, hazards, past the limit, a failed check).
+fake = os.path.join(tmp, "fake")
+os.makedirs(os.path.join(fake, "bin"))
+os.makedirs(os.path.join(fake, "build", "tests", "gpu"))
+with open(os.path.join(fake, "bin", "compute-sanitizer"), "w") as f:
+    f.write('#!/bin/sh\nfor a; do last=$a; done\nexec "$last"\n')
+with open(os.path.join(fake, "build", "tests", "gpu", "test_bc_cuda"), "w") as f:
+    f.write("""#!/bin/sh
+k=${GR_TEST_SLICE%/*}
+case $((k % 4)) in
+  0) echo "100%: Checks: 1, Failures: 0, Errors: 0"; echo "========= RACECHECK SUMMARY: 0 hazards displayed"; exit 0 ;;
+  1) echo "100%: Checks: 1, Failures: 0, Errors: 0"; echo "========= RACECHECK SUMMARY: 2 hazards displayed"; exit 9 ;;
+  2) trap '' TERM; exec sleep 100 ;;
+  3) echo "0%: Checks: 1, Failures: 1, Errors: 0"; echo "========= RACECHECK SUMMARY: 0 hazards displayed"; exit 1 ;;
+esac
+""")
+for x in ("bin/compute-sanitizer", "build/tests/gpu/test_bc_cuda"):
+    os.chmod(os.path.join(fake, x), 0o755)
+fbuild = os.path.join(fake, "build")
+item = "test_bc_cuda:cuda_bc_equals_reference:"
+renv = {"PATH": os.path.join(fake, "bin") + ":" + os.environ["PATH"], "GPUS": "0 1", "PER_GPU": "2"}
+
+
+def race_run(items, logs, **env):
+    return run(race, dict(renv, ITEMS=" ".join(item + str(k) for k in items), LOG_DIR=os.path.join(tmp, logs), **env),
+               fbuild)
+
+
+def verdicts(out):
+    return {line.split()[2]: line.split()[3] for line in out.splitlines() if line.startswith("test_bc_cuda ")}
+
+
+r = race_run([0, 4, 8], "r1")
+assert r.returncode == 0, r.stdout + r.stderr
+assert verdicts(r.stdout) == {"0/16": "0-hazards", "4/16": "0-hazards", "8/16": "0-hazards"}, r.stdout
+r = race_run([0, 1, 3], "r2")
+assert r.returncode == 1, r.stdout + r.stderr
+assert verdicts(r.stdout) == {"0/16": "0-hazards", "1/16": "2-hazards", "3/16": "failed-rc-1"}, r.stdout
+# A slice past its limit that ignores the TERM (as a sanitizer writing
+# its records may) is killed GRACE seconds later, still by the deadline;
+# one that would start with too little left is not started. Exit 3:
+# nothing wrong seen, not everything ran.
+t = time.time()
+r = race_run([2, 0, 6], "r3", DEADLINE="6", GRACE="3", MIN_LEFT="2", PER_GPU="1", GPUS="0")
+took = time.time() - t
+assert r.returncode == 3, r.stdout + r.stderr
+assert verdicts(r.stdout) == {"2/16": "past-limit", "0/16": "not-started", "6/16": "not-started"}, r.stdout
+assert took < 6 + 2, took
+# Bad items: a case the program lacks, a slice out of range, no program.
+r = run(race, dict(renv, ITEMS="test_bc_cuda:no_such_case:0", LOG_DIR=os.path.join(tmp, "r4")), fbuild)
+assert r.returncode == 2 and "has no case named no_such_case" in r.stderr, r.stderr
+r = run(race, dict(renv, ITEMS=item + "16", LOG_DIR=os.path.join(tmp, "r4")), fbuild)
+assert r.returncode == 2 and "the slice must be 0..15" in r.stderr, r.stderr
+r = run(race, dict(renv, ITEMS="test_sssp_cuda:cuda_sssp_equals_reference:0", LOG_DIR=os.path.join(tmp, "r4")), fbuild)
+assert r.returncode == 2 and "is missing" in r.stderr, r.stderr
 print("ok")

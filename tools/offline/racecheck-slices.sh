@@ -23,7 +23,9 @@
 #             processes mostly wait for each other's share of the GPU and
 #             of the host's cores); each gets OMP_NUM_THREADS host threads,
 #             default the host's cores / (GPUs x PER_GPU), at least 1
-#   DEADLINE  seconds from the start after which nothing runs (default 540)
+#   DEADLINE  seconds from the start by which every slice has ended
+#             (default 540): a slice gets what is left less GRACE
+#             (default 30), the time between its TERM and its KILL
 #   MIN_LEFT  a slice is not started with fewer seconds left (default 30)
 #   LOG_DIR   one log per slice (default BUILD_DIR/racecheck-slices)
 set -uo pipefail
@@ -40,10 +42,12 @@ for v in "SLICES=$slices" "PER_GPU=$per_gpu" "DEADLINE=$deadline"; do
     exit 2
   fi
 done
-if ! [[ $min_left =~ ^[0-9]+$ ]]; then
-  echo "racecheck-slices: MIN_LEFT=$min_left: give seconds, 0 or more" >&2
-  exit 2
-fi
+for v in "MIN_LEFT=$min_left" "GRACE=${GRACE:-30}"; do
+  if ! [[ ${v#*=} =~ ^[0-9]+$ ]]; then
+    echo "racecheck-slices: $v: give seconds, 0 or more" >&2
+    exit 2
+  fi
+done
 command -v compute-sanitizer >/dev/null 2>&1 || export PATH=/usr/local/cuda/bin:$PATH
 if ! command -v compute-sanitizer >/dev/null 2>&1; then
   echo "racecheck-slices: compute-sanitizer not found (it comes with the CUDA toolkit)" >&2
@@ -107,6 +111,9 @@ printf '%s\n' $items >"$queue"
 echo 0 >"$queue.next"
 : >"$logs/results.txt"
 t0=$SECONDS
+# Seconds between a slice's TERM at its limit and its KILL: the sanitizer
+# writes its summary on the way out.
+grace=${GRACE:-30}
 
 # Takes the next item from the queue under a lock, so that the workers of
 # every GPU share one queue and a GPU whose slices end early takes more.
@@ -124,7 +131,9 @@ worker() { # gpu
   local gpu=$1 it prog case k left log start rc n result
   while it=$(take) && [ -n "$it" ]; do
     split_item "$it"
-    left=$((deadline - (SECONDS - t0)))
+    # What is left of the deadline less the kill's grace below, so that
+    # the last slices end by the deadline even when killed.
+    left=$((deadline - (SECONDS - t0) - grace))
     if [ "$left" -lt "$min_left" ]; then
       printf '%s %s %s/%s not-started 0\n' "$prog" "$case" "$k" "$slices" >>"$logs/results.txt"
       continue
@@ -132,7 +141,7 @@ worker() { # gpu
     log=$logs/$prog-$case-$k.log
     start=$SECONDS
     CUDA_VISIBLE_DEVICES=$gpu CK_RUN_CASE=$case GR_TEST_SLICE=$k/$slices \
-      timeout -k 30 "$left" compute-sanitizer --tool racecheck --error-exitcode 9 "$build/tests/gpu/$prog" >"$log" 2>&1
+      timeout -k "$grace" "$left" compute-sanitizer --tool racecheck --error-exitcode 9 "$build/tests/gpu/$prog" >"$log" 2>&1
     rc=$?
     n=$(grep -Eo 'RACECHECK SUMMARY: [0-9]+ hazard' "$log" | grep -Eo '[0-9]+' | tail -1)
     # racecheck prints each hazard as its kernel ends and the summary at
