@@ -242,6 +242,10 @@ gr_status gr_device_malloc(gr_device *dev, void **out, size_t bytes, const char 
 void gr_device_free(gr_device *dev, void *p, size_t bytes) {
   if (!p) return;
   gr__activity.allocations++;
+  dev->mem.bytes_in_use -= bytes <= dev->mem.bytes_in_use ? bytes : dev->mem.bytes_in_use;
+  /* Logged before the free: a freed pointer's value is indeterminate. */
+  gr_log(GR_LOG_TRACE, GR_SUBSYS_ALLOC, "device %d: -%zu bytes at %p (in use %llu)", dev->ordinal, bytes, p,
+         (unsigned long long)dev->mem.bytes_in_use);
   if (dev->backend == GR_BACKEND_CPU) {
     free(p);
   } else {
@@ -249,9 +253,6 @@ void gr_device_free(gr_device *dev, void *p, size_t bytes) {
     gr__cuda_free(dev, p);
 #endif
   }
-  dev->mem.bytes_in_use -= bytes <= dev->mem.bytes_in_use ? bytes : dev->mem.bytes_in_use;
-  gr_log(GR_LOG_TRACE, GR_SUBSYS_ALLOC, "device %d: -%zu bytes at %p (in use %llu)", dev->ordinal, bytes, p,
-         (unsigned long long)dev->mem.bytes_in_use);
 }
 
 gr_device_mem_stats gr_device_mem_stats_get(const gr_device *dev) { return dev->mem; }

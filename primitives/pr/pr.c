@@ -407,7 +407,7 @@ static gr_status pr_iterate(void *slice, gr_part *p, gr_iter *it) {
     s->dangling = p->m_global ? 0.0 : 1.0;
     gr_pr_ctx c0 = gr__pr_ctx(s, p);
     GR_CHECK(ops->init(p->dev, p->ws, &all, &c0));
-    /* With the allocations' trace (GR_DEBUG_SUBSYS=ALLOC), ties a
+    /* With the allocations' trace (GR_DEBUG_SUBSYS=ALLOC,PRIM), ties a
      * sanitizer's address to a device's ranks and what wrote them. */
     gr_log(GR_LOG_TRACE, GR_SUBSYS_PRIM, "pr: device %d: %llu ranks at %p initialized (%llu owned)", p->index,
            (unsigned long long)n, (void *)s->rank.ptr, (unsigned long long)p->sub->n_owned);

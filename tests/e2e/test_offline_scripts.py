@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: Apache-2.0
 # The GPU machines' test runners (tools/offline/multi-gpu-tests.sh and
 # racecheck-slices.sh) where there is no GPU: the multi-device tests'
-# runner on CPU devices (its table, its share of host threads, a test
-# not started before its deadline, bad settings refused with exit 2), and
+# runner on CPU devices (its table, its share of host threads, a test not
+# started before its deadline, bad settings refused with exit 2, the GPUs
+# it is given checked against a stand-in nvidia-smi), and
 # racecheck-slices.sh with stand-ins for compute-sanitizer and a GPU test
-# program (its queue, verdicts, deadline and refusals). A device command costs minutes; a runner that
-# breaks there loses them, so its breakage is caught here.
+# program (its queue, verdicts, deadline and refusals). A device command
+# costs minutes; a runner that breaks there loses them, so its breakage is
+# caught here.
 import os
 import subprocess
 import sys
@@ -16,14 +18,44 @@ import time
 top, build = sys.argv[1], sys.argv[2]
 multi = os.path.join(top, "tools", "offline", "multi-gpu-tests.sh")
 race = os.path.join(top, "tools", "offline", "racecheck-slices.sh")
-tmp = tempfile.mkdtemp(prefix="gr-offline-")
+holder = tempfile.TemporaryDirectory(prefix="gr-offline-")
+tmp = holder.name
+
+# Stand-ins first on PATH: nproc says 16 CPUs (so the thread share is a
+# division, whatever this machine has), nvidia-smi lists two GPUs,
+# compute-sanitizer runs the program it is given.
+fake = os.path.join(tmp, "fake")
+os.makedirs(os.path.join(fake, "bin"))
+os.makedirs(os.path.join(fake, "build", "tests", "gpu"))
+stand_ins = {
+    "bin/nproc": "#!/bin/sh\necho 16\n",
+    "bin/nvidia-smi": "#!/bin/sh\necho 'GPU 0: NVIDIA H200 (UUID: GPU-aaaa)'\necho 'GPU 1: NVIDIA H200 (UUID: GPU-bbbb)'\n",
+    "bin/compute-sanitizer": '#!/bin/sh\nfor a; do last=$a; done\nexec "$last"\n',
+    # A GPU test program under racecheck: its slice says how it ends.
+    "build/tests/gpu/test_bc_cuda": """#!/bin/sh
+k=${GR_TEST_SLICE%/*}
+case $((k % 4)) in
+  0) echo "100%: Checks: 1, Failures: 0, Errors: 0"; echo "========= RACECHECK SUMMARY: 0 hazards displayed"; exit 0 ;;
+  1) echo "100%: Checks: 1, Failures: 0, Errors: 0"; echo "========= RACECHECK SUMMARY: 2 hazards displayed"; exit 9 ;;
+  2) trap '' TERM; exec sleep 100 ;;
+  3) echo "0%: Checks: 1, Failures: 1, Errors: 0"; echo "========= RACECHECK SUMMARY: 0 hazards displayed"; exit 1 ;;
+esac
+""",
+}
+for name, text in stand_ins.items():
+    path = os.path.join(fake, name)
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, 0o755)
+path = os.path.join(fake, "bin") + ":" + os.environ["PATH"]
 
 
 def run(script, env, *args):
     e = dict(os.environ)
-    for k in ("JOBS", "RUN_JOBS", "LIMIT", "DEADLINE", "TESTS", "SLICES", "OMP_NUM_THREADS", "PER_GPU", "ITEMS",
-              "GPUS", "GRACE", "MIN_LEFT", "CUDA_VISIBLE_DEVICES"):
+    for k in ("JOBS", "RUN_JOBS", "LIMIT", "DEADLINE", "TESTS", "SLICES", "OMP_NUM_THREADS", "OMP_THREAD_LIMIT",
+              "PER_GPU", "ITEMS", "GPUS", "GRACE", "MIN_LEFT", "CUDA_VISIBLE_DEVICES", "BACKEND"):
         e.pop(k, None)
+    e["PATH"] = path
     e.update(env)
     return subprocess.run(["bash", script, *args], env=e, capture_output=True, text=True, timeout=600)
 
@@ -37,15 +69,17 @@ base = {"BACKEND": "cpu", "LOG_DIR": os.path.join(tmp, "multi")}
 
 # Two tests, two at once, two runs at once in each: both pass, the table
 # has a row for each with its runs counted, and each run gets its share of
-# the host's threads (nproc / 4, at least 1).
+# the 16 CPUs: 16 / (2 x 2).
 r = run(multi, dict(base, TESTS=quick, JOBS="2", RUN_JOBS="2"), build)
 assert r.returncode == 0, r.stdout + r.stderr
 t = rows(r.stdout)
 for name in quick.split():
     assert name in t and " passed " in t[name], r.stdout
 assert int(t["bad_multi_device_options_exit_2"].split()[4]) >= 1, r.stdout
-share = max(1, os.cpu_count() // 4)
-assert f"OMP_NUM_THREADS={share} a run" in r.stdout, r.stdout
+assert "2 tests on CPU devices" in r.stdout and "OMP_NUM_THREADS=4 a run" in r.stdout, r.stdout
+# JOBS beyond the tests do not shrink the share: 16 / (2 x 1).
+r = run(multi, dict(base, TESTS=quick, JOBS="8"), build)
+assert r.returncode == 0 and "OMP_NUM_THREADS=8 a run" in r.stdout, r.stdout + r.stderr
 r = run(multi, dict(base, TESTS=quick, JOBS="1", OMP_NUM_THREADS="3"), build)
 assert r.returncode == 0 and "OMP_NUM_THREADS=3 a run" in r.stdout, r.stdout + r.stderr
 
@@ -55,12 +89,10 @@ assert r.returncode == 1, r.stdout + r.stderr
 t = rows(r.stdout)
 assert all("not started" in t[n] for n in quick.split()), r.stdout
 
-# A slice of a sliced test runs; a slice of one that is not sliced, or
-# one out of range, is refused.
-r = run(multi, dict(base, TESTS="bad_multi_device_options_exit_2@0/2"), build)
-assert r.returncode == 2 and "only the tests tagged sliced" in r.stderr, r.stdout + r.stderr
-r = run(multi, dict(base, TESTS="failure_on_one_device_ends_cc_pr_and_bc_cleanly@2/2"), build)
-assert r.returncode == 2, r.stdout + r.stderr
+# A slice of a test not tagged sliced, or one out of range, is refused.
+for bad in ("bad_multi_device_options_exit_2@0/2", "failure_on_one_device_ends_cc_pr_and_bc_cleanly@2/2"):
+    r = run(multi, dict(base, TESTS=bad), build)
+    assert r.returncode == 2 and "only the tests tagged sliced" in r.stderr, r.stdout + r.stderr
 
 # Bad settings: exit 2 with the setting named, nothing run.
 for env, said in (({"JOBS": "0"}, "JOBS=0"), ({"JOBS": "x"}, "JOBS=x"), ({"LIMIT": "-5"}, "LIMIT=-5"),
@@ -73,36 +105,35 @@ for env, said in (({"JOBS": "0"}, "JOBS=0"), ({"JOBS": "x"}, "JOBS=x"), ({"LIMIT
 r = run(multi, dict(base, TESTS=quick), os.path.join(tmp, "no-build"))
 assert r.returncode == 2 and "build them first" in r.stderr, r.stderr
 
-# racecheck-slices.sh refuses bad numbers before it needs a GPU.
+# On GPUs, CUDA_VISIBLE_DEVICES names the GPUs to use, each one that
+# nvidia-smi lists (by index or UUID); anything else is refused before a
+# test starts (CUDA would stop reading the list there and the tests would
+# see fewer GPUs than they were told). The DEADLINE starts no test.
+gpu = {"LOG_DIR": os.path.join(tmp, "multi-gpu"), "TESTS": quick, "DEADLINE": "20"}
+r = run(multi, dict(gpu, CUDA_VISIBLE_DEVICES="1,GPU-aaaa"), build)
+assert "2 tests on 2 GPUs" in r.stdout, r.stdout + r.stderr
+r = run(multi, dict(gpu, CUDA_VISIBLE_DEVICES="1"), build)
+assert "2 tests on 1 GPUs" in r.stdout, r.stdout + r.stderr
+r = run(multi, gpu, build)
+assert "2 tests on 2 GPUs" in r.stdout, r.stdout + r.stderr
+for bad, said in (("2", "2 is not one of"), ("0,-1", "-1 is not one of"), ("GPU-cccc", "GPU-cccc is not one of"),
+                  ("", "CUDA_VISIBLE_DEVICES is empty")):
+    r = run(multi, dict(gpu, CUDA_VISIBLE_DEVICES=bad), build)
+    assert r.returncode == 2 and said in r.stderr, (bad, r.stdout, r.stderr)
+
+# racecheck-slices.sh refuses bad numbers before it needs a GPU, octal-
+# looking ones included (bash's arithmetic would read 08 as octal).
 for env, said in (({"PER_GPU": "0"}, "PER_GPU=0"), ({"SLICES": "x"}, "SLICES=x"), ({"DEADLINE": "-1"}, "DEADLINE=-1"),
-                  ({"MIN_LEFT": "soon"}, "MIN_LEFT=soon"), ({"GRACE": "1.5"}, "GRACE=1.5")):
+                  ({"MIN_LEFT": "soon"}, "MIN_LEFT=soon"), ({"MIN_LEFT": "08"}, "MIN_LEFT=08"),
+                  ({"GRACE": "1.5"}, "GRACE=1.5"), ({"GRACE": "0"}, "GRACE=0"), ({"GRACE": "08"}, "GRACE=08"),
+                  ({"DEADLINE": "60"}, "DEADLINE=60 leaves no slice time")):
     r = run(race, dict(env, LOG_DIR=os.path.join(tmp, "race")), build)
     assert r.returncode == 2 and said in r.stderr, (env, r.stdout, r.stderr)
 
-# racecheck-slices.sh's queue, verdicts and deadline, with a stand-in for
-# compute-sanitizer (it runs the program) and for the GPU test program
-# (what it prints and how it ends depend on its slice, as a sanitized
-# slice would: clean, hazards, past the limit, a failed check).
-fake = os.path.join(tmp, "fake")
-os.makedirs(os.path.join(fake, "bin"))
-os.makedirs(os.path.join(fake, "build", "tests", "gpu"))
-with open(os.path.join(fake, "bin", "compute-sanitizer"), "w") as f:
-    f.write('#!/bin/sh\nfor a; do last=$a; done\nexec "$last"\n')
-with open(os.path.join(fake, "build", "tests", "gpu", "test_bc_cuda"), "w") as f:
-    f.write("""#!/bin/sh
-k=${GR_TEST_SLICE%/*}
-case $((k % 4)) in
-  0) echo "100%: Checks: 1, Failures: 0, Errors: 0"; echo "========= RACECHECK SUMMARY: 0 hazards displayed"; exit 0 ;;
-  1) echo "100%: Checks: 1, Failures: 0, Errors: 0"; echo "========= RACECHECK SUMMARY: 2 hazards displayed"; exit 9 ;;
-  2) trap '' TERM; exec sleep 100 ;;
-  3) echo "0%: Checks: 1, Failures: 1, Errors: 0"; echo "========= RACECHECK SUMMARY: 0 hazards displayed"; exit 1 ;;
-esac
-""")
-for x in ("bin/compute-sanitizer", "build/tests/gpu/test_bc_cuda"):
-    os.chmod(os.path.join(fake, x), 0o755)
+# Its queue and verdicts, with the stand-in program.
 fbuild = os.path.join(fake, "build")
 item = "test_bc_cuda:cuda_bc_equals_reference:"
-renv = {"PATH": os.path.join(fake, "bin") + ":" + os.environ["PATH"], "GPUS": "0 1", "PER_GPU": "2"}
+renv = {"GPUS": "0 1", "PER_GPU": "2"}
 
 
 def race_run(items, logs, **env):
@@ -120,21 +151,22 @@ assert verdicts(r.stdout) == {"0/16": "0-hazards", "4/16": "0-hazards", "8/16": 
 r = race_run([0, 1, 3], "r2")
 assert r.returncode == 1, r.stdout + r.stderr
 assert verdicts(r.stdout) == {"0/16": "0-hazards", "1/16": "2-hazards", "3/16": "failed-rc-1"}, r.stdout
-# A slice past its limit that ignores the TERM (as a sanitizer writing
-# its records may) is killed GRACE seconds later, still by the deadline;
-# one that would start with too little left is not started. Exit 3:
-# nothing wrong seen, not everything ran.
+# A slice past its limit that ignores the TERM (as a sanitizer writing its
+# records may) is killed GRACE seconds later, by the deadline; one that
+# would start with too little left is not started. Exit 3: nothing wrong
+# seen, not everything ran. With the grace not taken off the slice's
+# limit, the run would take DEADLINE + GRACE (15 s); without a kill, 100.
 t = time.time()
-r = race_run([2, 0, 6], "r3", DEADLINE="6", GRACE="3", MIN_LEFT="2", PER_GPU="1", GPUS="0")
+r = race_run([2, 0, 6], "r3", DEADLINE="10", GRACE="5", MIN_LEFT="2", PER_GPU="1", GPUS="0")
 took = time.time() - t
 assert r.returncode == 3, r.stdout + r.stderr
 assert verdicts(r.stdout) == {"2/16": "past-limit", "0/16": "not-started", "6/16": "not-started"}, r.stdout
-assert took < 6 + 2, took
+assert took < 14, took
 # Bad items: a case the program lacks, a slice out of range, no program.
-r = run(race, dict(renv, ITEMS="test_bc_cuda:no_such_case:0", LOG_DIR=os.path.join(tmp, "r4")), fbuild)
-assert r.returncode == 2 and "has no case named no_such_case" in r.stderr, r.stderr
-r = run(race, dict(renv, ITEMS=item + "16", LOG_DIR=os.path.join(tmp, "r4")), fbuild)
-assert r.returncode == 2 and "the slice must be 0..15" in r.stderr, r.stderr
-r = run(race, dict(renv, ITEMS="test_sssp_cuda:cuda_sssp_equals_reference:0", LOG_DIR=os.path.join(tmp, "r4")), fbuild)
-assert r.returncode == 2 and "is missing" in r.stderr, r.stderr
+for items, said in (("test_bc_cuda:no_such_case:0", "has no case named no_such_case"),
+                    (item + "16", "the slice must be 0..15"),
+                    ("test_sssp_cuda:cuda_sssp_equals_reference:0", "is missing")):
+    r = run(race, dict(renv, ITEMS=items, LOG_DIR=os.path.join(tmp, "r4")), fbuild)
+    assert r.returncode == 2 and said in r.stderr, (items, r.stderr)
+holder.cleanup()
 print("ok")

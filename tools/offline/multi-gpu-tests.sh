@@ -34,7 +34,7 @@
 # processes, each a slice; default 1), RUN_JOBS (a matrix's gr_run
 # processes at once within each test, GR_E2E_JOBS; default 1; JOBS x
 # RUN_JOBS processes then share the GPUs; each gets OMP_NUM_THREADS host
-# threads, default the host's cores / (JOBS x RUN_JOBS), at least 1), LOG_DIR (default
+# threads, default the host's CPUs / the processes at once, at least 1), LOG_DIR (default
 # BUILD_DIR/multi-gpu-tests), BACKEND (gpu, or cpu to try the script where
 # there is no GPU), CUDA_VISIBLE_DEVICES (the GPUs to use, numbered as
 # nvidia-smi numbers them; default all).
@@ -109,11 +109,15 @@ if ! [[ ${RUN_JOBS:-1} =~ ^([1-9]|1[0-6])$ ]]; then
   echo "multi-gpu-tests: RUN_JOBS=$RUN_JOBS: give 1 to 16 runs at once" >&2
   exit 2
 fi
-# Each gr_run's OpenMP threads: a share of the host's cores. Left to
-# OpenMP, every one of the JOBS x RUN_JOBS processes at once takes every
-# core (on 2x4 H200s with 64 cores, a load of 230-390 and 2-GPU runs of a
-# 2,048-vertex graph taking 12-16 s, NCCL ones 30-57 s).
-share=$(($(nproc) / (jobs * ${RUN_JOBS:-1})))
+# Each gr_run's OpenMP threads: a share of the host's CPUs among the
+# processes at once (min(JOBS, tests) x RUN_JOBS). Left to OpenMP, each
+# takes them all. Copies of this script sharing a host should set
+# OMP_NUM_THREADS themselves.
+at_once=$(wc -w <<< "$tests")
+[ "$at_once" -gt "$jobs" ] && at_once=$jobs
+[ "$at_once" -gt 0 ] || at_once=1
+ncpu=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+share=$((ncpu / (at_once * ${RUN_JOBS:-1})))
 omp_threads=${OMP_NUM_THREADS:-$((share > 1 ? share : 1))}
 env_common=(OMP_NUM_THREADS="$omp_threads" GR_RUN="$build/tools/gr_run" GR_E2E_TIMES=1 GR_E2E_JOBS="${RUN_JOBS:-1}" NCCL_NVLS_ENABLE=0
   GR_TEST_DATA_DIR="${GR_TEST_DATA_DIR:-$top/../shared/data}")
@@ -128,8 +132,23 @@ if [ "$backend" = gpu ]; then
   # lists them all): two copies of this script, each on a pair of a
   # 4-GPU machine, run the 2-GPU tests twice as fast with the cores to
   # spare for their driver starts.
-  if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then
-    gpus=$(tr ',' '\n' <<< "$CUDA_VISIBLE_DEVICES" | grep -c .)
+  if [ -n "${CUDA_VISIBLE_DEVICES+set}" ]; then
+    # CUDA stops reading the list at its first entry that names no GPU,
+    # so every entry must: an index nvidia-smi lists, or a GPU's UUID.
+    listed=$(nvidia-smi -L 2>/dev/null)
+    n=0
+    IFS=, read -ra want <<< "$CUDA_VISIBLE_DEVICES"
+    for g in "${want[@]}"; do
+      if { [[ $g =~ ^(0|[1-9][0-9]*)$ ]] && [ "$g" -lt "$gpus" ]; } || { [[ $g == GPU-* ]] && [[ $listed == *"UUID: $g)"* ]]; }; then
+        n=$((n + 1))
+      else
+        echo "multi-gpu-tests: CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES: $g is not one of this machine's" \
+          "$gpus GPUs (nvidia-smi -L)" >&2
+        exit 2
+      fi
+    done
+    [ "$n" -gt 0 ] || { echo "multi-gpu-tests: CUDA_VISIBLE_DEVICES is empty: no GPU to use" >&2; exit 2; }
+    gpus=$n
     export CUDA_DEVICE_ORDER=PCI_BUS_ID
   fi
   env_common+=(GR_E2E_BACKEND=gpu GR_E2E_GPUS="$gpus")
@@ -173,7 +192,9 @@ run_one() { # name[@K/N]
   printf '%-78s %-14s %-18s %5d %6s %8s %8s\n' "$t" "$(group_of "$t")" "$result" $((SECONDS - t0)) $runs > "$logs/$f.row"
 }
 
-echo "multi-gpu-tests: $(wc -w <<< "$tests") tests, $jobs at once, ${RUN_JOBS:-1} runs at once in each," \
+where="on CPU devices"
+[ "$backend" = gpu ] && where="on $gpus GPUs"
+echo "multi-gpu-tests: $(wc -w <<< "$tests") tests $where, $jobs at once, ${RUN_JOBS:-1} runs at once in each," \
   "OMP_NUM_THREADS=$omp_threads a run"
 running=0
 for t in $tests; do

@@ -22,11 +22,14 @@
 #   PER_GPU   processes at once on each GPU (default 4: with many more the
 #             processes mostly wait for each other's share of the GPU and
 #             of the host's cores); each gets OMP_NUM_THREADS host threads,
-#             default the host's cores / (GPUs x PER_GPU), at least 1
-#   DEADLINE  seconds from the start by which every slice has ended
-#             (default 540): a slice gets what is left less GRACE
-#             (default 30), the time between its TERM and its KILL
-#   MIN_LEFT  a slice is not started with fewer seconds left (default 30)
+#             default the host's CPUs / the slices at once, at least 1
+#   DEADLINE  seconds from the start by which every slice has ended, to
+#             within a second or so (default 540): a slice gets what is
+#             left less GRACE (default 30, at least 1), the time between
+#             its TERM and its KILL, in which the sanitizer writes its
+#             summary; more than GRACE + MIN_LEFT
+#   MIN_LEFT  a slice is not started with fewer seconds for it, GRACE
+#             taken off (default 30)
 #   LOG_DIR   one log per slice (default BUILD_DIR/racecheck-slices)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -36,18 +39,24 @@ slices=${SLICES:-16}
 per_gpu=${PER_GPU:-4}
 deadline=${DEADLINE:-540}
 min_left=${MIN_LEFT:-30}
-for v in "SLICES=$slices" "PER_GPU=$per_gpu" "DEADLINE=$deadline"; do
+grace=${GRACE:-30}
+# Numbers in decimal without leading zeros (bash reads 08 as octal). A
+# GRACE or a slice's limit of 0 would mean no limit to timeout.
+for v in "SLICES=$slices" "PER_GPU=$per_gpu" "DEADLINE=$deadline" "GRACE=$grace"; do
   if ! [[ ${v#*=} =~ ^[1-9][0-9]*$ ]]; then
     echo "racecheck-slices: $v: give a number, 1 or more" >&2
     exit 2
   fi
 done
-for v in "MIN_LEFT=$min_left" "GRACE=${GRACE:-30}"; do
-  if ! [[ ${v#*=} =~ ^[0-9]+$ ]]; then
-    echo "racecheck-slices: $v: give seconds, 0 or more" >&2
-    exit 2
-  fi
-done
+if ! [[ $min_left =~ ^(0|[1-9][0-9]*)$ ]]; then
+  echo "racecheck-slices: MIN_LEFT=$min_left: give seconds, 0 or more" >&2
+  exit 2
+fi
+if [ "$deadline" -le $((grace + min_left)) ]; then
+  echo "racecheck-slices: DEADLINE=$deadline leaves no slice time to run: it must be more than GRACE + MIN_LEFT" \
+    "($grace + $min_left)" >&2
+  exit 2
+fi
 command -v compute-sanitizer >/dev/null 2>&1 || export PATH=/usr/local/cuda/bin:$PATH
 if ! command -v compute-sanitizer >/dev/null 2>&1; then
   echo "racecheck-slices: compute-sanitizer not found (it comes with the CUDA toolkit)" >&2
@@ -69,14 +78,20 @@ test_exchange_cuda:bfs_on_devices_sharing_gpu_0_equals_one_cpu_device
 test_sssp_cuda:sssp_on_devices_sharing_gpu_0_equals_reference
 test_bc_cuda:bc_on_devices_sharing_gpu_0_equals_one_gpu
 test_bc_cuda:bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu"
-# Each slice's OpenMP threads (the graphs' build, the CPU references): a
-# share of the host's cores; left to OpenMP, every process takes them all.
-n_gpus=$(wc -w <<< "$gpus")
-share=$(($(nproc) / (n_gpus * per_gpu)))
-export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$((share > 1 ? share : 1))}
 items=${ITEMS:-$(for c in $cases; do for ((k = 0; k < slices; k++)); do echo "$c:$k"; done; done)}
 # Each item once, in the order given.
 items=$(printf '%s\n' $items | awk 'NF && !seen[$0]++')
+# Each slice's OpenMP threads (the graphs' build, the CPU references): a
+# share of the host's CPUs among the slices at once; left to OpenMP,
+# every process takes them all. Copies of this script (or other work)
+# sharing the host should set OMP_NUM_THREADS themselves.
+at_once=$(($(wc -w <<< "$gpus") * per_gpu))
+n_items=$(wc -w <<< "$items")
+[ "$n_items" -lt "$at_once" ] && at_once=$n_items
+[ "$at_once" -gt 0 ] || at_once=1
+ncpu=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+share=$((ncpu / at_once))
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$((share > 1 ? share : 1))}
 # An item's parts: prog, case, k.
 split_item() {
   prog=${1%%:*}
@@ -111,9 +126,6 @@ printf '%s\n' $items >"$queue"
 echo 0 >"$queue.next"
 : >"$logs/results.txt"
 t0=$SECONDS
-# Seconds between a slice's TERM at its limit and its KILL: the sanitizer
-# writes its summary on the way out.
-grace=${GRACE:-30}
 
 # Takes the next item from the queue under a lock, so that the workers of
 # every GPU share one queue and a GPU whose slices end early takes more.
@@ -134,7 +146,7 @@ worker() { # gpu
     # What is left of the deadline less the kill's grace below, so that
     # the last slices end by the deadline even when killed.
     left=$((deadline - (SECONDS - t0) - grace))
-    if [ "$left" -lt "$min_left" ]; then
+    if [ "$left" -lt "$min_left" ] || [ "$left" -lt 1 ]; then
       printf '%s %s %s/%s not-started 0\n' "$prog" "$case" "$k" "$slices" >>"$logs/results.txt"
       continue
     fi
@@ -169,8 +181,15 @@ done
 wait
 
 echo "racecheck over $(wc -l <"$queue") slices, $per_gpu a GPU on GPUs: $gpus ($((SECONDS - t0)) s)"
+# Every slice has its line; a worker that stopped early (a shell error)
+# would leave some without one, which must not read as clean.
+missing=$(($(wc -l <"$queue") - $(wc -l <"$logs/results.txt")))
 printf '%-20s %-58s %-7s %-24s %-7s %s\n' program case slice result seconds gpu
 sort -k1,1 -k2,2 -k3,3V "$logs/results.txt" | awk '{printf "%-20s %-58s %-7s %-24s %-7s %s\n", $1, $2, $3, $4, $5, $6}'
+if [ "$missing" -ne 0 ]; then
+  echo "racecheck-slices: $missing slices have no result (a worker stopped early)" >&2
+  exit 1
+fi
 if grep -Eq ' [1-9][0-9]*-hazards | sanitizer-error | failed-rc-|with-hazards' "$logs/results.txt"; then exit 1; fi
 if grep -Eq ' past-limit | not-started ' "$logs/results.txt"; then exit 3; fi
 exit 0
