@@ -59,15 +59,30 @@ int gr_test_run_suite(Suite *s, int no_fork) {
   return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
+/* GR_TEST_SLICE as K and N; 0 when unset (every combination). */
+static int gr__test_slice(unsigned *k, unsigned *n) {
+  const char *v = getenv("GR_TEST_SLICE");
+  if (!v || !*v) return 0;
+  char end = 0;
+  ck_assert_msg(sscanf(v, "%u/%u%c", k, n, &end) == 2 && *n > 0 && *k < *n,
+                "GR_TEST_SLICE must be K/N with 0 <= K < N, got '%s'", v);
+  return 1;
+}
+
 int gr_test_in_slice(unsigned *counter) {
   const unsigned at = (*counter)++;
-  const char *v = getenv("GR_TEST_SLICE");
-  if (!v || !*v) return 1;
   unsigned k = 0, n = 0;
-  char end = 0;
-  ck_assert_msg(sscanf(v, "%u/%u%c", &k, &n, &end) == 2 && n > 0 && k < n,
-                "GR_TEST_SLICE must be K/N with 0 <= K < N, got '%s'", v);
-  return at % n == k;
+  return !gr__test_slice(&k, &n) || at % n == k;
+}
+
+int gr_test_slice_enter(unsigned *counter, unsigned count) {
+  unsigned k = 0, n = 0;
+  if (!gr__test_slice(&k, &n)) return 1;
+  /* The first of [*counter, *counter + count) that is K mod N. */
+  const unsigned first = *counter + (k + n - *counter % n) % n;
+  if (first < *counter + count) return 1;
+  *counter += count;
+  return 0;
 }
 
 #include <fcntl.h>

@@ -61,6 +61,11 @@ int gr_test_run_suite(struct Suite *s, int no_fork);
  * takes more than a device command's 10 minutes over the whole of some);
  * unset, every combination. A malformed value fails the test. */
 int gr_test_in_slice(unsigned *counter);
+/* Whether any of the next `count` combinations is this process's; when
+ * none is, counts them all (moves *counter past them) and returns 0, so
+ * that a test skips what only those combinations need (a graph, its
+ * partition, a one-GPU answer): without it every slice pays for them. */
+int gr_test_slice_enter(unsigned *counter, unsigned count);
 
 struct gr_device;
 struct gr_buffer;

@@ -160,6 +160,45 @@ START_TEST(test_slices_cover_each_combination_once) {
 }
 END_TEST
 
+/* A test's loops as blocks of a few combinations (a graph's, say): a block
+ * with none of the slice's combinations is skipped whole and counted, one
+ * with any is entered; over every slice each combination runs once, at the
+ * same counter value as without blocks. */
+START_TEST(slice_enter_skips_blocks_with_none_of_the_slice) {
+  unsetenv("GR_TEST_SLICE");
+  unsigned c = 0;
+  ck_assert(gr_test_slice_enter(&c, 5));
+  ck_assert_uint_eq(c, 0);
+  static const unsigned sizes[] = {1, 8, 3, 8, 2, 16, 1, 1};
+  for (unsigned n = 1; n <= 34; n++) {
+    int seen[40] = {0};
+    for (unsigned k = 0; k < n; k++) {
+      char v[16];
+      snprintf(v, sizeof v, "%u/%u", k, n);
+      setenv("GR_TEST_SLICE", v, 1);
+      c = 0;
+      for (int b = 0; b < 8; b++) {
+        const unsigned at = c;
+        int any = 0;
+        for (unsigned i = 0; i < sizes[b]; i++) any |= (at + i) % n == k;
+        if (!gr_test_slice_enter(&c, sizes[b])) {
+          ck_assert_msg(!any, "slice %u/%u skipped a block holding one of its combinations", k, n);
+          ck_assert_uint_eq(c, at + sizes[b]);
+          continue;
+        }
+        ck_assert_msg(any, "slice %u/%u entered a block with none of its combinations", k, n);
+        ck_assert_uint_eq(c, at);
+        for (unsigned i = 0; i < sizes[b]; i++)
+          if (gr_test_in_slice(&c)) seen[at + i]++;
+      }
+      ck_assert_uint_eq(c, 40);
+    }
+    for (int i = 0; i < 40; i++) ck_assert_msg(seen[i] == 1, "%u slices: combination %d ran %d times", n, i, seen[i]);
+  }
+  unsetenv("GR_TEST_SLICE");
+}
+END_TEST
+
 START_TEST(host_memory_limit_caps_what_gr_plans_with) {
   const uint64_t whole = gr_host_memory_bytes();
   gr_host_memory_limit(1u << 20);
@@ -230,6 +269,7 @@ int main(void) {
   tcase_add_test(tc, parse_real_takes_plain_decimals_only);
   tcase_add_test(tc, host_memory_limit_caps_what_gr_plans_with);
   tcase_add_test(tc, test_slices_cover_each_combination_once);
+  tcase_add_test(tc, slice_enter_skips_blocks_with_none_of_the_slice);
   tcase_add_test(tc, test_children_run_at_once_within_their_limits);
   suite_add_tcase(s, tc);
   return gr_test_run_suite(s, 0);
