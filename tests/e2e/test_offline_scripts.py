@@ -35,7 +35,8 @@ stand_ins = {
     "build/tests/gpu/test_bc_cuda": """#!/bin/sh
 k=${GR_TEST_SLICE%/*}
 case $((k % 4)) in
-  0) echo "100%: Checks: 1, Failures: 0, Errors: 0"; echo "========= RACECHECK SUMMARY: 0 hazards displayed"; exit 0 ;;
+  0) echo "gr_test_slice $GR_TEST_SLICE ran $((k < 8 ? 1 : 0)) combinations"
+     echo "100%: Checks: 1, Failures: 0, Errors: 0"; echo "========= RACECHECK SUMMARY: 0 hazards displayed"; exit 0 ;;
   1) echo "100%: Checks: 1, Failures: 0, Errors: 0"; echo "========= RACECHECK SUMMARY: 2 hazards displayed"; exit 9 ;;
   2) trap '' TERM; exec sleep 100 ;;
   3) echo "0%: Checks: 1, Failures: 1, Errors: 0"; echo "========= RACECHECK SUMMARY: 0 hazards displayed"; exit 1 ;;
@@ -121,6 +122,16 @@ for bad, said in (("2", "2 is not one of"), ("0,-1", "-1 is not one of"), ("GPU-
     r = run(multi, dict(gpu, CUDA_VISIBLE_DEVICES=bad), build)
     assert r.returncode == 2 and said in r.stderr, (bad, r.stdout, r.stderr)
 
+# A sliced test says how many of its combinations the slice ran (what
+# racecheck-slices.sh reads to tell an empty slice from coverage): the
+# first slice of 400 one, the last none.
+for sl, ran in (("1/400", 1), ("399/400", 0)):
+    e = dict(os.environ, GR_TEST_SLICE=sl, CK_RUN_CASE="cc_on_many_devices_equals_one_device",
+             GR_RUN=os.path.join(build, "tools", "gr_run"), GR_TEST_TMP_DIR=os.path.join(tmp, "slice"))
+    r = subprocess.run([os.path.join(build, "tests", "e2e", "test_gr_run_multi")], env=e, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0 and f"gr_test_slice {sl} ran {ran} combinations" in r.stdout, r.stdout + r.stderr
+
 # racecheck-slices.sh refuses bad numbers before it needs a GPU, octal-
 # looking ones included (bash's arithmetic would read 08 as octal).
 for env, said in (({"PER_GPU": "0"}, "PER_GPU=0"), ({"SLICES": "x"}, "SLICES=x"), ({"DEADLINE": "-1"}, "DEADLINE=-1"),
@@ -145,9 +156,11 @@ def verdicts(out):
     return {line.split()[2]: line.split()[3] for line in out.splitlines() if line.startswith("test_bc_cuda ")}
 
 
+# Slice 8 runs clean but holds none of the case's combinations: "empty",
+# not coverage (and not a failure).
 r = race_run([0, 4, 8], "r1")
 assert r.returncode == 0, r.stdout + r.stderr
-assert verdicts(r.stdout) == {"0/16": "0-hazards", "4/16": "0-hazards", "8/16": "0-hazards"}, r.stdout
+assert verdicts(r.stdout) == {"0/16": "0-hazards", "4/16": "0-hazards", "8/16": "empty"}, r.stdout
 r = race_run([0, 1, 3], "r2")
 assert r.returncode == 1, r.stdout + r.stderr
 assert verdicts(r.stdout) == {"0/16": "0-hazards", "1/16": "2-hazards", "3/16": "failed-rc-1"}, r.stdout

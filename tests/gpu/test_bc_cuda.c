@@ -605,6 +605,9 @@ START_TEST(cuda_bc_equals_reference) {
   unsigned combo = 0;
   for (int t = 0; t < 3; t++)
   for (int i = 0; i < 3; i++) {
+    /* One source and four, normalized; a slice with neither skips the
+     * graph. */
+    if (!gr_test_slice_enter(&combo, 2)) continue;
     gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
     gr_subgraph *sub = NULL;
@@ -626,6 +629,7 @@ START_TEST(cuda_bc_equals_reference) {
     gr_subgraph_destroy(&sub);
     gr_graph_destroy(&g);
   }
+  ck_assert_uint_eq(combo, 3 * 3 * 2);
 }
 END_TEST
 
@@ -635,7 +639,11 @@ START_TEST(bc_on_devices_sharing_gpu_0_equals_one_gpu) {
   const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
   const char *maps[] = {"0,0", "0,0,0"};
   unsigned combo = 0;
+  /* What only a block of combinations needs (a graph and its one-GPU
+   * answer, a partition, the subgraphs) is built only by the slices that
+   * run one of them: 8 a graph, 4 a device count, 2 a proxy mode. */
   for (int i = 0; i < 3; i++) {
+    if (!gr_test_slice_enter(&combo, 8)) continue;
     gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
     gr_prim_options o = GR_PRIM_OPTIONS_INIT;
@@ -648,6 +656,7 @@ START_TEST(bc_on_devices_sharing_gpu_0_equals_one_gpu) {
     run_bc(&sub, 1, NULL, NULL, &o, &a, &expect);
     gr_subgraph_destroy(&sub);
     for (int nd = 2; nd <= 3; nd++) {
+      if (!gr_test_slice_enter(&combo, 4)) continue;
       setenv("GR_DEVICE_MAP", maps[nd - 2], 1);
       gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
       po.kind = nd == 2 ? GR_PART_RANDOM : GR_PART_RANGE;
@@ -655,6 +664,7 @@ START_TEST(bc_on_devices_sharing_gpu_0_equals_one_gpu) {
       gr_partition *part = NULL;
       ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
       for (int xi = 0; xi < 2; xi++) {
+        if (!gr_test_slice_enter(&combo, 2)) continue;
         gr_subgraph **subs = NULL;
         ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[xi], true), GR_SUCCESS);
         for (int mi = 0; mi < 2; mi++) {
@@ -686,6 +696,7 @@ START_TEST(bc_on_devices_sharing_gpu_0_equals_one_gpu) {
     gr_result_free(&expect);
     gr_graph_destroy(&g);
   }
+  ck_assert_uint_eq(combo, 3 * 8);
 }
 END_TEST
 
@@ -700,6 +711,9 @@ static double extra_number(const gr_result *r, const char *name) {
  * logarithms), the centre (stays in double), the far corner; the
  * validator holds it to the long double reference. */
 START_TEST(cuda_bc_beyond_double_equals_reference) {
+  /* 3 ways x 1 and 3 sources; a slice with none skips the grid. */
+  unsigned combo = 0;
+  if (!gr_test_slice_enter(&combo, 6)) return;
   gr_graph *g = gr_test_generated("grid2d:700x700");
   const gr_vid n = gr_graph_num_vertices(g);
   gr_subgraph *sub = NULL;
@@ -710,7 +724,6 @@ START_TEST(cuda_bc_beyond_double_equals_reference) {
    * level holds about 440 vertices) is raised outside the loop and found
    * when the loop is refused. */
   const char *ways[] = {"", "small=off", "small-vertices=200"};
-  unsigned combo = 0;
   for (int w = 0; w < 3; w++)
   for (gr_vid k = 1; k <= 3; k += 2) {
     if (!gr_test_in_slice(&combo)) continue;
@@ -725,6 +738,7 @@ START_TEST(cuda_bc_beyond_double_equals_reference) {
     ck_assert_double_eq(extra_number(&r, "sigma_log"), 1.0);
     gr_result_free(&r);
   }
+  ck_assert_uint_eq(combo, 6);
   gr_subgraph_destroy(&sub);
   gr_graph_destroy(&g);
 }
@@ -737,6 +751,11 @@ START_TEST(bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu) {
   const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
   const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
   const char *maps[] = {"0,0", "0,0,0"};
+  /* 8 combinations: a slice with none of them (any past the 8th of more
+   * than 8 slices) skips the grid, its one-GPU answer and the reference;
+   * 4 a device count, 2 a proxy mode, likewise. */
+  unsigned combo = 0;
+  if (!gr_test_slice_enter(&combo, 8)) return;
   gr_graph *g = gr_test_generated("grid2d:600x600");
   const gr_vid n = gr_graph_num_vertices(g);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
@@ -749,8 +768,8 @@ START_TEST(bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu) {
   gr_subgraph_destroy(&sub);
   ck_assert_msg(gr_bc_reference(g, &a, &o, &ref) == GR_SUCCESS, "%s", gr_error_message());
   ck_assert_double_eq(extra_number(&expect, "log_sources"), 2.0);
-  unsigned combo = 0;
   for (int nd = 2; nd <= 3; nd++) {
+    if (!gr_test_slice_enter(&combo, 4)) continue;
     setenv("GR_DEVICE_MAP", maps[nd - 2], 1);
     gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
     po.kind = nd == 2 ? GR_PART_RANDOM : GR_PART_RANGE;
@@ -758,6 +777,7 @@ START_TEST(bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu) {
     gr_partition *part = NULL;
     ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
     for (int xi = 0; xi < 2; xi++) {
+      if (!gr_test_slice_enter(&combo, 2)) continue;
       gr_subgraph **subs = NULL;
       ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[xi], true), GR_SUCCESS);
       for (int mi = 0; mi < 2; mi++) {
@@ -791,6 +811,7 @@ START_TEST(bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu) {
     gr_partition_destroy(&part);
     unsetenv("GR_DEVICE_MAP");
   }
+  ck_assert_uint_eq(combo, 8);
   gr_result_free(&expect);
   gr_result_free(&ref);
   gr_graph_destroy(&g);

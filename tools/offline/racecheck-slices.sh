@@ -5,7 +5,8 @@
 # keeps the case's combinations K, K+N, ...), a few processes a GPU at a
 # time, every slice bounded by what is left of a deadline, and prints a
 # table last: program, case, slice, result (0 hazards, N hazards, a
-# sanitizer error, past the limit, not started, failed), seconds. Exits 1
+# sanitizer error, past the limit, not started, failed, or empty: clean,
+# but the slice held none of the case's combinations), seconds. Exits 1
 # when a slice reports a hazard or an error or fails, 3 when none did but
 # some slices did not finish (past the limit or not started), 0 when every
 # slice ran to the end clean.
@@ -168,6 +169,9 @@ worker() { # gpu
       result=sanitizer-error
     elif [ "$rc" = 0 ] && [ -n "$n" ] && grep -q '^100%: Checks: 1,' "$log"; then
       result=0-hazards
+      # A slice past the case's last combination runs none (the test
+      # says how many it ran): clean, but no coverage.
+      grep -q '^gr_test_slice [0-9/]* ran 0 combinations' "$log" && result=empty
     else
       result="failed-rc-$rc"
     fi
