@@ -11,6 +11,7 @@
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -74,7 +75,8 @@ static int gr__test_slice(unsigned *k, unsigned *n) {
   const char *v = getenv("GR_TEST_SLICE");
   if (!v || !*v) return 0;
   char end = 0;
-  ck_assert_msg(sscanf(v, "%u/%u%c", k, n, &end) == 2 && *n > 0 && *k < *n,
+  /* %u would take "-1" as UINT_MAX. */
+  ck_assert_msg(!strchr(v, '-') && sscanf(v, "%u/%u%c", k, n, &end) == 2 && *n > 0 && *k < *n,
                 "GR_TEST_SLICE must be K/N with 0 <= K < N, got '%s'", v);
   if (!gr__slice_name[0]) {
     snprintf(gr__slice_name, sizeof gr__slice_name, "%u/%u", *k, *n);
@@ -95,9 +97,9 @@ int gr_test_in_slice(unsigned *counter) {
 int gr_test_slice_enter(unsigned *counter, unsigned count) {
   unsigned k = 0, n = 0;
   if (!gr__test_slice(&k, &n)) return 1;
-  /* The first of [*counter, *counter + count) that is K mod N. */
-  const unsigned first = *counter + (k + n - *counter % n) % n;
-  if (first < *counter + count) return 1;
+  /* How far past *counter the next combination K mod N is (no overflow). */
+  const unsigned r = *counter % n, d = k >= r ? k - r : n - (r - k);
+  if (d < count) return 1;
   *counter += count;
   return 0;
 }
@@ -105,7 +107,6 @@ int gr_test_slice_enter(unsigned *counter, unsigned count) {
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
-#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>

@@ -60,8 +60,10 @@ int gr_test_run_suite(struct Suite *s, int no_fork);
  * long test's whole matrix between them (compute-sanitizer's racecheck
  * takes more than a device command's 10 minutes over the whole of some);
  * unset, every combination. A malformed value fails the test. With a
- * slice, the process says at exit how many combinations it ran
- * ("gr_test_slice K/N ran M combinations"). */
+ * slice, a process that took one says at its normal exit how many
+ * combinations it ran ("gr_test_slice K/N ran M combinations": in Check's
+ * fork mode each passing test's child, a failed one says nothing; the
+ * count is over every test of the process, under the first K/N seen). */
 int gr_test_in_slice(unsigned *counter);
 /* Whether any of the next `count` combinations is this process's; when
  * none is, counts them all (moves *counter past them) and returns 0, so
