@@ -130,8 +130,8 @@ if [ "$backend" = gpu ]; then
   [ "$gpus" -gt 0 ] || { echo "multi-gpu-tests: no GPU (nvidia-smi -L); BACKEND=cpu runs on CPU devices" >&2; exit 2; }
   # CUDA_VISIBLE_DEVICES=2,3 keeps the tests to those GPUs (nvidia-smi
   # lists them all): two copies of this script, each on a pair of a
-  # 4-GPU machine, run the 2-GPU tests twice as fast with the cores to
-  # spare for their driver starts.
+  # 4-GPU machine, run the 2-GPU tests twice as fast, each pair
+  # time-sharing only its own processes.
   if [ -n "${CUDA_VISIBLE_DEVICES+set}" ]; then
     # CUDA stops reading the list at its first entry that names no GPU,
     # so every entry must: an index nvidia-smi lists, or a GPU's whole
