@@ -121,8 +121,10 @@ share=$((ncpu / (at_once * ${RUN_JOBS:-1})))
 omp_threads=${OMP_NUM_THREADS:-$((share > 1 ? share : 1))}
 env_common=(OMP_NUM_THREADS="$omp_threads" GR_RUN="$build/tools/gr_run" GR_E2E_TIMES=1 GR_E2E_JOBS="${RUN_JOBS:-1}" NCCL_NVLS_ENABLE=0
   GR_TEST_DATA_DIR="${GR_TEST_DATA_DIR:-$top/../shared/data}")
-# What the build found (NCCL, METIS), as ctest would pass it to the GPU variant.
-ctest_env=$(grep -h 'test_gr_run_multi_gpu.*ENVIRONMENT' "$build/tests/e2e/CTestTestfile.cmake" 2>/dev/null)
+# What the build found (NCCL, METIS), as ctest would pass it to the
+# program: METIS in both variants' environment, NCCL in the GPU one's (a
+# build without CUDA has only the first).
+ctest_env=$(grep -hE 'test_gr_run_multi(_gpu)?(]=])? PROPERTIES.*ENVIRONMENT' "$build/tests/e2e/CTestTestfile.cmake" 2>/dev/null)
 [[ $ctest_env == *GR_E2E_NCCL=1* ]] && env_common+=(GR_E2E_NCCL=1)
 [[ $ctest_env == *GR_E2E_METIS=1* ]] && env_common+=(GR_E2E_METIS=1)
 if [ "$backend" = gpu ]; then
