@@ -92,6 +92,42 @@ t = rows(r.stdout)
 assert "passed (empty)" in t["cc_on_many_devices_equals_one_device@399/400"], r.stdout
 assert all("passed (empty)" not in t[n] for n in quick.split()), r.stdout
 
+# A test that needs NCCL returns at once on CPU devices: it ran no
+# gr_run, so it reads "skipped (no run)", not passed, and the run exits 1
+# (on a GPU machine whose build was read wrong, its NCCL tests once ran
+# nothing and passed). The settings line says what the build found, asked
+# of ctest; where ctest fails, read from CTestTestfile.cmake alike.
+with open(os.path.join(build, "tests", "e2e", "CTestTestfile.cmake")) as f:
+    ctest_file = f.read()
+found = "NCCL: %s, METIS: %s" % tuple("yes" if v + "=1" in ctest_file else "no" for v in ("GR_E2E_NCCL", "GR_E2E_METIS"))
+no_ctest = os.path.join(tmp, "no-ctest")
+os.makedirs(no_ctest)
+with open(os.path.join(no_ctest, "ctest"), "w") as f:
+    f.write("#!/bin/sh\nexit 1\n")
+os.chmod(os.path.join(no_ctest, "ctest"), 0o755)
+for extra in ({}, {"PATH": no_ctest + ":" + path}):
+    r = run(multi, dict(base, TESTS="bfs_over_nccl_equals_one_device " + quick, **extra), build)
+    assert r.returncode == 1, r.stdout + r.stderr
+    t = rows(r.stdout)
+    assert "skipped (no run)" in t["bfs_over_nccl_equals_one_device"], r.stdout
+    assert all(" passed " in t[n] for n in quick.split()), r.stdout
+    assert "the build has " + found in r.stdout, (extra, r.stdout)
+
+# CMake 4 names the tests in CTestTestfile.cmake in quotes where CMake 3
+# wrote [=[...]=]: the file's lines are read alike in both (a pattern for
+# the second alone missed NCCL on a GPU machine).
+quoted = os.path.join(tmp, "cmake4-build")
+os.makedirs(os.path.join(quoted, "tests", "e2e"))
+os.makedirs(os.path.join(quoted, "tools"))
+os.symlink(os.path.abspath(os.path.join(build, "tests", "e2e", "test_gr_run_multi")), os.path.join(quoted, "tests", "e2e", "test_gr_run_multi"))
+os.symlink(os.path.abspath(os.path.join(build, "tools", "gr_run")), os.path.join(quoted, "tools", "gr_run"))
+with open(os.path.join(quoted, "tests", "e2e", "CTestTestfile.cmake"), "w") as f:
+    f.write('add_test("test_gr_run_multi_gpu" "%s")\n' % os.path.join(quoted, "tests", "e2e", "test_gr_run_multi"))
+    f.write('set_tests_properties("test_gr_run_multi_gpu" PROPERTIES  ENVIRONMENT '
+            '"GR_E2E_BACKEND=gpu;GR_E2E_METIS=1;GR_E2E_NCCL=1" LABELS "e2e;gpu;multigpu")\n')
+r = run(multi, dict(base, TESTS=quick, PATH=no_ctest + ":" + path), quoted)
+assert r.returncode == 0 and "the build has NCCL: yes, METIS: yes" in r.stdout, r.stdout + r.stderr
+
 # A deadline too short to start anything: every test "not started", exit 1.
 r = run(multi, dict(base, TESTS=quick, DEADLINE="20"), build)
 assert r.returncode == 1, r.stdout + r.stderr

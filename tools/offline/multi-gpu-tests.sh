@@ -5,7 +5,9 @@
 # LIMIT seconds, and prints a table last: test, group, result, seconds, and
 # the test's gr_run processes: how many, their seconds, and the part of them
 # spent before the graph (gr_run's "start": on GPUs, the driver's start).
-# Exits 1 when a test fails, runs past its limit or is not started. The whole program takes
+# Exits 1 when a test fails, runs past its limit, is not started, or runs
+# no gr_run at all ("skipped (no run)": a test that needs NCCL, METIS or
+# 2 GPUs returns at once where the build or machine lacks them). The whole program takes
 # longer than one command on a GPU machine may (every run starts CUDA, and
 # the fault scans start hundreds of runs); apart, its tests can be spread
 # over commands (TESTS or TEST_GROUPS) and run several at once.
@@ -123,10 +125,28 @@ env_common=(OMP_NUM_THREADS="$omp_threads" GR_RUN="$build/tools/gr_run" GR_E2E_T
   GR_TEST_DATA_DIR="${GR_TEST_DATA_DIR:-$top/../shared/data}")
 # What the build found (NCCL, METIS), as ctest would pass it to the
 # program: METIS in both variants' environment, NCCL in the GPU one's (a
-# build without CUDA has only the first).
-ctest_env=$(grep -hE 'test_gr_run_multi(_gpu)?(]=])? PROPERTIES.*ENVIRONMENT' "$build/tests/e2e/CTestTestfile.cmake" 2>/dev/null)
-[[ $ctest_env == *GR_E2E_NCCL=1* ]] && env_common+=(GR_E2E_NCCL=1)
-[[ $ctest_env == *GR_E2E_METIS=1* ]] && env_common+=(GR_E2E_METIS=1)
+# build without CUDA has only the first). Asked of ctest itself, whose
+# JSON is the same in every CMake version (a pattern over
+# CTestTestfile.cmake once missed the GPU variant's line on a GPU machine,
+# and its NCCL tests then ran nothing and passed); the file's lines only
+# where ctest or python3 is missing.
+ctest_env=
+if command -v ctest >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+  ctest_env=$(cd "$build" && ctest --show-only=json-v1 -R '^test_gr_run_multi(_gpu)?$' 2>/dev/null | python3 -c '
+import json, sys
+try:
+    tests = json.load(sys.stdin).get("tests", [])
+except ValueError:
+    sys.exit(0)
+for t in tests:
+    for p in t.get("properties", []):
+        if p.get("name") == "ENVIRONMENT":
+            print(" ".join(p.get("value", [])))' 2>/dev/null)
+fi
+[ -n "$ctest_env" ] || ctest_env=$(grep -h 'test_gr_run_multi.*ENVIRONMENT' "$build/tests/e2e/CTestTestfile.cmake" 2>/dev/null)
+found_nccl=no found_metis=no
+[[ $ctest_env == *GR_E2E_NCCL=1* ]] && env_common+=(GR_E2E_NCCL=1) found_nccl=yes
+[[ $ctest_env == *GR_E2E_METIS=1* ]] && env_common+=(GR_E2E_METIS=1) found_metis=yes
 if [ "$backend" = gpu ]; then
   gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
   [ "$gpus" -gt 0 ] || { echo "multi-gpu-tests: no GPU (nvidia-smi -L); BACKEND=cpu runs on CPU devices" >&2; exit 2; }
@@ -196,13 +216,17 @@ run_one() { # name[@K/N]
   local runs
   runs=$(awk '/^gr_run [0-9.]+ s, start / { n++; s += $2; if ($5 != "-") b += $5 }
               END { printf "%d %.1f %.1f", n, s, b }' "$logs/$f.log")
+  # Every test runs gr_run; one that ran none returned before its work (a
+  # test needing NCCL, METIS or 2 GPUs that the build or machine lacks):
+  # it covers nothing, and must not read as passed.
+  [ "$result" = passed ] && [ "${runs%% *}" = 0 ] && result="skipped (no run)"
   printf '%-78s %-14s %-18s %5d %6s %8s %8s\n' "$t" "$(group_of "$t")" "$result" $((SECONDS - t0)) $runs > "$logs/$f.row"
 }
 
 where="on CPU devices"
 [ "$backend" = gpu ] && where="on $gpus GPUs"
 echo "multi-gpu-tests: $(wc -w <<< "$tests") tests $where, $jobs at once, ${RUN_JOBS:-1} runs at once in each," \
-  "OMP_NUM_THREADS=$omp_threads a run"
+  "OMP_NUM_THREADS=$omp_threads a run; the build has NCCL: $found_nccl, METIS: $found_metis"
 running=0
 for t in $tests; do
   run_one "$t" &
