@@ -34,6 +34,12 @@ stand_ins = {
     # A GPU test program under racecheck: its slice says how it ends.
     "build/tests/gpu/test_bc_cuda": """#!/bin/sh
 k=${GR_TEST_SLICE%/*}
+# Slice 5: the tool's own failure, which its summary counts as a hazard.
+if [ "$k" = 5 ]; then
+  echo "========= Internal Sanitizer Error: Detected a failure to track a kernel launch. Future records might be incomplete"
+  echo "100%: Checks: 1, Failures: 0, Errors: 0"
+  echo "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)"; exit 9
+fi
 case $((k % 4)) in
   0) echo "gr_test_slice $GR_TEST_SLICE ran $((k < 8 ? 1 : 0)) combinations"
      echo "100%: Checks: 1, Failures: 0, Errors: 0"; echo "========= RACECHECK SUMMARY: 0 hazards displayed"; exit 0 ;;
@@ -209,6 +215,11 @@ assert verdicts(r.stdout) == {"0/16": "0-hazards", "4/16": "0-hazards", "8/16": 
 r = race_run([0, 1, 3], "r2")
 assert r.returncode == 1, r.stdout + r.stderr
 assert verdicts(r.stdout) == {"0/16": "0-hazards", "1/16": "2-hazards", "3/16": "failed-rc-1"}, r.stdout
+# The tool's internal error is neither a hazard of the program nor
+# coverage: "tool-error", and the run fails.
+r = race_run([0, 5], "r5")
+assert r.returncode == 1, r.stdout + r.stderr
+assert verdicts(r.stdout) == {"0/16": "0-hazards", "5/16": "tool-error"}, r.stdout
 # A slice past its limit that ignores the TERM (as a sanitizer writing its
 # records may) is killed GRACE seconds later, by the deadline; one that
 # would start with too little left is not started. Exit 3: nothing wrong
