@@ -45,6 +45,17 @@ static bool have_metis(void) {
   return p && !strcmp(p, "1");
 }
 
+/* NCCL needs a GPU per device, and a build with NCCL. A test that cannot
+ * run says why, so that a runner tells a test that did nothing on purpose
+ * from one never given what it needs. */
+static bool nccl_usable(void) {
+  if (on_gpu() && gpus_present() >= 2 && getenv("GR_E2E_NCCL")) return true;
+  printf("skip: NCCL needs GPUs (GR_E2E_BACKEND=gpu: %s), 2 of them (GR_E2E_GPUS=%d) and a build with NCCL "
+         "(GR_E2E_NCCL %s)\n",
+         on_gpu() ? "yes" : "no", gpus_present(), getenv("GR_E2E_NCCL") ? "set" : "unset");
+  return false;
+}
+
 static char *out_text, *err_text;
 
 /* Limits of the runs that follow (the fault tests set them): a run past
@@ -726,8 +737,7 @@ START_TEST(broadcast_formats_equal_one_device) {
 END_TEST
 
 START_TEST(bfs_over_nccl_equals_one_device) {
-  /* NCCL needs a GPU per device. */
-  if (!on_gpu() || gpus_present() < 2 || !getenv("GR_E2E_NCCL")) return;
+  if (!nccl_usable()) return;
   int d = gpus_present() < 4 ? gpus_present() : 4;
   matrix("bfs", NULL, "kron:12:8", "nccl", d);
 }
@@ -964,7 +974,7 @@ END_TEST
  * never comes, which it must abort). Each ends with exit 3 naming the device
  * and the cause, no output file and no hang. Skipped without 2 GPUs. */
 START_TEST(faults_over_nccl_end_every_primitive_cleanly) {
-  if (!on_gpu() || gpus_present() < 2 || !getenv("GR_E2E_NCCL")) return;
+  if (!nccl_usable()) return;
   run_timeout_s = 60;
   static const struct {
     const char *hook, *cause;
@@ -1092,7 +1102,11 @@ START_TEST(loading_under_a_host_memory_limit_fails_cleanly) {
   return;
 #endif
   /* CUDA reserves address space for every GPU when it starts. */
-  if (on_gpu()) return;
+  if (on_gpu()) {
+    printf("skip: CPU devices only: CUDA reserves address space for every GPU when it starts, so an address-space "
+           "limit stops a GPU run before the graph\n");
+    return;
+  }
   char big[512];
   gr_test_write_file(big, sizeof big, "declared-huge.mtx",
                      "%%MatrixMarket matrix coordinate pattern general\n800000000 800000000 1\n1 2\n");

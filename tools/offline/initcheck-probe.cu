@@ -2,14 +2,15 @@
 // A probe of compute-sanitizer's initcheck, apart from gr: several host
 // threads share one GPU (as gr's logical devices do under GR_DEVICE_MAP),
 // each on a stream of its own, and in every round allocate buffers, write
-// every entry with a kernel, read every entry back with a kernel and with
-// a copy to the host, check the copy, and free them. Nothing is ever read
+// every entry with a kernel, read every entry back with a kernel (its sum)
+// and with a copy to the host, check both, and free them. Nothing is ever read
 // before it is written on the same stream, so any "uninitialized" report
-// under initcheck is the tool's, not the program's; the host check proves
-// the writes landed.
+// under initcheck is the tool's, not the program's; the host checks prove
+// the writes landed and the kernel read them.
 //   nvcc -O2 -arch=sm_90 -o initcheck-probe tools/offline/initcheck-probe.cu -lpthread
 //   compute-sanitizer --tool initcheck ./initcheck-probe [THREADS [ROUNDS]]
-// Exits 1 on a CUDA error or a wrong value copied back, 0 otherwise.
+// Exits 1 on a CUDA error, a wrong value copied back or a wrong sum, 0
+// otherwise.
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -74,10 +75,14 @@ void *work(void *p) {
       PROBE_CHECK(cudaMemsetAsync(sum, 0, sizeof(double), s));
       add_up<<<(n[k] + kBlock - 1) / kBlock, kBlock, 0, s>>>(buf[k], n[k], sum);
       PROBE_CHECK(cudaGetLastError());
+      double total = 0;
+      PROBE_CHECK(cudaMemcpyAsync(&total, sum, sizeof total, cudaMemcpyDeviceToHost, s));
       PROBE_CHECK(cudaMemcpyAsync(host, buf[k], n[k] * sizeof(float), cudaMemcpyDeviceToHost, s));
       PROBE_CHECK(cudaStreamSynchronize(s));
       for (unsigned i = 0; i < n[k]; i++)
         if (host[i] != (float)k + (float)i) w->wrong++;
+      // The kernel's read too: whole numbers far below 2^53 add exactly.
+      if (total != (double)n[k] * k + (double)n[k] * (n[k] - 1) / 2) w->wrong++;
     }
     for (int k = 0; k < kBuffers; k++) PROBE_CHECK(cudaFree(buf[k]));
   }
@@ -116,7 +121,7 @@ int main(int argc, char **argv) {
     wrong += w[i].wrong;
     failed += w[i].err != cudaSuccess;
   }
-  printf("initcheck-probe: %d threads x %d rounds x %d buffers: %lld wrong values copied back, %d threads failed\n",
+  printf("initcheck-probe: %d threads x %d rounds x %d buffers: %lld wrong values or sums, %d threads failed\n",
          threads, rounds, kBuffers, wrong, failed);
   return wrong || failed ? 1 : 0;
 }

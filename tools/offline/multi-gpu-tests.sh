@@ -6,8 +6,9 @@
 # the test's gr_run processes: how many, their seconds, and the part of them
 # spent before the graph (gr_run's "start": on GPUs, the driver's start).
 # Exits 1 when a test fails, runs past its limit, is not started, or runs
-# no gr_run at all ("skipped (no run)": a test that needs NCCL, METIS or
-# 2 GPUs returns at once where the build or machine lacks them). The whole program takes
+# no gr_run without saying why ("FAILED (ran nothing)"); a test that says
+# why it cannot run here ("skip: ...": NCCL without 2 GPUs or a build
+# with it, say) is "skipped", its reason listed under the table. The whole program takes
 # longer than one command on a GPU machine may (every run starts CUDA, and
 # the fault scans start hundreds of runs); apart, its tests can be spread
 # over commands (TESTS or TEST_GROUPS) and run several at once.
@@ -128,8 +129,8 @@ env_common=(OMP_NUM_THREADS="$omp_threads" GR_RUN="$build/tools/gr_run" GR_E2E_T
 # build without CUDA has only the first). Asked of ctest itself, whose
 # JSON is the same in every CMake version (a pattern over
 # CTestTestfile.cmake once missed the GPU variant's line on a GPU machine,
-# and its NCCL tests then ran nothing and passed); the file's lines only
-# where ctest or python3 is missing.
+# and its NCCL tests then ran nothing and passed); the file's lines where
+# ctest cannot answer (no ctest or python3, or no tests in its answer).
 ctest_env=
 if command -v ctest >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
   ctest_env=$(cd "$build" && ctest --show-only=json-v1 -R '^test_gr_run_multi(_gpu)?$' 2>/dev/null | python3 -c '
@@ -216,10 +217,14 @@ run_one() { # name[@K/N]
   local runs
   runs=$(awk '/^gr_run [0-9.]+ s, start / { n++; s += $2; if ($5 != "-") b += $5 }
               END { printf "%d %.1f %.1f", n, s, b }' "$logs/$f.log")
-  # Every test runs gr_run; one that ran none returned before its work (a
-  # test needing NCCL, METIS or 2 GPUs that the build or machine lacks):
-  # it covers nothing, and must not read as passed.
-  [ "$result" = passed ] && [ "${runs%% *}" = 0 ] && result="skipped (no run)"
+  # A test that ran no gr_run returned before its work. One that cannot
+  # run here says why ("skip: ..."; NCCL's without 2 GPUs or a build with
+  # NCCL, the address-space limit's on GPUs): skipped, listed under the
+  # table. One that did nothing and said nothing covers nothing, and must
+  # not read as passed.
+  if [ "$result" = passed ] && [ "${runs%% *}" = 0 ]; then
+    if grep -q '^skip: ' "$logs/$f.log"; then result=skipped; else result="FAILED (ran nothing)"; fi
+  fi
   printf '%-78s %-14s %-18s %5d %6s %8s %8s\n' "$t" "$(group_of "$t")" "$result" $((SECONDS - t0)) $runs > "$logs/$f.row"
 }
 
@@ -244,10 +249,15 @@ for t in $tests; do
   f=${t/\//of}
   if [ -f "$logs/$f.row" ]; then
     cat "$logs/$f.row"
-    grep -q ' passed ' "$logs/$f.row" || status=1
+    grep -Eq ' (passed|skipped) ' "$logs/$f.row" || status=1
   else
     printf '%-78s %-14s %-18s\n' "$t" "$(group_of "$t")" "no result"
     status=1
   fi
+done
+# Why each skipped test did nothing, in its own words.
+for t in $tests; do
+  f=${t/\//of}
+  grep -q ' skipped ' "$logs/$f.row" 2>/dev/null && echo "skipped $t: $(grep -m1 '^skip: ' "$logs/$f.log" | cut -c7-)"
 done
 exit $status

@@ -167,8 +167,10 @@ worker() { # gpu
     elif grep -q 'Internal Sanitizer Error' "$log" && ! grep -Eiq 'Race reported|hazard detected' "$log"; then
       # The tool's own failure (seen: "failed to track a kernel launch.
       # Future records might be incomplete"), which its summary counts as
-      # one hazard: no hazard in the program, but no full coverage either.
+      # one hazard: no hazard in the program, but no full coverage either;
+      # and the case's own failure, if it failed too.
       result=tool-error
+      { [ "$rc" = 0 ] || [ "$rc" = 9 ]; } && grep -q '^100%: Checks: 1,' "$log" || result="tool-error+failed-rc-$rc"
     elif [ "${n:-0}" != 0 ]; then
       result="$n-hazards"
     elif [ "$rc" = 9 ]; then
