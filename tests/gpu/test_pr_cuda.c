@@ -393,22 +393,12 @@ int main(void) {
     return 77;
   }
   Suite *s = suite_create("pr_cuda");
-  /* One case per test, named after it, so that a sanitizer can run one
-   * apart, again and again: CK_RUN_CASE=name. */
-  const struct {
-    const char *name;
-    const TTest *test;
-  } cases[] = {
+  /* One case per test, named after it: CK_RUN_CASE=name runs one. */
+  const gr_test_case cases[] = {
       {"cuda_pull_push_and_publish_equal_cpu", cuda_pull_push_and_publish_equal_cpu},
       {"cuda_pr_equals_double_iteration", cuda_pr_equals_double_iteration},
       {"pr_on_devices_sharing_gpu_0_equals_one_gpu", pr_on_devices_sharing_gpu_0_equals_one_gpu},
   };
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    TCase *tc = tcase_create(cases[i].name);
-    tcase_set_timeout(tc, 900);
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_test(tc, cases[i].test);
-    suite_add_tcase(s, tc);
-  }
+  gr_test_add_cases(s, cases, sizeof cases / sizeof cases[0], setup, teardown, 900);
   return gr_test_run_suite(s, 1);
 }

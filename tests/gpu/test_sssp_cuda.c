@@ -434,22 +434,13 @@ int main(void) {
     return 77;
   }
   Suite *s = suite_create("sssp_cuda");
-  /* One case per test, named after it, so that a long tool (compute-sanitizer) can run each apart and at once: CK_RUN_CASE=name. */
-  const struct {
-    const char *name;
-    const TTest *test;
-  } cases[] = {
+  /* One case per test, named after it: CK_RUN_CASE=name runs one. */
+  const gr_test_case cases[] = {
       {"cuda_relax_equals_cpu_relax", cuda_relax_equals_cpu_relax},
       {"cuda_bucket_splits_and_pile_minimum_equal_cpu", cuda_bucket_splits_and_pile_minimum_equal_cpu},
       {"cuda_sssp_equals_reference", cuda_sssp_equals_reference},
       {"sssp_on_devices_sharing_gpu_0_equals_reference", sssp_on_devices_sharing_gpu_0_equals_reference},
   };
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    TCase *tc = tcase_create(cases[i].name);
-    tcase_set_timeout(tc, 900);
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_test(tc, cases[i].test);
-    suite_add_tcase(s, tc);
-  }
+  gr_test_add_cases(s, cases, sizeof cases / sizeof cases[0], setup, teardown, 900);
   return gr_test_run_suite(s, 1);
 }

@@ -60,6 +60,17 @@ int gr_test_run_suite(Suite *s, int no_fork) {
   return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
+void gr_test_add_cases(Suite *s, const gr_test_case *cases, size_t n, void (*setup)(void), void (*teardown)(void),
+                       double timeout_s) {
+  for (size_t i = 0; i < n; i++) {
+    TCase *tc = tcase_create(cases[i].name);
+    tcase_set_timeout(tc, timeout_s);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, cases[i].test);
+    suite_add_tcase(s, tc);
+  }
+}
+
 /* How many combinations this process's slice ran, said at its exit: a
  * slice past a test's last combination runs none, and its clean result
  * must not read as coverage (racecheck-slices.sh reports it "empty"). */

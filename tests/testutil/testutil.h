@@ -53,6 +53,18 @@ int gr_test_finish(gr_test_child *c, char **out, char **err);
 void gr_test_abandon(gr_test_child *c);
 struct Suite;
 int gr_test_run_suite(struct Suite *s, int no_fork);
+/* A test of a program that gives each test a Check case of its own, named
+ * after it, so that CK_RUN_CASE=name runs one (a long tool, such as
+ * compute-sanitizer, runs each apart and several at once). */
+struct TTest;
+typedef struct gr_test_case {
+  const char *name;
+  const struct TTest *test;
+} gr_test_case;
+/* Adds the n cases to s, each with the fixture (setup and teardown around
+ * every test, in the test's process) and a timeout in seconds. */
+void gr_test_add_cases(struct Suite *s, const gr_test_case *cases, size_t n, void (*setup)(void),
+                       void (*teardown)(void), double timeout_s);
 
 /* Whether the next combination of a test's loops is this process's, then
  * counts it (*counter: the test's own, from 0). GR_TEST_SLICE=K/N keeps
