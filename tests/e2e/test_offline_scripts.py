@@ -122,7 +122,7 @@ for extra in ({}, {"PATH": no_ctest + ":" + path}):
     assert r.returncode == 0, r.stdout + r.stderr
     t = rows(r.stdout)
     assert " skipped " in t["bfs_over_nccl_equals_one_device"], r.stdout
-    assert "skipped bfs_over_nccl_equals_one_device: NCCL needs GPUs" in r.stdout, r.stdout
+    assert "skip bfs_over_nccl_equals_one_device: NCCL needs GPUs" in r.stdout, r.stdout
     assert all(" passed " in t[n] for n in quick.split()), r.stdout
     assert "the build has " + found in r.stdout, (extra, r.stdout)
 
@@ -160,7 +160,9 @@ assert all("FAILED (ran nothing)" in t[n] for n in quick.split()), r.stdout
 # folder's file, which the file's reading never looks at.
 if shutil.which("ctest") and shutil.which("python3"):
     r = run(multi, dict(base, TESTS=quick), cmake4_build("cmake4-ctest", True, False))
-    assert "the build has NCCL: yes, METIS: yes" in r.stdout, r.stdout + r.stderr
+    assert r.returncode == 1 and "the build has NCCL: yes, METIS: yes" in r.stdout, r.stdout + r.stderr
+    t = rows(r.stdout)
+    assert all("FAILED (ran nothing)" in t[n] for n in quick.split()), r.stdout
 
 # A deadline too short to start anything: every test "not started", exit 1.
 r = run(multi, dict(base, TESTS=quick, DEADLINE="20"), build)
@@ -249,6 +251,8 @@ r = race_run([0, 5, 9, 13], "r5")
 assert r.returncode == 1, r.stdout + r.stderr
 assert verdicts(r.stdout) == {"0/16": "0-hazards", "5/16": "tool-error", "9/16": "2-hazards",
                               "13/16": "tool-error+failed-rc-9"}, r.stdout
+r = race_run([0, 13], "r6")
+assert r.returncode == 1 and verdicts(r.stdout)["13/16"] == "tool-error+failed-rc-9", r.stdout + r.stderr
 # A slice past its limit that ignores the TERM (as a sanitizer writing its
 # records may) is killed GRACE seconds later, by the deadline; one that
 # would start with too little left is not started. Exit 3: nothing wrong

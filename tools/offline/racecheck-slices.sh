@@ -202,6 +202,6 @@ if [ "$missing" -ne 0 ]; then
   echo "racecheck-slices: $missing slices have no result (a worker stopped early)" >&2
   exit 1
 fi
-if grep -Eq ' [1-9][0-9]*-hazards | sanitizer-error | tool-error | failed-rc-|with-hazards' "$logs/results.txt"; then exit 1; fi
+if grep -Eq ' [1-9][0-9]*-hazards | sanitizer-error | tool-error[ +]|[ +]failed-rc-|with-hazards' "$logs/results.txt"; then exit 1; fi
 if grep -Eq ' past-limit | not-started ' "$logs/results.txt"; then exit 3; fi
 exit 0
