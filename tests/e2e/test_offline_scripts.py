@@ -31,7 +31,7 @@ os.makedirs(os.path.join(fake, "build", "tests", "gpu"))
 stand_ins = {
     "bin/nproc": "#!/bin/sh\necho 16\n",
     "bin/nvidia-smi": "#!/bin/sh\necho 'GPU 0: NVIDIA H200 (UUID: GPU-aaaa)'\necho 'GPU 1: NVIDIA H200 (UUID: GPU-bbbb)'\n",
-    "bin/compute-sanitizer": '#!/bin/sh\nfor a; do last=$a; done\nexec "$last"\n',
+    "bin/compute-sanitizer": '#!/bin/sh\n[ -n "$ARGS_LOG" ] && echo "$@" >>"$ARGS_LOG"\nfor a; do last=$a; done\nexec "$last"\n',
     # A GPU test program under racecheck: its slice says how it ends.
     "build/tests/gpu/test_bc_cuda": """#!/bin/sh
 k=${GR_TEST_SLICE%/*}
@@ -67,7 +67,8 @@ path = os.path.join(fake, "bin") + ":" + os.environ["PATH"]
 def run(script, env, *args):
     e = dict(os.environ)
     for k in ("JOBS", "RUN_JOBS", "LIMIT", "DEADLINE", "TESTS", "SLICES", "OMP_NUM_THREADS", "OMP_THREAD_LIMIT",
-              "PER_GPU", "ITEMS", "GPUS", "GRACE", "MIN_LEFT", "CUDA_VISIBLE_DEVICES", "BACKEND"):
+              "PER_GPU", "ITEMS", "GPUS", "GRACE", "MIN_LEFT", "CUDA_VISIBLE_DEVICES", "BACKEND", "TOOL_ARGS",
+              "ARGS_LOG"):
         e.pop(k, None)
     e["PATH"] = path
     e.update(env)
@@ -251,6 +252,14 @@ r = race_run([0, 5, 9, 13], "r5")
 assert r.returncode == 1, r.stdout + r.stderr
 assert verdicts(r.stdout) == {"0/16": "0-hazards", "5/16": "tool-error", "9/16": "2-hazards",
                               "13/16": "tool-error+failed-rc-9"}, r.stdout
+# More compute-sanitizer options (a kernel filter, say) reach every slice
+# and are named on the table's first line.
+args_log = os.path.join(tmp, "args.log")
+r = race_run([0, 4], "r7", TOOL_ARGS="--kernel-name-exclude kns=no_shared", ARGS_LOG=args_log)
+assert r.returncode == 0 and "with compute-sanitizer options: --kernel-name-exclude kns=no_shared" in r.stdout, r.stdout
+with open(args_log) as f:
+    calls = f.read().splitlines()
+assert len(calls) == 2 and all("--error-exitcode 9 --kernel-name-exclude kns=no_shared " in c for c in calls), calls
 r = race_run([0, 13], "r6")
 assert r.returncode == 1 and verdicts(r.stdout)["13/16"] == "tool-error+failed-rc-9", r.stdout + r.stderr
 # A slice past its limit that ignores the TERM (as a sanitizer writing its

@@ -33,6 +33,10 @@
 #   MIN_LEFT  a slice is not started with fewer seconds for it, GRACE
 #             taken off (default 30)
 #   LOG_DIR   one log per slice (default BUILD_DIR/racecheck-slices)
+#   TOOL_ARGS more compute-sanitizer options, split on blanks (default
+#             none), e.g. a kernel filter: racecheck checks shared memory
+#             only, so leaving out kernels that use none shortens a slice
+#             without losing coverage; the table's first line names them
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$top/build-gpu}
@@ -154,8 +158,10 @@ worker() { # gpu
     fi
     log=$logs/$prog-$case-$k.log
     start=$SECONDS
+    # shellcheck disable=SC2086
     CUDA_VISIBLE_DEVICES=$gpu CK_RUN_CASE=$case GR_TEST_SLICE=$k/$slices \
-      timeout -k "$grace" "$left" compute-sanitizer --tool racecheck --error-exitcode 9 "$build/tests/gpu/$prog" >"$log" 2>&1
+      timeout -k "$grace" "$left" compute-sanitizer --tool racecheck --error-exitcode 9 ${TOOL_ARGS:-} \
+        "$build/tests/gpu/$prog" >"$log" 2>&1
     rc=$?
     n=$(grep -Eo 'RACECHECK SUMMARY: [0-9]+ hazard' "$log" | grep -Eo '[0-9]+' | tail -1)
     # racecheck prints each hazard as its kernel ends and the summary at
@@ -192,7 +198,8 @@ for gpu in $gpus; do
 done
 wait
 
-echo "racecheck over $(wc -l <"$queue") slices, $per_gpu a GPU on GPUs: $gpus ($((SECONDS - t0)) s)"
+echo "racecheck over $(wc -l <"$queue") slices, $per_gpu a GPU on GPUs: $gpus ($((SECONDS - t0)) s)" \
+  "${TOOL_ARGS:+with compute-sanitizer options: $TOOL_ARGS}"
 # Every slice has its line; a worker that stopped early (a shell error)
 # would leave some without one, which must not read as clean.
 missing=$(($(wc -l <"$queue") - $(wc -l <"$logs/results.txt")))
