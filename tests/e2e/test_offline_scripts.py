@@ -56,11 +56,17 @@ case $((k % 4)) in
 esac
 """,
 }
-for name, text in stand_ins.items():
-    path = os.path.join(fake, name)
+
+
+def stand_in(path, text):
+    """An executable script at path."""
     with open(path, "w") as f:
         f.write(text)
     os.chmod(path, 0o755)
+
+
+for name, text in stand_ins.items():
+    stand_in(os.path.join(fake, name), text)
 path = os.path.join(fake, "bin") + ":" + os.environ["PATH"]
 
 
@@ -115,9 +121,7 @@ with open(os.path.join(build, "tests", "e2e", "CTestTestfile.cmake")) as f:
 found = "NCCL: %s, METIS: %s" % tuple("yes" if v + "=1" in ctest_file else "no" for v in ("GR_E2E_NCCL", "GR_E2E_METIS"))
 no_ctest = os.path.join(tmp, "no-ctest")
 os.makedirs(no_ctest)
-with open(os.path.join(no_ctest, "ctest"), "w") as f:
-    f.write("#!/bin/sh\nexit 1\n")
-os.chmod(os.path.join(no_ctest, "ctest"), 0o755)
+stand_in(os.path.join(no_ctest, "ctest"), "#!/bin/sh\nexit 1\n")
 for extra in ({}, {"PATH": no_ctest + ":" + path}):
     r = run(multi, dict(base, TESTS="bfs_over_nccl_equals_one_device " + quick, **extra), build)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -138,9 +142,7 @@ def cmake4_build(name, top_file, e2e_file):
     os.makedirs(os.path.join(d, "tests", "e2e"))
     os.makedirs(os.path.join(d, "tools"))
     prog = os.path.join(d, "tests", "e2e", "test_gr_run_multi")
-    with open(prog, "w") as f:
-        f.write("#!/bin/sh\necho 'Running suite(s): gr_run_multi'\necho '100%: Checks: 1, Failures: 0, Errors: 0'\n")
-    os.chmod(prog, 0o755)
+    stand_in(prog, "#!/bin/sh\necho 'Running suite(s): gr_run_multi'\necho '100%: Checks: 1, Failures: 0, Errors: 0'\n")
     os.symlink(os.path.abspath(os.path.join(build, "tools", "gr_run")), os.path.join(d, "tools", "gr_run"))
     lines = ('add_test("test_gr_run_multi_gpu" "%s")\n' % prog +
              'set_tests_properties("test_gr_run_multi_gpu" PROPERTIES  ENVIRONMENT '
