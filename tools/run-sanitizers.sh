@@ -32,13 +32,6 @@ status=0
 # for one of gr_run's exit codes (1 invalid, 2 bad input, 3 runtime).
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1
-# The tests' own deadlines (Check's per-case timeouts) are set for plain
-# builds with headroom; the sanitizers slow the code 2-15x and a loaded CI
-# machine adds to that (BC's single-device case took 90 s under
-# ThreadSanitizer alone and passed its 300 s in one CI run, not in the
-# next), so they are stretched here. ctest's --timeout below still bounds
-# every test program.
-export CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-4}
 
 build() { # dir, cmake args...
   local dir=$1

@@ -146,6 +146,14 @@ int gr_test_run_limited(const char *const argv[], const char *const env[], char 
   return gr_test_finish(&c, out, err);
 }
 
+double gr_test_timeout_scale(void) {
+  /* Read as Check reads it (a positive number; anything else is 1). */
+  const char *v = getenv("CK_TIMEOUT_MULTIPLIER");
+  char *end = NULL;
+  const double m = v ? strtod(v, &end) : 0;
+  return v && end != v && *end == '\0' && m > 0 ? m : 1;
+}
+
 int gr_test_spawn(gr_test_child *c, const char *const argv[], const char *const env[], double timeout_s,
                   unsigned long long address_space) {
   static int seq = 0;
@@ -154,7 +162,7 @@ int gr_test_spawn(gr_test_child *c, const char *const argv[], const char *const 
   snprintf(c->out_path, sizeof c->out_path, "%s/run-%d-%d.out", gr_test_tmp_dir(), (int)getpid(), seq);
   snprintf(c->err_path, sizeof c->err_path, "%s/run-%d-%d.err", gr_test_tmp_dir(), (int)getpid(), seq++);
   snprintf(c->program, sizeof c->program, "%s", argv[0]);
-  c->timeout_s = timeout_s;
+  c->timeout_s = timeout_s * gr_test_timeout_scale();
   c->started = gr_time_now();
   pid_t pid = fork();
   if (pid < 0) return -1;

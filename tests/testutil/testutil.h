@@ -28,10 +28,14 @@ const char *gr_test_data_file(char *buf, size_t len, const char *name);
  * run or was killed by a signal (which a test must treat as a failure). */
 int gr_test_run(const char *const argv[], const char *const env[], char **out, char **err);
 /* As gr_test_run, under limits: the child is killed after timeout_s
- * seconds (0: no limit), when gr_test_run_limited returns GR_TEST_TIMED_OUT,
+ * seconds (0: no limit; stretched by gr_test_timeout_scale, as Check's
+ * per-case timeouts are), when gr_test_run_limited returns GR_TEST_TIMED_OUT,
  * so that a hang fails a test instead of stalling it; address_space > 0
  * sets the child's RLIMIT_AS (ulimit -v) before it execs. */
 enum { GR_TEST_TIMED_OUT = -2 };
+/* CK_TIMEOUT_MULTIPLIER (Check's own setting; sanitized builds set it in
+ * every test's environment, tests/CMakeLists.txt) or 1. */
+double gr_test_timeout_scale(void);
 int gr_test_run_limited(const char *const argv[], const char *const env[], char **out, char **err,
                         double timeout_s, unsigned long long address_space);
 /* The same in two steps, so that several programs run at once: spawn

@@ -255,6 +255,32 @@ START_TEST(test_children_run_at_once_within_their_limits) {
 }
 END_TEST
 
+/* A child's limit stretches with CK_TIMEOUT_MULTIPLIER, as Check's per-case
+ * timeouts do (sanitized builds set it); what Check would not take counts
+ * as 1. */
+START_TEST(test_child_limits_follow_the_timeout_multiplier) {
+  const char *was = getenv("CK_TIMEOUT_MULTIPLIER");
+  char *saved = was ? strdup(was) : NULL;
+  const struct {
+    const char *value;
+    double scale;
+  } cases[] = {{"3", 3}, {"2.5", 2.5}, {"0", 1}, {"-2", 1}, {"4x", 1}, {"", 1}};
+  const char *quick[] = {"/bin/sh", "-c", "exit 0", NULL};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    setenv("CK_TIMEOUT_MULTIPLIER", cases[i].value, 1);
+    ck_assert_double_eq(gr_test_timeout_scale(), cases[i].scale);
+    gr_test_child c;
+    ck_assert_int_eq(gr_test_spawn(&c, quick, NULL, 10, 0), 0);
+    ck_assert_double_eq(c.timeout_s, 10 * cases[i].scale);
+    ck_assert_int_eq(gr_test_finish(&c, NULL, NULL), 0);
+  }
+  unsetenv("CK_TIMEOUT_MULTIPLIER");
+  ck_assert_double_eq(gr_test_timeout_scale(), 1);
+  if (saved) setenv("CK_TIMEOUT_MULTIPLIER", saved, 1);
+  free(saved);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("util");
   TCase *tc = tcase_create("util");
@@ -271,6 +297,7 @@ int main(void) {
   tcase_add_test(tc, test_slices_cover_each_combination_once);
   tcase_add_test(tc, slice_enter_skips_blocks_with_none_of_the_slice);
   tcase_add_test(tc, test_children_run_at_once_within_their_limits);
+  tcase_add_test(tc, test_child_limits_follow_the_timeout_multiplier);
   suite_add_tcase(s, tc);
   return gr_test_run_suite(s, 0);
 }
