@@ -178,7 +178,7 @@ static int run_end(gr_test_child *child, const run_cmd *c) {
 /* Why a run's process did not end as a program does (run_end's rc): a
  * hang killed at its limit, or a signal. False for any exit code. */
 static bool run_broke(int rc, char *why, size_t len) {
-  if (rc == GR_TEST_TIMED_OUT) snprintf(why, len, "gr_run hung: killed after %.0f s", run_timeout_s);
+  if (rc == GR_TEST_TIMED_OUT) snprintf(why, len, "gr_run hung: killed after %.0f s", run_timeout_s * gr_test_timeout_scale());
   else if (rc < 0) snprintf(why, len, "gr_run did not exit normally (signal?)");
   return rc < 0;
 }
