@@ -838,7 +838,7 @@ END_TEST
  * on one device, for every primitive, on 2 and 3 devices, at points from
  * the first launch or exchange to the end of the second run (doubling until
  * a run completes): exit 3 naming the device and the cause, no --out or
- * --json file, no hang (each run is killed after 60 s, which fails the
+ * --json file, no hang (each run is killed after 60 s, 240 s sanitized, which fails the
  * test). On 3 devices the failing device first sleeps 100 ms, so that its
  * peers are already waiting for it, in the exchange's barrier or the one
  * that ends the iteration, when it fails; the message says they were. */
