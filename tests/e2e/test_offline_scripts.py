@@ -35,6 +35,9 @@ stand_ins = {
     # A GPU test program under racecheck: its slice says how it ends.
     "build/tests/gpu/test_bc_cuda": """#!/bin/sh
 k=${GR_TEST_SLICE%/*}
+# A part of the sources (GR_TEST_SOURCES=J/M): parts 0 and 1 keep one of
+# two sources, the others none.
+[ -n "$GR_TEST_SOURCES" ] && echo "gr_test_sources $GR_TEST_SOURCES kept $((${GR_TEST_SOURCES%/*} < 2 ? 1 : 0)) of 2 sources"
 # Slices 5, 9, 13: the tool's own failure, which its summary counts as a
 # hazard; alone, beside a real hazard, beside the case's own failure.
 internal="========= Internal Sanitizer Error: Detected a failure to track a kernel launch. Future records might be incomplete"
@@ -72,7 +75,7 @@ path = os.path.join(fake, "bin") + ":" + os.environ["PATH"]
 
 def run(script, env, *args):
     e = dict(os.environ)
-    for k in ("JOBS", "RUN_JOBS", "LIMIT", "DEADLINE", "TESTS", "SLICES", "OMP_NUM_THREADS", "OMP_THREAD_LIMIT",
+    for k in ("JOBS", "RUN_JOBS", "LIMIT", "DEADLINE", "TESTS", "SLICES", "SOURCES", "GR_TEST_SOURCES", "OMP_NUM_THREADS", "OMP_THREAD_LIMIT",
               "PER_GPU", "ITEMS", "GPUS", "GRACE", "MIN_LEFT", "CUDA_VISIBLE_DEVICES", "BACKEND", "TOOL_ARGS",
               "ARGS_LOG"):
         e.pop(k, None)
@@ -221,7 +224,7 @@ for sl, ran in (("1/400", 1), ("399/400", 0)):
 for env, said in (({"PER_GPU": "0"}, "PER_GPU=0"), ({"SLICES": "x"}, "SLICES=x"), ({"DEADLINE": "-1"}, "DEADLINE=-1"),
                   ({"MIN_LEFT": "soon"}, "MIN_LEFT=soon"), ({"MIN_LEFT": "08"}, "MIN_LEFT=08"),
                   ({"GRACE": "1.5"}, "GRACE=1.5"), ({"GRACE": "0"}, "GRACE=0"), ({"GRACE": "08"}, "GRACE=08"),
-                  ({"DEADLINE": "60"}, "DEADLINE=60 leaves no slice time")):
+                  ({"DEADLINE": "60"}, "DEADLINE=60 leaves no slice time"), ({"SOURCES": "0"}, "SOURCES=0")):
     r = run(race, dict(env, LOG_DIR=os.path.join(tmp, "race")), build)
     assert r.returncode == 2 and said in r.stderr, (env, r.stdout, r.stderr)
 
@@ -262,6 +265,18 @@ assert r.returncode == 0 and "with compute-sanitizer options: --kernel-name-excl
 with open(args_log) as f:
     calls = f.read().splitlines()
 assert len(calls) == 2 and all("--error-exitcode 9 --kernel-name-exclude kns=no_shared " in c for c in calls), calls
+# Sources in parts: an item's part J reaches the program as
+# GR_TEST_SOURCES=J/M and names its row; a part that kept no source is
+# "empty"; an item without a part runs every source.
+r = race_run(["0:0", "0:1", "0:2", 4], "r8", SOURCES="3")
+assert r.returncode == 0, r.stdout + r.stderr
+assert verdicts(r.stdout) == {"0/16:0/3": "0-hazards", "0/16:1/3": "0-hazards", "0/16:2/3": "empty",
+                              "4/16": "0-hazards"}, r.stdout
+assert "slices (sources in 3 parts)" in r.stdout, r.stdout
+with open(os.path.join(tmp, "r8", "test_bc_cuda-cuda_bc_equals_reference-0-1.log")) as f:
+    assert "gr_test_sources 1/3 kept 1 of 2 sources" in f.read()
+with open(os.path.join(tmp, "r8", "test_bc_cuda-cuda_bc_equals_reference-4.log")) as f:
+    assert "gr_test_sources" not in f.read()
 r = race_run([0, 13], "r6")
 assert r.returncode == 1 and verdicts(r.stdout)["13/16"] == "tool-error+failed-rc-9", r.stdout + r.stderr
 # A slice past its limit that ignores the TERM (as a sanitizer writing its
@@ -278,6 +293,9 @@ assert took < 17, took
 # Bad items: a case the program lacks, a slice out of range, no program.
 for items, said in (("test_bc_cuda:no_such_case:0", "has no case named no_such_case"),
                     (item + "16", "the slice must be 0..15"),
+                    (item + "0:1", "the sources' part must be 0..0"), (item + "0:x", "the sources' part must be"),
+                    (item + "0:1:2", "the sources' part must be"),
+                    ("test_bc_cuda:cuda_bc_beyond_double_equals_reference:0:0", "takes no part of its sources"),
                     ("test_sssp_cuda:cuda_sssp_equals_reference:0", "is missing")):
     r = run(race, dict(renv, ITEMS=items, LOG_DIR=os.path.join(tmp, "r4")), fbuild)
     assert r.returncode == 2 and said in r.stderr, (items, r.stderr)

@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "gr/types.h"
+
 struct gr_graph;
 /* The graph of a generator spec ("kron:10:8", ...) with default load
  * options; a failure fails the calling test. */
@@ -86,6 +88,18 @@ int gr_test_in_slice(unsigned *counter);
  * that a test skips what only those combinations need (a graph, its
  * partition, a one-GPU answer): without it every slice pays for them. */
 int gr_test_slice_enter(unsigned *counter, unsigned count);
+/* Cuts finer than a slice, where one combination runs several sources:
+ * GR_TEST_SOURCES=J/M keeps of a combination's n sources those at
+ * positions J, J+M, ... (0 <= J < M), moved to the front of src in their
+ * order; unset, all n. Returns how many it kept: 0 means the combination
+ * has none of this process's sources and must run nothing. A malformed
+ * value fails the test. With it set, a process says at its normal exit
+ * how many it kept of how many ("gr_test_sources J/M kept X of Y
+ * sources", as gr_test_slice's line). Under racecheck one combination of
+ * some cases runs longer than a device command; its M parts, each a run
+ * of fewer sources (for BC one run of several sources becomes M runs of
+ * fewer), cover every source between them. */
+size_t gr_test_keep_sources(gr_vid *src, size_t n);
 
 struct gr_device;
 struct gr_buffer;

@@ -18,8 +18,18 @@
 # slices, run over one or several commands, together cover all of it.
 # Environment:
 #   ITEMS     what to run, "program:case:K" words (a case's slice K of
-#             SLICES); default every slice of the seven cases below
+#             SLICES) or "program:case:K:J" (of that slice's combinations,
+#             only the sources in part J of SOURCES: GR_TEST_SOURCES=J/M);
+#             default every slice of the seven cases below, and with
+#             SOURCES past 1 every part of each
 #   SLICES    N (default 16)
+#   SOURCES   M (default 1): where one combination runs longer than a
+#             command, its sources in M parts (BC's several sources of one
+#             run become M runs of fewer). Four cases take parts (those
+#             in "parted" below); a part past a combination's last source
+#             keeps none of it (a part that kept none reads "empty"). A
+#             part of another case is refused, and the default items give
+#             those cases whole slices.
 #   GPUS      the GPUs to use (default all, e.g. "1")
 #   PER_GPU   processes at once on each GPU (default 4: with many more the
 #             processes mostly wait for each other's share of the GPU and
@@ -42,13 +52,14 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$top/build-gpu}
 logs=${LOG_DIR:-$build/racecheck-slices}
 slices=${SLICES:-16}
+parts=${SOURCES:-1}
 per_gpu=${PER_GPU:-4}
 deadline=${DEADLINE:-540}
 min_left=${MIN_LEFT:-30}
 grace=${GRACE:-30}
 # Numbers in decimal without leading zeros (bash reads 08 as octal). A
 # GRACE or a slice's limit of 0 would mean no limit to timeout.
-for v in "SLICES=$slices" "PER_GPU=$per_gpu" "DEADLINE=$deadline" "GRACE=$grace"; do
+for v in "SLICES=$slices" "SOURCES=$parts" "PER_GPU=$per_gpu" "DEADLINE=$deadline" "GRACE=$grace"; do
   if ! [[ ${v#*=} =~ ^[1-9][0-9]*$ ]]; then
     echo "racecheck-slices: $v: give a number, 1 or more" >&2
     exit 2
@@ -84,7 +95,22 @@ test_exchange_cuda:bfs_on_devices_sharing_gpu_0_equals_one_cpu_device
 test_sssp_cuda:sssp_on_devices_sharing_gpu_0_equals_reference
 test_bc_cuda:bc_on_devices_sharing_gpu_0_equals_one_gpu
 test_bc_cuda:bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu"
-items=${ITEMS:-$(for c in $cases; do for ((k = 0; k < slices; k++)); do echo "$c:$k"; done; done)}
+# The cases whose combinations run several sources and take
+# GR_TEST_SOURCES (gr_test_keep_sources); beyond double, a combination of
+# BC's runs one source or sources whose count of logarithms the case
+# checks, so those cases take no parts.
+parted="test_bc_cuda:cuda_bc_equals_reference
+test_exchange_cuda:bfs_on_devices_sharing_gpu_0_equals_one_cpu_device
+test_sssp_cuda:sssp_on_devices_sharing_gpu_0_equals_reference
+test_bc_cuda:bc_on_devices_sharing_gpu_0_equals_one_gpu"
+takes_parts() { grep -qxF "$1" <<< "$parted"; }
+items=${ITEMS:-$(for c in $cases; do for ((k = 0; k < slices; k++)); do
+  if [ "$parts" = 1 ] || ! takes_parts "$c"; then
+    echo "$c:$k"
+  else
+    for ((j = 0; j < parts; j++)); do echo "$c:$k:$j"; done
+  fi
+done; done)}
 # Each item once, in the order given.
 items=$(printf '%s\n' $items | awk 'NF && !seen[$0]++')
 # Each slice's OpenMP threads (the graphs' build, the CPU references): a
@@ -98,11 +124,16 @@ n_items=$(wc -w <<< "$items")
 ncpu=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 share=$((ncpu / at_once))
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$((share > 1 ? share : 1))}
-# An item's parts: prog, case, k.
+# An item's fields: prog, case, k, and j (empty: every source); what
+# names it in the table (K/N or K/N:J/M) and in its log's name.
 split_item() {
-  prog=${1%%:*}
-  local rest=${1#*:}
-  case=${rest%%:*} k=${rest##*:}
+  local extra
+  IFS=: read -r prog case k j extra <<< "$1"
+  slice=$k/$slices tag=$k
+  if [ -n "$j" ]; then
+    slice=$k/$slices:$j/$parts tag=$k-$j
+  fi
+  [ -z "$extra" ] || j=bad
 }
 for it in $items; do
   split_item "$it"
@@ -115,8 +146,16 @@ for it in $items; do
     echo "racecheck-slices: $it: $prog has no case named $case" >&2
     exit 2
   fi
-  if ! [[ $k =~ ^[0-9]+$ ]] || [ "$k" -ge "$slices" ]; then
+  if ! [[ $k =~ ^(0|[1-9][0-9]*)$ ]] || [ "$k" -ge "$slices" ]; then
     echo "racecheck-slices: $it: the slice must be 0..$((slices - 1)) (SLICES=$slices)" >&2
+    exit 2
+  fi
+  if [ -n "$j" ] && { ! [[ $j =~ ^(0|[1-9][0-9]*)$ ]] || [ "$j" -ge "$parts" ]; }; then
+    echo "racecheck-slices: $it: the sources' part must be 0..$((parts - 1)) (SOURCES=$parts)" >&2
+    exit 2
+  fi
+  if [ -n "$j" ] && ! takes_parts "$prog:$case"; then
+    echo "racecheck-slices: $it: $case takes no part of its sources: give it whole slices" >&2
     exit 2
   fi
 done
@@ -146,20 +185,22 @@ take() {
 }
 
 worker() { # gpu
-  local gpu=$1 it prog case k left log start rc n result
+  local gpu=$1 it prog case k j slice tag left log start rc n result sources
   while it=$(take) && [ -n "$it" ]; do
     split_item "$it"
     # What is left of the deadline less the kill's grace below, so that
     # the last slices end by the deadline even when killed.
     left=$((deadline - (SECONDS - t0) - grace))
     if [ "$left" -lt "$min_left" ] || [ "$left" -lt 1 ]; then
-      printf '%s %s %s/%s not-started 0\n' "$prog" "$case" "$k" "$slices" >>"$logs/results.txt"
+      printf '%s %s %s not-started 0\n' "$prog" "$case" "$slice" >>"$logs/results.txt"
       continue
     fi
-    log=$logs/$prog-$case-$k.log
+    log=$logs/$prog-$case-$tag.log
     start=$SECONDS
+    sources=
+    [ -n "$j" ] && sources=$j/$parts
     # shellcheck disable=SC2086
-    CUDA_VISIBLE_DEVICES=$gpu CK_RUN_CASE=$case GR_TEST_SLICE=$k/$slices \
+    CUDA_VISIBLE_DEVICES=$gpu CK_RUN_CASE=$case GR_TEST_SLICE=$k/$slices GR_TEST_SOURCES=$sources \
       timeout -k "$grace" "$left" compute-sanitizer --tool racecheck --error-exitcode 9 ${TOOL_ARGS:-} \
         "$build/tests/gpu/$prog" >"$log" 2>&1
     rc=$?
@@ -184,12 +225,13 @@ worker() { # gpu
     elif [ "$rc" = 0 ] && [ -n "$n" ] && grep -q '^100%: Checks: 1,' "$log"; then
       result=0-hazards
       # A slice past the case's last combination runs none (the test
-      # says how many it ran): clean, but no coverage.
-      grep -q '^gr_test_slice [0-9/]* ran 0 combinations' "$log" && result=empty
+      # says how many it ran), and a part past a combination's last
+      # source keeps none: clean, but no coverage.
+      grep -Eq '^gr_test_slice [0-9/]* ran 0 combinations|^gr_test_sources [0-9/]* kept 0 of' "$log" && result=empty
     else
       result="failed-rc-$rc"
     fi
-    printf '%s %s %s/%s %s %d gpu%s\n' "$prog" "$case" "$k" "$slices" "$result" $((SECONDS - start)) "$gpu" >>"$logs/results.txt"
+    printf '%s %s %s %s %d gpu%s\n' "$prog" "$case" "$slice" "$result" $((SECONDS - start)) "$gpu" >>"$logs/results.txt"
   done
 }
 
@@ -198,13 +240,15 @@ for gpu in $gpus; do
 done
 wait
 
-echo "racecheck over $(wc -l <"$queue") slices, $per_gpu a GPU on GPUs: $gpus ($((SECONDS - t0)) s)" \
+parts_note=
+[ "$parts" != 1 ] && parts_note=" (sources in $parts parts)"
+echo "racecheck over $(wc -l <"$queue") slices$parts_note, $per_gpu a GPU on GPUs: $gpus ($((SECONDS - t0)) s)" \
   "${TOOL_ARGS:+with compute-sanitizer options: $TOOL_ARGS}"
 # Every slice has its line; a worker that stopped early (a shell error)
 # would leave some without one, which must not read as clean.
 missing=$(($(wc -l <"$queue") - $(wc -l <"$logs/results.txt")))
-printf '%-20s %-58s %-7s %-24s %-7s %s\n' program case slice result seconds gpu
-sort -k1,1 -k2,2 -k3,3V "$logs/results.txt" | awk '{printf "%-20s %-58s %-7s %-24s %-7s %s\n", $1, $2, $3, $4, $5, $6}'
+printf '%-20s %-58s %-11s %-24s %-7s %s\n' program case slice result seconds gpu
+sort -k1,1 -k2,2 -k3,3V "$logs/results.txt" | awk '{printf "%-20s %-58s %-11s %-24s %-7s %s\n", $1, $2, $3, $4, $5, $6}'
 if [ "$missing" -ne 0 ]; then
   echo "racecheck-slices: $missing slices have no result (a worker stopped early)" >&2
   exit 1

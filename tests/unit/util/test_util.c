@@ -160,6 +160,37 @@ START_TEST(test_slices_cover_each_combination_once) {
 }
 END_TEST
 
+/* A combination's sources in parts (GR_TEST_SOURCES=J/M): unset all of
+ * them, untouched; set, positions J, J+M, ... in their order at the front;
+ * over the M parts each source is kept once; parts past the last source
+ * keep none. */
+START_TEST(source_parts_keep_each_source_once) {
+  unsetenv("GR_TEST_SOURCES");
+  gr_vid src[7] = {70, 71, 72, 73, 74, 75, 76};
+  ck_assert_uint_eq(gr_test_keep_sources(src, 7), 7);
+  for (int i = 0; i < 7; i++) ck_assert_uint_eq(src[i], (gr_vid)(70 + i));
+  for (size_t n = 0; n <= 7; n++)
+    for (unsigned m = 1; m <= 5; m++) {
+      int seen[7] = {0};
+      for (unsigned j = 0; j < m; j++) {
+        char v[16];
+        snprintf(v, sizeof v, "%u/%u", j, m);
+        setenv("GR_TEST_SOURCES", v, 1);
+        gr_vid s[7];
+        for (size_t i = 0; i < n; i++) s[i] = (gr_vid)(70 + i);
+        const size_t kept = gr_test_keep_sources(s, n);
+        ck_assert_uint_eq(kept, n > j ? (n - j + m - 1) / m : 0);
+        for (size_t i = 0; i < kept; i++) {
+          ck_assert_uint_eq(s[i], (gr_vid)(70 + j + i * m));
+          seen[s[i] - 70]++;
+        }
+      }
+      for (size_t i = 0; i < n; i++) ck_assert_msg(seen[i] == 1, "%zu sources in %u parts: source %zu kept %d times", n, m, i, seen[i]);
+    }
+  unsetenv("GR_TEST_SOURCES");
+}
+END_TEST
+
 /* A test's loops as blocks of a few combinations (a graph's, say): a block
  * with none of the slice's combinations is skipped whole and counted, one
  * with any is entered; over every slice each combination runs once, at the
@@ -296,6 +327,7 @@ int main(void) {
   tcase_add_test(tc, host_memory_limit_caps_what_gr_plans_with);
   tcase_add_test(tc, test_slices_cover_each_combination_once);
   tcase_add_test(tc, slice_enter_skips_blocks_with_none_of_the_slice);
+  tcase_add_test(tc, source_parts_keep_each_source_once);
   tcase_add_test(tc, test_children_run_at_once_within_their_limits);
   tcase_add_test(tc, test_child_limits_follow_the_timeout_multiplier);
   suite_add_tcase(s, tc);
