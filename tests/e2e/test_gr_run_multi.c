@@ -178,7 +178,8 @@ static int run_end(gr_test_child *child, const run_cmd *c) {
 /* Why a run's process did not end as a program does (run_end's rc): a
  * hang killed at its limit, or a signal. False for any exit code. */
 static bool run_broke(int rc, char *why, size_t len) {
-  if (rc == GR_TEST_TIMED_OUT) snprintf(why, len, "gr_run hung: killed after %.0f s", run_timeout_s * gr_test_timeout_scale());
+  if (rc == GR_TEST_TIMED_OUT)
+    snprintf(why, len, "gr_run hung: killed after %.0f s", run_timeout_s * gr_test_timeout_scale());
   else if (rc < 0) snprintf(why, len, "gr_run did not exit normally (signal?)");
   return rc < 0;
 }
@@ -838,8 +839,8 @@ END_TEST
  * on one device, for every primitive, on 2 and 3 devices, at points from
  * the first launch or exchange to the end of the second run (doubling until
  * a run completes): exit 3 naming the device and the cause, no --out or
- * --json file, no hang (each run is killed after 60 s, 240 s sanitized, which fails the
- * test). On 3 devices the failing device first sleeps 100 ms, so that its
+ * --json file, no hang (each run is killed after 60 s, stretched in
+ * sanitized builds, which fails the test). On 3 devices the failing device first sleeps 100 ms, so that its
  * peers are already waiting for it, in the exchange's barrier or the one
  * that ends the iteration, when it fails; the message says they were. */
 static const char *const fault_prims[] = {"bfs", "dobfs", "sssp", "cc", "pr", "bc"};

@@ -175,11 +175,12 @@ int gr_test_run_limited(const char *const argv[], const char *const env[], char 
 }
 
 double gr_test_timeout_scale(void) {
-  /* Read as Check reads it (a positive number; anything else is 1). */
+  /* Read as Check reads it: a number from 0 (0: no limit, as a Check
+   * case's timeout of 0); anything else is 1. */
   const char *v = getenv("CK_TIMEOUT_MULTIPLIER");
   char *end = NULL;
-  const double m = v ? strtod(v, &end) : 0;
-  return v && end != v && *end == '\0' && m > 0 ? m : 1;
+  const double m = v ? strtod(v, &end) : -1;
+  return v && end != v && *end == '\0' && m >= 0 ? m : 1;
 }
 
 int gr_test_spawn(gr_test_child *c, const char *const argv[], const char *const env[], double timeout_s,

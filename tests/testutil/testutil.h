@@ -35,8 +35,8 @@ int gr_test_run(const char *const argv[], const char *const env[], char **out, c
  * so that a hang fails a test instead of stalling it; address_space > 0
  * sets the child's RLIMIT_AS (ulimit -v) before it execs. */
 enum { GR_TEST_TIMED_OUT = -2 };
-/* CK_TIMEOUT_MULTIPLIER (Check's own setting; sanitized builds set it in
- * every test's environment, tests/CMakeLists.txt) or 1. */
+/* CK_TIMEOUT_MULTIPLIER (Check's own setting, 0 for no limit; sanitized
+ * builds set it in every test's environment, cmake/GrTesting.cmake) or 1. */
 double gr_test_timeout_scale(void);
 int gr_test_run_limited(const char *const argv[], const char *const env[], char **out, char **err,
                         double timeout_s, unsigned long long address_space);
@@ -94,8 +94,9 @@ int gr_test_slice_enter(unsigned *counter, unsigned count);
  * order; unset, all n. Returns how many it kept: 0 means the combination
  * has none of this process's sources and must run nothing. A malformed
  * value fails the test. With it set, a process says at its normal exit
- * how many it kept of how many ("gr_test_sources J/M kept X of Y
- * sources", as gr_test_slice's line). Under racecheck one combination of
+ * how many it kept of how many it was given ("gr_test_sources J/M kept X
+ * of Y sources", as gr_test_slice's line; a case that takes the parts per
+ * graph counts a graph's sources once). Under racecheck one combination of
  * some cases runs longer than a device command; its M parts, each a run
  * of fewer sources (for BC one run of several sources becomes M runs of
  * fewer), cover every source between them. */

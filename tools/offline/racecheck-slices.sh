@@ -25,7 +25,9 @@
 #   SLICES    N (default 16)
 #   SOURCES   M (default 1): where one combination runs longer than a
 #             command, its sources in M parts (BC's several sources of one
-#             run become M runs of fewer). Four cases take parts (those
+#             run become M runs of fewer). 2 keeps two sources in part 0,
+#             so a second source on a used enactor (BFS, SSSP) and several
+#             sources in one run (BC) are still checked. Four cases take parts (those
 #             in "parted" below); a part past a combination's last source
 #             keeps none of it (a part that kept none reads "empty"). A
 #             part of another case is refused, and the default items give
@@ -133,7 +135,8 @@ split_item() {
   if [ -n "$j" ]; then
     slice=$k/$slices:$j/$parts tag=$k-$j
   fi
-  [ -z "$extra" ] || j=bad
+  # A fifth field, or a fourth left empty, is no part.
+  if [ -n "$extra" ] || { [ -z "$j" ] && [[ $1 == *:*:*:* ]]; }; then j=bad; fi
 }
 for it in $items; do
   split_item "$it"

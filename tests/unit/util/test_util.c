@@ -185,7 +185,8 @@ START_TEST(source_parts_keep_each_source_once) {
           seen[s[i] - 70]++;
         }
       }
-      for (size_t i = 0; i < n; i++) ck_assert_msg(seen[i] == 1, "%zu sources in %u parts: source %zu kept %d times", n, m, i, seen[i]);
+      for (size_t i = 0; i < n; i++)
+        ck_assert_msg(seen[i] == 1, "%zu sources in %u parts: source %zu kept %d times", n, m, i, seen[i]);
     }
   unsetenv("GR_TEST_SOURCES");
 }
@@ -287,15 +288,15 @@ START_TEST(test_children_run_at_once_within_their_limits) {
 END_TEST
 
 /* A child's limit stretches with CK_TIMEOUT_MULTIPLIER, as Check's per-case
- * timeouts do (sanitized builds set it); what Check would not take counts
- * as 1. */
+ * timeouts do (sanitized builds set it); 0 is no limit, as for Check; what
+ * Check would not take counts as 1. */
 START_TEST(test_child_limits_follow_the_timeout_multiplier) {
   const char *was = getenv("CK_TIMEOUT_MULTIPLIER");
   char *saved = was ? strdup(was) : NULL;
   const struct {
     const char *value;
     double scale;
-  } cases[] = {{"3", 3}, {"2.5", 2.5}, {"0", 1}, {"-2", 1}, {"4x", 1}, {"", 1}};
+  } cases[] = {{"3", 3}, {"2.5", 2.5}, {"0", 0}, {"-2", 1}, {"4x", 1}, {"", 1}};
   const char *quick[] = {"/bin/sh", "-c", "exit 0", NULL};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     setenv("CK_TIMEOUT_MULTIPLIER", cases[i].value, 1);
