@@ -136,6 +136,13 @@ START_TEST(parse_real_takes_plain_decimals_only) {
 }
 END_TEST
 
+/* Sets var to "K/N", as GR_TEST_SLICE and GR_TEST_SOURCES are written. */
+static void set_fraction(const char *var, unsigned k, unsigned n) {
+  char v[32];
+  snprintf(v, sizeof v, "%u/%u", k, n);
+  setenv(var, v, 1);
+}
+
 /* The tests' slices (GR_TEST_SLICE=K/N): unset every combination; set,
  * combinations K, K+N, ...; every slice together covers each once. */
 START_TEST(test_slices_cover_each_combination_once) {
@@ -145,9 +152,7 @@ START_TEST(test_slices_cover_each_combination_once) {
   ck_assert_uint_eq(c, 10);
   int seen[10] = {0};
   for (unsigned k = 0; k < 3; k++) {
-    char v[16];
-    snprintf(v, sizeof v, "%u/3", k);
-    setenv("GR_TEST_SLICE", v, 1);
+    set_fraction("GR_TEST_SLICE", k, 3);
     c = 0;
     for (int i = 0; i < 10; i++)
       if (gr_test_in_slice(&c)) {
@@ -173,9 +178,7 @@ START_TEST(source_parts_keep_each_source_once) {
     for (unsigned m = 1; m <= 5; m++) {
       int seen[7] = {0};
       for (unsigned j = 0; j < m; j++) {
-        char v[16];
-        snprintf(v, sizeof v, "%u/%u", j, m);
-        setenv("GR_TEST_SOURCES", v, 1);
+        set_fraction("GR_TEST_SOURCES", j, m);
         gr_vid s[7];
         for (size_t i = 0; i < n; i++) s[i] = (gr_vid)(70 + i);
         const size_t kept = gr_test_keep_sources(s, n);
@@ -205,9 +208,7 @@ START_TEST(slice_enter_skips_blocks_with_none_of_the_slice) {
   for (unsigned n = 1; n <= 34; n++) {
     int seen[40] = {0};
     for (unsigned k = 0; k < n; k++) {
-      char v[16];
-      snprintf(v, sizeof v, "%u/%u", k, n);
-      setenv("GR_TEST_SLICE", v, 1);
+      set_fraction("GR_TEST_SLICE", k, n);
       c = 0;
       for (int b = 0; b < 8; b++) {
         const unsigned at = c;
