@@ -180,6 +180,8 @@ static void usage(FILE *f) {
           "                         walk-stage=auto|on|off (the walk's packed blocks\n"
           "                         copied to shared memory first; auto: the vertices'\n"
           "                         4-byte states 8x the GPU's L2 and memory under 4 TB/s)\n"
+          "                         bc-counts=auto|log (bc: path counts in double until\n"
+          "                         they outgrow it, or as logarithms from the start)\n"
           "\n"
           "Several devices (--gpus N > 1, GPUs or with --cpu CPU devices):\n"
           "      --partitioner P    random, biased, metis, static or range (default: random)\n"

@@ -176,17 +176,20 @@ static gr_status gr__bc_fill(gr__bc_slice *s, gr_part *p, double zero) {
   return gr__bc_ops(p->dev)->fill(p->dev, p->ws, &all, &c);
 }
 
-/* Starts the source of index s->next_source in double, or (again = true)
- * the current one again with counts as logarithms: every device clears
- * the per-source state; its owner gives it depth 0 and one path (ln 1 = 0)
+/* Starts the source of index s->next_source in double (as logarithms
+ * from the start with --tune bc-counts=log), or (again = true) the
+ * current one again with counts as logarithms: every device clears the
+ * per-source state; its owner gives it depth 0 and one path (ln 1 = 0)
  * and puts it into `first` (the next iteration's input). */
 static gr_status gr__bc_start_source(gr__bc_slice *s, gr_part *p, gr_frontier *first, bool again) {
   const gr_vid n = p->sub->n_local;
+  const bool logs_first = !again && p->ws->tune.bc_log;
   if (!again) {
     s->source = gr_bc_source(&s->args, s->next_source);
     s->next_source++;
   }
-  s->mode = again ? GR_BC_LOG : GR_BC_LINEAR;
+  s->mode = again || logs_first ? GR_BC_LOG : GR_BC_LINEAR;
+  if (logs_first) s->log_sources++;
   s->phase = GR__BC_FORWARD;
   s->level = 0;
   s->levels = 0;

@@ -151,7 +151,7 @@ START_TEST(every_tuning_variant_validates) {
         assert_out_has("validation passed (3 runs)");
       }
   const char *bad[] = {"visited=maybe", "pull=sideways", "small=perhaps", "small-edges=-3", "nokey=1", "advance",
-                       "pull-light=0", "status=sloppy", "walk-stage=maybe"};
+                       "pull-light=0", "status=sloppy", "walk-stage=maybe", "bc-counts=maybe"};
   for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
     ck_assert_int_eq(run("--gen", "kron:8:4", "--tune", bad[b]), 2);
     assert_err_has("--tune");
@@ -626,6 +626,14 @@ START_TEST(bc_beyond_double_validates_and_reports_log_sources) {
   assert_out_has("validation passed (1 run)");
   ck_assert(summary_number("bc", "log_sources") == 0);
   ck_assert(summary_number("bc", "sigma_log") == 0);
+  /* --tune bc-counts=log: logarithms from the start, on a graph whose
+   * counts fit double: every source counted, still valid. */
+  ck_assert_msg(run("--primitive", "bc", "--gen", "kron:9:8", "--sources", "5", "--tune", "bc-counts=log",
+                    "--validate") == 0,
+                "%s", err_text);
+  assert_out_has("validation passed (1 run)");
+  ck_assert(summary_number("bc", "log_sources") == 5);
+  ck_assert(summary_number("bc", "sigma_log") == 1);
 }
 END_TEST
 

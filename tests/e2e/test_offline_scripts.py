@@ -277,8 +277,8 @@ with open(os.path.join(tmp, "r8", "test_bc_cuda-cuda_bc_equals_reference-0-1.log
     assert "gr_test_sources 1/3 kept 1 of 2 sources" in f.read()
 with open(os.path.join(tmp, "r8", "test_bc_cuda-cuda_bc_equals_reference-4.log")) as f:
     assert "gr_test_sources" not in f.read()
-# Without ITEMS: every slice of the seven cases, the four that take parts
-# in each part, the other three whole.
+# Without ITEMS: every slice of the eight cases, the four that take parts
+# in each part, the other four whole.
 full = os.path.join(tmp, "full-build")
 os.makedirs(os.path.join(full, "tests", "gpu"))
 for prog in ("test_bc_cuda", "test_sssp_cuda", "test_exchange_cuda"):
@@ -289,11 +289,12 @@ parted = [("test_bc_cuda", "cuda_bc_equals_reference"),
           ("test_sssp_cuda", "sssp_on_devices_sharing_gpu_0_equals_reference"),
           ("test_bc_cuda", "bc_on_devices_sharing_gpu_0_equals_one_gpu")]
 whole = [("test_sssp_cuda", "cuda_sssp_equals_reference"), ("test_bc_cuda", "cuda_bc_beyond_double_equals_reference"),
-         ("test_bc_cuda", "bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu")]
+         ("test_bc_cuda", "bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu"),
+         ("test_bc_cuda", "cuda_bc_counts_as_logarithms_equal_reference")]
 labels = sorted(tuple(line.split()[:3]) for line in r.stdout.splitlines() if line.startswith("test_"))
 assert labels == sorted([(p, c, f"{k}/2:{j}/2") for p, c in parted for k in range(2) for j in range(2)] +
                         [(p, c, f"{k}/2") for p, c in whole for k in range(2)]), r.stdout
-assert "racecheck over 22 slices (sources in 2 parts)" in r.stdout, r.stdout
+assert "racecheck over 24 slices (sources in 2 parts)" in r.stdout, r.stdout
 r = race_run([0, 13], "r6")
 assert r.returncode == 1 and verdicts(r.stdout)["13/16"] == "tool-error+failed-rc-9", r.stdout + r.stderr
 # A slice past its limit that ignores the TERM (as a sanitizer writing its

@@ -82,6 +82,10 @@ static bool ref_pair(gr_tuning *r, const char *p, size_t len) {
     else if (eq(v, vl, "on")) r->walk_stage = GR_SORT_ON;
     else if (eq(v, vl, "off")) r->walk_stage = GR_SORT_OFF;
     else return false;
+  } else if (eq(k, kl, "bc-counts")) {
+    if (eq(v, vl, "log")) r->bc_log = true;
+    else if (eq(v, vl, "auto")) r->bc_log = false;
+    else return false;
   } else if (eq(k, kl, "sort")) {
     if (eq(v, vl, "auto")) r->sort_input = GR_SORT_AUTO;
     else if (eq(v, vl, "on")) r->sort_input = GR_SORT_ON;
@@ -113,7 +117,7 @@ static bool same(const gr_tuning *a, const gr_tuning *b) {
          a->small_degree == b->small_degree && a->visited_bitmap == b->visited_bitmap &&
          a->pull_light == b->pull_light && a->idempotent == b->idempotent && a->sort_input == b->sort_input &&
          a->relabel == b->relabel && a->hot == b->hot && a->hub == b->hub && a->long_rows == b->long_rows &&
-         a->walk_stage == b->walk_stage;
+         a->walk_stage == b->walk_stage && a->bc_log == b->bc_log;
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {

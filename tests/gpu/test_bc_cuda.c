@@ -723,6 +723,88 @@ static double extra_number(const gr_result *r, const char *name) {
   return 0;
 }
 
+/* --tune bc-counts=log: every source as logarithms from the start, on
+ * graphs whose counts fit double, so that the whole primitive's logarithm
+ * kernels (device loops, level by level, the exchange's LOGADD) run in
+ * seconds, under compute-sanitizer too: one GPU (each way of running
+ * levels; one source and four, normalized) and 2 and 3 devices sharing
+ * GPU 0 (each proxy and exchange mode, three sources), against the
+ * reference in double. */
+START_TEST(cuda_bc_counts_as_logarithms_equal_reference) {
+  const char *specs[] = {"kron:12:16", "grid2d:60x80", "kron:11:4,directed"};
+  const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+  const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
+  const char *maps[] = {"0,0", "0,0,0"};
+  unsigned combo = 0;
+  /* A graph's 6 runs on one GPU and 8 on devices sharing it; a slice with
+   * none of them skips the graph. */
+  for (int i = 0; i < 3; i++) {
+    if (!gr_test_slice_enter(&combo, 14)) continue;
+    gr_graph *g = gr_test_generated(specs[i]);
+    const gr_vid n = gr_graph_num_vertices(g);
+    gr_vid src[4];
+    for (int k = 0; k < 4; k++) src[k] = (gr_vid)((k * 7919u + 5u) % n);
+    gr_subgraph *sub = NULL;
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    for (int t = 0; t < 3; t++)
+      for (int c = 0; c < 2; c++) {
+        if (!gr_test_in_slice(&combo)) continue;
+        gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+        if (*tunings[t]) ck_assert_int_eq(gr_tuning_parse(&o.tune, tunings[t]), GR_SUCCESS);
+        ck_assert_int_eq(gr_tuning_parse(&o.tune, "bc-counts=log"), GR_SUCCESS);
+        o.normalize = c == 1;
+        gr_run_args a = {src[0], 0, src, c ? 4 : 1};
+        gr_result r = GR_RESULT_INIT;
+        run_bc(&sub, 1, NULL, NULL, &o, &a, &r);
+        ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s, %d sources as logarithms on one GPU, "
+                      "'%s': %s", specs[i], c ? 4 : 1, tunings[t], gr_error_message());
+        ck_assert_double_eq(extra_number(&r, "log_sources"), c ? 4.0 : 1.0);
+        ck_assert_double_eq(extra_number(&r, "sigma_log"), 1.0);
+        gr_result_free(&r);
+      }
+    gr_subgraph_destroy(&sub);
+    for (int nd = 2; nd <= 3; nd++) {
+      if (!gr_test_slice_enter(&combo, 4)) continue;
+      setenv("GR_DEVICE_MAP", maps[nd - 2], 1);
+      gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+      po.kind = nd == 2 ? GR_PART_RANDOM : GR_PART_RANGE;
+      po.parts = nd;
+      gr_partition *part = NULL;
+      ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+      for (int xi = 0; xi < 2; xi++) {
+        if (!gr_test_slice_enter(&combo, 2)) continue;
+        gr_subgraph **subs = NULL;
+        ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[xi], true), GR_SUCCESS);
+        for (int mi = 0; mi < 2; mi++) {
+          if (!gr_test_in_slice(&combo)) continue;
+          gr_comm_options co = {modes[mi], GR_TRANSPORT_P2P, GR_COMM_FORMAT_AUTO, NULL};
+          gr_comm *comm = NULL;
+          ck_assert_msg(gr_comm_create(&comm, GR_BACKEND_CUDA, nd, &co) == GR_SUCCESS, "%s", gr_error_message());
+          gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+          ck_assert_int_eq(gr_tuning_parse(&o.tune, "bc-counts=log"), GR_SUCCESS);
+          gr_run_args a = {src[0], 0, src, 3};
+          gr_result r = GR_RESULT_INIT;
+          run_bc(subs, nd, &gr_comm_exchange_ops, comm, &o, &a, &r);
+          gr_comm_destroy(&comm);
+          ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS,
+                        "%s as logarithms on %d devices of GPU 0, %s proxies, %s: %s", specs[i], nd,
+                        proxies[xi] == GR_PROXY_1HOP ? "1hop" : "all", gr_comm_mode_name(modes[mi]),
+                        gr_error_message());
+          ck_assert_double_eq(extra_number(&r, "log_sources"), 3.0);
+          ck_assert_double_eq(extra_number(&r, "sigma_log"), 1.0);
+          gr_result_free(&r);
+        }
+        gr_subgraphs_destroy(&subs, nd);
+      }
+      gr_partition_destroy(&part);
+      unsetenv("GR_DEVICE_MAP");
+    }
+    gr_graph_destroy(&g);
+  }
+  ck_assert_uint_eq(combo, 3 * 14);
+}
+END_TEST
+
 /* The whole primitive beyond double on one GPU: a corner (runs again as
  * logarithms), the centre (stays in double), the far corner; the
  * validator holds it to the long double reference. */
@@ -849,6 +931,7 @@ int main(void) {
       {"cuda_overflow_flag_equals_cpu", cuda_overflow_flag_equals_cpu},
       {"cuda_log_kernels_equal_cpu", cuda_log_kernels_equal_cpu},
       {"cuda_bc_beyond_double_equals_reference", cuda_bc_beyond_double_equals_reference},
+      {"cuda_bc_counts_as_logarithms_equal_reference", cuda_bc_counts_as_logarithms_equal_reference},
       {"bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu", bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu},
   };
   gr_test_add_cases(s, cases, sizeof cases / sizeof cases[0], setup, teardown, 900);

@@ -20,7 +20,7 @@
 #   ITEMS     what to run, "program:case:K" words (a case's slice K of
 #             SLICES) or "program:case:K:J" (of that slice's combinations,
 #             only the sources in part J of SOURCES: GR_TEST_SOURCES=J/M);
-#             default every slice of the seven cases below, and with
+#             default every slice of the eight cases below, and with
 #             SOURCES past 1 every part of each
 #   SLICES    N (default 16)
 #   SOURCES   M (default 1): where one combination runs longer than a
@@ -96,7 +96,8 @@ test_bc_cuda:cuda_bc_beyond_double_equals_reference
 test_exchange_cuda:bfs_on_devices_sharing_gpu_0_equals_one_cpu_device
 test_sssp_cuda:sssp_on_devices_sharing_gpu_0_equals_reference
 test_bc_cuda:bc_on_devices_sharing_gpu_0_equals_one_gpu
-test_bc_cuda:bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu"
+test_bc_cuda:bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu
+test_bc_cuda:cuda_bc_counts_as_logarithms_equal_reference"
 # The cases whose combinations run several sources and take
 # GR_TEST_SOURCES (gr_test_keep_sources); beyond double, a combination of
 # BC's runs one source or sources whose count of logarithms the case

@@ -85,13 +85,22 @@ typedef struct gr_tuning {
    * scattered reads then competing with the states' misses for the L2
    * (docs/performance.md). */
   gr_sort_mode walk_stage;
+  /* BC counts each source's shortest paths in double and, where a count
+   * outgrows it, runs the source again with the counts as logarithms
+   * (bc-counts=auto); bc-counts=log takes logarithms from the start for
+   * every source. Slower and a little less exact; it exists so that the
+   * logarithm kernels run on graphs of any size, small ones included
+   * (their tests, compute-sanitizer over them), not only on graphs whose
+   * counts pass 1.8e308 (grids of 600 x 600 and more). */
+  bool bc_log;
 } gr_tuning;
 #define GR_TUNING_INIT                                                                                              \
   {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true, 64, false, GR_SORT_AUTO, GR_SORT_AUTO, 32768, \
-   4096, GR_LONG_ROWS_AUTO, GR_SORT_AUTO}
+   4096, GR_LONG_ROWS_AUTO, GR_SORT_AUTO, false}
 /* "advance=chunked|serial|twc|auto,pull=hybrid|warp,small=on|off,small-vertices=N,
  * small-edges=N,small-degree=N,visited=bitmap|state,pull-light=N,status=atomic|idempotent,sort=auto|on|off,
- * relabel=auto|on|off,hot=N,hub=N,long-rows=auto|N,walk-stage=auto|on|off" (any subset, comma separated). */
+ * relabel=auto|on|off,hot=N,hub=N,long-rows=auto|N,walk-stage=auto|on|off,bc-counts=auto|log" (any subset,
+ * comma separated). */
 gr_status gr_tuning_parse(gr_tuning *t, const char *text);
 
 /* Device memory bandwidth (bytes a second) under which walk-stage=auto

@@ -441,6 +441,13 @@ START_TEST(tuning_parses_every_key) {
   ck_assert_int_eq(gr_tuning_parse(&t, "walk-stage=auto"), GR_SUCCESS);
   ck_assert_int_eq(t.walk_stage, GR_SORT_AUTO);
   ck_assert_int_eq(gr_tuning_parse(&t, "walk-stage=1"), GR_ERR_INVALID_ARG);
+  ck_assert(!t.bc_log);
+  ck_assert_int_eq(gr_tuning_parse(&t, "bc-counts=log"), GR_SUCCESS);
+  ck_assert(t.bc_log);
+  ck_assert_int_eq(gr_tuning_parse(&t, "bc-counts=double"), GR_ERR_INVALID_ARG);
+  ck_assert(t.bc_log);
+  ck_assert_int_eq(gr_tuning_parse(&t, "bc-counts=auto"), GR_SUCCESS);
+  ck_assert(!t.bc_log);
   /* auto copies where the 4-byte states take 8x the L2 or more (n at least
    * twice the L2's bytes) and memory is slower than 4 TB/s; an unknown L2
    * or bandwidth (0) never; on and off whatever the device. */

@@ -579,6 +579,76 @@ START_TEST(several_devices_beyond_double) {
 }
 END_TEST
 
+/* --tune bc-counts=log: every source counts its paths as logarithms from
+ * the start, on graphs whose counts fit double: one device (each way of
+ * running levels, one and three threads) and two and three devices
+ * (partitioners, proxies, exchanges), held to the reference in double
+ * (the validator compares ln sigma with its counts), every source counted
+ * as run in logarithms. */
+START_TEST(counts_as_logarithms_from_the_start_equal_reference) {
+  static const gr_partitioner_kind kinds[] = {GR_PART_RANDOM, GR_PART_RANGE};
+  static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+  static const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
+  for (int i = 0; i < N_SPECS; i++) {
+    gr_graph *g = gr_test_generated(specs[i]);
+    const gr_vid n = gr_graph_num_vertices(g);
+    gr_vid src[3];
+    for (int k = 0; k < 3; k++) src[k] = (gr_vid)((k * 977u + 3u * (gr_vid)i) % n);
+    gr_subgraph *sub = NULL;
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    for (int t = 0; t < N_TUNINGS; t++)
+      for (int threads = 1; threads <= 3; threads += 2) {
+        gr_prim_options o = options_tuned(tunings[t]);
+        ck_assert_int_eq(gr_tuning_parse(&o.tune, "bc-counts=log"), GR_SUCCESS);
+        /* Three sources normalized, or one. */
+        o.normalize = threads == 3;
+        gr_run_args a = {src[0], 0, src, threads == 3 ? 3 : 1};
+        gr_result r = GR_RESULT_INIT;
+        run_bc(&sub, 1, threads, NULL, NULL, &o, &a, &r);
+        ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s, one device, %d threads, '%s': %s",
+                      specs[i], threads, tunings[t], gr_error_message());
+        ck_assert_double_eq(extra_number(&r, "log_sources"), (double)a.n_sources);
+        ck_assert_double_eq(extra_number(&r, "sigma_log"), 1.0);
+        gr_result_free(&r);
+      }
+    gr_subgraph_destroy(&sub);
+    for (int devices = 2; devices <= 3; devices++) {
+      gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+      po.kind = kinds[devices - 2];
+      po.parts = devices;
+      po.threads = 1;
+      gr_partition *part = NULL;
+      ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
+      for (size_t x = 0; x < 2; x++) {
+        gr_subgraph **subs = NULL;
+        ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
+        for (size_t w = 0; w < 2; w++) {
+          gr_comm_options co = {modes[w], GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
+          gr_comm *comm = NULL;
+          ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
+          gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+          ck_assert_int_eq(gr_tuning_parse(&o.tune, "bc-counts=log"), GR_SUCCESS);
+          gr_run_args a = {src[0], 0, src, 3};
+          gr_result r = GR_RESULT_INIT;
+          run_bc(subs, devices, 1, &gr_comm_exchange_ops, comm, &o, &a, &r);
+          gr_comm_destroy(&comm);
+          ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s, %d devices, %s, %s proxies, %s: %s",
+                        specs[i], devices, gr_partitioner_name(kinds[devices - 2]),
+                        proxies[x] == GR_PROXY_1HOP ? "1hop" : "all", gr_comm_mode_name(modes[w]),
+                        gr_error_message());
+          ck_assert_double_eq(extra_number(&r, "log_sources"), 3.0);
+          ck_assert_double_eq(extra_number(&r, "sigma_log"), 1.0);
+          gr_result_free(&r);
+        }
+        gr_subgraphs_destroy(&subs, devices);
+      }
+      gr_partition_destroy(&part);
+    }
+    gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
 START_TEST(bad_sources_are_refused) {
   gr_graph *g = gr_test_generated("kron:6:4");
   gr_subgraph *sub = NULL;
@@ -620,6 +690,7 @@ int main(void) {
   tcase_add_test(one, trivial_sources_and_isolated_vertices);
   tcase_add_test(one, bad_sources_are_refused);
   tcase_add_test(one, one_device_beyond_double);
+  tcase_add_test(one, counts_as_logarithms_from_the_start_equal_reference);
   suite_add_tcase(s, one);
   TCase *multi = tcase_create("multi_device");
   tcase_set_timeout(multi, 1800);
