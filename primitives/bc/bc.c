@@ -630,9 +630,9 @@ static gr_status bc_extract(void *slice, gr_part *p, gr_result *r) {
   if (p->index != 0) return GR_SUCCESS;
   gr_extra *x = &r->extra;
   gr_extra_free(x);
-  /* log_sources: sources whose counts outgrew double and ran as
-   * logarithms; sigma_log: the aux "sigma" holds ln sigma (the last source
-   * ran so). */
+  /* log_sources: sources that ran as logarithms (their counts outgrew
+   * double, or --tune bc-counts=log); sigma_log: the aux "sigma" holds
+   * ln sigma (the last source ran so). */
   static const char *const names[] = {"sources", "levels", "normalized", "log_sources", "sigma_log"};
   const double values[] = {(double)s->n_sources, (double)s->last_levels, p->opts->normalize ? 1.0 : 0.0,
                            (double)s->log_sources, s->mode == GR_BC_LOG ? 1.0 : 0.0};

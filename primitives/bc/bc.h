@@ -389,7 +389,9 @@ double gr_bc_normalizer(gr_vid n, gr_vid sources);
  * natural logarithms (-inf unreached) when that source outgrew double;
  * extra "sources", "levels" (the last source's depths 0..levels-1),
  * "log_sources" (sources that outgrew double) and "sigma_log" (1: the aux
- * counts are logarithms). The primitive's extract reports the same. */
+ * counts are logarithms). The primitive's extract reports the same, but
+ * for runs under --tune bc-counts=log, where every source runs as
+ * logarithms (the validator compares counts either way). */
 gr_status gr_bc_reference(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, gr_result *ref);
 
 /* Tolerances: a centrality within GR_BC_REL_TOL (relative) or

@@ -195,6 +195,13 @@ START_TEST(validator_rejects_each_kind_of_wrong_answer) {
 }
 END_TEST
 
+static double extra_number(const gr_result *r, const char *name) {
+  for (int i = 0; i < r->extra.n_numbers; i++)
+    if (!strcmp(r->extra.number_names[i], name)) return r->extra.numbers[i];
+  ck_abort_msg("no extra number %s", name);
+  return 0;
+}
+
 /* Runs bc twice on the given parts (the second run must not see the
  * first's sums); returns the last run's result. */
 static void run_bc(gr_subgraph *const *subs, int devices, int threads, const gr_exchange_ops *ex, void *shared,
@@ -282,17 +289,22 @@ START_TEST(trivial_sources_and_isolated_vertices) {
   gr_subgraph *sub = NULL;
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
   gr_vid src[] = {1, 0, 5, 3, 4};
-  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  for (gr_vid k = 1; k <= 5; k++) {
-    gr_run_args a = {src[0], 0, src, k};
-    gr_result r = GR_RESULT_INIT;
-    run_bc(&sub, 1, 2, NULL, NULL, &o, &a, &r);
-    ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%llu sources: %s", (unsigned long long)k,
-                  gr_error_message());
-    /* Only 3 -> 0 -> {1, 2} passes through a vertex: 0, twice from 3. */
-    ck_assert_double_eq(((const double *)r.values)[0], k >= 4 ? 2.0 : 0.0);
-    gr_result_free(&r);
-  }
+  /* In double, and as logarithms from the start (a level of one vertex,
+   * ln 1 = 0, and nothing reached: -inf everywhere but the source). */
+  for (int logs = 0; logs <= 1; logs++)
+    for (gr_vid k = 1; k <= 5; k++) {
+      gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+      if (logs) ck_assert_int_eq(gr_tuning_parse(&o.tune, "bc-counts=log"), GR_SUCCESS);
+      gr_run_args a = {src[0], 0, src, k};
+      gr_result r = GR_RESULT_INIT;
+      run_bc(&sub, 1, 2, NULL, NULL, &o, &a, &r);
+      ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%llu sources%s: %s", (unsigned long long)k,
+                    logs ? " as logarithms" : "", gr_error_message());
+      /* Only 3 -> 0 -> {1, 2} passes through a vertex: 0, twice from 3. */
+      ck_assert_double_eq(((const double *)r.values)[0], k >= 4 ? 2.0 : 0.0);
+      ck_assert_double_eq(extra_number(&r, "log_sources"), logs ? (double)k : 0.0);
+      gr_result_free(&r);
+    }
   gr_subgraph_destroy(&sub);
   gr_graph_destroy(&g);
 }
@@ -371,13 +383,6 @@ END_TEST
 /* A grid of r x c from corner 0: vertex (i, j) = i * c + j lies at depth
  * i + j with C(i + j, i) shortest paths. */
 static double ln_binomial(int n, int k) { return lgamma(n + 1.0) - lgamma(k + 1.0) - lgamma(n - k + 1.0); }
-
-static double extra_number(const gr_result *r, const char *name) {
-  for (int i = 0; i < r->extra.n_numbers; i++)
-    if (!strcmp(r->extra.number_names[i], name)) return r->extra.numbers[i];
-  ck_abort_msg("no extra number %s", name);
-  return 0;
-}
 
 enum { GRID = 600 };
 
@@ -690,12 +695,12 @@ int main(void) {
   tcase_add_test(one, trivial_sources_and_isolated_vertices);
   tcase_add_test(one, bad_sources_are_refused);
   tcase_add_test(one, one_device_beyond_double);
-  tcase_add_test(one, counts_as_logarithms_from_the_start_equal_reference);
   suite_add_tcase(s, one);
   TCase *multi = tcase_create("multi_device");
   tcase_set_timeout(multi, 1800);
   tcase_add_test(multi, several_devices_equal_one_device);
   tcase_add_test(multi, several_devices_beyond_double);
+  tcase_add_test(multi, counts_as_logarithms_from_the_start_equal_reference);
   suite_add_tcase(s, multi);
   return gr_test_run_suite(s, 0);
 }
