@@ -641,11 +641,75 @@ START_TEST(cuda_bc_equals_reference) {
 }
 END_TEST
 
-START_TEST(bc_on_devices_sharing_gpu_0_equals_one_gpu) {
-  const char *specs[] = {"kron:12:16", "grid2d:60x80", "kron:11:4,directed"};
+/* What checks one run on devices sharing GPU 0 (its result, named). */
+typedef void (*bc_shared_check)(const gr_result *r, const char *what, void *ctx);
+
+/* BC on 2 devices (random parts) and 3 (ranges) sharing GPU 0, each proxy
+ * mode and exchange mode: a graph's 8 combinations, in blocks of 4 (a
+ * device count: its partition) and 2 (a proxy mode: its subgraphs) that a
+ * slice holding none of them skips; check sees each run's result. */
+static void bc_on_shared_gpu(gr_graph *g, const char *name, const gr_prim_options *o, const gr_run_args *a,
+                             unsigned *combo, bc_shared_check check, void *ctx) {
   const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
   const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
   const char *maps[] = {"0,0", "0,0,0"};
+  for (int nd = 2; nd <= 3; nd++) {
+    if (!gr_test_slice_enter(combo, 4)) continue;
+    setenv("GR_DEVICE_MAP", maps[nd - 2], 1);
+    gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+    po.kind = nd == 2 ? GR_PART_RANDOM : GR_PART_RANGE;
+    po.parts = nd;
+    gr_partition *part = NULL;
+    ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+    for (int xi = 0; xi < 2; xi++) {
+      if (!gr_test_slice_enter(combo, 2)) continue;
+      gr_subgraph **subs = NULL;
+      ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[xi], true), GR_SUCCESS);
+      for (int mi = 0; mi < 2; mi++) {
+        if (!gr_test_in_slice(combo)) continue;
+        gr_comm_options co = {modes[mi], GR_TRANSPORT_P2P, GR_COMM_FORMAT_AUTO, NULL};
+        gr_comm *comm = NULL;
+        ck_assert_msg(gr_comm_create(&comm, GR_BACKEND_CUDA, nd, &co) == GR_SUCCESS, "%s", gr_error_message());
+        gr_result r = GR_RESULT_INIT;
+        run_bc(subs, nd, &gr_comm_exchange_ops, comm, o, a, &r);
+        gr_comm_destroy(&comm);
+        char what[160];
+        snprintf(what, sizeof what, "%s on %d devices of GPU 0, %s proxies, %s", name, nd,
+                 proxies[xi] == GR_PROXY_1HOP ? "1hop" : "all", gr_comm_mode_name(modes[mi]));
+        check(&r, what, ctx);
+        gr_result_free(&r);
+      }
+      gr_subgraphs_destroy(&subs, nd);
+    }
+    gr_partition_destroy(&part);
+    unsetenv("GR_DEVICE_MAP");
+  }
+}
+
+/* One GPU's answer (depths and counts exactly, centralities within 1e-9)
+ * and the reference's. */
+typedef struct bc_same_as_one {
+  gr_graph *g;
+  const gr_prim_options *o;
+  const gr_run_args *a;
+  const gr_result *expect;
+} bc_same_as_one;
+
+static void same_as_one_gpu(const gr_result *r, const char *what, void *ctx) {
+  const bc_same_as_one *c = ctx;
+  const gr_vid n = gr_graph_num_vertices(c->g);
+  const double *x = r->values, *y = c->expect->values;
+  for (gr_vid v = 0; v < n; v++) {
+    ck_assert_msg(fabs(x[v] - y[v]) <= 1e-9 * y[v] + 1e-12, "%s: vertex %llu", what, (unsigned long long)v);
+    ck_assert_msg(((const gr_svid *)r->aux_values[0])[v] == ((const gr_svid *)c->expect->aux_values[0])[v] &&
+                      ((const double *)r->aux_values[1])[v] == ((const double *)c->expect->aux_values[1])[v],
+                  "%s: depth or paths of %llu", what, (unsigned long long)v);
+  }
+  ck_assert_msg(gr_bc_validate(c->g, c->a, c->o, r, NULL) == GR_SUCCESS, "%s: %s", what, gr_error_message());
+}
+
+START_TEST(bc_on_devices_sharing_gpu_0_equals_one_gpu) {
+  const char *specs[] = {"kron:12:16", "grid2d:60x80", "kron:11:4,directed"};
   unsigned combo = 0;
   /* What only a block of combinations needs (a graph and its one-GPU
    * answer, a partition, the subgraphs) is built only by the slices that
@@ -671,44 +735,8 @@ START_TEST(bc_on_devices_sharing_gpu_0_equals_one_gpu) {
     gr_result expect = GR_RESULT_INIT;
     run_bc(&sub, 1, NULL, NULL, &o, &a, &expect);
     gr_subgraph_destroy(&sub);
-    for (int nd = 2; nd <= 3; nd++) {
-      if (!gr_test_slice_enter(&combo, 4)) continue;
-      setenv("GR_DEVICE_MAP", maps[nd - 2], 1);
-      gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-      po.kind = nd == 2 ? GR_PART_RANDOM : GR_PART_RANGE;
-      po.parts = nd;
-      gr_partition *part = NULL;
-      ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
-      for (int xi = 0; xi < 2; xi++) {
-        if (!gr_test_slice_enter(&combo, 2)) continue;
-        gr_subgraph **subs = NULL;
-        ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[xi], true), GR_SUCCESS);
-        for (int mi = 0; mi < 2; mi++) {
-          if (!gr_test_in_slice(&combo)) continue;
-          gr_comm_options co = {modes[mi], GR_TRANSPORT_P2P, GR_COMM_FORMAT_AUTO, NULL};
-          gr_comm *comm = NULL;
-          ck_assert_msg(gr_comm_create(&comm, GR_BACKEND_CUDA, nd, &co) == GR_SUCCESS, "%s", gr_error_message());
-          gr_result r = GR_RESULT_INIT;
-          run_bc(subs, nd, &gr_comm_exchange_ops, comm, &o, &a, &r);
-          gr_comm_destroy(&comm);
-          char what[160];
-          snprintf(what, sizeof what, "%s on %d devices of GPU 0, %s proxies, %s", specs[i], nd,
-                   proxies[xi] == GR_PROXY_1HOP ? "1hop" : "all", gr_comm_mode_name(modes[mi]));
-          const double *x = r.values, *y = expect.values;
-          for (gr_vid v = 0; v < n; v++) {
-            ck_assert_msg(fabs(x[v] - y[v]) <= 1e-9 * y[v] + 1e-12, "%s: vertex %llu", what, (unsigned long long)v);
-            ck_assert_msg(((const gr_svid *)r.aux_values[0])[v] == ((const gr_svid *)expect.aux_values[0])[v] &&
-                              ((const double *)r.aux_values[1])[v] == ((const double *)expect.aux_values[1])[v],
-                          "%s: depth or paths of %llu", what, (unsigned long long)v);
-          }
-          ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s: %s", what, gr_error_message());
-          gr_result_free(&r);
-        }
-        gr_subgraphs_destroy(&subs, nd);
-      }
-      gr_partition_destroy(&part);
-      unsetenv("GR_DEVICE_MAP");
-    }
+    bc_same_as_one c = {g, &o, &a, &expect};
+    bc_on_shared_gpu(g, specs[i], &o, &a, &combo, same_as_one_gpu, &c);
     gr_result_free(&expect);
     gr_graph_destroy(&g);
   }
@@ -723,6 +751,21 @@ static double extra_number(const gr_result *r, const char *name) {
   return 0;
 }
 
+/* Valid against the reference in double, every source run as logarithms. */
+typedef struct bc_logs_from_the_start {
+  gr_graph *g;
+  const gr_prim_options *o;
+  const gr_run_args *a;
+} bc_logs_from_the_start;
+
+static void valid_as_logarithms(const gr_result *r, const char *what, void *ctx) {
+  const bc_logs_from_the_start *c = ctx;
+  ck_assert_msg(gr_bc_validate(c->g, c->a, c->o, r, NULL) == GR_SUCCESS, "%s, as logarithms: %s", what,
+                gr_error_message());
+  ck_assert_double_eq(extra_number(r, "log_sources"), (double)c->a->n_sources);
+  ck_assert_double_eq(extra_number(r, "sigma_log"), 1.0);
+}
+
 /* --tune bc-counts=log: every source as logarithms from the start, on
  * graphs whose counts fit double, so that the whole primitive's logarithm
  * kernels (device loops, level by level, the exchange's LOGADD) run in
@@ -732,9 +775,6 @@ static double extra_number(const gr_result *r, const char *name) {
  * reference in double. */
 START_TEST(cuda_bc_counts_as_logarithms_equal_reference) {
   const char *specs[] = {"kron:12:16", "grid2d:60x80", "kron:11:4,directed"};
-  const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
-  const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
-  const char *maps[] = {"0,0", "0,0,0"};
   unsigned combo = 0;
   /* A graph's 6 runs on one GPU and 8 on devices sharing it; a slice with
    * none of them skips the graph. */
@@ -756,49 +796,19 @@ START_TEST(cuda_bc_counts_as_logarithms_equal_reference) {
         gr_run_args a = {src[0], 0, src, c ? 4 : 1};
         gr_result r = GR_RESULT_INIT;
         run_bc(&sub, 1, NULL, NULL, &o, &a, &r);
-        ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s, %d sources as logarithms on one GPU, "
-                      "'%s': %s", specs[i], c ? 4 : 1, tunings[t], gr_error_message());
-        ck_assert_double_eq(extra_number(&r, "log_sources"), c ? 4.0 : 1.0);
-        ck_assert_double_eq(extra_number(&r, "sigma_log"), 1.0);
+        char what[160];
+        snprintf(what, sizeof what, "%s, %d sources on one GPU, '%s'", specs[i], c ? 4 : 1, tunings[t]);
+        bc_logs_from_the_start one = {g, &o, &a};
+        valid_as_logarithms(&r, what, &one);
         gr_result_free(&r);
       }
     gr_subgraph_destroy(&sub);
-    for (int nd = 2; nd <= 3; nd++) {
-      if (!gr_test_slice_enter(&combo, 4)) continue;
-      setenv("GR_DEVICE_MAP", maps[nd - 2], 1);
-      gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-      po.kind = nd == 2 ? GR_PART_RANDOM : GR_PART_RANGE;
-      po.parts = nd;
-      gr_partition *part = NULL;
-      ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
-      for (int xi = 0; xi < 2; xi++) {
-        if (!gr_test_slice_enter(&combo, 2)) continue;
-        gr_subgraph **subs = NULL;
-        ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[xi], true), GR_SUCCESS);
-        for (int mi = 0; mi < 2; mi++) {
-          if (!gr_test_in_slice(&combo)) continue;
-          gr_comm_options co = {modes[mi], GR_TRANSPORT_P2P, GR_COMM_FORMAT_AUTO, NULL};
-          gr_comm *comm = NULL;
-          ck_assert_msg(gr_comm_create(&comm, GR_BACKEND_CUDA, nd, &co) == GR_SUCCESS, "%s", gr_error_message());
-          gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-          ck_assert_int_eq(gr_tuning_parse(&o.tune, "bc-counts=log"), GR_SUCCESS);
-          gr_run_args a = {src[0], 0, src, 3};
-          gr_result r = GR_RESULT_INIT;
-          run_bc(subs, nd, &gr_comm_exchange_ops, comm, &o, &a, &r);
-          gr_comm_destroy(&comm);
-          ck_assert_msg(gr_bc_validate(g, &a, &o, &r, NULL) == GR_SUCCESS,
-                        "%s as logarithms on %d devices of GPU 0, %s proxies, %s: %s", specs[i], nd,
-                        proxies[xi] == GR_PROXY_1HOP ? "1hop" : "all", gr_comm_mode_name(modes[mi]),
-                        gr_error_message());
-          ck_assert_double_eq(extra_number(&r, "log_sources"), 3.0);
-          ck_assert_double_eq(extra_number(&r, "sigma_log"), 1.0);
-          gr_result_free(&r);
-        }
-        gr_subgraphs_destroy(&subs, nd);
-      }
-      gr_partition_destroy(&part);
-      unsetenv("GR_DEVICE_MAP");
-    }
+    /* Three sources on devices sharing GPU 0. */
+    gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+    ck_assert_int_eq(gr_tuning_parse(&o.tune, "bc-counts=log"), GR_SUCCESS);
+    gr_run_args a = {src[0], 0, src, 3};
+    bc_logs_from_the_start shared = {g, &o, &a};
+    bc_on_shared_gpu(g, specs[i], &o, &a, &combo, valid_as_logarithms, &shared);
     gr_graph_destroy(&g);
   }
   ck_assert_uint_eq(combo, 3 * 14);
@@ -842,13 +852,37 @@ START_TEST(cuda_bc_beyond_double_equals_reference) {
 }
 END_TEST
 
+/* Beyond double: one GPU's answer within the BC tolerance (ln sigma within
+ * GR_BC_LOG_SIGMA_TOL), two sources as logarithms, and the reference's. */
+typedef struct bc_beyond_double_same {
+  gr_graph *g;
+  const gr_prim_options *o;
+  const gr_run_args *a;
+  const gr_result *expect, *ref;
+} bc_beyond_double_same;
+
+static void beyond_double_same_as_one_gpu(const gr_result *r, const char *what, void *ctx) {
+  const bc_beyond_double_same *c = ctx;
+  const gr_vid n = gr_graph_num_vertices(c->g);
+  ck_assert_double_eq(extra_number(r, "log_sources"), 2.0);
+  ck_assert_double_eq(extra_number(r, "sigma_log"), 1.0);
+  const double *x = r->values, *y = c->expect->values;
+  const double *lx = r->aux_values[1], *ly = c->expect->aux_values[1];
+  for (gr_vid v = 0; v < n; v++) {
+    ck_assert_msg(fabs(x[v] - y[v]) <= GR_BC_REL_TOL * y[v] + GR_BC_ABS_TOL, "%s: vertex %llu", what,
+                  (unsigned long long)v);
+    ck_assert_msg(((const gr_svid *)r->aux_values[0])[v] == ((const gr_svid *)c->expect->aux_values[0])[v],
+                  "%s: depth of %llu", what, (unsigned long long)v);
+    ck_assert_msg(isinf(ly[v]) ? lx[v] == ly[v] : fabs(lx[v] - ly[v]) <= GR_BC_LOG_SIGMA_TOL,
+                  "%s: ln paths to %llu", what, (unsigned long long)v);
+  }
+  ck_assert_msg(gr_bc_validate(c->g, c->a, c->o, r, c->ref) == GR_SUCCESS, "%s: %s", what, gr_error_message());
+}
+
 /* Beyond double on 2 and 3 devices sharing GPU 0 (LOGADD between them),
  * every proxy and exchange mode: one GPU's answer within the BC
  * tolerance, and the reference's. */
 START_TEST(bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu) {
-  const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
-  const gr_comm_mode modes[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
-  const char *maps[] = {"0,0", "0,0,0"};
   /* 8 combinations: a slice with none of them (any past the 8th of more
    * than 8 slices) skips the grid, its one-GPU answer and the reference;
    * 4 a device count, 2 a proxy mode, likewise. */
@@ -866,49 +900,8 @@ START_TEST(bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu) {
   gr_subgraph_destroy(&sub);
   ck_assert_msg(gr_bc_reference(g, &a, &o, &ref) == GR_SUCCESS, "%s", gr_error_message());
   ck_assert_double_eq(extra_number(&expect, "log_sources"), 2.0);
-  for (int nd = 2; nd <= 3; nd++) {
-    if (!gr_test_slice_enter(&combo, 4)) continue;
-    setenv("GR_DEVICE_MAP", maps[nd - 2], 1);
-    gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-    po.kind = nd == 2 ? GR_PART_RANDOM : GR_PART_RANGE;
-    po.parts = nd;
-    gr_partition *part = NULL;
-    ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
-    for (int xi = 0; xi < 2; xi++) {
-      if (!gr_test_slice_enter(&combo, 2)) continue;
-      gr_subgraph **subs = NULL;
-      ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[xi], true), GR_SUCCESS);
-      for (int mi = 0; mi < 2; mi++) {
-        if (!gr_test_in_slice(&combo)) continue;
-        gr_comm_options co = {modes[mi], GR_TRANSPORT_P2P, GR_COMM_FORMAT_AUTO, NULL};
-        gr_comm *comm = NULL;
-        ck_assert_msg(gr_comm_create(&comm, GR_BACKEND_CUDA, nd, &co) == GR_SUCCESS, "%s", gr_error_message());
-        gr_result r = GR_RESULT_INIT;
-        run_bc(subs, nd, &gr_comm_exchange_ops, comm, &o, &a, &r);
-        gr_comm_destroy(&comm);
-        char what[160];
-        snprintf(what, sizeof what, "grid2d:600x600 on %d devices of GPU 0, %s proxies, %s", nd,
-                 proxies[xi] == GR_PROXY_1HOP ? "1hop" : "all", gr_comm_mode_name(modes[mi]));
-        ck_assert_double_eq(extra_number(&r, "log_sources"), 2.0);
-        ck_assert_double_eq(extra_number(&r, "sigma_log"), 1.0);
-        const double *x = r.values, *y = expect.values;
-        const double *lx = r.aux_values[1], *ly = expect.aux_values[1];
-        for (gr_vid v = 0; v < n; v++) {
-          ck_assert_msg(fabs(x[v] - y[v]) <= GR_BC_REL_TOL * y[v] + GR_BC_ABS_TOL, "%s: vertex %llu", what,
-                        (unsigned long long)v);
-          ck_assert_msg(((const gr_svid *)r.aux_values[0])[v] == ((const gr_svid *)expect.aux_values[0])[v],
-                        "%s: depth of %llu", what, (unsigned long long)v);
-          ck_assert_msg(isinf(ly[v]) ? lx[v] == ly[v] : fabs(lx[v] - ly[v]) <= GR_BC_LOG_SIGMA_TOL,
-                        "%s: ln paths to %llu", what, (unsigned long long)v);
-        }
-        ck_assert_msg(gr_bc_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "%s: %s", what, gr_error_message());
-        gr_result_free(&r);
-      }
-      gr_subgraphs_destroy(&subs, nd);
-    }
-    gr_partition_destroy(&part);
-    unsetenv("GR_DEVICE_MAP");
-  }
+  bc_beyond_double_same c = {g, &o, &a, &expect, &ref};
+  bc_on_shared_gpu(g, "grid2d:600x600", &o, &a, &combo, beyond_double_same_as_one_gpu, &c);
   ck_assert_uint_eq(combo, 8);
   gr_result_free(&expect);
   gr_result_free(&ref);
