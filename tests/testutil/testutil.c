@@ -81,19 +81,26 @@ static void gr__slice_report(void) {
   fflush(stdout);
 }
 
-/* GR_TEST_SLICE as K and N; 0 when unset (every combination). */
-static int gr__test_slice(unsigned *k, unsigned *n) {
-  const char *v = getenv("GR_TEST_SLICE");
+/* A K/N setting (GR_TEST_SLICE, GR_TEST_SOURCES) as K and N; 0 when
+ * unset. A malformed value fails the test. The first time it is read
+ * set, its value goes into name and report is called at exit. */
+static int gr__test_fraction(const char *var, unsigned *k, unsigned *n, char name[32], void (*report)(void)) {
+  const char *v = getenv(var);
   if (!v || !*v) return 0;
   char end = 0;
   /* %u would take "-1" as UINT_MAX. */
   ck_assert_msg(!strchr(v, '-') && sscanf(v, "%u/%u%c", k, n, &end) == 2 && *n > 0 && *k < *n,
-                "GR_TEST_SLICE must be K/N with 0 <= K < N, got '%s'", v);
-  if (!gr__slice_name[0]) {
-    snprintf(gr__slice_name, sizeof gr__slice_name, "%u/%u", *k, *n);
-    atexit(gr__slice_report);
+                "%s must be K/N with 0 <= K < N, got '%s'", var, v);
+  if (!name[0]) {
+    snprintf(name, 32, "%u/%u", *k, *n);
+    atexit(report);
   }
   return 1;
+}
+
+/* GR_TEST_SLICE as K and N; 0 when unset (every combination). */
+static int gr__test_slice(unsigned *k, unsigned *n) {
+  return gr__test_fraction("GR_TEST_SLICE", k, n, gr__slice_name, gr__slice_report);
 }
 
 int gr_test_in_slice(unsigned *counter) {
@@ -126,16 +133,8 @@ static void gr__sources_report(void) {
 }
 
 size_t gr_test_keep_sources(gr_vid *src, size_t n) {
-  const char *v = getenv("GR_TEST_SOURCES");
-  if (!v || !*v) return n;
   unsigned j = 0, m = 0;
-  char end = 0;
-  ck_assert_msg(!strchr(v, '-') && sscanf(v, "%u/%u%c", &j, &m, &end) == 2 && m > 0 && j < m,
-                "GR_TEST_SOURCES must be J/M with 0 <= J < M, got '%s'", v);
-  if (!gr__sources_name[0]) {
-    snprintf(gr__sources_name, sizeof gr__sources_name, "%u/%u", j, m);
-    atexit(gr__sources_report);
-  }
+  if (!gr__test_fraction("GR_TEST_SOURCES", &j, &m, gr__sources_name, gr__sources_report)) return n;
   size_t kept = 0;
   for (size_t p = j; p < n; p += m) src[kept++] = src[p];
   gr__sources_kept += kept;
