@@ -75,8 +75,8 @@ path = os.path.join(fake, "bin") + ":" + os.environ["PATH"]
 
 def run(script, env, *args):
     e = dict(os.environ)
-    for k in ("JOBS", "RUN_JOBS", "LIMIT", "DEADLINE", "TESTS", "SLICES", "SOURCES", "GR_TEST_SOURCES", "OMP_NUM_THREADS", "OMP_THREAD_LIMIT",
-              "PER_GPU", "ITEMS", "GPUS", "GRACE", "MIN_LEFT", "CUDA_VISIBLE_DEVICES", "BACKEND", "TOOL_ARGS",
+    for k in ("JOBS", "RUN_JOBS", "LIMIT", "DEADLINE", "TESTS", "SLICES", "SOURCES", "GR_TEST_SOURCES",
+              "OMP_NUM_THREADS", "OMP_THREAD_LIMIT", "PER_GPU", "ITEMS", "GPUS", "GRACE", "MIN_LEFT", "CUDA_VISIBLE_DEVICES", "BACKEND", "TOOL_ARGS",
               "ARGS_LOG"):
         e.pop(k, None)
     e["PATH"] = path

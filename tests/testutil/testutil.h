@@ -35,11 +35,11 @@ int gr_test_run(const char *const argv[], const char *const env[], char **out, c
  * so that a hang fails a test instead of stalling it; address_space > 0
  * sets the child's RLIMIT_AS (ulimit -v) before it execs. */
 enum { GR_TEST_TIMED_OUT = -2 };
+int gr_test_run_limited(const char *const argv[], const char *const env[], char **out, char **err,
+                        double timeout_s, unsigned long long address_space);
 /* CK_TIMEOUT_MULTIPLIER (Check's own setting, 0 for no limit; sanitized
  * builds set it in every test's environment, cmake/GrTesting.cmake) or 1. */
 double gr_test_timeout_scale(void);
-int gr_test_run_limited(const char *const argv[], const char *const env[], char **out, char **err,
-                        double timeout_s, unsigned long long address_space);
 /* The same in two steps, so that several programs run at once: spawn
  * starts one (0, or -1 when it could not), finish waits for it (killing it
  * past timeout_s counted from its start) and returns what

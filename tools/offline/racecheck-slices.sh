@@ -27,11 +27,11 @@
 #             command, its sources in M parts (BC's several sources of one
 #             run become M runs of fewer). 2 keeps two sources in part 0,
 #             so a second source on a used enactor (BFS, SSSP) and several
-#             sources in one run (BC) are still checked. Four cases take parts (those
-#             in "parted" below); a part past a combination's last source
-#             keeps none of it (a part that kept none reads "empty"). A
-#             part of another case is refused, and the default items give
-#             those cases whole slices.
+#             sources in one run (BC) are still checked. Four cases take
+#             parts (those in "parted" below); a part past a combination's
+#             last source keeps none of it (a part that kept none reads
+#             "empty"). A part of another case is refused, and the default
+#             items give those cases whole slices.
 #   GPUS      the GPUs to use (default all, e.g. "1")
 #   PER_GPU   processes at once on each GPU (default 4: with many more the
 #             processes mostly wait for each other's share of the GPU and
@@ -189,7 +189,7 @@ take() {
 }
 
 worker() { # gpu
-  local gpu=$1 it prog case k j slice tag left log start rc n result sources
+  local gpu=$1 it prog case k j slice tag left log start rc n result
   while it=$(take) && [ -n "$it" ]; do
     split_item "$it"
     # What is left of the deadline less the kill's grace below, so that
@@ -201,10 +201,8 @@ worker() { # gpu
     fi
     log=$logs/$prog-$case-$tag.log
     start=$SECONDS
-    sources=
-    [ -n "$j" ] && sources=$j/$parts
     # shellcheck disable=SC2086
-    CUDA_VISIBLE_DEVICES=$gpu CK_RUN_CASE=$case GR_TEST_SLICE=$k/$slices GR_TEST_SOURCES=$sources \
+    CUDA_VISIBLE_DEVICES=$gpu CK_RUN_CASE=$case GR_TEST_SLICE=$k/$slices GR_TEST_SOURCES=${j:+$j/$parts} \
       timeout -k "$grace" "$left" compute-sanitizer --tool racecheck --error-exitcode 9 ${TOOL_ARGS:-} \
         "$build/tests/gpu/$prog" >"$log" 2>&1
     rc=$?
