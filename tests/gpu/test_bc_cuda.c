@@ -772,7 +772,8 @@ static void valid_as_logarithms(const gr_result *r, const char *what, void *ctx)
  * seconds, under compute-sanitizer too: one GPU (each way of running
  * levels; one source and four, normalized) and 2 and 3 devices sharing
  * GPU 0 (each proxy and exchange mode, three sources), against the
- * reference in double. */
+ * reference in double. GR_TEST_SOURCES=J/M runs a part of each run's
+ * sources, as in bc_on_devices_sharing_gpu_0_equals_one_gpu. */
 START_TEST(cuda_bc_counts_as_logarithms_equal_reference) {
   const char *specs[] = {"kron:12:16", "grid2d:60x80", "kron:11:4,directed"};
   unsigned combo = 0;
@@ -793,20 +794,32 @@ START_TEST(cuda_bc_counts_as_logarithms_equal_reference) {
         if (*tunings[t]) ck_assert_int_eq(gr_tuning_parse(&o.tune, tunings[t]), GR_SUCCESS);
         ck_assert_int_eq(gr_tuning_parse(&o.tune, "bc-counts=log"), GR_SUCCESS);
         o.normalize = c == 1;
-        gr_run_args a = {src[0], 0, src, c ? 4 : 1};
+        /* GR_TEST_SOURCES=J/M: a part of the run's sources, or none. */
+        gr_vid kept[4];
+        memcpy(kept, src, sizeof kept);
+        const gr_vid ns = (gr_vid)gr_test_keep_sources(kept, c ? 4 : 1);
+        if (!ns) continue;
+        gr_run_args a = {kept[0], 0, kept, ns};
         gr_result r = GR_RESULT_INIT;
         run_bc(&sub, 1, NULL, NULL, &o, &a, &r);
         char what[160];
-        snprintf(what, sizeof what, "%s, %d sources on one GPU, '%s'", specs[i], c ? 4 : 1, tunings[t]);
+        snprintf(what, sizeof what, "%s, %llu sources on one GPU, '%s'", specs[i], (unsigned long long)ns, tunings[t]);
         bc_logs_from_the_start one = {g, &o, &a};
         valid_as_logarithms(&r, what, &one);
         gr_result_free(&r);
       }
     gr_subgraph_destroy(&sub);
-    /* Three sources on devices sharing GPU 0. */
+    /* Three sources (or the part of them GR_TEST_SOURCES keeps) on devices
+     * sharing GPU 0. */
+    const gr_vid ns = (gr_vid)gr_test_keep_sources(src, 3);
+    if (!ns) {
+      combo += 8;
+      gr_graph_destroy(&g);
+      continue;
+    }
     gr_prim_options o = GR_PRIM_OPTIONS_INIT;
     ck_assert_int_eq(gr_tuning_parse(&o.tune, "bc-counts=log"), GR_SUCCESS);
-    gr_run_args a = {src[0], 0, src, 3};
+    gr_run_args a = {src[0], 0, src, ns};
     bc_logs_from_the_start shared = {g, &o, &a};
     bc_on_shared_gpu(g, specs[i], &o, &a, &combo, valid_as_logarithms, &shared);
     gr_graph_destroy(&g);
