@@ -83,7 +83,7 @@ def run(script, env, *args):
     e = dict(os.environ)
     for k in ("JOBS", "RUN_JOBS", "LIMIT", "DEADLINE", "TESTS", "SLICES", "SOURCES", "GR_TEST_SOURCES",
               "OMP_NUM_THREADS", "OMP_THREAD_LIMIT", "PER_GPU", "ITEMS", "GPUS", "GRACE", "MIN_LEFT", "CUDA_VISIBLE_DEVICES", "BACKEND", "TOOL_ARGS",
-              "ARGS_LOG"):
+              "ARGS_LOG", "WINDOWS", "WINDOW"):
         e.pop(k, None)
     e["PATH"] = path
     e.update(env)
@@ -230,7 +230,9 @@ for sl, ran in (("1/400", 1), ("399/400", 0)):
 for env, said in (({"PER_GPU": "0"}, "PER_GPU=0"), ({"SLICES": "x"}, "SLICES=x"), ({"DEADLINE": "-1"}, "DEADLINE=-1"),
                   ({"MIN_LEFT": "soon"}, "MIN_LEFT=soon"), ({"MIN_LEFT": "08"}, "MIN_LEFT=08"),
                   ({"GRACE": "1.5"}, "GRACE=1.5"), ({"GRACE": "0"}, "GRACE=0"), ({"GRACE": "08"}, "GRACE=08"),
-                  ({"DEADLINE": "60"}, "DEADLINE=60 leaves no slice time"), ({"SOURCES": "0"}, "SOURCES=0")):
+                  ({"DEADLINE": "60"}, "DEADLINE=60 leaves no slice time"), ({"SOURCES": "0"}, "SOURCES=0"),
+                  ({"WINDOWS": "2"}, "WINDOWS=2 needs WINDOW"), ({"WINDOWS": "0"}, "WINDOWS=0"),
+                  ({"WINDOWS": "2", "WINDOW": "0"}, "WINDOW=0"), ({"WINDOW": "07"}, "WINDOW=07")):
     r = run(race, dict(env, LOG_DIR=os.path.join(tmp, "race")), build)
     assert r.returncode == 2 and said in r.stderr, (env, r.stdout, r.stderr)
 
@@ -301,6 +303,26 @@ labels = sorted(tuple(line.split()[:3]) for line in r.stdout.splitlines() if lin
 assert labels == sorted([(p, c, f"{k}/2:{j}/2") for p, c in parted for k in range(2) for j in range(2)] +
                         [(p, c, f"{k}/2") for p, c in whole for k in range(2)]), r.stdout
 assert "racecheck over 26 slices (sources in 2 parts)" in r.stdout, r.stdout
+# Launches in windows: window w checks launches w*WINDOW on, WINDOW of
+# them, the last every launch from there on (so the windows cover every
+# launch whatever their number); each names its row.
+args_log = os.path.join(tmp, "args-w.log")
+r = race_run(["0@0", "0@1", "0:1@2"], "r11", WINDOWS="3", WINDOW="500", SOURCES="2", ARGS_LOG=args_log)
+assert r.returncode == 0, r.stdout + r.stderr
+assert verdicts(r.stdout) == {"0/16@0/3": "0-hazards", "0/16@1/3": "0-hazards", "0/16:1/2@2/3": "0-hazards"}, r.stdout
+assert "(launches in 3 windows of 500)" in r.stdout, r.stdout
+with open(args_log) as f:
+    calls = sorted(c.split("--error-exitcode 9 ")[1].rsplit(" ", 1)[0] for c in f.read().splitlines())
+assert calls == ["--launch-skip 0 --launch-count 500", "--launch-skip 1000 --launch-count 0",
+                 "--launch-skip 500 --launch-count 500"], calls
+# Without ITEMS, the three cases on one device in every window, the
+# others as before: 20 parts (5 cases x 2 slices x 2 parts) + 6 slices,
+# with the windowed ones' 4 parts and 4 slices twice.
+r = run(race, dict(renv, SLICES="2", SOURCES="2", WINDOWS="2", WINDOW="9", LOG_DIR=os.path.join(tmp, "r12")), full)
+assert "racecheck over 34 slices" in r.stdout, r.stdout + r.stderr
+labels = [line.split()[2] for line in r.stdout.splitlines()
+          if line.split()[:2] == ["test_sssp_cuda", "cuda_sssp_equals_reference"]]
+assert sorted(labels) == ["0/2@0/2", "0/2@1/2", "1/2@0/2", "1/2@1/2"], r.stdout
 r = race_run([0, 13], "r6")
 assert r.returncode == 1 and verdicts(r.stdout)["13/16"] == "tool-error+failed-rc-9", r.stdout + r.stderr
 # A slice past its limit that ignores the TERM (as a sanitizer writing its
@@ -327,8 +349,11 @@ for items, said in (("test_bc_cuda:no_such_case:0", "has no case named no_such_c
                     (item + "0:1", "the sources' part must be 0..0"), (item + "0:x", "the sources' part must be"),
                     (item + "0:1:2", "the sources' part must be"), (item + "0:", "the sources' part must be"),
                     ("test_bc_cuda:cuda_bc_beyond_double_equals_reference:0:0", "takes no part of its sources"),
+                    (item + "0@2", "the window must be 0..1"), (item + "0@", "the window must be"),
+                    (item + "0@1@1", "the window must be"), (item + "0@x", "the window must be"),
+                    ("test_bc_cuda:bc_on_devices_sharing_gpu_0_equals_one_gpu:0@0", "no windows"),
                     ("test_sssp_cuda:cuda_sssp_equals_reference:0", "is missing")):
-    r = run(race, dict(renv, ITEMS=items, LOG_DIR=os.path.join(tmp, "r4")), fbuild)
+    r = run(race, dict(renv, ITEMS=items, WINDOWS="2", WINDOW="5", LOG_DIR=os.path.join(tmp, "r4")), fbuild)
     assert r.returncode == 2 and said in r.stderr, (items, r.stderr)
 holder.cleanup()
 print("ok")

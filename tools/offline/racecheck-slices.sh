@@ -45,6 +45,20 @@
 #   MIN_LEFT  a slice is not started with fewer seconds for it, GRACE
 #             taken off (default 30)
 #   LOG_DIR   one log per slice (default BUILD_DIR/racecheck-slices)
+#   WINDOWS   W (default 1): where one combination of a case on one device
+#             runs longer than a command even alone, W processes each
+#             check a window of its kernel launches and run the others
+#             unchecked (compute-sanitizer's --launch-skip and
+#             --launch-count): window w the launches w*WINDOW to
+#             (w+1)*WINDOW - 1, the last every launch from (W-1)*WINDOW
+#             on, so that the W windows cover every launch whatever their
+#             number. Items "program:case:K@w" or "program:case:K:J@w";
+#             the default items give each of the cases in "windowed" below
+#             in every window. Only those cases: on one device the
+#             launches come in the same order every run, where the
+#             threads of devices sharing a GPU launch in no fixed order
+#             and windows of different runs would not fit together.
+#   WINDOW    launches a window (needed with WINDOWS past 1)
 #   TOOL_ARGS more compute-sanitizer options, split on blanks (default
 #             none), e.g. a kernel filter: racecheck checks shared memory
 #             only, so leaving out kernels that use none shortens a slice
@@ -55,18 +69,25 @@ build=${1:-$top/build-gpu}
 logs=${LOG_DIR:-$build/racecheck-slices}
 slices=${SLICES:-16}
 parts=${SOURCES:-1}
+windows=${WINDOWS:-1}
+window=${WINDOW:-}
 per_gpu=${PER_GPU:-4}
 deadline=${DEADLINE:-540}
 min_left=${MIN_LEFT:-30}
 grace=${GRACE:-30}
 # Numbers in decimal without leading zeros (bash reads 08 as octal). A
 # GRACE or a slice's limit of 0 would mean no limit to timeout.
-for v in "SLICES=$slices" "SOURCES=$parts" "PER_GPU=$per_gpu" "DEADLINE=$deadline" "GRACE=$grace"; do
+for v in "SLICES=$slices" "SOURCES=$parts" "WINDOWS=$windows" "PER_GPU=$per_gpu" "DEADLINE=$deadline" "GRACE=$grace" \
+  ${window:+"WINDOW=$window"}; do
   if ! [[ ${v#*=} =~ ^[1-9][0-9]*$ ]]; then
     echo "racecheck-slices: $v: give a number, 1 or more" >&2
     exit 2
   fi
 done
+if [ "$windows" != 1 ] && [ -z "$window" ]; then
+  echo "racecheck-slices: WINDOWS=$windows needs WINDOW, the launches a window checks" >&2
+  exit 2
+fi
 if ! [[ $min_left =~ ^(0|[1-9][0-9]*)$ ]]; then
   echo "racecheck-slices: MIN_LEFT=$min_left: give seconds, 0 or more" >&2
   exit 2
@@ -108,13 +129,26 @@ test_sssp_cuda:sssp_on_devices_sharing_gpu_0_equals_reference
 test_bc_cuda:bc_on_devices_sharing_gpu_0_equals_one_gpu
 test_bc_cuda:cuda_bc_counts_as_logarithms_equal_reference"
 takes_parts() { grep -qxF "$1" <<< "$parted"; }
+# The cases on one device, whose launches come in one order every run
+# (their runs are one device thread's, one after another), which may be
+# checked in windows of launches.
+windowed="test_bc_cuda:cuda_bc_equals_reference
+test_sssp_cuda:cuda_sssp_equals_reference
+test_bc_cuda:cuda_bc_beyond_double_equals_reference"
+takes_windows() { grep -qxF "$1" <<< "$windowed"; }
 items=${ITEMS:-$(for c in $cases; do for ((k = 0; k < slices; k++)); do
   if [ "$parts" = 1 ] || ! takes_parts "$c"; then
     echo "$c:$k"
   else
     for ((j = 0; j < parts; j++)); do echo "$c:$k:$j"; done
   fi
-done; done)}
+done; done | while IFS=: read -r p c rest; do
+  if [ "$windows" = 1 ] || ! takes_windows "$p:$c"; then
+    echo "$p:$c:$rest"
+  else
+    for ((w = 0; w < windows; w++)); do echo "$p:$c:$rest@$w"; done
+  fi
+done)}
 # Each item once, in the order given.
 items=$(printf '%s\n' $items | awk 'NF && !seen[$0]++')
 # Each slice's OpenMP threads (the graphs' build, the CPU references): a
@@ -132,13 +166,29 @@ export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$((share > 1 ? share : 1))}
 # names it in the table (K/N or K/N:J/M) and in its log's name.
 split_item() {
   local extra
-  IFS=: read -r prog case k j extra <<< "$1"
+  w=
+  [[ $1 == *@* ]] && w=${1##*@}
+  IFS=: read -r prog case k j extra <<< "${1%%@*}"
   slice=$k/$slices tag=$k
   if [ -n "$j" ]; then
     slice=$k/$slices:$j/$parts tag=$k-$j
   fi
-  # A fifth field, or a fourth left empty, is no part.
+  # A fifth field, or a fourth left empty, is no part; "@" with nothing
+  # after it, or two of them, no window.
   if [ -n "$extra" ] || { [ -z "$j" ] && [[ $1 == *:*:*:* ]]; }; then j=bad; fi
+  if [[ $1 == *@ ]] || [[ ${1#*@} == *@* ]]; then w=bad; fi
+  if [ -n "$w" ]; then
+    slice=$slice@$w/$windows tag=$tag-w$w
+  fi
+}
+# The compute-sanitizer options that check window w's launches only.
+window_args() {
+  [ -n "$w" ] || return 0
+  if [ "$w" -lt $((windows - 1)) ]; then
+    echo "--launch-skip $((w * window)) --launch-count $window"
+  else
+    echo "--launch-skip $((w * window)) --launch-count 0"
+  fi
 }
 for it in $items; do
   split_item "$it"
@@ -161,6 +211,14 @@ for it in $items; do
   fi
   if [ -n "$j" ] && ! takes_parts "$prog:$case"; then
     echo "racecheck-slices: $it: $case takes no part of its sources: give it whole slices" >&2
+    exit 2
+  fi
+  if [ -n "$w" ] && { ! [[ $w =~ ^(0|[1-9][0-9]*)$ ]] || [ "$w" -ge "$windows" ]; }; then
+    echo "racecheck-slices: $it: the window must be 0..$((windows - 1)) (WINDOWS=$windows)" >&2
+    exit 2
+  fi
+  if [ -n "$w" ] && ! takes_windows "$prog:$case"; then
+    echo "racecheck-slices: $it: $case runs devices whose threads launch in no fixed order: no windows" >&2
     exit 2
   fi
 done
@@ -190,7 +248,7 @@ take() {
 }
 
 worker() { # gpu
-  local gpu=$1 it prog case k j slice tag left log start rc n result
+  local gpu=$1 it prog case k j w slice tag left log start rc n result
   while it=$(take) && [ -n "$it" ]; do
     split_item "$it"
     # What is left of the deadline less the kill's grace below, so that
@@ -202,9 +260,9 @@ worker() { # gpu
     fi
     log=$logs/$prog-$case-$tag.log
     start=$SECONDS
-    # shellcheck disable=SC2086
+    # shellcheck disable=SC2086,SC2046
     CUDA_VISIBLE_DEVICES=$gpu CK_RUN_CASE=$case GR_TEST_SLICE=$k/$slices GR_TEST_SOURCES=${j:+$j/$parts} \
-      timeout -k "$grace" "$left" compute-sanitizer --tool racecheck --error-exitcode 9 ${TOOL_ARGS:-} \
+      timeout -k "$grace" "$left" compute-sanitizer --tool racecheck --error-exitcode 9 ${TOOL_ARGS:-} $(window_args) \
         "$build/tests/gpu/$prog" >"$log" 2>&1
     rc=$?
     n=$(grep -Eo 'RACECHECK SUMMARY: [0-9]+ hazard' "$log" | grep -Eo '[0-9]+' | tail -1)
@@ -254,6 +312,7 @@ wait
 
 parts_note=
 [ "$parts" != 1 ] && parts_note=" (sources in $parts parts)"
+[ "$windows" != 1 ] && parts_note="$parts_note (launches in $windows windows of $window)"
 echo "racecheck over $(wc -l <"$queue") slices$parts_note, $per_gpu a GPU on GPUs: $gpus ($((SECONDS - t0)) s)" \
   "${TOOL_ARGS:+with compute-sanitizer options: $TOOL_ARGS}"
 # Every slice has its line; a worker that stopped early (a shell error)
