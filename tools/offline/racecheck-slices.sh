@@ -190,6 +190,14 @@ window_args() {
     echo "--launch-skip $((w * window)) --launch-count 0"
   fi
 }
+# Refuses an item whose slice, part or window (value) is not an index
+# below count.
+index_ok() { # item value count message
+  if ! [[ $2 =~ ^(0|[1-9][0-9]*)$ ]] || [ "$2" -ge "$3" ]; then
+    echo "racecheck-slices: $1: $4" >&2
+    exit 2
+  fi
+}
 for it in $items; do
   split_item "$it"
   if [ ! -x "$build/tests/gpu/$prog" ]; then
@@ -201,20 +209,11 @@ for it in $items; do
     echo "racecheck-slices: $it: $prog has no case named $case" >&2
     exit 2
   fi
-  if ! [[ $k =~ ^(0|[1-9][0-9]*)$ ]] || [ "$k" -ge "$slices" ]; then
-    echo "racecheck-slices: $it: the slice must be 0..$((slices - 1)) (SLICES=$slices)" >&2
-    exit 2
-  fi
-  if [ -n "$j" ] && { ! [[ $j =~ ^(0|[1-9][0-9]*)$ ]] || [ "$j" -ge "$parts" ]; }; then
-    echo "racecheck-slices: $it: the sources' part must be 0..$((parts - 1)) (SOURCES=$parts)" >&2
-    exit 2
-  fi
+  index_ok "$it" "$k" "$slices" "the slice must be 0..$((slices - 1)) (SLICES=$slices)"
+  [ -z "$j" ] || index_ok "$it" "$j" "$parts" "the sources' part must be 0..$((parts - 1)) (SOURCES=$parts)"
+  [ -z "$w" ] || index_ok "$it" "$w" "$windows" "the window must be 0..$((windows - 1)) (WINDOWS=$windows)"
   if [ -n "$j" ] && ! takes_parts "$prog:$case"; then
     echo "racecheck-slices: $it: $case takes no part of its sources: give it whole slices" >&2
-    exit 2
-  fi
-  if [ -n "$w" ] && { ! [[ $w =~ ^(0|[1-9][0-9]*)$ ]] || [ "$w" -ge "$windows" ]; }; then
-    echo "racecheck-slices: $it: the window must be 0..$((windows - 1)) (WINDOWS=$windows)" >&2
     exit 2
   fi
   if [ -n "$w" ] && ! takes_windows "$prog:$case"; then
