@@ -315,6 +315,8 @@ with open(args_log) as f:
     calls = sorted(c.split("--error-exitcode 9 ")[1].rsplit(" ", 1)[0] for c in f.read().splitlines())
 assert calls == ["--launch-skip 0 --launch-count 500", "--launch-skip 1000 --launch-count 0",
                  "--launch-skip 500 --launch-count 500"], calls
+assert all(os.path.exists(os.path.join(tmp, "r11", f"test_bc_cuda-cuda_bc_equals_reference-{t}.log"))
+           for t in ("0-w0", "0-w1", "0-1-w2")), os.listdir(os.path.join(tmp, "r11"))
 # Without ITEMS, the three cases on one device in every window, the
 # others as before: 20 parts (5 cases x 2 slices x 2 parts) + 6 slices,
 # with the windowed ones' 4 parts and 4 slices twice.
@@ -343,6 +345,8 @@ r = race_run([14, 10, 6], "r10", DEADLINE="10", GRACE="2", MIN_LEFT="2", PER_GPU
 assert r.returncode == 1, r.stdout + r.stderr
 assert verdicts(r.stdout) == {"14/16": "tool-error+past-limit", "10/16": "past-limit-with-hazards",
                               "6/16": "past-limit"}, r.stdout
+r = race_run([14], "r13", DEADLINE="10", GRACE="2", MIN_LEFT="2", PER_GPU="1")
+assert r.returncode == 1 and verdicts(r.stdout) == {"14/16": "tool-error+past-limit"}, r.stdout + r.stderr
 # Bad items: a case the program lacks, a slice out of range, no program.
 for items, said in (("test_bc_cuda:no_such_case:0", "has no case named no_such_case"),
                     (item + "16", "the slice must be 0..15"),

@@ -317,8 +317,8 @@ echo "racecheck over $(wc -l <"$queue") slices$parts_note, $per_gpu a GPU on GPU
 # Every slice has its line; a worker that stopped early (a shell error)
 # would leave some without one, which must not read as clean.
 missing=$(($(wc -l <"$queue") - $(wc -l <"$logs/results.txt")))
-printf '%-20s %-58s %-11s %-24s %-7s %s\n' program case slice result seconds gpu
-sort -k1,1 -k2,2 -k3,3V "$logs/results.txt" | awk '{printf "%-20s %-58s %-11s %-24s %-7s %s\n", $1, $2, $3, $4, $5, $6}'
+printf '%-20s %-58s %-15s %-24s %-7s %s\n' program case slice result seconds gpu
+sort -k1,1 -k2,2 -k3,3V "$logs/results.txt" | awk '{printf "%-20s %-58s %-15s %-24s %-7s %s\n", $1, $2, $3, $4, $5, $6}'
 if [ "$missing" -ne 0 ]; then
   echo "racecheck-slices: $missing slices have no result (a worker stopped early)" >&2
   exit 1
