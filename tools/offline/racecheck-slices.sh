@@ -162,8 +162,9 @@ n_items=$(wc -w <<< "$items")
 ncpu=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 share=$((ncpu / at_once))
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$((share > 1 ? share : 1))}
-# An item's fields: prog, case, k, and j (empty: every source); what
-# names it in the table (K/N or K/N:J/M) and in its log's name.
+# An item's fields: prog, case, k, j (empty: every source) and w (empty:
+# every launch); what names it in the table (K/N, K/N:J/M, with @w/W for a
+# window) and in its log's name.
 split_item() {
   local extra
   w=
