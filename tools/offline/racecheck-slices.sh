@@ -248,7 +248,7 @@ take() {
 }
 
 worker() { # gpu
-  local gpu=$1 it prog case k j w slice tag left log start rc n result
+  local gpu=$1 it prog case k j w slice tag left log start rc n result printed lost
   while it=$(take) && [ -n "$it" ]; do
     split_item "$it"
     # What is left of the deadline less the kill's grace below, so that
@@ -269,19 +269,21 @@ worker() { # gpu
     # racecheck prints each hazard as its kernel ends and the summary at
     # exit; exit 9 with no hazard is another error the tool reported (an
     # API error, say). A pass needs the case to have run: Check's line.
+    # A hazard printed (not the summary's count, which a TERM may write as
+    # "0 hazards"), and the tool's own failure to track a launch.
+    printed='' lost=''
+    grep -Eiq 'Race reported|hazard detected' "$log" && printed=1
+    grep -q 'Internal Sanitizer Error' "$log" && lost=1
     if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
       result=past-limit
-      # A hazard printed before the kill (racecheck prints each as its
-      # kernel ends; not the summary's count, which a TERM may write as
-      # "0 hazards"). A slice whose tool lost track of a launch gives no
-      # full coverage however long it runs (seen: such slices ran on to
-      # their limit).
-      if grep -Eiq 'Race reported|hazard detected' "$log"; then
+      # A slice whose tool lost track of a launch gives no full coverage
+      # however long it runs (seen: such slices ran on to their limit).
+      if [ -n "$printed" ]; then
         result=past-limit-with-hazards
-      elif grep -q 'Internal Sanitizer Error' "$log"; then
+      elif [ -n "$lost" ]; then
         result=tool-error+past-limit
       fi
-    elif grep -q 'Internal Sanitizer Error' "$log" && ! grep -Eiq 'Race reported|hazard detected' "$log"; then
+    elif [ -n "$lost" ] && [ -z "$printed" ]; then
       # The tool's own failure (seen: "failed to track a kernel launch.
       # Future records might be incomplete"), which its summary counts as
       # one hazard: no hazard in the program, but no full coverage either;
