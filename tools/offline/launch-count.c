@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* A CUPTI injection library: counts a process's kernel launches, kernel by
+ * kernel, with the shared memory each uses (static, and the most dynamic
+ * asked of a launch), and prints the table when the process exits.
+ *
+ * Why: racecheck (compute-sanitizer) checks shared memory only, and a run
+ * too long for one command can be split into windows of its launches
+ * (racecheck-slices.sh WINDOWS, WINDOW). This says how many launches a run
+ * makes, to size the windows, and which kernels touch shared memory at
+ * all: leaving out those that do not (--kernel-name-exclude) loses none of
+ * racecheck's coverage. Threads are listed too, in the order of their
+ * first launch, with the number of launches before their first and their
+ * last: where a run's first launches come from threads one after another
+ * (a one-GPU answer computed before devices sharing a GPU run), the first
+ * launch of the first thread whose launches overlap another's is a
+ * --launch-skip that leaves out exactly that prefix, the same every run.
+ *
+ *   cc -shared -fPIC -O2 -o launch-count.so tools/offline/launch-count.c \
+ *     -I/usr/local/cuda/include -L/usr/local/cuda/lib64 -lcupti -lcuda
+ *   CUDA_INJECTION64_PATH=$PWD/launch-count.so [LAUNCH_COUNT_OUT=file] program ...
+ *
+ * Counted in CUPTI's driver domain (cuLaunchKernel and its kinds), where
+ * every launch arrives whichever runtime call made it, kernels of
+ * libraries (CUB) too. The table goes to LAUNCH_COUNT_OUT (appended) or
+ * stderr, from the exiting process only: run Check tests with CK_FORK=no. */
+#define _POSIX_C_SOURCE 200809L /* strdup */
+#include <cuda.h>
+#include <cupti.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LC_SLOTS 4096 /* kernels told apart; more than any gr program has */
+#define LC_THREADS 1024 /* threads told apart, in the order of their first launch */
+
+typedef struct lc_kernel {
+  char *name;
+  uint64_t launches;
+  int static_smem;      /* bytes, -1 where the driver did not say */
+  unsigned dynamic_max; /* the most dynamic shared memory a launch asked */
+} lc_kernel;
+
+static lc_kernel lc_table[LC_SLOTS];
+static int lc_kernels;
+static uint64_t lc_total, lc_untold; /* untold: past the table, or no name */
+static pthread_mutex_t lc_lock = PTHREAD_MUTEX_INITIALIZER;
+
+typedef struct lc_thread {
+  uint64_t first;    /* launches of the process before this thread's first */
+  uint64_t last;     /* launches of the process before this thread's last */
+  uint64_t launches; /* this thread's */
+} lc_thread;
+static lc_thread lc_threads[LC_THREADS];
+static int lc_n_threads;
+static _Thread_local int lc_me = -1; /* index in lc_threads; -1 before a launch */
+
+static uint64_t lc_hash(const char *s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+static void lc_count(const char *name, CUfunction f, unsigned dynamic) {
+  pthread_mutex_lock(&lc_lock);
+  if (lc_me < 0 && lc_n_threads < LC_THREADS) {
+    lc_me = lc_n_threads++;
+    lc_threads[lc_me].first = lc_total;
+  }
+  if (lc_me >= 0) {
+    lc_threads[lc_me].launches++;
+    lc_threads[lc_me].last = lc_total;
+  }
+  lc_total++;
+  if (!name) {
+    lc_untold++;
+    goto out;
+  }
+  for (uint64_t i = lc_hash(name) % LC_SLOTS, probes = 0; probes < LC_SLOTS; i = (i + 1) % LC_SLOTS, probes++) {
+    lc_kernel *k = &lc_table[i];
+    if (!k->name) {
+      if (!(k->name = strdup(name))) break;
+      int bytes = -1;
+      if (f && cuFuncGetAttribute(&bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f) != CUDA_SUCCESS) bytes = -1;
+      k->static_smem = bytes;
+      lc_kernels++;
+    } else if (strcmp(k->name, name)) {
+      continue;
+    }
+    k->launches++;
+    if (dynamic > k->dynamic_max) k->dynamic_max = dynamic;
+    goto out;
+  }
+  lc_untold++;
+out:
+  pthread_mutex_unlock(&lc_lock);
+}
+
+static void CUPTIAPI lc_callback(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void *data) {
+  (void)user;
+  const CUpti_CallbackData *cb = data;
+  if (domain != CUPTI_CB_DOMAIN_DRIVER_API || cb->callbackSite != CUPTI_API_ENTER) return;
+  switch (id) {
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+    /* The cooperative kinds take the same leading parameters. */
+    const cuLaunchKernel_params *p = cb->functionParams;
+    lc_count(cb->symbolName, p->f, p->sharedMemBytes);
+    break;
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+    const cuLaunchKernelEx_params *p = cb->functionParams;
+    lc_count(cb->symbolName, p->f, p->config ? p->config->sharedMemBytes : 0);
+    break;
+  }
+  default:
+    break;
+  }
+}
+
+static int lc_by_launches(const void *a, const void *b) {
+  const lc_kernel *x = a, *y = b;
+  return x->launches < y->launches ? 1 : x->launches > y->launches ? -1 : strcmp(x->name, y->name);
+}
+
+static void lc_report(void) {
+  pthread_mutex_lock(&lc_lock);
+  const char *path = getenv("LAUNCH_COUNT_OUT");
+  FILE *out = path && *path ? fopen(path, "a") : NULL;
+  if (!out) out = stderr;
+  lc_kernel *k = malloc(sizeof *k * (size_t)(lc_kernels ? lc_kernels : 1));
+  int n = 0;
+  for (int i = 0; k && i < LC_SLOTS; i++)
+    if (lc_table[i].name) k[n++] = lc_table[i];
+  if (k) qsort(k, (size_t)n, sizeof *k, lc_by_launches);
+  fprintf(out, "launch-count: %llu launches, %d kernels, %llu not told apart\n", (unsigned long long)lc_total, n,
+          (unsigned long long)lc_untold);
+  fprintf(out, "launch-count: launches  static-smem  dynamic-smem-max  kernel\n");
+  for (int i = 0; i < n; i++)
+    fprintf(out, "launch-count: %8llu  %11d  %16u  %s\n", (unsigned long long)k[i].launches, k[i].static_smem,
+            k[i].dynamic_max, k[i].name);
+  free(k);
+  for (int t = 0; t < lc_n_threads; t++)
+    fprintf(out, "launch-count: thread %d: %llu launches, the first and last after %llu and %llu of the process's\n",
+            t, (unsigned long long)lc_threads[t].launches, (unsigned long long)lc_threads[t].first,
+            (unsigned long long)lc_threads[t].last);
+  if (lc_n_threads == LC_THREADS) fprintf(out, "launch-count: threads past %d not listed\n", LC_THREADS);
+  if (out != stderr) fclose(out);
+  pthread_mutex_unlock(&lc_lock);
+}
+
+/* Called by the CUDA driver when CUDA_INJECTION64_PATH names this library. */
+int InitializeInjection(void) {
+  CUpti_SubscriberHandle sub;
+  if (cuptiSubscribe(&sub, (CUpti_CallbackFunc)lc_callback, NULL) != CUPTI_SUCCESS ||
+      cuptiEnableDomain(1, sub, CUPTI_CB_DOMAIN_DRIVER_API) != CUPTI_SUCCESS) {
+    fprintf(stderr, "launch-count: CUPTI would not take the callback; nothing is counted\n");
+    return 0;
+  }
+  atexit(lc_report);
+  return 1;
+}
