@@ -54,7 +54,10 @@
 #             on, so that the W windows cover every launch whatever their
 #             number. Items "program:case:K@w" or "program:case:K:J@w";
 #             the default items give each of the cases in "windowed" below
-#             in every window. Only those cases: on one device the
+#             in every window. An item may carry its own windows,
+#             "...@w/W/L" (window w of W, L launches each), where cases
+#             differ in their launches; WINDOWS and WINDOW need not be
+#             set then. Only those cases: on one device the
 #             launches come in the same order every run, where the
 #             threads of devices sharing a GPU launch in no fixed order
 #             and windows of different runs would not fit together.
@@ -178,17 +181,25 @@ split_item() {
   # after it, or two of them, no window.
   if [ -n "$extra" ] || { [ -z "$j" ] && [[ $1 == *:*:*:* ]]; }; then j=bad; fi
   if [[ $1 == *@ ]] || [[ ${1#*@} == *@* ]]; then w=bad; fi
+  # "@w/W/L": this item's own windows, W of L launches (a case's launches
+  # differ, so do the windows that fit a command).
+  nw=$windows wl=$window
+  if [[ $w == */* ]]; then
+    IFS=/ read -r w nw wl extra <<< "$w"
+    [ -n "$w" ] || w=bad
+    if [ -n "$extra" ] || ! [[ $nw =~ ^[1-9][0-9]*$ && $wl =~ ^[1-9][0-9]*$ ]]; then nw=bad; fi
+  fi
   if [ -n "$w" ]; then
-    slice=$slice@$w/$windows tag=$tag-w$w
+    slice=$slice@$w/$nw tag=$tag-w$w
   fi
 }
 # The compute-sanitizer options that check window w's launches only.
 window_args() {
   [ -n "$w" ] || return 0
-  if [ "$w" -lt $((windows - 1)) ]; then
-    echo "--launch-skip $((w * window)) --launch-count $window"
+  if [ "$w" -lt $((nw - 1)) ]; then
+    echo "--launch-skip $((w * wl)) --launch-count $wl"
   else
-    echo "--launch-skip $((w * window)) --launch-count 0"
+    echo "--launch-skip $((w * wl)) --launch-count 0"
   fi
 }
 # Refuses an item whose slice, part or window (value) is not an index
@@ -212,7 +223,11 @@ for it in $items; do
   fi
   index_ok "$it" "$k" "$slices" "the slice must be 0..$((slices - 1)) (SLICES=$slices)"
   [ -z "$j" ] || index_ok "$it" "$j" "$parts" "the sources' part must be 0..$((parts - 1)) (SOURCES=$parts)"
-  [ -z "$w" ] || index_ok "$it" "$w" "$windows" "the window must be 0..$((windows - 1)) (WINDOWS=$windows)"
+  if [ "$nw" = bad ]; then
+    echo "racecheck-slices: $it: give an item's own windows as @w/W/L: window w of W, L launches each" >&2
+    exit 2
+  fi
+  [ -z "$w" ] || index_ok "$it" "$w" "$nw" "the window must be 0..$((nw - 1)) (of $nw windows)"
   if [ -n "$j" ] && ! takes_parts "$prog:$case"; then
     echo "racecheck-slices: $it: $case takes no part of its sources: give it whole slices" >&2
     exit 2
@@ -248,7 +263,7 @@ take() {
 }
 
 worker() { # gpu
-  local gpu=$1 it prog case k j w slice tag left log start rc n result printed lost
+  local gpu=$1 it prog case k j w nw wl slice tag left log start rc n result printed lost
   while it=$(take) && [ -n "$it" ]; do
     split_item "$it"
     # What is left of the deadline less the kill's grace below, so that
