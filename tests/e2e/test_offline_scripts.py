@@ -373,5 +373,12 @@ for items, said in (("test_bc_cuda:no_such_case:0", "has no case named no_such_c
                     ("test_sssp_cuda:cuda_sssp_equals_reference:0", "is missing")):
     r = run(race, dict(renv, ITEMS=items, WINDOWS="2", WINDOW="5", LOG_DIR=os.path.join(tmp, "r4")), fbuild)
     assert r.returncode == 2 and said in r.stderr, (items, r.stderr)
+# The launch counter, where CUDA and CUPTI built it: the CUDA driver loads
+# an injection library by this one exported name, so a rename or a static
+# would leave it never called (and no launch counted, silently).
+counter = os.path.join(build, "tools", "launch-count.so")
+if os.path.exists(counter):
+    syms = subprocess.run(["nm", "-D", "--defined-only", counter], capture_output=True, text=True).stdout.split()
+    assert "InitializeInjection" in syms, syms
 holder.cleanup()
 print("ok")

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* A CUPTI injection library: counts a process's kernel launches, kernel by
- * kernel, with the shared memory each uses (static, and the most dynamic
- * asked of a launch), and prints the table when the process exits.
+ * kernel, with the most dynamic shared memory a launch of each asked, and
+ * thread by thread, and prints the tables when the process exits.
  *
  * Why: racecheck (compute-sanitizer) checks shared memory only, and a run
  * too long for one command can be split into windows of its launches
  * (racecheck-slices.sh WINDOWS, WINDOW). This says how many launches a run
  * makes, to size the windows, and which kernels touch shared memory at
- * all: leaving out those that do not (--kernel-name-exclude) loses none of
+ * all (with the static sizes ptxas gives: nvcc --resource-usage): leaving
+ * out those that have none (--kernel-name-exclude) loses none of
  * racecheck's coverage. Threads are listed too, in the order of their
  * first launch, with the number of launches before their first and their
  * last: where a run's first launches come from threads one after another
@@ -15,8 +16,10 @@
  * launch of the first thread whose launches overlap another's is a
  * --launch-skip that leaves out exactly that prefix, the same every run.
  *
+ * The build makes it where CUDA and CUPTI are (build-gpu/tools/launch-count.so,
+ * target gr_launch_count); by hand:
  *   cc -shared -fPIC -O2 -o launch-count.so tools/offline/launch-count.c \
- *     -I/usr/local/cuda/include -L/usr/local/cuda/lib64 -lcupti -lcuda
+ *     -I/usr/local/cuda/include -L/usr/local/cuda/lib64 -lcupti
  *   CUDA_INJECTION64_PATH=$PWD/launch-count.so [LAUNCH_COUNT_OUT=file] program ...
  *
  * Counted in CUPTI's driver domain (cuLaunchKernel and its kinds), where
@@ -38,7 +41,6 @@
 typedef struct lc_kernel {
   char *name;
   uint64_t launches;
-  int static_smem;      /* bytes, -1 where the driver did not say */
   unsigned dynamic_max; /* the most dynamic shared memory a launch asked */
 } lc_kernel;
 
@@ -62,7 +64,7 @@ static uint64_t lc_hash(const char *s) {
   return h;
 }
 
-static void lc_count(const char *name, CUfunction f, unsigned dynamic) {
+static void lc_count(const char *name, unsigned dynamic) {
   pthread_mutex_lock(&lc_lock);
   if (lc_me < 0 && lc_n_threads < LC_THREADS) {
     lc_me = lc_n_threads++;
@@ -81,9 +83,6 @@ static void lc_count(const char *name, CUfunction f, unsigned dynamic) {
     lc_kernel *k = &lc_table[i];
     if (!k->name) {
       if (!(k->name = strdup(name))) break;
-      int bytes = -1;
-      if (f && cuFuncGetAttribute(&bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f) != CUDA_SUCCESS) bytes = -1;
-      k->static_smem = bytes;
       lc_kernels++;
     } else if (strcmp(k->name, name)) {
       continue;
@@ -108,13 +107,13 @@ static void CUPTIAPI lc_callback(void *user, CUpti_CallbackDomain domain, CUpti_
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
     /* The cooperative kinds take the same leading parameters. */
     const cuLaunchKernel_params *p = cb->functionParams;
-    lc_count(cb->symbolName, p->f, p->sharedMemBytes);
+    lc_count(cb->symbolName, p->sharedMemBytes);
     break;
   }
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
     const cuLaunchKernelEx_params *p = cb->functionParams;
-    lc_count(cb->symbolName, p->f, p->config ? p->config->sharedMemBytes : 0);
+    lc_count(cb->symbolName, p->config ? p->config->sharedMemBytes : 0);
     break;
   }
   default:
@@ -139,10 +138,9 @@ static void lc_report(void) {
   if (k) qsort(k, (size_t)n, sizeof *k, lc_by_launches);
   fprintf(out, "launch-count: %llu launches, %d kernels, %llu not told apart\n", (unsigned long long)lc_total, n,
           (unsigned long long)lc_untold);
-  fprintf(out, "launch-count: launches  static-smem  dynamic-smem-max  kernel\n");
+  fprintf(out, "launch-count: launches  dynamic-smem-max  kernel\n");
   for (int i = 0; i < n; i++)
-    fprintf(out, "launch-count: %8llu  %11d  %16u  %s\n", (unsigned long long)k[i].launches, k[i].static_smem,
-            k[i].dynamic_max, k[i].name);
+    fprintf(out, "launch-count: %8llu  %16u  %s\n", (unsigned long long)k[i].launches, k[i].dynamic_max, k[i].name);
   free(k);
   for (int t = 0; t < lc_n_threads; t++)
     fprintf(out, "launch-count: thread %d: %llu launches, the first and last after %llu and %llu of the process's\n",
