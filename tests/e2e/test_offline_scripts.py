@@ -320,14 +320,21 @@ assert all(os.path.exists(os.path.join(tmp, "r11", f"test_bc_cuda-cuda_bc_equals
 # An item's own windows (@w/W/L), beside the common ones: each case's
 # launches in windows of its own size, the last of each open-ended.
 args_log = os.path.join(tmp, "args-w2.log")
-r = race_run(["0@1/2/700", "4@0/3/40", "4@2/3/40", "0@0"], "r14", WINDOWS="2", WINDOW="9", ARGS_LOG=args_log)
+# An item of its own windows names W and L in its row and log, so one of
+# the same slice and window number but other windows is apart from it.
+r = race_run(["0@1/2/700", "4@0/3/40", "4@2/3/40", "0@0", "0@1/3/40"], "r14", WINDOWS="2", WINDOW="9",
+             ARGS_LOG=args_log)
 assert r.returncode == 0, r.stdout + r.stderr
-assert verdicts(r.stdout) == {"0/16@1/2": "0-hazards", "4/16@0/3": "0-hazards", "4/16@2/3": "0-hazards",
-                              "0/16@0/2": "0-hazards"}, r.stdout
+assert verdicts(r.stdout) == {"0/16@1/2/700": "0-hazards", "4/16@0/3/40": "0-hazards", "4/16@2/3/40": "0-hazards",
+                              "0/16@0/2": "0-hazards", "0/16@1/3/40": "0-hazards"}, r.stdout
 with open(args_log) as f:
     calls = sorted(c.split("--error-exitcode 9 ")[1].rsplit(" ", 1)[0] for c in f.read().splitlines())
 assert calls == ["--launch-skip 0 --launch-count 40", "--launch-skip 0 --launch-count 9",
-                 "--launch-skip 700 --launch-count 0", "--launch-skip 80 --launch-count 0"], calls
+                 "--launch-skip 40 --launch-count 40", "--launch-skip 700 --launch-count 0",
+                 "--launch-skip 80 --launch-count 0"], calls
+assert sorted(f for f in os.listdir(os.path.join(tmp, "r14")) if f.endswith(".log")) == sorted(
+    f"test_bc_cuda-cuda_bc_equals_reference-{t}.log" for t in ("0-w1-2-700", "4-w0-3-40", "4-w2-3-40", "0-w0",
+                                                               "0-w1-3-40")), os.listdir(os.path.join(tmp, "r14"))
 # Without ITEMS, the three cases on one device in every window, the
 # others as before: 20 parts (5 cases x 2 slices x 2 parts) + 6 slices,
 # with the windowed ones' 4 parts and 4 slices twice.
@@ -368,6 +375,7 @@ for items, said in (("test_bc_cuda:no_such_case:0", "has no case named no_such_c
                     (item + "0@1@1", "the window must be"), (item + "0@x", "the window must be"),
                     (item + "0@3/3/0", "give an item's own windows"), (item + "0@1/2", "give an item's own windows"),
                     (item + "0@1/2/5/6", "give an item's own windows"), (item + "0@/2/5", "the window must be"),
+                    (item + "0@1/2/5/", "give an item's own windows"),
                     (item + "0@2/2/5", "the window must be 0..1 (of 2 windows)"),
                     ("test_bc_cuda:bc_on_devices_sharing_gpu_0_equals_one_gpu:0@0", "no windows"),
                     ("test_sssp_cuda:cuda_sssp_equals_reference:0", "is missing")):

@@ -14,12 +14,15 @@
  * last: where a run's first launches come from threads one after another
  * (a one-GPU answer computed before devices sharing a GPU run), the first
  * launch of the first thread whose launches overlap another's is a
- * --launch-skip that leaves out exactly that prefix, the same every run.
+ * --launch-skip that leaves out exactly that prefix, the same every run
+ * (where no kernel filter changes what the tool counts).
  *
  * The build makes it where CUDA and CUPTI are (build-gpu/tools/launch-count.so,
  * target gr_launch_count); by hand:
  *   cc -shared -fPIC -O2 -o launch-count.so tools/offline/launch-count.c \
  *     -I/usr/local/cuda/include -L/usr/local/cuda/lib64 -lcupti
+ * (where libcupti is elsewhere, e.g. /usr/local/cuda/targets/x86_64-linux/lib,
+ * give that folder to -L and to LD_LIBRARY_PATH)
  *   CUDA_INJECTION64_PATH=$PWD/launch-count.so [LAUNCH_COUNT_OUT=file] program ...
  *
  * Counted in CUPTI's driver domain (cuLaunchKernel and its kinds), where
@@ -56,6 +59,7 @@ typedef struct lc_thread {
 } lc_thread;
 static lc_thread lc_threads[LC_THREADS];
 static int lc_n_threads;
+static int lc_threads_dropped; /* threads that launched past the list's end */
 static _Thread_local int lc_me = -1; /* index in lc_threads; -1 before a launch */
 
 static uint64_t lc_hash(const char *s) {
@@ -66,9 +70,13 @@ static uint64_t lc_hash(const char *s) {
 
 static void lc_count(const char *name, unsigned dynamic) {
   pthread_mutex_lock(&lc_lock);
-  if (lc_me < 0 && lc_n_threads < LC_THREADS) {
-    lc_me = lc_n_threads++;
-    lc_threads[lc_me].first = lc_total;
+  if (lc_me < 0) {
+    if (lc_n_threads < LC_THREADS) {
+      lc_me = lc_n_threads++;
+      lc_threads[lc_me].first = lc_total;
+    } else {
+      lc_threads_dropped = 1;
+    }
   }
   if (lc_me >= 0) {
     lc_threads[lc_me].launches++;
@@ -138,6 +146,7 @@ static void lc_report(void) {
   if (k) qsort(k, (size_t)n, sizeof *k, lc_by_launches);
   fprintf(out, "launch-count: %llu launches, %d kernels, %llu not told apart\n", (unsigned long long)lc_total, n,
           (unsigned long long)lc_untold);
+  if (!k) fprintf(out, "launch-count: no memory for the table of %d kernels\n", lc_kernels);
   fprintf(out, "launch-count: launches  dynamic-smem-max  kernel\n");
   for (int i = 0; i < n; i++)
     fprintf(out, "launch-count: %8llu  %16u  %s\n", (unsigned long long)k[i].launches, k[i].dynamic_max, k[i].name);
@@ -146,7 +155,7 @@ static void lc_report(void) {
     fprintf(out, "launch-count: thread %d: %llu launches, the first and last after %llu and %llu of the process's\n",
             t, (unsigned long long)lc_threads[t].launches, (unsigned long long)lc_threads[t].first,
             (unsigned long long)lc_threads[t].last);
-  if (lc_n_threads == LC_THREADS) fprintf(out, "launch-count: threads past %d not listed\n", LC_THREADS);
+  if (lc_threads_dropped) fprintf(out, "launch-count: threads past %d not listed\n", LC_THREADS);
   if (out != stderr) fclose(out);
   pthread_mutex_unlock(&lc_lock);
 }
@@ -154,9 +163,13 @@ static void lc_report(void) {
 /* Called by the CUDA driver when CUDA_INJECTION64_PATH names this library. */
 int InitializeInjection(void) {
   CUpti_SubscriberHandle sub;
-  if (cuptiSubscribe(&sub, (CUpti_CallbackFunc)lc_callback, NULL) != CUPTI_SUCCESS ||
-      cuptiEnableDomain(1, sub, CUPTI_CB_DOMAIN_DRIVER_API) != CUPTI_SUCCESS) {
+  if (cuptiSubscribe(&sub, (CUpti_CallbackFunc)lc_callback, NULL) != CUPTI_SUCCESS) {
     fprintf(stderr, "launch-count: CUPTI would not take the callback; nothing is counted\n");
+    return 0;
+  }
+  if (cuptiEnableDomain(1, sub, CUPTI_CB_DOMAIN_DRIVER_API) != CUPTI_SUCCESS) {
+    cuptiUnsubscribe(sub);
+    fprintf(stderr, "launch-count: CUPTI would not call back for driver calls; nothing is counted\n");
     return 0;
   }
   atexit(lc_report);

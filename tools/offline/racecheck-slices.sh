@@ -183,13 +183,19 @@ split_item() {
   if [[ $1 == *@ ]] || [[ ${1#*@} == *@* ]]; then w=bad; fi
   # "@w/W/L": this item's own windows, W of L launches (a case's launches
   # differ, so do the windows that fit a command).
+  # Such items name W and L in their row and log, so that two of one slice
+  # with windows of different sizes neither share a log nor read alike.
   nw=$windows wl=$window
+  local own=
   if [[ $w == */* ]]; then
+    own=1
     IFS=/ read -r w nw wl extra <<< "$w"
     [ -n "$w" ] || w=bad
-    if [ -n "$extra" ] || ! [[ $nw =~ ^[1-9][0-9]*$ && $wl =~ ^[1-9][0-9]*$ ]]; then nw=bad; fi
+    if [ -n "$extra" ] || [[ $1 == */ ]] || ! [[ $nw =~ ^[1-9][0-9]*$ && $wl =~ ^[1-9][0-9]*$ ]]; then nw=bad; fi
   fi
-  if [ -n "$w" ]; then
+  if [ -n "$own" ]; then
+    slice=$slice@$w/$nw/$wl tag=$tag-w$w-$nw-$wl
+  elif [ -n "$w" ]; then
     slice=$slice@$w/$nw tag=$tag-w$w
   fi
 }
