@@ -335,6 +335,12 @@ assert calls == ["--launch-skip 0 --launch-count 40", "--launch-skip 0 --launch-
 assert sorted(f for f in os.listdir(os.path.join(tmp, "r14")) if f.endswith(".log")) == sorted(
     f"test_bc_cuda-cuda_bc_equals_reference-{t}.log" for t in ("0-w1-2-700", "4-w0-3-40", "4-w2-3-40", "0-w0",
                                                                "0-w1-3-40")), os.listdir(os.path.join(tmp, "r14"))
+# A window of one (WINDOWS left at 1, no WINDOW) is every launch.
+args_log = os.path.join(tmp, "args-w3.log")
+r = race_run(["0@0"], "r15", ARGS_LOG=args_log)
+assert r.returncode == 0 and verdicts(r.stdout) == {"0/16@0/1": "0-hazards"}, r.stdout + r.stderr
+with open(args_log) as f:
+    assert f.read().split("--error-exitcode 9 ")[1].rsplit(" ", 1)[0] == "--launch-skip 0 --launch-count 0"
 # Without ITEMS, the three cases on one device in every window, the
 # others as before: 20 parts (5 cases x 2 slices x 2 parts) + 6 slices,
 # with the windowed ones' 4 parts and 4 slices twice.

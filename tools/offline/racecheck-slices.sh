@@ -205,7 +205,8 @@ window_args() {
   if [ "$w" -lt $((nw - 1)) ]; then
     echo "--launch-skip $((w * wl)) --launch-count $wl"
   else
-    echo "--launch-skip $((w * wl)) --launch-count 0"
+    # With one window (WINDOWS=1, no WINDOW) it is every launch.
+    echo "--launch-skip $((w * ${wl:-0})) --launch-count 0"
   fi
 }
 # Refuses an item whose slice, part or window (value) is not an index
