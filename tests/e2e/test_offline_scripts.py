@@ -318,10 +318,10 @@ assert calls == ["--launch-skip 0 --launch-count 500", "--launch-skip 1000 --lau
 assert all(os.path.exists(os.path.join(tmp, "r11", f"test_bc_cuda-cuda_bc_equals_reference-{t}.log"))
            for t in ("0-w0", "0-w1", "0-1-w2")), os.listdir(os.path.join(tmp, "r11"))
 # An item's own windows (@w/W/L), beside the common ones: each case's
-# launches in windows of its own size, the last of each open-ended.
+# launches in windows of its own size, the last of each open-ended. Such
+# an item names W and L in its row and log, so one of the same slice and
+# window number but other windows is apart from it.
 args_log = os.path.join(tmp, "args-w2.log")
-# An item of its own windows names W and L in its row and log, so one of
-# the same slice and window number but other windows is apart from it.
 r = race_run(["0@1/2/700", "4@0/3/40", "4@2/3/40", "0@0", "0@1/3/40"], "r14", WINDOWS="2", WINDOW="9",
              ARGS_LOG=args_log)
 assert r.returncode == 0, r.stdout + r.stderr

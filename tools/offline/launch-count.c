@@ -5,7 +5,7 @@
  *
  * Why: racecheck (compute-sanitizer) checks shared memory only, and a run
  * too long for one command can be split into windows of its launches
- * (racecheck-slices.sh WINDOWS, WINDOW). This says how many launches a run
+ * (racecheck-slices.sh WINDOWS and WINDOW, or an item's @w/W/L). This says how many launches a run
  * makes, to size the windows, and which kernels touch shared memory at
  * all (with the static sizes ptxas gives: nvcc --resource-usage): leaving
  * out those that have none (--kernel-name-exclude) loses none of
@@ -104,6 +104,17 @@ out:
   pthread_mutex_unlock(&lc_lock);
 }
 
+/* The driver calls that launch a kernel: the only ones called back, so
+ * that the program's other driver calls (copies, waits) pay nothing. */
+static const CUpti_CallbackId lc_launch_calls[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+};
+
 static void CUPTIAPI lc_callback(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void *data) {
   (void)user;
   const CUpti_CallbackData *cb = data;
@@ -167,11 +178,12 @@ int InitializeInjection(void) {
     fprintf(stderr, "launch-count: CUPTI would not take the callback; nothing is counted\n");
     return 0;
   }
-  if (cuptiEnableDomain(1, sub, CUPTI_CB_DOMAIN_DRIVER_API) != CUPTI_SUCCESS) {
-    cuptiUnsubscribe(sub);
-    fprintf(stderr, "launch-count: CUPTI would not call back for driver calls; nothing is counted\n");
-    return 0;
-  }
+  for (size_t i = 0; i < sizeof lc_launch_calls / sizeof *lc_launch_calls; i++)
+    if (cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, lc_launch_calls[i]) != CUPTI_SUCCESS) {
+      cuptiUnsubscribe(sub);
+      fprintf(stderr, "launch-count: CUPTI would not call back for kernel launches; nothing is counted\n");
+      return 0;
+    }
   atexit(lc_report);
   return 1;
 }

@@ -182,18 +182,15 @@ split_item() {
   if [ -n "$extra" ] || { [ -z "$j" ] && [[ $1 == *:*:*:* ]]; }; then j=bad; fi
   if [[ $1 == *@ ]] || [[ ${1#*@} == *@* ]]; then w=bad; fi
   # "@w/W/L": this item's own windows, W of L launches (a case's launches
-  # differ, so do the windows that fit a command).
-  # Such items name W and L in their row and log, so that two of one slice
-  # with windows of different sizes neither share a log nor read alike.
-  nw=$windows wl=$window
-  local own=
+  # differ, so do the windows that fit a command); its row and log name W
+  # and L, so that two of one slice with windows of different sizes
+  # neither share a log nor read alike. Without WINDOW there is one
+  # window (WINDOWS 1), every launch.
+  nw=$windows wl=${window:-0}
   if [[ $w == */* ]]; then
-    own=1
     IFS=/ read -r w nw wl extra <<< "$w"
     [ -n "$w" ] || w=bad
     if [ -n "$extra" ] || [[ $1 == */ ]] || ! [[ $nw =~ ^[1-9][0-9]*$ && $wl =~ ^[1-9][0-9]*$ ]]; then nw=bad; fi
-  fi
-  if [ -n "$own" ]; then
     slice=$slice@$w/$nw/$wl tag=$tag-w$w-$nw-$wl
   elif [ -n "$w" ]; then
     slice=$slice@$w/$nw tag=$tag-w$w
@@ -205,8 +202,7 @@ window_args() {
   if [ "$w" -lt $((nw - 1)) ]; then
     echo "--launch-skip $((w * wl)) --launch-count $wl"
   else
-    # With one window (WINDOWS=1, no WINDOW) it is every launch.
-    echo "--launch-skip $((w * ${wl:-0})) --launch-count 0"
+    echo "--launch-skip $((w * wl)) --launch-count 0"
   fi
 }
 # Refuses an item whose slice, part or window (value) is not an index
