@@ -55,6 +55,12 @@ case $k in
   10) echo "========= Error: Race reported between Write access at f+0x10 and Read access at f+0x20"
       trap '' TERM; exec sleep 100 ;;
   6) echo "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"; trap '' TERM; exec sleep 100 ;;
+  # A crash: the frames the test harness prints when GR_TEST_BACKTRACE=1
+  # (the script sets it), then death by SIGSEGV.
+  7) if [ "$GR_TEST_BACKTRACE" = 1 ]; then
+       echo "gr_test: fatal signal, the crashing thread's frames:"; echo "test_bc_cuda(+0x1234)[0x55550000]"
+     fi
+     kill -SEGV $$ ;;
 esac
 case $((k % 4)) in
   0) echo "gr_test_slice $GR_TEST_SLICE ran $((k < 8 ? 1 : 0)) combinations"
@@ -265,6 +271,12 @@ r = race_run([0, 5, 9, 13], "r5")
 assert r.returncode == 1, r.stdout + r.stderr
 assert verdicts(r.stdout) == {"0/16": "0-hazards", "5/16": "tool-error", "9/16": "2-hazards",
                               "13/16": "tool-error+failed-rc-9"}, r.stdout
+# A crash is told apart from a failed check, its frames in the log.
+r = race_run([0, 7], "r16")
+assert r.returncode == 1, r.stdout + r.stderr
+assert verdicts(r.stdout) == {"0/16": "0-hazards", "7/16": "crashed-rc-139"}, r.stdout
+with open(os.path.join(tmp, "r16", "test_bc_cuda-cuda_bc_equals_reference-7.log")) as f:
+    assert "test_bc_cuda(+0x1234)" in f.read()
 # More compute-sanitizer options (a kernel filter, say) reach every slice
 # and are named on the table's first line.
 args_log = os.path.join(tmp, "args.log")

@@ -9,6 +9,8 @@
 #include "gr/util.h"
 
 #include <check.h>
+#include <execinfo.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +49,41 @@ const char *gr_test_data_file(char *buf, size_t len, const char *name) {
   return buf;
 }
 
+/* GR_TEST_BACKTRACE=1: a fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+ * SIGABRT) prints the crashing thread's return addresses to stderr before
+ * the process dies of it as it would have. The GPU tests run in one
+ * process (no fork) and buffer their output, so a crash, under
+ * compute-sanitizer say, leaves nothing to say where it was; each frame's
+ * "binary(+offset)" goes to addr2line -e binary. Opt-in: the
+ * sanitizers' own reports (ASan, TSan) are better and would be replaced. */
+static void gr__fatal_signal(int sig) {
+  static const char head[] = "gr_test: fatal signal, the crashing thread's frames:\n";
+  void *pcs[64];
+  if (write(STDERR_FILENO, head, sizeof head - 1) < 0) _exit(128 + sig);
+  backtrace_symbols_fd(pcs, backtrace(pcs, 64), STDERR_FILENO);
+  /* SA_RESETHAND restored the default action: the process dies of the
+   * signal, as it would have without this handler. */
+  raise(sig);
+}
+
+static void gr__backtrace_on_crash(void) {
+  const char *v = getenv("GR_TEST_BACKTRACE");
+  if (!v || strcmp(v, "1") != 0) return;
+  /* backtrace() loads libgcc's unwinder on its first call, which may
+   * allocate: call it here, not first inside the handler. */
+  void *pc;
+  (void)backtrace(&pc, 1);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = gr__fatal_signal;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) sigaction(sigs[i], &sa, NULL);
+}
+
 int gr_test_run_suite(Suite *s, int no_fork) {
+  gr__backtrace_on_crash();
   /* Check's message limit stays at its default: its receiver moves the
    * whole message buffer for every message it reads (one per assertion), so
    * a large limit makes a test with many assertions crawl. A killed child's
@@ -143,7 +179,6 @@ size_t gr_test_keep_sources(gr_vid *src, size_t n) {
 }
 
 #include <fcntl.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <sys/resource.h>
 #include <sys/wait.h>

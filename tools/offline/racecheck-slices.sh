@@ -6,9 +6,11 @@
 # time, every slice bounded by what is left of a deadline, and prints a
 # table last: program, case, slice, result (0 hazards, N hazards, a
 # sanitizer error, the tool's own internal error (its records incomplete:
-# run the slice again), past the limit, not started, failed, or empty:
+# run the slice again), past the limit, not started, crashed (the test
+# programs print the crashing thread's frames into the slice's log:
+# GR_TEST_BACKTRACE=1), failed, or empty:
 # clean, but the slice held none of the case's combinations), seconds.
-# Exits 1 when a slice reports a hazard or an error or fails, 3 when none did but
+# Exits 1 when a slice reports a hazard or an error, crashes or fails, 3 when none did but
 # some slices did not finish (past the limit or not started), 0 when every
 # slice ran to the end clean.
 #   tools/offline/racecheck-slices.sh [BUILD_DIR]     (default build-gpu)
@@ -279,7 +281,7 @@ worker() { # gpu
     log=$logs/$prog-$case-$tag.log
     start=$SECONDS
     # shellcheck disable=SC2086,SC2046
-    CUDA_VISIBLE_DEVICES=$gpu CK_RUN_CASE=$case GR_TEST_SLICE=$k/$slices GR_TEST_SOURCES=${j:+$j/$parts} \
+    CUDA_VISIBLE_DEVICES=$gpu GR_TEST_BACKTRACE=1 CK_RUN_CASE=$case GR_TEST_SLICE=$k/$slices GR_TEST_SOURCES=${j:+$j/$parts} \
       timeout -k "$grace" "$left" compute-sanitizer --tool racecheck --error-exitcode 9 ${TOOL_ARGS:-} $(window_args) \
         "$build/tests/gpu/$prog" >"$log" 2>&1
     rc=$?
@@ -310,6 +312,10 @@ worker() { # gpu
       { [ "$rc" = 0 ] || [ "$rc" = 9 ]; } && grep -q '^100%: Checks: 1,' "$log" || result="tool-error+failed-rc-$rc"
     elif [ "${n:-0}" != 0 ]; then
       result="$n-hazards"
+    elif grep -q '^gr_test: fatal signal' "$log"; then
+      # The program died of a signal (GR_TEST_BACKTRACE below): its
+      # frames are in the log.
+      result="crashed-rc-$rc"
     elif [ "$rc" = 9 ]; then
       result=sanitizer-error
     elif [ "$rc" = 0 ] && [ -n "$n" ] && grep -q '^100%: Checks: 1,' "$log"; then
@@ -344,6 +350,7 @@ if [ "$missing" -ne 0 ]; then
   echo "racecheck-slices: $missing slices have no result (a worker stopped early)" >&2
   exit 1
 fi
-if grep -Eq ' [1-9][0-9]*-hazards | sanitizer-error | tool-error[ +]|[ +]failed-rc-|with-hazards' "$logs/results.txt"; then exit 1; fi
+if grep -Eq ' [1-9][0-9]*-hazards | sanitizer-error | tool-error[ +]|[ +]failed-rc-| crashed-rc-|with-hazards' \
+  "$logs/results.txt"; then exit 1; fi
 if grep -Eq ' past-limit | not-started ' "$logs/results.txt"; then exit 3; fi
 exit 0

@@ -2,9 +2,12 @@
 /* Status table, per-thread error detail, prefix sums, counter-based RNG. */
 #include <check.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "gr/status.h"
 #include "gr/util.h"
@@ -314,6 +317,73 @@ START_TEST(test_child_limits_follow_the_timeout_multiplier) {
 }
 END_TEST
 
+START_TEST(crash_on_purpose) { raise(SIGSEGV); }
+END_TEST
+
+/* Runs a suite whose one test dies of SIGSEGV in a child process, in one
+ * process as the GPU tests run, GR_TEST_BACKTRACE set to backtrace; returns
+ * what the child wrote to stderr and how it ended (waitpid's status). */
+static char *crash_in_child(const char *backtrace, int *status) {
+  int fds[2];
+  ck_assert_int_eq(pipe(fds), 0);
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    dup2(fds[1], STDERR_FILENO);
+    dup2(fds[1], STDOUT_FILENO);
+    close(fds[0]);
+    close(fds[1]);
+    if (backtrace) setenv("GR_TEST_BACKTRACE", backtrace, 1);
+    else unsetenv("GR_TEST_BACKTRACE");
+    Suite *s = suite_create("crash");
+    TCase *tc = tcase_create("crash");
+    tcase_add_test(tc, crash_on_purpose);
+    suite_add_tcase(s, tc);
+    _exit(gr_test_run_suite(s, 1) == EXIT_SUCCESS ? 0 : 1);
+  }
+  close(fds[1]);
+  size_t len = 0, cap = 4096;
+  char *text = malloc(cap);
+  ck_assert_ptr_nonnull(text);
+  for (ssize_t got; (got = read(fds[0], text + len, cap - 1 - len)) > 0;) {
+    len += (size_t)got;
+    if (len + 1 == cap) {
+      cap *= 2;
+      text = realloc(text, cap);
+      ck_assert_ptr_nonnull(text);
+    }
+  }
+  text[len] = '\0';
+  close(fds[0]);
+  ck_assert_int_eq(waitpid(pid, status, 0), pid);
+  return text;
+}
+
+/* GR_TEST_BACKTRACE=1: a test program that dies of a signal first prints
+ * the crashing thread's frames, and still dies of that signal; unset (or
+ * anything but 1), it prints nothing of the kind. */
+START_TEST(a_crash_prints_its_frames_when_asked) {
+  int status = 0;
+  char *text = crash_in_child("1", &status);
+  ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV, "status %d", status);
+  ck_assert_msg(strstr(text, "gr_test: fatal signal") != NULL, "no report in: %s", text);
+  /* At least the handler's frame and the test's below it. */
+  const char *frames = strstr(text, "frames:\n");
+  ck_assert_ptr_nonnull(frames);
+  int lines = 0;
+  for (const char *c = frames + 8; *c; c++) lines += *c == '\n';
+  ck_assert_msg(lines >= 2, "%d frames in: %s", lines, text);
+  free(text);
+  const char *off[] = {NULL, "0"};
+  for (int i = 0; i < 2; i++) {
+    text = crash_in_child(off[i], &status);
+    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV, "status %d", status);
+    ck_assert_msg(strstr(text, "gr_test: fatal signal") == NULL, "a report unasked: %s", text);
+    free(text);
+  }
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("util");
   TCase *tc = tcase_create("util");
@@ -332,6 +402,7 @@ int main(void) {
   tcase_add_test(tc, source_parts_keep_each_source_once);
   tcase_add_test(tc, test_children_run_at_once_within_their_limits);
   tcase_add_test(tc, test_child_limits_follow_the_timeout_multiplier);
+  tcase_add_test(tc, a_crash_prints_its_frames_when_asked);
   suite_add_tcase(s, tc);
   return gr_test_run_suite(s, 0);
 }
