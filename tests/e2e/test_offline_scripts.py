@@ -35,6 +35,8 @@ stand_ins = {
     # A GPU test program under racecheck: its slice says how it ends.
     "build/tests/gpu/test_bc_cuda": """#!/bin/sh
 k=${GR_TEST_SLICE%/*}
+# When the test harness would print every thread's frames.
+[ -n "$GR_TEST_WATCHDOG" ] && echo "watchdog after $GR_TEST_WATCHDOG s"
 # A part of the sources (GR_TEST_SOURCES=J/M): parts 0 and 1 keep one of
 # two sources, the others none.
 [ -n "$GR_TEST_SOURCES" ] && echo "gr_test_sources $GR_TEST_SOURCES kept $((${GR_TEST_SOURCES%/*} < 2 ? 1 : 0)) of 2 sources"
@@ -374,6 +376,9 @@ took = time.time() - t
 assert r.returncode == 3, r.stdout + r.stderr
 assert verdicts(r.stdout) == {"2/16": "past-limit", "0/16": "not-started", "6/16": "not-started"}, r.stdout
 assert took < 17, took
+# Its threads' frames asked for before the limit (4 s: 12 less the grace).
+with open(os.path.join(tmp, "r3", "test_bc_cuda-cuda_bc_equals_reference-2.log")) as f:
+    assert "watchdog after 3 s" in f.read()
 # Past the limit after the tool lost track of a launch: no coverage
 # however long it ran, a failure of the run ("tool-error+past-limit");
 # after a hazard: "past-limit-with-hazards"; a summary of none is neither.

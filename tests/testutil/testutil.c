@@ -9,12 +9,16 @@
 #include "gr/util.h"
 
 #include <check.h>
+#include <dirent.h>
 #include <execinfo.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 const char *gr_test_tmp_dir(void) {
@@ -82,8 +86,97 @@ static void gr__backtrace_on_crash(void) {
   for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) sigaction(sigs[i], &sa, NULL);
 }
 
+/* GR_TEST_WATCHDOG=S (seconds): a program still running S seconds after
+ * its start prints every thread's frames to stderr, one thread at a time,
+ * and runs on. For a run that stalls where it is cut off (under
+ * compute-sanitizer, by racecheck-slices.sh's deadline): whether gr's
+ * threads wait in a barrier, in a CUDA call or in the tool's code. Only
+ * where the cases run in this process (no fork: the GPU tests): a forked
+ * case's threads are not this process's. */
+static volatile sig_atomic_t gr__watchdog_answered;
+
+/* "gr_test: watchdog: thread TID frames:" without stdio (a handler). */
+static void gr__watchdog_frames(int sig) {
+  (void)sig;
+  char line[64] = "gr_test: watchdog: thread ";
+  size_t at = strlen(line);
+  char digits[24];
+  int nd = 0;
+  for (long tid = (long)syscall(SYS_gettid); nd == 0 || tid > 0; tid /= 10) digits[nd++] = (char)('0' + tid % 10);
+  while (nd > 0) line[at++] = digits[--nd];
+  memcpy(line + at, " frames:\n", 9);
+  void *pcs[64];
+  if (write(STDERR_FILENO, line, at + 9) >= 0) backtrace_symbols_fd(pcs, backtrace(pcs, 64), STDERR_FILENO);
+  gr__watchdog_answered = 1;
+}
+
+static void gr__watchdog_say(const char *text) {
+  if (write(STDERR_FILENO, text, strlen(text)) < 0) return;
+}
+
+static void *gr__watchdog(void *arg) {
+  const double seconds = *(const double *)arg;
+  struct timespec t = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+  while (nanosleep(&t, &t) != 0) continue;
+  char head[160];
+  snprintf(head, sizeof head, "gr_test: watchdog: still running after %g s; every thread's frames:\n", seconds);
+  gr__watchdog_say(head);
+  const long self = (long)syscall(SYS_gettid);
+  DIR *d = opendir("/proc/self/task");
+  if (!d) {
+    gr__watchdog_say("gr_test: watchdog: /proc/self/task unreadable\n");
+    return NULL;
+  }
+  for (struct dirent *e; (e = readdir(d)) != NULL;) {
+    char *end = NULL;
+    const long tid = strtol(e->d_name, &end, 10);
+    if (*e->d_name == '.' || *end || tid == self) continue;
+    gr__watchdog_answered = 0;
+    if (syscall(SYS_tgkill, (long)getpid(), tid, SIGRTMIN + 3) != 0) continue;  /* it ended meanwhile */
+    /* A thread that blocks the signal never answers: a second at most. */
+    for (int ms = 0; ms < 1000 && !gr__watchdog_answered; ms++) {
+      struct timespec m = {0, 1000000};
+      nanosleep(&m, NULL);
+    }
+    if (!gr__watchdog_answered) {
+      snprintf(head, sizeof head, "gr_test: watchdog: thread %ld did not answer\n", tid);
+      gr__watchdog_say(head);
+    }
+  }
+  closedir(d);
+  gr__watchdog_say("gr_test: watchdog: end of the frames\n");
+  return NULL;
+}
+
+static void gr__watchdog_start(int no_fork) {
+  static double seconds;
+  const char *v = getenv("GR_TEST_WATCHDOG"), *f = getenv("CK_FORK");
+  if (!v || !*v || !(no_fork || (f && !strcmp(f, "no")))) return;
+  char *end = NULL;
+  seconds = strtod(v, &end);
+  if (*end || !(seconds > 0) || seconds > 1e7) {
+    fprintf(stderr, "gr_test: GR_TEST_WATCHDOG=%s: give seconds, more than 0\n", v);
+    exit(EXIT_FAILURE);
+  }
+  void *pc;
+  (void)backtrace(&pc, 1); /* the unwinder loaded before any handler runs */
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = gr__watchdog_frames;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGRTMIN + 3, &sa, NULL);
+  pthread_attr_t a;
+  pthread_t th;
+  pthread_attr_init(&a);
+  pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+  if (pthread_create(&th, &a, gr__watchdog, &seconds) != 0) fprintf(stderr, "gr_test: no watchdog thread\n");
+  pthread_attr_destroy(&a);
+}
+
 int gr_test_run_suite(Suite *s, int no_fork) {
   gr__backtrace_on_crash();
+  gr__watchdog_start(no_fork);
   /* Check's message limit stays at its default: its receiver moves the
    * whole message buffer for every message it reads (one per assertion), so
    * a large limit makes a test with many assertions crawl. A killed child's
@@ -182,7 +275,6 @@ size_t gr_test_keep_sources(gr_vid *src, size_t n) {
 #include <stdbool.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 
 static char *slurp(const char *path) {
   FILE *f = fopen(path, "rb");

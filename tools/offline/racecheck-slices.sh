@@ -6,9 +6,10 @@
 # time, every slice bounded by what is left of a deadline, and prints a
 # table last: program, case, slice, result (0 hazards, N hazards, a
 # sanitizer error, the tool's own internal error (its records incomplete:
-# run the slice again), past the limit, not started, crashed (the test
-# programs print the crashing thread's frames into the slice's log:
-# GR_TEST_BACKTRACE=1), failed, or empty:
+# run the slice again), past the limit (every thread's frames printed into
+# the slice's log shortly before: GR_TEST_WATCHDOG), not started, crashed
+# (the crashing thread's frames in the log: GR_TEST_BACKTRACE=1), failed,
+# or empty:
 # clean, but the slice held none of the case's combinations), seconds.
 # Exits 1 when a slice reports a hazard or an error, crashes or fails, 3 when none did but
 # some slices did not finish (past the limit or not started), 0 when every
@@ -268,7 +269,7 @@ take() {
 }
 
 worker() { # gpu
-  local gpu=$1 it prog case k j w nw wl slice tag left log start rc n result printed lost
+  local gpu=$1 it prog case k j w nw wl slice tag left wd log start rc n result printed lost
   while it=$(take) && [ -n "$it" ]; do
     split_item "$it"
     # What is left of the deadline less the kill's grace below, so that
@@ -280,8 +281,13 @@ worker() { # gpu
     fi
     log=$logs/$prog-$case-$tag.log
     start=$SECONDS
+    # A slice still running near its limit prints every thread's frames
+    # into its log (GR_TEST_WATCHDOG, counted from the program's start):
+    # where a slice cut off at the limit stood.
+    wd=$((left > 60 ? left - 20 : left * 3 / 4))
+    [ "$wd" -ge 1 ] || wd=1
     # shellcheck disable=SC2086,SC2046
-    CUDA_VISIBLE_DEVICES=$gpu GR_TEST_BACKTRACE=1 CK_RUN_CASE=$case GR_TEST_SLICE=$k/$slices GR_TEST_SOURCES=${j:+$j/$parts} \
+    CUDA_VISIBLE_DEVICES=$gpu GR_TEST_BACKTRACE=1 GR_TEST_WATCHDOG=$wd CK_RUN_CASE=$case GR_TEST_SLICE=$k/$slices GR_TEST_SOURCES=${j:+$j/$parts} \
       timeout -k "$grace" "$left" compute-sanitizer --tool racecheck --error-exitcode 9 ${TOOL_ARGS:-} $(window_args) \
         "$build/tests/gpu/$prog" >"$log" 2>&1
     rc=$?

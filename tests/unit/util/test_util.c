@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gr/status.h"
@@ -320,10 +321,31 @@ END_TEST
 START_TEST(crash_on_purpose) { raise(SIGSEGV); }
 END_TEST
 
-/* Runs a suite whose one test dies of SIGSEGV in a child process, in one
- * process as the GPU tests run, GR_TEST_BACKTRACE set to backtrace; returns
- * what the child wrote to stderr and how it ended (waitpid's status). */
-static char *crash_in_child(const char *backtrace, int *status) {
+/* A case that runs on for 1.5 s beside a thread of its own, both asleep. */
+/* Sleeps the whole time, though a signal (the watchdog's) cut it short. */
+static void nap(time_t s, long ns) {
+  struct timespec t = {s, ns};
+  while (nanosleep(&t, &t) != 0) continue;
+}
+
+static void *nap_3s(void *arg) {
+  (void)arg;
+  nap(3, 0);
+  return NULL;
+}
+
+START_TEST(runs_on_beside_a_thread) {
+  pthread_t th;
+  ck_assert_int_eq(pthread_create(&th, NULL, nap_3s, NULL), 0);
+  pthread_detach(th);
+  nap(1, 500000000);
+}
+END_TEST
+
+/* Runs a suite of the one case test in a child process, in one process as
+ * the GPU tests run, with var set to value (NULL: unset); returns what the
+ * child wrote to stdout and stderr and how it ended (waitpid's status). */
+static char *suite_in_child(const TTest *test, const char *var, const char *value, int *status) {
   int fds[2];
   ck_assert_int_eq(pipe(fds), 0);
   pid_t pid = fork();
@@ -333,11 +355,11 @@ static char *crash_in_child(const char *backtrace, int *status) {
     dup2(fds[1], STDOUT_FILENO);
     close(fds[0]);
     close(fds[1]);
-    if (backtrace) setenv("GR_TEST_BACKTRACE", backtrace, 1);
-    else unsetenv("GR_TEST_BACKTRACE");
-    Suite *s = suite_create("crash");
-    TCase *tc = tcase_create("crash");
-    tcase_add_test(tc, crash_on_purpose);
+    if (value) setenv(var, value, 1);
+    else unsetenv(var);
+    Suite *s = suite_create("child");
+    TCase *tc = tcase_create("child");
+    tcase_add_test(tc, test);
     suite_add_tcase(s, tc);
     _exit(gr_test_run_suite(s, 1) == EXIT_SUCCESS ? 0 : 1);
   }
@@ -364,8 +386,8 @@ static char *crash_in_child(const char *backtrace, int *status) {
  * anything but 1), it prints nothing of the kind. */
 START_TEST(a_crash_prints_its_frames_when_asked) {
   int status = 0;
-  char *text = crash_in_child("1", &status);
-  ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV, "status %d", status);
+  char *text = suite_in_child(crash_on_purpose, "GR_TEST_BACKTRACE", "1", &status);
+  ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV, "status %d: %s", status, text);
   ck_assert_msg(strstr(text, "gr_test: fatal signal") != NULL, "no report in: %s", text);
   /* At least the handler's frame and the test's below it. */
   const char *frames = strstr(text, "frames:\n");
@@ -376,11 +398,39 @@ START_TEST(a_crash_prints_its_frames_when_asked) {
   free(text);
   const char *off[] = {NULL, "0"};
   for (int i = 0; i < 2; i++) {
-    text = crash_in_child(off[i], &status);
-    ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV, "status %d", status);
+    text = suite_in_child(crash_on_purpose, "GR_TEST_BACKTRACE", off[i], &status);
+    /* Left to itself, a sanitized build's own handler reports the SEGV and
+     * aborts (abort_on_error=1 in tools/run-sanitizers.sh). */
+    ck_assert_msg(WIFSIGNALED(status) && (WTERMSIG(status) == SIGSEGV || WTERMSIG(status) == SIGABRT),
+                  "status %d: %s", status, text);
     ck_assert_msg(strstr(text, "gr_test: fatal signal") == NULL, "a report unasked: %s", text);
     free(text);
   }
+}
+END_TEST
+
+static int count_of(const char *text, const char *what) {
+  int n = 0;
+  for (const char *at = text; (at = strstr(at, what)) != NULL; at += strlen(what)) n++;
+  return n;
+}
+
+/* GR_TEST_WATCHDOG=S: a program still running after S s prints each of
+ * its threads' frames (the case's and the one it started, at least) and
+ * runs on to pass; a value that is not seconds is refused. */
+START_TEST(a_watchdog_prints_every_threads_frames) {
+  int status = 0;
+  char *text = suite_in_child(runs_on_beside_a_thread, "GR_TEST_WATCHDOG", "0.3", &status);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d: %s", status, text);
+  ck_assert_msg(count_of(text, "gr_test: watchdog: still running after 0.3 s") == 1, "%s", text);
+  ck_assert_msg(count_of(text, "gr_test: watchdog: thread ") >= 2, "%s", text);
+  ck_assert_msg(count_of(text, " did not answer") == 0, "%s", text);
+  ck_assert_msg(strstr(text, "gr_test: watchdog: end of the frames") != NULL, "%s", text);
+  free(text);
+  text = suite_in_child(runs_on_beside_a_thread, "GR_TEST_WATCHDOG", "soon", &status);
+  ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == EXIT_FAILURE, "status %d", status);
+  ck_assert_msg(strstr(text, "GR_TEST_WATCHDOG=soon: give seconds") != NULL, "%s", text);
+  free(text);
 }
 END_TEST
 
@@ -403,6 +453,7 @@ int main(void) {
   tcase_add_test(tc, test_children_run_at_once_within_their_limits);
   tcase_add_test(tc, test_child_limits_follow_the_timeout_multiplier);
   tcase_add_test(tc, a_crash_prints_its_frames_when_asked);
+  tcase_add_test(tc, a_watchdog_prints_every_threads_frames);
   suite_add_tcase(s, tc);
   return gr_test_run_suite(s, 0);
 }
