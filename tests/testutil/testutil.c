@@ -10,6 +10,8 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
 #include <execinfo.h>
 #include <pthread.h>
 #include <signal.h>
@@ -54,20 +56,42 @@ const char *gr_test_data_file(char *buf, size_t len, const char *name) {
   return buf;
 }
 
+/* A signal's disposition before gr's handler is installed: only one left
+ * at its default is taken over. compute-sanitizer's library is loaded
+ * before main, and a handler of its own (or anyone's) is kept and named,
+ * so that a report of ours never stands in for the tool's handling. */
+static bool gr__signal_is_free(int sig, const char *why) {
+  struct sigaction old;
+  if (sigaction(sig, NULL, &old) != 0) return false;
+  const bool info = (old.sa_flags & SA_SIGINFO) != 0;
+  void *h = info ? (void *)old.sa_sigaction : (void *)old.sa_handler;
+  if (!info && old.sa_handler == SIG_DFL) return true;
+  Dl_info where;
+  const char *lib = h && !(!info && old.sa_handler == SIG_IGN) && dladdr(h, &where) && where.dli_fname
+                        ? where.dli_fname
+                        : "(ignored or unknown)";
+  fprintf(stderr, "gr_test: %s: signal %d already has a handler, in %s: left to it\n", why, sig, lib);
+  return false;
+}
+
 /* GR_TEST_BACKTRACE=1: a fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
  * SIGABRT) prints the crashing thread's return addresses to stderr before
  * the process dies of it as it would have. The GPU tests run in one
  * process (no fork) and buffer their output, so a crash, under
  * compute-sanitizer say, leaves nothing to say where it was; each frame's
  * "binary(+offset)" goes to addr2line -e binary. Opt-in: the
- * sanitizers' own reports (ASan, TSan) are better and would be replaced. */
+ * sanitizers' own reports (ASan, TSan) are better and would be replaced.
+ * No alternate stack: a stack overflow dies without the report. */
 static void gr__fatal_signal(int sig) {
+  /* backtrace() takes the loader's locks: a crash inside the unwinder or
+   * the loader would hang here, so the alarm ends the process anyway. */
+  alarm(10);
   static const char head[] = "gr_test: fatal signal, the crashing thread's frames:\n";
   void *pcs[64];
-  if (write(STDERR_FILENO, head, sizeof head - 1) < 0) _exit(128 + sig);
-  backtrace_symbols_fd(pcs, backtrace(pcs, 64), STDERR_FILENO);
-  /* SA_RESETHAND restored the default action: the process dies of the
-   * signal, as it would have without this handler. */
+  if (write(STDERR_FILENO, head, sizeof head - 1) >= 0) backtrace_symbols_fd(pcs, backtrace(pcs, 64), STDERR_FILENO);
+  /* SA_RESETHAND restored the default action, and the signal stays
+   * blocked until the handler returns: a raised one is then delivered, a
+   * fault happens again, and the process dies of it as it would have. */
   raise(sig);
 }
 
@@ -84,7 +108,8 @@ static void gr__backtrace_on_crash(void) {
   sa.sa_flags = SA_RESETHAND;
   sigemptyset(&sa.sa_mask);
   const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) sigaction(sigs[i], &sa, NULL);
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+    if (gr__signal_is_free(sigs[i], "GR_TEST_BACKTRACE")) sigaction(sigs[i], &sa, NULL);
 }
 
 /* GR_TEST_WATCHDOG=S (seconds): a program still running S seconds after
@@ -93,22 +118,32 @@ static void gr__backtrace_on_crash(void) {
  * compute-sanitizer, by racecheck-slices.sh's deadline): whether gr's
  * threads wait in a barrier, in a CUDA call or in the tool's code. Only
  * where the cases run in this process (no fork: the GPU tests): a forked
- * case's threads are not this process's. */
-static volatile sig_atomic_t gr__watchdog_answered;
+ * case's threads are not this process's. The signal interrupts each
+ * thread once: a sleep or wait that is not restarted returns early
+ * (gr's own loops go on waiting), and a thread stopped inside the
+ * unwinder could hang in backtrace(); it is meant for runs about to be
+ * killed. */
+
+/* The id of the last thread that printed its frames: the watchdog waits
+ * for the one it signalled, so a late answer is not taken for the next. */
+static int gr__watchdog_answer;
 
 /* "gr_test: watchdog: thread TID frames:" without stdio (a handler). */
 static void gr__watchdog_frames(int sig) {
   (void)sig;
+  const int saved = errno;
+  const long me = (long)syscall(SYS_gettid);
   char line[64] = "gr_test: watchdog: thread ";
   size_t at = strlen(line);
   char digits[24];
   int nd = 0;
-  for (long tid = (long)syscall(SYS_gettid); nd == 0 || tid > 0; tid /= 10) digits[nd++] = (char)('0' + tid % 10);
+  for (long tid = me; nd == 0 || tid > 0; tid /= 10) digits[nd++] = (char)('0' + tid % 10);
   while (nd > 0) line[at++] = digits[--nd];
   memcpy(line + at, " frames:\n", 9);
   void *pcs[64];
   if (write(STDERR_FILENO, line, at + 9) >= 0) backtrace_symbols_fd(pcs, backtrace(pcs, 64), STDERR_FILENO);
-  gr__watchdog_answered = 1;
+  __atomic_store_n(&gr__watchdog_answer, (int)me, __ATOMIC_RELEASE);
+  errno = saved;
 }
 
 static void gr__watchdog_say(const char *text) {
@@ -155,14 +190,13 @@ static void *gr__watchdog(void *arg) {
       gr__watchdog_say(head);
       continue;
     }
-    gr__watchdog_answered = 0;
     if (syscall(SYS_tgkill, (long)getpid(), tid, SIGRTMIN + 3) != 0) continue;  /* it ended meanwhile */
     /* One that has not answered in a second is given up on. */
-    for (int ms = 0; ms < 1000 && !gr__watchdog_answered; ms++) {
+    for (int ms = 0; ms < 1000 && __atomic_load_n(&gr__watchdog_answer, __ATOMIC_ACQUIRE) != (int)tid; ms++) {
       struct timespec m = {0, 1000000};
       nanosleep(&m, NULL);
     }
-    if (!gr__watchdog_answered) {
+    if (__atomic_load_n(&gr__watchdog_answer, __ATOMIC_ACQUIRE) != (int)tid) {
       snprintf(head, sizeof head, "gr_test: watchdog: thread %ld did not answer\n", tid);
       gr__watchdog_say(head);
     }
@@ -175,13 +209,15 @@ static void *gr__watchdog(void *arg) {
 static void gr__watchdog_start(int no_fork) {
   static double seconds;
   const char *v = getenv("GR_TEST_WATCHDOG"), *f = getenv("CK_FORK");
-  if (!v || !*v || !(no_fork || (f && !strcmp(f, "no")))) return;
+  if (!v || !*v) return;
   char *end = NULL;
   seconds = strtod(v, &end);
   if (*end || !(seconds > 0) || seconds > 1e7) {
     fprintf(stderr, "gr_test: GR_TEST_WATCHDOG=%s: give seconds, more than 0\n", v);
     exit(EXIT_FAILURE);
   }
+  if (!(no_fork || (f && !strcmp(f, "no")))) return;
+  if (!gr__signal_is_free(SIGRTMIN + 3, "GR_TEST_WATCHDOG")) return;
   void *pc;
   (void)backtrace(&pc, 1); /* the unwinder loaded before any handler runs */
   struct sigaction sa;

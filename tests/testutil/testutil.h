@@ -58,6 +58,11 @@ int gr_test_spawn(gr_test_child *c, const char *const argv[], const char *const 
 int gr_test_finish(gr_test_child *c, char **out, char **err);
 void gr_test_abandon(gr_test_child *c);
 struct Suite;
+/* Runs the suite (no_fork: every case in this process) and returns
+ * EXIT_SUCCESS or EXIT_FAILURE. With GR_TEST_BACKTRACE=1 a fatal signal
+ * prints the crashing thread's frames first; with GR_TEST_WATCHDOG=S a
+ * run still going after S seconds prints every thread's frames (no-fork
+ * runs only). Neither takes over a signal something else already handles. */
 int gr_test_run_suite(struct Suite *s, int no_fork);
 /* A test of a program that gives each test a Check case of its own, named
  * after it, so that CK_RUN_CASE=name runs one (a long tool, such as

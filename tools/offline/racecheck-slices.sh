@@ -308,6 +308,9 @@ worker() { # gpu
         result=past-limit-with-hazards
       elif [ -n "$lost" ]; then
         result=tool-error+past-limit
+      elif grep -q '^gr_test: fatal signal' "$log"; then
+        # Crashed, then hung (in its report, say) until the limit.
+        result=crashed+past-limit
       fi
     elif [ -n "$lost" ] && [ -z "$printed" ]; then
       # The tool's own failure (seen: "failed to track a kernel launch.
@@ -319,7 +322,7 @@ worker() { # gpu
     elif [ "${n:-0}" != 0 ]; then
       result="$n-hazards"
     elif grep -q '^gr_test: fatal signal' "$log"; then
-      # The program died of a signal (GR_TEST_BACKTRACE below): its
+      # The program died of a signal (GR_TEST_BACKTRACE, set above): its
       # frames are in the log.
       result="crashed-rc-$rc"
     elif [ "$rc" = 9 ]; then
@@ -356,7 +359,7 @@ if [ "$missing" -ne 0 ]; then
   echo "racecheck-slices: $missing slices have no result (a worker stopped early)" >&2
   exit 1
 fi
-if grep -Eq ' [1-9][0-9]*-hazards | sanitizer-error | tool-error[ +]|[ +]failed-rc-| crashed-rc-|with-hazards' \
+if grep -Eq ' [1-9][0-9]*-hazards | sanitizer-error | tool-error[ +]|[ +]failed-rc-| crashed[+-]|with-hazards' \
   "$logs/results.txt"; then exit 1; fi
 if grep -Eq ' past-limit | not-started ' "$logs/results.txt"; then exit 3; fi
 exit 0

@@ -19,8 +19,8 @@
 // --launch-skip PLAIN+1 --launch-count 1 with no filter (probe_race_last:
 // hazards), which show that a window lands where it is counted to.
 //   nvcc -O2 -arch=sm_90 -o racecheck-window-probe tools/offline/racecheck-window-probe.cu
-//   compute-sanitizer --tool racecheck --kernel-name-exclude kns=probe_plain \
-//       --launch-skip 1 --launch-count 1 ./racecheck-window-probe [PLAIN]
+//   compute-sanitizer --tool racecheck --kernel-name-exclude kns=probe_plain
+//       --launch-skip 1 --launch-count 1 ./racecheck-window-probe [PLAIN]    (one command)
 // PLAIN defaults to 10. Exits 1 on a CUDA error or a wrong value copied
 // back, 0 otherwise (the hazards are racecheck's to print).
 #include <cuda_runtime.h>
