@@ -56,22 +56,40 @@ const char *gr_test_data_file(char *buf, size_t len, const char *name) {
   return buf;
 }
 
-/* A signal's disposition before gr's handler is installed: only one left
- * at its default is taken over. compute-sanitizer's library is loaded
- * before main, and a handler of its own (or anyone's) is kept and named,
- * so that a report of ours never stands in for the tool's handling. */
-static bool gr__signal_is_free(int sig, const char *why) {
+/* Installs handler for sig (with flags), only where sig is still at its
+ * default: compute-sanitizer's library is loaded before main, and a
+ * handler of its own (or anyone's) is kept and named, so that a report of
+ * ours never stands in for the tool's handling. Returns whether it did. */
+static bool gr__take_signal(int sig, void (*handler)(int), int flags, const char *why) {
   struct sigaction old;
   if (sigaction(sig, NULL, &old) != 0) return false;
   const bool info = (old.sa_flags & SA_SIGINFO) != 0;
-  void *h = info ? (void *)old.sa_sigaction : (void *)old.sa_handler;
-  if (!info && old.sa_handler == SIG_DFL) return true;
-  Dl_info where;
-  const char *lib = h && !(!info && old.sa_handler == SIG_IGN) && dladdr(h, &where) && where.dli_fname
-                        ? where.dli_fname
-                        : "(ignored or unknown)";
-  fprintf(stderr, "gr_test: %s: signal %d already has a handler, in %s: left to it\n", why, sig, lib);
-  return false;
+  if (info || old.sa_handler != SIG_DFL) {
+    void *h = info ? (void *)old.sa_sigaction : (void *)old.sa_handler;
+    Dl_info where;
+    const char *lib = h && !(!info && old.sa_handler == SIG_IGN) && dladdr(h, &where) && where.dli_fname
+                          ? where.dli_fname
+                          : "(ignored or unknown)";
+    fprintf(stderr, "gr_test: %s: signal %d already has a handler, in %s: left to it\n", why, sig, lib);
+    return false;
+  }
+  /* backtrace() loads libgcc's unwinder on its first call, which may
+   * allocate: call it here, not first inside a handler. */
+  void *pc;
+  (void)backtrace(&pc, 1);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = handler;
+  sa.sa_flags = flags;
+  sigemptyset(&sa.sa_mask);
+  return sigaction(sig, &sa, NULL) == 0;
+}
+
+/* Writes line (len bytes) and the calling thread's return addresses to
+ * stderr, with nothing but write() and the unwinder (a handler's use). */
+static void gr__write_frames(const char *line, size_t len) {
+  void *pcs[64];
+  if (write(STDERR_FILENO, line, len) >= 0) backtrace_symbols_fd(pcs, backtrace(pcs, 64), STDERR_FILENO);
 }
 
 /* GR_TEST_BACKTRACE=1: a fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
@@ -87,8 +105,7 @@ static void gr__fatal_signal(int sig) {
    * the loader would hang here, so the alarm ends the process anyway. */
   alarm(10);
   static const char head[] = "gr_test: fatal signal, the crashing thread's frames:\n";
-  void *pcs[64];
-  if (write(STDERR_FILENO, head, sizeof head - 1) >= 0) backtrace_symbols_fd(pcs, backtrace(pcs, 64), STDERR_FILENO);
+  gr__write_frames(head, sizeof head - 1);
   /* SA_RESETHAND restored the default action, and the signal stays
    * blocked until the handler returns: a raised one is then delivered, a
    * fault happens again, and the process dies of it as it would have. */
@@ -98,18 +115,9 @@ static void gr__fatal_signal(int sig) {
 static void gr__backtrace_on_crash(void) {
   const char *v = getenv("GR_TEST_BACKTRACE");
   if (!v || strcmp(v, "1") != 0) return;
-  /* backtrace() loads libgcc's unwinder on its first call, which may
-   * allocate: call it here, not first inside the handler. */
-  void *pc;
-  (void)backtrace(&pc, 1);
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = gr__fatal_signal;
-  sa.sa_flags = SA_RESETHAND;
-  sigemptyset(&sa.sa_mask);
   const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
   for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-    if (gr__signal_is_free(sigs[i], "GR_TEST_BACKTRACE")) sigaction(sigs[i], &sa, NULL);
+    (void)gr__take_signal(sigs[i], gr__fatal_signal, SA_RESETHAND, "GR_TEST_BACKTRACE");
 }
 
 /* GR_TEST_WATCHDOG=S (seconds): a program still running S seconds after
@@ -122,7 +130,10 @@ static void gr__backtrace_on_crash(void) {
  * thread once: a sleep or wait that is not restarted returns early
  * (gr's own loops go on waiting), and a thread stopped inside the
  * unwinder could hang in backtrace(); it is meant for runs about to be
- * killed. */
+ * killed. tools/offline/thread-stacks.py reads a hung process from
+ * outside, guessing frames from stack words; this unwinds each thread
+ * from inside, and racecheck-slices.sh need not find the sanitizer's
+ * child process to use it. */
 
 /* The id of the last thread that printed its frames: the watchdog waits
  * for the one it signalled, so a late answer is not taken for the next. */
@@ -140,8 +151,7 @@ static void gr__watchdog_frames(int sig) {
   for (long tid = me; nd == 0 || tid > 0; tid /= 10) digits[nd++] = (char)('0' + tid % 10);
   while (nd > 0) line[at++] = digits[--nd];
   memcpy(line + at, " frames:\n", 9);
-  void *pcs[64];
-  if (write(STDERR_FILENO, line, at + 9) >= 0) backtrace_symbols_fd(pcs, backtrace(pcs, 64), STDERR_FILENO);
+  gr__write_frames(line, at + 9);
   __atomic_store_n(&gr__watchdog_answer, (int)me, __ATOMIC_RELEASE);
   errno = saved;
 }
@@ -217,15 +227,7 @@ static void gr__watchdog_start(int no_fork) {
     exit(EXIT_FAILURE);
   }
   if (!(no_fork || (f && !strcmp(f, "no")))) return;
-  if (!gr__signal_is_free(SIGRTMIN + 3, "GR_TEST_WATCHDOG")) return;
-  void *pc;
-  (void)backtrace(&pc, 1); /* the unwinder loaded before any handler runs */
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = gr__watchdog_frames;
-  sa.sa_flags = SA_RESTART;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGRTMIN + 3, &sa, NULL);
+  if (!gr__take_signal(SIGRTMIN + 3, gr__watchdog_frames, SA_RESTART, "GR_TEST_WATCHDOG")) return;
   pthread_attr_t a;
   pthread_t th;
   pthread_attr_init(&a);

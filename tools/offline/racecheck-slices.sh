@@ -269,7 +269,7 @@ take() {
 }
 
 worker() { # gpu
-  local gpu=$1 it prog case k j w nw wl slice tag left wd log start rc n result printed lost
+  local gpu=$1 it prog case k j w nw wl slice tag left wd log start rc n result printed lost crashed
   while it=$(take) && [ -n "$it" ]; do
     split_item "$it"
     # What is left of the deadline less the kill's grace below, so that
@@ -297,9 +297,12 @@ worker() { # gpu
     # API error, say). A pass needs the case to have run: Check's line.
     # A hazard printed (not the summary's count, which a TERM may write as
     # "0 hazards"), and the tool's own failure to track a launch.
-    printed='' lost=''
+    # And the program's own death by a signal (GR_TEST_BACKTRACE, set
+    # above, puts its report and frames in the log).
+    printed='' lost='' crashed=''
     grep -Eiq 'Race reported|hazard detected' "$log" && printed=1
     grep -q 'Internal Sanitizer Error' "$log" && lost=1
+    grep -q '^gr_test: fatal signal' "$log" && crashed=1
     if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
       result=past-limit
       # A slice whose tool lost track of a launch gives no full coverage
@@ -308,7 +311,7 @@ worker() { # gpu
         result=past-limit-with-hazards
       elif [ -n "$lost" ]; then
         result=tool-error+past-limit
-      elif grep -q '^gr_test: fatal signal' "$log"; then
+      elif [ -n "$crashed" ]; then
         # Crashed, then hung (in its report, say) until the limit.
         result=crashed+past-limit
       fi
@@ -321,9 +324,7 @@ worker() { # gpu
       { [ "$rc" = 0 ] || [ "$rc" = 9 ]; } && grep -q '^100%: Checks: 1,' "$log" || result="tool-error+failed-rc-$rc"
     elif [ "${n:-0}" != 0 ]; then
       result="$n-hazards"
-    elif grep -q '^gr_test: fatal signal' "$log"; then
-      # The program died of a signal (GR_TEST_BACKTRACE, set above): its
-      # frames are in the log.
+    elif [ -n "$crashed" ]; then
       result="crashed-rc-$rc"
     elif [ "$rc" = 9 ]; then
       result=sanitizer-error
