@@ -31,10 +31,23 @@ os.makedirs(os.path.join(fake, "build", "tests", "gpu"))
 stand_ins = {
     "bin/nproc": "#!/bin/sh\necho 16\n",
     "bin/nvidia-smi": "#!/bin/sh\necho 'GPU 0: NVIDIA H200 (UUID: GPU-aaaa)'\necho 'GPU 1: NVIDIA H200 (UUID: GPU-bbbb)'\n",
-    "bin/compute-sanitizer": '#!/bin/sh\n[ -n "$ARGS_LOG" ] && echo "$@" >>"$ARGS_LOG"\nfor a; do last=$a; done\nexec "$last"\n',
-    # A GPU test program under racecheck: its slice says how it ends.
+    # compute-sanitizer runs the program it is given, and tells it the
+    # tool (its reports and summary differ).
+    "bin/compute-sanitizer": '#!/bin/sh\n[ -n "$ARGS_LOG" ] && echo "$@" >>"$ARGS_LOG"\n'
+                             '[ "$1" = --tool ] && export CS_TOOL=$2\nfor a; do last=$a; done\nexec "$last"\n',
+    # A GPU test program under racecheck (or another tool: CS_TOOL, its
+    # report and summary): its slice says how it ends.
     "build/tests/gpu/test_bc_cuda": """#!/bin/sh
 k=${GR_TEST_SLICE%/*}
+summary() {
+  if [ "$CS_TOOL" = racecheck ]; then echo "========= RACECHECK SUMMARY: $1 hazards displayed ($1 errors, 0 warnings)"
+  else echo "========= ERROR SUMMARY: $1 errors"; fi
+}
+report() {
+  if [ "$CS_TOOL" = racecheck ]; then echo "========= Error: Race reported between Write access at f+0x10 and Read access at f+0x20"
+  else echo "========= Invalid __global__ read of size 4 bytes"; echo "=========     at f+0x10"; fi
+}
+echo "========= COMPUTE-SANITIZER"
 # When the test harness would print every thread's frames.
 [ -n "$GR_TEST_WATCHDOG" ] && echo "watchdog after $GR_TEST_WATCHDOG s"
 # A part of the sources (GR_TEST_SOURCES=J/M): parts 0 and 1 keep one of
@@ -44,19 +57,14 @@ k=${GR_TEST_SLICE%/*}
 # hazard; alone, beside a real hazard, beside the case's own failure.
 internal="========= Internal Sanitizer Error: Detected a failure to track a kernel launch. Future records might be incomplete"
 case $k in
-  5) echo "$internal"; echo "100%: Checks: 1, Failures: 0, Errors: 0"
-     echo "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)"; exit 9 ;;
-  9) echo "$internal"; echo "========= Error: Race reported between Write access at f+0x10 and Read access at f+0x20"
-     echo "100%: Checks: 1, Failures: 0, Errors: 0"
-     echo "========= RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)"; exit 9 ;;
-  13) echo "$internal"; echo "0%: Checks: 1, Failures: 1, Errors: 0"
-      echo "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)"; exit 9 ;;
+  5) echo "$internal"; echo "100%: Checks: 1, Failures: 0, Errors: 0"; summary 1; exit 9 ;;
+  9) echo "$internal"; report; echo "100%: Checks: 1, Failures: 0, Errors: 0"; summary 2; exit 9 ;;
+  13) echo "$internal"; echo "0%: Checks: 1, Failures: 1, Errors: 0"; summary 1; exit 9 ;;
   # Past the limit: after the tool's failure; after a hazard; after a
   # summary of none (what a TERM may make the tool write).
   14) echo "$internal"; trap '' TERM; exec sleep 100 ;;
-  10) echo "========= Error: Race reported between Write access at f+0x10 and Read access at f+0x20"
-      trap '' TERM; exec sleep 100 ;;
-  6) echo "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"; trap '' TERM; exec sleep 100 ;;
+  10) report; trap '' TERM; exec sleep 100 ;;
+  6) summary 0; trap '' TERM; exec sleep 100 ;;
   # A crash: the frames the test harness prints when GR_TEST_BACKTRACE=1
   # (the script sets it), then death by SIGSEGV.
   7) if [ "$GR_TEST_BACKTRACE" = 1 ]; then
@@ -68,10 +76,10 @@ case $k in
 esac
 case $((k % 4)) in
   0) echo "gr_test_slice $GR_TEST_SLICE ran $((k < 8 ? 1 : 0)) combinations"
-     echo "100%: Checks: 1, Failures: 0, Errors: 0"; echo "========= RACECHECK SUMMARY: 0 hazards displayed"; exit 0 ;;
-  1) echo "100%: Checks: 1, Failures: 0, Errors: 0"; echo "========= RACECHECK SUMMARY: 2 hazards displayed"; exit 9 ;;
+     echo "100%: Checks: 1, Failures: 0, Errors: 0"; summary 0; exit 0 ;;
+  1) report; echo "100%: Checks: 1, Failures: 0, Errors: 0"; summary 2; exit 9 ;;
   2) trap '' TERM; exec sleep 100 ;;
-  3) echo "0%: Checks: 1, Failures: 1, Errors: 0"; echo "========= RACECHECK SUMMARY: 0 hazards displayed"; exit 1 ;;
+  3) echo "0%: Checks: 1, Failures: 1, Errors: 0"; summary 0; exit 1 ;;
 esac
 """,
 }
@@ -93,7 +101,7 @@ def run(script, env, *args):
     e = dict(os.environ)
     for k in ("JOBS", "RUN_JOBS", "LIMIT", "DEADLINE", "TESTS", "SLICES", "SOURCES", "GR_TEST_SOURCES",
               "OMP_NUM_THREADS", "OMP_THREAD_LIMIT", "PER_GPU", "ITEMS", "GPUS", "GRACE", "MIN_LEFT", "CUDA_VISIBLE_DEVICES", "BACKEND", "TOOL_ARGS",
-              "ARGS_LOG", "WINDOWS", "WINDOW"):
+              "ARGS_LOG", "WINDOWS", "WINDOW", "TOOL", "CS_TOOL"):
         e.pop(k, None)
     e["PATH"] = path
     e.update(env)
@@ -289,6 +297,24 @@ assert r.returncode == 0 and "with compute-sanitizer options: --kernel-name-excl
 with open(args_log) as f:
     calls = f.read().splitlines()
 assert len(calls) == 2 and all("--error-exitcode 9 --kernel-name-exclude kns=no_shared " in c for c in calls), calls
+# Another tool (TOOL): it reaches every slice, and the verdicts count its
+# errors; its other lines (the banner) are no report, a report printed
+# before the limit is; a tool it lacks is refused.
+args_log = os.path.join(tmp, "args-t.log")
+r = race_run([0, 1, 3], "r17", TOOL="memcheck", ARGS_LOG=args_log)
+assert r.returncode == 1, r.stdout + r.stderr
+assert verdicts(r.stdout) == {"0/16": "0-errors", "1/16": "2-errors", "3/16": "failed-rc-1"}, r.stdout
+assert r.stdout.startswith("memcheck over 3 slices"), r.stdout
+with open(args_log) as f:
+    calls = f.read().splitlines()
+assert len(calls) == 3 and all(c.startswith("--tool memcheck --error-exitcode 9 ") for c in calls), calls
+r = race_run([0, 4], "r18", TOOL="initcheck")
+assert r.returncode == 0 and verdicts(r.stdout) == {"0/16": "0-errors", "4/16": "0-errors"}, r.stdout + r.stderr
+r = race_run([10, 6], "r19", TOOL="synccheck", DEADLINE="10", GRACE="2", MIN_LEFT="2", PER_GPU="2")
+assert r.returncode == 1, r.stdout + r.stderr
+assert verdicts(r.stdout) == {"10/16": "past-limit-with-errors", "6/16": "past-limit"}, r.stdout
+r = race_run([0], "r20", TOOL="leakcheck")
+assert r.returncode == 2 and "TOOL=leakcheck" in r.stderr, r.stdout + r.stderr
 # Sources in parts: an item's part J reaches the program as
 # GR_TEST_SOURCES=J/M and names its row; a part that kept no source is
 # "empty"; an item without a part runs every source.

@@ -1,25 +1,29 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # On a GPU machine: runs the GPU test programs' whole-primitive cases under
-# compute-sanitizer's racecheck in slices (GR_TEST_SLICE=K/N: each slice
-# keeps the case's combinations K, K+N, ...), a few processes a GPU at a
-# time, every slice bounded by what is left of a deadline, and prints a
-# table last: program, case, slice, result (0 hazards, N hazards, a
-# sanitizer error, the tool's own internal error (its records incomplete:
-# run the slice again), past the limit (every thread's frames printed into
-# the slice's log shortly before: GR_TEST_WATCHDOG), not started, crashed
-# (the crashing thread's frames in the log: GR_TEST_BACKTRACE=1), failed,
-# or empty:
-# clean, but the slice held none of the case's combinations), seconds.
-# Exits 1 when a slice reports a hazard or an error, crashes or fails, 3 when none did but
-# some slices did not finish (past the limit or not started), 0 when every
-# slice ran to the end clean.
+# compute-sanitizer's racecheck (or another of its tools: TOOL) in slices
+# (GR_TEST_SLICE=K/N: each slice keeps the case's combinations K, K+N,
+# ...), a few processes a GPU at a time, every slice bounded by what is
+# left of a deadline, and prints a table last: program, case, slice,
+# result (0 hazards, N hazards (errors under the other tools), a sanitizer
+# error, the tool's own internal error (its records incomplete: run the
+# slice again), past the limit (every thread's frames printed into the
+# slice's log shortly before: GR_TEST_WATCHDOG), not started, crashed (the
+# crashing thread's frames in the log: GR_TEST_BACKTRACE=1), failed, or
+# empty: clean, but the slice held none of the case's combinations),
+# seconds. Exits 1 when a slice reports a hazard or an error, crashes or
+# fails, 3 when none did but some slices did not finish (past the limit or
+# not started), 0 when every slice ran to the end clean.
 #   tools/offline/racecheck-slices.sh [BUILD_DIR]     (default build-gpu)
 # Why slices: under racecheck one case that runs a primitive through the
 # enactor over its whole matrix (graphs x partitioners x proxies x
 # exchanges x devices) takes longer than a device command may run; its N
 # slices, run over one or several commands, together cover all of it.
 # Environment:
+#   TOOL      racecheck (default), memcheck, synccheck or initcheck; with
+#             the last three a slice's result counts errors (0-errors,
+#             N-errors, past-limit-with-errors) where racecheck's counts
+#             hazards. The same cases, slices, parts and windows.
 #   ITEMS     what to run, "program:case:K" words (a case's slice K of
 #             SLICES) or "program:case:K:J" (of that slice's combinations,
 #             only the sources in part J of SOURCES: GR_TEST_SOURCES=J/M);
@@ -78,6 +82,7 @@ parts=${SOURCES:-1}
 windows=${WINDOWS:-1}
 window=${WINDOW:-}
 per_gpu=${PER_GPU:-4}
+tool=${TOOL:-racecheck}
 deadline=${DEADLINE:-540}
 min_left=${MIN_LEFT:-30}
 grace=${GRACE:-30}
@@ -90,6 +95,25 @@ for v in "SLICES=$slices" "SOURCES=$parts" "WINDOWS=$windows" "PER_GPU=$per_gpu"
     exit 2
   fi
 done
+# What a slice's log says under the tool: its summary's count, and a
+# report printed before it (which a slice cut at its limit has without
+# the summary). racecheck prints "Race reported" or "hazard detected" per
+# hazard; the other tools start each report with a line of its own after
+# their prefix ("Invalid __global__ read ...", "Uninitialized __global__
+# memory read ...", "Barrier error detected ...", "Program hit
+# cudaError..."), where their other unindented lines are known: the
+# banner, summaries, and the end of a process that did not exit cleanly.
+case $tool in
+  racecheck) summary='RACECHECK SUMMARY: [0-9]+ hazard' report='Race reported|hazard detected' unit=hazards ;;
+  memcheck | synccheck | initcheck)
+    summary='ERROR SUMMARY: [0-9]+ error' unit=errors
+    report='^========= [^ ]' ;;
+  *)
+    echo "racecheck-slices: TOOL=$tool: give racecheck, memcheck, synccheck or initcheck" >&2
+    exit 2
+    ;;
+esac
+not_a_report='^========= (COMPUTE-SANITIZER|ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY|Error: process didn.t terminate successfully|Target application returned an error|Internal Sanitizer Error)'
 if [ "$windows" != 1 ] && [ -z "$window" ]; then
   echo "racecheck-slices: WINDOWS=$windows needs WINDOW, the launches a window checks" >&2
   exit 2
@@ -288,19 +312,20 @@ worker() { # gpu
     [ "$wd" -ge 1 ] || wd=1
     # shellcheck disable=SC2086,SC2046
     CUDA_VISIBLE_DEVICES=$gpu GR_TEST_BACKTRACE=1 GR_TEST_WATCHDOG=$wd CK_RUN_CASE=$case GR_TEST_SLICE=$k/$slices GR_TEST_SOURCES=${j:+$j/$parts} \
-      timeout -k "$grace" "$left" compute-sanitizer --tool racecheck --error-exitcode 9 ${TOOL_ARGS:-} $(window_args) \
+      timeout -k "$grace" "$left" compute-sanitizer --tool "$tool" --error-exitcode 9 ${TOOL_ARGS:-} $(window_args) \
         "$build/tests/gpu/$prog" >"$log" 2>&1
     rc=$?
-    n=$(grep -Eo 'RACECHECK SUMMARY: [0-9]+ hazard' "$log" | grep -Eo '[0-9]+' | tail -1)
+    n=$(grep -Eo "$summary" "$log" | grep -Eo '[0-9]+' | tail -1)
     # racecheck prints each hazard as its kernel ends and the summary at
-    # exit; exit 9 with no hazard is another error the tool reported (an
+    # exit (the other tools each error as it happens); exit 9 with none
+    # is another error the tool reported (an
     # API error, say). A pass needs the case to have run: Check's line.
     # A hazard printed (not the summary's count, which a TERM may write as
     # "0 hazards"), and the tool's own failure to track a launch.
     # And the program's own death by a signal (GR_TEST_BACKTRACE, set
     # above, puts its report and frames in the log).
     printed='' lost='' crashed=''
-    grep -Eiq 'Race reported|hazard detected' "$log" && printed=1
+    grep -Ei "$report" "$log" | grep -Evq "$not_a_report" && printed=1
     grep -q 'Internal Sanitizer Error' "$log" && lost=1
     grep -q '^gr_test: fatal signal' "$log" && crashed=1
     if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
@@ -308,7 +333,7 @@ worker() { # gpu
       # A slice whose tool lost track of a launch gives no full coverage
       # however long it runs (seen: such slices ran on to their limit).
       if [ -n "$printed" ]; then
-        result=past-limit-with-hazards
+        result=past-limit-with-$unit
       elif [ -n "$lost" ]; then
         result=tool-error+past-limit
       elif [ -n "$crashed" ]; then
@@ -323,13 +348,13 @@ worker() { # gpu
       result=tool-error
       { [ "$rc" = 0 ] || [ "$rc" = 9 ]; } && grep -q '^100%: Checks: 1,' "$log" || result="tool-error+failed-rc-$rc"
     elif [ "${n:-0}" != 0 ]; then
-      result="$n-hazards"
+      result="$n-$unit"
     elif [ -n "$crashed" ]; then
       result="crashed-rc-$rc"
     elif [ "$rc" = 9 ]; then
       result=sanitizer-error
     elif [ "$rc" = 0 ] && [ -n "$n" ] && grep -q '^100%: Checks: 1,' "$log"; then
-      result=0-hazards
+      result=0-$unit
       # A slice past the case's last combination runs none (the test
       # says how many it ran), and a part past a combination's last
       # source keeps none: clean, but no coverage.
@@ -349,7 +374,7 @@ wait
 parts_note=
 [ "$parts" != 1 ] && parts_note=" (sources in $parts parts)"
 [ "$windows" != 1 ] && parts_note="$parts_note (launches in $windows windows of $window)"
-echo "racecheck over $(wc -l <"$queue") slices$parts_note, $per_gpu a GPU on GPUs: $gpus ($((SECONDS - t0)) s)" \
+echo "$tool over $(wc -l <"$queue") slices$parts_note, $per_gpu a GPU on GPUs: $gpus ($((SECONDS - t0)) s)" \
   "${TOOL_ARGS:+with compute-sanitizer options: $TOOL_ARGS}"
 # Every slice has its line; a worker that stopped early (a shell error)
 # would leave some without one, which must not read as clean.
@@ -360,7 +385,7 @@ if [ "$missing" -ne 0 ]; then
   echo "racecheck-slices: $missing slices have no result (a worker stopped early)" >&2
   exit 1
 fi
-if grep -Eq ' [1-9][0-9]*-hazards | sanitizer-error | tool-error[ +]|[ +]failed-rc-| crashed[+-]|with-hazards' \
+if grep -Eq ' [1-9][0-9]*-(hazards|errors) | sanitizer-error | tool-error[ +]|[ +]failed-rc-| crashed[+-]|with-(hazards|errors)' \
   "$logs/results.txt"; then exit 1; fi
 if grep -Eq ' past-limit | not-started ' "$logs/results.txt"; then exit 3; fi
 exit 0
