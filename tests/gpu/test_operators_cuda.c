@@ -438,17 +438,30 @@ int main(void) {
     return 77;
   }
   Suite *s = suite_create("operators_cuda");
-  TCase *tc = tcase_create("gpu");
-  tcase_set_timeout(tc, 600);
-  tcase_add_checked_fixture(tc, setup, teardown);
-  tcase_add_loop_test(tc, cuda_push_equals_cpu_push, 0, 16);
-  tcase_add_loop_test(tc, cuda_pull_equals_cpu_pull, 0, 8);
-  tcase_add_test(tc, cuda_filter_split_and_for_each_equal_cpu);
-  tcase_add_loop_test(tc, cuda_levels_equal_cpu_levels, 0, 2);
-  tcase_add_test(tc, cuda_packed_lists_decode_to_the_ids);
-  tcase_add_test(tc, cuda_frontier_conversions_equal_cpu);
-  tcase_add_test(tc, cuda_walk_of_wide_blocks_equals_cpu);
-  suite_add_tcase(s, tc);
+  /* A Check case per test, named after it, as in the other GPU programs:
+   * a compute-sanitizer tool can run each apart (CK_RUN_CASE=name), all
+   * at once, where the whole program under racecheck takes minutes. */
+  const struct {
+    const char *name;
+    const TTest *test;
+    int loops; /* 0: a plain test; else a loop test over 0..loops-1 */
+  } cases[] = {
+      {"cuda_push_equals_cpu_push", cuda_push_equals_cpu_push, 16},
+      {"cuda_pull_equals_cpu_pull", cuda_pull_equals_cpu_pull, 8},
+      {"cuda_filter_split_and_for_each_equal_cpu", cuda_filter_split_and_for_each_equal_cpu, 0},
+      {"cuda_levels_equal_cpu_levels", cuda_levels_equal_cpu_levels, 2},
+      {"cuda_packed_lists_decode_to_the_ids", cuda_packed_lists_decode_to_the_ids, 0},
+      {"cuda_frontier_conversions_equal_cpu", cuda_frontier_conversions_equal_cpu, 0},
+      {"cuda_walk_of_wide_blocks_equals_cpu", cuda_walk_of_wide_blocks_equals_cpu, 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    TCase *tc = tcase_create(cases[i].name);
+    tcase_set_timeout(tc, 600);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    if (cases[i].loops) tcase_add_loop_test(tc, cases[i].test, 0, cases[i].loops);
+    else tcase_add_test(tc, cases[i].test);
+    suite_add_tcase(s, tc);
+  }
   /* Calls that fail on purpose (a device that does not exist, an impossible
    * allocation, a free of a host pointer) in a case of their own: compute-sanitizer reports every
    * failing CUDA call, so tools/offline/compute-sanitizer.sh runs this case
