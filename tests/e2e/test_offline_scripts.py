@@ -6,7 +6,8 @@
 # started before its deadline, bad settings refused with exit 2, the GPUs
 # it is given checked against a stand-in nvidia-smi), and
 # racecheck-slices.sh with stand-ins for compute-sanitizer and a GPU test
-# program (its queue, verdicts, deadline and refusals). A device command
+# program (its queue, verdicts, deadline and refusals), and
+# compute-sanitizer.sh's runs of gr_run on two GPUs. A device command
 # costs minutes; a runner that breaks there loses them, so its breakage is
 # caught here.
 import os
@@ -436,6 +437,55 @@ for items, said in (("test_bc_cuda:no_such_case:0", "has no case named no_such_c
                     ("test_sssp_cuda:cuda_sssp_equals_reference:0", "is missing")):
     r = run(race, dict(renv, ITEMS=items, WINDOWS="2", WINDOW="5", LOG_DIR=os.path.join(tmp, "r4")), fbuild)
     assert r.returncode == 2 and said in r.stderr, (items, r.stderr)
+# compute-sanitizer.sh over gr_run only (TEST_PROGRAMS=none) on two GPUs,
+# with stand-ins: a compute-sanitizer that runs the command it is given
+# (its options dropped) and says how it was called, and a gr_run that
+# says its arguments and whether NCCL's peer-to-peer path is off. Every
+# primitive that exchanges runs over NCCL with API error reports off
+# (NCCL's probes of its own kernels), and under initcheck with the
+# peer-to-peer path off (NCCL's reads over NVLink); the table has a row
+# for each run.
+cs = os.path.join(top, "tools", "offline", "compute-sanitizer.sh")
+csd = os.path.join(tmp, "cs")
+os.makedirs(os.path.join(csd, "bin"))
+os.makedirs(os.path.join(csd, "build", "tools"))
+calls = os.path.join(csd, "calls.txt")
+stand_in(os.path.join(csd, "bin", "compute-sanitizer"), """#!/bin/bash
+[ "$1" = --version ] && { echo "Version 0.0"; exit 0; }
+opts=
+while [[ $1 == --* ]]; do
+  case $1 in --tool | --error-exitcode | --print-limit | --report-api-errors) opts="$opts $1 $2"; shift 2 ;; *) opts="$opts $1"; shift ;; esac
+done
+echo "sanitizer$opts" >>"$CALLS"
+echo "========= ERROR SUMMARY: 0 errors"
+exec "$@"
+""")
+stand_in(os.path.join(csd, "bin", "nvidia-smi"),
+         "#!/bin/sh\ncase \"$*\" in *query*) echo 'NVIDIA H200' ;; *) echo 'GPU 0: NVIDIA H200 (UUID: GPU-a)'; "
+         "echo 'GPU 1: NVIDIA H200 (UUID: GPU-b)' ;; esac\n")
+stand_in(os.path.join(csd, "build", "tools", "gr_run"),
+         '#!/bin/sh\necho "gr_run $* p2p-off=${NCCL_P2P_DISABLE:-no}" >>"$CALLS"\n')
+e = dict(os.environ, PATH=os.path.join(csd, "bin") + ":" + os.environ["PATH"], CALLS=calls, TOOLS="initcheck memcheck",
+         TEST_PROGRAMS="none", LOG_DIR=os.path.join(csd, "logs"))
+e.pop("NCCL_P2P_DISABLE", None)
+r = subprocess.run(["bash", cs, os.path.join(csd, "build")], env=e, capture_output=True, text=True, timeout=120)
+assert r.returncode == 0, r.stdout + r.stderr
+prims = ["bfs", "dobfs", "sssp", "cc", "pr", "bc"]
+for tool in ("initcheck", "memcheck"):
+    rows = [line.split()[1] for line in r.stdout.splitlines() if line.startswith(tool + " ")]
+    assert [x for x in rows if "nccl" in x] == [f"gr_run-2gpu-nccl-{p}" for p in prims], r.stdout
+    assert len(rows) == 7 + 6 + 6, rows
+with open(calls) as f:
+    lines = f.read().splitlines()
+# Each gr_run line follows the sanitizer's line for it.
+pairs = list(zip(lines[0::2], lines[1::2]))
+nccl = [(t, g) for t, g in pairs if "--transport nccl" in g]
+assert len(nccl) == 12, lines
+for t, g in nccl:
+    assert "--report-api-errors no" in t, t
+    assert g.endswith("p2p-off=1") == ("--tool initcheck" in t), (t, g)
+assert {g.split("--primitive ")[1].split()[0] for _, g in nccl} == set(prims), nccl
+assert all("--report-api-errors" not in t for t, g in pairs if "--transport nccl" not in g), pairs
 # The launch counter, where CUDA and CUPTI built it: the CUDA driver loads
 # an injection library by this one exported name, so a rename or a static
 # would leave it never called (and no launch counted, silently).
