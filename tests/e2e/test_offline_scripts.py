@@ -74,6 +74,10 @@ case $k in
      kill -SEGV $$ ;;
   # A crash whose report then hangs until the limit.
   15) echo "gr_test: fatal signal, the crashing thread's frames:"; trap '' TERM; exec sleep 100 ;;
+  # A case of several checks (a loop test), all passed.
+  11) echo "100%: Checks: 16, Failures: 0, Errors: 0"; summary 0; exit 0 ;;
+  # Several checks, one failed.
+  12) echo "93%: Checks: 16, Failures: 1, Errors: 0"; summary 0; exit 1 ;;
 esac
 case $((k % 4)) in
   0) echo "gr_test_slice $GR_TEST_SLICE ran $((k < 8 ? 1 : 0)) combinations"
@@ -284,6 +288,10 @@ r = race_run([0, 5, 9, 13], "r5")
 assert r.returncode == 1, r.stdout + r.stderr
 assert verdicts(r.stdout) == {"0/16": "0-hazards", "5/16": "tool-error", "9/16": "2-hazards",
                               "13/16": "tool-error+failed-rc-9"}, r.stdout
+# A case not cut into slices, whose loop test makes several checks: a
+# pass when all of them passed.
+r = race_run([11, 12], "r21")
+assert r.returncode == 1 and verdicts(r.stdout) == {"11/16": "0-hazards", "12/16": "failed-rc-1"}, r.stdout
 # A crash is told apart from a failed check, its frames in the log.
 r = race_run([0, 7], "r16")
 assert r.returncode == 1, r.stdout + r.stderr

@@ -268,12 +268,12 @@ int main(void) {
     return 77;
   }
   Suite *s = suite_create("cc_cuda");
-  TCase *tc = tcase_create("gpu");
-  tcase_set_timeout(tc, 900);
-  tcase_add_checked_fixture(tc, setup, teardown);
-  tcase_add_test(tc, cuda_afforest_steps_equal_cpu);
-  tcase_add_test(tc, cuda_cc_equals_reference);
-  tcase_add_test(tc, cc_on_devices_sharing_gpu_0_equals_reference);
-  suite_add_tcase(s, tc);
+  /* One case per test, named after it: CK_RUN_CASE=name runs one. */
+  const gr_test_case cases[] = {
+      {"cuda_afforest_steps_equal_cpu", cuda_afforest_steps_equal_cpu},
+      {"cuda_cc_equals_reference", cuda_cc_equals_reference},
+      {"cc_on_devices_sharing_gpu_0_equals_reference", cc_on_devices_sharing_gpu_0_equals_reference},
+  };
+  gr_test_add_cases(s, cases, sizeof cases / sizeof cases[0], setup, teardown, 900);
   return gr_test_run_suite(s, 1);
 }

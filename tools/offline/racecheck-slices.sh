@@ -28,7 +28,10 @@
 #             SLICES) or "program:case:K:J" (of that slice's combinations,
 #             only the sources in part J of SOURCES: GR_TEST_SOURCES=J/M);
 #             default every slice of the eight cases below, and with
-#             SOURCES past 1 every part of each
+#             SOURCES past 1 every part of each. Any case of a GPU test
+#             program may be named: one that is not cut into slices runs
+#             whole as its slice 0 (its loop tests' several checks
+#             included)
 #   SLICES    N (default 16)
 #   SOURCES   M (default 1): where one combination runs longer than a
 #             command, its sources in M parts (BC's several sources of one
@@ -346,14 +349,14 @@ worker() { # gpu
       # one hazard: no hazard in the program, but no full coverage either;
       # and the case's own failure, if it failed too.
       result=tool-error
-      { [ "$rc" = 0 ] || [ "$rc" = 9 ]; } && grep -q '^100%: Checks: 1,' "$log" || result="tool-error+failed-rc-$rc"
+      { [ "$rc" = 0 ] || [ "$rc" = 9 ]; } && grep -Eq '^100%: Checks: [1-9][0-9]*,' "$log" || result="tool-error+failed-rc-$rc"
     elif [ "${n:-0}" != 0 ]; then
       result="$n-$unit"
     elif [ -n "$crashed" ]; then
       result="crashed-rc-$rc"
     elif [ "$rc" = 9 ]; then
       result=sanitizer-error
-    elif [ "$rc" = 0 ] && [ -n "$n" ] && grep -q '^100%: Checks: 1,' "$log"; then
+    elif [ "$rc" = 0 ] && [ -n "$n" ] && grep -Eq '^100%: Checks: [1-9][0-9]*,' "$log"; then
       result=0-$unit
       # A slice past the case's last combination runs none (the test
       # says how many it ran), and a part past a combination's last
