@@ -65,7 +65,14 @@ case $k in
   # summary of none (what a TERM may make the tool write).
   14) echo "$internal"; trap '' TERM; exec sleep 100 ;;
   10) report; trap '' TERM; exec sleep 100 ;;
-  6) summary 0; trap '' TERM; exec sleep 100 ;;
+  6) echo "========= Error: process didn't terminate successfully"; echo "========= Target application returned an error"
+     summary 0; trap '' TERM; exec sleep 100 ;;
+  # Past the limit after more reports than a pipe holds; after a summary
+  # of some (a TERM's); after a report that starts mid-line, cut into the
+  # program's own output.
+  20) i=0; while [ $i -lt 300 ]; do report; i=$((i + 1)); done; trap '' TERM; exec sleep 100 ;;
+  21) summary 3; trap '' TERM; exec sleep 100 ;;
+  22) printf 'gr_test: a line of the program'; report; trap '' TERM; exec sleep 100 ;;
   # A crash: the frames the test harness prints when GR_TEST_BACKTRACE=1
   # (the script sets it), then death by SIGSEGV.
   7) if [ "$GR_TEST_BACKTRACE" = 1 ]; then
@@ -426,6 +433,14 @@ r = race_run([14, 10, 6], "r10", DEADLINE="10", GRACE="2", MIN_LEFT="2", PER_GPU
 assert r.returncode == 1, r.stdout + r.stderr
 assert verdicts(r.stdout) == {"14/16": "tool-error+past-limit", "10/16": "past-limit-with-hazards",
                               "6/16": "past-limit"}, r.stdout
+# Reports past what a pipe holds, a summary's count of some and a report
+# cut into a line of the program's are all read, under either tool.
+for tool, unit in (("racecheck", "hazards"), ("memcheck", "errors")):
+    r = race_run([20, 21, 22, 6], "r22-" + tool, TOOL=tool, SLICES="32", DEADLINE="10", GRACE="2", MIN_LEFT="2",
+                 PER_GPU="2")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert verdicts(r.stdout) == {"20/32": "past-limit-with-" + unit, "21/32": "past-limit-with-" + unit,
+                                  "22/32": "past-limit-with-" + unit, "6/32": "past-limit"}, r.stdout
 r = race_run([14, 15], "r13", DEADLINE="10", GRACE="2", MIN_LEFT="2", PER_GPU="2")
 assert r.returncode == 1 and verdicts(r.stdout) == {"14/16": "tool-error+past-limit",
                                                     "15/16": "crashed+past-limit"}, r.stdout + r.stderr
@@ -475,7 +490,8 @@ stand_in(os.path.join(csd, "build", "tools", "gr_run"),
          '#!/bin/sh\necho "gr_run $* p2p-off=${NCCL_P2P_DISABLE:-no}" >>"$CALLS"\n')
 e = dict(os.environ, PATH=os.path.join(csd, "bin") + ":" + os.environ["PATH"], CALLS=calls, TOOLS="initcheck memcheck",
          TEST_PROGRAMS="none", LOG_DIR=os.path.join(csd, "logs"))
-e.pop("NCCL_P2P_DISABLE", None)
+for k in ("NCCL_P2P_DISABLE", "GR_RUN_RUNS", "GRAPH", "RUN_TIMEOUT", "CUDA_VISIBLE_DEVICES"):
+    e.pop(k, None)
 r = subprocess.run(["bash", cs, os.path.join(csd, "build")], env=e, capture_output=True, text=True, timeout=120)
 assert r.returncode == 0, r.stdout + r.stderr
 prims = ["bfs", "dobfs", "sssp", "cc", "pr", "bc"]

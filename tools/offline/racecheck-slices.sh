@@ -106,6 +106,9 @@ done
 # memory read ...", "Barrier error detected ...", "Program hit
 # cudaError..."), where their other unindented lines are known: the
 # banner, summaries, and the end of a process that did not exit cleanly.
+# The tool's lines are taken from wherever they start (the program's
+# output shares the log, and a line of it may be cut by one of the
+# tool's), each from its prefix on.
 case $tool in
   racecheck) summary='RACECHECK SUMMARY: [0-9]+ hazard' report='Race reported|hazard detected' unit=hazards ;;
   memcheck | synccheck | initcheck)
@@ -327,15 +330,20 @@ worker() { # gpu
     # "0 hazards"), and the tool's own failure to track a launch.
     # And the program's own death by a signal (GR_TEST_BACKTRACE, set
     # above, puts its report and frames in the log).
+    # (Counted, not grep -q: a reader that stops at the first match would
+    # leave the first grep to die of SIGPIPE on a long log, and pipefail
+    # would read that as nothing printed.)
     printed='' lost='' crashed=''
-    grep -Ei "$report" "$log" | grep -Evq "$not_a_report" && printed=1
+    [ "$(grep -Eo '=========.*' "$log" | grep -Ei "$report" | grep -Evc "$not_a_report")" -gt 0 ] && printed=1
     grep -q 'Internal Sanitizer Error' "$log" && lost=1
     grep -q '^gr_test: fatal signal' "$log" && crashed=1
     if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
       result=past-limit
       # A slice whose tool lost track of a launch gives no full coverage
       # however long it runs (seen: such slices ran on to their limit).
-      if [ -n "$printed" ]; then
+      # A TERM may make the tool write a summary of none, never a false
+      # count of some.
+      if [ -n "$printed" ] || [ "${n:-0}" != 0 ]; then
         result=past-limit-with-$unit
       elif [ -n "$lost" ]; then
         result=tool-error+past-limit
