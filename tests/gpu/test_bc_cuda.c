@@ -937,14 +937,14 @@ int main(void) {
   Suite *s = suite_create("bc_cuda");
   /* One case per test, named after it: CK_RUN_CASE=name runs one. */
   const gr_test_case cases[] = {
-      {"cuda_kernels_equal_cpu", cuda_kernels_equal_cpu},
-      {"cuda_bc_equals_reference", cuda_bc_equals_reference},
-      {"bc_on_devices_sharing_gpu_0_equals_one_gpu", bc_on_devices_sharing_gpu_0_equals_one_gpu},
-      {"cuda_overflow_flag_equals_cpu", cuda_overflow_flag_equals_cpu},
-      {"cuda_log_kernels_equal_cpu", cuda_log_kernels_equal_cpu},
-      {"cuda_bc_beyond_double_equals_reference", cuda_bc_beyond_double_equals_reference},
-      {"cuda_bc_counts_as_logarithms_equal_reference", cuda_bc_counts_as_logarithms_equal_reference},
-      {"bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu", bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu},
+      {"cuda_kernels_equal_cpu", cuda_kernels_equal_cpu, 0},
+      {"cuda_bc_equals_reference", cuda_bc_equals_reference, 0},
+      {"bc_on_devices_sharing_gpu_0_equals_one_gpu", bc_on_devices_sharing_gpu_0_equals_one_gpu, 0},
+      {"cuda_overflow_flag_equals_cpu", cuda_overflow_flag_equals_cpu, 0},
+      {"cuda_log_kernels_equal_cpu", cuda_log_kernels_equal_cpu, 0},
+      {"cuda_bc_beyond_double_equals_reference", cuda_bc_beyond_double_equals_reference, 0},
+      {"cuda_bc_counts_as_logarithms_equal_reference", cuda_bc_counts_as_logarithms_equal_reference, 0},
+      {"bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu", bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu, 0},
   };
   gr_test_add_cases(s, cases, sizeof cases / sizeof cases[0], setup, teardown, 900);
   return gr_test_run_suite(s, 1);

@@ -270,9 +270,9 @@ int main(void) {
   Suite *s = suite_create("cc_cuda");
   /* One case per test, named after it: CK_RUN_CASE=name runs one. */
   const gr_test_case cases[] = {
-      {"cuda_afforest_steps_equal_cpu", cuda_afforest_steps_equal_cpu},
-      {"cuda_cc_equals_reference", cuda_cc_equals_reference},
-      {"cc_on_devices_sharing_gpu_0_equals_reference", cc_on_devices_sharing_gpu_0_equals_reference},
+      {"cuda_afforest_steps_equal_cpu", cuda_afforest_steps_equal_cpu, 0},
+      {"cuda_cc_equals_reference", cuda_cc_equals_reference, 0},
+      {"cc_on_devices_sharing_gpu_0_equals_reference", cc_on_devices_sharing_gpu_0_equals_reference, 0},
   };
   gr_test_add_cases(s, cases, sizeof cases / sizeof cases[0], setup, teardown, 900);
   return gr_test_run_suite(s, 1);

@@ -441,11 +441,7 @@ int main(void) {
   /* A Check case per test, named after it, as in the other GPU programs:
    * a compute-sanitizer tool can run each apart (CK_RUN_CASE=name), all
    * at once, where the whole program under racecheck takes minutes. */
-  const struct {
-    const char *name;
-    const TTest *test;
-    int loops; /* 0: a plain test; else a loop test over 0..loops-1 */
-  } cases[] = {
+  const gr_test_case cases[] = {
       {"cuda_push_equals_cpu_push", cuda_push_equals_cpu_push, 16},
       {"cuda_pull_equals_cpu_pull", cuda_pull_equals_cpu_pull, 8},
       {"cuda_filter_split_and_for_each_equal_cpu", cuda_filter_split_and_for_each_equal_cpu, 0},
@@ -454,14 +450,7 @@ int main(void) {
       {"cuda_frontier_conversions_equal_cpu", cuda_frontier_conversions_equal_cpu, 0},
       {"cuda_walk_of_wide_blocks_equals_cpu", cuda_walk_of_wide_blocks_equals_cpu, 0},
   };
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    TCase *tc = tcase_create(cases[i].name);
-    tcase_set_timeout(tc, 600);
-    tcase_add_checked_fixture(tc, setup, teardown);
-    if (cases[i].loops) tcase_add_loop_test(tc, cases[i].test, 0, cases[i].loops);
-    else tcase_add_test(tc, cases[i].test);
-    suite_add_tcase(s, tc);
-  }
+  gr_test_add_cases(s, cases, sizeof cases / sizeof cases[0], setup, teardown, 600);
   /* Calls that fail on purpose (a device that does not exist, an impossible
    * allocation, a free of a host pointer) in a case of their own: compute-sanitizer reports every
    * failing CUDA call, so tools/offline/compute-sanitizer.sh runs this case

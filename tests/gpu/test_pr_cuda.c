@@ -395,9 +395,9 @@ int main(void) {
   Suite *s = suite_create("pr_cuda");
   /* One case per test, named after it: CK_RUN_CASE=name runs one. */
   const gr_test_case cases[] = {
-      {"cuda_pull_push_and_publish_equal_cpu", cuda_pull_push_and_publish_equal_cpu},
-      {"cuda_pr_equals_double_iteration", cuda_pr_equals_double_iteration},
-      {"pr_on_devices_sharing_gpu_0_equals_one_gpu", pr_on_devices_sharing_gpu_0_equals_one_gpu},
+      {"cuda_pull_push_and_publish_equal_cpu", cuda_pull_push_and_publish_equal_cpu, 0},
+      {"cuda_pr_equals_double_iteration", cuda_pr_equals_double_iteration, 0},
+      {"pr_on_devices_sharing_gpu_0_equals_one_gpu", pr_on_devices_sharing_gpu_0_equals_one_gpu, 0},
   };
   gr_test_add_cases(s, cases, sizeof cases / sizeof cases[0], setup, teardown, 900);
   return gr_test_run_suite(s, 1);

@@ -443,10 +443,10 @@ int main(void) {
   Suite *s = suite_create("sssp_cuda");
   /* One case per test, named after it: CK_RUN_CASE=name runs one. */
   const gr_test_case cases[] = {
-      {"cuda_relax_equals_cpu_relax", cuda_relax_equals_cpu_relax},
-      {"cuda_bucket_splits_and_pile_minimum_equal_cpu", cuda_bucket_splits_and_pile_minimum_equal_cpu},
-      {"cuda_sssp_equals_reference", cuda_sssp_equals_reference},
-      {"sssp_on_devices_sharing_gpu_0_equals_reference", sssp_on_devices_sharing_gpu_0_equals_reference},
+      {"cuda_relax_equals_cpu_relax", cuda_relax_equals_cpu_relax, 0},
+      {"cuda_bucket_splits_and_pile_minimum_equal_cpu", cuda_bucket_splits_and_pile_minimum_equal_cpu, 0},
+      {"cuda_sssp_equals_reference", cuda_sssp_equals_reference, 0},
+      {"sssp_on_devices_sharing_gpu_0_equals_reference", sssp_on_devices_sharing_gpu_0_equals_reference, 0},
   };
   gr_test_add_cases(s, cases, sizeof cases / sizeof cases[0], setup, teardown, 900);
   return gr_test_run_suite(s, 1);

@@ -257,7 +257,8 @@ void gr_test_add_cases(Suite *s, const gr_test_case *cases, size_t n, void (*set
     TCase *tc = tcase_create(cases[i].name);
     tcase_set_timeout(tc, timeout_s);
     tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_test(tc, cases[i].test);
+    if (cases[i].loops > 0) tcase_add_loop_test(tc, cases[i].test, 0, cases[i].loops);
+    else tcase_add_test(tc, cases[i].test);
     suite_add_tcase(s, tc);
   }
 }

@@ -71,6 +71,7 @@ struct TTest;
 typedef struct gr_test_case {
   const char *name;
   const struct TTest *test;
+  int loops; /* 0: one run; N: a loop test over 0..N-1 */
 } gr_test_case;
 /* Adds the n cases to s, each with the fixture (setup and teardown around
  * every test, in the test's process) and a timeout in seconds. */
