@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# On a GPU machine: runs the GPU test programs' whole-primitive cases under
-# compute-sanitizer's racecheck (or another of its tools: TOOL) in slices
-# (GR_TEST_SLICE=K/N: each slice keeps the case's combinations K, K+N,
-# ...), a few processes a GPU at a time, every slice bounded by what is
-# left of a deadline, and prints a table last: program, case, slice,
-# result (0 hazards, N hazards (errors under the other tools), a sanitizer
-# error, the tool's own internal error (its records incomplete: run the
-# slice again), past the limit (every thread's frames printed into the
-# slice's log shortly before: GR_TEST_WATCHDOG), not started, crashed (the
-# crashing thread's frames in the log: GR_TEST_BACKTRACE=1), failed, or
-# empty: clean, but the slice held none of the case's combinations),
-# seconds. Exits 1 when a slice reports a hazard or an error, crashes or
-# fails, 3 when none did but some slices did not finish (past the limit or
-# not started), 0 when every slice ran to the end clean.
+# On a GPU machine: runs the GPU test programs' cases, the whole-primitive
+# ones in slices (GR_TEST_SLICE=K/N: each slice keeps the case's
+# combinations K, K+N, ...), under compute-sanitizer's racecheck (or
+# another of its tools: TOOL), a few processes a GPU at a time, every
+# slice bounded by what is left of a deadline, and prints a table last:
+# program, case, slice, result (0 hazards, N hazards (errors under the
+# other tools), a sanitizer error, the tool's own internal error (its
+# records incomplete: run the slice again), past the limit (every
+# thread's frames printed into the slice's log shortly before:
+# GR_TEST_WATCHDOG), not started, crashed (the crashing thread's frames in
+# the log: GR_TEST_BACKTRACE=1), failed, or empty: clean, but the slice
+# held none of the case's combinations), seconds. Exits 1 when a slice
+# reports a hazard or an error, crashes or fails, 3 when none did but some
+# slices did not finish (past the limit or not started), 0 when every
+# slice ran to the end clean.
 #   tools/offline/racecheck-slices.sh [BUILD_DIR]     (default build-gpu)
 # Why slices: under racecheck one case that runs a primitive through the
 # enactor over its whole matrix (graphs x partitioners x proxies x
@@ -324,15 +325,14 @@ worker() { # gpu
     n=$(grep -Eo "$summary" "$log" | grep -Eo '[0-9]+' | tail -1)
     # racecheck prints each hazard as its kernel ends and the summary at
     # exit (the other tools each error as it happens); exit 9 with none
-    # is another error the tool reported (an
-    # API error, say). A pass needs the case to have run: Check's line.
-    # A hazard printed (not the summary's count, which a TERM may write as
-    # "0 hazards"), and the tool's own failure to track a launch.
-    # And the program's own death by a signal (GR_TEST_BACKTRACE, set
-    # above, puts its report and frames in the log).
-    # (Counted, not grep -q: a reader that stops at the first match would
-    # leave the first grep to die of SIGPIPE on a long log, and pipefail
-    # would read that as nothing printed.)
+    # is another error the tool reported (an API error, say). A pass
+    # needs the case to have run: Check's line. A report printed (not the
+    # summary's count, which a TERM may write as "0 hazards"), the tool's
+    # own failure to track a launch, and the program's own death by a
+    # signal (GR_TEST_BACKTRACE, set above, puts its report and frames in
+    # the log). The reports are counted, not found with grep -q: a reader
+    # that stops at the first match would leave the first grep to die of
+    # SIGPIPE on a long log, and pipefail would read that as none.
     printed='' lost='' crashed=''
     [ "$(grep -Eo '=========.*' "$log" | grep -Ei "$report" | grep -Evc "$not_a_report")" -gt 0 ] && printed=1
     grep -q 'Internal Sanitizer Error' "$log" && lost=1
@@ -342,8 +342,8 @@ worker() { # gpu
       # A slice whose tool lost track of a launch gives no full coverage
       # however long it runs (seen: such slices ran on to their limit).
       # A TERM may make the tool write a summary of none, never a false
-      # count of some.
-      if [ -n "$printed" ] || [ "${n:-0}" != 0 ]; then
+      # count of some (but racecheck counts its lost launch as a hazard).
+      if [ -n "$printed" ] || { [ "${n:-0}" != 0 ] && [ -z "$lost" ]; }; then
         result=past-limit-with-$unit
       elif [ -n "$lost" ]; then
         result=tool-error+past-limit
