@@ -510,6 +510,19 @@ for t, g in nccl:
     assert g.endswith("p2p-off=1") == ("--tool initcheck" in t), (t, g)
 assert {g.split("--primitive ")[1].split()[0] for _, g in nccl} == set(prims), nccl
 assert all("--report-api-errors" not in t for t, g in pairs if "--transport nccl" not in g), pairs
+# Groups of gr_run runs (GR_RUN_RUNS), so that one tool's groups can run
+# at once: only those asked for; a group it lacks is refused.
+e.update(TOOLS="memcheck", GR_RUN_RUNS="p2p nccl", LOG_DIR=os.path.join(csd, "logs2"))
+r = subprocess.run(["bash", cs, os.path.join(csd, "build")], env=e, capture_output=True, text=True, timeout=120)
+rows = [line.split()[1] for line in r.stdout.splitlines() if line.startswith("memcheck ")]
+assert r.returncode == 0 and len(rows) == 12 and not any("1gpu" in x for x in rows), r.stdout + r.stderr
+e.update(GR_RUN_RUNS="1gpu", LOG_DIR=os.path.join(csd, "logs3"))
+r = subprocess.run(["bash", cs, os.path.join(csd, "build")], env=e, capture_output=True, text=True, timeout=120)
+rows = [line.split()[1] for line in r.stdout.splitlines() if line.startswith("memcheck ")]
+assert r.returncode == 0 and rows == [f"gr_run-1gpu-{p}" for p in prims[:4] + ["pr", "bc", "reach"]], r.stdout
+e.update(GR_RUN_RUNS="1gpu two", LOG_DIR=os.path.join(csd, "logs4"))
+r = subprocess.run(["bash", cs, os.path.join(csd, "build")], env=e, capture_output=True, text=True, timeout=120)
+assert r.returncode == 2 and "'two' is none of" in r.stderr, r.stdout + r.stderr
 # The launch counter, where CUDA and CUPTI built it: the CUDA driver loads
 # an injection library by this one exported name, so a rename or a static
 # would leave it never called (and no launch counted, silently).

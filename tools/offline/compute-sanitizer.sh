@@ -19,7 +19,9 @@
 # gr_run. racecheck and initcheck take minutes per test program: the gr_run
 # runs reach every kernel of every primitive on a small graph in seconds),
 # GR_RUN_RUNS (default yes; no: the test programs only, e.g. for several
-# instances at once, one program and tool each, LOG_DIR apart).
+# instances at once, one program and tool each, LOG_DIR apart; or some of
+# "1gpu p2p nccl": those groups of gr_run runs only, so that one tool's
+# groups can run as instances at once).
 #
 # NCCL: at communicator creation NCCL asks the CUDA runtime about its own
 # kernels (cudaFuncGetAttributes on kernels that are not built for every
@@ -59,6 +61,19 @@ if [ "$gpus" -lt 1 ]; then
   echo "compute-sanitizer: no GPU on this machine" >&2
   exit 2
 fi
+runs=${GR_RUN_RUNS:-yes}
+[ "$runs" = yes ] && runs="1gpu p2p nccl"
+[ "$runs" = no ] && runs=
+for r in $runs; do
+  case $r in
+    1gpu | p2p | nccl) ;;
+    *)
+      echo "compute-sanitizer: GR_RUN_RUNS: '$r' is none of yes, no, 1gpu, p2p, nccl" >&2
+      exit 2
+      ;;
+  esac
+done
+group() { [[ " $runs " == *" $1 "* ]]; }
 mkdir -p "$logs" "$build/test-tmp"
 export GR_TEST_TMP_DIR=$build/test-tmp
 : >"$logs/table.txt"
@@ -104,33 +119,36 @@ for tool in $tools; do
       status=1
     fi
   done
-  [ "${GR_RUN_RUNS:-yes}" = no ] && continue
   # Every primitive on one GPU, validated.
-  for p in bfs dobfs sssp cc pr bc reach; do
-    w=()
-    [ "$p" = sssp ] && w=(--weights random:1:255)
-    sanitize "gr_run-1gpu-$p" "$tool" "" "$gr_run" --gpus 1 --primitive "$p" --gen "$graph" "${w[@]}" --runs 2 --validate --quiet
-  done
+  if group 1gpu; then
+    for p in bfs dobfs sssp cc pr bc reach; do
+      w=()
+      [ "$p" = sssp ] && w=(--weights random:1:255)
+      sanitize "gr_run-1gpu-$p" "$tool" "" "$gr_run" --gpus 1 --primitive "$p" --gen "$graph" "${w[@]}" --runs 2 --validate --quiet
+    done
+  fi
   # Two devices through peer copies: 1-hop selective, broadcast, SSSP.
-  sanitize "gr_run-2dev-p2p-bfs" "$tool" "" "${two[@]}" --transport p2p --proxy 1hop --comm selective \
-    --gen "$graph" --runs 2 --validate --quiet
-  sanitize "gr_run-2dev-p2p-dobfs" "$tool" "" "${two[@]}" --transport p2p --primitive dobfs \
-    --gen "$graph" --runs 2 --validate --quiet
-  sanitize "gr_run-2dev-p2p-sssp" "$tool" "" "${two[@]}" --transport p2p --primitive sssp \
-    --weights random:1:255 --gen "$graph" --runs 2 --validate --quiet
-  sanitize "gr_run-2dev-p2p-cc" "$tool" "" "${two[@]}" --transport p2p --primitive cc \
-    --gen "$graph" --runs 2 --validate --quiet
-  sanitize "gr_run-2dev-p2p-pr" "$tool" "" "${two[@]}" --transport p2p --primitive pr \
-    --gen "$graph" --runs 2 --validate --quiet
-  sanitize "gr_run-2dev-p2p-bc" "$tool" "" "${two[@]}" --transport p2p --primitive bc \
-    --gen "$graph" --runs 2 --validate --quiet
+  if group p2p; then
+    sanitize "gr_run-2dev-p2p-bfs" "$tool" "" "${two[@]}" --transport p2p --proxy 1hop --comm selective \
+      --gen "$graph" --runs 2 --validate --quiet
+    sanitize "gr_run-2dev-p2p-dobfs" "$tool" "" "${two[@]}" --transport p2p --primitive dobfs \
+      --gen "$graph" --runs 2 --validate --quiet
+    sanitize "gr_run-2dev-p2p-sssp" "$tool" "" "${two[@]}" --transport p2p --primitive sssp \
+      --weights random:1:255 --gen "$graph" --runs 2 --validate --quiet
+    sanitize "gr_run-2dev-p2p-cc" "$tool" "" "${two[@]}" --transport p2p --primitive cc \
+      --gen "$graph" --runs 2 --validate --quiet
+    sanitize "gr_run-2dev-p2p-pr" "$tool" "" "${two[@]}" --transport p2p --primitive pr \
+      --gen "$graph" --runs 2 --validate --quiet
+    sanitize "gr_run-2dev-p2p-bc" "$tool" "" "${two[@]}" --transport p2p --primitive bc \
+      --gen "$graph" --runs 2 --validate --quiet
+  fi
   # Two real GPUs through NCCL (NCCL refuses two devices on one GPU), every
   # primitive that exchanges. Under initcheck NCCL's peer-to-peer path is
   # off: NCCL's kernels read staging buffers that the other GPU fills with
   # stores over NVLink, which initcheck, watching one process's writes per
   # device, reports as never written (docs/reliability.md); through host
   # memory nothing is reported, gr's buffers included.
-  if [ "$gpus" -ge 2 ]; then
+  if [ "$gpus" -ge 2 ] && group nccl; then
     nccl=("$gr_run")
     [ "$tool" = initcheck ] && nccl=(env NCCL_P2P_DISABLE=1 "$gr_run")
     for p in bfs dobfs sssp cc pr bc; do
