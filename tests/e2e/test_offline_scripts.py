@@ -488,11 +488,18 @@ stand_in(os.path.join(csd, "bin", "nvidia-smi"),
          "echo 'GPU 1: NVIDIA H200 (UUID: GPU-b)' ;; esac\n")
 stand_in(os.path.join(csd, "build", "tools", "gr_run"),
          '#!/bin/sh\necho "gr_run $* p2p-off=${NCCL_P2P_DISABLE:-no}" >>"$CALLS"\n')
-e = dict(os.environ, PATH=os.path.join(csd, "bin") + ":" + os.environ["PATH"], CALLS=calls, TOOLS="initcheck memcheck",
-         TEST_PROGRAMS="none", LOG_DIR=os.path.join(csd, "logs"))
-for k in ("NCCL_P2P_DISABLE", "GR_RUN_RUNS", "GRAPH", "RUN_TIMEOUT", "CUDA_VISIBLE_DEVICES"):
-    e.pop(k, None)
-r = subprocess.run(["bash", cs, os.path.join(csd, "build")], env=e, capture_output=True, text=True, timeout=120)
+
+
+def cs_run(logs, **env):
+    e = dict(os.environ, PATH=os.path.join(csd, "bin") + ":" + os.environ["PATH"], CALLS=calls, TEST_PROGRAMS="none",
+             LOG_DIR=os.path.join(csd, logs))
+    for k in ("NCCL_P2P_DISABLE", "GR_RUN_RUNS", "GRAPH", "RUN_TIMEOUT", "CUDA_VISIBLE_DEVICES"):
+        e.pop(k, None)
+    e.update(env)
+    return subprocess.run(["bash", cs, os.path.join(csd, "build")], env=e, capture_output=True, text=True, timeout=120)
+
+
+r = cs_run("logs", TOOLS="initcheck memcheck")
 assert r.returncode == 0, r.stdout + r.stderr
 prims = ["bfs", "dobfs", "sssp", "cc", "pr", "bc"]
 for tool in ("initcheck", "memcheck"):
@@ -512,16 +519,13 @@ assert {g.split("--primitive ")[1].split()[0] for _, g in nccl} == set(prims), n
 assert all("--report-api-errors" not in t for t, g in pairs if "--transport nccl" not in g), pairs
 # Groups of gr_run runs (GR_RUN_RUNS), so that one tool's groups can run
 # at once: only those asked for; a group it lacks is refused.
-e.update(TOOLS="memcheck", GR_RUN_RUNS="p2p nccl", LOG_DIR=os.path.join(csd, "logs2"))
-r = subprocess.run(["bash", cs, os.path.join(csd, "build")], env=e, capture_output=True, text=True, timeout=120)
+r = cs_run("logs2", TOOLS="memcheck", GR_RUN_RUNS="p2p nccl")
 rows = [line.split()[1] for line in r.stdout.splitlines() if line.startswith("memcheck ")]
 assert r.returncode == 0 and len(rows) == 12 and not any("1gpu" in x for x in rows), r.stdout + r.stderr
-e.update(GR_RUN_RUNS="1gpu", LOG_DIR=os.path.join(csd, "logs3"))
-r = subprocess.run(["bash", cs, os.path.join(csd, "build")], env=e, capture_output=True, text=True, timeout=120)
+r = cs_run("logs3", TOOLS="memcheck", GR_RUN_RUNS="1gpu")
 rows = [line.split()[1] for line in r.stdout.splitlines() if line.startswith("memcheck ")]
-assert r.returncode == 0 and rows == [f"gr_run-1gpu-{p}" for p in prims[:4] + ["pr", "bc", "reach"]], r.stdout
-e.update(GR_RUN_RUNS="1gpu two", LOG_DIR=os.path.join(csd, "logs4"))
-r = subprocess.run(["bash", cs, os.path.join(csd, "build")], env=e, capture_output=True, text=True, timeout=120)
+assert r.returncode == 0 and rows == [f"gr_run-1gpu-{p}" for p in prims + ["reach"]], r.stdout
+r = cs_run("logs4", TOOLS="memcheck", GR_RUN_RUNS="1gpu two")
 assert r.returncode == 2 and "'two' is none of" in r.stderr, r.stdout + r.stderr
 # The launch counter, where CUDA and CUPTI built it: the CUDA driver loads
 # an injection library by this one exported name, so a rename or a static

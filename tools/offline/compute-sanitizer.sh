@@ -42,6 +42,19 @@ programs=${TEST_PROGRAMS:-test_operators_cuda test_exchange_cuda test_sssp_cuda 
 [ "$programs" = none ] && programs=
 graph=${GRAPH:-kron:12:8}
 limit=${RUN_TIMEOUT:-240}
+runs=${GR_RUN_RUNS:-yes}
+[ "$runs" = yes ] && runs="1gpu p2p nccl"
+[ "$runs" = no ] && runs=
+for r in $runs; do
+  case $r in
+    1gpu | p2p | nccl) ;;
+    *)
+      echo "compute-sanitizer: GR_RUN_RUNS: '$r' is none of yes, no, 1gpu, p2p, nccl" >&2
+      exit 2
+      ;;
+  esac
+done
+group() { [[ " $runs " == *" $1 "* ]]; }
 [ -x /usr/local/cuda/bin/compute-sanitizer ] && export PATH=/usr/local/cuda/bin:$PATH
 if ! command -v compute-sanitizer >/dev/null 2>&1; then
   echo "compute-sanitizer: not found (it comes with the CUDA toolkit)" >&2
@@ -61,19 +74,6 @@ if [ "$gpus" -lt 1 ]; then
   echo "compute-sanitizer: no GPU on this machine" >&2
   exit 2
 fi
-runs=${GR_RUN_RUNS:-yes}
-[ "$runs" = yes ] && runs="1gpu p2p nccl"
-[ "$runs" = no ] && runs=
-for r in $runs; do
-  case $r in
-    1gpu | p2p | nccl) ;;
-    *)
-      echo "compute-sanitizer: GR_RUN_RUNS: '$r' is none of yes, no, 1gpu, p2p, nccl" >&2
-      exit 2
-      ;;
-  esac
-done
-group() { [[ " $runs " == *" $1 "* ]]; }
 mkdir -p "$logs" "$build/test-tmp"
 export GR_TEST_TMP_DIR=$build/test-tmp
 : >"$logs/table.txt"
@@ -98,6 +98,12 @@ sanitize() {
   printf '%-10s %-28s %6d %5d %6ds  %s\n' "$tool" "$name" "$errors" "$rc" $((SECONDS - t0)) "$verdict" >>"$logs/table.txt"
 }
 
+# A primitive's gr_run options, in pa: SSSP with random weights.
+prim_args() {
+  pa=(--primitive "$1")
+  [ "$1" = sssp ] && pa+=(--weights random:1:255)
+  return 0
+}
 # Two devices: two GPUs, or two logical devices on GPU 0 for these runs only.
 two=("$gr_run" --gpus 2)
 [ "$gpus" -ge 2 ] || two=(env GR_DEVICE_MAP=0,0 "$gr_run" --gpus 2)
@@ -122,25 +128,19 @@ for tool in $tools; do
   # Every primitive on one GPU, validated.
   if group 1gpu; then
     for p in bfs dobfs sssp cc pr bc reach; do
-      w=()
-      [ "$p" = sssp ] && w=(--weights random:1:255)
-      sanitize "gr_run-1gpu-$p" "$tool" "" "$gr_run" --gpus 1 --primitive "$p" --gen "$graph" "${w[@]}" --runs 2 --validate --quiet
+      prim_args "$p"
+      sanitize "gr_run-1gpu-$p" "$tool" "" "$gr_run" --gpus 1 "${pa[@]}" --gen "$graph" --runs 2 --validate --quiet
     done
   fi
-  # Two devices through peer copies: 1-hop selective, broadcast, SSSP.
+  # Two devices through peer copies, every primitive that exchanges (BFS
+  # with 1-hop proxies and the selective exchange, the others as default).
   if group p2p; then
-    sanitize "gr_run-2dev-p2p-bfs" "$tool" "" "${two[@]}" --transport p2p --proxy 1hop --comm selective \
-      --gen "$graph" --runs 2 --validate --quiet
-    sanitize "gr_run-2dev-p2p-dobfs" "$tool" "" "${two[@]}" --transport p2p --primitive dobfs \
-      --gen "$graph" --runs 2 --validate --quiet
-    sanitize "gr_run-2dev-p2p-sssp" "$tool" "" "${two[@]}" --transport p2p --primitive sssp \
-      --weights random:1:255 --gen "$graph" --runs 2 --validate --quiet
-    sanitize "gr_run-2dev-p2p-cc" "$tool" "" "${two[@]}" --transport p2p --primitive cc \
-      --gen "$graph" --runs 2 --validate --quiet
-    sanitize "gr_run-2dev-p2p-pr" "$tool" "" "${two[@]}" --transport p2p --primitive pr \
-      --gen "$graph" --runs 2 --validate --quiet
-    sanitize "gr_run-2dev-p2p-bc" "$tool" "" "${two[@]}" --transport p2p --primitive bc \
-      --gen "$graph" --runs 2 --validate --quiet
+    for p in bfs dobfs sssp cc pr bc; do
+      prim_args "$p"
+      [ "$p" = bfs ] && pa+=(--proxy 1hop --comm selective)
+      sanitize "gr_run-2dev-p2p-$p" "$tool" "" "${two[@]}" --transport p2p "${pa[@]}" --gen "$graph" --runs 2 \
+        --validate --quiet
+    done
   fi
   # Two real GPUs through NCCL (NCCL refuses two devices on one GPU), every
   # primitive that exchanges. Under initcheck NCCL's peer-to-peer path is
@@ -152,10 +152,9 @@ for tool in $tools; do
     nccl=("$gr_run")
     [ "$tool" = initcheck ] && nccl=(env NCCL_P2P_DISABLE=1 "$gr_run")
     for p in bfs dobfs sssp cc pr bc; do
-      w=()
-      [ "$p" = sssp ] && w=(--weights random:1:255)
+      prim_args "$p"
       sanitize "gr_run-2gpu-nccl-$p" "$tool" "--report-api-errors no" "${nccl[@]}" --gpus 2 --transport nccl \
-        --primitive "$p" "${w[@]}" --gen "$graph" --runs 2 --validate --quiet
+        "${pa[@]}" --gen "$graph" --runs 2 --validate --quiet
     done
   fi
 done
