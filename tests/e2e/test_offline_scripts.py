@@ -487,13 +487,15 @@ stand_in(os.path.join(csd, "bin", "nvidia-smi"),
          "#!/bin/sh\ncase \"$*\" in *query*) echo 'NVIDIA H200' ;; *) echo 'GPU 0: NVIDIA H200 (UUID: GPU-a)'; "
          "echo 'GPU 1: NVIDIA H200 (UUID: GPU-b)' ;; esac\n")
 stand_in(os.path.join(csd, "build", "tools", "gr_run"),
-         '#!/bin/sh\necho "gr_run $* p2p-off=${NCCL_P2P_DISABLE:-no}" >>"$CALLS"\n')
+         '#!/bin/sh\necho "gr_run $* p2p-off=${NCCL_P2P_DISABLE:-no}" >>"$CALLS"\n'
+         # A hang, where its arguments hold HANG: waits until killed.
+         'case "$* " in *"${HANG:-no hang}"*) trap \'kill $! 2>/dev/null; exit 143\' TERM; sleep 30 & wait ;; esac\n')
 
 
 def cs_run(logs, **env):
     e = dict(os.environ, PATH=os.path.join(csd, "bin") + ":" + os.environ["PATH"], CALLS=calls, TEST_PROGRAMS="none",
              LOG_DIR=os.path.join(csd, logs))
-    for k in ("NCCL_P2P_DISABLE", "GR_RUN_RUNS", "GRAPH", "RUN_TIMEOUT", "CUDA_VISIBLE_DEVICES"):
+    for k in ("NCCL_P2P_DISABLE", "GR_RUN_RUNS", "GRAPH", "RUN_TIMEOUT", "CUDA_VISIBLE_DEVICES", "HANG", "THREAD_STACKS"):
         e.pop(k, None)
     e.update(env)
     return subprocess.run(["bash", cs, os.path.join(csd, "build")], env=e, capture_output=True, text=True, timeout=120)
@@ -527,6 +529,23 @@ rows = [line.split()[1] for line in r.stdout.splitlines() if line.startswith("me
 assert r.returncode == 0 and rows == [f"gr_run-1gpu-{p}" for p in prims + ["reach"]], r.stdout
 r = cs_run("logs4", TOOLS="memcheck", GR_RUN_RUNS="1gpu two")
 assert r.returncode == 2 and "'two' is none of" in r.stderr, r.stdout + r.stderr
+# A run still going near its limit has the frames of its gr_run read
+# (THREAD_STACKS, here a stand-in that says what it was given) before it
+# is killed, and its row says where; the runs that end in time have none.
+stand_in(os.path.join(csd, "stacks"), '#!/bin/sh\necho "stacks $* comm=$(cat /proc/$2/comm)"\n')
+r = cs_run("logs5", TOOLS="racecheck", GR_RUN_RUNS="p2p", RUN_TIMEOUT="4", HANG="--primitive sssp",
+           THREAD_STACKS=os.path.join(csd, "stacks"))
+rows = {line.split()[1]: line for line in r.stdout.splitlines() if line.startswith("racecheck ")}
+assert r.returncode == 1 and len(rows) == 6, r.stdout + r.stderr
+assert rows["gr_run-2dev-p2p-sssp"].endswith("FAILED (timeout 4s; stacks: racecheck-gr_run-2dev-p2p-sssp.stacks)"), rows
+assert all(v.endswith(" ok") for k, v in rows.items() if k != "gr_run-2dev-p2p-sssp"), rows
+assert sorted(f for f in os.listdir(os.path.join(csd, "logs5")) if f.endswith(".stacks")) == \
+    ["racecheck-gr_run-2dev-p2p-sssp.stacks"]
+with open(os.path.join(csd, "logs5", "racecheck-gr_run-2dev-p2p-sssp.stacks")) as f:
+    got = f.read().splitlines()
+pid = got[0].split("pid ")[1].split(",")[0]
+assert got[0].startswith("== gr_run, pid ") and got[1:] == [
+    f"stacks --stop {pid} {os.path.join(csd, 'build', 'tools', 'gr_run')} comm=gr_run"], got
 # The launch counter, where CUDA and CUPTI built it: the CUDA driver loads
 # an injection library by this one exported name, so a rename or a static
 # would leave it never called (and no launch counted, silently).

@@ -21,7 +21,11 @@
 # GR_RUN_RUNS (default yes; no: the test programs only, e.g. for several
 # instances at once, one program and tool each, LOG_DIR apart; or some of
 # "1gpu p2p nccl": those groups of gr_run runs only, so that one tool's
-# groups can run as instances at once).
+# groups can run as instances at once), THREAD_STACKS (the hung-run
+# reader, default tools/offline/thread-stacks.py: a run still going
+# shortly before its limit has the frames of its gr_run's threads read into
+# LOG_DIR/TOOL-NAME.stacks before it is killed, so that a hang shows where
+# each thread waits; needs pgrep, and python3 and binutils for the reader).
 #
 # NCCL: at communicator creation NCCL asks the CUDA runtime about its own
 # kernels (cudaFuncGetAttributes on kernels that are not built for every
@@ -42,6 +46,7 @@ programs=${TEST_PROGRAMS:-test_operators_cuda test_exchange_cuda test_sssp_cuda 
 [ "$programs" = none ] && programs=
 graph=${GRAPH:-kron:12:8}
 limit=${RUN_TIMEOUT:-240}
+stacks=${THREAD_STACKS:-$top/tools/offline/thread-stacks.py}
 runs=${GR_RUN_RUNS:-yes}
 [ "$runs" = yes ] && runs="1gpu p2p nccl"
 [ "$runs" = no ] && runs=
@@ -79,22 +84,57 @@ export GR_TEST_TMP_DIR=$build/test-tmp
 : >"$logs/table.txt"
 status=0
 
+# The processes below a process, children first.
+descendants() {
+  local c
+  for c in $(pgrep -P "$1"); do
+    echo "$c"
+    descendants "$c"
+  done
+}
+
+# Watches a run (the pid of its timeout): if it is still going a little
+# before its limit (10 s, or half the limit when that is 20 s or less), reads
+# the frames of every gr_run below it into the stacks file. It ends by
+# itself within 0.2 s of the run's end, and is never killed: a read
+# stops the process (SIGSTOP) and must live to let it go on.
+watch_run() {
+  local run=$1 out=$2 at=$((limit > 20 ? limit - 10 : limit / 2)) i=0 p
+  while [ "$i" -lt $((at * 5)) ]; do
+    sleep 0.2
+    kill -0 "$run" 2>/dev/null || return 0
+    i=$((i + 1))
+  done
+  command -v pgrep >/dev/null 2>&1 || { echo "no pgrep: stacks not read" >"$out"; return 0; }
+  for p in $(descendants "$run"); do
+    [ "$(cat "/proc/$p/comm" 2>/dev/null)" = gr_run ] || continue
+    { echo "== gr_run, pid $p, ${at} s into the run"; "$stacks" --stop "$p" "$gr_run" 2>&1; } >>"$out"
+  done
+}
+
 # One run: name, tool, extra sanitizer options (split on blanks, may be
 # empty), then the command. compute-sanitizer follows child processes and prints
 # "ERROR SUMMARY: N errors" per process.
 sanitize() {
   local name=$1 tool=$2 extra=$3
   shift 3
-  local log=$logs/$tool-$name.log t0=$SECONDS rc
+  local log=$logs/$tool-$name.log t0=$SECONDS rc run watch
+  rm -f "$logs/$tool-$name.stacks"
   # shellcheck disable=SC2086
-  timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 50 $extra "$@" >"$log" 2>&1
+  timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 50 $extra "$@" >"$log" 2>&1 &
+  run=$!
+  watch_run "$run" "$logs/$tool-$name.stacks" &
+  watch=$!
+  wait "$run"
   rc=$?
+  wait "$watch"
   local errors
   errors=$(grep -o 'ERROR SUMMARY: [0-9]*' "$log" | awk '{s += $3} END {print s + 0}')
   local verdict=ok
   [ "$rc" -eq 77 ] && verdict=skipped
   if [ "$errors" -gt 0 ] || { [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; }; then verdict=FAILED; status=1; fi
   [ "$rc" -eq 124 ] && verdict="FAILED (timeout ${limit}s)"
+  [ "$rc" -eq 124 ] && [ -s "$logs/$tool-$name.stacks" ] && verdict="FAILED (timeout ${limit}s; stacks: $tool-$name.stacks)"
   printf '%-10s %-28s %6d %5d %6ds  %s\n' "$tool" "$name" "$errors" "$rc" $((SECONDS - t0)) "$verdict" >>"$logs/table.txt"
 }
 
@@ -106,6 +146,7 @@ prim_args() {
 }
 # Two devices: two GPUs, or two logical devices on GPU 0 for these runs only.
 two=("$gr_run" --gpus 2)
+# shellcheck disable=SC2054 # the comma is the map's
 [ "$gpus" -ge 2 ] || two=(env GR_DEVICE_MAP=0,0 "$gr_run" --gpus 2)
 for tool in $tools; do
   # The GPU test programs (CUDA kernels against the portable definition,
