@@ -481,7 +481,8 @@ while [[ $1 == --* ]]; do
 done
 echo "sanitizer$opts" >>"$CALLS"
 echo "========= ERROR SUMMARY: 0 errors"
-exec "$@"
+# As the tool does: the program runs as a child.
+"$@"
 """)
 stand_in(os.path.join(csd, "bin", "nvidia-smi"),
          "#!/bin/sh\ncase \"$*\" in *query*) echo 'NVIDIA H200' ;; *) echo 'GPU 0: NVIDIA H200 (UUID: GPU-a)'; "
@@ -537,7 +538,7 @@ r = cs_run("logs5", TOOLS="racecheck", GR_RUN_RUNS="p2p", RUN_TIMEOUT="4", HANG=
            THREAD_STACKS=os.path.join(csd, "stacks"))
 rows = {line.split()[1]: line for line in r.stdout.splitlines() if line.startswith("racecheck ")}
 assert r.returncode == 1 and len(rows) == 6, r.stdout + r.stderr
-assert rows["gr_run-2dev-p2p-sssp"].endswith("FAILED (timeout 4s; stacks: racecheck-gr_run-2dev-p2p-sssp.stacks)"), rows
+assert rows["gr_run-2dev-p2p-sssp"].endswith("FAILED (timeout 4s), stacks: racecheck-gr_run-2dev-p2p-sssp.stacks"), rows
 assert all(v.endswith(" ok") for k, v in rows.items() if k != "gr_run-2dev-p2p-sssp"), rows
 assert sorted(f for f in os.listdir(os.path.join(csd, "logs5")) if f.endswith(".stacks")) == \
     ["racecheck-gr_run-2dev-p2p-sssp.stacks"]
@@ -546,6 +547,25 @@ with open(os.path.join(csd, "logs5", "racecheck-gr_run-2dev-p2p-sssp.stacks")) a
 pid = got[0].split("pid ")[1].split(",")[0]
 assert got[0].startswith("== gr_run, pid ") and got[1:] == [
     f"stacks --stop {pid} {os.path.join(csd, 'build', 'tools', 'gr_run')} comm=gr_run"], got
+# A test program's too, found by the 15 characters of its name that the
+# kernel keeps (Check forks each test: every process of it is read).
+os.makedirs(os.path.join(csd, "build", "tests", "gpu"))
+stand_in(os.path.join(csd, "build", "tests", "gpu", "test_operators_cuda"),
+         "#!/bin/sh\ntrap 'kill $! 2>/dev/null; exit 143' TERM\nsleep 30 & wait\n")
+r = cs_run("logs6", TOOLS="memcheck", GR_RUN_RUNS="no", TEST_PROGRAMS="test_operators_cuda", RUN_TIMEOUT="3",
+           THREAD_STACKS=os.path.join(csd, "stacks"))
+rows = [line for line in r.stdout.splitlines() if line.startswith("memcheck ")]
+assert r.returncode == 1 and len(rows) == 2, r.stdout + r.stderr
+for row, case in zip(rows, ("", "-errors")):
+    assert row.endswith(f"FAILED (timeout 3s), stacks: memcheck-test_operators_cuda{case}.stacks"), rows
+    with open(os.path.join(csd, "logs6", f"memcheck-test_operators_cuda{case}.stacks")) as f:
+        got = f.read().splitlines()
+    assert got[0].startswith("== test_operators_, pid ") and got[1].endswith(" comm=test_operators_"), got
+# Whole seconds only: timeout takes 2m or 0.5, which the reader's timing
+# cannot; 0 would be no limit.
+for bad in ("2m", "0.5", "0"):
+    r = cs_run("logs7", TOOLS="memcheck", RUN_TIMEOUT=bad)
+    assert r.returncode == 2 and f"RUN_TIMEOUT={bad}: give whole seconds" in r.stderr, r.stdout + r.stderr
 # The launch counter, where CUDA and CUPTI built it: the CUDA driver loads
 # an injection library by this one exported name, so a rename or a static
 # would leave it never called (and no launch counted, silently).

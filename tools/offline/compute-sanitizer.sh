@@ -23,9 +23,11 @@
 # "1gpu p2p nccl": those groups of gr_run runs only, so that one tool's
 # groups can run as instances at once), THREAD_STACKS (the hung-run
 # reader, default tools/offline/thread-stacks.py: a run still going
-# shortly before its limit has the frames of its gr_run's threads read into
-# LOG_DIR/TOOL-NAME.stacks before it is killed, so that a hang shows where
-# each thread waits; needs pgrep, and python3 and binutils for the reader).
+# shortly before its limit has the frames of its program's threads read
+# into LOG_DIR/TOOL-NAME.stacks before it is killed, so that a hang shows
+# where each thread waits; needs pgrep, and python3, binutils and leave to
+# read the process's memory (root, or the same user where ptrace is not
+# restricted) for the reader).
 #
 # NCCL: at communicator creation NCCL asks the CUDA runtime about its own
 # kernels (cudaFuncGetAttributes on kernels that are not built for every
@@ -46,6 +48,10 @@ programs=${TEST_PROGRAMS:-test_operators_cuda test_exchange_cuda test_sssp_cuda 
 [ "$programs" = none ] && programs=
 graph=${GRAPH:-kron:12:8}
 limit=${RUN_TIMEOUT:-240}
+if ! [[ $limit =~ ^[1-9][0-9]*$ ]]; then
+  echo "compute-sanitizer: RUN_TIMEOUT=$limit: give whole seconds, 1 or more" >&2
+  exit 2
+fi
 stacks=${THREAD_STACKS:-$top/tools/offline/thread-stacks.py}
 runs=${GR_RUN_RUNS:-yes}
 [ "$runs" = yes ] && runs="1gpu p2p nccl"
@@ -93,37 +99,52 @@ descendants() {
   done
 }
 
-# Watches a run (the pid of its timeout): if it is still going a little
-# before its limit (10 s, or half the limit when that is 20 s or less), reads
-# the frames of every gr_run below it into the stacks file. It ends by
-# itself within 0.2 s of the run's end, and is never killed: a read
-# stops the process (SIGSTOP) and must live to let it go on.
+# Watches a run (the pid of its timeout) of the program at path prog: if it
+# is still going a little before its limit (10 s; at half the limit when
+# that is 20 s or less; not at all under 2 s), reads the frames of every
+# process of that program below it into the stacks file (for a test
+# program, the forked test too). Each read is bounded (an interrupt makes
+# the reader let the process go on) and followed by a SIGCONT of its own,
+# so that no process stays stopped. The watcher ends by itself within 0.2 s
+# of the run's end, or of its reads.
 watch_run() {
-  local run=$1 out=$2 at=$((limit > 20 ? limit - 10 : limit / 2)) i=0 p
-  while [ "$i" -lt $((at * 5)) ]; do
+  local run=$1 out=$2 prog=$3 start=$SECONDS at=$((limit > 20 ? limit - 10 : limit / 2)) p comm
+  [ "$at" -ge 1 ] || return 0
+  while [ $((SECONDS - start)) -lt "$at" ]; do
     sleep 0.2
     kill -0 "$run" 2>/dev/null || return 0
-    i=$((i + 1))
   done
   command -v pgrep >/dev/null 2>&1 || { echo "no pgrep: stacks not read" >"$out"; return 0; }
+  # The kernel keeps 15 characters of a program's name.
+  comm=$(basename "$prog")
+  comm=${comm:0:15}
   for p in $(descendants "$run"); do
-    [ "$(cat "/proc/$p/comm" 2>/dev/null)" = gr_run ] || continue
-    { echo "== gr_run, pid $p, ${at} s into the run"; "$stacks" --stop "$p" "$gr_run" 2>&1; } >>"$out"
+    [ "$(cat "/proc/$p/comm" 2>/dev/null)" = "$comm" ] || continue
+    {
+      echo "== $comm, pid $p, $((SECONDS - start)) s into the run"
+      timeout -s INT 60 "$stacks" --stop "$p" "$prog" 2>&1
+      kill -CONT "$p" 2>/dev/null
+    } >>"$out"
   done
 }
 
 # One run: name, tool, extra sanitizer options (split on blanks, may be
-# empty), then the command. compute-sanitizer follows child processes and prints
-# "ERROR SUMMARY: N errors" per process.
+# empty), then the command (env and its settings first, where it has them).
+# compute-sanitizer follows child processes and prints "ERROR SUMMARY: N
+# errors" per process.
 sanitize() {
   local name=$1 tool=$2 extra=$3
   shift 3
-  local log=$logs/$tool-$name.log t0=$SECONDS rc run watch
-  rm -f "$logs/$tool-$name.stacks"
+  local log=$logs/$tool-$name.log stk=$tool-$name.stacks t0=$SECONDS rc run watch prog=$1 a
+  for a in "$@"; do
+    case $a in env | *=*) ;; *) prog=$a && break ;; esac
+  done
+  rm -f "$logs/$stk"
+  # -k: a run that a TERM does not end (stopped, say) is killed 10 s later.
   # shellcheck disable=SC2086
-  timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 50 $extra "$@" >"$log" 2>&1 &
+  timeout -k 10 "$limit" compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 50 $extra "$@" >"$log" 2>&1 &
   run=$!
-  watch_run "$run" "$logs/$tool-$name.stacks" &
+  watch_run "$run" "$logs/$stk" "$prog" &
   watch=$!
   wait "$run"
   rc=$?
@@ -134,7 +155,10 @@ sanitize() {
   [ "$rc" -eq 77 ] && verdict=skipped
   if [ "$errors" -gt 0 ] || { [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; }; then verdict=FAILED; status=1; fi
   [ "$rc" -eq 124 ] && verdict="FAILED (timeout ${limit}s)"
-  [ "$rc" -eq 124 ] && [ -s "$logs/$tool-$name.stacks" ] && verdict="FAILED (timeout ${limit}s; stacks: $tool-$name.stacks)"
+  [ "$rc" -eq 137 ] && verdict="FAILED (timeout ${limit}s, killed)"
+  # A run read near its limit: where its threads were (it may still have
+  # ended in time).
+  [ -s "$logs/$stk" ] && verdict="$verdict, stacks: $stk"
   printf '%-10s %-28s %6d %5d %6ds  %s\n' "$tool" "$name" "$errors" "$rc" $((SECONDS - t0)) "$verdict" >>"$logs/table.txt"
 }
 
