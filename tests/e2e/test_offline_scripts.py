@@ -548,7 +548,7 @@ pid = got[0].split("pid ")[1].split(",")[0]
 assert got[0].startswith("== gr_run, pid ") and got[1:] == [
     f"stacks --stop {pid} {os.path.join(csd, 'build', 'tools', 'gr_run')} comm=gr_run"], got
 # A test program's too, found by the 15 characters of its name that the
-# kernel keeps (Check forks each test: every process of it is read).
+# kernel keeps (Check's forked tests carry the name too).
 os.makedirs(os.path.join(csd, "build", "tests", "gpu"))
 stand_in(os.path.join(csd, "build", "tests", "gpu", "test_operators_cuda"),
          "#!/bin/sh\ntrap 'kill $! 2>/dev/null; exit 143' TERM\nsleep 30 & wait\n")

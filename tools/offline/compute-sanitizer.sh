@@ -140,7 +140,8 @@ sanitize() {
     case $a in env | *=*) ;; *) prog=$a && break ;; esac
   done
   rm -f "$logs/$stk"
-  # -k: a run that a TERM does not end (stopped, say) is killed 10 s later.
+  # -k: a run that a TERM does not end (stopped, say) is killed 10 s later
+  # (rc 137, as for any run killed by SIGKILL).
   # shellcheck disable=SC2086
   timeout -k 10 "$limit" compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 50 $extra "$@" >"$log" 2>&1 &
   run=$!
@@ -155,7 +156,7 @@ sanitize() {
   [ "$rc" -eq 77 ] && verdict=skipped
   if [ "$errors" -gt 0 ] || { [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; }; then verdict=FAILED; status=1; fi
   [ "$rc" -eq 124 ] && verdict="FAILED (timeout ${limit}s)"
-  [ "$rc" -eq 137 ] && verdict="FAILED (timeout ${limit}s, killed)"
+  [ "$rc" -eq 137 ] && verdict="FAILED (killed)"
   # A run read near its limit: where its threads were (it may still have
   # ended in time).
   [ -s "$logs/$stk" ] && verdict="$verdict, stacks: $stk"
