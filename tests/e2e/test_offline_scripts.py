@@ -487,10 +487,11 @@ echo "========= ERROR SUMMARY: 0 errors"
 stand_in(os.path.join(csd, "bin", "nvidia-smi"),
          "#!/bin/sh\ncase \"$*\" in *query*) echo 'NVIDIA H200' ;; *) echo 'GPU 0: NVIDIA H200 (UUID: GPU-a)'; "
          "echo 'GPU 1: NVIDIA H200 (UUID: GPU-b)' ;; esac\n")
+# A hang in a stand-in: waits until killed (gr_run: where its arguments hold HANG).
+hang_sh = "trap 'kill $! 2>/dev/null; exit 143' TERM; sleep 30 & wait"
 stand_in(os.path.join(csd, "build", "tools", "gr_run"),
          '#!/bin/sh\necho "gr_run $* p2p-off=${NCCL_P2P_DISABLE:-no}" >>"$CALLS"\n'
-         # A hang, where its arguments hold HANG: waits until killed.
-         'case "$* " in *"${HANG:-no hang}"*) trap \'kill $! 2>/dev/null; exit 143\' TERM; sleep 30 & wait ;; esac\n')
+         f'case "$* " in *"${{HANG:-no hang}}"*) {hang_sh} ;; esac\n')
 
 
 def cs_run(logs, **env):
@@ -551,7 +552,7 @@ assert got[0].startswith("== gr_run, pid ") and got[1:] == [
 # kernel keeps (Check's forked tests carry the name too).
 os.makedirs(os.path.join(csd, "build", "tests", "gpu"))
 stand_in(os.path.join(csd, "build", "tests", "gpu", "test_operators_cuda"),
-         "#!/bin/sh\ntrap 'kill $! 2>/dev/null; exit 143' TERM\nsleep 30 & wait\n")
+         f"#!/bin/sh\n{hang_sh}\n")
 r = cs_run("logs6", TOOLS="memcheck", GR_RUN_RUNS="no", TEST_PROGRAMS="test_operators_cuda", RUN_TIMEOUT="3",
            THREAD_STACKS=os.path.join(csd, "stacks"))
 rows = [line for line in r.stdout.splitlines() if line.startswith("memcheck ")]
