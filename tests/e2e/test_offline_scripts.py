@@ -480,9 +480,19 @@ while [[ $1 == --* ]]; do
   case $1 in --tool | --error-exitcode | --print-limit | --report-api-errors) opts="$opts $1 $2"; shift 2 ;; *) opts="$opts $1"; shift ;; esac
 done
 echo "sanitizer$opts" >>"$CALLS"
-echo "========= ERROR SUMMARY: 0 errors"
-# As the tool does: the program runs as a child.
+# As the tool does: the program runs as a child, and the summary follows,
+# racecheck's its own. Where the command holds RACES, two hazards; where
+# it holds LOST, the tool's own failure, which its summary counts as one.
 "$@"
+rc=$?
+n=0
+case "$* " in *"${RACES:-no races}"*) n=2 ;; *"${LOST:-no loss}"*) n=1
+  echo "========= Internal Sanitizer Error: Detected a failure to track a kernel launch. Future records might be incomplete" ;;
+esac
+if [[ $opts == *"--tool racecheck"* ]]; then echo "========= RACECHECK SUMMARY: $n hazards displayed ($n errors, 0 warnings)"
+else echo "========= ERROR SUMMARY: $n errors"; fi
+[ $n -gt 0 ] && exit 99
+exit $rc
 """)
 stand_in(os.path.join(csd, "bin", "nvidia-smi"),
          "#!/bin/sh\ncase \"$*\" in *query*) echo 'NVIDIA H200' ;; *) echo 'GPU 0: NVIDIA H200 (UUID: GPU-a)'; "
@@ -497,7 +507,8 @@ stand_in(os.path.join(csd, "build", "tools", "gr_run"),
 def cs_run(logs, **env):
     e = dict(os.environ, PATH=os.path.join(csd, "bin") + ":" + os.environ["PATH"], CALLS=calls, TEST_PROGRAMS="none",
              LOG_DIR=os.path.join(csd, logs))
-    for k in ("NCCL_P2P_DISABLE", "GR_RUN_RUNS", "GRAPH", "RUN_TIMEOUT", "CUDA_VISIBLE_DEVICES", "HANG", "THREAD_STACKS"):
+    for k in ("NCCL_P2P_DISABLE", "GR_RUN_RUNS", "GRAPH", "RUN_TIMEOUT", "CUDA_VISIBLE_DEVICES", "HANG", "THREAD_STACKS",
+              "RACES", "LOST"):
         e.pop(k, None)
     e.update(env)
     return subprocess.run(["bash", cs, os.path.join(csd, "build")], env=e, capture_output=True, text=True, timeout=120)
@@ -531,6 +542,16 @@ rows = [line.split()[1] for line in r.stdout.splitlines() if line.startswith("me
 assert r.returncode == 0 and rows == [f"gr_run-1gpu-{p}" for p in prims + ["reach"]], r.stdout
 r = cs_run("logs4", TOOLS="memcheck", GR_RUN_RUNS="1gpu two")
 assert r.returncode == 2 and "'two' is none of" in r.stderr, r.stdout + r.stderr
+# Reports are counted from either summary (racecheck's counts hazards),
+# and the tool's own failure is said apart.
+for tool in ("racecheck", "memcheck"):
+    r = cs_run("logs8", TOOLS=tool, GR_RUN_RUNS="p2p", RACES="--primitive cc", LOST="--primitive pr")
+    rows = {line.split()[1]: line.split(None, 5) for line in r.stdout.splitlines() if line.startswith(tool + " ")}
+    assert r.returncode == 1 and len(rows) == 6, r.stdout + r.stderr
+    assert rows["gr_run-2dev-p2p-cc"][2:4] == ["2", "99"] and rows["gr_run-2dev-p2p-cc"][5] == "FAILED", rows
+    assert rows["gr_run-2dev-p2p-pr"][2:4] == ["1", "99"], rows
+    assert rows["gr_run-2dev-p2p-pr"][5] == "FAILED, the tool's internal error", rows
+    assert all(v[2:4] == ["0", "0"] and v[5] == "ok" for k, v in rows.items() if k[-3:] not in ("-cc", "-pr")), rows
 # A run still going near its limit has the frames of its gr_run read
 # (THREAD_STACKS, here a stand-in that says what it was given) before it
 # is killed, and its row says where; the runs that end in time have none.

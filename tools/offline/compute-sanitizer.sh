@@ -3,8 +3,8 @@
 # On a GPU machine: runs gr's GPU test programs and gr_run on one and on two
 # devices under compute-sanitizer's four tools (memcheck, racecheck,
 # synccheck, initcheck), one log per run, and prints a table last: tool,
-# program, errors reported, exit code, seconds. Exits 1 when any run reports
-# an error or fails.
+# program, errors reported (racecheck: hazards), exit code, seconds. Exits 1
+# when any run reports an error or fails.
 #   tools/offline/compute-sanitizer.sh [BUILD_DIR]    (default build-gpu)
 # Needs: a CUDA build of gr with its tests (tools/offline/gpu-node.sh makes
 # one in build-gpu: run it first, e.g. with GR_TESTS=none BENCH_GRAPHS=none),
@@ -151,12 +151,17 @@ sanitize() {
   rc=$?
   wait "$watch"
   local errors
-  errors=$(grep -o 'ERROR SUMMARY: [0-9]*' "$log" | awk '{s += $3} END {print s + 0}')
+  # racecheck sums up as "RACECHECK SUMMARY: N hazards displayed", the
+  # other tools as "ERROR SUMMARY: N errors".
+  errors=$(grep -oE '(ERROR|RACECHECK) SUMMARY: [0-9]+' "$log" | awk '{s += $3} END {print s + 0}')
   local verdict=ok
   [ "$rc" -eq 77 ] && verdict=skipped
   if [ "$errors" -gt 0 ] || { [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; }; then verdict=FAILED; status=1; fi
   [ "$rc" -eq 124 ] && verdict="FAILED (timeout ${limit}s)"
   [ "$rc" -eq 137 ] && verdict="FAILED (killed)"
+  # The tool's own failure, which its summary counts as a hazard or an
+  # error: said apart, since it is not a report about gr's code.
+  grep -q 'Internal Sanitizer Error' "$log" && verdict="$verdict, the tool's internal error"
   # A run read near its limit: where its threads were (it may still have
   # ended in time).
   [ -s "$logs/$stk" ] && verdict="$verdict, stacks: $stk"
