@@ -3,7 +3,7 @@
 # On a GPU machine: runs gr's GPU test programs and gr_run on one and on two
 # devices under compute-sanitizer's four tools (memcheck, racecheck,
 # synccheck, initcheck), one log per run, and prints a table last: tool,
-# program, errors reported (racecheck: hazards), exit code, seconds. Exits 1
+# program, errors reported (racecheck: hazards, warnings included), exit code, seconds. Exits 1
 # when any run reports an error or fails.
 #   tools/offline/compute-sanitizer.sh [BUILD_DIR]    (default build-gpu)
 # Needs: a CUDA build of gr with its tests (tools/offline/gpu-node.sh makes
@@ -130,8 +130,10 @@ watch_run() {
 
 # One run: name, tool, extra sanitizer options (split on blanks, may be
 # empty), then the command (env and its settings first, where it has them).
-# compute-sanitizer follows child processes and prints "ERROR SUMMARY: N
-# errors" per process.
+# compute-sanitizer follows child processes and prints a summary per
+# process: "ERROR SUMMARY: N errors", or under racecheck "RACECHECK
+# SUMMARY: N hazards displayed (E errors, W warnings)", where N counts the
+# warnings too.
 sanitize() {
   local name=$1 tool=$2 extra=$3
   shift 3
@@ -151,16 +153,19 @@ sanitize() {
   rc=$?
   wait "$watch"
   local errors
-  # racecheck sums up as "RACECHECK SUMMARY: N hazards displayed", the
-  # other tools as "ERROR SUMMARY: N errors".
-  errors=$(grep -oE '(ERROR|RACECHECK) SUMMARY: [0-9]+' "$log" | awk '{s += $3} END {print s + 0}')
+  # The tool's own summary lines only (its prefix; the program's output
+  # shares the log): racecheck's hazards, warnings included, or the
+  # others' errors.
+  local summary='========= ERROR SUMMARY: [0-9]+'
+  [ "$tool" = racecheck ] && summary='========= RACECHECK SUMMARY: [0-9]+'
+  errors=$(grep -oE "$summary" "$log" | awk '{s += $4} END {print s + 0}')
   local verdict=ok
   [ "$rc" -eq 77 ] && verdict=skipped
   if [ "$errors" -gt 0 ] || { [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; }; then verdict=FAILED; status=1; fi
   [ "$rc" -eq 124 ] && verdict="FAILED (timeout ${limit}s)"
   [ "$rc" -eq 137 ] && verdict="FAILED (killed)"
-  # The tool's own failure, which its summary counts as a hazard or an
-  # error: said apart, since it is not a report about gr's code.
+  # The tool's own failure (racecheck's summary counts it as a hazard):
+  # said apart, since it is not a report about gr's code.
   grep -q 'Internal Sanitizer Error' "$log" && verdict="$verdict, the tool's internal error"
   # A run read near its limit: where its threads were (it may still have
   # ended in time).
