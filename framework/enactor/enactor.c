@@ -651,7 +651,15 @@ static void gr__slot_run(gr__slot *s) {
     it.out->size = 0;
     double t = gr_time_now();
     const double w = s->sync.waited_ms;
+    /* Each device's iterations as they start and end: a run that stops
+     * making progress shows where each device is (GR_DEBUG=TRACE,
+     * GR_DEBUG_SUBSYS=PRIM), which a stack read alone does not. */
+    gr_log(GR_LOG_TRACE, GR_SUBSYS_PRIM, "device %d: iteration %d: %llu items in", s->index, iter,
+           (unsigned long long)in->size);
     st = prim->iterate(s->slice, &s->part, &it);
+    if (st >= 0)
+      gr_log(GR_LOG_TRACE, GR_SUBSYS_PRIM, "device %d: iteration %d: %llu items out, %llu edges, %d levels", s->index,
+             iter, (unsigned long long)out->size, (unsigned long long)it.edges, it.levels > 0 ? it.levels : 1);
     /* Barriers inside iterate (gr_part_sum) count as waiting, not compute. */
     s->rs.compute_ms += (gr_time_now() - t) * 1e3 - (s->sync.waited_ms - w);
     /* A device that saw another fail inside iterate (gr_part_sum) leaves

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gr/log.h"
 #include "gr/util.h"
 #include "sssp/sssp.h"
 
@@ -393,7 +394,11 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
   }
 
   /* 3. Relax the bucket's out-edges: in a device-side loop while the
-   * bucket is small (one GPU), else one level. */
+   * bucket is small (one GPU), else one level. The trace gives the relax's
+   * input before its launches. */
+  gr_log(GR_LOG_TRACE, GR_SUBSYS_PRIM, "sssp: device %d: iteration %d: bucket %llu, pile %llu, split %g",
+         gr_device_ordinal(p->dev), it->iteration, (unsigned long long)near_n, (unsigned long long)s->pile_n,
+         (double)c.split);
   it->out->size = 0;
   GR_CHECK(gr__sssp_loop(s, p, it, &c, near_n));
   if (it->levels > 0) {

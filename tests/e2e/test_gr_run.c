@@ -1136,6 +1136,30 @@ START_TEST(trace_names_allocations_by_address) {
 }
 END_TEST
 
+/* GR_DEBUG=TRACE over PRIM follows each device's iterations as they start
+ * and end, and SSSP says its relax's input before launching it: what a run
+ * that stops making progress leaves on stderr about where it was. */
+START_TEST(trace_follows_the_iterations) {
+  const char *env[] = {"GR_DEBUG=TRACE", "GR_DEBUG_SUBSYS=PRIM", NULL};
+  ck_assert_int_eq(run_env(env, "--primitive", "sssp", "--gen", "grid2d:8x8", "--weights", "random:1:4", "--src", "0",
+                           "--runs", "1", "--validate", NULL),
+                   0);
+  /* One source: the first iteration takes it in, and its bucket is it. */
+  assert_err_has("device 0: iteration 0: 1 items in");
+  assert_err_has("sssp: device 0: iteration 0: bucket 1, pile 0, split ");
+  /* Every iteration that starts ends. */
+  int begun = 0, ended = 0;
+  for (const char *q = err_text; (q = strstr(q, "gr TRACE: device 0: iteration ")); q++) {
+    const char *eol = strchr(q, '\n');
+    const char *in = strstr(q, " items in");
+    const char *out = strstr(q, " items out, ");
+    if (in && (!eol || in < eol)) begun++;
+    if (out && (!eol || out < eol)) ended++;
+  }
+  ck_assert_msg(begun > 0 && begun == ended, "%d iterations begun, %d ended:\n%s", begun, ended, err_text);
+}
+END_TEST
+
 int main(void) {
   if (on_gpu()) {
     const char *bin = getenv("GR_RUN");
@@ -1176,6 +1200,7 @@ int main(void) {
   tcase_add_test(runs, graph_memory_host_validates_every_primitive);
   tcase_add_test(runs, compress_packed_validates_every_primitive);
   tcase_add_test(runs, trace_names_allocations_by_address);
+  tcase_add_test(runs, trace_follows_the_iterations);
   suite_add_tcase(s, runs);
   TCase *bad = tcase_create("failures");
   tcase_set_timeout(bad, 300);
