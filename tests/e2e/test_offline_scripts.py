@@ -11,6 +11,7 @@
 # costs minutes; a runner that breaks there loses them, so its breakage is
 # caught here.
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -590,6 +591,55 @@ for row, case in zip(rows, ("", "-errors")):
 for bad in ("2m", "0.5", "0"):
     r = cs_run("logs7", TOOLS="memcheck", RUN_TIMEOUT=bad)
     assert r.returncode == 2 and f"RUN_TIMEOUT={bad}: give whole seconds" in r.stderr, r.stdout + r.stderr
+# repeat-runs.sh runs a command again and again, PARALLEL at once, for
+# DURATION seconds: the stand-in hangs once (the first run to make the
+# mark) and reports an error once. The hung run is read at WATCH s (its
+# processes' threads and frames, by a stand-in reader) and killed at LIMIT;
+# only the logs of the runs that went wrong are kept.
+rr = os.path.join(top, "tools", "offline", "repeat-runs.sh")
+rrd = os.path.join(tmp, "rr")
+os.makedirs(os.path.join(rrd, "mark"))
+stand_in(os.path.join(rrd, "cmd"),
+         f'#!/bin/sh\nif mkdir "{rrd}/mark/hang" 2>/dev/null; then {hang_sh}; fi\n'
+         f'if mkdir "{rrd}/mark/fail" 2>/dev/null; then\n'
+         '  echo "========= RACECHECK SUMMARY: 3 hazards displayed (3 errors, 0 warnings)"; exit 99\nfi\n'
+         'sleep 0.2\necho "========= ERROR SUMMARY: 0 errors"\n')
+
+
+def rr_run(logs, *cmd, **env):
+    e = dict(os.environ, PATH=os.path.join(csd, "bin") + ":" + os.environ["PATH"], PARALLEL="2", DURATION="3",
+             LIMIT="4", WATCH="1", THREAD_STACKS=os.path.join(csd, "stacks"), LOG_DIR=os.path.join(rrd, logs))
+    e.update(env)
+    return subprocess.run(["bash", rr] + list(cmd), env=e, capture_output=True, text=True, timeout=120)
+
+
+r = rr_run("logs", os.path.join(rrd, "cmd"), "--some", "argument")
+assert r.returncode == 1, r.stdout + r.stderr
+with open(os.path.join(rrd, "logs", "runs.txt")) as f:
+    runs = [line.split() for line in f.read().splitlines()]
+assert len(runs) >= 4, runs
+hung = [x for x in runs if x[2] == "124"]
+failed = [x for x in runs if x[2] == "99"]
+assert len(hung) == 1 and hung[0][8] == "yes", runs
+assert len(failed) == 1 and failed[0][6] == "3" and failed[0][8] == "no", runs
+assert all(x[2] == "0" and x[6] == "0" and x[8] == "no" for x in runs if x not in hung + failed), runs
+kept = sorted(f for f in os.listdir(os.path.join(rrd, "logs")) if f != "runs.txt")
+assert kept == sorted([hung[0][0] + ".log", hung[0][0] + ".log.hang", failed[0][0] + ".log"]), kept
+with open(os.path.join(rrd, "logs", hung[0][0] + ".log.hang")) as f:
+    got = f.read()
+assert re.search(r"##### [12] s into the run", got) and "=== pid " in got and "=== frames of pid " in got, got
+assert "stacks --stop " in got and "##### the run ended after the first read" in got, got
+last = r.stdout.strip().splitlines()
+assert last[-2].split()[:5] == [str(len(runs)), "2", "1", "1", "1"], r.stdout
+assert "runs of: " + os.path.join(rrd, "cmd") + " --some argument" in r.stdout, r.stdout
+# Runs that all end well: exit 0, no log kept.
+r = rr_run("logs2", os.path.join(rrd, "cmd"), DURATION="1")
+assert r.returncode == 0, r.stdout + r.stderr
+assert os.listdir(os.path.join(rrd, "logs2")) == ["runs.txt"], os.listdir(os.path.join(rrd, "logs2"))
+for bad, said in ((dict(PARALLEL="0"), "must be 1 or more"), (dict(LIMIT="1.5"), "LIMIT=1.5: give whole"),
+                  (dict(), "usage:")):
+    r = rr_run("logs3", *([] if not bad else [os.path.join(rrd, "cmd")]), **bad)
+    assert r.returncode == 2 and said in r.stderr, (bad, r.stderr)
 # The launch counter, where CUDA and CUPTI built it: the CUDA driver loads
 # an injection library by this one exported name, so a rename or a static
 # would leave it never called (and no launch counted, silently).

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Runs one command again and again, several at once, for a while, to catch
+# what happens in one run of many (a hang, a tool's failure). A run still
+# going after WATCH seconds is read before it is killed at LIMIT: its
+# process tree's threads (state, wait channel, system call), the frames of
+# every process in it (thread-stacks.py --stop) and the GPUs' use by
+# process (nvidia-smi pmon), then the same again 20 s later where the
+# limit leaves time. Prints a table last; exits 1 when a run failed, hung
+# or reported errors.
+#   tools/offline/repeat-runs.sh COMMAND [ARG...]
+# e.g. on one GPU, SSSP on two logical devices under racecheck:
+#   CUDA_VISIBLE_DEVICES=0 GR_DEVICE_MAP=0,0 tools/offline/repeat-runs.sh compute-sanitizer --tool racecheck \
+#     --error-exitcode 99 build-gpu/tools/gr_run --gpus 2 --transport p2p --primitive sssp --gen kron:12:8 --validate
+# Environment: PARALLEL (runs at once, default 4), DURATION (seconds in
+# which new runs start, default 120), LIMIT (seconds a run may take,
+# default 75), WATCH (seconds after which a run still going is read,
+# default 35; 0: never), LOG_DIR (default repeat-runs), THREAD_STACKS
+# (default tools/offline/thread-stacks.py). The log of a run that failed,
+# hung or reported errors is kept as LOG_DIR/wW-I.log, its reads as
+# LOG_DIR/wW-I.hang; every run is a line of LOG_DIR/runs.txt. Reports are
+# counted from compute-sanitizer's summaries ("ERROR SUMMARY: N",
+# "RACECHECK SUMMARY: N"), where the command runs under it.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+par=${PARALLEL:-4}
+dur=${DURATION:-120}
+limit=${LIMIT:-75}
+watch_at=${WATCH:-35}
+logs=${LOG_DIR:-repeat-runs}
+stacks=${THREAD_STACKS:-$top/tools/offline/thread-stacks.py}
+for v in "PARALLEL=$par" "DURATION=$dur" "LIMIT=$limit" "WATCH=$watch_at"; do
+  if ! [[ ${v#*=} =~ ^(0|[1-9][0-9]*)$ ]]; then
+    echo "repeat-runs: $v: give whole seconds (or runs), 0 or more" >&2
+    exit 2
+  fi
+done
+if [ "$par" -lt 1 ] || [ "$limit" -lt 1 ]; then
+  echo "repeat-runs: PARALLEL and LIMIT must be 1 or more" >&2
+  exit 2
+fi
+if [ $# -eq 0 ]; then
+  echo "usage: tools/offline/repeat-runs.sh COMMAND [ARG...]" >&2
+  exit 2
+fi
+mkdir -p "$logs"
+: >"$logs/runs.txt"
+
+descendants() {
+  local c
+  for c in $(pgrep -P "$1"); do
+    echo "$c"
+    descendants "$c"
+  done
+}
+
+# What a run still going looks like: every process below its timeout, each
+# thread's state, wait channel and system call ("running" for a thread in
+# user space), the GPUs' use by process, and each process's frames. Each
+# frame read is bounded and followed by a SIGCONT, so that nothing stays
+# stopped.
+read_run() { # pid out label
+  local pid=$1 out=$2 label=$3 p t c exe
+  {
+    echo "##### $label"
+    command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi pmon -c 1 -s u 2>&1 | head -40
+    for p in $(descendants "$pid"); do
+      echo "=== pid $p $(cat "/proc/$p/comm" 2>/dev/null) exe $(readlink "/proc/$p/exe" 2>/dev/null)"
+      for t in /proc/"$p"/task/*; do
+        [ -e "$t/stat" ] || continue
+        printf '  %s %s state %s wchan %s syscall %s\n' "${t##*/}" "$(cat "$t/comm" 2>/dev/null)" \
+          "$(awk '{print $3}' "$t/stat" 2>/dev/null)" "$(cat "$t/wchan" 2>/dev/null)" \
+          "$(cut -d' ' -f1 "$t/syscall" 2>/dev/null)"
+      done
+    done
+    for p in $(descendants "$pid"); do
+      exe=$(readlink "/proc/$p/exe" 2>/dev/null) || continue
+      c=$(cat "/proc/$p/comm" 2>/dev/null)
+      echo "=== frames of pid $p $c"
+      timeout -s INT 60 "$stacks" --stop "$p" "$exe" 2>&1
+      kill -CONT "$p" 2>/dev/null
+    done
+  } >>"$out" 2>&1
+}
+
+# Waits for the run (the pid of its timeout); reads it at WATCH s and
+# again 20 s later while it goes on. Ends within 0.1 s of the run's end.
+# Counted in sleeps of 0.1 s, not by $SECONDS, whose whole seconds would
+# read a run as much as a second early.
+watch_run() { # pid out
+  local pid=$1 out=$2 k=0 start=$SECONDS
+  [ "$watch_at" -gt 0 ] || return 0
+  while [ $k -lt $((watch_at * 10)) ]; do
+    sleep 0.1
+    k=$((k + 1))
+    kill -0 "$pid" 2>/dev/null || return 0
+  done
+  read_run "$pid" "$out" "$((SECONDS - start)) s into the run"
+  k=0
+  while [ $k -lt 200 ]; do
+    sleep 0.1
+    k=$((k + 1))
+    kill -0 "$pid" 2>/dev/null || { echo "##### the run ended after the first read" >>"$out"; return 0; }
+  done
+  read_run "$pid" "$out" "$((SECONDS - start)) s into the run"
+}
+
+worker() { # w end command...
+  local w=$1 end=$2 i=0 pid wp rc t0 t1 log errs hung
+  shift 2
+  while [ "$SECONDS" -lt "$end" ]; do
+    i=$((i + 1))
+    log=$logs/w$w-$i.log
+    t0=$(date +%s.%N)
+    timeout -k 5 "$limit" "$@" >"$log" 2>&1 &
+    pid=$!
+    watch_run "$pid" "$log.hang" &
+    wp=$!
+    wait "$pid"
+    rc=$?
+    wait "$wp"
+    t1=$(date +%s.%N)
+    errs=$(grep -oE '========= (ERROR|RACECHECK) SUMMARY: [0-9]+' "$log" | awk '{s += $4} END {print s + 0}')
+    hung=no
+    [ -e "$log.hang" ] && hung=yes
+    printf 'w%d-%d rc %d seconds %s errors %d read %s\n' "$w" "$i" "$rc" \
+      "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", b - a}')" "$errs" "$hung" >>"$logs/runs.txt"
+    [ "$rc" -eq 0 ] && [ "$errs" -eq 0 ] && [ "$hung" = no ] && rm -f "$log"
+  done
+}
+
+end=$((SECONDS + dur))
+for w in $(seq 1 "$par"); do worker "$w" "$end" "$@" & done
+wait
+
+r=$logs/runs.txt
+n=$(wc -l <"$r")
+failed=$(awk '$3 != 0' "$r" | wc -l)
+errors=$(awk '$7 != 0' "$r" | wc -l)
+read_=$(awk '$9 == "yes"' "$r" | wc -l)
+timed=$(awk '$3 == 124 || $3 == 137' "$r" | wc -l)
+times=$(awk '{print $5}' "$r" | sort -n | awk '{a[NR] = $1} END {if (NR) printf "%s / %s", a[int((NR + 1) / 2)], a[NR]; else printf "-"}')
+echo
+echo "== $n runs of: $*"
+printf '%-8s %-8s %-14s %-12s %-10s %s\n' runs failed "with reports" "read at ${watch_at}s" "killed" "seconds (median / max)"
+printf '%-8s %-8s %-14s %-12s %-10s %s\n' "$n" "$failed" "$errors" "$read_" "$timed" "$times"
+echo "logs in $logs"
+[ "$failed" -eq 0 ] && [ "$errors" -eq 0 ] && [ "$read_" -eq 0 ]
