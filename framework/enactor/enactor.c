@@ -660,6 +660,9 @@ static void gr__slot_run(gr__slot *s) {
     if (st >= 0)
       gr_log(GR_LOG_TRACE, GR_SUBSYS_PRIM, "device %d: iteration %d: %llu items out, %llu edges, %d levels", s->index,
              iter, (unsigned long long)out->size, (unsigned long long)it.edges, it.levels > 0 ? it.levels : 1);
+    else
+      gr_log(GR_LOG_TRACE, GR_SUBSYS_PRIM, "device %d: iteration %d: ended with %s", s->index, iter,
+             gr_status_string(st));
     /* Barriers inside iterate (gr_part_sum) count as waiting, not compute. */
     s->rs.compute_ms += (gr_time_now() - t) * 1e3 - (s->sync.waited_ms - w);
     /* A device that saw another fail inside iterate (gr_part_sum) leaves

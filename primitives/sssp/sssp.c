@@ -397,7 +397,7 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
    * bucket is small (one GPU), else one level. The trace gives the relax's
    * input before its launches. */
   gr_log(GR_LOG_TRACE, GR_SUBSYS_PRIM, "sssp: device %d: iteration %d: bucket %llu, pile %llu, split %g",
-         gr_device_ordinal(p->dev), it->iteration, (unsigned long long)near_n, (unsigned long long)s->pile_n,
+         p->index, it->iteration, (unsigned long long)near_n, (unsigned long long)s->pile_n,
          (double)c.split);
   it->out->size = 0;
   GR_CHECK(gr__sssp_loop(s, p, it, &c, near_n));

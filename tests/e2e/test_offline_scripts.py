@@ -627,19 +627,38 @@ kept = sorted(f for f in os.listdir(os.path.join(rrd, "logs")) if f != "runs.txt
 assert kept == sorted([hung[0][0] + ".log", hung[0][0] + ".log.hang", failed[0][0] + ".log"]), kept
 with open(os.path.join(rrd, "logs", hung[0][0] + ".log.hang")) as f:
     got = f.read()
-assert re.search(r"##### [12] s into the run", got) and "=== pid " in got and "=== frames of pid " in got, got
+assert re.search(r"##### \d+ s into the run", got) and "=== pid " in got and "=== frames of pid " in got, got
 assert "stacks --stop " in got and "##### the run ended after the first read" in got, got
 last = r.stdout.strip().splitlines()
 assert last[-2].split()[:5] == [str(len(runs)), "2", "1", "1", "1"], r.stdout
 assert "runs of: " + os.path.join(rrd, "cmd") + " --some argument" in r.stdout, r.stdout
-# Runs that all end well: exit 0, no log kept.
-r = rr_run("logs2", os.path.join(rrd, "cmd"), DURATION="1")
+# Runs that all end well, in the same folder again: exit 0, the earlier
+# loop's logs and reads gone, none kept.
+r = rr_run("logs", os.path.join(rrd, "cmd"), DURATION="1")
 assert r.returncode == 0, r.stdout + r.stderr
-assert os.listdir(os.path.join(rrd, "logs2")) == ["runs.txt"], os.listdir(os.path.join(rrd, "logs2"))
-for bad, said in ((dict(PARALLEL="0"), "must be 1 or more"), (dict(LIMIT="1.5"), "LIMIT=1.5: give whole"),
-                  (dict(), "usage:")):
-    r = rr_run("logs3", *([] if not bad else [os.path.join(rrd, "cmd")]), **bad)
+assert os.listdir(os.path.join(rrd, "logs")) == ["runs.txt"], os.listdir(os.path.join(rrd, "logs"))
+for bad, cmd, said in ((dict(PARALLEL="0"), "cmd", "must be 1 or more"), (dict(DURATION="0"), "cmd", "must be 1 or more"),
+                       (dict(LIMIT="1.5"), "cmd", "LIMIT=1.5: give whole"), (dict(), None, "usage:"),
+                       (dict(), "no-such-cmd", "command not found")):
+    r = rr_run("logs3", *([os.path.join(rrd, cmd)] if cmd else []), **bad)
     assert r.returncode == 2 and said in r.stderr, (bad, r.stderr)
+# An interrupt ends the loop and every run at once, not at their limit.
+stand_in(os.path.join(rrd, "hang"), f"#!/bin/sh\n{hang_sh}\n")
+e = dict(os.environ, PATH=os.path.join(csd, "bin") + ":" + os.environ["PATH"], PARALLEL="2", DURATION="60",
+         LIMIT="60", WATCH="0", LOG_DIR=os.path.join(rrd, "logs4"))
+t0 = time.time()
+proc = subprocess.Popen(["bash", rr, os.path.join(rrd, "hang")], env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                        text=True)
+time.sleep(1.5)
+proc.send_signal(2)
+out, err = proc.communicate(timeout=30)
+assert proc.returncode == 130 and "interrupted" in err and time.time() - t0 < 20, (proc.returncode, err)
+for _ in range(50):
+    left = subprocess.run(["pgrep", "-f", os.path.join(rrd, "hang")], capture_output=True, text=True).stdout.split()
+    if not left:
+        break
+    time.sleep(0.1)
+assert not left, left
 # The launch counter, where CUDA and CUPTI built it: the CUDA driver loads
 # an injection library by this one exported name, so a rename or a static
 # would leave it never called (and no launch counted, silently).

@@ -90,14 +90,9 @@ export GR_TEST_TMP_DIR=$build/test-tmp
 : >"$logs/table.txt"
 status=0
 
-# The processes below a process, children first.
-descendants() {
-  local c
-  for c in $(pgrep -P "$1"); do
-    echo "$c"
-    descendants "$c"
-  done
-}
+# descendants PID: the processes below a process.
+# shellcheck source=tools/offline/procs.sh
+. "$top/tools/offline/procs.sh"
 
 # Watches a run (the pid of its timeout) of the program at path prog: if it
 # is still going a little before its limit (10 s; at half the limit when

@@ -15,12 +15,14 @@
 # Environment: PARALLEL (runs at once, default 4), DURATION (seconds in
 # which new runs start, default 120), LIMIT (seconds a run may take,
 # default 75), WATCH (seconds after which a run still going is read,
-# default 35; 0: never), LOG_DIR (default repeat-runs), THREAD_STACKS
-# (default tools/offline/thread-stacks.py). The log of a run that failed,
-# hung or reported errors is kept as LOG_DIR/wW-I.log, its reads as
-# LOG_DIR/wW-I.hang; every run is a line of LOG_DIR/runs.txt. Reports are
-# counted from compute-sanitizer's summaries ("ERROR SUMMARY: N",
-# "RACECHECK SUMMARY: N"), where the command runs under it.
+# default 35; 0: never), LOG_DIR (default repeat-runs; emptied of an
+# earlier loop's files first), THREAD_STACKS (default
+# tools/offline/thread-stacks.py). The log of a run that failed, was read
+# or reported errors is kept as LOG_DIR/wW-I.log, its reads as
+# LOG_DIR/wW-I.log.hang; every run is a line of LOG_DIR/runs.txt. Reports
+# are counted from compute-sanitizer's summaries ("ERROR SUMMARY: N",
+# "RACECHECK SUMMARY: N"), where the command runs under it. An interrupt
+# (Ctrl-C) or TERM ends every run and the loop.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 par=${PARALLEL:-4}
@@ -35,24 +37,30 @@ for v in "PARALLEL=$par" "DURATION=$dur" "LIMIT=$limit" "WATCH=$watch_at"; do
     exit 2
   fi
 done
-if [ "$par" -lt 1 ] || [ "$limit" -lt 1 ]; then
-  echo "repeat-runs: PARALLEL and LIMIT must be 1 or more" >&2
+if [ "$par" -lt 1 ] || [ "$limit" -lt 1 ] || [ "$dur" -lt 1 ]; then
+  echo "repeat-runs: PARALLEL, DURATION and LIMIT must be 1 or more" >&2
   exit 2
 fi
 if [ $# -eq 0 ]; then
   echo "usage: tools/offline/repeat-runs.sh COMMAND [ARG...]" >&2
   exit 2
 fi
+# A command that is not there would fail ten times a second for the whole
+# loop, each failure's log kept.
+if ! command -v "$1" >/dev/null 2>&1; then
+  echo "repeat-runs: $1: command not found" >&2
+  exit 2
+fi
+[ "$watch_at" -ge "$limit" ] &&
+  echo "repeat-runs: WATCH=$watch_at is not below LIMIT=$limit: no run will be read" >&2
 mkdir -p "$logs"
+# An earlier loop's reads would mark this loop's runs of the same name.
+rm -f "$logs"/w*-*.log "$logs"/w*-*.log.hang "$logs"/w*-*.log.done
 : >"$logs/runs.txt"
 
-descendants() {
-  local c
-  for c in $(pgrep -P "$1"); do
-    echo "$c"
-    descendants "$c"
-  done
-}
+# descendants PID: the processes below a process.
+# shellcheck source=tools/offline/procs.sh
+. "$top/tools/offline/procs.sh"
 
 # What a run still going looks like: every process below its timeout, each
 # thread's state, wait channel and system call ("running" for a thread in
@@ -60,11 +68,14 @@ descendants() {
 # frame read is bounded and followed by a SIGCONT, so that nothing stays
 # stopped.
 read_run() { # pid out label
-  local pid=$1 out=$2 label=$3 p t c exe
+  local pid=$1 out=$2 label=$3 p t c exe procs
+  # A run that ended meanwhile is not read (nor counted as read).
+  procs=$(descendants "$pid")
+  if [ -z "$procs" ] || ! kill -0 "$pid" 2>/dev/null; then return 0; fi
   {
     echo "##### $label"
-    command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi pmon -c 1 -s u 2>&1 | head -40
-    for p in $(descendants "$pid"); do
+    command -v nvidia-smi >/dev/null 2>&1 && timeout 30 nvidia-smi pmon -c 1 -s u 2>&1 | head -40
+    for p in $procs; do
       echo "=== pid $p $(cat "/proc/$p/comm" 2>/dev/null) exe $(readlink "/proc/$p/exe" 2>/dev/null)"
       for t in /proc/"$p"/task/*; do
         [ -e "$t/stat" ] || continue
@@ -84,25 +95,30 @@ read_run() { # pid out label
 }
 
 # Waits for the run (the pid of its timeout); reads it at WATCH s and
-# again 20 s later while it goes on. Ends within 0.1 s of the run's end.
-# Counted in sleeps of 0.1 s, not by $SECONDS, whose whole seconds would
-# read a run as much as a second early.
-watch_run() { # pid out
-  local pid=$1 out=$2 k=0 start=$SECONDS
+# again 20 s later while it goes on. Ends within 0.1 s of the run's end,
+# which the worker marks (done) once it has the run's status: after that
+# the pid may be another process's. Counted in sleeps of 0.1 s, not by
+# $SECONDS, whose whole seconds would read a run as much as a second early.
+watch_run() { # pid out done
+  local pid=$1 out=$2 done=$3 k=0 start=$SECONDS
   [ "$watch_at" -gt 0 ] || return 0
   while [ $k -lt $((watch_at * 10)) ]; do
     sleep 0.1
     k=$((k + 1))
-    kill -0 "$pid" 2>/dev/null || return 0
+    if [ -e "$done" ] || ! kill -0 "$pid" 2>/dev/null; then return 0; fi
   done
   read_run "$pid" "$out" "$((SECONDS - start)) s into the run"
+  [ -e "$out" ] || return 0
   k=0
   while [ $k -lt 200 ]; do
     sleep 0.1
     k=$((k + 1))
-    kill -0 "$pid" 2>/dev/null || { echo "##### the run ended after the first read" >>"$out"; return 0; }
+    if [ -e "$done" ] || ! kill -0 "$pid" 2>/dev/null; then
+      echo "##### the run ended after the first read" >>"$out"
+      return 0
+    fi
   done
-  read_run "$pid" "$out" "$((SECONDS - start)) s into the run"
+  [ ! -e "$done" ] && read_run "$pid" "$out" "$((SECONDS - start)) s into the run"
 }
 
 worker() { # w end command...
@@ -111,15 +127,19 @@ worker() { # w end command...
   while [ "$SECONDS" -lt "$end" ]; do
     i=$((i + 1))
     log=$logs/w$w-$i.log
+    rm -f "$log.done"
     t0=$(date +%s.%N)
     timeout -k 5 "$limit" "$@" >"$log" 2>&1 &
     pid=$!
-    watch_run "$pid" "$log.hang" &
+    watch_run "$pid" "$log.hang" "$log.done" &
     wp=$!
     wait "$pid"
     rc=$?
-    wait "$wp"
+    # The run's own time, not the time its reads take.
     t1=$(date +%s.%N)
+    : >"$log.done"
+    wait "$wp"
+    rm -f "$log.done"
     errs=$(grep -oE '========= (ERROR|RACECHECK) SUMMARY: [0-9]+' "$log" | awk '{s += $4} END {print s + 0}')
     hung=no
     [ -e "$log.hang" ] && hung=yes
@@ -129,6 +149,19 @@ worker() { # w end command...
   done
 }
 
+# An interrupt or TERM ends every run (each timeout passes the signal on
+# to its command) and the workers, stopped ones included.
+stop() {
+  trap - INT TERM
+  local p
+  for p in $(descendants $$); do
+    kill -TERM "$p" 2>/dev/null
+    kill -CONT "$p" 2>/dev/null
+  done
+  echo "repeat-runs: interrupted; logs in $logs" >&2
+  exit 130
+}
+trap stop INT TERM
 end=$((SECONDS + dur))
 for w in $(seq 1 "$par"); do worker "$w" "$end" "$@" & done
 wait
