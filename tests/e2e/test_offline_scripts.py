@@ -606,11 +606,16 @@ stand_in(os.path.join(rrd, "cmd"),
          'sleep 0.2\necho "========= ERROR SUMMARY: 0 errors"\n')
 
 
-def rr_run(logs, *cmd, **env):
+def rr_env(logs, **env):
     e = dict(os.environ, PATH=os.path.join(csd, "bin") + ":" + os.environ["PATH"], PARALLEL="2", DURATION="3",
              LIMIT="4", WATCH="1", THREAD_STACKS=os.path.join(csd, "stacks"), LOG_DIR=os.path.join(rrd, logs))
     e.update(env)
-    return subprocess.run(["bash", rr] + list(cmd), env=e, capture_output=True, text=True, timeout=120)
+    return e
+
+
+def rr_run(logs, *cmd, **env):
+    return subprocess.run(["bash", rr] + list(cmd), env=rr_env(logs, **env), capture_output=True, text=True,
+                          timeout=120)
 
 
 r = rr_run("logs", os.path.join(rrd, "cmd"), "--some", "argument")
@@ -644,11 +649,9 @@ for bad, cmd, said in ((dict(PARALLEL="0"), "cmd", "must be 1 or more"), (dict(D
     assert r.returncode == 2 and said in r.stderr, (bad, r.stderr)
 # An interrupt ends the loop and every run at once, not at their limit.
 stand_in(os.path.join(rrd, "hang"), f"#!/bin/sh\n{hang_sh}\n")
-e = dict(os.environ, PATH=os.path.join(csd, "bin") + ":" + os.environ["PATH"], PARALLEL="2", DURATION="60",
-         LIMIT="60", WATCH="0", LOG_DIR=os.path.join(rrd, "logs4"))
 t0 = time.time()
-proc = subprocess.Popen(["bash", rr, os.path.join(rrd, "hang")], env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                        text=True)
+proc = subprocess.Popen(["bash", rr, os.path.join(rrd, "hang")], env=rr_env("logs4", DURATION="60", LIMIT="60", WATCH="0"),
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 time.sleep(1.5)
 proc.send_signal(2)
 out, err = proc.communicate(timeout=30)

@@ -3,8 +3,8 @@
 # On a GPU machine: runs gr's GPU test programs and gr_run on one and on two
 # devices under compute-sanitizer's four tools (memcheck, racecheck,
 # synccheck, initcheck), one log per run, and prints a table last: tool,
-# program, errors reported (racecheck: hazards, warnings included), exit code, seconds. Exits 1
-# when any run reports an error or fails.
+# program, errors reported (racecheck: hazards, warnings included), exit
+# code, seconds. Exits 1 when any run reports an error or fails.
 #   tools/offline/compute-sanitizer.sh [BUILD_DIR]    (default build-gpu)
 # Needs: a CUDA build of gr with its tests (tools/offline/gpu-node.sh makes
 # one in build-gpu: run it first, e.g. with GR_TESTS=none BENCH_GRAPHS=none),
@@ -90,7 +90,8 @@ export GR_TEST_TMP_DIR=$build/test-tmp
 : >"$logs/table.txt"
 status=0
 
-# descendants PID: the processes below a process.
+# descendants PID: the processes below a process; reports_in LOG TOOL: what
+# the tool reported in a run's log.
 # shellcheck source=tools/offline/procs.sh
 . "$top/tools/offline/procs.sh"
 
@@ -126,9 +127,7 @@ watch_run() {
 # One run: name, tool, extra sanitizer options (split on blanks, may be
 # empty), then the command (env and its settings first, where it has them).
 # compute-sanitizer follows child processes and prints a summary per
-# process: "ERROR SUMMARY: N errors", or under racecheck "RACECHECK
-# SUMMARY: N hazards displayed (E errors, W warnings)", where N counts the
-# warnings too.
+# process (reports_in sums them).
 sanitize() {
   local name=$1 tool=$2 extra=$3
   shift 3
@@ -148,12 +147,7 @@ sanitize() {
   rc=$?
   wait "$watch"
   local errors
-  # The tool's own summary lines only (its prefix; the program's output
-  # shares the log): racecheck's hazards, warnings included, or the
-  # others' errors.
-  local summary='========= ERROR SUMMARY: [0-9]+'
-  [ "$tool" = racecheck ] && summary='========= RACECHECK SUMMARY: [0-9]+'
-  errors=$(grep -oE "$summary" "$log" | awk '{s += $4} END {print s + 0}')
+  errors=$(reports_in "$log" "$tool")
   local verdict=ok
   [ "$rc" -eq 77 ] && verdict=skipped
   if [ "$errors" -gt 0 ] || { [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; }; then verdict=FAILED; status=1; fi

@@ -6,8 +6,8 @@
 # process tree's threads (state, wait channel, system call), the frames of
 # every process in it (thread-stacks.py --stop) and the GPUs' use by
 # process (nvidia-smi pmon), then the same again 20 s later where the
-# limit leaves time. Prints a table last; exits 1 when a run failed, hung
-# or reported errors.
+# limit leaves time. Prints a table last; exits 1 when a run failed, was
+# read or reported errors.
 #   tools/offline/repeat-runs.sh COMMAND [ARG...]
 # e.g. on one GPU, SSSP on two logical devices under racecheck:
 #   CUDA_VISIBLE_DEVICES=0 GR_DEVICE_MAP=0,0 tools/offline/repeat-runs.sh compute-sanitizer --tool racecheck \
@@ -58,7 +58,8 @@ mkdir -p "$logs"
 rm -f "$logs"/w*-*.log "$logs"/w*-*.log.hang "$logs"/w*-*.log.done
 : >"$logs/runs.txt"
 
-# descendants PID: the processes below a process.
+# descendants PID: the processes below a process; reports_in LOG: what
+# compute-sanitizer reported in a run's log.
 # shellcheck source=tools/offline/procs.sh
 . "$top/tools/offline/procs.sh"
 
@@ -84,7 +85,7 @@ read_run() { # pid out label
           "$(cut -d' ' -f1 "$t/syscall" 2>/dev/null)"
       done
     done
-    for p in $(descendants "$pid"); do
+    for p in $procs; do
       exe=$(readlink "/proc/$p/exe" 2>/dev/null) || continue
       c=$(cat "/proc/$p/comm" 2>/dev/null)
       echo "=== frames of pid $p $c"
@@ -140,7 +141,7 @@ worker() { # w end command...
     : >"$log.done"
     wait "$wp"
     rm -f "$log.done"
-    errs=$(grep -oE '========= (ERROR|RACECHECK) SUMMARY: [0-9]+' "$log" | awk '{s += $4} END {print s + 0}')
+    errs=$(reports_in "$log")
     hung=no
     [ -e "$log.hang" ] && hung=yes
     printf 'w%d-%d rc %d seconds %s errors %d read %s\n' "$w" "$i" "$rc" \
