@@ -498,11 +498,11 @@ exit $rc
 """)
 stand_in(os.path.join(csd, "bin", "nvidia-smi"),
          "#!/bin/sh\ncase \"$*\" in *query*) echo 'NVIDIA H200' ;; *) echo 'GPU 0: NVIDIA H200 (UUID: GPU-a)'; "
-         "echo 'GPU 1: NVIDIA H200 (UUID: GPU-b)' ;; esac\n")
+         "[ -n \"$ONE_GPU\" ] || echo 'GPU 1: NVIDIA H200 (UUID: GPU-b)' ;; esac\n")
 # A hang in a stand-in: waits until killed (gr_run: where its arguments hold HANG).
 hang_sh = "trap 'kill $! 2>/dev/null; exit 143' TERM; sleep 30 & wait"
 stand_in(os.path.join(csd, "build", "tools", "gr_run"),
-         '#!/bin/sh\necho "gr_run $* p2p-off=${NCCL_P2P_DISABLE:-no}" >>"$CALLS"\n'
+         '#!/bin/sh\necho "gr_run $* map=${GR_DEVICE_MAP:-none} p2p-off=${NCCL_P2P_DISABLE:-no}" >>"$CALLS"\n'
          f'case "$* " in *"${{HANG:-no hang}}"*) {hang_sh} ;; esac\n')
 
 
@@ -510,7 +510,7 @@ def cs_run(logs, **env):
     e = dict(os.environ, PATH=os.path.join(csd, "bin") + ":" + os.environ["PATH"], CALLS=calls, TEST_PROGRAMS="none",
              LOG_DIR=os.path.join(csd, logs))
     for k in ("NCCL_P2P_DISABLE", "GR_RUN_RUNS", "GRAPH", "RUN_TIMEOUT", "CUDA_VISIBLE_DEVICES", "HANG", "THREAD_STACKS",
-              "RACES", "LOST"):
+              "RACES", "LOST", "ONE_GPU"):
         e.pop(k, None)
     e.update(env)
     return subprocess.run(["bash", cs, os.path.join(csd, "build")], env=e, capture_output=True, text=True, timeout=120)
@@ -572,6 +572,25 @@ with open(os.path.join(csd, "logs5", "racecheck-gr_run-2dev-p2p-sssp.stacks")) a
 pid = got[0].split("pid ")[1].split(",")[0]
 assert got[0].startswith("== gr_run, pid ") and got[1:] == [
     f"stacks --stop {pid} {os.path.join(csd, 'build', 'tools', 'gr_run')} comm=gr_run"], got
+# On one GPU the two-device runs share it (two logical devices, no NCCL
+# runs), and there a timeout under racecheck is said apart as the tool's
+# own hang, to be run again; not under another tool, nor on two GPUs
+# (above). The verdict stays FAILED.
+with open(calls) as f:
+    before = len(f.read().splitlines())
+r = cs_run("logs9", TOOLS="racecheck memcheck", GR_RUN_RUNS="p2p nccl", RUN_TIMEOUT="3", HANG="--primitive sssp",
+           ONE_GPU="1", THREAD_STACKS=os.path.join(csd, "stacks"))
+rows = {tuple(line.split()[:2]): line for line in r.stdout.splitlines() if line.split()[:1] in (["racecheck"], ["memcheck"])}
+assert r.returncode == 1 and len(rows) == 12 and not any("nccl" in k[1] for k in rows), r.stdout + r.stderr
+assert rows[("racecheck", "gr_run-2dev-p2p-sssp")].endswith(
+    "FAILED (timeout 3s), devices sharing a GPU (racecheck's own hang there: run again), "
+    "stacks: racecheck-gr_run-2dev-p2p-sssp.stacks"), rows
+assert rows[("memcheck", "gr_run-2dev-p2p-sssp")].endswith(
+    "FAILED (timeout 3s), stacks: memcheck-gr_run-2dev-p2p-sssp.stacks"), rows
+assert all(v.endswith(" ok") for k, v in rows.items() if k[1] != "gr_run-2dev-p2p-sssp"), rows
+with open(calls) as f:
+    runs = [x for x in f.read().splitlines()[before:] if x.startswith("gr_run ")]
+assert len(runs) == 12 and all(" map=0,0 " in x for x in runs), runs
 # A test program's too, found by the 15 characters of its name that the
 # kernel keeps (Check's forked tests carry the name too).
 os.makedirs(os.path.join(csd, "build", "tests", "gpu"))
