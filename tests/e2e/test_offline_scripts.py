@@ -605,6 +605,14 @@ for row, case in zip(rows, ("", "-errors")):
     with open(os.path.join(csd, "logs6", f"memcheck-test_operators_cuda{case}.stacks")) as f:
         got = f.read().splitlines()
     assert got[0].startswith("== test_operators_, pid ") and got[1].endswith(" comm=test_operators_"), got
+# A test program's timeout under racecheck on one GPU gets no word on
+# devices sharing it: the note is for gr_run's two-device runs only.
+r = cs_run("logs10", TOOLS="racecheck", GR_RUN_RUNS="no", TEST_PROGRAMS="test_operators_cuda", RUN_TIMEOUT="3",
+           ONE_GPU="1", THREAD_STACKS=os.path.join(csd, "stacks"))
+rows = [line for line in r.stdout.splitlines() if line.startswith("racecheck ")]
+assert r.returncode == 1 and len(rows) == 2, r.stdout + r.stderr
+assert all(row.endswith(f"FAILED (timeout 3s), stacks: racecheck-test_operators_cuda{case}.stacks")
+           for row, case in zip(rows, ("", "-errors"))), rows
 # Whole seconds only: timeout takes 2m or 0.5, which the reader's timing
 # cannot; 0 would be no limit.
 for bad in ("2m", "0.5", "0"):

@@ -154,7 +154,7 @@ sanitize() {
   [ "$rc" -eq 124 ] && verdict="FAILED (timeout ${limit}s)"
   # racecheck with two host threads launching into one context sometimes
   # leaves a kernel running without end (10 of 523 runs; on two GPUs 0 of
-  # 428, under memcheck 0 of 635: docs/reliability.md), so such a timeout
+  # 570, under memcheck 0 of 635: docs/reliability.md), so such a timeout
   # is said apart: run it again before reading it as gr's.
   [ "$rc" -eq 124 ] && [ "$tool" = racecheck ] && [ "$shared" = yes ] && [[ $name == gr_run-2dev-* ]] &&
     verdict="$verdict, devices sharing a GPU (racecheck's own hang there: run again)"
