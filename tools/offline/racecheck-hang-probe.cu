@@ -6,18 +6,21 @@
 // block queue in shared memory (a shared counter, barriers, one global
 // reservation per block), a copy of the count back and a wait on the
 // stream, a buffer grown by cudaFree and cudaMalloc when the count
-// outgrows it, a block reduction in shared memory with a global atomicMax,
+// outgrows it, a block reduction in shared memory with global atomics,
 // and an exchange: a barrier between the threads, a copy from the next
-// thread's output on the GPU, a barrier again. Every loop of every kernel
-// ends in a number of rounds set by its input, and no kernel waits for
-// another, so a run that stops making progress under racecheck is the
-// tool's. The host checks every count, sum and maximum.
+// thread's output on the GPU, a barrier again. Grids of a few blocks, so
+// that every block's loop runs several rounds and reuses its shared
+// memory. Every loop of every kernel ends in a number of rounds set by its
+// input, and no kernel waits for another, so a run that stops making
+// progress under racecheck is the tool's. The host checks every count,
+// and the sum and maximum of every output and of every copy of one.
 // Built with gr's CUDA build as build-gpu/tools/racecheck-hang-probe, or
 //   nvcc -O2 -arch=sm_90 -o racecheck-hang-probe tools/offline/racecheck-hang-probe.cu -lpthread
 //   compute-sanitizer --tool racecheck --racecheck-report hazard build-gpu/tools/racecheck-hang-probe [THREADS [ROUNDS]]
 // and looped like gr_run with tools/offline/repeat-runs.sh. Exits 1 on a
-// wrong result, 2 on bad arguments, 0 otherwise; aborts on a CUDA error
-// (the other threads would wait at the barrier for ever).
+// wrong result, 2 on bad arguments or without a GPU, 0 otherwise; aborts
+// (SIGABRT) on a CUDA error or a thread that cannot start, since the other
+// threads would wait at the barrier for ever.
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -50,30 +53,45 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
-// The largest value: a warp's by shuffles, the block's in shared memory,
-// then one atomicMax per block.
-__global__ void __launch_bounds__(kBlock) max_kernel(const unsigned *a, unsigned n, unsigned *best) {
-  __shared__ unsigned warps[kBlock / 32];
+// The largest value and the sum: a warp's by shuffles, the block's in
+// shared memory, then one atomicMax and one atomicAdd per block.
+__global__ void __launch_bounds__(kBlock)
+    stats_kernel(const unsigned *a, unsigned n, unsigned *best, unsigned long long *sum) {
+  __shared__ unsigned warp_max[kBlock / 32];
+  __shared__ unsigned long long warp_sum[kBlock / 32];
   unsigned m = 0;
-  for (unsigned i = blockIdx.x * kBlock + threadIdx.x; i < n; i += gridDim.x * kBlock) m = a[i] > m ? a[i] : m;
+  unsigned long long t = 0;
+  for (unsigned i = blockIdx.x * kBlock + threadIdx.x; i < n; i += gridDim.x * kBlock) {
+    m = a[i] > m ? a[i] : m;
+    t += a[i];
+  }
   for (int d = 16; d > 0; d /= 2) {
     const unsigned o = __shfl_down_sync(0xffffffffu, m, d);
     m = o > m ? o : m;
+    t += __shfl_down_sync(0xffffffffu, t, d);
   }
-  if ((threadIdx.x & 31) == 0) warps[threadIdx.x / 32] = m;
+  if ((threadIdx.x & 31) == 0) {
+    warp_max[threadIdx.x / 32] = m;
+    warp_sum[threadIdx.x / 32] = t;
+  }
   __syncthreads();
   if (threadIdx.x == 0) {
-    for (unsigned w = 1; w < kBlock / 32; w++) m = warps[w] > m ? warps[w] : m;
+    for (unsigned w = 1; w < kBlock / 32; w++) {
+      m = warp_max[w] > m ? warp_max[w] : m;
+      t += warp_sum[w];
+    }
     atomicMax(best, m);
+    atomicAdd(sum, t);
   }
 }
 
 struct Shared {
   int threads, rounds;
   pthread_barrier_t barrier;
-  unsigned *out[kMaxThreads];  // each thread's output, read by the one before it
-  unsigned kept[kMaxThreads];  // its length this round
-  unsigned top[kMaxThreads];   // its largest value this round
+  unsigned *out[kMaxThreads];            // each thread's output, read by the one before it
+  unsigned kept[kMaxThreads];            // its length this round
+  unsigned top[kMaxThreads];             // its largest value this round, as the host computed it
+  unsigned long long total[kMaxThreads]; // and its sum
 };
 
 struct Worker {
@@ -91,9 +109,26 @@ struct Worker {
     }                                                                                      \
   } while (0)
 
+// At most 4 blocks: with up to 8,000 values each block's loop runs up to
+// 8 rounds, reusing its shared memory as gr's grid-stride kernels do.
 unsigned grid_for(unsigned n) {
   const unsigned g = (n + kBlock - 1) / kBlock;
-  return g < 1 ? 1 : g > 64 ? 64 : g;
+  return g < 1 ? 1 : g > 4 ? 4 : g;
+}
+
+// The device's sum and maximum of n values at a, checked against the host's.
+bool stats_match(cudaStream_t s, const unsigned *a, unsigned n, unsigned *best, unsigned long long *sum, unsigned top,
+                 unsigned long long total, Worker *w) {
+  PROBE_CHECK(cudaMemsetAsync(best, 0, sizeof *best, s));
+  PROBE_CHECK(cudaMemsetAsync(sum, 0, sizeof *sum, s));
+  stats_kernel<<<grid_for(n), kBlock, 0, s>>>(a, n, best, sum);
+  PROBE_CHECK(cudaGetLastError());
+  unsigned got_top = 0;
+  unsigned long long got_total = 0;
+  PROBE_CHECK(cudaMemcpyAsync(&got_top, best, sizeof got_top, cudaMemcpyDeviceToHost, s));
+  PROBE_CHECK(cudaMemcpyAsync(&got_total, sum, sizeof got_total, cudaMemcpyDeviceToHost, s));
+  PROBE_CHECK(cudaStreamSynchronize(s));
+  return got_top == top && got_total == total;
 }
 
 void *work(void *p) {
@@ -101,31 +136,39 @@ void *work(void *p) {
   Shared *sh = w->sh;
   cudaStream_t s;
   PROBE_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  unsigned long long *count = nullptr;
+  unsigned long long *count = nullptr, *sum = nullptr;
   unsigned *best = nullptr, *in = nullptr, *host = nullptr;
-  unsigned in_cap = 8192, out_cap = 64;
+  // The input holds a round's values and the next thread's kept ones,
+  // never more than kMaxInput; the output grows.
+  constexpr unsigned kMaxInput = 8000;
+  unsigned out_cap = 64;
   PROBE_CHECK(cudaMalloc(&count, sizeof *count));
+  PROBE_CHECK(cudaMalloc(&sum, sizeof *sum));
   PROBE_CHECK(cudaMalloc(&best, sizeof *best));
-  PROBE_CHECK(cudaMalloc(&in, in_cap * sizeof *in));
+  PROBE_CHECK(cudaMalloc(&in, kMaxInput * sizeof *in));
   PROBE_CHECK(cudaMalloc(&sh->out[w->id], out_cap * sizeof(unsigned)));
-  PROBE_CHECK(cudaMallocHost(&host, in_cap * sizeof *host));
+  PROBE_CHECK(cudaMallocHost(&host, kMaxInput * sizeof *host));
   unsigned seed = 7919u * (unsigned)w->id + 1u;
   const int next = (w->id + 1) % sh->threads;
   for (int r = 0; r < sh->rounds; r++) {
     // Every eighth round the output starts small again, so that it grows
-    // (a cudaFree while the other threads' kernels run) several times a run.
+    // several times a run (a cudaFree, which waits for the GPU's work, the
+    // other threads' kernels included).
     if (r % 8 == 7) {
       PROBE_CHECK(cudaFree(sh->out[w->id]));
       out_cap = 64;
       PROBE_CHECK(cudaMalloc(&sh->out[w->id], out_cap * sizeof(unsigned)));
     }
-    // This round's input: 100 to 8,000 values, from the host.
-    const unsigned n = 100u + (unsigned)(rand_r(&seed) % 7901);
-    unsigned long long want = 0;
+    // This round's input: 100 to 8,000 values, from the host, and what
+    // the kept ones (not multiples of 3) must come to.
+    const unsigned n = 100u + (unsigned)(rand_r(&seed) % (kMaxInput - 99));
+    unsigned long long want = 0, total = 0;
     unsigned top = 0;
     for (unsigned i = 0; i < n; i++) {
       host[i] = 1u + (unsigned)rand_r(&seed) % 1000000u;
-      want += host[i] % 3 != 0;
+      if (host[i] % 3 == 0) continue;
+      want++;
+      total += host[i];
       top = host[i] > top ? host[i] : top;
     }
     PROBE_CHECK(cudaMemcpyAsync(in, host, n * sizeof *in, cudaMemcpyHostToDevice, s));
@@ -144,38 +187,28 @@ void *work(void *p) {
       out_cap = (unsigned)(got + got / 2);
       PROBE_CHECK(cudaMalloc(&sh->out[w->id], out_cap * sizeof(unsigned)));
     }
+    // A count that changed between the passes is wrong; only what the
+    // output holds is read further.
     if (got != want) w->wrong++;
-    PROBE_CHECK(cudaMemsetAsync(best, 0, sizeof *best, s));
-    max_kernel<<<grid_for((unsigned)got), kBlock, 0, s>>>(sh->out[w->id], (unsigned)got, best);
-    PROBE_CHECK(cudaGetLastError());
-    unsigned got_top = 0;
-    PROBE_CHECK(cudaMemcpyAsync(&got_top, best, sizeof got_top, cudaMemcpyDeviceToHost, s));
-    PROBE_CHECK(cudaStreamSynchronize(s));
+    if (got > out_cap) got = out_cap;
+    if (!stats_match(s, sh->out[w->id], (unsigned)got, best, sum, top, total, w)) w->wrong++;
     sh->kept[w->id] = (unsigned)got;
-    sh->top[w->id] = got_top;
+    sh->top[w->id] = top;
+    sh->total[w->id] = total;
     // The exchange: every output is complete (its stream waited on), so
-    // each thread copies the next one's into its input and checks it;
-    // the second barrier keeps an output from being grown or rewritten
-    // while it is read.
+    // each thread copies the next one's into its input and checks it
+    // against the next thread's host figures; the second barrier keeps an
+    // output from being grown or rewritten while it is read.
     pthread_barrier_wait(&sh->barrier);
-    const unsigned m = sh->kept[next];
-    if (m > in_cap) {
-      PROBE_CHECK(cudaFree(in));
-      in_cap = m;
-      PROBE_CHECK(cudaMalloc(&in, in_cap * sizeof *in));
-    }
+    const unsigned m = sh->kept[next] < kMaxInput ? sh->kept[next] : kMaxInput;
     PROBE_CHECK(cudaMemcpyAsync(in, sh->out[next], m * sizeof *in, cudaMemcpyDeviceToDevice, s));
-    PROBE_CHECK(cudaMemsetAsync(best, 0, sizeof *best, s));
-    max_kernel<<<grid_for(m), kBlock, 0, s>>>(in, m, best);
-    PROBE_CHECK(cudaGetLastError());
-    PROBE_CHECK(cudaMemcpyAsync(&got_top, best, sizeof got_top, cudaMemcpyDeviceToHost, s));
-    PROBE_CHECK(cudaStreamSynchronize(s));
-    if (got_top != sh->top[next]) w->wrong++;
+    if (!stats_match(s, in, m, best, sum, sh->top[next], sh->total[next], w)) w->wrong++;
     pthread_barrier_wait(&sh->barrier);
   }
   PROBE_CHECK(cudaFreeHost(host));
   PROBE_CHECK(cudaFree(in));
   PROBE_CHECK(cudaFree(best));
+  PROBE_CHECK(cudaFree(sum));
   PROBE_CHECK(cudaFree(count));
   PROBE_CHECK(cudaStreamDestroy(s));
   return nullptr;
@@ -201,8 +234,9 @@ int main(int argc, char **argv) {
   for (int i = 0; i < sh.threads; i++) {
     w[i] = Worker{i, &sh, 0};
     if (pthread_create(&t[i], nullptr, work, &w[i]) != 0) {
+      // The threads started wait at the barrier for this one.
       fprintf(stderr, "probe: cannot start thread %d\n", i);
-      return 2;
+      abort();
     }
   }
   long long wrong = 0;
