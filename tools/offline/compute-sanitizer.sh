@@ -131,9 +131,11 @@ watch_run() {
 sanitize() {
   local name=$1 tool=$2 extra=$3
   shift 3
-  local log=$logs/$tool-$name.log stk=$tool-$name.stacks t0=$SECONDS rc run watch prog=$1 a
+  local log=$logs/$tool-$name.log stk=$tool-$name.stacks t0=$SECONDS rc run watch prog=$1 a shared=no
+  # The program, past env and its settings; GR_DEVICE_MAP among them puts
+  # the run's devices on one GPU.
   for a in "$@"; do
-    case $a in env | *=*) ;; *) prog=$a && break ;; esac
+    case $a in GR_DEVICE_MAP=*) shared=yes ;; env | *=*) ;; *) prog=$a && break ;; esac
   done
   rm -f "$logs/$stk"
   # -k: a run that a TERM does not end (stopped, say) is killed 10 s later
@@ -156,7 +158,7 @@ sanitize() {
   # leaves a kernel running without end (10 of 523 runs; on two GPUs 0 of
   # 570, under memcheck 0 of 635: docs/reliability.md), so such a timeout
   # is said apart: run it again before reading it as gr's.
-  [ "$rc" -eq 124 ] && [ "$tool" = racecheck ] && [ "$shared" = yes ] && [[ $name == gr_run-2dev-* ]] &&
+  [ "$rc" -eq 124 ] && [ "$tool" = racecheck ] && [ "$shared" = yes ] &&
     verdict="$verdict, devices sharing a GPU (racecheck's own hang there: run again)"
   [ "$rc" -eq 137 ] && verdict="FAILED (killed)"
   # The tool's own failure (racecheck's summary counts it as a hazard):
@@ -176,9 +178,8 @@ prim_args() {
 }
 # Two devices: two GPUs, or two logical devices on GPU 0 for these runs only.
 two=("$gr_run" --gpus 2)
-shared=no
 # shellcheck disable=SC2054 # the comma is the map's
-[ "$gpus" -ge 2 ] || { two=(env GR_DEVICE_MAP=0,0 "$gr_run" --gpus 2) && shared=yes; }
+[ "$gpus" -ge 2 ] || two=(env GR_DEVICE_MAP=0,0 "$gr_run" --gpus 2)
 for tool in $tools; do
   # The GPU test programs (CUDA kernels against the portable definition,
   # the exchange's kernels, SSSP, CC and PageRank), as ctest runs them.
