@@ -33,6 +33,7 @@ struct gr_options {
   gr_transport_kind transport;
   gr_comm_format comm_format;
   bool timeline;
+  bool turns;
   uint64_t seed;
   /* graphs (cache_dir owned) */
   gr_load_options load;

@@ -116,6 +116,13 @@ gr_status gr_context_create(gr_context **out, const gr_options *o) {
       c->backend = GR_BACKEND_CUDA;
     }
   }
+  if (c->opts.turns && c->devices > 1 && c->opts.transport == GR_TRANSPORT_NCCL) {
+    /* A device waiting inside an NCCL transfer for a peer that waits for
+     * its turn would wait forever. */
+    st = gr_errorf(GR_ERR_INVALID_ARG, "turns: devices taking turns cannot use the nccl transport (every device "
+                                       "must post its part of an NCCL transfer at once); use p2p");
+    goto cleanup;
+  }
   if (c->devices > 1) {
     gr_comm_options co = {c->opts.comm, c->opts.transport, c->opts.comm_format, gr__context_gpus(c)};
     GR_CHECK_GOTO(gr_comm_create(&c->comm, c->backend, c->devices, &co), st, cleanup);

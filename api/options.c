@@ -200,6 +200,9 @@ static gr_status gr__options_apply(gr_options *o, const char *key, const char *v
   } else if (!strcmp(key, "timeline")) {
     if (!gr__parse_bool(v, &b)) return gr__bad(key, v, "on or off");
     o->timeline = b;
+  } else if (!strcmp(key, "turns")) {
+    if (!gr__parse_bool(v, &b)) return gr__bad(key, v, "on or off");
+    o->turns = b;
   } else if (!strcmp(key, "seed")) {
     uint64_t s = 0;
     if (!gr_parse_count(v, strlen(v), &s)) return gr__bad(key, v, "a whole number");

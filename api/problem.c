@@ -125,7 +125,7 @@ gr_status gr_problem_create(gr_problem **out, gr_context *ctx, gr_graph *g, cons
   p->proxy = co->proxy == GR__PROXY_1HOP ? GR_PROXY_1HOP : co->proxy == GR__PROXY_ALL ? GR_PROXY_ALL : prim->proxy;
   p->cmode = co->comm_given ? co->comm : prim->comm;
   gr_enactor_config cfg = {prim,  &p->popts,   ctx->backend, ctx->devices, co->cpu_threads, co->mem, NULL, NULL, NULL,
-                           false, co->timeline, gr__context_gpus(ctx)};
+                           false, co->timeline, gr__context_gpus(ctx), co->turns};
   double t = gr_time_now();
   if (ctx->devices == 1) {
     GR_CHECK_GOTO(gr_subgraph_whole(&p->sub, g, prim->needs_in_edges), st, cleanup);
@@ -515,6 +515,8 @@ gr_status gr_stats_get_device(const gr_stats *s, int device, gr_device_split *ou
   out->allocations = y->allocations;
   out->barriers = y->barriers;
   out->timeline_len = y->timeline_len;
+  out->work_ms = y->work_ms;
+  out->bytes_received = y->bytes_received;
   return GR_SUCCESS;
 }
 
@@ -542,6 +544,8 @@ gr_status gr_stats_get_timeline(const gr_stats *s, int device, int k, gr_timelin
   out->allocations = t->allocations;
   out->barriers = t->barriers;
   out->bytes = t->bytes;
+  out->work_ms = t->work_ms;
+  out->bytes_in = t->bytes_in;
   return GR_SUCCESS;
 }
 

@@ -527,6 +527,8 @@ static gr_status gr__receive(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   if (x->hc[GR_XK_NEXT] > gr_frontier_capacity(s->next))
     return gr_errorf(GR_ERR_INTERNAL, "exchange combine: %llu vertices for a frontier of %llu", x->hc[GR_XK_NEXT],
                      (unsigned long long)gr_frontier_capacity(s->next));
+  for (int j = 0; j < n; j++)
+    if (j != me) s->stats->bytes_received += c->pkg[j][me].copy;
   s->next->size = (gr_eid)x->hc[GR_XK_NEXT];
   s->next_edges = (gr_eid)x->hc[GR_XK_NEXT_EDGES];
   s->next_max_degree = (gr_eid)x->hc[GR_XK_NEXT_MAXDEG];

@@ -44,6 +44,7 @@ typedef struct run_options {
   bool progress_given;
   bool weights_none;
   bool timeline;
+  bool turns;
   gr_options *set; /* everything the library reads */
 } run_options;
 
@@ -81,6 +82,7 @@ enum {
   OPT_DO_A,
   OPT_DO_B,
   OPT_TIMELINE,
+  OPT_TURNS,
   OPT_DELTA,
   OPT_TOLERANCE,
   OPT_SOURCES,
@@ -127,6 +129,7 @@ static const struct option long_options[] = {
     {"do-a", required_argument, NULL, OPT_DO_A},
     {"do-b", required_argument, NULL, OPT_DO_B},
     {"timeline", no_argument, NULL, OPT_TIMELINE},
+    {"turns", no_argument, NULL, OPT_TURNS},
     {"delta", required_argument, NULL, OPT_DELTA},
     {"tolerance", required_argument, NULL, OPT_TOLERANCE},
     {"sources", required_argument, NULL, OPT_SOURCES},
@@ -255,6 +258,10 @@ static void usage(FILE *f) {
           "                         [, predecessor]\n"
           "      --timeline         keep and print every iteration's time split and host\n"
           "                         work per device (launches, waits, copies, barriers)\n"
+          "      --turns            the devices take turns during runs, so that each\n"
+          "                         one's work is timed alone even where several share\n"
+          "                         a GPU (GR_DEVICE_MAP): per-device work and the\n"
+          "                         scaling model's input; slower runs; not with nccl\n"
           "      --quiet            print nothing but errors\n"
           "  -h, --help             this text\n"
           "      --version          print the version\n"
@@ -493,6 +500,10 @@ static int parse_options(int argc, char **argv, run_options *o) {
       case OPT_TIMELINE:
         o->timeline = true;
         rc = set_option(o, "timeline", "on");
+        break;
+      case OPT_TURNS:
+        o->turns = true;
+        rc = set_option(o, "turns", "on");
         break;
       case OPT_SOURCES:
         o->sources_all = !strcmp(optarg, "all");
@@ -779,6 +790,7 @@ int main(int argc, char **argv) {
   rep.runs = records;
   rep.validate = o.validate;
   rep.timeline = o.timeline;
+  rep.turns = o.turns;
   ph->total = gr_time_now() - t_start;
   rep.argc = argc;
   rep.argv = argv;

@@ -9,7 +9,15 @@ and scale.json, plots to PNG files, and prints a table last.
     tools/gr_scale.py configs/scaling/strong-kron25.json --gr-run build/tools/gr_run \\
         --out-dir scale-out [--devices 1,2,4] [--runs N] [--no-plots]
     tools/gr_scale.py configs/scaling/ci-strong.json --cpu --out-dir scale-out
-    tools/gr_scale.py configs/scaling/strong-kron25.json --device-map 0,0,1,1
+    tools/gr_scale.py configs/scaling/strong-kron25.json --device-map 0,0,0,0 --turns
+
+--turns runs every case with gr_run --turns --timeline: the devices take
+turns, so each one's work per iteration is its own even where several
+share one GPU (--device-map with repeats: logical devices), and every row
+gets the work figures and the model's prediction of its time on GPUs of
+their own (model_time below; --link-gbs, --barrier-us). Rows of logical
+devices carry no measured speedup (their devices share a GPU); plots and
+tables say which figures are measured and which are the model's.
 
 GPUs are counted by asking gr_run for more than exist (it answers with the
 number it sees, GR_DEVICE_MAP included), else with nvidia-smi -L; device
@@ -43,6 +51,8 @@ COLUMNS = (["kind", "primitive", "graph", "vertices", "edges", "devices", "trans
             "valid", "runs", "median_ms", "min_ms", "max_ms", "speedup", "efficiency", "baseline_devices",
             "gteps", "iterations"] + [c + "_ms" for c in SPLIT]
            + ["bytes_per_run", "bytes_per_iter", "peak_mib_max", "peak_mib"] + list(PHASES)
+           + ["logical", "work_max_ms", "work_sum_ms", "work_max_ratio", "work_sum_ratio", "exchange_max_ms",
+              "exchange_ratio", "model_ms", "model_speedup"]
            + ["device", "command"])
 
 
@@ -225,6 +235,60 @@ def _median(xs):
     return statistics.median(xs) if xs else None
 
 
+def model_time(run, link_gbs, barrier_us):
+    """The model's time for one run on GPUs of their own, in ms, from a run
+    of gr_run --turns --timeline (its JSON "runs" entry): per iteration the
+    slowest device's work (work_ms: its kernels, launches and host waits,
+    timed alone), less the transfer it measured (copies between devices
+    sharing a GPU cost nothing like a link's), plus the larger of the bytes
+    it sent and received over a link of link_gbs GB/s per direction, plus
+    barrier_us per barrier it passed (the host's crossing; one device has
+    none); iterations add up (bulk-synchronous). Returns None without a
+    timeline."""
+    tl = run.get("timeline") or []
+    if not tl:
+        return None
+    per_dev = {}
+    for e in tl:
+        per_dev.setdefault(e["device"], []).append(e)
+    n_dev = len(per_dev)
+    steps = max(len(v) for v in per_dev.values())
+    total = 0.0
+    for k in range(steps):
+        slowest = 0.0
+        for entries in per_dev.values():
+            if k >= len(entries):
+                continue
+            e = entries[k]
+            t = max(0.0, e["work_ms"] - e.get("transfer_ms", 0.0))
+            if n_dev > 1:
+                moved = max(e.get("bytes", 0), e.get("bytes_in", 0))
+                t += moved / (link_gbs * 1e9) * 1e3 + e.get("barriers", 0) * barrier_us * 1e-3
+            slowest = max(slowest, t)
+        total += slowest
+    return total
+
+
+def work_figures(rep, link_gbs, barrier_us):
+    """From a --turns report: the medians over the runs of the slowest
+    device's work, all devices' work summed, the largest exchange time of a
+    device (package, transfer and combine) and the model's time."""
+    rs = rep.get("runs", [])
+    if not rep.get("turns") or not rs or not all(x.get("devices") for x in rs):
+        return {}
+    wmax, wsum, xmax, model = [], [], [], []
+    for x in rs:
+        w = [d["work_ms"] for d in x["devices"]]
+        wmax.append(max(w))
+        wsum.append(sum(w))
+        xmax.append(max(d["package_ms"] + d["transfer_ms"] + d["combine_ms"] for d in x["devices"]))
+        m = model_time(x, link_gbs, barrier_us)
+        if m is not None:
+            model.append(m)
+    return {"work_max_ms": _median(wmax), "work_sum_ms": _median(wsum), "exchange_max_ms": _median(xmax),
+            "model_ms": _median(model)}
+
+
 def summarize(rep):
     """A row's measurements from gr_run's --json report: medians over the
     runs; the time split per device is the median per device and component,
@@ -276,6 +340,13 @@ def summarize(rep):
     return row
 
 
+def logical_devices(device_map, n):
+    """Whether n devices under GR_DEVICE_MAP share a GPU (logical devices:
+    real kernels, but no speedup to measure)."""
+    mapped = device_map.split(",")[:n] if device_map else []
+    return n > 1 and len(set(mapped)) < len(mapped)
+
+
 def run_case(case, cfg, args, env, graph_args, reports_dir):
     n = case["devices"]
     label = f"{case['primitive']}-{n}dev"
@@ -292,6 +363,10 @@ def run_case(case, cfg, args, env, graph_args, reports_dir):
     row = {"kind": cfg["kind"], "primitive": case["primitive"], "graph": case["graph"], "devices": n,
            "transport": case["transport"] or "-", "transport_requested": case["transport"] or "-",
            "partitioner": case["partitioner"] or "-", "command": shlex.join(cmd)}
+    if args.turns:
+        cmd[cmd.index("--quiet"):cmd.index("--quiet")] = ["--turns", "--timeline"]
+        row["command"] = shlex.join(cmd)
+    row["logical"] = logical_devices(args.device_map, n)
     if os.path.exists(js):
         os.unlink(js)
     try:
@@ -308,6 +383,7 @@ def run_case(case, cfg, args, env, graph_args, reports_dir):
     with open(js) as f:
         rep = json.load(f)
     row.update(summarize(rep))
+    row.update(work_figures(rep, args.link_gbs, args.barrier_us))
     valid = bool(rep.get("summary", {}).get("validation_passed", False)) and r.returncode == 0
     row["valid"] = valid
     row["status"] = "ok" if valid else "INVALID"
@@ -323,7 +399,8 @@ def add_scaling(results, kind):
     efficiency * n, so the baseline's own row has speedup b (1.0 on one
     device) and the ideal is the line speedup = devices."""
     for case, row in results:
-        row.update(speedup=None, efficiency=None, baseline_devices=None)
+        row.update(speedup=None, efficiency=None, baseline_devices=None, model_speedup=None, work_max_ratio=None,
+                   work_sum_ratio=None, exchange_ratio=None)
         if row.get("median_ms") is None:
             continue
         base = None
@@ -337,9 +414,29 @@ def add_scaling(results, kind):
         if base is None or row["median_ms"] <= 0:
             continue
         b, n = base["devices"], row["devices"]
+        row["baseline_devices"] = b
+        add_work_ratios(row, base, kind)
+        if row.get("logical"):
+            continue  # devices sharing a GPU: their time is no speedup
         eff = (b * base["median_ms"]) / (n * row["median_ms"]) if kind == "strong" \
             else base["median_ms"] / row["median_ms"]
-        row.update(speedup=eff * n, efficiency=eff, baseline_devices=b)
+        row.update(speedup=eff * n, efficiency=eff)
+
+
+def add_work_ratios(row, base, kind):
+    """Work against the baseline's (--turns): the slowest device's and all
+    devices' summed, the largest exchange time of a device, and the model's
+    speedup (strong: the baseline's model time over this row's; weak: times
+    the devices, as add_scaling's speedup)."""
+    bw = base.get("work_max_ms")
+    if bw:
+        for k in ("work_max", "work_sum", "exchange"):
+            v = row.get(k + "_ms" if k != "exchange" else "exchange_max_ms")
+            row[k + "_ratio"] = v / bw if v is not None else None
+    bm, m = base.get("model_ms"), row.get("model_ms")
+    if bm and m:
+        s = bm / m * (row["devices"] if kind == "weak" else base["devices"])
+        row["model_speedup"] = s
 
 
 def transport_label(row):
@@ -404,12 +501,19 @@ def make_plots(plt, results, cfg, out_dir, where):
     if cfg["kind"] == "strong":
         fig, ax = plt.subplots(figsize=(6.4, 4.6))
         ax.plot([counts[0], counts[-1]], [counts[0], counts[-1]], "k--", lw=1, label="ideal")
-        for g in groups:
+        for i, g in enumerate(groups):
+            color = f"C{i % 10}"
+            # Measured where the devices have a GPU each; the model's
+            # prediction (--turns) dashed beside it.
             pts = [(r["devices"], r["speedup"]) for r in g["rows"] if r["speedup"] is not None]
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=g["label"])
+            if len(pts) > 1:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", color=color, label=f"{g['label']} measured")
+            pts = [(r["devices"], r.get("model_speedup")) for r in g["rows"] if r.get("model_speedup") is not None]
+            if len(pts) > 1:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], "s--", color=color, label=f"{g['label']} model")
         ax.set_xticks(counts)
         ax.set_xlabel("devices")
-        ax.set_ylabel("speedup (median time)")
+        ax.set_ylabel("speedup (median time; model: predicted on a GPU each)")
         ax.set_title(f"strong scaling, {cfg['graph']}\n{title}", fontsize=10)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
@@ -477,6 +581,24 @@ def _fmt(v, spec):
     return format(v, spec) if isinstance(v, (int, float)) else "-"
 
 
+def print_work_table(results):
+    """The --turns figures: each device's work timed alone, against the
+    baseline's, and the model's time and speedup."""
+    rows = [row for _, row in results if row.get("work_max_ms") is not None]
+    if not rows:
+        return
+    print("work per device (devices took turns; logical devices share a GPU: work, not time) and the model")
+    print(f"{'primitive':<10} {'dev':>3} {'transport':<11} {'logical':>7} {'work max':>9} {'/1 dev':>7} "
+          f"{'work sum':>9} {'/1 dev':>7} {'exchange':>9} {'/1 dev':>7} {'model ms':>9} {'model x':>7}")
+    for row in rows:
+        print(f"{row['primitive']:<10} {row['devices']:>3} {transport_label(row):<11} "
+              f"{'yes' if row.get('logical') else 'no':>7} {row['work_max_ms']:9.3f} "
+              f"{_fmt(row.get('work_max_ratio'), '7.3f')} {row['work_sum_ms']:9.3f} "
+              f"{_fmt(row.get('work_sum_ratio'), '7.3f')} {row['exchange_max_ms']:9.3f} "
+              f"{_fmt(row.get('exchange_ratio'), '7.3f')} {_fmt(row.get('model_ms'), '9.3f')} "
+              f"{_fmt(row.get('model_speedup'), '7.2f')}")
+
+
 def print_table(results, kind):
     hdr = (f"{'primitive':<10} {'dev':>3} {'transport':<11} {'partition':<9} {'graph':<16} {'med ms':>9} {'min':>8} "
            f"{'max':>8} {'speedup':>7} {'eff':>5} {'compute':>8} {'package':>8} {'transfer':>8} {'combine':>8} "
@@ -529,6 +651,14 @@ def main():
     ap.add_argument("--extra", default="", help="extra gr_run arguments for every case (shell words)")
     ap.add_argument("--timeout", type=int, default=0, help="seconds per case before it counts as failed (0: none)")
     ap.add_argument("--no-plots", action="store_true", help="write CSV and JSON only (no matplotlib needed)")
+    ap.add_argument("--turns", action="store_true",
+                    help="run the cases with gr_run --turns --timeline: each device's work timed alone, and the "
+                         "model's prediction of the time on GPUs of their own")
+    ap.add_argument("--link-gbs", type=float, default=394.0,
+                    help="the model's link between two devices, GB/s per direction (default: 394, NVLink between "
+                         "two H200s as measured)")
+    ap.add_argument("--barrier-us", type=float, default=5.0,
+                    help="the model's cost of one barrier crossing between device threads, microseconds (default: 5)")
     args = ap.parse_args()
 
     try:
@@ -541,6 +671,8 @@ def main():
     if args.max_devices is not None and args.max_devices < 1:
         ap.error("--max-devices must be at least 1")
     args.cpu_devices = args.cpu or cfg["cpu"]
+    if args.link_gbs <= 0 or args.barrier_us < 0:
+        ap.error("--link-gbs must be positive and --barrier-us at least 0")
     if args.device_map and args.cpu_devices:
         ap.error("--device-map maps logical devices onto GPUs; CPU devices take any count without it")
     plt = None
@@ -583,6 +715,9 @@ def main():
             how += f", GR_DEVICE_MAP={env['GR_DEVICE_MAP']}"
         args.limit_how = f"GPUs {how}"
         where = f"{limit} GPU{'s' if limit > 1 else ''}"
+        if logical_devices(args.device_map, limit):
+            gpus = len(set(args.device_map.split(",")))
+            where = f"{limit} logical devices on {gpus} GPU{'s' if gpus > 1 else ''}"
         print(f"gr_scale: {where} ({how})", file=sys.stderr)
     if args.max_devices and args.max_devices < limit:
         limit, args.limit_how = args.max_devices, "--max-devices"
@@ -639,6 +774,7 @@ def main():
     print(f"gr_scale: wrote {', '.join(['scale.csv', 'scale.json'] + [os.path.basename(p) for p in plots])} "
           f"to {args.out_dir}", file=sys.stderr)
     print_table(results, cfg["kind"])
+    print_work_table(results)
     return 1 if failed else 0
 
 

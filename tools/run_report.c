@@ -93,17 +93,19 @@ static void gr__print_timeline(FILE *f, const gr_run_report *r) {
   const int k = gr__median_run(r, s.median);
   const gr_run_record *x = &r->runs[k];
   fprintf(f, "timeline of run %d (%.3f ms; ms per step, host work per device and iteration):\n", k, x->sum.ms);
-  fprintf(f, "  %5s %6s %9s %8s %8s %8s %8s %5s %5s %5s %5s %5s %4s %12s\n", "iter", "device", "compute", "package",
-          "transfer", "combine", "waiting", "launch", "wait", "copy", "mset", "alloc", "bar", "bytes");
+  fprintf(f, "  %5s %6s %9s %8s %8s %8s %8s %8s %5s %5s %5s %5s %5s %4s %12s %12s\n", "iter", "device", "work",
+          "compute", "package", "transfer", "combine", "waiting", "launch", "wait", "copy", "mset", "alloc", "bar",
+          "bytes_out", "bytes_in");
   for (int d = 0; d < x->sum.devices; d++) {
     gr_device_split y;
     if (gr_stats_get_device(x->stats, d, &y) < 0) continue;
     for (int i = 0; i < y.timeline_len; i++) {
       gr_timeline_step ts, *t = &ts;
       if (gr_stats_get_timeline(x->stats, d, i, t) < 0) continue;
-      fprintf(f, "  %5d %6d %9.3f %8.3f %8.3f %8.3f %8.3f %5u %5u %5u %5u %5u %4u %12llu\n", t->iteration, d,
-              t->compute_ms, t->package_ms, t->transfer_ms, t->combine_ms, t->wait_ms, t->launches, t->waits,
-              t->copies, t->memsets, t->allocations, t->barriers, (unsigned long long)t->bytes);
+      fprintf(f, "  %5d %6d %9.3f %8.3f %8.3f %8.3f %8.3f %8.3f %5u %5u %5u %5u %5u %4u %12llu %12llu\n", t->iteration,
+              d, t->work_ms, t->compute_ms, t->package_ms, t->transfer_ms, t->combine_ms, t->wait_ms, t->launches,
+              t->waits, t->copies, t->memsets, t->allocations, t->barriers, (unsigned long long)t->bytes,
+              (unsigned long long)t->bytes_in);
     }
   }
 }
@@ -152,15 +154,16 @@ void gr_report_print(FILE *f, const gr_run_report *r) {
             (unsigned long long)x->edges_visited, (unsigned long long)x->reached, x->gteps,
             validated > 0 ? "yes" : validated < 0 ? "NO" : "", x->iteration_limit ? " (iteration limit)" : "");
   }
-  if (r->n_runs && (r->runs[0].sum.devices > 1 || r->timeline)) {
+  if (r->n_runs && (r->runs[0].sum.devices > 1 || r->timeline || r->turns)) {
     /* Where the time went, per device, averaged over the runs; and what
      * the host asked of each device per iteration (the fixed costs). */
-    fprintf(f, "time split (mean per run, ms), bytes sent per run, host work per iteration:\n");
-    fprintf(f, "  %6s %9s %9s %9s %9s %9s %13s %8s %8s %8s\n", "device", "compute", "package", "transfer",
-            "combine", "waiting", "bytes_sent", "launches", "waits", "barriers");
+    fprintf(f, "time split (mean per run, ms%s), bytes sent per run, host work per iteration:\n",
+            r->turns ? "; the devices took turns, so work is each one's alone" : "");
+    fprintf(f, "  %6s %9s %9s %9s %9s %9s %9s %13s %8s %8s %8s\n", "device", "work", "compute", "package",
+            "transfer", "combine", "waiting", "bytes_sent", "launches", "waits", "barriers");
     const int nd = r->runs[0].sum.devices;
     for (int d = 0; d < nd; d++) {
-      double c = 0, p = 0, t = 0, m = 0, w = 0, b = 0, la = 0, wa = 0, ba = 0, it = 0;
+      double c = 0, p = 0, t = 0, m = 0, w = 0, b = 0, la = 0, wa = 0, ba = 0, it = 0, wk = 0;
       for (int i = 0; i < r->n_runs; i++) {
         gr_device_split xs, *x = &xs;
         if (gr_stats_get_device(r->runs[i].stats, d, x) < 0) continue;
@@ -169,6 +172,7 @@ void gr_report_print(FILE *f, const gr_run_report *r) {
         t += x->transfer_ms;
         m += x->combine_ms;
         w += x->wait_ms;
+        wk += x->work_ms;
         la += (double)x->launches;
         wa += (double)x->waits;
         ba += (double)x->barriers;
@@ -176,8 +180,8 @@ void gr_report_print(FILE *f, const gr_run_report *r) {
         for (int j = 0; j < nd; j++) b += (double)gr_stats_bytes_to(r->runs[i].stats, d, j);
       }
       const double k = 1.0 / r->n_runs, ki = it > 0 ? 1.0 / it : 0.0;
-      fprintf(f, "  %6d %9.3f %9.3f %9.3f %9.3f %9.3f %13.0f %8.1f %8.1f %8.1f\n", d, c * k, p * k, t * k, m * k,
-              w * k, b * k, la * ki, wa * ki, ba * ki);
+      fprintf(f, "  %6d %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %13.0f %8.1f %8.1f %8.1f\n", d, wk * k, c * k, p * k,
+              t * k, m * k, w * k, b * k, la * ki, wa * ki, ba * ki);
     }
   }
   if (r->timeline && r->n_runs) gr__print_timeline(f, r);
@@ -232,6 +236,7 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
   cJSON_AddNumberToObject(g, "load_seconds", r->graph.load_seconds);
   cJSON_AddBoolToObject(g, "from_cache", r->graph.from_cache);
   cJSON_AddStringToObject(root, "backend", r->info.backend);
+  cJSON_AddBoolToObject(root, "turns", r->turns);
   if (r->parts) {
     const gr_problem_info *p = &r->info;
     cJSON *mg = cJSON_AddObjectToObject(root, "multi_device");
@@ -326,7 +331,7 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
         for (int j = 0; arr && v && j < len; j++) cJSON_AddItemToArray(arr, cJSON_CreateNumber(v[j]));
       }
     }
-    if (x->devices > 1) {
+    if (x->devices > 1 || r->turns) {
       cJSON *ds = cJSON_AddArrayToObject(o, "devices");
       for (int d = 0; d < x->devices; d++) {
         gr_device_split ys, *y = &ys;
@@ -337,6 +342,8 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
         cJSON_AddNumberToObject(e, "transfer_ms", y->transfer_ms);
         cJSON_AddNumberToObject(e, "combine_ms", y->combine_ms);
         cJSON_AddNumberToObject(e, "wait_ms", y->wait_ms);
+        cJSON_AddNumberToObject(e, "work_ms", y->work_ms);
+        cJSON_AddNumberToObject(e, "bytes_received", (double)y->bytes_received);
         cJSON_AddNumberToObject(e, "items_sent", (double)y->items_sent);
         cJSON_AddNumberToObject(e, "items_received", (double)y->items_received);
         cJSON_AddNumberToObject(e, "launches", (double)y->launches);
@@ -365,6 +372,8 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
           cJSON_AddNumberToObject(e, "transfer_ms", t->transfer_ms);
           cJSON_AddNumberToObject(e, "combine_ms", t->combine_ms);
           cJSON_AddNumberToObject(e, "wait_ms", t->wait_ms);
+          cJSON_AddNumberToObject(e, "work_ms", t->work_ms);
+          cJSON_AddNumberToObject(e, "bytes_in", (double)t->bytes_in);
           cJSON_AddNumberToObject(e, "launches", t->launches);
           cJSON_AddNumberToObject(e, "waits", t->waits);
           cJSON_AddNumberToObject(e, "copies", t->copies);

@@ -40,6 +40,7 @@ typedef struct gr_run_report {
   int n_runs;
   bool validate;
   bool timeline; /* print each iteration's timeline (the run nearest the median) */
+  bool turns;    /* the devices took turns: each one's work was timed alone */
   gr_run_phases phases;
   char validation_error[1024];
   int argc;

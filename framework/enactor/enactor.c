@@ -98,6 +98,8 @@ struct gr_enactor {
   unsigned cmd_gen;
   int done;
   gr__barrier bar;
+  /* cfg.turns: held by the one device thread that works now */
+  pthread_mutex_t turn;
   /* first failure */
   gr_status fail_st;
   int fail_dev;
@@ -176,9 +178,24 @@ static bool gr__barrier_wait_raw(gr__barrier *b) {
   return b->snap[gen & 1];
 }
 
+/* Taking turns (gr_enactor_config.turns): a device gives up its turn only
+ * at a barrier, with its stream drained, so that the time before counts
+ * its own work in full and no kernel of it overlaps another device's. A
+ * failure of the drain is recorded before the barrier, which all then
+ * leave. Waiting for the turn counts as waiting. */
+static void gr__turn_end(gr_sync *s) {
+  struct gr_enactor *e = s->e;
+  const gr_status st = gr_device_sync(e->slots[s->index].dev);
+  if (st < 0) gr__fail(e, s->index, st);
+  pthread_mutex_unlock(&e->turn);
+}
+
 bool gr_sync_wait(gr_sync *s) {
+  const bool turns = s->e->cfg.turns;
+  if (turns) gr__turn_end(s);
   double t = gr_time_now();
   bool stop = gr__barrier_wait_raw(&s->e->bar);
+  if (turns) pthread_mutex_lock(&s->e->turn);
   s->waited_ms += (gr_time_now() - t) * 1e3;
   s->passed++;
   if (stop) gr_log(GR_LOG_TRACE, GR_SUBSYS_COMM, "device %d leaves at its barrier %llu: a device failed", s->index,
@@ -592,7 +609,7 @@ static void gr__slot_release(gr__slot *s) {
 
 /* The bulk-synchronous loop on one device. Every thread passes the same
  * barriers in the same order whether or not it failed. */
-static void gr__slot_run(gr__slot *s) {
+static void gr__slot_loop(gr__slot *s) {
   struct gr_enactor *e = s->e;
   const gr_primitive *prim = e->cfg.prim;
   const bool multi = e->n > 1;
@@ -620,6 +637,7 @@ static void gr__slot_run(gr__slot *s) {
     if (gr_sync_wait(&s->sync)) return;
   }
   if (s->index == 0) e->t0 = gr_time_now();
+  const double t_run = gr_time_now();
   s->sync.waited_ms = 0; /* the traversal's waiting only */
   const gr__snap run0 = gr__snap_take(s);
 
@@ -631,6 +649,10 @@ static void gr__slot_run(gr__slot *s) {
   for (int iter = 0;; iter++) {
     const double t_iter = gr_time_now();
     const gr__snap it0 = gr__snap_take(s);
+    /* Bytes sent in this iteration: by the exchange, and by any exchange
+     * the primitive asks for inside its iterate (gr_part_refresh). */
+    uint64_t sent_before = 0;
+    for (int j = 0; j < e->n && bytes_to; j++) sent_before += bytes_to[j];
     const gr_eid level_in = global_in;
     /* f[cur] is the input; the output goes to the next slot and, between
      * devices, the exchange turns it into the one after. */
@@ -693,11 +715,10 @@ static void gr__slot_run(gr__slot *s) {
       x.skip = failed;
       x.combine_set = it.combine_set;
       x.combine = it.combine;
-      uint64_t before = 0, after = 0;
-      for (int j = 0; j < e->n && bytes_to; j++) before += bytes_to[j];
       st = e->cfg.exchange->exchange(s->xlocal, &s->part, &x);
-      for (int j = 0; j < e->n && bytes_to; j++) after += bytes_to[j];
-      s->iter_bytes[cell] = after - before;
+      uint64_t sent_after = 0;
+      for (int j = 0; j < e->n && bytes_to; j++) sent_after += bytes_to[j];
+      s->iter_bytes[cell] = sent_after - sent_before;
       if (st == GR_ERR_ABORTED) return;
       if (st < 0) gr__fail(e, s->index, st);
       s->out_size = next->size;
@@ -741,6 +762,7 @@ static void gr__slot_run(gr__slot *s) {
       te.transfer_ms = it1.rs.transfer_ms - it0.rs.transfer_ms;
       te.combine_ms = it1.rs.combine_ms - it0.rs.combine_ms;
       te.wait_ms = it1.waited_ms - it0.waited_ms;
+      te.work_ms = (gr_time_now() - t_iter) * 1e3 - te.wait_ms;
       te.launches = (uint32_t)(it1.act.launches - it0.act.launches);
       te.waits = (uint32_t)(it1.act.waits - it0.act.waits);
       te.copies = (uint32_t)(it1.act.copies - it0.act.copies);
@@ -748,6 +770,7 @@ static void gr__slot_run(gr__slot *s) {
       te.allocations = (uint32_t)(it1.act.allocations - it0.act.allocations);
       te.barriers = (uint32_t)(it1.barriers - it0.barriers);
       te.bytes = s->iter_bytes[cell];
+      te.bytes_in = it1.rs.bytes_received - it0.rs.bytes_received;
       gr__timeline_add(&s->rs, &te);
     }
     if ((global_in == 0 && global_pending == 0) || all_converged) break;
@@ -761,11 +784,25 @@ static void gr__slot_run(gr__slot *s) {
   if (gr_sync_wait(&s->sync)) return;
   if (s->index == 0) e->t1 = gr_time_now();
   s->rs.wait_ms = s->sync.waited_ms;
+  s->rs.work_ms = (gr_time_now() - t_run) * 1e3 - s->rs.wait_ms;
   const gr__snap run1 = gr__snap_take(s);
   s->rs.launches = run1.act.launches - run0.act.launches;
   s->rs.waits = run1.act.waits - run0.act.waits;
   s->rs.allocations = run1.act.allocations - run0.act.allocations;
   s->rs.barriers = run1.barriers - run0.barriers;
+}
+
+/* A run holds the turn (cfg.turns) from its start to its end except at
+ * barriers, where gr_sync_wait gives it up and takes it again. */
+static void gr__slot_run(gr__slot *s) {
+  struct gr_enactor *e = s->e;
+  if (e->cfg.turns) pthread_mutex_lock(&e->turn);
+  gr__slot_loop(s);
+  if (e->cfg.turns) {
+    const gr_status st = gr_device_sync(s->dev);
+    if (st < 0) gr__fail(e, s->index, st);
+    pthread_mutex_unlock(&e->turn);
+  }
 }
 
 static void gr__slot_extract(gr__slot *s) {
@@ -858,6 +895,7 @@ gr_status gr_enactor_create(gr_enactor **out, const gr_enactor_config *cfg) {
   e->n = cfg->n_devices;
   e->fail_dev = -1;
   pthread_mutex_init(&e->mu, NULL);
+  pthread_mutex_init(&e->turn, NULL);
   pthread_cond_init(&e->cv_cmd, NULL);
   pthread_cond_init(&e->cv_done, NULL);
   /* GPUs' threads spin up to 200 us at a barrier before sleeping; CPU
@@ -1007,6 +1045,7 @@ void gr_enactor_destroy(gr_enactor **ep) {
   free(e->slots);
   gr__barrier_fini(&e->bar);
   pthread_mutex_destroy(&e->mu);
+  pthread_mutex_destroy(&e->turn);
   pthread_cond_destroy(&e->cv_cmd);
   pthread_cond_destroy(&e->cv_done);
   free(e);

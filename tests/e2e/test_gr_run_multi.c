@@ -645,6 +645,19 @@ START_TEST(bc_sources_on_many_devices_equal_one_device) {
 }
 END_TEST
 
+/* Devices taking turns (--turns) compute what one device does, under
+ * every combination; NCCL, whose transfers need every device at once, is
+ * refused with the reason. */
+START_TEST(devices_taking_turns_equal_one_device) {
+  const char *t = on_gpu() ? "p2p" : NULL;
+  const char *turns[] = {"--turns", "--timeline", NULL};
+  matrix_with("bfs", NULL, "kron:10:8", turns, t, 3);
+  matrix_cmp("pr", NULL, "kron:10:8", turns, t, 3, 1e-5);
+  ck_assert_int_eq(run_dev(NULL, 2, "nccl", "--gen", "kron:8:4", "--turns", NULL), 2);
+  assert_err_has("turns");
+}
+END_TEST
+
 START_TEST(pr_pull_needs_the_broadcast_exchange) {
   ck_assert_int_eq(run_dev(NULL, 2, on_gpu() ? "p2p" : NULL, "--primitive", "pr", "--gen", "kron:8:4", "--comm",
                            "selective", "--direction", "pull", NULL),
@@ -1218,6 +1231,7 @@ int main(void) {
       GR__CASE(bc_on_many_devices_equals_one_device, "multi_device sliced", 1800),
       GR__CASE(bc_sources_on_many_devices_equal_one_device, "multi_device", 1800),
       GR__CASE(broadcast_formats_equal_one_device, "multi_device", 1800),
+      GR__CASE(devices_taking_turns_equal_one_device, "multi_device sliced", 1800),
       GR__CASE(bfs_over_nccl_equals_one_device, "multi_device sliced", 1800),
       GR__CASE(summary_reports_partition_exchange_and_time_split, "multi_device", 1800),
       GR__CASE(failure_on_one_device_ends_the_run_cleanly, "failures", 600),

@@ -92,6 +92,40 @@ with tempfile.TemporaryDirectory() as d:
         check_png(os.path.join(out, name))
     assert not os.path.exists(os.path.join(out, "speedup.png"))
 
+    # --turns: every row has its devices' work and the model's time, the
+    # baseline's ratios are 1, and the ratios are the rows' own figures
+    # over the baseline's work; the work table is printed.
+    out = os.path.join(d, "turns")
+    r = run(os.path.join(configs, "ci-strong.json"), out, "--turns", "--no-plots", "--link-gbs", "1",
+            "--barrier-us", "2")
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = rows_of(out)
+    check_rows(rows, "strong", [1, 2, 3], {n: "kron:12:8" for n in (1, 2, 3)})
+    assert "work per device" in r.stdout and "model x" in r.stdout, r.stdout
+    for prim in ("bfs", "dobfs"):
+        mine = {int(x["devices"]): x for x in rows if x["primitive"] == prim}
+        base = float(mine[1]["work_max_ms"])
+        assert base > 0 and float(mine[1]["work_max_ratio"]) == 1.0, mine[1]
+        assert float(mine[1]["model_speedup"]) == 1.0, mine[1]
+        for n, x in mine.items():
+            assert "--turns --timeline" in x["command"] and x["logical"] == "false", x
+            wmax, wsum = float(x["work_max_ms"]), float(x["work_sum_ms"])
+            assert 0 < wmax <= wsum + 1e-9 and float(x["model_ms"]) > 0, x
+            assert abs(float(x["work_max_ratio"]) - wmax / base) < 1e-4 * wmax / base, x
+            assert abs(float(x["work_sum_ratio"]) - wsum / base) < 1e-4 * wsum / base, x
+            assert abs(float(x["model_speedup"]) - float(mine[1]["model_ms"]) / float(x["model_ms"])) < 1e-3, x
+            if n > 1:
+                # 1 GB/s moves a few hundred kB in a few hundred microseconds:
+                # the link's share shows in the model, beyond the work.
+                assert float(x["exchange_max_ms"]) > 0, x
+                assert float(x["model_ms"]) > float(x["work_max_ms"]) / n, x
+    rep = json.load(open(os.path.join(out, "scale.json")))
+    for row in rep["rows"]:
+        js = json.load(open(os.path.join(out, row["report"])))
+        assert js["turns"] is True and all(len(x["devices"]) == row["devices"] for x in js["runs"]), row
+        assert all(x["timeline"] and all("work_ms" in e and "bytes_in" in e for e in x["timeline"])
+                   for x in js["runs"]), row
+
     # Device counts above --max-devices are skipped with a note.
     out = os.path.join(d, "max")
     r = run(os.path.join(configs, "ci-strong.json"), out, "--max-devices", "2", "--no-plots")
@@ -148,6 +182,11 @@ with tempfile.TemporaryDirectory() as d:
     assert "skipped 4 devices: 2 devices here (GPUs counted by gr_run, GR_DEVICE_MAP=0,0)" in r.stderr, r.stderr
     assert "skipped nccl on 2 devices" in r.stderr, r.stderr
     assert [(x["devices"], x["transport"]) for x in rows_of(out)] == [("1", "-"), ("2", "host")], rows_of(out)
+    # Two devices on one GPU are logical: no measured speedup, and the
+    # plots say so.
+    assert [x["logical"] for x in rows_of(out)] == ["false", "true"], rows_of(out)
+    assert rows_of(out)[1]["speedup"] == "" and rows_of(out)[1]["efficiency"] == "", rows_of(out)
+    assert "2 logical devices on 1 GPU" in json.load(open(os.path.join(out, "scale.json")))["devices_here"]
 
     # Bad configs: exit 2 before anything runs, naming the key at fault.
     bad = [
@@ -192,4 +231,43 @@ assert row["phases"] == report["phases"] and row["compute_ms"] == 2.0, row
 del report["phases"]
 row = gr_scale.summarize(report)
 assert row["phases"] is None and row["load_s"] is None, row
+
+# The model's arithmetic: per iteration the slowest device's work less its
+# transfer, plus its larger byte count over the link and its barriers;
+# one device pays no link or barrier.
+def step(dev, work, transfer=0.0, out=0, inn=0, barriers=0):
+    return {"device": dev, "work_ms": work, "transfer_ms": transfer, "bytes": out, "bytes_in": inn,
+            "barriers": barriers}
+
+
+two = {"timeline": [step(0, 1.0, 0.1, 2_000_000, 1_000_000, 3), step(0, 2.0, 0.0, 0, 4_000_000, 3),
+                    step(1, 1.5, 0.2, 1_000_000, 2_000_000, 3), step(1, 0.5, 0.0, 4_000_000, 0, 3)]}
+# Iteration 0: device 0 0.9 + 2 MB / 1 GB/s (2 ms) + 3 x 10 us = 2.93; device 1
+# 1.3 + 2 + 0.03 = 3.33. Iteration 1: device 0 2.0 + 4 + 0.03 = 6.03; device 1
+# 0.5 + 4 + 0.03 = 4.53. Sum of the slowest: 3.33 + 6.03.
+assert abs(gr_scale.model_time(two, 1.0, 10.0) - 9.36) < 1e-9, gr_scale.model_time(two, 1.0, 10.0)
+# A faster link and free barriers leave the work: 1.3 + 2.0 plus 2 and 4 MB at 1000 GB/s.
+assert abs(gr_scale.model_time(two, 1000.0, 0.0) - (1.3 + 0.002 + 2.0 + 0.004)) < 1e-9
+one = {"timeline": [step(0, 1.0, 0.0, 5_000_000, 5_000_000, 9), step(0, 0.25)]}
+assert gr_scale.model_time(one, 1.0, 10.0) == 1.25
+assert gr_scale.model_time({"timeline": []}, 1.0, 1.0) is None
+rep = {"turns": True, "runs": [{"devices": [{"work_ms": 3.0, "package_ms": 0.5, "transfer_ms": 0.3,
+                                             "combine_ms": 0.2}, {"work_ms": 2.0, "package_ms": 0.1,
+                                                                  "transfer_ms": 0.3, "combine_ms": 0.1}],
+                                "timeline": two["timeline"]}]}
+w = gr_scale.work_figures(rep, 1.0, 10.0)
+assert w["work_max_ms"] == 3.0 and w["work_sum_ms"] == 5.0 and abs(w["exchange_max_ms"] - 1.0) < 1e-12, w
+assert abs(w["model_ms"] - 9.36) < 1e-9, w
+assert gr_scale.work_figures(dict(rep, turns=False), 1.0, 10.0) == {}
+# Ratios against the baseline: work over the baseline's work, the model's
+# speedup as the baseline's model time over the row's (weak: times devices).
+base = {"devices": 1, "work_max_ms": 4.0, "model_ms": 8.0}
+row = dict(w, devices=2)
+gr_scale.add_work_ratios(row, base, "strong")
+assert row["work_max_ratio"] == 0.75 and row["work_sum_ratio"] == 1.25 and row["exchange_ratio"] == 0.25, row
+assert abs(row["model_speedup"] - 8.0 / 9.36) < 1e-12, row
+gr_scale.add_work_ratios(row, base, "weak")
+assert abs(row["model_speedup"] - 2 * 8.0 / 9.36) < 1e-12, row
+assert gr_scale.logical_devices("0,0,1,1", 2) and not gr_scale.logical_devices("0,1,0,1", 2)
+assert not gr_scale.logical_devices(None, 4) and not gr_scale.logical_devices("0,0", 1)
 print("gr_scale: ok")

@@ -36,6 +36,13 @@ typedef struct gr_enactor_config {
   /* CUDA backend, optional: the GPU of each device (n_devices physical
    * ordinals, repeats allowed); NULL = device i on GPU i (GR_DEVICE_MAP). */
   const int *gpus;
+  /* The devices take turns during runs: a device works only while it holds
+   * the run's turn, which it gives up (its stream drained) whenever it
+   * waits at a barrier. Each device's work is then timed alone even where
+   * several share one GPU (logical devices): gr_timeline_entry.work_ms is
+   * what it would take on a GPU of its own. Runs take longer; transports
+   * whose transfers need every device at once (NCCL) cannot take turns. */
+  bool turns;
 } gr_enactor_config;
 
 typedef struct gr_device_report {

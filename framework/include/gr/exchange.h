@@ -41,8 +41,13 @@ double gr_sync_waited_ms(const gr_sync *s);
 typedef struct gr_timeline_entry {
   int iteration;
   double compute_ms, package_ms, transfer_ms, combine_ms, wait_ms;
+  /* The iteration's wall time less its waiting: what this device itself
+   * took (its kernels, launches and host waits). Alone on its GPU only
+   * where devices have one each, or take turns (gr_enactor_config.turns). */
+  double work_ms;
   uint32_t launches, waits, copies, memsets, allocations, barriers;
-  uint64_t bytes; /* put on the wire by this device */
+  uint64_t bytes;    /* put on the wire by this device */
+  uint64_t bytes_in; /* received by this device */
 } gr_timeline_entry;
 
 /* Where the time and bytes of one device went during a run. */
@@ -52,9 +57,11 @@ typedef struct gr_device_run_stats {
   double transfer_ms; /* moving packages between devices */
   double combine_ms;  /* applying what arrived */
   double wait_ms;     /* barriers: waiting for the slowest device */
+  double work_ms;     /* the run's wall time less wait_ms (gr_timeline_entry.work_ms) */
   uint64_t items_sent;
   uint64_t items_received;
   uint64_t *bytes_to; /* per peer device: bytes this device sent to it */
+  uint64_t bytes_received; /* from all peers */
   /* What the host asked of the device during the run's iterations. */
   uint64_t launches, waits, allocations, barriers;
   /* Per iteration, when the enactor was asked to keep a timeline. */

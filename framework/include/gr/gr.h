@@ -93,6 +93,10 @@ void gr_options_destroy(gr_options **o);
  *   transport     auto, host, p2p or nccl
  *   comm-format   auto, list or bitmap
  *   timeline      keep every iteration's figures per device (off)
+ *   turns         the devices take turns during runs, so that each one's
+ *                 work (gr_device_split.work_ms) is timed alone even where
+ *                 several share one GPU; runs take longer; not with the
+ *                 nccl transport (off)
  *   seed          seed of partitioners, generators, random weights and
  *                 random sources (default 1)
  * Graphs (read by gr_graph_open, gr_graph_generate, gr_graph_create_*):
@@ -389,6 +393,11 @@ typedef struct gr_device_split {
   uint64_t items_sent, items_received;
   uint64_t launches, waits, allocations, barriers;
   int timeline_len;         /* entries for gr_stats_get_timeline ("timeline" on) */
+  /* The run's wall time less wait_ms: what the device itself took (its
+   * kernels, launches, host waits); alone on its GPU where devices have
+   * one each or take turns ("turns"). */
+  double work_ms;
+  uint64_t bytes_received;  /* from all peers */
 } gr_device_split;
 gr_status gr_stats_get_device(const gr_stats *s, int device, gr_device_split *out);
 /* Bytes device `device` sent to device `peer` (0 when out of range). */
@@ -398,7 +407,9 @@ typedef struct gr_timeline_step {
   int iteration;
   double compute_ms, package_ms, transfer_ms, combine_ms, wait_ms;
   uint32_t launches, waits, copies, memsets, allocations, barriers;
-  uint64_t bytes;
+  uint64_t bytes;    /* sent */
+  double work_ms;    /* as gr_device_split.work_ms, for this iteration */
+  uint64_t bytes_in; /* received */
 } gr_timeline_step;
 gr_status gr_stats_get_timeline(const gr_stats *s, int device, int k, gr_timeline_step *out);
 

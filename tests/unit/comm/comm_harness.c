@@ -608,7 +608,7 @@ gr_status xh_bfs_run(gr_graph *g, const xh_bfs_config *c, const gr_vid *sources,
   o.mark_pred = !c->no_preds;
   *stage = XH_SETUP;
   gr_enactor_config cfg = {&gr_bfs_primitive, &o, c->backend, c->n_devices, c->cpu_threads,
-                           GR_MEM_POLICY_INIT, NULL, NULL, NULL, false, false, NULL};
+                           GR_MEM_POLICY_INIT, NULL, NULL, NULL, false, false, NULL, false};
   if (c->n_devices == 1) {
     GR_CHECK_GOTO(gr_subgraph_whole(&whole, g, false), st, fail);
     cfg.subs = &whole;

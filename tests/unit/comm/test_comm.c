@@ -1041,7 +1041,7 @@ START_TEST(enactor_on_several_devices_needs_an_exchange) {
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
   gr_subgraph *subs[2] = {sub, sub};
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 2, 1, GR_MEM_POLICY_INIT, subs, NULL, NULL, false, false, NULL};
+  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 2, 1, GR_MEM_POLICY_INIT, subs, NULL, NULL, false, false, NULL, false};
   gr_enactor *e = NULL;
   ck_assert_int_eq(gr_enactor_create(&e, &cfg), GR_ERR_INVALID_ARG);
   ck_assert_ptr_null(e);
@@ -1063,7 +1063,7 @@ START_TEST(exchange_set_up_for_other_device_count_is_refused) {
   gr_comm *comm = NULL;
   ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, 3, &co), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 2, 1, GR_MEM_POLICY_INIT, subs, NULL, NULL, false, false, NULL};
+  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 2, 1, GR_MEM_POLICY_INIT, subs, NULL, NULL, false, false, NULL, false};
   cfg.exchange = &gr_comm_exchange_ops;
   cfg.exchange_shared = comm;
   gr_enactor *e = NULL;

@@ -118,7 +118,7 @@ static void run_bfs_on_cpu(gr_graph *g, int threads, bool pred) {
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   o.mark_pred = pred;
-  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 1, threads, GR_MEM_POLICY_INIT, &sub, NULL, NULL, false, false, NULL};
+  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 1, threads, GR_MEM_POLICY_INIT, &sub, NULL, NULL, false, false, NULL, false};
   gr_enactor *e = NULL;
   ck_assert_int_eq(gr_enactor_create(&e, &cfg), GR_SUCCESS);
   const gr_csr *c = gr_graph_out(g);
@@ -163,7 +163,7 @@ START_TEST(iteration_limit_stops_early) {
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   o.max_iterations = 5;
-  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 1, 2, GR_MEM_POLICY_INIT, &sub, NULL, NULL, false, false, NULL};
+  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 1, 2, GR_MEM_POLICY_INIT, &sub, NULL, NULL, false, false, NULL, false};
   gr_enactor *e = NULL;
   ck_assert_int_eq(gr_enactor_create(&e, &cfg), GR_SUCCESS);
   gr_run_args a = {0, 0, NULL, 0};
@@ -183,7 +183,7 @@ START_TEST(allocation_failure_names_the_device_and_frees_everything) {
   gr_subgraph *sub = NULL;
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 1, 2, GR_MEM_POLICY_INIT, &sub, NULL, NULL, false, false, NULL};
+  gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 1, 2, GR_MEM_POLICY_INIT, &sub, NULL, NULL, false, false, NULL, false};
   for (int n = 1; n <= 8; n++) {
     char spec[32];
     snprintf(spec, sizeof spec, "0:%d", n);
