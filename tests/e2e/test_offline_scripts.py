@@ -11,7 +11,6 @@
 # costs minutes; a runner that breaks there loses them, so its breakage is
 # caught here.
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -618,83 +617,5 @@ assert all(row.endswith(f"FAILED (timeout 3s), stacks: racecheck-test_operators_
 for bad in ("2m", "0.5", "0"):
     r = cs_run("logs7", TOOLS="memcheck", RUN_TIMEOUT=bad)
     assert r.returncode == 2 and f"RUN_TIMEOUT={bad}: give whole seconds" in r.stderr, r.stdout + r.stderr
-# repeat-runs.sh runs a command again and again, PARALLEL at once, for
-# DURATION seconds: the stand-in hangs once (the first run to make the
-# mark) and reports an error once. The hung run is read at WATCH s (its
-# processes' threads and frames, by a stand-in reader) and killed at LIMIT;
-# only the logs of the runs that went wrong are kept.
-rr = os.path.join(top, "tools", "offline", "repeat-runs.sh")
-rrd = os.path.join(tmp, "rr")
-os.makedirs(os.path.join(rrd, "mark"))
-stand_in(os.path.join(rrd, "cmd"),
-         f'#!/bin/sh\nif mkdir "{rrd}/mark/hang" 2>/dev/null; then {hang_sh}; fi\n'
-         f'if mkdir "{rrd}/mark/fail" 2>/dev/null; then\n'
-         '  echo "========= RACECHECK SUMMARY: 3 hazards displayed (3 errors, 0 warnings)"; exit 99\nfi\n'
-         'sleep 0.2\necho "========= ERROR SUMMARY: 0 errors"\n')
-
-
-def rr_env(logs, **env):
-    e = dict(os.environ, PATH=os.path.join(csd, "bin") + ":" + os.environ["PATH"], PARALLEL="2", DURATION="3",
-             LIMIT="4", WATCH="1", THREAD_STACKS=os.path.join(csd, "stacks"), LOG_DIR=os.path.join(rrd, logs))
-    e.update(env)
-    return e
-
-
-def rr_run(logs, *cmd, **env):
-    return subprocess.run(["bash", rr] + list(cmd), env=rr_env(logs, **env), capture_output=True, text=True,
-                          timeout=120)
-
-
-r = rr_run("logs", os.path.join(rrd, "cmd"), "--some", "argument")
-assert r.returncode == 1, r.stdout + r.stderr
-with open(os.path.join(rrd, "logs", "runs.txt")) as f:
-    runs = [line.split() for line in f.read().splitlines()]
-assert len(runs) >= 4, runs
-hung = [x for x in runs if x[2] == "124"]
-failed = [x for x in runs if x[2] == "99"]
-assert len(hung) == 1 and hung[0][8] == "yes", runs
-assert len(failed) == 1 and failed[0][6] == "3" and failed[0][8] == "no", runs
-assert all(x[2] == "0" and x[6] == "0" and x[8] == "no" for x in runs if x not in hung + failed), runs
-kept = sorted(f for f in os.listdir(os.path.join(rrd, "logs")) if f != "runs.txt")
-assert kept == sorted([hung[0][0] + ".log", hung[0][0] + ".log.hang", failed[0][0] + ".log"]), kept
-with open(os.path.join(rrd, "logs", hung[0][0] + ".log.hang")) as f:
-    got = f.read()
-assert re.search(r"##### \d+ s into the run", got) and "=== pid " in got and "=== frames of pid " in got, got
-assert "stacks --stop " in got and "##### the run ended after the first read" in got, got
-last = r.stdout.strip().splitlines()
-assert last[-2].split()[:5] == [str(len(runs)), "2", "1", "1", "1"], r.stdout
-assert "runs of: " + os.path.join(rrd, "cmd") + " --some argument" in r.stdout, r.stdout
-# Runs that all end well, in the same folder again: exit 0, the earlier
-# loop's logs and reads gone, none kept.
-r = rr_run("logs", os.path.join(rrd, "cmd"), DURATION="1")
-assert r.returncode == 0, r.stdout + r.stderr
-assert os.listdir(os.path.join(rrd, "logs")) == ["runs.txt"], os.listdir(os.path.join(rrd, "logs"))
-for bad, cmd, said in ((dict(PARALLEL="0"), "cmd", "must be 1 or more"), (dict(DURATION="0"), "cmd", "must be 1 or more"),
-                       (dict(LIMIT="1.5"), "cmd", "LIMIT=1.5: give whole"), (dict(), None, "usage:"),
-                       (dict(), "no-such-cmd", "command not found")):
-    r = rr_run("logs3", *([os.path.join(rrd, cmd)] if cmd else []), **bad)
-    assert r.returncode == 2 and said in r.stderr, (bad, r.stderr)
-# An interrupt ends the loop and every run at once, not at their limit.
-stand_in(os.path.join(rrd, "hang"), f"#!/bin/sh\n{hang_sh}\n")
-t0 = time.time()
-proc = subprocess.Popen(["bash", rr, os.path.join(rrd, "hang")], env=rr_env("logs4", DURATION="60", LIMIT="60", WATCH="0"),
-                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-time.sleep(1.5)
-proc.send_signal(2)
-out, err = proc.communicate(timeout=30)
-assert proc.returncode == 130 and "interrupted" in err and time.time() - t0 < 20, (proc.returncode, err)
-for _ in range(50):
-    left = subprocess.run(["pgrep", "-f", os.path.join(rrd, "hang")], capture_output=True, text=True).stdout.split()
-    if not left:
-        break
-    time.sleep(0.1)
-assert not left, left
-# The launch counter, where CUDA and CUPTI built it: the CUDA driver loads
-# an injection library by this one exported name, so a rename or a static
-# would leave it never called (and no launch counted, silently).
-counter = os.path.join(build, "tools", "launch-count.so")
-if os.path.exists(counter):
-    syms = subprocess.run(["nm", "-D", "--defined-only", counter], capture_output=True, text=True).stdout.split()
-    assert "InitializeInjection" in syms, syms
 holder.cleanup()
 print("ok")

@@ -90,10 +90,28 @@ export GR_TEST_TMP_DIR=$build/test-tmp
 : >"$logs/table.txt"
 status=0
 
-# descendants PID: the processes below a process; reports_in LOG TOOL: what
-# the tool reported in a run's log.
-# shellcheck source=tools/offline/procs.sh
-. "$top/tools/offline/procs.sh"
+# The processes below a process, each before its own children (pgrep).
+descendants() {
+  local c
+  for c in $(pgrep -P "$1"); do
+    echo "$c"
+    descendants "$c"
+  done
+}
+
+# reports_in LOG [TOOL]: what compute-sanitizer reported in a run's log,
+# from its own summary lines only (its prefix; the program's output shares
+# the log). racecheck sums up as "RACECHECK SUMMARY: N hazards displayed
+# (E errors, W warnings)", N counting the warnings too; the other tools as
+# "ERROR SUMMARY: N errors". Without TOOL, either.
+reports_in() {
+  local summary='========= (ERROR|RACECHECK) SUMMARY: [0-9]+'
+  case ${2:-} in
+    racecheck) summary='========= RACECHECK SUMMARY: [0-9]+' ;;
+    ?*) summary='========= ERROR SUMMARY: [0-9]+' ;;
+  esac
+  grep -oE "$summary" "$1" | awk '{s += $4} END {print s + 0}'
+}
 
 # Watches a run (the pid of its timeout) of the program at path prog: if it
 # is still going a little before its limit (10 s; at half the limit when
@@ -155,8 +173,8 @@ sanitize() {
   if [ "$errors" -gt 0 ] || { [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; }; then verdict=FAILED; status=1; fi
   [ "$rc" -eq 124 ] && verdict="FAILED (timeout ${limit}s)"
   # racecheck with two host threads launching into one context sometimes
-  # leaves a kernel running without end, in gr and in racecheck-hang-probe
-  # alike (no gr code there; the figures: docs/reliability.md), so such a
+  # leaves a kernel running without end, in gr and in a program apart from
+  # gr alike (docs/history/reliability.md), so such a
   # timeout is said apart: run it again before reading it as gr's.
   [ "$rc" -eq 124 ] && [ "$tool" = racecheck ] && [ "$shared" = yes ] &&
     verdict="$verdict, devices sharing a GPU (racecheck's own hang there: run again)"

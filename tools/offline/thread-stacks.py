@@ -13,7 +13,10 @@ backtrace: stale return addresses left on the stack show up too. A running
 thread (a spin) has no saved stack pointer; --stop stops the process
 (SIGSTOP) while reading, so that every thread has one and its program
 counter is named too, then lets it go on (SIGCONT). Needs read access to
-/proc/PID/mem (the same user, or root), addr2line and nm (binutils)."""
+/proc/PID/mem (the same user, or root), addr2line and nm (binutils).
+
+compute-sanitizer.sh reads every run near its limit with it (THREAD_STACKS),
+so that a hang under a tool says where each thread waits."""
 import bisect
 import functools
 import os
