@@ -88,6 +88,12 @@ struct gr_comm {
   gr__pkg pkg[GR_COMM_MAX_DEVICES][GR_COMM_MAX_DEVICES];
   uint64_t recv_capacity[GR_COMM_MAX_DEVICES];
   gr_comm_format format;
+  /* While the border lists are made (gr_part_refresh): each device's copies
+   * of other devices' vertices, as ids on their owners, grouped by owner:
+   * owner i's at border_ids[j][border_begin[j][i] .. border_begin[j][i+1])
+   * of device j (host memory, read by owner i after a barrier). */
+  const gr_vid *border_ids[GR_COMM_MAX_DEVICES];
+  uint64_t border_begin[GR_COMM_MAX_DEVICES][GR_COMM_MAX_DEVICES + 1];
 };
 
 /* Whether any device must grow its receive buffer for this iteration's

@@ -168,6 +168,16 @@ typedef struct gr__xlocal {
   int64_t fault_at;
   unsigned fault_delay_ms;
   uint64_t transfers;
+  /* Owner -> copy (gr_part_refresh), for primitives that refresh copies:
+   * the border lists, made at the first run's prepare. Per peer j, the
+   * owned vertices whose entries go to j (bsend) and the copies here of
+   * j's vertices (brecv), local ids in ascending global id, peer after
+   * peer; entry k of one device's list to j is entry k of j's list from
+   * it, so only values travel. */
+  bool borders, borders_ready;
+  gr_buffer bsend, brecv, rsend;
+  uint64_t send_begin[GR_COMM_MAX_DEVICES + 1], recv_begin[GR_COMM_MAX_DEVICES + 1];
+  gr_vid *border_ids; /* host, while the lists are made */
 } gr__xlocal;
 
 static const gr_xk_ops *gr__xk_ops(const gr_device *dev) {
@@ -204,7 +214,8 @@ static gr_status gr__upload(gr_buffer *b, gr_device *dev, const void *host, size
 static void gr__detach(void *local, gr_part *p) {
   gr__xlocal *x = local;
   if (!x) return;
-  gr_buffer *bufs[] = {&x->owner, &x->convert, &x->g2l, &x->cull, &x->recv, &x->counters};
+  gr_buffer *bufs[] = {&x->owner, &x->convert, &x->g2l, &x->cull, &x->recv, &x->counters, &x->bsend, &x->brecv,
+                       &x->rsend};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) gr_buffer_release(bufs[i]);
   for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
     gr_buffer_release(&x->list[j]);
@@ -212,6 +223,7 @@ static void gr__detach(void *local, gr_part *p) {
   }
   if (x->hc) gr_device_host_free(p->dev, x->hc);
   gr_device_marks_destroy(&x->marks);
+  free(x->border_ids);
   free(x);
 }
 
@@ -258,6 +270,7 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
   x->n = p->count;
   x->prim = prim;
   x->k = gr__xk_ops(p->dev);
+  x->borders = prim->refreshes_copies;
   x->fault_countdown = gr__fault_hook("GR_FAULT_TRANSPORT", x->me, &x->fault_delay_ms);
   x->fault_at = x->fault_countdown;
   GR_CHECK_GOTO(prim->payload(slice, p, &x->pay), st, fail);
@@ -637,8 +650,216 @@ static gr_status gr__exchange(void *local, gr_part *p, gr_exchange_step *s) {
   return st;
 }
 
+/* ---- owner -> copy ---------------------------------------------------------- */
+
+/* This device's copies of other devices' vertices, grouped by owner in
+ * ascending global id: their local ids (uploaded into brecv) and their ids
+ * on their owners (x->border_ids, published for the owners). Under 1-hop
+ * proxies they are the proxies, already so grouped; under duplicate-all
+ * proxies the vertices of other devices that the owned rows reach (CSR,
+ * and the CSC where it is its own). */
+static gr_status gr__borders_mine(gr__xlocal *x, gr_part *p) {
+  const gr_subgraph *sub = p->sub;
+  const int n = x->n;
+  const uint64_t nl = sub->n_local;
+  gr_status st = GR_SUCCESS;
+  uint8_t *mark = NULL;
+  gr_vid *local = NULL;
+  uint64_t *begin = x->c->border_begin[x->me];
+  uint64_t total = 0;
+  if (sub->peer_begin) {
+    const uint64_t lo = sub->peer_begin[0];
+    total = (uint64_t)sub->peer_begin[n] - lo;
+    for (int i = 0; i <= n; i++) begin[i] = (uint64_t)sub->peer_begin[i] - lo;
+    GR_CHECK_GOTO(gr_host_alloc((void **)&local, (total ? total : 1) * sizeof *local, "border lists"), st, done);
+    GR_CHECK_GOTO(gr_host_alloc((void **)&x->border_ids, (total ? total : 1) * sizeof *x->border_ids, "border lists"),
+                  st, done);
+    for (uint64_t k = 0; k < total; k++) {
+      local[k] = (gr_vid)(lo + k);
+      x->border_ids[k] = sub->owner_local[lo + k];
+    }
+  } else {
+    GR_CHECK_GOTO(gr_host_calloc((void **)&mark, nl ? nl : 1, 1, "border marks"), st, done);
+    const gr_csr *in = sub->in.offsets && sub->in.indices != sub->out.indices ? &sub->in : NULL;
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (uint64_t u = 0; u < nl; u++) {
+      if (sub->owner[u] != x->me) continue;
+      for (int dir = 0; dir < 2; dir++) {
+        const gr_csr *c = dir ? in : &sub->out;
+        if (!c) continue;
+        for (gr_eid e = c->offsets[u]; e < c->offsets[u + 1]; e++) {
+          const gr_vid w = c->indices[e];
+          /* Byte stores of the same value: no thread needs another's. */
+          if (sub->owner[w] != x->me) __atomic_store_n(&mark[w], 1, __ATOMIC_RELAXED);
+        }
+      }
+    }
+    uint64_t count[GR_COMM_MAX_DEVICES] = {0};
+    for (uint64_t v = 0; v < nl; v++) count[sub->owner[v]] += mark[v];
+    for (int i = 0; i < n; i++) {
+      begin[i] = total;
+      total += count[i];
+    }
+    begin[n] = total;
+    GR_CHECK_GOTO(gr_host_alloc((void **)&local, (total ? total : 1) * sizeof *local, "border lists"), st, done);
+    uint64_t at[GR_COMM_MAX_DEVICES];
+    memcpy(at, begin, sizeof at);
+    for (uint64_t v = 0; v < nl; v++)
+      if (mark[v]) local[at[sub->owner[v]]++] = (gr_vid)v;
+    x->border_ids = local; /* duplicate-all: local ids are the owners' ids */
+    local = NULL;
+  }
+  memcpy(x->recv_begin, begin, (size_t)(n + 1) * sizeof *begin);
+  GR_CHECK_GOTO(gr__upload(&x->brecv, p->dev, local ? local : x->border_ids, total * sizeof(gr_vid),
+                           "border lists (copies)"),
+                st, done);
+  x->c->border_ids[x->me] = x->border_ids;
+done:
+  free(mark);
+  free(local);
+  return st;
+}
+
+/* This device's lists to its peers: peer j's copies of its vertices, in
+ * the ids j published (its own local ids), uploaded into bsend. */
+static gr_status gr__borders_theirs(gr__xlocal *x, gr_part *p) {
+  const gr_comm *c = x->c;
+  const int n = x->n, me = x->me;
+  gr_vid *ids = NULL;
+  uint64_t total = 0;
+  for (int j = 0; j < n; j++) {
+    x->send_begin[j] = total;
+    if (j != me) total += c->border_begin[j][me + 1] - c->border_begin[j][me];
+  }
+  x->send_begin[n] = total;
+  GR_CHECK(gr_host_alloc((void **)&ids, (total ? total : 1) * sizeof *ids, "border lists"));
+  for (int j = 0; j < n; j++)
+    if (j != me)
+      memcpy(ids + x->send_begin[j], c->border_ids[j] + c->border_begin[j][me],
+             (x->send_begin[j + 1] - x->send_begin[j]) * sizeof *ids);
+  const gr_status st = gr__upload(&x->bsend, p->dev, ids, total * sizeof *ids, "border lists (owned)");
+  free(ids);
+  return st;
+}
+
+/* Both lists, between barriers that every device passes (prepare is
+ * called by all of them): publish, read the peers', then let go of the
+ * host copies once no peer reads them. */
+static gr_status gr__borders_make(gr__xlocal *x, gr_part *p, gr_sync *sync) {
+  const double t0 = gr_time_now();
+  gr_status st = gr__borders_mine(x, p);
+  if (st < 0) gr_sync_fail(sync, st);
+  if (gr_sync_wait(sync)) return GR_ERR_ABORTED;
+  st = gr__borders_theirs(x, p);
+  if (st >= 0) st = gr_device_sync(p->dev);
+  if (st < 0) gr_sync_fail(sync, st);
+  if (gr_sync_wait(sync)) return GR_ERR_ABORTED;
+  x->c->border_ids[x->me] = NULL;
+  free(x->border_ids);
+  x->border_ids = NULL;
+  x->borders_ready = true;
+  gr_log(GR_LOG_INFO, GR_SUBSYS_COMM, "device %d: border lists made in %.3f s (%llu entries out, %llu in)", x->me,
+         gr_time_now() - t0, (unsigned long long)x->send_begin[x->n], (unsigned long long)x->recv_begin[x->n]);
+  return GR_SUCCESS;
+}
+
+static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_refresh_args *a,
+                             gr_device_run_stats *stats) {
+  gr__xlocal *x = local;
+  gr_comm *c = x->c;
+  gr_device *dev = p->dev;
+  const int n = x->n, me = x->me;
+  const uint64_t eb = (uint64_t)a->elem_bytes, na = (uint64_t)a->n_arrays;
+  const double t0 = gr_time_now();
+  gr_status st = x->borders_ready ? GR_SUCCESS
+                                  : gr_errorf(GR_ERR_INTERNAL, "device %d: copies refreshed without border lists", me);
+  /* Gather: peer j's message is its list's entries of every array, array
+   * after array. */
+  if (st >= 0) {
+    for (int j = 0; j < n; j++) {
+      const gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0};
+      c->pkg[me][j] = z;
+    }
+    st = gr__reserve_send(x, &x->rsend, dev, (size_t)(x->send_begin[n] * na * eb), &p->mem, "refresh send buffer");
+  }
+  for (int j = 0; j < n && st >= 0; j++) {
+    const uint64_t k = x->send_begin[j + 1] - x->send_begin[j];
+    if (j == me || !k) continue;
+    unsigned char *msg = (unsigned char *)x->rsend.ptr + x->send_begin[j] * na * eb;
+    for (uint64_t q = 0; q < na && st >= 0; q++)
+      st = x->k->gather(dev, msg + q * k * eb, a->arrays[q], (const gr_vid *)x->bsend.ptr + x->send_begin[j], k,
+                        a->elem_bytes);
+    const gr__pkg m = {msg, gr_xk_align8(k * na * eb), k * na * eb, k, GR_XK_LIST, 0};
+    c->pkg[me][j] = m;
+  }
+  /* Peers copy out of the send buffer once past the barrier. */
+  if (st >= 0) st = gr_device_sync(dev);
+  c->recv_capacity[me] = x->recv.capacity;
+  if (st < 0) gr_sync_fail(sync, st);
+  stats->package_ms += (gr_time_now() - t0) * 1e3;
+  if (gr_sync_wait(sync)) return GR_ERR_ABORTED;
+
+  const double t1 = gr_time_now();
+  double waited = 0;
+  gr__xfer t;
+  memset(&t, 0, sizeof t);
+  t.me = me;
+  t.n = n;
+  t.dev = dev;
+  t.recv = &x->recv;
+  t.sync = sync;
+  t.mem = &p->mem;
+  /* As in the exchange: NCCL starts without a barrier of its own unless a
+   * device must grow its receive buffer first. */
+  if (c->transport == GR_TRANSPORT_NCCL && gr__comm_any_recv_grows(c)) {
+    st = gr__transport_reserve_packed(c, &t);
+    if (st < 0) gr_sync_fail(sync, st);
+    const double tw = gr_time_now();
+    if (gr_sync_wait(sync)) return GR_ERR_ABORTED;
+    waited = gr_time_now() - tw;
+  }
+  st = gr_device_mark(x->marks, 0);
+  if (st >= 0) st = c->tops->move(c, &t);
+  if (st >= 0) st = gr_device_mark(x->marks, 1);
+  for (int j = 0; j < n && st >= 0; j++) {
+    const uint64_t k = x->recv_begin[j + 1] - x->recv_begin[j];
+    if (j == me || !k) continue;
+    if (c->pkg[j][me].items != k) {
+      st = gr_errorf(GR_ERR_INTERNAL, "refresh: device %d sent %llu entries for the %llu copies device %d holds", j,
+                     (unsigned long long)c->pkg[j][me].items, (unsigned long long)k, me);
+      break;
+    }
+    const unsigned char *msg = (const unsigned char *)x->recv.ptr + t.recv_offset[j];
+    for (uint64_t q = 0; q < na && st >= 0; q++)
+      st = x->k->scatter(dev, a->arrays[q], msg + q * k * eb, (const gr_vid *)x->brecv.ptr + x->recv_begin[j], k,
+                         a->elem_bytes);
+  }
+  if (st < 0) gr_sync_fail(sync, st);
+  /* Drained before leaving (a failed device too: its stream may hold copies
+   * out of peers' buffers); NCCL gives up when a peer failed. */
+  const gr_status sw = c->tops->wait ? c->tops->wait(c, &t) : gr_device_sync(dev);
+  if (st >= 0 && sw < 0) {
+    st = sw;
+    gr_sync_fail(sync, st);
+  }
+  if (st >= 0) {
+    for (int j = 0; j < n; j++) {
+      stats->bytes_to[j] += t.moved_to[j];
+      if (j != me) stats->bytes_received += c->pkg[j][me].copy;
+    }
+    const double moved = gr_device_marks_ms(x->marks, 0, 1);
+    stats->transfer_ms += moved;
+    stats->combine_ms += (gr_time_now() - t1 - waited) * 1e3 - moved;
+  }
+  /* No device publishes or writes its send buffer again before every peer
+   * has copied out of it. */
+  if (gr_sync_wait(sync)) return GR_ERR_ABORTED;
+  return st;
+}
+
 static gr_status gr__prepare(void *local, gr_part *p, gr_sync *sync) {
   gr__xlocal *x = local;
+  if (x->borders && !x->borders_ready) GR_CHECK(gr__borders_make(x, p, sync));
   if (!x->c->tops->prepare) return GR_SUCCESS;
   /* The scratch below is sent as it is (its bytes do not matter), and NCCL
    * reads messages in 16-byte pieces: zeroed, none of them is read unset. */
@@ -655,4 +876,4 @@ static gr_status gr__prepare(void *local, gr_part *p, gr_sync *sync) {
   return x->c->tops->prepare(x->c, &t, x->counters.ptr);
 }
 
-const gr_exchange_ops gr_comm_exchange_ops = {gr__attach, gr__exchange, gr__detach, gr__prepare};
+const gr_exchange_ops gr_comm_exchange_ops = {gr__attach, gr__exchange, gr__detach, gr__prepare, gr__refresh};

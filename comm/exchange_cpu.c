@@ -263,4 +263,33 @@ static gr_status gr__xk_combine_cpu(gr_device *dev, const gr_xk_combine_args *a)
   return GR_SUCCESS;
 }
 
-const gr_xk_ops gr__xk_ops_cpu = {gr__xk_package_cpu, gr__xk_combine_cpu, NULL};
+static gr_status gr__xk_gather_cpu(gr_device *dev, void *dst, const void *src, const gr_vid *ids, uint64_t n,
+                                   int elem_bytes) {
+  GR_CHECK(gr__device_launch(dev, "gr__xk_gather_cpu", NULL));
+  const int nt = gr_device_cpu_threads(dev);
+  if (elem_bytes == 8) {
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (uint64_t k = 0; k < n; k++) ((uint64_t *)dst)[k] = ((const uint64_t *)src)[ids[k]];
+  } else {
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (uint64_t k = 0; k < n; k++) ((uint32_t *)dst)[k] = ((const uint32_t *)src)[ids[k]];
+  }
+  return GR_SUCCESS;
+}
+
+static gr_status gr__xk_scatter_cpu(gr_device *dev, void *dst, const void *src, const gr_vid *ids, uint64_t n,
+                                    int elem_bytes) {
+  GR_CHECK(gr__device_launch(dev, "gr__xk_scatter_cpu", NULL));
+  const int nt = gr_device_cpu_threads(dev);
+  if (elem_bytes == 8) {
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (uint64_t k = 0; k < n; k++) ((uint64_t *)dst)[ids[k]] = ((const uint64_t *)src)[k];
+  } else {
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (uint64_t k = 0; k < n; k++) ((uint32_t *)dst)[ids[k]] = ((const uint32_t *)src)[k];
+  }
+  return GR_SUCCESS;
+}
+
+const gr_xk_ops gr__xk_ops_cpu = {gr__xk_package_cpu, gr__xk_combine_cpu, NULL, gr__xk_gather_cpu,
+                                  gr__xk_scatter_cpu};

@@ -155,6 +155,11 @@ typedef struct gr_xk_ops {
    * never ends: the launch would wait forever before the transport could
    * notice the failure and abort. */
   gr_status (*load)(gr_device *dev, gr_value_type type);
+  /* Values by position, for refreshing copies (gr_part_refresh): gather
+   * dst[k] = src[ids[k]], scatter dst[ids[k]] = src[k], for k < n, of
+   * elements of elem_bytes (4 or 8). */
+  gr_status (*gather)(gr_device *dev, void *dst, const void *src, const gr_vid *ids, uint64_t n, int elem_bytes);
+  gr_status (*scatter)(gr_device *dev, void *dst, const void *src, const gr_vid *ids, uint64_t n, int elem_bytes);
 } gr_xk_ops;
 
 extern const gr_xk_ops gr__xk_ops_cpu;

@@ -334,6 +334,43 @@ gr_status combine_cuda(gr_device *dev, const gr_xk_combine_args *a) {
   return gr_errorf(GR_ERR_INTERNAL, "exchange combine: unknown value type %d", (int)a->type);
 }
 
+// Values by position (gr_part_refresh): a thread per element, grid-stride.
+template <class E>
+__global__ void __launch_bounds__(kBlock) gather_kernel(E *dst, const E *src, const gr_vid *ids, unsigned long long n) {
+  for (unsigned long long k = blockIdx.x * (unsigned long long)kBlock + threadIdx.x; k < n;
+       k += (unsigned long long)gridDim.x * kBlock)
+    dst[k] = src[ids[k]];
+}
+
+template <class E>
+__global__ void __launch_bounds__(kBlock) scatter_kernel(E *dst, const E *src, const gr_vid *ids, unsigned long long n) {
+  for (unsigned long long k = blockIdx.x * (unsigned long long)kBlock + threadIdx.x; k < n;
+       k += (unsigned long long)gridDim.x * kBlock)
+    dst[ids[k]] = src[k];
+}
+
+gr_status gather_cuda(gr_device *dev, void *dst, const void *src, const gr_vid *ids, uint64_t n, int elem_bytes) {
+  if (!n) return GR_SUCCESS;
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  if (elem_bytes == 8)
+    gather_kernel<<<blocks_for(dev, n), kBlock, 0, s>>>((uint64_t *)dst, (const uint64_t *)src, ids, n);
+  else
+    gather_kernel<<<blocks_for(dev, n), kBlock, 0, s>>>((uint32_t *)dst, (const uint32_t *)src, ids, n);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  return GR_SUCCESS;
+}
+
+gr_status scatter_cuda(gr_device *dev, void *dst, const void *src, const gr_vid *ids, uint64_t n, int elem_bytes) {
+  if (!n) return GR_SUCCESS;
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  if (elem_bytes == 8)
+    scatter_kernel<<<blocks_for(dev, n), kBlock, 0, s>>>((uint64_t *)dst, (const uint64_t *)src, ids, n);
+  else
+    scatter_kernel<<<blocks_for(dev, n), kBlock, 0, s>>>((uint32_t *)dst, (const uint32_t *)src, ids, n);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  return GR_SUCCESS;
+}
+
 template <class T>
 gr_status load_typed() {
   // cudaFuncGetAttributes loads a kernel that lazy loading (the default
@@ -341,6 +378,9 @@ gr_status load_typed() {
   cudaFuncAttributes attr;
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, combine_bits_kernel<T>));
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, combine_list_kernel<T>));
+  // The refresh's scatter follows the moves too.
+  GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, scatter_kernel<uint32_t>));
+  GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, scatter_kernel<uint64_t>));
   return GR_SUCCESS;
 }
 
@@ -356,4 +396,4 @@ gr_status load_cuda(gr_device *dev, gr_value_type type) {
 
 }  // namespace
 
-extern "C" const gr_xk_ops gr__xk_ops_cuda = {package_cuda, combine_cuda, load_cuda};
+extern "C" const gr_xk_ops gr__xk_ops_cuda = {package_cuda, combine_cuda, load_cuda, gather_cuda, scatter_cuda};

@@ -84,6 +84,7 @@ typedef struct gr__slot {
   gr_eid sum_val[2];     /* gr_part_sum, alternating */
   double sum_dbl[2][GR_PART_SUM_DOUBLES]; /* gr_part_sum_double, in the same alternation */
   unsigned sum_calls;
+  double inner_ms; /* exchange steps inside iterate (gr_part_refresh), less their waiting */
   gr_status st;
 } gr__slot;
 
@@ -275,6 +276,25 @@ gr_status gr_part_sum_double(gr_part *p, const double *local, double *total, int
     total[i] = t;
   }
   return GR_SUCCESS;
+}
+
+gr_status gr_part_refresh(gr_part *p, void *const *arrays, int n_arrays, int elem_bytes) {
+  if (!p->sync) return GR_SUCCESS;
+  struct gr_enactor *e = p->sync->e;
+  gr__slot *me = &e->slots[p->sync->index];
+  if (n_arrays < 1 || n_arrays > GR_MAX_PAYLOADS || (elem_bytes != 4 && elem_bytes != 8))
+    return gr_errorf(GR_ERR_INTERNAL, "gr_part_refresh takes 1 to %d arrays of 4- or 8-byte entries, got %d of %d",
+                     GR_MAX_PAYLOADS, n_arrays, elem_bytes);
+  if (!e->cfg.exchange->refresh || !e->cfg.prim->refreshes_copies)
+    return gr_errorf(GR_ERR_INTERNAL, "%s refreshes copies but %s", e->cfg.prim->name,
+                     e->cfg.exchange->refresh ? "its spec does not set refreshes_copies" : "the exchange cannot");
+  const gr_refresh_args a = {arrays, n_arrays, elem_bytes};
+  /* The refresh's own steps count as the exchange's (package, transfer,
+   * combine), not as the iterate's compute. */
+  const double t = gr_time_now(), w = p->sync->waited_ms;
+  const gr_status st = e->cfg.exchange->refresh(me->xlocal, p, p->sync, &a, &me->rs);
+  me->inner_ms += (gr_time_now() - t) * 1e3 - (p->sync->waited_ms - w);
+  return st;
 }
 
 /* Appends one iteration's figures to the run's statistics (thread 0). The
@@ -672,7 +692,7 @@ static void gr__slot_loop(gr__slot *s) {
     }
     it.out->size = 0;
     double t = gr_time_now();
-    const double w = s->sync.waited_ms;
+    const double w = s->sync.waited_ms, inner = s->inner_ms;
     /* Each device's iterations as they start and end: a run that stops
      * making progress shows where each device is (GR_DEBUG=TRACE,
      * GR_DEBUG_SUBSYS=PRIM), which a stack read alone does not. */
@@ -686,7 +706,7 @@ static void gr__slot_loop(gr__slot *s) {
       gr_log(GR_LOG_TRACE, GR_SUBSYS_PRIM, "device %d: iteration %d: ended with %s", s->index, iter,
              gr_status_string(st));
     /* Barriers inside iterate (gr_part_sum) count as waiting, not compute. */
-    s->rs.compute_ms += (gr_time_now() - t) * 1e3 - (s->sync.waited_ms - w);
+    s->rs.compute_ms += (gr_time_now() - t) * 1e3 - (s->sync.waited_ms - w) - (s->inner_ms - inner);
     /* A device that saw another fail inside iterate (gr_part_sum) leaves
      * at that barrier, as every other thread does at the same one. A
      * device whose iterate failed goes on to the exchange's barrier (the

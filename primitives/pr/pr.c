@@ -71,10 +71,9 @@ static gr_status gr__pr_upload_ids(gr_device *dev, gr_buffer *b, const gr_vid *i
   return gr_device_sync(dev);
 }
 
-/* The device lists this run needs, from the host's copy of the part:
- * sources of the push; between devices, the vertices whose values travel
- * (pull: owned vertices with an out-edge to a proxy; push: proxies that an
- * owned vertex points at). */
+/* The device lists a push needs, from the host's copy of the part: its
+ * sources; between devices, the vertices whose partial sums travel (the
+ * proxies that an owned vertex points at). */
 static gr_status gr__pr_lists(gr__pr_slice *s, gr_part *p) {
   const gr_subgraph *sub = p->sub;
   const gr_vid n = sub->n_local;
@@ -82,13 +81,11 @@ static gr_status gr__pr_lists(gr__pr_slice *s, gr_part *p) {
   gr_vid *ids = NULL;
   uint8_t *hit = NULL;
   GR_CHECK(gr_host_alloc((void **)&ids, (n ? (size_t)n : 1) * sizeof *ids, "pr vertex lists"));
-  if (!s->pull) {
-    gr_eid k = 0;
-    for (gr_vid v = 0; v < n; v++)
-      if (gr_subgraph_owns(sub, v) && sub->out.offsets[v + 1] > sub->out.offsets[v]) ids[k++] = v;
-    s->n_sources = k;
-    GR_CHECK_GOTO(gr__pr_upload_ids(p->dev, &s->sources, ids, k, "pr push sources"), st, done);
-  }
+  gr_eid k = 0;
+  for (gr_vid v = 0; v < n; v++)
+    if (gr_subgraph_owns(sub, v) && sub->out.offsets[v + 1] > sub->out.offsets[v]) ids[k++] = v;
+  s->n_sources = k;
+  GR_CHECK_GOTO(gr__pr_upload_ids(p->dev, &s->sources, ids, k, "pr push sources"), st, done);
   if (s->multi) {
     GR_CHECK_GOTO(gr_host_calloc((void **)&hit, n ? (size_t)n : 1, 1, "pr vertex lists"), st, done);
 #pragma omp parallel for schedule(dynamic, 1024)
@@ -98,18 +95,14 @@ static gr_status gr__pr_lists(gr__pr_slice *s, gr_part *p) {
         const gr_vid v = sub->out.indices[e];
         if (gr_subgraph_owns(sub, v)) continue;
         /* Byte stores of the same value: no thread needs another's. */
-        if (s->pull) {
-          hit[u] = 1;
-          break;
-        }
         __atomic_store_n(&hit[v], 1, __ATOMIC_RELAXED);
       }
     }
-    gr_eid k = 0;
+    gr_eid h = 0;
     for (gr_vid v = 0; v < n; v++)
-      if (hit[v]) ids[k++] = v;
-    s->n_outbound = k;
-    GR_CHECK_GOTO(gr__pr_upload_ids(p->dev, &s->outbound, ids, k, "pr exchanged vertices"), st, done);
+      if (hit[v]) ids[h++] = v;
+    s->n_outbound = h;
+    GR_CHECK_GOTO(gr__pr_upload_ids(p->dev, &s->outbound, ids, h, "pr exchanged vertices"), st, done);
   }
 done:
   free(ids);
@@ -279,16 +272,13 @@ static gr_status pr_init(void **slice, gr_part *p) {
   gr__pr_slice *s = NULL;
   gr_status st = GR_SUCCESS;
   const gr_direction dir = p->opts->direction;
-  if (dir == GR_DIRECTION_PULL && !p->global_view)
-    return gr_errorf(GR_ERR_INVALID_ARG, "pr pulls only where every device receives every contribution: use "
-                                         "--comm broadcast with --direction pull, or --direction push");
   if (!p->sub->in.offsets) return gr_errorf(GR_ERR_INTERNAL, "pr needs the in-edges of part %d", p->index);
   GR_CHECK(gr_host_calloc((void **)&s, 1, sizeof *s, "pr state"));
   const gr_vid n = p->sub->n_local;
   const size_t slots = n ? (size_t)n : 1;
-  /* Pull where every device sees every contribution (one device, or the
-   * broadcast exchange); push otherwise, or when asked. */
-  s->pull = dir == GR_DIRECTION_PULL || (dir == GR_DIRECTION_AUTO && p->global_view);
+  /* Pull unless asked to push: between devices the owners refresh the
+   * copies of their contributions (gr_part_refresh). */
+  s->pull = dir != GR_DIRECTION_PUSH;
   s->multi = p->count > 1;
   s->tol = gr_pr_tolerance(p->opts);
   /* The relabelled pull (below) keeps a plain copy of the in-edge ids, as
@@ -307,7 +297,7 @@ static gr_status pr_init(void **slice, gr_part *p) {
     GR_CHECK_GOTO(gr_buffer_resize(&s->xfer, p->dev, slots * sizeof(float), 0, "pr partial sums"), st, fail);
   }
   if (s->multi) GR_CHECK_GOTO(gr_part_owners(p, &s->owners, &s->owner_table, &s->owned_first), st, fail);
-  GR_CHECK_GOTO(gr__pr_lists(s, p), st, fail);
+  if (!s->pull) GR_CHECK_GOTO(gr__pr_lists(s, p), st, fail);
   if (s->pull && gr_device_backend(p->dev) == GR_BACKEND_CUDA) {
     /* The relabelled pull (pr.h) where asked, or by default where the
      * graph is in device memory, its sources are skewed and the second
@@ -433,8 +423,13 @@ static gr_status pr_iterate(void *slice, gr_part *p, gr_iter *it) {
   if (s->stop) return GR_SUCCESS;
   it->pending = p->sub->n_owned ? p->sub->n_owned : 1;
 
-  /* The next iteration's contributions. */
+  /* The next iteration's contributions; between devices the copies of
+   * them that a pull reads take their owners' values. */
   GR_CHECK(ops->publish(p->dev, p->ws, &all, &c));
+  if (s->pull && s->multi) {
+    void *arrays[1] = {s->contrib.ptr};
+    GR_CHECK(gr_part_refresh(p, arrays, 1, (int)sizeof(float)));
+  }
   if (!s->pull) {
     GR_CHECK(gr_device_memset(p->dev, s->acc.ptr, 0, (n ? (size_t)n : 1) * sizeof(double)));
     gr_advance_push_args a;
@@ -449,7 +444,7 @@ static gr_status pr_iterate(void *slice, gr_part *p, gr_iter *it) {
       GR_CHECK(ops->push_out(p->dev, p->ws, &t, &c));
     }
   }
-  if (s->multi && s->n_outbound) {
+  if (!s->pull && s->multi && s->n_outbound) {
     if (gr_frontier_capacity(it->out) < s->n_outbound)
       GR_CHECK(gr_frontier_reserve(it->out, p->dev, s->n_outbound, 0, &p->mem));
     GR_CHECK(gr_device_copy(p->dev, gr_frontier_items(it->out), s->outbound.ptr, (size_t)s->n_outbound * sizeof(gr_vid),
@@ -520,6 +515,7 @@ const gr_primitive gr_pr_primitive = {
     /* Push goes through the advance; the pull decodes the CSC's packed
      * lists itself (a tile's on the GPU, a row's on the CPU). */
     .reads_packed_lists = true,
+    .refreshes_copies = true,
     .state_bytes_per_vertex = {16, 64},
     .init = pr_init,
     .release = pr_release,

@@ -582,15 +582,15 @@ START_TEST(cc_on_many_devices_equals_one_device) {
 END_TEST
 
 START_TEST(pr_on_many_devices_equals_one_device) {
-  /* Ranks within 1e-5 of one device's: pushed partial sums under
-   * selective exchange, pulled contributions under broadcast. */
+  /* Ranks within 1e-5 of one device's: pulled contributions (the owners
+   * refresh the copies), and pushed partial sums. */
   const char *t = on_gpu() ? "p2p" : NULL;
+  const char *push[] = {"--direction", "push", NULL};
   matrix_cmp("pr", NULL, "kron:11:8", NULL, t, max_devices(), 1e-5);
   matrix_cmp("pr", NULL, "grid2d:24x30", NULL, t, max_devices(), 1e-5);
+  matrix_cmp("pr", NULL, "kron:10:8", push, t, 3, 1e-5);
   if (!on_gpu()) {
     matrix_cmp("pr", NULL, "uniform:10:4,directed", NULL, t, max_devices(), 1e-5);
-    /* Push under broadcast too. */
-    const char *push[] = {"--direction", "push", NULL};
     matrix_cmp("pr", NULL, "kron:9:4,directed", push, t, 3, 1e-5);
   }
   char path[1024];
@@ -658,14 +658,14 @@ START_TEST(devices_taking_turns_equal_one_device) {
 }
 END_TEST
 
-START_TEST(pr_pull_needs_the_broadcast_exchange) {
-  ck_assert_int_eq(run_dev(NULL, 2, on_gpu() ? "p2p" : NULL, "--primitive", "pr", "--gen", "kron:8:4", "--comm",
-                           "selective", "--direction", "pull", NULL),
-                   2);
-  assert_err_has("--comm broadcast");
-  ck_assert_int_eq(run_dev(NULL, 2, on_gpu() ? "p2p" : NULL, "--primitive", "pr", "--gen", "kron:8:4", "--comm",
-                           "broadcast", "--direction", "pull", "--validate", NULL),
-                   0);
+/* PageRank pulls (the owners refresh the copies) and pushes under either
+ * exchange. */
+START_TEST(pr_pulls_and_pushes_under_either_exchange) {
+  for (size_t c = 0; c < 2; c++)
+    for (int d = 0; d < 2; d++)
+      ck_assert_msg(run_dev(NULL, 2, on_gpu() ? "p2p" : NULL, "--primitive", "pr", "--gen", "kron:9:4,directed",
+                            "--comm", comms[c], "--direction", d ? "push" : "pull", "--validate", NULL) == 0,
+                    "%s, %s: %s", comms[c], d ? "push" : "pull", err_text);
 }
 END_TEST
 
@@ -1244,7 +1244,7 @@ int main(void) {
       GR__CASE(loading_under_a_host_memory_limit_fails_cleanly, "failures", 600),
       GR__CASE(bad_multi_device_options_exit_2, "failures", 600),
       GR__CASE(bad_input_after_the_exchange_is_set_up_exits_2, "failures", 600),
-      GR__CASE(pr_pull_needs_the_broadcast_exchange, "failures", 600),
+      GR__CASE(pr_pulls_and_pushes_under_either_exchange, "multi_device", 600),
       GR__CASE(faults_over_nccl_end_every_primitive_cleanly, "nccl_failures sliced", 900),
 #undef GR__CASE
   };

@@ -124,7 +124,7 @@ def rows(out):
     return {line.split()[0]: line for line in out.splitlines() if line and not line.startswith(("test ", "multi-gpu"))}
 
 
-quick = "bad_multi_device_options_exit_2 pr_pull_needs_the_broadcast_exchange"
+quick = "bad_multi_device_options_exit_2 pr_pulls_and_pushes_under_either_exchange"
 base = {"BACKEND": "cpu", "LOG_DIR": os.path.join(tmp, "multi")}
 
 # Two tests, two at once, two runs at once in each: both pass, the table

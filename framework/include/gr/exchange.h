@@ -92,6 +92,15 @@ typedef struct gr_exchange_step {
   gr_eid next_edges, next_max_degree;
 } gr_exchange_step;
 
+/* Owner -> copy (gr_part_refresh): the arrays (one entry per local vertex,
+ * elem_bytes each: 4 or 8) whose owned entries the owners send to the
+ * devices holding copies. */
+typedef struct gr_refresh_args {
+  void *const *arrays;
+  int n_arrays;
+  int elem_bytes;
+} gr_refresh_args;
+
 typedef struct gr_exchange_ops {
   /* On each device thread after the primitive's init: per-device state
    * (tables, buffers) in *local. `shared` is what the caller gave in the
@@ -105,6 +114,12 @@ typedef struct gr_exchange_ops {
    * every device between two barriers (so all take part, or none): work
    * that needs every device, such as a transport's first connections. */
   gr_status (*prepare)(void *local, gr_part *p, gr_sync *sync);
+  /* Owner -> copy, called by every device the same number of times (from
+   * a primitive's iterate, through gr_part_refresh): each device sends the
+   * owned entries of the arrays that its peers hold copies of, and writes
+   * what its peers send into its copies. Calls gr_sync_wait on sync as
+   * `exchange` does; adds its time and bytes to stats. */
+  gr_status (*refresh)(void *local, gr_part *p, gr_sync *sync, const gr_refresh_args *a, gr_device_run_stats *stats);
 } gr_exchange_ops;
 
 #ifdef __cplusplus

@@ -169,6 +169,16 @@ gr_status gr_part_owners(gr_part *p, gr_buffer *b, const uint8_t **table, gr_vid
 enum { GR_PART_SUM_DOUBLES = 4 };
 gr_status gr_part_sum_double(gr_part *p, const double *local, double *total, int n);
 
+/* Owner -> copy: after the owners changed the entries of `arrays` (device
+ * arrays over local ids, elem_bytes each: 4 or 8), every copy of a vertex
+ * that another device holds (its proxy, where an arc of that device's
+ * owned vertices reaches it) takes its owner's entries. Only values
+ * travel, in an order both sides know (border lists, made before the
+ * first run for primitives with refreshes_copies set). Every device calls
+ * it the same number of times per iteration; GR_ERR_ABORTED as
+ * gr_part_sum. One device: nothing to do. */
+gr_status gr_part_refresh(gr_part *p, void *const *arrays, int n_arrays, int elem_bytes);
+
 /* Copies a device array of local values into `global` (n_global entries,
  * host) at the global ids of the vertices this device owns; a proxy's copy
  * may lag behind its owner's, so only owners write. */
@@ -300,6 +310,9 @@ typedef struct gr_primitive {
    * them themselves (gr/packed.h; csr.packed set, csr.indices NULL): the
    * primitive runs with --compress packed. */
   bool reads_packed_lists;
+  /* Its iterate refreshes copies from their owners (gr_part_refresh): the
+   * exchange makes the border lists before the first run. */
+  bool refreshes_copies;
   /* One run may take several sources (gr_run_args.sources) and accumulate
    * over them (bc); gr_run's --sources and --normalize apply. */
   bool accumulates_sources;

@@ -3,8 +3,8 @@
  * options (tolerance, iteration limit), the validator against each kind of
  * wrong answer (ranks, sums, a stop too early or too late); the primitive
  * on one CPU device, pull and push, against the reference; on 2-4 CPU
- * devices through the multi-device layer against one device (push under
- * either exchange, pull under broadcast) under every partitioner and proxy
+ * devices through the multi-device layer against one device (pull and push
+ * under either exchange) under every partitioner and proxy
  * mode; sums of doubles over the devices. */
 #include <check.h>
 #include <math.h>
@@ -285,14 +285,15 @@ START_TEST(several_devices_equal_one_device) {
 #endif
                                               GR_PART_STATIC, GR_PART_RANGE};
   static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
-  /* Push under selective and broadcast exchange, pull under broadcast. */
+  /* Pull (the owners refresh the copies) and push, under either exchange. */
   static const struct {
     gr_comm_mode comm;
     gr_direction dir;
     bool pull;
-  } ways[] = {{GR_COMM_SELECTIVE, GR_DIRECTION_AUTO, false},
+  } ways[] = {{GR_COMM_SELECTIVE, GR_DIRECTION_AUTO, true},
+              {GR_COMM_SELECTIVE, GR_DIRECTION_PUSH, false},
               {GR_COMM_BROADCAST, GR_DIRECTION_PUSH, false},
-              {GR_COMM_BROADCAST, GR_DIRECTION_AUTO, true}};
+              {GR_COMM_BROADCAST, GR_DIRECTION_PULL, true}};
   for (int i = 0; i < N_SPECS; i++) {
     gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
@@ -349,34 +350,56 @@ START_TEST(several_devices_equal_one_device) {
 }
 END_TEST
 
-START_TEST(pull_under_selective_exchange_is_refused) {
-  gr_graph *g = gr_test_generated("kron:8:4");
-  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-  po.parts = 2;
-  gr_partition *part = NULL;
-  ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
-  gr_subgraph **subs = NULL;
-  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_ALL, true), GR_SUCCESS);
-  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
-  gr_comm *comm = NULL;
-  ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, 2, &co), GR_SUCCESS);
-  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  o.direction = GR_DIRECTION_PULL;
-  gr_enactor_config cfg = {.prim = &gr_pr_primitive,
-                           .opts = &o,
-                           .backend = GR_BACKEND_CPU,
-                           .n_devices = 2,
-                           .mem = GR_MEM_POLICY_INIT,
-                           .subs = subs,
-                           .exchange = &gr_comm_exchange_ops,
-                           .exchange_shared = comm};
-  gr_enactor *e = NULL;
-  ck_assert_int_eq(gr_enactor_create(&e, &cfg), GR_ERR_INVALID_ARG);
-  ck_assert_ptr_nonnull(strstr(gr_error_message(), "--comm broadcast"));
-  ck_assert_ptr_null(e);
-  gr_comm_destroy(&comm);
-  gr_subgraphs_destroy(&subs, 2);
-  gr_partition_destroy(&part);
+/* Between devices the pull moves one float per copy and iteration, and
+ * nothing else: under 1-hop proxies every proxy is a copy some owned row
+ * reads, so each device receives 4 bytes per proxy in every iteration that
+ * publishes (all but the last), and sends what its peers hold of it. */
+START_TEST(pull_moves_one_float_per_copy_and_iteration) {
+  gr_graph *g = gr_test_generated("kron:10:8");
+  for (int devices = 2; devices <= 3; devices++) {
+    gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+    po.parts = devices;
+    gr_partition *part = NULL;
+    ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+    gr_subgraph **subs = NULL;
+    ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, true), GR_SUCCESS);
+    gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
+    gr_comm *comm = NULL;
+    ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
+    gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+    ck_assert_int_eq(gr_pr_prepare(g, &o), GR_SUCCESS);
+    gr_enactor_config cfg = {.prim = &gr_pr_primitive,
+                             .opts = &o,
+                             .backend = GR_BACKEND_CPU,
+                             .n_devices = devices,
+                             .cpu_threads = 1,
+                             .mem = GR_MEM_POLICY_INIT,
+                             .subs = subs,
+                             .exchange = &gr_comm_exchange_ops,
+                             .exchange_shared = comm};
+    gr_enactor *e = NULL;
+    ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+    gr_run_args a = {0, 0, NULL, 0};
+    gr_run_stats st;
+    ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+    const uint64_t refreshes = (uint64_t)st.iterations - 1;
+    ck_assert_uint_gt(refreshes, 2);
+    for (int d = 0; d < devices; d++) {
+      const gr_subgraph *s = subs[d];
+      ck_assert_uint_eq(st.devices[d].bytes_received, 4 * refreshes * (uint64_t)(s->n_local - s->n_owned));
+      uint64_t sent = 0, held = 0;
+      for (int j = 0; j < devices; j++) {
+        sent += st.devices[d].bytes_to[j];
+        if (j != d) held += subs[j]->peer_begin[d + 1] - subs[j]->peer_begin[d];
+      }
+      ck_assert_uint_eq(sent, 4 * refreshes * held);
+    }
+    gr_run_stats_free(&st);
+    gr_enactor_destroy(&e);
+    gr_comm_destroy(&comm);
+    gr_subgraphs_destroy(&subs, devices);
+    gr_partition_destroy(&part);
+  }
   gr_graph_destroy(&g);
 }
 END_TEST
@@ -549,7 +572,7 @@ int main(void) {
   TCase *multi = tcase_create("multi_device");
   tcase_set_timeout(multi, 900);
   tcase_add_test(multi, several_devices_equal_one_device);
-  tcase_add_test(multi, pull_under_selective_exchange_is_refused);
+  tcase_add_test(multi, pull_moves_one_float_per_copy_and_iteration);
   suite_add_tcase(s, multi);
   return gr_test_run_suite(s, 0);
 }

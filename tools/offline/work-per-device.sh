@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Work per device on one GPU machine: builds gr_run and gr_gen
+# (gpu-node.sh), then runs every primitive on 1, 2 and 4 logical devices of
+# GPU 0 (GR_DEVICE_MAP=0,0,0,0) taking turns (gr_scale.py --turns), so that
+# each device's work per iteration is timed alone, and prints the work table
+# and the model's prediction for GPUs of their own. Outputs (scale.csv,
+# scale.json, plots, the reports as one tar.gz, the printed table) go to
+# OUT_DIR; the build's logs to BUILD_DIR/logs.
+#   tools/offline/work-per-device.sh OUT_DIR [GRAPH]      (GRAPH default kron:25:16)
+# Environment: DEVICES (default 1,2,4), RUNS (sources per case, default 4),
+# PRIMS (a comma list, default every primitive of strong-kron25.json),
+# VALIDATE (first or none, default first), EXTRA (more gr_run arguments),
+# DEVICE_MAP (default 0,0,0,0,0,0,0,0), BUILD_DIR (default build-gpu).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:?usage: work-per-device.sh OUT_DIR [GRAPH]}
+graph=${2:-kron:25:16}
+build=${BUILD_DIR:-$top/build-gpu}
+mkdir -p "$out"
+GR_TESTS=none GR_TARGETS="gr_run gr_gen" BENCH_GRAPHS=none LOG_DIR="$build/logs" BUILD_DIR="$build" \
+  bash "$top/tools/offline/gpu-node.sh" || exit 1
+mkdir -p "$build"
+cfg=$build/work-config.json
+python3 - "$top/configs/scaling/strong-kron25.json" "$cfg" "$graph" "${PRIMS:-}" <<'PY'
+import json, sys
+src, dst, graph, prims = sys.argv[1:5]
+c = json.load(open(src))
+c.update(name="work-per-device", graph=graph, transports=["p2p"])
+if prims:
+    c["primitives"] = prims.split(",")
+    c["primitive_args"] = {k: v for k, v in c.get("primitive_args", {}).items() if k in c["primitives"]}
+json.dump(c, open(dst, "w"))
+PY
+validate=()
+[ "${VALIDATE:-first}" = none ] && validate=(--no-validate)
+# shellcheck disable=SC2086
+PYTHONUNBUFFERED=1 python3 "$top/tools/gr_scale.py" "$cfg" --gr-run "$build/tools/gr_run" --out-dir "$out/scale" \
+  --graph-dir "$build/graphs" --device-map "${DEVICE_MAP:-0,0,0,0,0,0,0,0}" --devices "${DEVICES:-1,2,4}" \
+  --runs "${RUNS:-4}" --turns "${validate[@]}" --extra "${EXTRA:-}" 2>&1 | tee "$out/work-per-device.txt"
+rc=${PIPESTATUS[0]}
+tar -C "$out/scale" -czf "$out/reports.tar.gz" reports && rm -rf "$out/scale/reports"
+exit "$rc"
