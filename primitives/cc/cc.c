@@ -2,25 +2,31 @@
 /* Connected components as a primitive spec (the algorithm: cc.h). The first
  * iteration runs Afforest on the device's own arcs; on one device that is
  * the answer and the run ends. Between devices a proxy whose label fell is
- * sent to its owner (MIN); every later iteration passes the labels that
- * arrived to the local trees and sends on the proxies that changed, until no
- * label changes anywhere (every frontier is empty). */
+ * sent to its owner (MIN); every later iteration refreshes the copies of
+ * owned vertices from their owners, passes the labels that arrived to the
+ * local trees and sends on the proxies that changed, until no label changes
+ * anywhere; then the largest trees' labels are compared (cc.h: the
+ * repair). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cc/cc.h"
+#include "gr/log.h"
 
 typedef struct gr__cc_slice {
   gr_buffer parent;  /* the forest (one device: also the labels) */
   gr_buffer label;   /* several devices: labels (global ids), the payload */
   gr_buffer best;    /* several devices: per local root, its tree's smallest label */
   gr_buffer rest;    /* vertices whose remaining arcs need linking */
-  gr_buffer samples; /* one device: roots of the sampled vertices */
+  gr_buffer samples; /* roots of the sampled vertices */
   gr_buffer owners;  /* duplicate-all between devices: the owner table */
   const uint8_t *owner_table;
   gr_vid owned_first;
   bool multi;
   bool directed;
+  gr_svid largest;   /* several devices: the root the vote chose (-1: none) */
+  bool repair;       /* several devices: link the arcs the vote skipped, next iteration */
+  bool repaired;     /* ... done in this run: nothing is skipped any more */
   gr_eid round_arcs; /* arcs the sampling rounds link */
   gr_svid host_samples[GR_CC_SAMPLES];
 } gr__cc_slice;
@@ -94,10 +100,8 @@ static gr_status cc_init(void **slice, gr_part *p) {
     GR_CHECK_GOTO(gr_buffer_resize(&s->label, p->dev, slots * sizeof(gr_svid), 0, "cc labels"), st, fail);
     GR_CHECK_GOTO(gr_buffer_resize(&s->best, p->dev, slots * sizeof(gr_svid), 0, "cc labels of roots"), st, fail);
     GR_CHECK_GOTO(gr_part_owners(p, &s->owners, &s->owner_table, &s->owned_first), st, fail);
-  } else {
-    GR_CHECK_GOTO(gr_buffer_resize(&s->samples, p->dev, GR_CC_SAMPLES * sizeof(gr_svid), 0, "cc samples"), st,
-                  fail);
   }
+  GR_CHECK_GOTO(gr_buffer_resize(&s->samples, p->dev, GR_CC_SAMPLES * sizeof(gr_svid), 0, "cc samples"), st, fail);
   *slice = s;
   return GR_SUCCESS;
 fail:
@@ -146,26 +150,12 @@ static gr_status cc_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fron
   return GR_SUCCESS;
 }
 
-/* Afforest on this device's arcs (cc.h, steps 1-5). */
-static gr_status gr__cc_local(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ctx *c) {
+/* Steps 4 and 5 (cc.h): the remaining arcs of every vertex outside the
+ * tree c->largest (every vertex when it is -1), then compress. */
+static gr_status gr__cc_rest(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ctx *c) {
   const gr_cc_ops *ops = gr__cc_ops(p->dev);
   const gr_vid n = p->sub->n_local;
   gr_for_each_args all = {NULL, n};
-  GR_CHECK(ops->init(p->dev, p->ws, &all, c));
-  for (int r = 0; r < GR_CC_ROUNDS; r++) {
-    c->round = (gr_eid)r;
-    GR_CHECK(ops->link_round(p->dev, p->ws, &all, c));
-    GR_CHECK(ops->compress(p->dev, p->ws, &all, c));
-  }
-  it->edges += s->round_arcs;
-  /* The largest component's vertices skip their remaining arcs only where
-   * every arc is also seen from its other end: on one device. */
-  if (!s->multi && n > 0) {
-    gr_for_each_args k = {NULL, GR_CC_SAMPLES};
-    GR_CHECK(ops->sample(p->dev, p->ws, &k, c));
-    GR_CHECK(gr_device_copy(p->dev, s->host_samples, s->samples.ptr, sizeof s->host_samples, GR_COPY_D2H));
-    c->largest = gr_cc_mode(s->host_samples, GR_CC_SAMPLES);
-  }
   gr_filter_args f;
   memset(&f, 0, sizeof f);
   f.n_in = n;
@@ -196,6 +186,48 @@ static gr_status gr__cc_local(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ct
   return ops->compress(p->dev, p->ws, &all, c);
 }
 
+/* Afforest on this device's arcs (cc.h, steps 1-5). */
+static gr_status gr__cc_local(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ctx *c) {
+  const gr_cc_ops *ops = gr__cc_ops(p->dev);
+  const gr_vid n = p->sub->n_local;
+  gr_for_each_args all = {NULL, n};
+  GR_CHECK(ops->init(p->dev, p->ws, &all, c));
+  for (int r = 0; r < GR_CC_ROUNDS; r++) {
+    c->round = (gr_eid)r;
+    GR_CHECK(ops->link_round(p->dev, p->ws, &all, c));
+    GR_CHECK(ops->compress(p->dev, p->ws, &all, c));
+  }
+  it->edges += s->round_arcs;
+  /* The largest tree's vertices skip their remaining arcs, between devices
+   * too (cc.h says why nothing is lost). */
+  if (n > 0) {
+    gr_for_each_args k = {NULL, GR_CC_SAMPLES};
+    GR_CHECK(ops->sample(p->dev, p->ws, &k, c));
+    GR_CHECK(gr_device_copy(p->dev, s->host_samples, s->samples.ptr, sizeof s->host_samples, GR_COPY_D2H));
+    c->largest = gr_cc_mode(s->host_samples, GR_CC_SAMPLES);
+  }
+  s->largest = c->largest;
+  return gr__cc_rest(s, p, it, c);
+}
+
+/* Several devices, once no label changes anywhere: whether every device's
+ * largest tree ended with the same label (then no arc that both sides
+ * skipped joins two components; cc.h). The same answer on every device. */
+static gr_status gr__cc_largest_agree(gr__cc_slice *s, gr_part *p, bool *agree) {
+  gr_eid mine_lo = UINT64_MAX, mine_hi = UINT64_MAX;
+  if (s->largest >= 0) {
+    gr_svid l = -1;
+    GR_CHECK(gr_device_copy(p->dev, &l, (const gr_svid *)s->label.ptr + s->largest, sizeof l, GR_COPY_D2H));
+    mine_lo = (gr_eid)l;
+    mine_hi = UINT64_MAX - (gr_eid)l;
+  }
+  gr_eid lo = 0, hi = 0;
+  GR_CHECK(gr_part_min(p, mine_lo, &lo));
+  GR_CHECK(gr_part_min(p, mine_hi, &hi));
+  *agree = lo == UINT64_MAX || lo == UINT64_MAX - hi;
+  return GR_SUCCESS;
+}
+
 static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr__cc_slice *s = slice;
   const gr_cc_ops *ops = gr__cc_ops(p->dev);
@@ -203,27 +235,55 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
   if (gr_frontier_capacity(it->out) < n) GR_CHECK(gr_frontier_reserve(it->out, p->dev, n, 0, &p->mem));
   it->out->size = 0;
   gr_cc_ctx c = gr__cc_ctx(s, p);
+  gr_for_each_args all = {NULL, n};
   if (it->iteration == 0) {
+    s->repair = s->repaired = false;
     GR_CHECK(gr__cc_local(s, p, it, &c));
     if (!s->multi) return GR_SUCCESS;
     /* Local ids renumbered: a root is not the smallest global id of its
      * tree, so the trees' smallest ids are gathered at their roots. */
-    if (p->local_to_global) {
-      gr_for_each_args all = {NULL, n};
-      GR_CHECK(ops->best_of_tree(p->dev, p->ws, &all, &c));
-    }
+    if (p->local_to_global) GR_CHECK(ops->best_of_tree(p->dev, p->ws, &all, &c));
   } else {
-    if (!s->multi || it->in->size == 0) return GR_SUCCESS;
-    gr_for_each_args in = {gr_frontier_items(it->in), it->in->size};
-    GR_CHECK(ops->lower_root(p->dev, p->ws, &in, &c));
+    if (!s->multi) return GR_SUCCESS;
+    if (s->repair) {
+      /* The votes found different components: every arc is linked. */
+      s->repair = false;
+      s->repaired = true;
+      c.largest = -1;
+      GR_CHECK(gr__cc_rest(s, p, it, &c));
+    }
+    /* Copies take their owners' labels (never higher: a copy whose label
+     * fell went to its owner, whose MIN took it), then every root the
+     * smallest label of its tree. */
+    void *arrays[1] = {s->label.ptr};
+    GR_CHECK(gr_part_refresh(p, arrays, 1, (int)sizeof(gr_svid)));
+    GR_CHECK(ops->lower_root(p->dev, p->ws, &all, &c));
   }
-  gr_filter_args f;
-  memset(&f, 0, sizeof f);
-  f.n_in = n;
-  f.out = gr_frontier_items(it->out);
-  f.out_capacity = gr_frontier_capacity(it->out);
-  GR_CHECK(ops->take_label(p->dev, p->ws, &f, &c));
-  it->out->size = f.n_out;
+  /* Proxies that changed go to their owners; owned vertices that changed
+   * are counted (their copies take them at the next refresh). */
+  gr_split_args sp;
+  memset(&sp, 0, sizeof sp);
+  sp.n_in = n;
+  sp.out[0] = gr_frontier_items(it->out);
+  sp.out_capacity[0] = gr_frontier_capacity(it->out);
+  sp.out[1] = s->rest.ptr;
+  sp.out_capacity[1] = n;
+  GR_CHECK(ops->take_label(p->dev, p->ws, &sp, &c));
+  it->out->size = sp.n_out[0];
+  gr_eid changed = 0;
+  GR_CHECK(gr_part_sum(p, sp.n_out[0] + sp.n_out[1], &changed));
+  if (changed || s->repaired) {
+    it->pending = changed ? 1 : 0;
+    return GR_SUCCESS;
+  }
+  bool agree = true;
+  GR_CHECK(gr__cc_largest_agree(s, p, &agree));
+  if (!agree) {
+    gr_log(GR_LOG_INFO, GR_SUBSYS_PRIM, "cc: device %d: the largest trees' labels differ between devices; linking "
+           "the arcs they skipped", p->index);
+    s->repair = true;
+    it->pending = 1;
+  }
   return GR_SUCCESS;
 }
 
@@ -300,6 +360,7 @@ const gr_primitive gr_cc_primitive = {
     /* Sampling rounds decode their one neighbour (gr_packed_get); the
      * remaining arcs go through the advance. */
     .reads_packed_lists = true,
+    .refreshes_copies = true,
     .state_bytes_per_vertex = {24, 96},
     .init = cc_init,
     .release = cc_release,

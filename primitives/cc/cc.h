@@ -26,16 +26,23 @@
  *
  * Between devices each device runs the same on its own arcs (out-edges and,
  * for a directed graph, in-edges of the vertices it owns, proxies included
- * as ends), without step 3's skip (a proxy's arcs are not all here, so its
- * other end may not be). Labels are global ids: a local root takes the
- * smallest global id of its tree (`best`), and every vertex its root's. A
- * proxy whose label fell travels to its owner, where MIN lowers the owned
- * copy; the owner's vertices that changed are the next iteration's input,
- * whose roots take the lower label and pass it to their trees, and so on
- * until no label changes on any device. Every arc between two devices is
- * held by the owners of both ends (as an out-edge at one and an in-edge, or
- * the reverse arc, at the other), so a lower label always finds a way to
- * both sides. */
+ * as ends), its own vote and skip included. Labels are global ids: a local
+ * root takes the smallest global id of its tree (`best`), and every vertex
+ * its root's. Then, until no label changes on any device, an iteration
+ *   - sends each proxy whose label fell to its owner (the exchange, MIN);
+ *   - has each owner send its vertices' labels to the devices holding
+ *     copies of them (gr_part_refresh), so that a label reaches every tree
+ *     a vertex is in, on any device;
+ *   - lowers every root to the smallest label in its tree and gives every
+ *     vertex its root's label.
+ * Labels then are the smallest id of each component of the arcs linked on
+ * some device. An arc is linked on neither side only when both ends were
+ * in their devices' largest trees (each side skipped it); when every
+ * device's largest tree ends with the same label, such an arc joins
+ * vertices of one component and nothing is lost. Otherwise (devices whose
+ * votes found different components) every device links its skipped arcs
+ * too and the labels settle again: the repair, which a graph with one
+ * giant component never needs. */
 #ifndef GR_CC_H
 #define GR_CC_H
 
@@ -164,25 +171,31 @@ GR_HD bool gr_cc_link_arc(const gr_cc_ctx *c, gr_vid u, gr_vid v, gr_eid e) {
   return false;
 }
 
+/* best[r] = min(best[r], x), read first: the vertices of a giant tree all
+ * name one root, and millions of atomics on one address serialize (an
+ * atomic only where the value is lower: a few per tree). */
+GR_HD void gr__cc_lower(const gr_cc_ctx *c, gr_svid r, gr_svid x) {
+  if (x < gr_load_relaxed_svid(&c->best[r])) gr_atomic_min_svid(&c->best[r], x);
+}
+
 /* For each (several devices, after compress): the smallest global id of
  * each tree, at its root. */
-GR_HD void gr_cc_best_of_tree(const gr_cc_ctx *c, gr_vid v) {
-  gr_atomic_min_svid(&c->best[c->parent[v]], gr_cc_key(c, v));
-}
+GR_HD void gr_cc_best_of_tree(const gr_cc_ctx *c, gr_vid v) { gr__cc_lower(c, c->parent[v], gr_cc_key(c, v)); }
 
-/* For each input vertex (several devices): an owned vertex whose label a
- * peer lowered gives the lower label to its root. */
-GR_HD void gr_cc_lower_root(const gr_cc_ctx *c, gr_vid v) {
-  gr_atomic_min_svid(&c->best[c->parent[v]], c->label[v]);
-}
+/* For each local vertex (several devices, after compress): the root takes
+ * the smallest label of its tree (labels lowered by peers: a proxy's by
+ * its owner, an owned vertex's by a proxy's holder). */
+GR_HD void gr_cc_lower_root(const gr_cc_ctx *c, gr_vid v) { gr__cc_lower(c, c->parent[v], c->label[v]); }
 
-/* Filter over every local vertex (several devices): takes the root's label
- * when it is lower; a proxy that changed is output, for its owner. */
-GR_HD bool gr_cc_take_label(const gr_cc_ctx *c, gr_vid v) {
+/* Split over every local vertex (several devices): takes the root's label
+ * when it is lower; a proxy that changed is class 0 (output, for its
+ * owner), an owned vertex that changed class 1 (counted: its copies
+ * elsewhere need it), anything else neither. */
+GR_HD int gr_cc_take_label(const gr_cc_ctx *c, gr_vid v) {
   const gr_svid b = c->best[c->parent[v]];
-  if (!(b < c->label[v])) return false;
+  if (!(b < c->label[v])) return -1;
   c->label[v] = b;
-  return !gr_cc_owned(c, v);
+  return gr_cc_owned(c, v) ? 1 : 0;
 }
 
 /* The operator instantiations of one backend. */
@@ -195,7 +208,7 @@ typedef struct gr_cc_ops {
   gr_status (*link_arcs)(gr_device *, gr_workspace *, gr_advance_push_args *, const gr_cc_ctx *);
   gr_status (*best_of_tree)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   gr_status (*lower_root)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
-  gr_status (*take_label)(gr_device *, gr_workspace *, gr_filter_args *, const gr_cc_ctx *);
+  gr_status (*take_label)(gr_device *, gr_workspace *, gr_split_args *, const gr_cc_ctx *);
 } gr_cc_ops;
 
 extern const gr_cc_ops gr__cc_ops_cpu;

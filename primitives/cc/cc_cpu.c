@@ -11,7 +11,7 @@ static GR_CPU_FILTER(gr__cc_needs_rest_cpu, gr_cc_ctx, gr_cc_needs_rest)
 static GR_CPU_ADVANCE_PUSH(gr__cc_link_arcs_cpu, gr_cc_ctx, gr_cc_link_arc)
 static GR_CPU_FOR_EACH(gr__cc_best_of_tree_cpu, gr_cc_ctx, gr_cc_best_of_tree)
 static GR_CPU_FOR_EACH(gr__cc_lower_root_cpu, gr_cc_ctx, gr_cc_lower_root)
-static GR_CPU_FILTER(gr__cc_take_label_cpu, gr_cc_ctx, gr_cc_take_label)
+static GR_CPU_SPLIT(gr__cc_take_label_cpu, gr_cc_ctx, gr_cc_take_label)
 
 const gr_cc_ops gr__cc_ops_cpu = {.init = gr__cc_init_cpu,
                                   .link_round = gr__cc_link_round_cpu,

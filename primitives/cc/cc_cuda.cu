@@ -42,7 +42,7 @@ struct LowerRoot {
 };
 struct TakeLabel {
   gr_cc_ctx c;
-  __device__ bool operator()(gr_vid v) const { return gr_cc_take_label(&c, v); }
+  __device__ int operator()(gr_vid v) const { return gr_cc_take_label(&c, v); }
 };
 
 gr_status init_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_cc_ctx *c) {
@@ -75,8 +75,8 @@ gr_status lower_root_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a,
   (void)ws;
   return gr_cuda::for_each(dev, a, LowerRoot{*c});
 }
-gr_status take_label_cuda(gr_device *dev, gr_workspace *ws, gr_filter_args *a, const gr_cc_ctx *c) {
-  return gr_cuda::filter(dev, ws, a, TakeLabel{*c});
+gr_status take_label_cuda(gr_device *dev, gr_workspace *ws, gr_split_args *a, const gr_cc_ctx *c) {
+  return gr_cuda::split(dev, ws, a, TakeLabel{*c});
 }
 
 }  // namespace

@@ -581,6 +581,43 @@ START_TEST(cc_on_many_devices_equals_one_device) {
 }
 END_TEST
 
+/* Two grids whose ids interleave (even ids one grid, odd the other) and one
+ * arc between them that neither end links in its sampling rounds: under
+ * the static partition (owner = id mod 2) each device's vote picks its own
+ * grid, both skip the arc, the largest trees end with different labels, and
+ * only the repair (linking what the votes skipped) finds one component. */
+START_TEST(cc_links_the_arcs_every_device_skipped) {
+  enum { K = 16 };
+  char path[512];
+  tmp_path(path, sizeof path, "interleaved.mtx");
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  const int arcs = 2 * 2 * K * (K - 1) + 1;
+  fprintf(f, "%%%%MatrixMarket matrix coordinate pattern symmetric\n%d %d %d\n", 2 * K * K, 2 * K * K, arcs);
+  for (int g = 0; g < 2; g++)
+    for (int r = 0; r < K; r++)
+      for (int c = 0; c < K; c++) {
+        const int v = 2 * (r * K + c) + g + 1; /* 1-based */
+        if (c + 1 < K) fprintf(f, "%d %d\n", v + 2, v);
+        if (r + 1 < K) fprintf(f, "%d %d\n", v + 2 * K, v);
+      }
+  /* Grid 0's (8, 8) and grid 1's (8, 8): each has two neighbours of its own
+   * grid with smaller ids, so the other end is its third. */
+  const int a = 2 * (8 * K + 8) + 1;
+  fprintf(f, "%d %d\n", a + 1, a);
+  fclose(f);
+  const char *t = on_gpu() ? "p2p" : NULL;
+  const char *env[] = {"GR_DEBUG=INFO", "GR_DEBUG_SUBSYS=PRIM", NULL};
+  for (size_t x = 0; x < 2; x++) {
+    const int rc = run_dev(env, 2, t, "--primitive", "cc", path, "--no-cache", "--partitioner", "static", "--proxy",
+                           proxies[x], "--validate", NULL);
+    ck_assert_msg(rc == 0, "%s proxies: exit %d\n%s", proxies[x], rc, err_text);
+    assert_err_has("linking the arcs they skipped");
+  }
+  unlink(path);
+}
+END_TEST
+
 START_TEST(pr_on_many_devices_equals_one_device) {
   /* Ranks within 1e-5 of one device's: pulled contributions (the owners
    * refresh the copies), and pushed partial sums. */
@@ -1227,6 +1264,7 @@ int main(void) {
       GR__CASE(packed_lists_on_many_devices_equal_one_device, "multi_device sliced", 1800),
       GR__CASE(dobfs_pulling_at_once_on_many_devices_equals_one_device, "multi_device sliced", 1800),
       GR__CASE(cc_on_many_devices_equals_one_device, "multi_device sliced", 1800),
+      GR__CASE(cc_links_the_arcs_every_device_skipped, "multi_device", 600),
       GR__CASE(pr_on_many_devices_equals_one_device, "multi_device sliced", 1800),
       GR__CASE(bc_on_many_devices_equals_one_device, "multi_device sliced", 1800),
       GR__CASE(bc_sources_on_many_devices_equal_one_device, "multi_device", 1800),

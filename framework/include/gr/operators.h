@@ -143,7 +143,7 @@ typedef struct gr_filter_args {
  * its own counter, so out[1] may point into a list that is being appended
  * to (its capacity then counts only the room left). */
 typedef struct gr_split_args {
-  const gr_vid *in;
+  const gr_vid *in;      /* NULL: every id in [0, n_in) */
   gr_eid n_in;
   gr_vid *out[2];        /* may not alias in or each other */
   gr_eid out_capacity[2];

@@ -663,7 +663,7 @@ __global__ void __launch_bounds__(kBlock)
     int k = -1;
     gr_vid v = 0;
     if (i < n) {
-      v = in[i];
+      v = in ? in[i] : (gr_vid)i;
       k = klass(v);
     }
     q0.push(k == 0, v);
