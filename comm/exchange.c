@@ -763,36 +763,24 @@ static gr_status gr__borders_make(gr__xlocal *x, gr_part *p, gr_sync *sync) {
   return GR_SUCCESS;
 }
 
-static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_refresh_args *a,
-                             gr_device_run_stats *stats) {
-  gr__xlocal *x = local;
+/* What a device does with the message peer j sent it (in x->recv at msg)
+ * in an exchange between the devices' own buffers (gr__direct). */
+typedef gr_status (*gr__apply_fn)(gr__xlocal *x, gr_part *p, int j, const unsigned char *msg, const void *arg);
+
+/* The moves of an exchange whose packages are the devices' own buffers,
+ * published in the shared table before the call (st < 0: this device
+ * failed on the way), then `apply` (when given) for every message that
+ * arrived, with the same barriers and failure handling as the exchange:
+ * one after the packages are ready, one once every device has drained its
+ * stream (no device writes a buffer a peer may still read, or publishes
+ * again). `arrived` (when given) receives, per peer, where its message
+ * lies in x->recv (UINT64_MAX: none), read before the table may change. */
+static gr_status gr__direct(gr__xlocal *x, gr_part *p, gr_sync *sync, gr_device_run_stats *stats, gr_status st,
+                            double t0, gr__apply_fn apply, const void *arg, uint64_t *arrived) {
   gr_comm *c = x->c;
   gr_device *dev = p->dev;
   const int n = x->n, me = x->me;
-  const uint64_t eb = (uint64_t)a->elem_bytes, na = (uint64_t)a->n_arrays;
-  const double t0 = gr_time_now();
-  gr_status st = x->borders_ready ? GR_SUCCESS
-                                  : gr_errorf(GR_ERR_INTERNAL, "device %d: copies refreshed without border lists", me);
-  /* Gather: peer j's message is its list's entries of every array, array
-   * after array. */
-  if (st >= 0) {
-    for (int j = 0; j < n; j++) {
-      const gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0};
-      c->pkg[me][j] = z;
-    }
-    st = gr__reserve_send(x, &x->rsend, dev, (size_t)(x->send_begin[n] * na * eb), &p->mem, "refresh send buffer");
-  }
-  for (int j = 0; j < n && st >= 0; j++) {
-    const uint64_t k = x->send_begin[j + 1] - x->send_begin[j];
-    if (j == me || !k) continue;
-    unsigned char *msg = (unsigned char *)x->rsend.ptr + x->send_begin[j] * na * eb;
-    for (uint64_t q = 0; q < na && st >= 0; q++)
-      st = x->k->gather(dev, msg + q * k * eb, a->arrays[q], (const gr_vid *)x->bsend.ptr + x->send_begin[j], k,
-                        a->elem_bytes);
-    const gr__pkg m = {msg, gr_xk_align8(k * na * eb), k * na * eb, k, GR_XK_LIST, 0};
-    c->pkg[me][j] = m;
-  }
-  /* Peers copy out of the send buffer once past the barrier. */
+  /* Peers copy out of the packages once past the barrier. */
   if (st >= 0) st = gr_device_sync(dev);
   c->recv_capacity[me] = x->recv.capacity;
   if (st < 0) gr_sync_fail(sync, st);
@@ -821,18 +809,10 @@ static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_re
   st = gr_device_mark(x->marks, 0);
   if (st >= 0) st = c->tops->move(c, &t);
   if (st >= 0) st = gr_device_mark(x->marks, 1);
-  for (int j = 0; j < n && st >= 0; j++) {
-    const uint64_t k = x->recv_begin[j + 1] - x->recv_begin[j];
-    if (j == me || !k) continue;
-    if (c->pkg[j][me].items != k) {
-      st = gr_errorf(GR_ERR_INTERNAL, "refresh: device %d sent %llu entries for the %llu copies device %d holds", j,
-                     (unsigned long long)c->pkg[j][me].items, (unsigned long long)k, me);
-      break;
-    }
-    const unsigned char *msg = (const unsigned char *)x->recv.ptr + t.recv_offset[j];
-    for (uint64_t q = 0; q < na && st >= 0; q++)
-      st = x->k->scatter(dev, a->arrays[q], msg + q * k * eb, (const gr_vid *)x->brecv.ptr + x->recv_begin[j], k,
-                         a->elem_bytes);
+  for (int j = 0; j < n; j++) {
+    const bool sent = j != me && c->pkg[j][me].items && st >= 0;
+    if (arrived) arrived[j] = sent ? t.recv_offset[j] : UINT64_MAX;
+    if (sent && apply) st = apply(x, p, j, (const unsigned char *)x->recv.ptr + t.recv_offset[j], arg);
   }
   if (st < 0) gr_sync_fail(sync, st);
   /* Drained before leaving (a failed device too: its stream may hold copies
@@ -851,9 +831,79 @@ static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_re
     stats->transfer_ms += moved;
     stats->combine_ms += (gr_time_now() - t1 - waited) * 1e3 - moved;
   }
-  /* No device publishes or writes its send buffer again before every peer
-   * has copied out of it. */
   if (gr_sync_wait(sync)) return GR_ERR_ABORTED;
+  return st;
+}
+
+static void gr__withdraw(gr__xlocal *x) {
+  for (int j = 0; j < x->n; j++) {
+    const gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0};
+    x->c->pkg[x->me][j] = z;
+  }
+}
+
+/* Refresh: peer j's message holds its list's entries of every array, array
+ * after array, written into the copies here. */
+static gr_status gr__refresh_apply(gr__xlocal *x, gr_part *p, int j, const unsigned char *msg, const void *arg) {
+  const gr_refresh_args *a = arg;
+  const uint64_t k = x->recv_begin[j + 1] - x->recv_begin[j], eb = (uint64_t)a->elem_bytes;
+  if (x->c->pkg[j][x->me].items != k)
+    return gr_errorf(GR_ERR_INTERNAL, "refresh: device %d sent %llu entries for the %llu copies device %d holds", j,
+                     (unsigned long long)x->c->pkg[j][x->me].items, (unsigned long long)k, x->me);
+  for (int q = 0; q < a->n_arrays; q++)
+    GR_CHECK(x->k->scatter(p->dev, a->arrays[q], msg + (uint64_t)q * k * eb,
+                           (const gr_vid *)x->brecv.ptr + x->recv_begin[j], k, a->elem_bytes));
+  return GR_SUCCESS;
+}
+
+static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_refresh_args *a,
+                             gr_device_run_stats *stats) {
+  gr__xlocal *x = local;
+  gr_device *dev = p->dev;
+  const int n = x->n, me = x->me;
+  const uint64_t eb = (uint64_t)a->elem_bytes, na = (uint64_t)a->n_arrays;
+  const double t0 = gr_time_now();
+  gr__withdraw(x);
+  gr_status st = x->borders_ready ? GR_SUCCESS
+                                  : gr_errorf(GR_ERR_INTERNAL, "device %d: copies refreshed without border lists", me);
+  if (st >= 0)
+    st = gr__reserve_send(x, &x->rsend, dev, (size_t)(x->send_begin[n] * na * eb), &p->mem, "refresh send buffer");
+  for (int j = 0; j < n && st >= 0; j++) {
+    const uint64_t k = x->send_begin[j + 1] - x->send_begin[j];
+    if (j == me || !k) continue;
+    unsigned char *msg = (unsigned char *)x->rsend.ptr + x->send_begin[j] * na * eb;
+    for (uint64_t q = 0; q < na && st >= 0; q++)
+      st = x->k->gather(dev, msg + q * k * eb, a->arrays[q], (const gr_vid *)x->bsend.ptr + x->send_begin[j], k,
+                        a->elem_bytes);
+    const gr__pkg m = {msg, gr_xk_align8(k * na * eb), k * na * eb, k, GR_XK_LIST, 0};
+    x->c->pkg[me][j] = m;
+  }
+  return gr__direct(x, p, sync, stats, st, t0, gr__refresh_apply, a, NULL);
+}
+
+/* Or of bitmaps: every device's bitmap is its package to every peer, so it
+ * may change only once the last barrier has passed (until then peers may
+ * still copy it); the peers' ones wait in the receive buffer. */
+static gr_status gr__or_bits(void *local, gr_part *p, gr_sync *sync, uint32_t *bits, uint64_t words,
+                             gr_device_run_stats *stats) {
+  gr__xlocal *x = local;
+  const int n = x->n, me = x->me;
+  const double t0 = gr_time_now();
+  gr__withdraw(x);
+  const uint64_t bytes = words * sizeof(uint32_t);
+  for (int j = 0; j < n; j++)
+    if (j != me && words) {
+      const gr__pkg m = {(const unsigned char *)bits, gr_xk_align8(bytes), bytes, words, GR_XK_LIST, 0};
+      x->c->pkg[me][j] = m;
+    }
+  uint64_t arrived[GR_COMM_MAX_DEVICES];
+  gr_status st = gr__direct(x, p, sync, stats, GR_SUCCESS, t0, NULL, NULL, arrived);
+  if (st < 0) return st;
+  const double t1 = gr_time_now();
+  for (int j = 0; j < n && st >= 0; j++)
+    if (arrived[j] != UINT64_MAX)
+      st = x->k->or_into(p->dev, bits, (const uint32_t *)((const unsigned char *)x->recv.ptr + arrived[j]), words);
+  stats->combine_ms += (gr_time_now() - t1) * 1e3;
   return st;
 }
 
@@ -876,4 +926,5 @@ static gr_status gr__prepare(void *local, gr_part *p, gr_sync *sync) {
   return x->c->tops->prepare(x->c, &t, x->counters.ptr);
 }
 
-const gr_exchange_ops gr_comm_exchange_ops = {gr__attach, gr__exchange, gr__detach, gr__prepare, gr__refresh};
+const gr_exchange_ops gr_comm_exchange_ops = {gr__attach, gr__exchange, gr__detach, gr__prepare, gr__refresh,
+                                              gr__or_bits};

@@ -291,5 +291,13 @@ static gr_status gr__xk_scatter_cpu(gr_device *dev, void *dst, const void *src, 
   return GR_SUCCESS;
 }
 
+static gr_status gr__xk_or_into_cpu(gr_device *dev, uint32_t *dst, const uint32_t *src, uint64_t words) {
+  GR_CHECK(gr__device_launch(dev, "gr__xk_or_into_cpu", NULL));
+  const int nt = gr_device_cpu_threads(dev);
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (uint64_t w = 0; w < words; w++) dst[w] |= src[w];
+  return GR_SUCCESS;
+}
+
 const gr_xk_ops gr__xk_ops_cpu = {gr__xk_package_cpu, gr__xk_combine_cpu, NULL, gr__xk_gather_cpu,
-                                  gr__xk_scatter_cpu};
+                                  gr__xk_scatter_cpu, gr__xk_or_into_cpu};

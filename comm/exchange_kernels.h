@@ -160,6 +160,8 @@ typedef struct gr_xk_ops {
    * elements of elem_bytes (4 or 8). */
   gr_status (*gather)(gr_device *dev, void *dst, const void *src, const gr_vid *ids, uint64_t n, int elem_bytes);
   gr_status (*scatter)(gr_device *dev, void *dst, const void *src, const gr_vid *ids, uint64_t n, int elem_bytes);
+  /* dst[w] |= src[w] for w < words (gr_part_or_bits). */
+  gr_status (*or_into)(gr_device *dev, uint32_t *dst, const uint32_t *src, uint64_t words);
 } gr_xk_ops;
 
 extern const gr_xk_ops gr__xk_ops_cpu;

@@ -371,6 +371,20 @@ gr_status scatter_cuda(gr_device *dev, void *dst, const void *src, const gr_vid 
   return GR_SUCCESS;
 }
 
+__global__ void __launch_bounds__(kBlock) or_kernel(uint32_t *dst, const uint32_t *src, unsigned long long words) {
+  for (unsigned long long k = blockIdx.x * (unsigned long long)kBlock + threadIdx.x; k < words;
+       k += (unsigned long long)gridDim.x * kBlock)
+    dst[k] |= src[k];
+}
+
+gr_status or_into_cuda(gr_device *dev, uint32_t *dst, const uint32_t *src, uint64_t words) {
+  if (!words) return GR_SUCCESS;
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  or_kernel<<<blocks_for(dev, words), kBlock, 0, s>>>(dst, src, words);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  return GR_SUCCESS;
+}
+
 template <class T>
 gr_status load_typed() {
   // cudaFuncGetAttributes loads a kernel that lazy loading (the default
@@ -381,6 +395,7 @@ gr_status load_typed() {
   // The refresh's scatter follows the moves too.
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, scatter_kernel<uint32_t>));
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, scatter_kernel<uint64_t>));
+  GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, or_kernel));
   return GR_SUCCESS;
 }
 
@@ -396,4 +411,5 @@ gr_status load_cuda(gr_device *dev, gr_value_type type) {
 
 }  // namespace
 
-extern "C" const gr_xk_ops gr__xk_ops_cuda = {package_cuda, combine_cuda, load_cuda, gather_cuda, scatter_cuda};
+extern "C" const gr_xk_ops gr__xk_ops_cuda = {package_cuda, combine_cuda, load_cuda, gather_cuda, scatter_cuda,
+                                              or_into_cuda};

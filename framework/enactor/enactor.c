@@ -297,6 +297,18 @@ gr_status gr_part_refresh(gr_part *p, void *const *arrays, int n_arrays, int ele
   return st;
 }
 
+gr_status gr_part_or_bits(gr_part *p, uint32_t *bits, gr_eid words) {
+  if (!p->sync) return GR_SUCCESS;
+  struct gr_enactor *e = p->sync->e;
+  gr__slot *me = &e->slots[p->sync->index];
+  if (!e->cfg.exchange->or_bits)
+    return gr_errorf(GR_ERR_INTERNAL, "%s: the exchange cannot combine bitmaps", e->cfg.prim->name);
+  const double t = gr_time_now(), w = p->sync->waited_ms;
+  const gr_status st = e->cfg.exchange->or_bits(me->xlocal, p, p->sync, bits, words, &me->rs);
+  me->inner_ms += (gr_time_now() - t) * 1e3 - (p->sync->waited_ms - w);
+  return st;
+}
+
 /* Appends one iteration's figures to the run's statistics (thread 0). The
  * arrays double when full: a grid run has thousands of levels, and this is
  * inside the timed loop. */

@@ -5,11 +5,17 @@
  *                 edges / do_a (Beamer's test, edges counted exactly);
  *   pull -> push  when the frontier shrinks and has at most n / do_b
  *                 vertices.
- * A pull needs every device to see the whole frontier: one device, or the
- * broadcast exchange (the default spec, with duplicate-all proxies). Under
- * selective exchange on several devices it pushes only. Pull candidates
- * are the owned vertices still unvisited, handed on from pull to pull, so a
- * pull never rescans what earlier pulls settled.
+ * A pull needs every device to see the whole frontier: on one device, and
+ * under the broadcast exchange (every device learns every depth), each
+ * device marks the vertices at the frontier's depth; between devices under
+ * selective exchange (the default) with duplicate-all proxies (global ids),
+ * each marks the vertices it owns there and the devices or their bitmaps
+ * (gr_part_or_bits: a bit per vertex, not a depth per vertex found). With
+ * 1-hop proxies under selective exchange it pushes only. A push after
+ * pulls may claim proxies whose owners found them by pulling (their depths
+ * here are stale); the owners' MIN keeps the depth they have. Pull
+ * candidates are the owned vertices still unvisited, handed on from pull to
+ * pull, so a pull never rescans what earlier pulls settled.
  * Edges are exact except after idempotent claims (--tune
  * status=idempotent), where a vertex emitted twice counts twice: the test
  * then leans towards pulling early; depths are unaffected. */
@@ -30,6 +36,10 @@ typedef struct gr__dobfs_slice {
   int cur;
   gr_eid n_cand;
   gr_buffer bits;    /* the frontier as a bitmap (pull) */
+  gr_buffer owners;  /* between devices, duplicate-all proxies: the owner table */
+  const uint8_t *owner_table;
+  bool can_pull;     /* every device can see the whole frontier */
+  bool or_bits;      /* ... by or'ing the devices' bitmaps of their own vertices */
   gr_buffer visited; /* push's visited bitmap (gr_bfs_ctx.visited), or unallocated */
   bool pulled;       /* the last level pulled: the visited bitmap misses its finds */
   /* direction state, the same on every device */
@@ -58,6 +68,7 @@ static void dobfs_release(void *slice, gr_part *p) {
   gr_buffer_release(&s->cand[0]);
   gr_buffer_release(&s->cand[1]);
   gr_buffer_release(&s->bits);
+  gr_buffer_release(&s->owners);
   gr_buffer_release(&s->visited);
   gr_bfs_loop_release(&s->loop);
   free(s);
@@ -69,11 +80,20 @@ static gr_status dobfs_init(void **slice, gr_part *p) {
   gr_status st = GR_SUCCESS;
   const gr_subgraph *sub = p->sub;
   const gr_vid n = sub->n_local;
-  if (p->opts->direction == GR_DIRECTION_PULL && !p->global_view)
+  /* Duplicate-all proxies: local ids are global ids, the same on every
+   * device, so the devices' bitmaps can be or'ed. */
+  const bool or_bits = p->count > 1 && !p->global_view && sub->proxy == GR_PROXY_ALL;
+  if (p->opts->direction == GR_DIRECTION_PULL && !p->global_view && !or_bits)
     return gr_errorf(GR_ERR_INVALID_ARG,
-                     "dobfs --direction pull on several devices needs --comm broadcast (a pull must see the "
-                     "whole frontier)");
+                     "dobfs --direction pull on several devices needs duplicate-all proxies (--proxy all) or "
+                     "--comm broadcast (a pull must see the whole frontier)");
   GR_CHECK(gr_host_calloc((void **)&s, 1, sizeof *s, "dobfs state"));
+  s->or_bits = or_bits;
+  s->can_pull = p->global_view || or_bits;
+  if (or_bits) {
+    gr_vid first = 0;
+    GR_CHECK_GOTO(gr_part_owners(p, &s->owners, &s->owner_table, &first), st, fail);
+  }
   s->mark_pred = p->opts->mark_pred;
   GR_CHECK_GOTO(gr_buffer_resize(&s->depth, p->dev, (size_t)n * sizeof(gr_svid), 0, "dobfs depths"), st, fail);
   if (s->mark_pred)
@@ -124,8 +144,8 @@ static void dobfs_decide(gr__dobfs_slice *s, const gr_part *p, gr_eid frontier, 
   const gr_prim_options *o = p->opts;
   const gr_eid m_unvisited =
       s->m_total > s->m_visited + m_frontier ? s->m_total - s->m_visited - m_frontier : 0;
-  if (o->direction != GR_DIRECTION_AUTO || !p->global_view) {
-    s->dir = o->direction == GR_DIRECTION_PULL && p->global_view ? GR_DIRECTION_PULL : GR_DIRECTION_PUSH;
+  if (o->direction != GR_DIRECTION_AUTO || !s->can_pull) {
+    s->dir = o->direction == GR_DIRECTION_PULL && s->can_pull ? GR_DIRECTION_PULL : GR_DIRECTION_PUSH;
   } else if (s->dir == GR_DIRECTION_PUSH) {
     if ((double)m_frontier > (double)m_unvisited / o->do_a) s->dir = GR_DIRECTION_PULL;
   } else if (frontier < s->prev_frontier && (double)frontier <= (double)p->sub->n_global / o->do_b) {
@@ -145,9 +165,10 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
   const size_t ob = (size_t)(s->n_owned ? s->n_owned : 1) * sizeof(gr_vid);
   for (int k = 0; k < 2; k++)
     if (s->cand[k].capacity < ob) GR_CHECK(gr_buffer_resize(&s->cand[k], p->dev, ob, 0, "dobfs pull candidates"));
-  gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration};
+  gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration, s->owner_table, p->index};
   gr_bitmap_args ba = {n, s->bits.ptr};
   GR_CHECK(ops->frontier_bits(p->dev, p->ws, &ba, &dc));
+  if (s->or_bits) GR_CHECK(gr_part_or_bits(p, s->bits.ptr, (gr_eid)words));
   const int next = s->cur < 0 ? 0 : 1 - s->cur;
   gr_advance_pull_args pa;
   memset(&pa, 0, sizeof pa);
@@ -203,7 +224,7 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   it->tag = 'P';
   GR_CHECK(gr_bfs_reserve(it->out, p, gr_bfs_push_bound(p, it, s->source_edges)));
   if (s->pulled && c.visited) {
-    gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, 0};
+    gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, 0, NULL, 0};
     gr_bitmap_args ba = {n, c.visited};
     GR_CHECK(gr__dobfs_ops(p->dev)->visited_bits(p->dev, p->ws, &ba, &dc));
   }
@@ -238,7 +259,7 @@ const gr_primitive gr_dobfs_primitive = {
     .name = "dobfs",
     .summary = "direction-optimizing BFS: push or pull per level; depth (and predecessor) of every vertex",
     .proxy = GR_PROXY_ALL,
-    .comm = GR_COMM_BROADCAST,
+    .comm = GR_COMM_SELECTIVE,
     .n_vertex_assoc = 1,
     .n_value_assoc = 1,
     .combine = GR_COMBINE_MIN,

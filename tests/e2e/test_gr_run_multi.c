@@ -554,14 +554,18 @@ START_TEST(dobfs_pulling_at_once_on_many_devices_equals_one_device) {
   write_text(path9, "%%MatrixMarket matrix coordinate pattern symmetric\n9 9 8\n2 1\n3 2\n4 3\n5 4\n6 5\n7 6\n8 7\n9 8\n");
   matrix("dobfs", tri, NULL, on_gpu() ? "p2p" : NULL, max_devices());
   matrix("dobfs", path9, NULL, on_gpu() ? "p2p" : NULL, max_devices());
-  /* Every source of the triangles, forced to pull, on 3 devices. */
-  for (int src = 1; src <= 7; src++) {
-    char s[8];
-    snprintf(s, sizeof s, "%d", src);
-    const int rc = run_dev(NULL, 3, on_gpu() ? "p2p" : NULL, "--primitive", "dobfs", "--direction", "pull", "--comm",
-                           "broadcast", "--src", s, "--validate", "--mark-pred", "--no-cache", tri, NULL);
-    ck_assert_msg(rc == 0, "dobfs --direction pull from %d on 3 devices: exit %d\n%s", src, rc, err_text);
-  }
+  /* Every source of the triangles, forced to pull, on 3 devices: under
+   * broadcast, and from or'ed bitmaps under selective exchange. */
+  for (size_t c = 0; c < 2; c++)
+    for (int src = 1; src <= 7; src++) {
+      char s[8];
+      snprintf(s, sizeof s, "%d", src);
+      const int rc = run_dev(NULL, 3, on_gpu() ? "p2p" : NULL, "--primitive", "dobfs", "--direction", "pull", "--comm",
+                             comms[c], "--proxy", "all", "--src", s, "--validate", "--mark-pred", "--no-cache", tri,
+                             NULL);
+      ck_assert_msg(rc == 0, "dobfs --direction pull from %d on 3 devices, %s: exit %d\n%s", src, comms[c], rc,
+                    err_text);
+    }
   unlink(tri);
   unlink(path9);
 }

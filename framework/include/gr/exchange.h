@@ -120,6 +120,11 @@ typedef struct gr_exchange_ops {
    * what its peers send into its copies. Calls gr_sync_wait on sync as
    * `exchange` does; adds its time and bytes to stats. */
   gr_status (*refresh)(void *local, gr_part *p, gr_sync *sync, const gr_refresh_args *a, gr_device_run_stats *stats);
+  /* Every device's bitmap of `words` 32-bit words (device memory) becomes
+   * the bitwise or of all devices' (gr_part_or_bits); called like
+   * refresh. */
+  gr_status (*or_bits)(void *local, gr_part *p, gr_sync *sync, uint32_t *bits, uint64_t words,
+                       gr_device_run_stats *stats);
 } gr_exchange_ops;
 
 #ifdef __cplusplus

@@ -179,6 +179,13 @@ gr_status gr_part_sum_double(gr_part *p, const double *local, double *total, int
  * gr_part_sum. One device: nothing to do. */
 gr_status gr_part_refresh(gr_part *p, void *const *arrays, int n_arrays, int elem_bytes);
 
+/* Every device's bitmap (`words` 32-bit words of device memory, the same
+ * id space on every device: global ids, e.g. under duplicate-all proxies)
+ * becomes the bitwise or of all devices' bitmaps: what each device marked
+ * (a pull's frontier: the vertices each owns at one depth), known to all.
+ * Called like gr_part_refresh. One device: nothing to do. */
+gr_status gr_part_or_bits(gr_part *p, uint32_t *bits, gr_eid words);
+
 /* Copies a device array of local values into `global` (n_global entries,
  * host) at the global ids of the vertices this device owns; a proxy's copy
  * may lag behind its owner's, so only owners write. */
