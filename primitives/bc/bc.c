@@ -585,6 +585,12 @@ static gr_status gr__bc_step(gr__bc_slice *s, gr_part *p, gr_iter *it) {
         return gr__bc_restart_as_logs(s, p, it);
       }
     }
+    /* Copies take their owners' depths (the backward pass pushes only into
+     * predecessors, proxies too). */
+    if (s->multi) {
+      void *arrays[1] = {s->depth.ptr};
+      GR_CHECK(gr_part_refresh(p, arrays, 1, (int)sizeof(gr_svid)));
+    }
     /* The deepest level is the last one stored. */
     s->phase = GR__BC_BACKWARD;
     s->level = s->levels - 1;
@@ -661,6 +667,7 @@ const gr_primitive gr_bc_primitive = {
     .reads_packed_lists = true,
     .state_bytes_per_vertex = {80, 200},
     .accumulates_sources = true,
+    .refreshes_copies = true,
     .aux = {2, {"depth", "sigma"}, {GR_VALUE_SVID, GR_VALUE_DOUBLE}},
     .init = bc_init,
     .release = bc_release,

@@ -272,27 +272,23 @@ GR_HD void gr_bc_backward_compute_log(const gr_bc_ctx *c, gr_vid w) {
 GR_HD bool gr_bc_is_successor(const gr_bc_ctx *c, gr_svid d, gr_vid w) { return c->depth[w] == d + 1; }
 
 /* Backward (advance visit over the CSC, w of depth level, v an
- * in-neighbour): an owned predecessor (depth level - 1) takes w's
- * coefficient; a proxy takes it whatever its depth (its owner decides)
- * and is emitted once per level, to travel. */
+ * in-neighbour): a predecessor (depth level - 1) takes w's coefficient; a
+ * proxy is emitted once per level, to travel. Between devices the owners
+ * refresh their vertices' depths on every copy when the forward pass ends
+ * (until then a proxy's depth here is only an upper bound), so proxies
+ * are told apart by depth as owned vertices are. */
 GR_HD bool gr_bc_backward_visit(const gr_bc_ctx *c, gr_vid w, gr_vid v, gr_eid e) {
   (void)e;
-  if (gr_bc_owned(c, v)) {
-    if (c->depth[v] == c->level - 1) gr_atomic_add_f64(&c->acc[v], c->coef[w]);
-    return false;
-  }
+  if (c->depth[v] != c->level - 1) return false;
   gr_atomic_add_f64(&c->acc[v], c->coef[w]);
-  return gr_atomic_exch_i32(&c->mark[v], c->stamp) != c->stamp;
+  return !gr_bc_owned(c, v) && gr_atomic_exch_i32(&c->mark[v], c->stamp) != c->stamp;
 }
 
 GR_HD bool gr_bc_backward_visit_log(const gr_bc_ctx *c, gr_vid w, gr_vid v, gr_eid e) {
   (void)e;
-  if (gr_bc_owned(c, v)) {
-    if (c->depth[v] == c->level - 1) gr_atomic_log_add_f64(&c->acc[v], c->coef[w]);
-    return false;
-  }
+  if (c->depth[v] != c->level - 1) return false;
   gr_atomic_log_add_f64(&c->acc[v], c->coef[w]);
-  return gr_atomic_exch_i32(&c->mark[v], c->stamp) != c->stamp;
+  return !gr_bc_owned(c, v) && gr_atomic_exch_i32(&c->mark[v], c->stamp) != c->stamp;
 }
 
 /* Between devices, for each proxy the backward level emitted: its partial
