@@ -372,6 +372,28 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   /* Only owned vertices join the next frontier. */
   const gr_eid own = p->sub->n_owned ? p->sub->n_owned : 1;
   if (gr_frontier_capacity(s->next) < own) GR_CHECK(gr_frontier_reserve(s->next, dev, own, 0, &p->mem));
+  if (s->out_owned && !bcast) {
+    /* The output is the next frontier as it is (gr_iter.out_owned): no
+     * pass, no message, and the counters start where the combine of what
+     * peers send goes on from. A broadcast sends every output vertex to
+     * every peer: the package pass runs. */
+    if (n_out > gr_frontier_capacity(s->next))
+      return gr_errorf(GR_ERR_INTERNAL, "exchange package: %llu owned vertices for a frontier of %llu",
+                       (unsigned long long)n_out, (unsigned long long)gr_frontier_capacity(s->next));
+    if (n_out)
+      GR_CHECK(gr_device_copy(dev, gr_frontier_items(s->next), gr_frontier_items(s->out), (size_t)n_out * sizeof(gr_vid),
+                              GR_COPY_D2D));
+    const int nctr = gr_xk_counters(n);
+    for (int k = 0; k < nctr; k++) x->hc[k] = 0;
+    x->hc[GR_XK_NEXT] = n_out;
+    x->hc[GR_XK_NEXT_EDGES] = s->out_edges;
+    x->hc[GR_XK_NEXT_MAXDEG] = s->out_max_degree;
+    GR_CHECK(gr_device_copy(dev, x->counters.ptr, x->hc, (size_t)nctr * sizeof(unsigned long long), GR_COPY_H2D));
+    GR_CHECK(gr_device_memset(dev, x->cull.ptr, 0, x->cull.size));
+    s->next->size = n_out;
+    c->recv_capacity[me] = x->recv.capacity;
+    return GR_SUCCESS;
+  }
   gr_xk_package_args a;
   memset(&a, 0, sizeof a);
   a.out = gr_frontier_items(s->out);

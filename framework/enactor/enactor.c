@@ -747,6 +747,9 @@ static void gr__slot_loop(gr__slot *s) {
       x.skip = failed;
       x.combine_set = it.combine_set;
       x.combine = it.combine;
+      x.out_owned = it.out_owned;
+      x.out_edges = it.out_edges;
+      x.out_max_degree = it.out_max_degree;
       st = e->cfg.exchange->exchange(s->xlocal, &s->part, &x);
       uint64_t sent_after = 0;
       for (int j = 0; j < e->n && bytes_to; j++) sent_after += bytes_to[j];

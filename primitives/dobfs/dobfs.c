@@ -180,14 +180,20 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
   pa.out_capacity = gr_frontier_capacity(it->out);
   pa.remaining = s->cand[next].ptr;
   pa.remaining_capacity = s->n_owned;
-  const bool alone = p->count == 1;
-  if (alone) pa.next_offsets = p->out.offsets;
+  /* The pull counts the out-degrees of what it finds (owned candidates,
+   * each once): on one device for the next level's choices, between
+   * devices so that the exchange takes them as the next frontier as they
+   * are. */
+  pa.next_offsets = p->out.offsets;
   GR_CHECK(gr__bfs_ops(p->dev)->pull(p->dev, p->ws, &pa, c));
   s->cur = next;
   s->n_cand = pa.n_remaining;
   it->out->size = pa.n_out;
   it->edges += pa.edges;
-  if (alone) gr_bfs_know(&s->loop, it->iteration + 1, pa.out_edges, pa.out_max_degree);
+  it->out_owned = true;
+  it->out_edges = pa.out_edges;
+  it->out_max_degree = pa.out_max_degree;
+  if (p->count == 1) gr_bfs_know(&s->loop, it->iteration + 1, pa.out_edges, pa.out_max_degree);
   return GR_SUCCESS;
 }
 

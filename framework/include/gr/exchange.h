@@ -86,6 +86,9 @@ typedef struct gr_exchange_step {
    * otherwise the spec's. */
   bool combine_set;
   gr_combine_op combine;
+  /* gr_iter.out_owned and its figures. */
+  bool out_owned;
+  gr_eid out_edges, out_max_degree;
   /* Results: the out-degrees of `next` over the device's CSR, summed and
    * the largest (what a traversal's direction test and advance choose
    * from, without a pass of their own). */

@@ -227,6 +227,14 @@ typedef struct gr_iter {
    * same one in the same iteration. */
   bool combine_set;
   gr_combine_op combine;
+  /* To set, optional: the output holds only vertices this device owns,
+   * each once, and out_edges / out_max_degree are their out-degrees over
+   * the device's CSR (summed, largest), as a pull that counts what it
+   * emits knows them: between devices under selective exchange the
+   * exchange then takes the output as the next frontier as it is, without
+   * a pass over it (a broadcast still sends it to every peer). */
+  bool out_owned;
+  gr_eid out_edges, out_max_degree;
 } gr_iter;
 
 enum { GR_MAX_PAYLOADS = 4 };
