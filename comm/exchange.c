@@ -523,6 +523,28 @@ bool gr__comm_any_recv_grows(const gr_comm *c) {
   return false;
 }
 
+/* The transport's moves of one exchange (the exchange's own, a refresh's,
+ * an or of bitmaps). Every move passes here, so GR_FAULT_TRANSPORT proves
+ * the same end for host copies, peer copies and NCCL whichever step it
+ * hits: this device never posts its part (NCCL peers waiting for it must
+ * give up), records the failure and leaves with the others at the next
+ * barrier. */
+static gr_status gr__move(gr__xlocal *x, gr__xfer *t) {
+  gr_comm *c = x->c;
+  x->transfers++;
+  if (x->fault_countdown > 0 && --x->fault_countdown == 0) {
+    gr__fault_delay(x->fault_delay_ms);
+    return gr_errorf(c->transport == GR_TRANSPORT_NCCL ? GR_ERR_NCCL
+                     : c->transport == GR_TRANSPORT_P2P ? GR_ERR_CUDA
+                                                        : GR_ERR_INTERNAL,
+                     "device %d: exchange %llu: the %s transport failed to move the packages [injected by "
+                     "GR_FAULT_TRANSPORT=%d:%lld]",
+                     x->me, (unsigned long long)x->transfers, gr_transport_name(c->transport), x->me,
+                     (long long)x->fault_at);
+  }
+  return c->tops->move(c, t);
+}
+
 /* Steps 2 and 3: the moves and the combines, enqueued one after another on
  * the compute stream, then one read of the counters. */
 static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr__xfer *t, bool *any);
@@ -577,22 +599,7 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   gr_device *dev = p->dev;
   const int n = x->n, me = x->me;
   GR_CHECK(gr_device_mark(x->marks, 0));
-  x->transfers++;
-  if (x->fault_countdown > 0 && --x->fault_countdown == 0) {
-    /* Every transport's moves pass here, so the hook proves the same end
-     * for host copies, peer copies and NCCL: this device never posts its
-     * part (NCCL peers waiting for it must give up), records the failure
-     * and leaves with the others at the next barrier. */
-    gr__fault_delay(x->fault_delay_ms);
-    return gr_errorf(c->transport == GR_TRANSPORT_NCCL ? GR_ERR_NCCL
-                     : c->transport == GR_TRANSPORT_P2P ? GR_ERR_CUDA
-                                                        : GR_ERR_INTERNAL,
-                     "device %d: exchange %llu: the %s transport failed to move the packages [injected by "
-                     "GR_FAULT_TRANSPORT=%d:%lld]",
-                     me, (unsigned long long)x->transfers, gr_transport_name(c->transport), me,
-                     (long long)x->fault_at);
-  }
-  GR_CHECK(c->tops->move(c, t));
+  GR_CHECK(gr__move(x, t));
   GR_CHECK(gr_device_mark(x->marks, 1));
   gr_xk_combine_args a;
   memset(&a, 0, sizeof a);
@@ -829,7 +836,7 @@ static gr_status gr__direct(gr__xlocal *x, gr_part *p, gr_sync *sync, gr_device_
     waited = gr_time_now() - tw;
   }
   st = gr_device_mark(x->marks, 0);
-  if (st >= 0) st = c->tops->move(c, &t);
+  if (st >= 0) st = gr__move(x, &t);
   if (st >= 0) st = gr_device_mark(x->marks, 1);
   for (int j = 0; j < n; j++) {
     const bool sent = j != me && c->pkg[j][me].items && st >= 0;
