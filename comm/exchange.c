@@ -523,6 +523,36 @@ bool gr__comm_any_recv_grows(const gr_comm *c) {
   return false;
 }
 
+/* This device's transfer of one exchange step. */
+static void gr__xfer_init(gr__xlocal *x, gr_part *p, gr_sync *sync, gr__xfer *t) {
+  memset(t, 0, sizeof *t);
+  t->me = x->me;
+  t->n = x->n;
+  t->dev = p->dev;
+  t->recv = &x->recv;
+  t->sync = sync;
+  t->mem = &p->mem;
+}
+
+/* gr__xfer_init, past the barrier that published the packages. A
+ * collective transport starts without another barrier unless a device must
+ * allocate first: an allocation is the one step here that can fail, and a
+ * device that fails before posting its part must not leave peers inside a
+ * call that waits for it. Every device reads the same table, so all take
+ * the same path. *waited: seconds at that barrier. GR_ERR_ABORTED when a
+ * device failed (all leave there). */
+static gr_status gr__xfer_start(gr__xlocal *x, gr_part *p, gr_sync *sync, gr__xfer *t, double *waited) {
+  gr__xfer_init(x, p, sync, t);
+  *waited = 0;
+  if (x->c->transport != GR_TRANSPORT_NCCL || !gr__comm_any_recv_grows(x->c)) return GR_SUCCESS;
+  const gr_status st = gr__transport_reserve_packed(x->c, t);
+  if (st < 0) gr_sync_fail(sync, st);
+  const double tw = gr_time_now();
+  if (gr_sync_wait(sync)) return GR_ERR_ABORTED;
+  *waited = gr_time_now() - tw;
+  return GR_SUCCESS;
+}
+
 /* The transport's moves of one exchange (the exchange's own, a refresh's,
  * an or of bitmaps). Every move passes here, so GR_FAULT_TRANSPORT proves
  * the same end for host copies, peer copies and NCCL whichever step it
@@ -637,8 +667,7 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
 
 static gr_status gr__exchange(void *local, gr_part *p, gr_exchange_step *s) {
   gr__xlocal *x = local;
-  gr_comm *c = x->c;
-  const int n = x->n, me = x->me;
+  const int n = x->n;
   const double t0 = gr_time_now();
   gr_status st = s->skip ? GR_SUCCESS : gr__combine_suits(x, gr__step_op(x, s));
   if (st >= 0 && !s->skip) st = gr__package(x, p, s);
@@ -651,25 +680,7 @@ static gr_status gr__exchange(void *local, gr_part *p, gr_exchange_step *s) {
   const double t1 = gr_time_now();
   double waited = 0;
   gr__xfer t;
-  memset(&t, 0, sizeof t);
-  t.me = me;
-  t.n = n;
-  t.dev = p->dev;
-  t.recv = &x->recv;
-  t.sync = s->sync;
-  t.mem = &p->mem;
-  /* A collective transport starts without another barrier unless a device
-   * must allocate first: an allocation is the one step here that can fail,
-   * and a device that fails before posting its part must not leave peers
-   * inside a call that waits for it. Every device reads the same table, so
-   * all take the same path. */
-  if (c->transport == GR_TRANSPORT_NCCL && gr__comm_any_recv_grows(c)) {
-    st = gr__transport_reserve_packed(c, &t);
-    if (st < 0) gr_sync_fail(s->sync, st);
-    const double tw = gr_time_now();
-    if (gr_sync_wait(s->sync)) return GR_ERR_ABORTED;
-    waited = gr_time_now() - tw;
-  }
+  if (gr__xfer_start(x, p, s->sync, &t, &waited) < 0) return GR_ERR_ABORTED;
   st = gr__receive(x, p, s, &t);
   for (int j = 0; j < n; j++) s->stats->bytes_to[j] += t.moved_to[j];
   /* The moves ran on the device between two marks; the rest of this
@@ -819,22 +830,7 @@ static gr_status gr__direct(gr__xlocal *x, gr_part *p, gr_sync *sync, gr_device_
   const double t1 = gr_time_now();
   double waited = 0;
   gr__xfer t;
-  memset(&t, 0, sizeof t);
-  t.me = me;
-  t.n = n;
-  t.dev = dev;
-  t.recv = &x->recv;
-  t.sync = sync;
-  t.mem = &p->mem;
-  /* As in the exchange: NCCL starts without a barrier of its own unless a
-   * device must grow its receive buffer first. */
-  if (c->transport == GR_TRANSPORT_NCCL && gr__comm_any_recv_grows(c)) {
-    st = gr__transport_reserve_packed(c, &t);
-    if (st < 0) gr_sync_fail(sync, st);
-    const double tw = gr_time_now();
-    if (gr_sync_wait(sync)) return GR_ERR_ABORTED;
-    waited = gr_time_now() - tw;
-  }
+  if (gr__xfer_start(x, p, sync, &t, &waited) < 0) return GR_ERR_ABORTED;
   st = gr_device_mark(x->marks, 0);
   if (st >= 0) st = gr__move(x, &t);
   if (st >= 0) st = gr_device_mark(x->marks, 1);
@@ -944,13 +940,7 @@ static gr_status gr__prepare(void *local, gr_part *p, gr_sync *sync) {
    * reads messages in 16-byte pieces: zeroed, none of them is read unset. */
   GR_CHECK(gr_device_memset(p->dev, x->counters.ptr, 0, x->counters.size));
   gr__xfer t;
-  memset(&t, 0, sizeof t);
-  t.me = x->me;
-  t.n = x->n;
-  t.dev = p->dev;
-  t.recv = &x->recv;
-  t.sync = sync;
-  t.mem = &p->mem;
+  gr__xfer_init(x, p, sync, &t);
   /* The counters are free between exchanges and hold 8 bytes per device. */
   return x->c->tops->prepare(x->c, &t, x->counters.ptr);
 }
