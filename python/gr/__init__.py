@@ -77,7 +77,7 @@ class _Options:
 
 
 _DEVICE_KEYS = {"backend", "devices", "gpu_ids", "cpu_threads", "mem", "partitioner", "bias", "proxy", "comm",
-                "transport", "comm_format", "timeline", "seed"}
+                "transport", "comm_format", "timeline", "turns", "seed"}
 
 
 def library_info():

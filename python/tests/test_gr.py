@@ -99,11 +99,12 @@ def test_cc_labels_are_the_smallest_vertex_of_each_component(devices):
         np.testing.assert_array_equal(label, expect)
 
 
-@pytest.mark.parametrize("devices", [1, 2])
-def test_pagerank_matches_networkx(devices):
+@pytest.mark.parametrize("devices,turns", [(1, False), (2, False), (3, True)])
+def test_pagerank_matches_networkx(devices, turns):
     for G in GRAPHS:
         g = gr_graph(G)
-        rank = gr.pagerank(g, tolerance=1e-10, max_iter=1000, devices=devices, backend="cpu", validate=True)
+        rank = gr.pagerank(g, tolerance=1e-10, max_iter=1000, devices=devices, backend="cpu", validate=True,
+                           turns=turns)
         want = nx.pagerank(G, alpha=0.85, tol=1e-13, max_iter=10000, weight=None)
         expect = np.array([want[v] for v in range(G.number_of_nodes())])
         assert rank.dtype == np.float32
