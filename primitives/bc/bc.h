@@ -90,9 +90,10 @@
  *             reached at its depth somewhere and its owner learns it then.
  *             So a MIN on depth and a SUM on sigma need one exchange: the
  *             record carries the sum, its iteration carries the depth.
- *   backward  a proxy's depth is not known where it is a proxy, so an
- *             owned vertex pushes into every proxy in-neighbour and the
- *             proxy's partial acc goes to its owner, which keeps it only
+ *   backward  when the forward pass ends the owners refresh their
+ *             vertices' depths on every copy (gr_part_refresh), so an
+ *             owned vertex pushes only into predecessors, proxies too, and
+ *             a proxy's partial acc goes to its owner, which keeps it only
  *             when the vertex has depth d - 1 (merge_backward).
  * A vertex in a message is counted once per level (a per-level stamp on
  * proxies), and no device needs a proxy's sigma or delta. */

@@ -26,7 +26,7 @@
  * double sums over the devices (gr_part_sum_double), so every device
  * takes the same decision.
  *
- * Pull (the default on one device): every vertex sums the contributions
+ * Pull (the default): every vertex sums the contributions
  * r(u) / deg(u) of its in-neighbours over the CSC; a contribution is
  * written once per vertex and iteration (publish), read once per arc.
  * Push (--direction push): every vertex with out-edges adds its
@@ -35,13 +35,11 @@
  * ranks.
  *
  * Between devices the owner of a vertex computes its rank; what travels:
- *   pull   (needs the broadcast exchange): each owned vertex with an
- *          out-edge to another device sends its contribution to every
- *          peer, where it lands on a proxy slot that publish zeroed (SUM
- *          onto zero is a copy);
- *   push   (selective, the default between devices): each proxy that
- *          received pushes here sends its partial sum to its owner (SUM).
- * Both are one float per vertex and iteration (8-byte records). */
+ *   pull   (either exchange): after publish, the owners refresh their
+ *          contributions on every device holding a copy
+ *          (gr_part_refresh: 4 bytes per copy, no ids);
+ *   push   (--direction push): each proxy that received pushes here sends
+ *          its partial sum to its owner (8-byte records, SUM). */
 #ifndef GR_PR_H
 #define GR_PR_H
 
@@ -138,8 +136,8 @@ GR_HD double gr_pr_row_sum(const gr_pr_ctx *c, gr_vid v) {
 }
 
 /* For each local vertex, after the ranks changed: an owned vertex's
- * contribution for the next iteration; a proxy's slot cleared for what its
- * owner sends (pull between devices: the SUM combine adds onto zero). */
+ * contribution for the next iteration; a proxy's slot cleared (between
+ * devices the pull reads only copies its owners refresh next). */
 GR_HD void gr_pr_publish(const gr_pr_ctx *c, gr_vid v) {
   c->contrib[v] = gr_pr_owned(c, v) ? gr_pr_contribution(c->rank[v], gr_pr_out_degree(c, v)) : 0.0f;
 }
