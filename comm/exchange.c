@@ -178,6 +178,13 @@ typedef struct gr__xlocal {
   gr_buffer bsend, brecv, rsend;
   uint64_t send_begin[GR_COMM_MAX_DEVICES + 1], recv_begin[GR_COMM_MAX_DEVICES + 1];
   gr_vid *border_ids; /* host, while the lists are made */
+  /* Routed outputs (gr_part_route): a bitmap message per owner, route_stride
+   * words apart; lent for the iteration that asked for them. */
+  gr_buffer route;
+  uint64_t route_stride;
+  uint64_t route_words[GR_COMM_MAX_DEVICES]; /* words of owner j's bitmap */
+  uint64_t route_value;
+  bool route_lent;
 } gr__xlocal;
 
 static const gr_xk_ops *gr__xk_ops(const gr_device *dev) {
@@ -215,7 +222,7 @@ static void gr__detach(void *local, gr_part *p) {
   gr__xlocal *x = local;
   if (!x) return;
   gr_buffer *bufs[] = {&x->owner, &x->convert, &x->g2l, &x->cull, &x->recv, &x->counters, &x->bsend, &x->brecv,
-                       &x->rsend};
+                       &x->rsend, &x->route};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) gr_buffer_release(bufs[i]);
   for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
     gr_buffer_release(&x->list[j]);
@@ -350,6 +357,68 @@ static gr_status gr__read_counters(gr__xlocal *x, gr_device *dev, int n) {
   return gr_device_copy(dev, x->hc, x->counters.ptr, (size_t)n * sizeof(unsigned long long), GR_COPY_D2H);
 }
 
+/* The routed bitmaps as this iteration's messages: each gets its value,
+ * its ids are counted (one read), and the non-empty ones are published. */
+static gr_status gr__publish_routed(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
+  gr_comm *c = x->c;
+  const int n = x->n, me = x->me;
+  x->route_lent = false;
+  GR_CHECK(x->k->seal(p->dev, x->route.ptr, x->route_stride, x->route_words, n, me, x->route_value,
+                      x->counters.ptr));
+  GR_CHECK(gr__read_counters(x, p->dev, gr_xk_counters(n)));
+  for (int j = 0; j < n; j++) {
+    const uint64_t ids = x->hc[GR_XK_PEER + n + j];
+    if (j == me || !ids) continue;
+    const gr_vid u = gr__universe(x, p, j);
+    const gr__pkg m = {(const unsigned char *)((const uint32_t *)x->route.ptr + (uint64_t)j * x->route_stride),
+                       gr_xk_bitmap_bytes(u), gr_xk_bitmap_bytes(u), ids, GR_XK_BITMAP, u};
+    c->pkg[me][j] = m;
+    s->stats->items_sent += ids;
+  }
+  return GR_SUCCESS;
+}
+
+/* gr_part_route: bitmaps in the owners' id spaces, when they are smaller
+ * than the list the package pass would send (or the format asks for
+ * them). The previous iteration's messages were read by every peer before
+ * the barrier that ended it, so the buffer is free to clear. */
+static gr_status gr__route(void *local, gr_part *p, gr_eid bound, const void *value, int value_bytes, gr_route *r) {
+  gr__xlocal *x = local;
+  const gr_comm *c = x->c;
+  const int n = x->n, me = x->me;
+  memset(r, 0, sizeof *r);
+  x->route_lent = false;
+  if (c->mode != GR_COMM_SELECTIVE || !x->uniform || n < 2) return GR_SUCCESS;
+  if (value_bytes != x->layout.value_bytes)
+    return gr_errorf(GR_ERR_INTERNAL, "%s routes %d-byte values; its payload has %d", x->prim->name, value_bytes,
+                     x->layout.value_bytes);
+  uint64_t stride = 0, bitmaps = 0;
+  for (int j = 0; j < n; j++) {
+    x->route_words[j] = 0;
+    if (j == me) continue;
+    const gr_vid u = gr__universe(x, p, j);
+    const uint64_t bb = gr_xk_bitmap_bytes(u);
+    x->route_words[j] = ((uint64_t)u + 31u) / 32u;
+    bitmaps += bb;
+    if (bb / 4 > stride) stride = bb / 4;
+  }
+  if (c->format != GR_COMM_FORMAT_BITMAP && gr_xk_list_bytes(&x->layout, bound) <= bitmaps) return GR_SUCCESS;
+  /* 16 bytes past the last message: NCCL reads messages in 16-byte pieces. */
+  const size_t bytes = (size_t)(stride * (uint64_t)n * 4u + 16u);
+  GR_CHECK(gr__reserve_send(x, &x->route, p->dev, bytes, &p->mem, "routed bitmaps"));
+  GR_CHECK(gr_device_memset(p->dev, x->route.ptr, 0, bytes));
+  x->route_stride = stride;
+  x->route_value = 0;
+  memcpy(&x->route_value, value, (size_t)value_bytes);
+  x->route_lent = true;
+  r->owner = x->owner.ptr;
+  r->convert = x->convert_d;
+  r->words = x->route.ptr;
+  r->stride = stride;
+  r->me = me;
+  return GR_SUCCESS;
+}
+
 /* Step 1: one pass puts owned outputs into the next frontier and the rest
  * into messages; the counters come back in one read. A list that
  * overflowed grows and the pass repeats (rare: a list grows by the memory
@@ -372,11 +441,14 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   /* Only owned vertices join the next frontier. */
   const gr_eid own = p->sub->n_owned ? p->sub->n_owned : 1;
   if (gr_frontier_capacity(s->next) < own) GR_CHECK(gr_frontier_reserve(s->next, dev, own, 0, &p->mem));
+  if (s->routed && (bcast || !s->out_owned || !x->route_lent))
+    return gr_errorf(GR_ERR_INTERNAL, "exchange package: device %d routed its outputs without %s", me,
+                     bcast ? "selective exchange" : !s->out_owned ? "an owned-only output" : "bitmaps lent for it");
   if (s->out_owned && !bcast) {
     /* The output is the next frontier as it is (gr_iter.out_owned): no
-     * pass, no message, and the counters start where the combine of what
-     * peers send goes on from. A broadcast sends every output vertex to
-     * every peer: the package pass runs. */
+     * pass, and the counters start where the combine of what peers send
+     * goes on from. A broadcast sends every output vertex to every peer:
+     * the package pass runs. The messages are the routed bitmaps, if any. */
     if (n_out > gr_frontier_capacity(s->next))
       return gr_errorf(GR_ERR_INTERNAL, "exchange package: %llu owned vertices for a frontier of %llu",
                        (unsigned long long)n_out, (unsigned long long)gr_frontier_capacity(s->next));
@@ -392,6 +464,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
     GR_CHECK(gr_device_memset(dev, x->cull.ptr, 0, x->cull.size));
     s->next->size = n_out;
     c->recv_capacity[me] = x->recv.capacity;
+    if (s->routed) GR_CHECK(gr__publish_routed(x, p, s));
     return GR_SUCCESS;
   }
   gr_xk_package_args a;
@@ -946,4 +1019,4 @@ static gr_status gr__prepare(void *local, gr_part *p, gr_sync *sync) {
 }
 
 const gr_exchange_ops gr_comm_exchange_ops = {gr__attach, gr__exchange, gr__detach, gr__prepare, gr__refresh,
-                                              gr__or_bits};
+                                              gr__or_bits, gr__route};

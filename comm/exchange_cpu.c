@@ -299,5 +299,23 @@ static gr_status gr__xk_or_into_cpu(gr_device *dev, uint32_t *dst, const uint32_
   return GR_SUCCESS;
 }
 
+static gr_status gr__xk_seal_cpu(gr_device *dev, uint32_t *base, uint64_t stride, const uint64_t *words, int parts,
+                                 int me, uint64_t value, unsigned long long *counters) {
+  GR_CHECK(gr__device_launch(dev, "gr__xk_seal_cpu", NULL));
+  const int nt = gr_device_cpu_threads(dev);
+  for (int j = 0; j < parts; j++) {
+    if (j == me) continue;
+    uint32_t *msg = base + (uint64_t)j * stride;
+    memcpy(msg, &value, sizeof value);
+    const uint32_t *w = msg + 2;
+    const uint64_t nw = words[j];
+    uint64_t ids = 0;
+#pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : ids)
+    for (uint64_t k = 0; k < nw; k++) ids += (uint64_t)__builtin_popcount(w[k]);
+    gr__ctr_add(&counters[GR_XK_PEER + parts + j], ids);
+  }
+  return GR_SUCCESS;
+}
+
 const gr_xk_ops gr__xk_ops_cpu = {gr__xk_package_cpu, gr__xk_combine_cpu, NULL, gr__xk_gather_cpu,
-                                  gr__xk_scatter_cpu, gr__xk_or_into_cpu};
+                                  gr__xk_scatter_cpu, gr__xk_or_into_cpu, gr__xk_seal_cpu};

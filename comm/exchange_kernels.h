@@ -162,6 +162,12 @@ typedef struct gr_xk_ops {
   gr_status (*scatter)(gr_device *dev, void *dst, const void *src, const gr_vid *ids, uint64_t n, int elem_bytes);
   /* dst[w] |= src[w] for w < words (gr_part_or_bits). */
   gr_status (*or_into)(gr_device *dev, uint32_t *dst, const uint32_t *src, uint64_t words);
+  /* Routed bitmaps (gr_part_route) become messages: for every part j !=
+   * me, the bitmap message at base + j * stride words gets `value` in its
+   * first 8 bytes, and the ids set in its `words[j]` words are added to
+   * counters[GR_XK_PEER + parts + j]. */
+  gr_status (*seal)(gr_device *dev, uint32_t *base, uint64_t stride, const uint64_t *words, int parts, int me,
+                    uint64_t value, unsigned long long *counters);
 } gr_xk_ops;
 
 extern const gr_xk_ops gr__xk_ops_cpu;

@@ -385,6 +385,33 @@ gr_status or_into_cuda(gr_device *dev, uint32_t *dst, const uint32_t *src, uint6
   return GR_SUCCESS;
 }
 
+// A routed bitmap becomes a message: the value in its first 8 bytes, and
+// the ids it holds counted (a warp's popcounts summed, then one atomic).
+__global__ void __launch_bounds__(kBlock) seal_kernel(uint32_t *msg, unsigned long long words, unsigned long long value,
+                                                      unsigned long long *counter) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) *(unsigned long long *)msg = value;
+  const uint32_t *w = msg + 2;
+  unsigned long long ids = 0;
+  for (unsigned long long k = blockIdx.x * (unsigned long long)kBlock + threadIdx.x; k < words;
+       k += (unsigned long long)gridDim.x * kBlock)
+    ids += (unsigned long long)__popc(w[k]);
+  for (int o = 16; o > 0; o >>= 1) ids += __shfl_down_sync(gr_cuda::kFullMask, ids, o);
+  if ((threadIdx.x & 31) == 0 && ids) atomicAdd(counter, ids);
+}
+
+gr_status seal_cuda(gr_device *dev, uint32_t *base, uint64_t stride, const uint64_t *words, int parts, int me,
+                    uint64_t value, unsigned long long *counters) {
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  for (int j = 0; j < parts; j++) {
+    if (j == me) continue;
+    const unsigned long long nw = words[j];
+    seal_kernel<<<blocks_for(dev, nw ? nw : 1), kBlock, 0, s>>>(base + (uint64_t)j * stride, nw, value,
+                                                                &counters[GR_XK_PEER + parts + j]);
+    GR_CUDA_CHECK_LAUNCH(dev);
+  }
+  return GR_SUCCESS;
+}
+
 template <class T>
 gr_status load_typed() {
   // cudaFuncGetAttributes loads a kernel that lazy loading (the default
@@ -412,4 +439,4 @@ gr_status load_cuda(gr_device *dev, gr_value_type type) {
 }  // namespace
 
 extern "C" const gr_xk_ops gr__xk_ops_cuda = {package_cuda, combine_cuda, load_cuda, gather_cuda, scatter_cuda,
-                                              or_into_cuda};
+                                              or_into_cuda, seal_cuda};

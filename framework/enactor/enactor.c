@@ -309,6 +309,23 @@ gr_status gr_part_or_bits(gr_part *p, uint32_t *bits, gr_eid words) {
   return st;
 }
 
+gr_status gr_part_route(gr_part *p, gr_eid bound, const void *value, int value_bytes, gr_route *r) {
+  memset(r, 0, sizeof *r);
+  if (!p->sync) return GR_SUCCESS;
+  struct gr_enactor *e = p->sync->e;
+  if (!e->cfg.exchange->route) return GR_SUCCESS;
+  if (value_bytes != 4 && value_bytes != 8)
+    return gr_errorf(GR_ERR_INTERNAL, "gr_part_route takes a 4- or 8-byte value, got %d", value_bytes);
+  gr__slot *me = &e->slots[p->sync->index];
+  /* Clearing the bitmaps is the exchange's part of the iteration. */
+  const double t = gr_time_now();
+  const gr_status st = e->cfg.exchange->route(me->xlocal, p, bound, value, value_bytes, r);
+  const double ms = (gr_time_now() - t) * 1e3;
+  me->inner_ms += ms;
+  me->rs.package_ms += ms;
+  return st;
+}
+
 /* Appends one iteration's figures to the run's statistics (thread 0). The
  * arrays double when full: a grid run has thousands of levels, and this is
  * inside the timed loop. */
@@ -750,6 +767,7 @@ static void gr__slot_loop(gr__slot *s) {
       x.out_owned = it.out_owned;
       x.out_edges = it.out_edges;
       x.out_max_degree = it.out_max_degree;
+      x.routed = it.routed;
       st = e->cfg.exchange->exchange(s->xlocal, &s->part, &x);
       uint64_t sent_after = 0;
       for (int j = 0; j < e->n && bytes_to; j++) sent_after += bytes_to[j];

@@ -161,8 +161,11 @@ gr_eid gr_bfs_push_bound(const gr_part *p, const gr_iter *it, gr_eid source_edge
 static gr_status bfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr__bfs_slice *s = slice;
   GR_CHECK(gr_bfs_reserve(it->out, p, gr_bfs_push_bound(p, it, s->source_edges)));
-  gr_bfs_ctx c = {(gr_svid *)s->depth.ptr, s->mark_pred ? (gr_svid *)s->pred.ptr : NULL,
-                  p->local_to_global, (gr_svid)it->iteration + 1, gr_bfs_visited_bits(&s->visited)};
+  const gr_bfs_ctx c = {.depth = (gr_svid *)s->depth.ptr,
+                        .pred = s->mark_pred ? (gr_svid *)s->pred.ptr : NULL,
+                        .local_to_global = p->local_to_global,
+                        .next = (gr_svid)it->iteration + 1,
+                        .visited = gr_bfs_visited_bits(&s->visited)};
   GR_CHECK(gr_bfs_loop_run(&s->loop, p, it, &c));
   if (it->levels > 0) return GR_SUCCESS;
   return gr_bfs_push_level(p, it, &c, &s->loop);
@@ -175,8 +178,10 @@ void gr_bfs_know_source(gr_bfs_loop *l, const gr_part *p, gr_vid source) {
   gr_bfs_know(l, 0, d, d);
 }
 
-gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c, gr_bfs_loop *l) {
+gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c_in, gr_bfs_loop *l) {
   const gr_bfs_ops *ops = gr__bfs_ops(p->dev);
+  gr_bfs_ctx rc = *c_in;
+  const gr_bfs_ctx *c = &rc;
   gr_advance_push_args a;
   memset(&a, 0, sizeof a);
   a.g = &p->out;
@@ -203,10 +208,34 @@ gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c, gr_bfs
    * edges, measured) and on one device (an exchange takes each output
    * vertex once). */
   a.idempotent = p->opts->tune.idempotent && alone && a.in_known && a.in_edges <= a.out_capacity;
+  /* Between devices, depths alone: claims of the peers' vertices go to
+   * their owners' bitmaps as they are made, when those are smaller than the
+   * list a package pass would make of them; the output is then owned
+   * vertices only, measured while emitted, and becomes the next frontier
+   * as it is. */
+  if (!alone && !rc.pred) {
+    const gr_eid n_local = p->sub->n_local;
+    const gr_eid bound = a.in_known && a.in_edges < n_local ? a.in_edges : n_local;
+    gr_route r;
+    GR_CHECK(gr_part_route(p, bound, &rc.next, (int)sizeof rc.next, &r));
+    if (r.words) {
+      rc.route_owner = r.owner;
+      rc.route_convert = r.convert;
+      rc.route = r.words;
+      rc.route_stride = r.stride;
+      rc.me = r.me;
+      a.next_offsets = p->out.offsets;
+    }
+  }
   GR_CHECK((a.idempotent ? ops->push_idem : ops->push)(p->dev, p->ws, &a, c));
   it->out->size = a.n_out;
   it->edges += a.edges;
   if (alone) gr_bfs_know(l, it->iteration + 1, a.out_edges, a.out_max_degree);
+  if (rc.route) {
+    it->routed = it->out_owned = true;
+    it->out_edges = a.out_edges;
+    it->out_max_degree = a.out_max_degree;
+  }
   return GR_SUCCESS;
 }
 

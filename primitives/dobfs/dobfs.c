@@ -218,8 +218,11 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   dobfs_decide(s, p, it->global_in, m_frontier);
   s->m_visited += m_frontier;
   s->prev_frontier = it->global_in;
-  gr_bfs_ctx c = {(gr_svid *)s->depth.ptr, s->mark_pred ? (gr_svid *)s->pred.ptr : NULL, p->local_to_global,
-                  (gr_svid)it->iteration + 1, gr_bfs_visited_bits(&s->visited)};
+  const gr_bfs_ctx c = {.depth = (gr_svid *)s->depth.ptr,
+                        .pred = s->mark_pred ? (gr_svid *)s->pred.ptr : NULL,
+                        .local_to_global = p->local_to_global,
+                        .next = (gr_svid)it->iteration + 1,
+                        .visited = gr_bfs_visited_bits(&s->visited)};
   if (s->dir == GR_DIRECTION_PULL) {
     it->tag = 'U';
     s->pulled = true;

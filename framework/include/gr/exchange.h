@@ -89,6 +89,9 @@ typedef struct gr_exchange_step {
   /* gr_iter.out_owned and its figures. */
   bool out_owned;
   gr_eid out_edges, out_max_degree;
+  /* gr_iter.routed: the bitmaps the exchange's route lent are the
+   * messages. */
+  bool routed;
   /* Results: the out-degrees of `next` over the device's CSR, summed and
    * the largest (what a traversal's direction test and advance choose
    * from, without a pass of their own). */
@@ -128,6 +131,8 @@ typedef struct gr_exchange_ops {
    * refresh. */
   gr_status (*or_bits)(void *local, gr_part *p, gr_sync *sync, uint32_t *bits, uint64_t words,
                        gr_device_run_stats *stats);
+  /* Optional (NULL: never routes): gr_part_route on this device alone. */
+  gr_status (*route)(void *local, gr_part *p, gr_eid bound, const void *value, int value_bytes, gr_route *r);
 } gr_exchange_ops;
 
 #ifdef __cplusplus

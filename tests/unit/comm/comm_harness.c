@@ -736,3 +736,55 @@ void xh_check_logadd(const gr_xk_ops *ops, gr_device *dev, double rel_tol) {
     xh_state_free(&s);
   }
 }
+
+void xh_check_seal(const gr_xk_ops *ops, gr_device *dev) {
+  enum { PARTS = 4, ME = 2 };
+  const uint64_t words[PARTS] = {70001, 3, 0, 12345}, stride = 70001 + 2;
+  const uint64_t value = 0x1234567890abcdefull;
+  const size_t total = (size_t)(PARTS * stride);
+  uint32_t *host = calloc(total, sizeof *host), *back = calloc(total, sizeof *back);
+  unsigned long long ctr[GR_XK_PEER + 3 * PARTS] = {0};
+  uint64_t ids[PARTS] = {0};
+  XH_CHECK(host && back, "no room");
+  uint64_t x = 88172645463325252ull;
+  for (int j = 0; j < PARTS; j++)
+    for (uint64_t w = 0; w < stride; w++) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      /* Words past a part's own, and this part's slot, hold bits the seal
+       * must neither count nor touch. */
+      const uint32_t bits = (uint32_t)x & (uint32_t)(x >> 32);
+      host[j * stride + w] = bits;
+      if (j != ME && w >= 2 && w < 2 + words[j]) ids[j] += (uint64_t)__builtin_popcount(bits);
+    }
+  gr_buffer b = GR_BUFFER_INIT, c = GR_BUFFER_INIT;
+  XH_CHECK(gr_buffer_resize(&b, dev, total * sizeof *host, 0, "bitmaps") == GR_SUCCESS, "%s", gr_error_message());
+  XH_CHECK(gr_buffer_resize(&c, dev, sizeof ctr, 0, "counters") == GR_SUCCESS, "%s", gr_error_message());
+  XH_CHECK(gr_device_copy(dev, b.ptr, host, total * sizeof *host, GR_COPY_H2D) == GR_SUCCESS, "copy");
+  XH_CHECK(gr_device_copy(dev, c.ptr, ctr, sizeof ctr, GR_COPY_H2D) == GR_SUCCESS, "copy");
+  XH_CHECK(ops->seal(dev, b.ptr, stride, words, PARTS, ME, value, c.ptr) == GR_SUCCESS, "seal: %s",
+           gr_error_message());
+  XH_CHECK(gr_device_copy(dev, back, b.ptr, total * sizeof *back, GR_COPY_D2H) == GR_SUCCESS, "copy");
+  XH_CHECK(gr_device_copy(dev, ctr, c.ptr, sizeof ctr, GR_COPY_D2H) == GR_SUCCESS, "copy");
+  for (int j = 0; j < PARTS; j++) {
+    uint64_t head;
+    memcpy(&head, back + j * stride, sizeof head);
+    if (j == ME) {
+      XH_CHECK(!memcmp(back + j * stride, host + j * stride, stride * sizeof *host), "part %d's slot changed", j);
+      XH_CHECK(ctr[GR_XK_PEER + PARTS + j] == 0, "part %d counted", j);
+      continue;
+    }
+    XH_CHECK(head == value, "part %d: value %llx", j, (unsigned long long)head);
+    XH_CHECK(!memcmp(back + j * stride + 2, host + j * stride + 2, (stride - 2) * sizeof *host), "part %d: bits changed",
+             j);
+    XH_CHECK(ctr[GR_XK_PEER + PARTS + j] == ids[j], "part %d: %llu ids counted, %llu set", j, ctr[GR_XK_PEER + PARTS + j],
+             (unsigned long long)ids[j]);
+  }
+  for (int k = 0; k < GR_XK_PEER + 3 * PARTS; k++)
+    if (k < GR_XK_PEER + PARTS || k >= GR_XK_PEER + 2 * PARTS) XH_CHECK(ctr[k] == 0, "counter %d written", k);
+  gr_buffer_release(&b);
+  gr_buffer_release(&c);
+  free(host);
+  free(back);
+}

@@ -200,5 +200,10 @@ gr_graph *xh_gen(const char *spec);
  * vertex in one message (the concurrent compare-and-swap loop): each
  * value within rel_tol of the sum taken in long double. */
 void xh_check_logadd(const gr_xk_ops *ops, gr_device *dev, double rel_tol);
+/* Seal of routed bitmaps (gr_xk_ops.seal) on `dev`: 4 parts of uneven id
+ * spaces in one buffer, this device part 2; every other part's message
+ * gets the value and its ids counted, this part's slot and every bit stay
+ * as they were. */
+void xh_check_seal(const gr_xk_ops *ops, gr_device *dev);
 
 #endif

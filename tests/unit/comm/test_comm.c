@@ -347,6 +347,9 @@ START_TEST(package_counts_records_past_a_lists_capacity_without_writing_them) {
 }
 END_TEST
 
+START_TEST(seal_gives_each_routed_bitmap_its_value_and_counts_its_ids) { xh_check_seal(&gr__xk_ops_cpu, dev); }
+END_TEST
+
 START_TEST(package_refuses_to_overflow_next) {
   int32_t owner[8] = {0, 0, 0, 0, 0, 1, 1, 1};
   gr_vid out[6] = {0, 1, 2, 3, 5, 6};
@@ -1108,13 +1111,18 @@ static void check_multi_device_bfs(const char *spec, bool connected) {
   for (int nd = 2; nd <= 4; nd++)
     for (int pi = 0; pi < 2; pi++)
       for (int xi = 0; xi < 2; xi++)
-        for (int mi = 0; mi < 4; mi++) {
-          /* Without predecessors the payload is uniform: bitmaps travel. */
-          xh_bfs_config c = {GR_BACKEND_CPU, nd, parts[pi], proxies[xi], modes[mi & 1], GR_TRANSPORT_AUTO, 1, GR_COMM_FORMAT_AUTO, mi >= 2};
+        for (int mi = 0; mi < 8; mi++) {
+          /* Without predecessors the payload is uniform: bitmaps travel,
+           * and under selective exchange the advance routes the claims of
+           * peers' vertices into them where they are smaller than lists
+           * (auto), always (bitmap) or never (list). */
+          static const gr_comm_format formats[] = {GR_COMM_FORMAT_AUTO, GR_COMM_FORMAT_BITMAP, GR_COMM_FORMAT_LIST};
+          const gr_comm_format fmt = mi < 2 ? GR_COMM_FORMAT_AUTO : formats[(mi - 2) / 2];
+          xh_bfs_config c = {GR_BACKEND_CPU, nd, parts[pi], proxies[xi], modes[mi & 1], GR_TRANSPORT_AUTO, 1, fmt, mi >= 2};
           char what[160];
-          snprintf(what, sizeof what, "%s on %d devices, %s, %s proxies, %s%s", spec, nd,
+          snprintf(what, sizeof what, "%s on %d devices, %s, %s proxies, %s%s, format %d", spec, nd,
                    gr_partitioner_name(parts[pi]), proxies[xi] == GR_PROXY_1HOP ? "1hop" : "all",
-                   gr_comm_mode_name(modes[mi & 1]), mi >= 2 ? ", depths only" : "");
+                   gr_comm_mode_name(modes[mi & 1]), mi >= 2 ? ", depths only" : "", (int)fmt);
           gr_result r[N_SRC];
           gr_run_stats st[N_SRC];
           ck_assert_msg(xh_bfs_run(g, &c, src, N_SRC, r, st, &stage) == GR_SUCCESS, "%s: stage %d: %s", what,
@@ -1235,6 +1243,7 @@ int main(void) {
   tcase_add_test(package, package_sets_each_id_of_a_bitmap_once_with_the_value);
   tcase_add_test(package, package_counts_records_past_a_lists_capacity_without_writing_them);
   tcase_add_test(package, package_refuses_to_overflow_next);
+  tcase_add_test(package, seal_gives_each_routed_bitmap_its_value_and_counts_its_ids);
   suite_add_tcase(s, package);
 
   TCase *combine = tcase_create("combine");
