@@ -357,15 +357,38 @@ static gr_status gr__read_counters(gr__xlocal *x, gr_device *dev, int n) {
   return gr_device_copy(dev, x->hc, x->counters.ptr, (size_t)n * sizeof(unsigned long long), GR_COPY_D2H);
 }
 
-/* The routed bitmaps as this iteration's messages: each gets its value,
- * its ids are counted (one read), and the non-empty ones are published. */
-static gr_status gr__publish_routed(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
+/* Step 1 when the iterate routed its outputs (gr_iter.routed): this
+ * device's bitmap becomes the next frontier (and the cull bitmap, so that
+ * no combine adds its vertices again); the peers' bitmaps get their value
+ * and their ids counted; one read of the counters; the non-empty ones are
+ * published as they are. */
+static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   gr_comm *c = x->c;
+  gr_device *dev = p->dev;
   const int n = x->n, me = x->me;
+  if (!x->route_lent || c->mode != GR_COMM_SELECTIVE || s->out->size)
+    return gr_errorf(GR_ERR_INTERNAL, "exchange package: device %d routed its outputs %s", me,
+                     !x->route_lent ? "without bitmaps lent for them"
+                     : s->out->size ? "and output some too"
+                                    : "under broadcast exchange");
   x->route_lent = false;
-  GR_CHECK(x->k->seal(p->dev, x->route.ptr, x->route_stride, x->route_words, n, me, x->route_value,
-                      x->counters.ptr));
-  GR_CHECK(gr__read_counters(x, p->dev, gr_xk_counters(n)));
+  const uint32_t *mine = (const uint32_t *)x->route.ptr + (uint64_t)me * x->route_stride + 2;
+  const size_t mb = (size_t)x->route_words[me] * sizeof(uint32_t);
+  if (mb > x->cull.size)
+    return gr_errorf(GR_ERR_INTERNAL, "exchange package: a routed bitmap of %zu bytes for %zu local ones", mb,
+                     x->cull.size);
+  const int nctr = gr_xk_counters(n);
+  GR_CHECK(gr_device_memset(dev, x->counters.ptr, 0, (size_t)nctr * sizeof(unsigned long long)));
+  if (mb) GR_CHECK(gr_device_copy(dev, x->cull.ptr, mine, mb, GR_COPY_D2D));
+  if (x->cull.size > mb) GR_CHECK(gr_device_memset(dev, (unsigned char *)x->cull.ptr + mb, 0, x->cull.size - mb));
+  GR_CHECK(x->k->compact(dev, mine, x->route_words[me], gr_frontier_items(s->next), gr_frontier_capacity(s->next),
+                         p->out.offsets, x->counters.ptr));
+  GR_CHECK(x->k->seal(dev, x->route.ptr, x->route_stride, x->route_words, n, me, x->route_value, x->counters.ptr));
+  GR_CHECK(gr__read_counters(x, dev, nctr));
+  if (x->hc[GR_XK_NEXT] > gr_frontier_capacity(s->next))
+    return gr_errorf(GR_ERR_INTERNAL, "exchange package: %llu owned vertices routed for a frontier of %llu",
+                     x->hc[GR_XK_NEXT], (unsigned long long)gr_frontier_capacity(s->next));
+  s->next->size = (gr_eid)x->hc[GR_XK_NEXT];
   for (int j = 0; j < n; j++) {
     const uint64_t ids = x->hc[GR_XK_PEER + n + j];
     if (j == me || !ids) continue;
@@ -375,6 +398,7 @@ static gr_status gr__publish_routed(gr__xlocal *x, gr_part *p, gr_exchange_step 
     c->pkg[me][j] = m;
     s->stats->items_sent += ids;
   }
+  c->recv_capacity[me] = x->recv.capacity;
   return GR_SUCCESS;
 }
 
@@ -392,14 +416,14 @@ static gr_status gr__route(void *local, gr_part *p, gr_eid bound, const void *va
   if (value_bytes != x->layout.value_bytes)
     return gr_errorf(GR_ERR_INTERNAL, "%s routes %d-byte values; its payload has %d", x->prim->name, value_bytes,
                      x->layout.value_bytes);
+  /* This device's own bitmap (over its local ids of owned vertices) stays
+   * here; the peers' travel. */
   uint64_t stride = 0, bitmaps = 0;
   for (int j = 0; j < n; j++) {
-    x->route_words[j] = 0;
-    if (j == me) continue;
     const gr_vid u = gr__universe(x, p, j);
     const uint64_t bb = gr_xk_bitmap_bytes(u);
     x->route_words[j] = ((uint64_t)u + 31u) / 32u;
-    bitmaps += bb;
+    if (j != me) bitmaps += bb;
     if (bb / 4 > stride) stride = bb / 4;
   }
   if (c->format != GR_COMM_FORMAT_BITMAP && gr_xk_list_bytes(&x->layout, bound) <= bitmaps) return GR_SUCCESS;
@@ -441,14 +465,12 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   /* Only owned vertices join the next frontier. */
   const gr_eid own = p->sub->n_owned ? p->sub->n_owned : 1;
   if (gr_frontier_capacity(s->next) < own) GR_CHECK(gr_frontier_reserve(s->next, dev, own, 0, &p->mem));
-  if (s->routed && (bcast || !s->out_owned || !x->route_lent))
-    return gr_errorf(GR_ERR_INTERNAL, "exchange package: device %d routed its outputs without %s", me,
-                     bcast ? "selective exchange" : !s->out_owned ? "an owned-only output" : "bitmaps lent for it");
+  if (s->routed) return gr__package_routed(x, p, s);
   if (s->out_owned && !bcast) {
     /* The output is the next frontier as it is (gr_iter.out_owned): no
-     * pass, and the counters start where the combine of what peers send
-     * goes on from. A broadcast sends every output vertex to every peer:
-     * the package pass runs. The messages are the routed bitmaps, if any. */
+     * pass, no message, and the counters start where the combine of what
+     * peers send goes on from. A broadcast sends every output vertex to
+     * every peer: the package pass runs. */
     if (n_out > gr_frontier_capacity(s->next))
       return gr_errorf(GR_ERR_INTERNAL, "exchange package: %llu owned vertices for a frontier of %llu",
                        (unsigned long long)n_out, (unsigned long long)gr_frontier_capacity(s->next));
@@ -464,7 +486,6 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
     GR_CHECK(gr_device_memset(dev, x->cull.ptr, 0, x->cull.size));
     s->next->size = n_out;
     c->recv_capacity[me] = x->recv.capacity;
-    if (s->routed) GR_CHECK(gr__publish_routed(x, p, s));
     return GR_SUCCESS;
   }
   gr_xk_package_args a;

@@ -317,5 +317,33 @@ static gr_status gr__xk_seal_cpu(gr_device *dev, uint32_t *base, uint64_t stride
   return GR_SUCCESS;
 }
 
+static gr_status gr__xk_compact_cpu(gr_device *dev, const uint32_t *words, uint64_t n_words, gr_vid *next,
+                                    gr_eid next_capacity, const gr_eid *deg, unsigned long long *counters) {
+  GR_CHECK(gr__device_launch(dev, "gr__xk_compact_cpu", NULL));
+  const int nt = gr_device_cpu_threads(dev);
+#pragma omp parallel for num_threads(nt) schedule(static, 1024)
+  for (uint64_t k = 0; k < n_words; k++) {
+    uint32_t w = words[k];
+    if (!w) continue;
+    /* One reservation per word. */
+    uint64_t pos = gr_atomic_add_u64((uint64_t *)&counters[GR_XK_NEXT], (uint64_t)__builtin_popcount(w));
+    uint64_t sum = 0, most = 0;
+    for (; w; w &= w - 1u, pos++) {
+      const gr_vid v = (gr_vid)(k * 32u + (uint64_t)__builtin_ctz(w));
+      if (pos < next_capacity) next[pos] = v;
+      if (deg) {
+        const uint64_t d = deg[v + 1] - deg[v];
+        sum += d;
+        most = d > most ? d : most;
+      }
+    }
+    if (deg) {
+      gr__ctr_add(&counters[GR_XK_NEXT_EDGES], sum);
+      gr__ctr_max(&counters[GR_XK_NEXT_MAXDEG], most);
+    }
+  }
+  return GR_SUCCESS;
+}
+
 const gr_xk_ops gr__xk_ops_cpu = {gr__xk_package_cpu, gr__xk_combine_cpu, NULL, gr__xk_gather_cpu,
-                                  gr__xk_scatter_cpu, gr__xk_or_into_cpu, gr__xk_seal_cpu};
+                                  gr__xk_scatter_cpu, gr__xk_or_into_cpu, gr__xk_seal_cpu, gr__xk_compact_cpu};

@@ -168,6 +168,13 @@ typedef struct gr_xk_ops {
    * counters[GR_XK_PEER + parts + j]. */
   gr_status (*seal)(gr_device *dev, uint32_t *base, uint64_t stride, const uint64_t *words, int parts, int me,
                     uint64_t value, unsigned long long *counters);
+  /* This device's routed bitmap (`words` words over local ids) becomes the
+   * next frontier: every id set goes to `next` at a slot reserved through
+   * counters[GR_XK_NEXT] (ids past next_capacity are counted, not
+   * written), its out-degree over `deg` summed and maxed into
+   * GR_XK_NEXT_EDGES and GR_XK_NEXT_MAXDEG. */
+  gr_status (*compact)(gr_device *dev, const uint32_t *words, uint64_t n_words, gr_vid *next, gr_eid next_capacity,
+                       const gr_eid *deg, unsigned long long *counters);
 } gr_xk_ops;
 
 extern const gr_xk_ops gr__xk_ops_cpu;

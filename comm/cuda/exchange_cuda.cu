@@ -389,7 +389,12 @@ gr_status or_into_cuda(gr_device *dev, uint32_t *dst, const uint32_t *src, uint6
 // the ids it holds counted (a warp's popcounts summed, then one atomic).
 __global__ void __launch_bounds__(kBlock) seal_kernel(uint32_t *msg, unsigned long long words, unsigned long long value,
                                                       unsigned long long *counter) {
-  if (blockIdx.x == 0 && threadIdx.x == 0) *(unsigned long long *)msg = value;
+  // Two 32-bit stores: a message is 4-byte aligned wherever its stride
+  // puts it.
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    msg[0] = (uint32_t)value;
+    msg[1] = (uint32_t)(value >> 32);
+  }
   const uint32_t *w = msg + 2;
   unsigned long long ids = 0;
   for (unsigned long long k = blockIdx.x * (unsigned long long)kBlock + threadIdx.x; k < words;
@@ -409,6 +414,53 @@ gr_status seal_cuda(gr_device *dev, uint32_t *base, uint64_t stride, const uint6
                                                                 &counters[GR_XK_PEER + parts + j]);
     GR_CUDA_CHECK_LAUNCH(dev);
   }
+  return GR_SUCCESS;
+}
+
+// This device's routed bitmap becomes the next frontier: a thread per word,
+// the warp's ids placed by an exclusive scan of its popcounts after one
+// reservation per warp.
+__global__ void __launch_bounds__(kBlock) compact_kernel(const uint32_t *words, unsigned long long n_words,
+                                                         gr_vid *next, unsigned long long capacity,
+                                                         const gr_eid *deg, unsigned long long *counters) {
+  unsigned long long dsum = 0, dmax = 0;
+  const int lane = threadIdx.x & 31;
+  // Every lane of a warp runs the same trip count (the bound is rounded up
+  // to whole warps), so the shuffles below see the full warp.
+  const unsigned long long stride = (unsigned long long)gridDim.x * kBlock;
+  const unsigned long long bound = (n_words + 31ull) & ~31ull;
+  for (unsigned long long k = blockIdx.x * (unsigned long long)kBlock + threadIdx.x; k < bound; k += stride) {
+    uint32_t w = k < n_words ? words[k] : 0u;
+    const unsigned cnt = (unsigned)__popc(w);
+    unsigned incl = cnt;
+    for (int o = 1; o < 32; o <<= 1) {
+      const unsigned y = __shfl_up_sync(gr_cuda::kFullMask, incl, o);
+      if (lane >= o) incl += y;
+    }
+    const unsigned total = __shfl_sync(gr_cuda::kFullMask, incl, 31);
+    unsigned long long base = 0;
+    if (lane == 31 && total) base = atomicAdd(&counters[GR_XK_NEXT], (unsigned long long)total);
+    base = __shfl_sync(gr_cuda::kFullMask, base, 31);
+    unsigned long long pos = base + (incl - cnt);
+    for (; w; w &= w - 1u, pos++) {
+      const gr_vid v = (gr_vid)(k * 32ull + (unsigned long long)(__ffs((int)w) - 1));
+      if (pos < capacity) next[pos] = v;
+      if (deg) {
+        const unsigned long long d = deg[v + 1] - deg[v];
+        dsum += d;
+        dmax = d > dmax ? d : dmax;
+      }
+    }
+  }
+  if (deg) gr_cuda::block_add_max(dsum, dmax, &counters[GR_XK_NEXT_EDGES]);
+}
+
+gr_status compact_cuda(gr_device *dev, const uint32_t *words, uint64_t n_words, gr_vid *next, gr_eid next_capacity,
+                       const gr_eid *deg, unsigned long long *counters) {
+  if (!n_words) return GR_SUCCESS;
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  compact_kernel<<<blocks_for(dev, n_words), kBlock, 0, s>>>(words, n_words, next, next_capacity, deg, counters);
+  GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
 }
 
@@ -439,4 +491,4 @@ gr_status load_cuda(gr_device *dev, gr_value_type type) {
 }  // namespace
 
 extern "C" const gr_xk_ops gr__xk_ops_cuda = {package_cuda, combine_cuda, load_cuda, gather_cuda, scatter_cuda,
-                                              or_into_cuda, seal_cuda};
+                                              or_into_cuda, seal_cuda, compact_cuda};

@@ -208,11 +208,10 @@ gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c_in, gr_
    * edges, measured) and on one device (an exchange takes each output
    * vertex once). */
   a.idempotent = p->opts->tune.idempotent && alone && a.in_known && a.in_edges <= a.out_capacity;
-  /* Between devices, depths alone: claims of the peers' vertices go to
-   * their owners' bitmaps as they are made, when those are smaller than the
-   * list a package pass would make of them; the output is then owned
-   * vertices only, measured while emitted, and becomes the next frontier
-   * as it is. */
+  /* Between devices, depths alone: claims go to their owners' bitmaps as
+   * they are made (this device's too), when those are smaller than the list
+   * a package pass would make of them; the exchange makes the next
+   * frontier of this device's bitmap and sends the others as they are. */
   if (!alone && !rc.pred) {
     const gr_eid n_local = p->sub->n_local;
     const gr_eid bound = a.in_known && a.in_edges < n_local ? a.in_edges : n_local;
@@ -224,7 +223,6 @@ gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c_in, gr_
       rc.route = r.words;
       rc.route_stride = r.stride;
       rc.me = r.me;
-      a.next_offsets = p->out.offsets;
     }
   }
   GR_CHECK((a.idempotent ? ops->push_idem : ops->push)(p->dev, p->ws, &a, c));
@@ -232,9 +230,10 @@ gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c_in, gr_
   it->edges += a.edges;
   if (alone) gr_bfs_know(l, it->iteration + 1, a.out_edges, a.out_max_degree);
   if (rc.route) {
-    it->routed = it->out_owned = true;
-    it->out_edges = a.out_edges;
-    it->out_max_degree = a.out_max_degree;
+    if (a.n_out)
+      return gr_errorf(GR_ERR_INTERNAL, "bfs: device %d output %llu vertices while routing its claims", p->index,
+                       (unsigned long long)a.n_out);
+    it->routed = true;
   }
   return GR_SUCCESS;
 }

@@ -24,8 +24,8 @@ typedef struct gr_bfs_ctx {
    * a clear one means "read depth" (the vertex may have been reached by a
    * pull, by another device, or a moment ago by another thread). */
   uint32_t *visited;
-  /* Or NULL: between devices, claims of vertices that peers own are set in
-   * their owners' bitmaps (gr_part_route) instead of being output. */
+  /* Or NULL: between devices, claims are set in their owners' bitmaps
+   * (gr_part_route), this device's own included, instead of being output. */
   const uint8_t *route_owner;
   const gr_vid *route_convert;
   uint32_t *route;
@@ -48,20 +48,24 @@ GR_HD void gr__bfs_claimed(const gr_bfs_ctx *c, gr_vid src, gr_vid dst) {
   if (c->pred) gr_store_relaxed_svid(&c->pred[dst], (gr_svid)(c->local_to_global ? c->local_to_global[src] : src));
 }
 
-/* A claim of dst, which a peer owns, routed to the owner's bitmap: no
- * output, and no compare-and-swap (setting a bit twice is setting it once;
- * every visitor stores the same depth, which keeps later levels here from
- * claiming dst again). Routing goes without predecessors (the payload is
- * the depth alone), so none is recorded. */
-GR_HD bool gr__bfs_routed(const gr_bfs_ctx *c, gr_vid dst) {
+/* Between devices, a dense level's claims go into bitmaps, one per owner
+ * (gr_part_route), this device's own included: no compare-and-swap and no
+ * output (setting a bit twice is setting it once, so the contended claims
+ * of a level that reaches millions of vertices cost an or each), and no
+ * pass afterwards sorts owned from remote. The first visitor to set the bit
+ * stores the depth, which keeps later levels here from claiming dst again.
+ * Routing goes without predecessors (the payload is the depth alone). */
+GR_HD void gr__bfs_route(const gr_bfs_ctx *c, gr_vid dst) {
   const int o = c->route_owner[dst];
-  if (o == c->me) return false;
-  const gr_vid id = c->route_convert ? c->route_convert[dst] : dst;
+  /* Owned vertices keep their local ids (1-hop: the owned ones come first). */
+  const gr_vid id = o != c->me && c->route_convert ? c->route_convert[dst] : dst;
   /* Words 0 and 1 of a message hold its value. */
-  gr_atomic_or_u32(c->route + (uint64_t)o * c->route_stride + 2u + (id >> 5), 1u << (id & 31u));
+  uint32_t *w = c->route + (uint64_t)o * c->route_stride + 2u + (id >> 5);
+  const uint32_t bit = 1u << (id & 31u);
+  /* A plain read first: most visitors of a popular vertex find it set. */
+  if ((gr_load_relaxed_u32(w) & bit) || (gr_atomic_or_u32(w, bit) & bit)) return;
   gr_store_relaxed_svid(&c->depth[dst], c->next);
   if (c->visited) gr_atomic_or_u32(&c->visited[dst >> 5], 1u << (dst & 31u));
-  return true;
 }
 
 /* Push: the first visitor of dst claims it (compare-and-swap), so each
@@ -69,7 +73,10 @@ GR_HD bool gr__bfs_routed(const gr_bfs_ctx *c, gr_vid dst) {
 GR_HD bool gr_bfs_visit(const gr_bfs_ctx *c, gr_vid src, gr_vid dst, gr_eid e) {
   (void)e;
   if (gr__bfs_seen(c, dst)) return false;
-  if (c->route && gr__bfs_routed(c, dst)) return false;
+  if (c->route) {
+    gr__bfs_route(c, dst);
+    return false;
+  }
   if (!gr_atomic_cas_svid(&c->depth[dst], -1, c->next)) return false;
   gr__bfs_claimed(c, src, dst);
   return true;

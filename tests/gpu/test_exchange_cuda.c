@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The exchange's CUDA kernels against the portable definition (the CPU
  * backend) on the same inputs: package (lists and bitmaps) and combine for
- * every operator and value type, compared as sets; the seal of routed
- * bitmaps; BFS on 2 and 3 devices mapped onto GPU 0
+ * every operator and value type, compared as sets; the seal and the
+ * compact of routed bitmaps; BFS on 2 and 3 devices mapped onto GPU 0
  * (GR_DEVICE_MAP) against one CPU device; NCCL refusing devices that share a
  * GPU. Skips (exit 77) where no GPU exists. Runs with CK_NOFORK: CUDA must
  * not cross a fork. */
@@ -190,6 +190,9 @@ START_TEST(cuda_combine_logadd_adds_logarithms_as_numbers) { xh_check_logadd(&gr
 END_TEST
 
 START_TEST(cuda_seal_gives_each_routed_bitmap_its_value_and_counts_its_ids) { xh_check_seal(&gr__xk_ops_cuda, gpu); }
+END_TEST
+
+START_TEST(cuda_compact_puts_each_id_of_a_routed_bitmap_in_next_once) { xh_check_compact(&gr__xk_ops_cuda, gpu); }
 END_TEST
 
 START_TEST(cuda_combine_of_bitmaps_equals_cpu) {
@@ -429,6 +432,8 @@ int main(void) {
       {"cuda_combine_of_bitmaps_equals_cpu", cuda_combine_of_bitmaps_equals_cpu, true},
       {"cuda_seal_gives_each_routed_bitmap_its_value_and_counts_its_ids",
        cuda_seal_gives_each_routed_bitmap_its_value_and_counts_its_ids, true},
+      {"cuda_compact_puts_each_id_of_a_routed_bitmap_in_next_once",
+       cuda_compact_puts_each_id_of_a_routed_bitmap_in_next_once, true},
       {"bfs_on_devices_sharing_gpu_0_equals_one_cpu_device", bfs_on_devices_sharing_gpu_0_equals_one_cpu_device, false},
       {"auto_transport_on_gpus_is_p2p", auto_transport_on_gpus_is_p2p, false},
       {"nccl_refuses_devices_that_share_a_gpu", nccl_refuses_devices_that_share_a_gpu, false},

@@ -89,8 +89,9 @@ typedef struct gr_exchange_step {
   /* gr_iter.out_owned and its figures. */
   bool out_owned;
   gr_eid out_edges, out_max_degree;
-  /* gr_iter.routed: the bitmaps the exchange's route lent are the
-   * messages. */
+  /* gr_iter.routed: the outputs are in the bitmaps the exchange's route
+   * lent (the next frontier is this device's; the others are the
+   * messages). */
   bool routed;
   /* Results: the out-degrees of `next` over the device's CSR, summed and
    * the largest (what a traversal's direction test and advance choose

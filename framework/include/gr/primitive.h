@@ -186,15 +186,17 @@ gr_status gr_part_refresh(gr_part *p, void *const *arrays, int n_arrays, int ele
  * Called like gr_part_refresh. One device: nothing to do. */
 gr_status gr_part_or_bits(gr_part *p, uint32_t *bits, gr_eid words);
 
-/* Remote outputs routed as they are made. Between devices under selective
+/* Outputs routed as they are made. Between devices under selective
  * exchange, an iterate whose payload is uniform (one value, the same for
- * every vertex it outputs: BFS's next depth) may mark each vertex owned by
- * peer j in j's bitmap instead of putting it in its output, so that the
- * output holds owned vertices only and no pass over it sorts them out (the
- * package pass costs as much as a big level's claims). The bitmap of owner
- * j is its message as it travels: `stride` words per owner from `words`,
- * the first two holding the value, then a bit per id of the owner's id
- * space (convert[v] on the owner where convert is given, else v). */
+ * every vertex it outputs: BFS's next depth) may set each vertex it would
+ * output in its owner's bitmap instead, this device's own included, and
+ * output nothing: the exchange makes the next frontier of this device's
+ * bitmap and sends the others as they are, with no pass over a list that
+ * sorts owned from remote (on a dense level that pass costs as much as the
+ * claims). Owner j's bitmap is its message as it travels: `stride` words
+ * per owner from `words`, the first two holding the value, then a bit per
+ * id of the owner's id space: the local id for this device's own vertices,
+ * convert[v] for the others' where convert is given, else v. */
 typedef struct gr_route {
   const uint8_t *owner;  /* device: the part owning each local vertex */
   const gr_vid *convert; /* device: a vertex's id on its owner, or NULL */
@@ -204,13 +206,13 @@ typedef struct gr_route {
 } gr_route;
 
 /* Lends this iteration's bitmaps, cleared, with `value` (value_bytes: 4 or
- * 8) as their payload, when routing pays: the output's remote part as a
- * list (at most `bound` vertices) would take more bytes than the bitmaps,
- * or --comm-format bitmap asks for them. Otherwise (one device, broadcast,
+ * 8) as their payload, when routing pays: the output (at most `bound`
+ * vertices) as a list would take more bytes than the peers' bitmaps, or
+ * --comm-format bitmap asks for them. Otherwise (one device, broadcast,
  * --comm-format list, a payload that is not uniform) r->words is NULL and
- * the iterate outputs every vertex as usual. An iterate that routes sets
- * gr_iter.routed, and gr_iter.out_owned with its figures. Each device
- * decides alone; no barrier. */
+ * the iterate outputs every vertex as usual. An iterate that routes leaves
+ * its output empty and sets gr_iter.routed. Each device decides alone; no
+ * barrier. */
 gr_status gr_part_route(gr_part *p, gr_eid bound, const void *value, int value_bytes, gr_route *r);
 
 /* Copies a device array of local values into `global` (n_global entries,
@@ -262,9 +264,8 @@ typedef struct gr_iter {
    * a pass over it (a broadcast still sends it to every peer). */
   bool out_owned;
   gr_eid out_edges, out_max_degree;
-  /* To set with out_owned when the iterate routed its remote outputs into
-   * the bitmaps gr_part_route lent: they travel as this iteration's
-   * messages. */
+  /* To set, with the output left empty, when the iterate put its outputs
+   * into the bitmaps gr_part_route lent. */
   bool routed;
 } gr_iter;
 

@@ -761,12 +761,12 @@ void xh_check_seal(const gr_xk_ops *ops, gr_device *dev) {
   gr_buffer b = GR_BUFFER_INIT, c = GR_BUFFER_INIT;
   XH_CHECK(gr_buffer_resize(&b, dev, total * sizeof *host, 0, "bitmaps") == GR_SUCCESS, "%s", gr_error_message());
   XH_CHECK(gr_buffer_resize(&c, dev, sizeof ctr, 0, "counters") == GR_SUCCESS, "%s", gr_error_message());
-  XH_CHECK(gr_device_copy(dev, b.ptr, host, total * sizeof *host, GR_COPY_H2D) == GR_SUCCESS, "copy");
-  XH_CHECK(gr_device_copy(dev, c.ptr, ctr, sizeof ctr, GR_COPY_H2D) == GR_SUCCESS, "copy");
+  XH_CHECK(gr_device_copy(dev, b.ptr, host, total * sizeof *host, GR_COPY_H2D) == GR_SUCCESS, "copy: %s", gr_error_message());
+  XH_CHECK(gr_device_copy(dev, c.ptr, ctr, sizeof ctr, GR_COPY_H2D) == GR_SUCCESS, "copy: %s", gr_error_message());
   XH_CHECK(ops->seal(dev, b.ptr, stride, words, PARTS, ME, value, c.ptr) == GR_SUCCESS, "seal: %s",
            gr_error_message());
-  XH_CHECK(gr_device_copy(dev, back, b.ptr, total * sizeof *back, GR_COPY_D2H) == GR_SUCCESS, "copy");
-  XH_CHECK(gr_device_copy(dev, ctr, c.ptr, sizeof ctr, GR_COPY_D2H) == GR_SUCCESS, "copy");
+  XH_CHECK(gr_device_copy(dev, back, b.ptr, total * sizeof *back, GR_COPY_D2H) == GR_SUCCESS, "copy: %s", gr_error_message());
+  XH_CHECK(gr_device_copy(dev, ctr, c.ptr, sizeof ctr, GR_COPY_D2H) == GR_SUCCESS, "copy: %s", gr_error_message());
   for (int j = 0; j < PARTS; j++) {
     uint64_t head;
     memcpy(&head, back + j * stride, sizeof head);
@@ -787,4 +787,76 @@ void xh_check_seal(const gr_xk_ops *ops, gr_device *dev) {
   gr_buffer_release(&c);
   free(host);
   free(back);
+}
+
+static int xh_cmp_vid(const void *a, const void *b) {
+  const gr_vid x = *(const gr_vid *)a, y = *(const gr_vid *)b;
+  return (x > y) - (x < y);
+}
+
+void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
+  enum { WORDS = 40003 };
+  const uint64_t nv = (uint64_t)WORDS * 32u;
+  uint32_t *bits = calloc(WORDS, sizeof *bits);
+  gr_eid *deg = malloc((nv + 1) * sizeof *deg);
+  gr_vid *next = malloc(nv * sizeof *next);
+  XH_CHECK(bits && deg && next, "no room");
+  uint64_t ids = 0, sum = 0, most = 0, x = 2463534242ull;
+  deg[0] = 0;
+  for (uint64_t v = 0; v < nv; v++) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const uint64_t d = x % 97u;
+    deg[v + 1] = deg[v] + d;
+    /* Dense stretches and empty ones. */
+    if ((v / 4096) % 3 != 1 && (x >> 20) % 5 < 2) {
+      bits[v >> 5] |= 1u << (v & 31u);
+      ids++;
+      sum += d;
+      most = d > most ? d : most;
+    }
+  }
+  for (int pass = 0; pass < 2; pass++) {
+    /* Pass 1: a next of a third of the ids: counted past it, not written. */
+    const uint64_t cap = pass ? ids / 3 : ids;
+    gr_buffer b = GR_BUFFER_INIT, d = GR_BUFFER_INIT, o = GR_BUFFER_INIT, c = GR_BUFFER_INIT;
+    unsigned long long ctr[GR_XK_PEER] = {0};
+    XH_CHECK(gr_buffer_resize(&b, dev, WORDS * sizeof *bits, 0, "bits") == GR_SUCCESS, "%s", gr_error_message());
+    XH_CHECK(gr_buffer_resize(&d, dev, (nv + 1) * sizeof *deg, 0, "deg") == GR_SUCCESS, "%s", gr_error_message());
+    XH_CHECK(gr_buffer_resize(&o, dev, (cap + 1) * sizeof *next, 0, "next") == GR_SUCCESS, "%s", gr_error_message());
+    XH_CHECK(gr_buffer_resize(&c, dev, sizeof ctr, 0, "counters") == GR_SUCCESS, "%s", gr_error_message());
+    XH_CHECK(gr_device_copy(dev, b.ptr, bits, WORDS * sizeof *bits, GR_COPY_H2D) == GR_SUCCESS, "copy");
+    XH_CHECK(gr_device_copy(dev, d.ptr, deg, (nv + 1) * sizeof *deg, GR_COPY_H2D) == GR_SUCCESS, "copy");
+    XH_CHECK(gr_device_copy(dev, c.ptr, ctr, sizeof ctr, GR_COPY_H2D) == GR_SUCCESS, "copy");
+    XH_CHECK(ops->compact(dev, b.ptr, WORDS, o.ptr, cap, d.ptr, c.ptr) == GR_SUCCESS, "compact: %s",
+             gr_error_message());
+    XH_CHECK(gr_device_copy(dev, ctr, c.ptr, sizeof ctr, GR_COPY_D2H) == GR_SUCCESS, "copy: %s", gr_error_message());
+    XH_CHECK(gr_device_copy(dev, next, o.ptr, cap * sizeof *next, GR_COPY_D2H) == GR_SUCCESS, "copy: %s",
+             gr_error_message());
+    XH_CHECK(ctr[GR_XK_NEXT] == ids, "%llu ids counted, %llu set", ctr[GR_XK_NEXT], (unsigned long long)ids);
+    XH_CHECK(ctr[GR_XK_NEXT_EDGES] == sum && ctr[GR_XK_NEXT_MAXDEG] == most, "degrees %llu/%llu, want %llu/%llu",
+             ctr[GR_XK_NEXT_EDGES], ctr[GR_XK_NEXT_MAXDEG], (unsigned long long)sum, (unsigned long long)most);
+    if (!pass) {
+      qsort(next, ids, sizeof *next, xh_cmp_vid);
+      uint64_t k = 0;
+      for (uint64_t v = 0; v < nv; v++)
+        if ((bits[v >> 5] >> (v & 31u)) & 1u) {
+          XH_CHECK(k < ids && next[k] == (gr_vid)v, "next[%llu] = %llu, want %llu", (unsigned long long)k,
+                   (unsigned long long)next[k], (unsigned long long)v);
+          k++;
+        }
+    } else {
+      for (uint64_t k = 0; k < cap; k++)
+        XH_CHECK(next[k] < nv && ((bits[next[k] >> 5] >> (next[k] & 31u)) & 1u), "next[%llu] = %llu not set",
+                 (unsigned long long)k, (unsigned long long)next[k]);
+    }
+    gr_buffer_release(&b);
+    gr_buffer_release(&d);
+    gr_buffer_release(&o);
+    gr_buffer_release(&c);
+  }
+  free(bits);
+  free(deg);
+  free(next);
 }

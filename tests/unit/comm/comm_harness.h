@@ -205,5 +205,9 @@ void xh_check_logadd(const gr_xk_ops *ops, gr_device *dev, double rel_tol);
  * gets the value and its ids counted, this part's slot and every bit stay
  * as they were. */
 void xh_check_seal(const gr_xk_ops *ops, gr_device *dev);
+/* Compact of a routed bitmap (gr_xk_ops.compact) on `dev`: every id once in
+ * next, the degrees summed and maxed, ids past a small capacity counted
+ * but not written. */
+void xh_check_compact(const gr_xk_ops *ops, gr_device *dev);
 
 #endif

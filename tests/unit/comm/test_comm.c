@@ -350,6 +350,9 @@ END_TEST
 START_TEST(seal_gives_each_routed_bitmap_its_value_and_counts_its_ids) { xh_check_seal(&gr__xk_ops_cpu, dev); }
 END_TEST
 
+START_TEST(compact_puts_each_id_of_a_routed_bitmap_in_next_once) { xh_check_compact(&gr__xk_ops_cpu, dev); }
+END_TEST
+
 START_TEST(package_refuses_to_overflow_next) {
   int32_t owner[8] = {0, 0, 0, 0, 0, 1, 1, 1};
   gr_vid out[6] = {0, 1, 2, 3, 5, 6};
@@ -1244,6 +1247,7 @@ int main(void) {
   tcase_add_test(package, package_counts_records_past_a_lists_capacity_without_writing_them);
   tcase_add_test(package, package_refuses_to_overflow_next);
   tcase_add_test(package, seal_gives_each_routed_bitmap_its_value_and_counts_its_ids);
+  tcase_add_test(package, compact_puts_each_id_of_a_routed_bitmap_in_next_once);
   suite_add_tcase(s, package);
 
   TCase *combine = tcase_create("combine");
