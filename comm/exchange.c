@@ -178,11 +178,14 @@ typedef struct gr__xlocal {
   gr_buffer bsend, brecv, rsend;
   uint64_t send_begin[GR_COMM_MAX_DEVICES + 1], recv_begin[GR_COMM_MAX_DEVICES + 1];
   gr_vid *border_ids; /* host, while the lists are made */
-  /* Routed outputs (gr_part_route): a bitmap message per owner, route_stride
-   * words apart; lent for the iteration that asked for them. */
+  /* Routed outputs (gr_part_route), lent for the iteration that asked for
+   * them: under duplicate-1-hop proxies a bitmap message per owner,
+   * route_stride words apart; under duplicate-all proxies one bitmap of
+   * global ids (route_one), every peer's message. */
   gr_buffer route;
+  bool route_one;
   uint64_t route_stride;
-  uint64_t route_words[GR_COMM_MAX_DEVICES]; /* words of owner j's bitmap */
+  uint64_t route_words[GR_COMM_MAX_DEVICES]; /* words of bitmap j */
   uint64_t route_value;
   bool route_lent;
 } gr__xlocal;
@@ -357,11 +360,14 @@ static gr_status gr__read_counters(gr__xlocal *x, gr_device *dev, int n) {
   return gr_device_copy(dev, x->hc, x->counters.ptr, (size_t)n * sizeof(unsigned long long), GR_COPY_D2H);
 }
 
-/* Step 1 when the iterate routed its outputs (gr_iter.routed): this
- * device's bitmap becomes the next frontier (and the cull bitmap, so that
- * no combine adds its vertices again); the peers' bitmaps get their value
- * and their ids counted; one read of the counters; the non-empty ones are
- * published as they are. */
+/* Step 1 when the iterate routed its outputs (gr_iter.routed). This
+ * device's vertices in its bitmap become the next frontier (the bitmap is
+ * the cull bitmap too, so that no combine adds them again); the messages
+ * get their value and their ids counted; one read of the counters; the
+ * non-empty ones are published as they are. Under duplicate-all proxies
+ * the one bitmap goes to every peer, whose combine (given the owner table)
+ * learns the depths of the vertices it does not own as well: no device
+ * claims again at the next level what a peer claimed at this one. */
 static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   gr_comm *c = x->c;
   gr_device *dev = p->dev;
@@ -372,29 +378,38 @@ static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step 
                      : s->out->size ? "and output some too"
                                     : "under broadcast exchange");
   x->route_lent = false;
-  const uint32_t *mine = (const uint32_t *)x->route.ptr + (uint64_t)me * x->route_stride + 2;
-  const size_t mb = (size_t)x->route_words[me] * sizeof(uint32_t);
+  const int own = x->route_one ? 0 : me;
+  uint32_t *base = x->route.ptr;
+  const uint32_t *mine = base + (uint64_t)own * x->route_stride + 2;
+  const size_t mb = (size_t)x->route_words[own] * sizeof(uint32_t);
   if (mb > x->cull.size)
     return gr_errorf(GR_ERR_INTERNAL, "exchange package: a routed bitmap of %zu bytes for %zu local ones", mb,
                      x->cull.size);
   const int nctr = gr_xk_counters(n);
-  GR_CHECK(gr_device_memset(dev, x->counters.ptr, 0, (size_t)nctr * sizeof(unsigned long long)));
+  unsigned long long *ctr = x->counters.ptr;
+  GR_CHECK(gr_device_memset(dev, ctr, 0, (size_t)nctr * sizeof(unsigned long long)));
   if (mb) GR_CHECK(gr_device_copy(dev, x->cull.ptr, mine, mb, GR_COPY_D2D));
   if (x->cull.size > mb) GR_CHECK(gr_device_memset(dev, (unsigned char *)x->cull.ptr + mb, 0, x->cull.size - mb));
-  GR_CHECK(x->k->compact(dev, mine, x->route_words[me], gr_frontier_items(s->next), gr_frontier_capacity(s->next),
-                         p->out.offsets, x->counters.ptr));
-  GR_CHECK(x->k->seal(dev, x->route.ptr, x->route_stride, x->route_words, n, me, x->route_value, x->counters.ptr));
+  GR_CHECK(x->k->compact(dev, mine, x->route_words[own], x->route_one ? x->owner.ptr : NULL, me,
+                         gr_frontier_items(s->next), gr_frontier_capacity(s->next), p->out.offsets, ctr));
+  for (int j = 0; j < n; j++) {
+    if (x->route_one ? j != 0 : j == me) continue;
+    GR_CHECK(x->k->seal(dev, base + (uint64_t)j * x->route_stride, x->route_words[j], x->route_value,
+                        &ctr[GR_XK_PEER + n + j]));
+  }
   GR_CHECK(gr__read_counters(x, dev, nctr));
   if (x->hc[GR_XK_NEXT] > gr_frontier_capacity(s->next))
     return gr_errorf(GR_ERR_INTERNAL, "exchange package: %llu owned vertices routed for a frontier of %llu",
                      x->hc[GR_XK_NEXT], (unsigned long long)gr_frontier_capacity(s->next));
   s->next->size = (gr_eid)x->hc[GR_XK_NEXT];
   for (int j = 0; j < n; j++) {
-    const uint64_t ids = x->hc[GR_XK_PEER + n + j];
-    if (j == me || !ids) continue;
-    const gr_vid u = gr__universe(x, p, j);
-    const gr__pkg m = {(const unsigned char *)((const uint32_t *)x->route.ptr + (uint64_t)j * x->route_stride),
-                       gr_xk_bitmap_bytes(u), gr_xk_bitmap_bytes(u), ids, GR_XK_BITMAP, u};
+    if (j == me) continue;
+    const int k = x->route_one ? 0 : j;
+    const uint64_t ids = x->hc[GR_XK_PEER + n + k];
+    if (!ids) continue;
+    const gr_vid u = x->route_one ? p->sub->n_global : gr__universe(x, p, j);
+    const gr__pkg m = {(const unsigned char *)(base + (uint64_t)k * x->route_stride), gr_xk_bitmap_bytes(u),
+                       gr_xk_bitmap_bytes(u), ids, GR_XK_BITMAP, u};
     c->pkg[me][j] = m;
     s->stats->items_sent += ids;
   }
@@ -402,10 +417,10 @@ static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step 
   return GR_SUCCESS;
 }
 
-/* gr_part_route: bitmaps in the owners' id spaces, when they are smaller
- * than the list the package pass would send (or the format asks for
- * them). The previous iteration's messages were read by every peer before
- * the barrier that ended it, so the buffer is free to clear. */
+/* gr_part_route: bitmaps, when they are smaller than the list the package
+ * pass would send (or the format asks for them). The previous iteration's
+ * messages were read by every peer before the barrier that ended it, so
+ * the buffer is free to clear. */
 static gr_status gr__route(void *local, gr_part *p, gr_eid bound, const void *value, int value_bytes, gr_route *r) {
   gr__xlocal *x = local;
   const gr_comm *c = x->c;
@@ -416,27 +431,31 @@ static gr_status gr__route(void *local, gr_part *p, gr_eid bound, const void *va
   if (value_bytes != x->layout.value_bytes)
     return gr_errorf(GR_ERR_INTERNAL, "%s routes %d-byte values; its payload has %d", x->prim->name, value_bytes,
                      x->layout.value_bytes);
-  /* This device's own bitmap (over its local ids of owned vertices) stays
-   * here; the peers' travel. */
+  /* Duplicate-all proxies: one bitmap of global ids (local ids are global),
+   * sent to every peer. 1-hop: one per owner in its own ids, this
+   * device's (its owned vertices come first among its local ids) staying
+   * here. */
+  x->route_one = p->sub->proxy == GR_PROXY_ALL;
+  const int slots = x->route_one ? 1 : n;
   uint64_t stride = 0, bitmaps = 0;
-  for (int j = 0; j < n; j++) {
-    const gr_vid u = gr__universe(x, p, j);
+  for (int j = 0; j < slots; j++) {
+    const gr_vid u = x->route_one ? p->sub->n_global : gr__universe(x, p, j);
     const uint64_t bb = gr_xk_bitmap_bytes(u);
     x->route_words[j] = ((uint64_t)u + 31u) / 32u;
-    if (j != me) bitmaps += bb;
+    bitmaps += x->route_one ? (uint64_t)(n - 1) * bb : j != me ? bb : 0;
     if (bb / 4 > stride) stride = bb / 4;
   }
   if (c->format != GR_COMM_FORMAT_BITMAP && gr_xk_list_bytes(&x->layout, bound) <= bitmaps) return GR_SUCCESS;
   /* 16 bytes past the last message: NCCL reads messages in 16-byte pieces. */
-  const size_t bytes = (size_t)(stride * (uint64_t)n * 4u + 16u);
+  const size_t bytes = (size_t)(stride * (uint64_t)slots * 4u + 16u);
   GR_CHECK(gr__reserve_send(x, &x->route, p->dev, bytes, &p->mem, "routed bitmaps"));
   GR_CHECK(gr_device_memset(p->dev, x->route.ptr, 0, bytes));
   x->route_stride = stride;
   x->route_value = 0;
   memcpy(&x->route_value, value, (size_t)value_bytes);
   x->route_lent = true;
-  r->owner = x->owner.ptr;
-  r->convert = x->convert_d;
+  r->owner = x->route_one ? NULL : x->owner.ptr;
+  r->convert = x->route_one ? NULL : x->convert_d;
   r->words = x->route.ptr;
   r->stride = stride;
   r->me = me;
@@ -728,7 +747,11 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   gr_xk_combine_args a;
   memset(&a, 0, sizeof a);
   a.g2l = x->g2l_d;
-  a.owner = c->mode == GR_COMM_BROADCAST ? x->owner.ptr : NULL;
+  /* Selective messages hold vertices owned here, except a routed bitmap
+   * under duplicate-all proxies, which holds every claim of its sender:
+   * the table keeps the others out of the next frontier while their values
+   * are combined. */
+  a.owner = x->owner.ptr;
   a.me = me;
   a.pay = x->pay;
   a.layout = x->layout;

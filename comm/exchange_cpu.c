@@ -299,31 +299,30 @@ static gr_status gr__xk_or_into_cpu(gr_device *dev, uint32_t *dst, const uint32_
   return GR_SUCCESS;
 }
 
-static gr_status gr__xk_seal_cpu(gr_device *dev, uint32_t *base, uint64_t stride, const uint64_t *words, int parts,
-                                 int me, uint64_t value, unsigned long long *counters) {
+static gr_status gr__xk_seal_cpu(gr_device *dev, uint32_t *msg, uint64_t words, uint64_t value,
+                                 unsigned long long *counter) {
   GR_CHECK(gr__device_launch(dev, "gr__xk_seal_cpu", NULL));
   const int nt = gr_device_cpu_threads(dev);
-  for (int j = 0; j < parts; j++) {
-    if (j == me) continue;
-    uint32_t *msg = base + (uint64_t)j * stride;
-    memcpy(msg, &value, sizeof value);
-    const uint32_t *w = msg + 2;
-    const uint64_t nw = words[j];
-    uint64_t ids = 0;
+  memcpy(msg, &value, sizeof value);
+  const uint32_t *w = msg + 2;
+  uint64_t ids = 0;
 #pragma omp parallel for num_threads(nt) schedule(static) reduction(+ : ids)
-    for (uint64_t k = 0; k < nw; k++) ids += (uint64_t)__builtin_popcount(w[k]);
-    gr__ctr_add(&counters[GR_XK_PEER + parts + j], ids);
-  }
+  for (uint64_t k = 0; k < words; k++) ids += (uint64_t)__builtin_popcount(w[k]);
+  gr__ctr_add(counter, ids);
   return GR_SUCCESS;
 }
 
-static gr_status gr__xk_compact_cpu(gr_device *dev, const uint32_t *words, uint64_t n_words, gr_vid *next,
-                                    gr_eid next_capacity, const gr_eid *deg, unsigned long long *counters) {
+static gr_status gr__xk_compact_cpu(gr_device *dev, const uint32_t *words, uint64_t n_words, const uint8_t *owner,
+                                    int me, gr_vid *next, gr_eid next_capacity, const gr_eid *deg,
+                                    unsigned long long *counters) {
   GR_CHECK(gr__device_launch(dev, "gr__xk_compact_cpu", NULL));
   const int nt = gr_device_cpu_threads(dev);
 #pragma omp parallel for num_threads(nt) schedule(static, 1024)
   for (uint64_t k = 0; k < n_words; k++) {
     uint32_t w = words[k];
+    if (owner)
+      for (uint32_t m = w; m; m &= m - 1u)
+        if (owner[k * 32u + (uint64_t)__builtin_ctz(m)] != me) w &= ~(m & (0u - m));
     if (!w) continue;
     /* One reservation per word. */
     uint64_t pos = gr_atomic_add_u64((uint64_t *)&counters[GR_XK_NEXT], (uint64_t)__builtin_popcount(w));

@@ -162,19 +162,17 @@ typedef struct gr_xk_ops {
   gr_status (*scatter)(gr_device *dev, void *dst, const void *src, const gr_vid *ids, uint64_t n, int elem_bytes);
   /* dst[w] |= src[w] for w < words (gr_part_or_bits). */
   gr_status (*or_into)(gr_device *dev, uint32_t *dst, const uint32_t *src, uint64_t words);
-  /* Routed bitmaps (gr_part_route) become messages: for every part j !=
-   * me, the bitmap message at base + j * stride words gets `value` in its
-   * first 8 bytes, and the ids set in its `words[j]` words are added to
-   * counters[GR_XK_PEER + parts + j]. */
-  gr_status (*seal)(gr_device *dev, uint32_t *base, uint64_t stride, const uint64_t *words, int parts, int me,
-                    uint64_t value, unsigned long long *counters);
+  /* A routed bitmap (gr_part_route) becomes a message: `value` in its
+   * first 8 bytes (msg is 4-byte aligned), and the ids set in its `words`
+   * words (from msg + 2) added to *counter. */
+  gr_status (*seal)(gr_device *dev, uint32_t *msg, uint64_t words, uint64_t value, unsigned long long *counter);
   /* This device's routed bitmap (`words` words over local ids) becomes the
-   * next frontier: every id set goes to `next` at a slot reserved through
-   * counters[GR_XK_NEXT] (ids past next_capacity are counted, not
-   * written), its out-degree over `deg` summed and maxed into
-   * GR_XK_NEXT_EDGES and GR_XK_NEXT_MAXDEG. */
-  gr_status (*compact)(gr_device *dev, const uint32_t *words, uint64_t n_words, gr_vid *next, gr_eid next_capacity,
-                       const gr_eid *deg, unsigned long long *counters);
+   * next frontier: every id set (that owner[] gives to `me`, where owner is
+   * given) goes to `next` at a slot reserved through counters[GR_XK_NEXT]
+   * (ids past next_capacity are counted, not written), its out-degree over
+   * `deg` summed and maxed into GR_XK_NEXT_EDGES and GR_XK_NEXT_MAXDEG. */
+  gr_status (*compact)(gr_device *dev, const uint32_t *words, uint64_t n_words, const uint8_t *owner, int me,
+                       gr_vid *next, gr_eid next_capacity, const gr_eid *deg, unsigned long long *counters);
 } gr_xk_ops;
 
 extern const gr_xk_ops gr__xk_ops_cpu;

@@ -404,16 +404,10 @@ __global__ void __launch_bounds__(kBlock) seal_kernel(uint32_t *msg, unsigned lo
   if ((threadIdx.x & 31) == 0 && ids) atomicAdd(counter, ids);
 }
 
-gr_status seal_cuda(gr_device *dev, uint32_t *base, uint64_t stride, const uint64_t *words, int parts, int me,
-                    uint64_t value, unsigned long long *counters) {
+gr_status seal_cuda(gr_device *dev, uint32_t *msg, uint64_t words, uint64_t value, unsigned long long *counter) {
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  for (int j = 0; j < parts; j++) {
-    if (j == me) continue;
-    const unsigned long long nw = words[j];
-    seal_kernel<<<blocks_for(dev, nw ? nw : 1), kBlock, 0, s>>>(base + (uint64_t)j * stride, nw, value,
-                                                                &counters[GR_XK_PEER + parts + j]);
-    GR_CUDA_CHECK_LAUNCH(dev);
-  }
+  seal_kernel<<<blocks_for(dev, words ? words : 1), kBlock, 0, s>>>(msg, words, value, counter);
+  GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
 }
 
@@ -421,8 +415,9 @@ gr_status seal_cuda(gr_device *dev, uint32_t *base, uint64_t stride, const uint6
 // the warp's ids placed by an exclusive scan of its popcounts after one
 // reservation per warp.
 __global__ void __launch_bounds__(kBlock) compact_kernel(const uint32_t *words, unsigned long long n_words,
-                                                         gr_vid *next, unsigned long long capacity,
-                                                         const gr_eid *deg, unsigned long long *counters) {
+                                                         const uint8_t *owner, int me, gr_vid *next,
+                                                         unsigned long long capacity, const gr_eid *deg,
+                                                         unsigned long long *counters) {
   unsigned long long dsum = 0, dmax = 0;
   const int lane = threadIdx.x & 31;
   // Every lane of a warp runs the same trip count (the bound is rounded up
@@ -431,6 +426,9 @@ __global__ void __launch_bounds__(kBlock) compact_kernel(const uint32_t *words, 
   const unsigned long long bound = (n_words + 31ull) & ~31ull;
   for (unsigned long long k = blockIdx.x * (unsigned long long)kBlock + threadIdx.x; k < bound; k += stride) {
     uint32_t w = k < n_words ? words[k] : 0u;
+    if (owner)
+      for (uint32_t m = w; m; m &= m - 1u)
+        if (owner[k * 32ull + (unsigned long long)(__ffs((int)m) - 1)] != me) w &= ~(m & (0u - m));
     const unsigned cnt = (unsigned)__popc(w);
     unsigned incl = cnt;
     for (int o = 1; o < 32; o <<= 1) {
@@ -455,11 +453,12 @@ __global__ void __launch_bounds__(kBlock) compact_kernel(const uint32_t *words, 
   if (deg) gr_cuda::block_add_max(dsum, dmax, &counters[GR_XK_NEXT_EDGES]);
 }
 
-gr_status compact_cuda(gr_device *dev, const uint32_t *words, uint64_t n_words, gr_vid *next, gr_eid next_capacity,
-                       const gr_eid *deg, unsigned long long *counters) {
+gr_status compact_cuda(gr_device *dev, const uint32_t *words, uint64_t n_words, const uint8_t *owner, int me,
+                       gr_vid *next, gr_eid next_capacity, const gr_eid *deg, unsigned long long *counters) {
   if (!n_words) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  compact_kernel<<<blocks_for(dev, n_words), kBlock, 0, s>>>(words, n_words, next, next_capacity, deg, counters);
+  compact_kernel<<<blocks_for(dev, n_words), kBlock, 0, s>>>(words, n_words, owner, me, next, next_capacity, deg,
+                                                             counters);
   GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
 }

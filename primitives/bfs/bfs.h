@@ -25,7 +25,8 @@ typedef struct gr_bfs_ctx {
    * pull, by another device, or a moment ago by another thread). */
   uint32_t *visited;
   /* Or NULL: between devices, claims are set in their owners' bitmaps
-   * (gr_part_route), this device's own included, instead of being output. */
+   * (gr_part_route), this device's own included, or in one bitmap of global
+   * ids where route_owner is NULL, instead of being output. */
   const uint8_t *route_owner;
   const gr_vid *route_convert;
   uint32_t *route;
@@ -56,7 +57,8 @@ GR_HD void gr__bfs_claimed(const gr_bfs_ctx *c, gr_vid src, gr_vid dst) {
  * stores the depth, which keeps later levels here from claiming dst again.
  * Routing goes without predecessors (the payload is the depth alone). */
 GR_HD void gr__bfs_route(const gr_bfs_ctx *c, gr_vid dst) {
-  const int o = c->route_owner[dst];
+  /* No owner table: one bitmap of global ids (duplicate-all proxies). */
+  const int o = c->route_owner ? c->route_owner[dst] : 0;
   /* Owned vertices keep their local ids (1-hop: the owned ones come first). */
   const gr_vid id = o != c->me && c->route_convert ? c->route_convert[dst] : dst;
   /* Words 0 and 1 of a message hold its value. */

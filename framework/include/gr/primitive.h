@@ -198,7 +198,10 @@ gr_status gr_part_or_bits(gr_part *p, uint32_t *bits, gr_eid words);
  * id of the owner's id space: the local id for this device's own vertices,
  * convert[v] for the others' where convert is given, else v. */
 typedef struct gr_route {
-  const uint8_t *owner;  /* device: the part owning each local vertex */
+  /* device: the part owning each local vertex; NULL when one bitmap of
+   * global ids (duplicate-all proxies: local ids are global) holds every
+   * claim and goes to every peer */
+  const uint8_t *owner;
   const gr_vid *convert; /* device: a vertex's id on its owner, or NULL */
   uint32_t *words;       /* device: NULL when this iteration does not route */
   uint64_t stride;       /* words per owner */

@@ -763,8 +763,11 @@ void xh_check_seal(const gr_xk_ops *ops, gr_device *dev) {
   XH_CHECK(gr_buffer_resize(&c, dev, sizeof ctr, 0, "counters") == GR_SUCCESS, "%s", gr_error_message());
   XH_CHECK(gr_device_copy(dev, b.ptr, host, total * sizeof *host, GR_COPY_H2D) == GR_SUCCESS, "copy: %s", gr_error_message());
   XH_CHECK(gr_device_copy(dev, c.ptr, ctr, sizeof ctr, GR_COPY_H2D) == GR_SUCCESS, "copy: %s", gr_error_message());
-  XH_CHECK(ops->seal(dev, b.ptr, stride, words, PARTS, ME, value, c.ptr) == GR_SUCCESS, "seal: %s",
-           gr_error_message());
+  for (int j = 0; j < PARTS; j++)
+    if (j != ME)
+      XH_CHECK(ops->seal(dev, (uint32_t *)b.ptr + j * stride, words[j], value,
+                         (unsigned long long *)c.ptr + GR_XK_PEER + PARTS + j) == GR_SUCCESS,
+               "seal: %s", gr_error_message());
   XH_CHECK(gr_device_copy(dev, back, b.ptr, total * sizeof *back, GR_COPY_D2H) == GR_SUCCESS, "copy: %s", gr_error_message());
   XH_CHECK(gr_device_copy(dev, ctr, c.ptr, sizeof ctr, GR_COPY_D2H) == GR_SUCCESS, "copy: %s", gr_error_message());
   for (int j = 0; j < PARTS; j++) {
@@ -817,9 +820,24 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
       most = d > most ? d : most;
     }
   }
-  for (int pass = 0; pass < 2; pass++) {
-    /* Pass 1: a next of a third of the ids: counted past it, not written. */
-    const uint64_t cap = pass ? ids / 3 : ids;
+  /* Owners: part 1 of 3 keeps the ids v % 3 == 1 of pass 2. */
+  uint8_t *owner = malloc(nv);
+  XH_CHECK(owner, "no room");
+  uint64_t ids1 = 0, sum1 = 0, most1 = 0;
+  for (uint64_t v = 0; v < nv; v++) {
+    owner[v] = (uint8_t)(v % 3);
+    if (owner[v] == 1 && ((bits[v >> 5] >> (v & 31u)) & 1u)) {
+      const uint64_t d = deg[v + 1] - deg[v];
+      ids1++;
+      sum1 += d;
+      most1 = d > most1 ? d : most1;
+    }
+  }
+  for (int pass = 0; pass < 3; pass++) {
+    /* Pass 1: a next of a third of the ids: counted past it, not written.
+     * Pass 2: only the ids the owner table gives to part 1. */
+    const uint64_t cap = pass == 1 ? ids / 3 : ids;
+    const uint8_t *own = pass == 2 ? owner : NULL;
     gr_buffer b = GR_BUFFER_INIT, d = GR_BUFFER_INIT, o = GR_BUFFER_INIT, c = GR_BUFFER_INIT;
     unsigned long long ctr[GR_XK_PEER] = {0};
     XH_CHECK(gr_buffer_resize(&b, dev, WORDS * sizeof *bits, 0, "bits") == GR_SUCCESS, "%s", gr_error_message());
@@ -829,20 +847,27 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
     XH_CHECK(gr_device_copy(dev, b.ptr, bits, WORDS * sizeof *bits, GR_COPY_H2D) == GR_SUCCESS, "copy");
     XH_CHECK(gr_device_copy(dev, d.ptr, deg, (nv + 1) * sizeof *deg, GR_COPY_H2D) == GR_SUCCESS, "copy");
     XH_CHECK(gr_device_copy(dev, c.ptr, ctr, sizeof ctr, GR_COPY_H2D) == GR_SUCCESS, "copy");
-    XH_CHECK(ops->compact(dev, b.ptr, WORDS, o.ptr, cap, d.ptr, c.ptr) == GR_SUCCESS, "compact: %s",
-             gr_error_message());
+    gr_buffer ob = GR_BUFFER_INIT;
+    if (own) {
+      XH_CHECK(gr_buffer_resize(&ob, dev, nv, 0, "owners") == GR_SUCCESS, "%s", gr_error_message());
+      XH_CHECK(gr_device_copy(dev, ob.ptr, owner, nv, GR_COPY_H2D) == GR_SUCCESS, "copy");
+    }
+    XH_CHECK(ops->compact(dev, b.ptr, WORDS, own ? ob.ptr : NULL, 1, o.ptr, cap, d.ptr, c.ptr) == GR_SUCCESS,
+             "compact: %s", gr_error_message());
+    gr_buffer_release(&ob);
     XH_CHECK(gr_device_copy(dev, ctr, c.ptr, sizeof ctr, GR_COPY_D2H) == GR_SUCCESS, "copy: %s", gr_error_message());
     XH_CHECK(gr_device_copy(dev, next, o.ptr, cap * sizeof *next, GR_COPY_D2H) == GR_SUCCESS, "copy: %s",
              gr_error_message());
-    XH_CHECK(ctr[GR_XK_NEXT] == ids, "%llu ids counted, %llu set", ctr[GR_XK_NEXT], (unsigned long long)ids);
-    XH_CHECK(ctr[GR_XK_NEXT_EDGES] == sum && ctr[GR_XK_NEXT_MAXDEG] == most, "degrees %llu/%llu, want %llu/%llu",
-             ctr[GR_XK_NEXT_EDGES], ctr[GR_XK_NEXT_MAXDEG], (unsigned long long)sum, (unsigned long long)most);
-    if (!pass) {
-      qsort(next, ids, sizeof *next, xh_cmp_vid);
+    const uint64_t want = own ? ids1 : ids, wsum = own ? sum1 : sum, wmost = own ? most1 : most;
+    XH_CHECK(ctr[GR_XK_NEXT] == want, "%llu ids counted, %llu set", ctr[GR_XK_NEXT], (unsigned long long)want);
+    XH_CHECK(ctr[GR_XK_NEXT_EDGES] == wsum && ctr[GR_XK_NEXT_MAXDEG] == wmost, "degrees %llu/%llu, want %llu/%llu",
+             ctr[GR_XK_NEXT_EDGES], ctr[GR_XK_NEXT_MAXDEG], (unsigned long long)wsum, (unsigned long long)wmost);
+    if (pass != 1) {
+      qsort(next, want, sizeof *next, xh_cmp_vid);
       uint64_t k = 0;
       for (uint64_t v = 0; v < nv; v++)
-        if ((bits[v >> 5] >> (v & 31u)) & 1u) {
-          XH_CHECK(k < ids && next[k] == (gr_vid)v, "next[%llu] = %llu, want %llu", (unsigned long long)k,
+        if (((bits[v >> 5] >> (v & 31u)) & 1u) && (!own || owner[v] == 1)) {
+          XH_CHECK(k < want && next[k] == (gr_vid)v, "next[%llu] = %llu, want %llu", (unsigned long long)k,
                    (unsigned long long)next[k], (unsigned long long)v);
           k++;
         }
@@ -856,6 +881,7 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
     gr_buffer_release(&o);
     gr_buffer_release(&c);
   }
+  free(owner);
   free(bits);
   free(deg);
   free(next);

@@ -201,13 +201,13 @@ gr_graph *xh_gen(const char *spec);
  * value within rel_tol of the sum taken in long double. */
 void xh_check_logadd(const gr_xk_ops *ops, gr_device *dev, double rel_tol);
 /* Seal of routed bitmaps (gr_xk_ops.seal) on `dev`: 4 parts of uneven id
- * spaces in one buffer, this device part 2; every other part's message
- * gets the value and its ids counted, this part's slot and every bit stay
- * as they were. */
+ * spaces in one buffer (messages only 4-byte aligned), this device part 2;
+ * every other part's message gets the value and its ids counted, this
+ * part's slot and every bit stay as they were. */
 void xh_check_seal(const gr_xk_ops *ops, gr_device *dev);
 /* Compact of a routed bitmap (gr_xk_ops.compact) on `dev`: every id once in
- * next, the degrees summed and maxed, ids past a small capacity counted
- * but not written. */
+ * next (or every id an owner table gives to this part), the degrees summed
+ * and maxed, ids past a small capacity counted but not written. */
 void xh_check_compact(const gr_xk_ops *ops, gr_device *dev);
 
 #endif

@@ -210,9 +210,10 @@ START_TEST(allocation_failure_names_the_device_and_frees_everything) {
 END_TEST
 
 /* Between devices a dense push level sets its claims in their owners'
- * bitmaps (peers' vertices by owner-local id, its own by local id) and
- * outputs nothing; every claimed vertex gets the depth here, no other one.
- * Three parts by v % 3, this device part 1, owner-local id v / 3. */
+ * bitmaps (peers' vertices by owner-local id, its own by local id), or with
+ * no owner table in one bitmap of global ids, and outputs nothing; every
+ * claimed vertex gets the depth here, no other one. Three parts by v % 3,
+ * this device part 1, owner-local id v / 3. */
 START_TEST(push_routes_every_claim_to_its_owners_bitmap) {
   gr_graph *g = gr_test_generated("kron:9:8");
   const gr_csr *c = gr_graph_out(g);
@@ -232,54 +233,63 @@ START_TEST(push_routes_every_claim_to_its_owners_bitmap) {
   const uint64_t words = (n + 31) / 32, stride = words + 2;
   uint32_t *route = calloc(PARTS * stride, sizeof *route);
   ck_assert(owner && convert && depth && out && route);
-  /* Some vertices visited already (depth 0), which no one may claim. */
-  for (gr_vid v = 0; v < n; v++) {
-    owner[v] = (uint8_t)(v % PARTS);
-    convert[v] = v / PARTS;
-    depth[v] = v % 7 == 0 ? 0 : -1;
-  }
-  /* The frontier: owned vertices with out-edges. */
-  gr_vid in[16];
-  gr_eid n_in = 0;
-  for (gr_vid v = ME; v < n && n_in < 16; v += PARTS)
-    if (c->offsets[v + 1] > c->offsets[v]) {
-      in[n_in++] = v;
-      depth[v] = 0;
+  for (int one = 0; one < 2; one++) {
+    memset(route, 0, PARTS * stride * sizeof *route);
+    /* Some vertices visited already (depth 0), which no one may claim. */
+    for (gr_vid v = 0; v < n; v++) {
+      owner[v] = (uint8_t)(v % PARTS);
+      convert[v] = v / PARTS;
+      depth[v] = v % 7 == 0 ? 0 : -1;
     }
-  ck_assert_int_eq(n_in, 16);
-  uint8_t *want = calloc(n, 1), *seen = calloc(n, 1);
-  ck_assert(want && seen);
-  for (gr_eid i = 0; i < n_in; i++)
-    for (gr_eid e = c->offsets[in[i]]; e < c->offsets[in[i] + 1]; e++)
-      if (depth[c->indices[e]] < 0) want[c->indices[e]] = 1;
-  gr_bfs_ctx ctx = {.depth = depth, .next = 1, .route_owner = owner, .route_convert = convert, .route = route,
-                    .route_stride = stride, .me = ME};
-  gr_advance_push_args a = {.g = c, .in = in, .n_in = n_in, .out = out, .out_capacity = n, .next_offsets = c->offsets};
-  ck_assert_int_eq(gr__bfs_ops_cpu.push(dev, &ws, &a, &ctx), GR_SUCCESS);
-  ck_assert_uint_eq(a.n_out, 0);
-  gr_eid claimed = 0;
-  for (gr_vid v = 0; v < n; v++) {
-    if (!want[v]) {
-      ck_assert_int_ne(depth[v], 1);
-      continue;
+    /* The frontier: owned vertices with out-edges. */
+    gr_vid in[16];
+    gr_eid n_in = 0;
+    for (gr_vid v = ME; v < n && n_in < 16; v += PARTS)
+      if (c->offsets[v + 1] > c->offsets[v]) {
+        in[n_in++] = v;
+        depth[v] = 0;
+      }
+    ck_assert_int_eq(n_in, 16);
+    uint8_t *want = calloc(n, 1), *seen = calloc(n, 1);
+    ck_assert(want && seen);
+    for (gr_eid i = 0; i < n_in; i++)
+      for (gr_eid e = c->offsets[in[i]]; e < c->offsets[in[i] + 1]; e++)
+        if (depth[c->indices[e]] < 0) want[c->indices[e]] = 1;
+    gr_bfs_ctx ctx = {.depth = depth,
+                      .next = 1,
+                      .route_owner = one ? NULL : owner,
+                      .route_convert = one ? NULL : convert,
+                      .route = route,
+                      .route_stride = stride,
+                      .me = ME};
+    gr_advance_push_args a = {
+        .g = c, .in = in, .n_in = n_in, .out = out, .out_capacity = n, .next_offsets = c->offsets};
+    ck_assert_int_eq(gr__bfs_ops_cpu.push(dev, &ws, &a, &ctx), GR_SUCCESS);
+    ck_assert_uint_eq(a.n_out, 0);
+    gr_eid claimed = 0;
+    for (gr_vid v = 0; v < n; v++) {
+      if (!want[v]) {
+        ck_assert_int_ne(depth[v], 1);
+        continue;
+      }
+      ck_assert_int_eq(depth[v], 1);
+      const gr_vid id = owner[v] == ME || one ? v : convert[v];
+      const uint32_t *bits = route + (one ? 0 : owner[v]) * stride + 2;
+      ck_assert_msg((bits[id >> 5] >> (id & 31u)) & 1u, "vertex %u not in part %d's bitmap", (unsigned)v, owner[v]);
+      seen[owner[v]] = 1;
+      claimed++;
     }
-    ck_assert_int_eq(depth[v], 1);
-    const gr_vid id = owner[v] == ME ? v : convert[v];
-    const uint32_t *bits = route + owner[v] * stride + 2;
-    ck_assert_msg((bits[id >> 5] >> (id & 31u)) & 1u, "vertex %u not in part %d's bitmap", (unsigned)v, owner[v]);
-    seen[owner[v]] = 1;
-    claimed++;
+    for (int j = 0; j < PARTS; j++) ck_assert_msg(seen[j], "part %d got no claim", j);
+    /* No other bit, and no value word written. */
+    uint64_t set = 0;
+    for (uint64_t w = 0; w < PARTS * stride; w++) {
+      if (w % stride < 2 || (one && w >= stride)) ck_assert_uint_eq(route[w], 0);
+      set += (uint64_t)__builtin_popcount(route[w]);
+    }
+    ck_assert_uint_eq(set, claimed);
+    free(want);
+    free(seen);
   }
-  for (int j = 0; j < PARTS; j++) ck_assert_msg(seen[j], "part %d got no claim", j);
-  /* No other bit, and no value word written. */
-  uint64_t set = 0;
-  for (uint64_t w = 0; w < PARTS * stride; w++) {
-    if (w % stride < 2) ck_assert_uint_eq(route[w], 0);
-    set += (uint64_t)__builtin_popcount(route[w]);
-  }
-  ck_assert_uint_eq(set, claimed);
-  free(want);
-  free(seen);
   free(owner);
   free(convert);
   free(depth);
