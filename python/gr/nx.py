@@ -131,7 +131,9 @@ def _weights(adj, attr, default, multigraph, m):
         values = list(map(get, data))
     if len(values) != m:
         raise RuntimeError("gr: the graph changed during conversion")
-    arr = np.array(values) if values else np.zeros(0)
+    if not values:   # no edge: the source's distance stays the int 0
+        return np.zeros(0), True
+    arr = np.array(values)
     if arr.dtype.kind in "iub":
         return arr.astype(np.float64), True
     if arr.dtype.kind != "f":
