@@ -62,6 +62,7 @@ class GrGraph:
         self.weight_attr = weight_attr      # the attribute the weights came from
         self._pred = pred                   # directed: G._pred, for reverse BFS (built on demand)
         self._index = None
+        self.identity = False               # labels are 0..n-1 in order (set by convert_from_nx)
         self._gr = {}
         self._reverse = None
 
@@ -166,6 +167,7 @@ def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=Fal
                 pred=G._pred if G.is_directed() else None)
     if index is not None:
         g._index = index
+    g.identity = identity
     return g
 
 
@@ -412,12 +414,16 @@ def _connected_components(G):
         return
     labels = _labels(G)
     order = np.argsort(labels, kind="stable")
-    cuts = np.flatnonzero(np.diff(labels[order])) + 1
-    nodes = G.nodes
+    cuts = (np.flatnonzero(np.diff(labels[order])) + 1).tolist()
     # Components come in the order of their first node, as NetworkX's
     # scan over the nodes finds them: the label is that node's index.
-    for part in np.split(order, cuts):
-        yield set(map(nodes.__getitem__, part.tolist()))
+    # Slices of one Python list: most components of sparse graphs are
+    # single vertices, and an array per component would cost more.
+    items = order.tolist()
+    if not G.identity:
+        items = list(map(G.nodes.__getitem__, items))
+    for a, b in zip([0] + cuts, cuts + [len(items)]):
+        yield set(items[a:b])
 
 
 def number_connected_components(G):
