@@ -35,7 +35,8 @@ __all__ = ["BackendInterface", "GrGraph", "backend_info"]
 
 if tuple(int(x) for x in nx.__version__.split(".")[:2]) < (3, 4):
     raise ImportError("gr's NetworkX backend needs NetworkX >= 3.4, found %s" % nx.__version__)
-# NetworkX 3.5 changed how betweenness_centrality rescales a k-sample.
+# NetworkX 3.5 changed how betweenness_centrality rescales a k-sample and
+# bfs_layers' first layer.
 _NX_35 = tuple(int(x) for x in nx.__version__.split(".")[:2]) >= (3, 5)
 
 # gr keeps ranks in float32: an L1 change below this may never come.
@@ -280,15 +281,16 @@ def bfs_edges(G, source, reverse=False, depth_limit=None, sort_neighbors=None):
 def _bfs_layers(G, sources):
     if sources in G:
         sources = [sources]
-    # NetworkX's first layer is list(set(sources)): keep its order exactly.
-    first = list(set(sources))
+    # NetworkX's first layer is list(set(sources)) since 3.5, the sources
+    # as given (repeats too) before: keep its order exactly.
+    first = list(set(sources)) if _NX_35 else list(sources)
     for s in first:
         if s not in G:
             raise nx.NetworkXError("The node %s is not in the graph." % (s,))
     if not first:
         return
     idx = [G.index[s] for s in first]
-    depth = _bfs_depth(G, idx)
+    depth = _bfs_depth(G, dict.fromkeys(idx))
     yield first
     nodes = G.nodes
     for _, children in _levels(G.indptr, G.indices, depth, idx, len(G)):
@@ -332,7 +334,8 @@ def _dijkstra(G, source, cutoff, weight, paths):
     if w.size and (w.min() < 0 or not np.isfinite(w).all()):
         raise NotImplementedError("gr: negative or infinite weights (gr's SSSP needs non-negative, finite ones)")
     s = G.index[source]
-    dist32, pred = gr.sssp(G.gr_graph(weights="unit" if weight is None else "attr"), s, predecessors=True, context=_context())
+    ggr = G.gr_graph(weights="unit" if weight is None else "attr")
+    dist32, pred = gr.sssp(ggr, s, predecessors=True, context=_context())
     reached = np.isfinite(dist32)
     exact = ints and (not w.size or w.max() < 2 ** 24) and dist32[reached].max(initial=0) < 2 ** 24
     if exact:
