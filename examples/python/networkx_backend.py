@@ -14,8 +14,8 @@ print(gr.library_info())
 
 # 1. The module: a graph from CSR arrays (a 6-cycle with a chord), results
 #    as numpy arrays indexed by vertex.
-indptr = np.array([0, 2, 4, 6, 8, 10, 12])
-indices = np.array([1, 5, 0, 2, 1, 3, 2, 4, 3, 5, 4, 0])
+indptr = np.array([0, 3, 5, 7, 10, 12, 14])
+indices = np.array([1, 5, 3, 0, 2, 1, 3, 2, 4, 0, 3, 5, 4, 0])
 g = gr.from_csr(indptr, indices, undirected=True)
 print("depths from 0:", gr.bfs(g, 0))
 print("ranks:", np.round(gr.pagerank(g, tolerance=1e-6), 4))
