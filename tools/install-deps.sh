@@ -3,7 +3,9 @@
 # Installs the Debian/Ubuntu packages gr needs that are missing: a C
 # compiler, CMake, pkg-config, Check, cJSON, METIS, zlib, matplotlib for the
 # plots of the scaling driver (tools/gr_scale.py), numpy, scipy, networkx
-# and pytest for the Python module's tests (python/); and for the
+# and pytest for the Python module's tests (python/), python3-venv for the
+# Python package's test in a fresh virtual environment
+# (tools/test-python-package.sh); and for the
 # reliability runs of CI (docs/reliability.md): clang with its sanitizer and
 # fuzzer runtimes (libclang-rt-dev, which Debian's clang package does not
 # pull in) and LLVM's OpenMP runtime with its ThreadSanitizer tool, Archer
@@ -13,7 +15,7 @@
 set -euo pipefail
 
 pkgs=(build-essential cmake pkg-config check libsubunit-dev libcjson-dev libmetis-dev zlib1g-dev
-      python3 python3-matplotlib python3-numpy python3-scipy python3-networkx python3-pytest
+      python3 python3-venv python3-matplotlib python3-numpy python3-scipy python3-networkx python3-pytest
       clang libclang-rt-dev libomp-dev llvm)
 missing=()
 for p in "${pkgs[@]}"; do

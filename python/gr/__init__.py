@@ -81,11 +81,13 @@ _DEVICE_KEYS = {"backend", "devices", "gpu_ids", "cpu_threads", "mem", "partitio
 
 
 def library_info():
-    """What this libgr was built with: version, cuda, nccl, metis, vertex_id_bits."""
+    """What this libgr was built with: version, cuda, nccl, metis,
+    vertex_id_bits; and library, the file loaded (GR_LIBRARY, the package's
+    own copy or the system's)."""
     li = _lib.LibraryInfo()
     lib.gr_library_get_info(ctypes.byref(li))
     return {"version": li.version.decode(), "vertex_id_bits": li.vertex_id_bits, "cuda": li.cuda,
-            "nccl": li.nccl, "metis": li.metis}
+            "nccl": li.nccl, "metis": li.metis, "library": lib._name}
 
 
 def gpu_count():

@@ -53,20 +53,29 @@ VALUES_INT64, VALUES_FLOAT32, VALUES_FLOAT64 = 0, 1, 2
 
 
 def _find():
-    """libgr: GR_LIBRARY, else what the dynamic loader finds."""
+    """libgr: GR_LIBRARY (a path) first, so that a build tree's library can
+    stand in for any other; then the copy pip built into this package; then
+    what the dynamic loader finds (an install by `cmake --install`)."""
     path = os.environ.get("GR_LIBRARY")
     if path:
-        return ctypes.CDLL(path)
+        try:
+            return ctypes.CDLL(path)
+        except OSError as e:
+            raise ImportError("gr: cannot load GR_LIBRARY=%s: %s" % (path, e)) from e
     errors = []
-    for name in ("libgr.so", ctypes.util.find_library("gr"), "libgr.so.0.1"):
+    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libgr.so")
+    candidates = [bundled] if os.path.exists(bundled) else []
+    candidates += ["libgr.so", ctypes.util.find_library("gr"), "libgr.so.0.1"]
+    for name in candidates:
         if not name:
             continue
         try:
             return ctypes.CDLL(name)
         except OSError as e:
             errors.append(str(e))
-    raise ImportError("gr: cannot load libgr (set GR_LIBRARY to the path of libgr.so, or install gr with "
-                      "`cmake --install`): " + "; ".join(errors))
+    raise ImportError("gr: cannot load libgr (install the package with `pip install ./python`, which builds it, "
+                      "set GR_LIBRARY to the path of a libgr.so, or install gr with `cmake --install`): "
+                      + "; ".join(errors))
 
 
 lib = _find()
