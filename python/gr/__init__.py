@@ -309,6 +309,110 @@ _NP_TYPES = {_lib.VALUES_INT64: (ctypes.c_int64, np.int64), _lib.VALUES_FLOAT32:
              _lib.VALUES_FLOAT64: (ctypes.c_double, np.float64)}
 
 
+class Problem:
+    """A primitive set up for one graph on a context's devices (gr_problem):
+    run it as often as wanted, from any source, and the graph stays on the
+    devices in between, which is what makes repeated small runs cheap on a
+    GPU (setting a problem up, not its kernels, is most of a small run).
+    Options as run(): primitive options (tolerance=, max_iter=, sources=K,
+    normalize=, ...) are fixed here; device options make a context of the
+    problem's own unless context= gives one. Holds the graph and the
+    context alive until close()."""
+
+    def __init__(self, g, primitive, context=None, predecessors=False, **kw):
+        self.h = ctypes.c_void_p()
+        self._g = _as_graph(g)
+        self.primitive = primitive
+        self.predecessors = bool(predecessors)
+        dev = {k: v for k, v in kw.items() if k in _DEVICE_KEYS}
+        rest = {k: v for k, v in kw.items() if k not in _DEVICE_KEYS}
+        if context is not None and dev:
+            raise TypeError("give device options to the Context, not with context=")
+        self._own = context is None
+        self._ctx = Context(**dev) if self._own else context
+        self.info = _lib.PrimitiveInfo()
+        # sources=K draws the sources: a run then needs none given.
+        self._counted = rest.get("sources") is not None
+        o = _Options(mark_pred=True if predecessors else None, **rest)
+        try:
+            _check(lib.gr_primitive_get_info(primitive.encode(), ctypes.byref(self.info)))
+            _check(lib.gr_problem_create(ctypes.byref(self.h), self._ctx.h, self._g.h, primitive.encode(), o.h))
+        except Exception:
+            self.close()
+            raise
+        finally:
+            o.close()
+
+    def run(self, source=None, sources=None, validate=False, stats=False):
+        """One run from `source` (an input id), or over sources ("all" or a
+        sequence of input ids; a count is the problem's sources= option);
+        returns what run() returns."""
+        listed = None
+        if sources is not None:
+            if source is not None:
+                raise ValueError("give source or sources, not both")
+            if isinstance(sources, str):
+                if sources != "all":
+                    raise ValueError("sources must be \"all\", a count or a sequence of ids, got %r" % sources)
+            elif isinstance(sources, (int, np.integer)):
+                raise ValueError("a count of sources is the Problem's sources= option")
+            else:
+                listed = np.ascontiguousarray(sources, dtype=np.int64)
+                if listed.ndim != 1 or listed.size == 0:
+                    raise ValueError("sources must be a non-empty 1-d sequence of vertex ids")
+        if not self.h:
+            raise ValueError("the problem is closed")
+        if self.info.needs_source and source is None and sources is None and not self._counted:
+            raise ValueError("%s needs a source vertex" % self.primitive)
+        s = ctypes.c_void_p()
+        p = self.h
+        try:
+            if listed is not None:
+                _check(lib.gr_problem_run_sources(p, listed.ctypes.data_as(_lib.c_int64_p), listed.size,
+                                                  ctypes.byref(s)))
+            elif sources == "all":
+                _check(lib.gr_problem_run_sources(p, None, 0, ctypes.byref(s)))
+            else:
+                _check(lib.gr_problem_run(p, int(source) if source is not None else -1, ctypes.byref(s)))
+            if validate:
+                _check(lib.gr_problem_validate(p))
+            v = _lib.Values()
+            _check(lib.gr_problem_get_values(p, ctypes.byref(v)))
+            ctype, dtype = _NP_TYPES[v.type]
+            n = v.n
+            values = np.ctypeslib.as_array(ctypes.cast(v.values, ctypes.POINTER(ctype)), shape=(n,)).astype(
+                dtype, copy=True) if n else np.empty(0, dtype=dtype)
+            out = [values]
+            if self.predecessors:
+                if not v.predecessors:
+                    raise ValueError("%s records no predecessors" % self.primitive)
+                out.append(np.ctypeslib.as_array(v.predecessors, shape=(n,)).copy())
+            if stats:
+                rs = _lib.RunSummary()
+                _check(lib.gr_stats_get_summary(s, ctypes.byref(rs)))
+                out.append({f: getattr(rs, f) for f, _ in rs._fields_})
+            return out[0] if len(out) == 1 else tuple(out)
+        finally:
+            if s:
+                lib.gr_stats_destroy(ctypes.byref(s))
+
+    def close(self):
+        if getattr(self, "h", None):
+            lib.gr_problem_destroy(ctypes.byref(self.h))
+        if getattr(self, "_own", False) and getattr(self, "_ctx", None) is not None:
+            self._ctx.close()
+            self._ctx = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+
 def run(g, primitive, source=None, predecessors=False, validate=False, context=None, stats=False, sources=None,
         **kw):
     """Runs any primitive by name and returns its values as a numpy array;
@@ -318,68 +422,15 @@ def run(g, primitive, source=None, predecessors=False, validate=False, context=N
     sources (primitives that sum over sources, bc): "all", a count K (a
     seeded draw of K distinct vertices with out-edges) or a sequence of
     input ids, instead of source. Device options (devices, backend, ...)
-    make a context for this call unless context= gives one."""
-    g = _as_graph(g)
-    listed = None
-    if sources is not None:
+    make a context for this call unless context= gives one. (A Problem
+    keeps the set-up between runs.)"""
+    if isinstance(sources, (int, np.integer)):
         if source is not None:
             raise ValueError("give source or sources, not both")
-        if isinstance(sources, str):
-            if sources != "all":
-                raise ValueError("sources must be \"all\", a count or a sequence of ids, got %r" % sources)
-        elif isinstance(sources, (int, np.integer)):
-            kw["sources"] = int(sources)
-        else:
-            listed = np.ascontiguousarray(sources, dtype=np.int64)
-            if listed.ndim != 1 or listed.size == 0:
-                raise ValueError("sources must be a non-empty 1-d sequence of vertex ids")
-    dev = {k: v for k, v in kw.items() if k in _DEVICE_KEYS}
-    rest = {k: v for k, v in kw.items() if k not in _DEVICE_KEYS}
-    if context is not None and dev:
-        raise TypeError("give device options to the Context, not with context=")
-    own = context is None
-    ctx = Context(**dev) if own else context
-    o = _Options(mark_pred=True if predecessors else None, **rest)
-    p = ctypes.c_void_p()
-    s = ctypes.c_void_p()
-    try:
-        pi = _lib.PrimitiveInfo()
-        _check(lib.gr_primitive_get_info(primitive.encode(), ctypes.byref(pi)))
-        if pi.needs_source and source is None and sources is None:
-            raise ValueError("%s needs a source vertex" % primitive)
-        _check(lib.gr_problem_create(ctypes.byref(p), ctx.h, g.h, primitive.encode(), o.h))
-        if listed is not None:
-            _check(lib.gr_problem_run_sources(p, listed.ctypes.data_as(_lib.c_int64_p), listed.size, ctypes.byref(s)))
-        elif sources == "all":
-            _check(lib.gr_problem_run_sources(p, None, 0, ctypes.byref(s)))
-        else:
-            _check(lib.gr_problem_run(p, int(source) if source is not None else -1, ctypes.byref(s)))
-        if validate:
-            _check(lib.gr_problem_validate(p))
-        v = _lib.Values()
-        _check(lib.gr_problem_get_values(p, ctypes.byref(v)))
-        ctype, dtype = _NP_TYPES[v.type]
-        n = v.n
-        values = np.ctypeslib.as_array(ctypes.cast(v.values, ctypes.POINTER(ctype)), shape=(n,)).astype(
-            dtype, copy=True) if n else np.empty(0, dtype=dtype)
-        out = [values]
-        if predecessors:
-            if not v.predecessors:
-                raise ValueError("%s records no predecessors" % primitive)
-            out.append(np.ctypeslib.as_array(v.predecessors, shape=(n,)).copy())
-        if stats:
-            rs = _lib.RunSummary()
-            _check(lib.gr_stats_get_summary(s, ctypes.byref(rs)))
-            out.append({f: getattr(rs, f) for f, _ in rs._fields_})
-        return out[0] if len(out) == 1 else tuple(out)
-    finally:
-        if s:
-            lib.gr_stats_destroy(ctypes.byref(s))
-        if p:
-            lib.gr_problem_destroy(ctypes.byref(p))
-        o.close()
-        if own:
-            ctx.close()
+        kw["sources"] = int(sources)
+        sources = None
+    with Problem(g, primitive, context=context, predecessors=predecessors, **kw) as p:
+        return p.run(source, sources=sources, validate=validate, stats=stats)
 
 
 def bfs(g, source, **kw):

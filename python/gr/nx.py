@@ -65,6 +65,7 @@ class GrGraph:
         self._index = None
         self.identity = False               # labels are 0..n-1 in order (set by convert_from_nx)
         self._gr = {}
+        self._problems = {}
         self._reverse = None
 
     def __len__(self):
@@ -105,6 +106,21 @@ class GrGraph:
             w = {None: None, "unit": np.ones(indices.size), "attr": self.weights}[weights]
             self._gr[key] = gr.from_csr(indptr, indices, w)
         return self._gr[key]
+
+
+def _problem(G, primitive, reverse=False, weights=None, predecessors=False, **opts):
+    """The gr Problem of this converted graph, primitive and options on the
+    devices nx.config.backends.gr names, set up once and kept with the
+    graph: later calls only run it (setting a problem up on a GPU, the
+    graph's upload and the buffers, costs more than a small run)."""
+    ctx = _context()
+    key = (primitive, reverse, weights, predecessors, id(ctx), tuple(sorted(opts.items())))
+    p = G._problems.get(key)
+    if p is None:
+        p = gr.Problem(G.gr_graph(reverse=reverse, weights=weights), primitive, context=ctx,
+                       predecessors=predecessors, **opts)
+        G._problems[key] = p
+    return p
 
 
 def _csr(adj, nodes, index):
@@ -248,11 +264,10 @@ def _levels(indptr, indices, depth, first, limit):
 def _bfs_depth(g, sources, reverse=False):
     """Depth of every vertex from the nearest of `sources` (indices), -1
     unreached: one gr BFS per source."""
-    ctx = _context()
-    ggr = g.gr_graph(reverse=reverse)
+    p = _problem(g, "bfs", reverse=reverse)
     depth = None
     for s in sources:
-        d = gr.bfs(ggr, int(s), context=ctx)
+        d = p.run(int(s))
         if depth is None:
             depth = d
         else:
@@ -334,8 +349,7 @@ def _dijkstra(G, source, cutoff, weight, paths):
     if w.size and (w.min() < 0 or not np.isfinite(w).all()):
         raise NotImplementedError("gr: negative or infinite weights (gr's SSSP needs non-negative, finite ones)")
     s = G.index[source]
-    ggr = G.gr_graph(weights="unit" if weight is None else "attr")
-    dist32, pred = gr.sssp(ggr, s, predecessors=True, context=_context())
+    dist32, pred = _problem(G, "sssp", weights="unit" if weight is None else "attr", predecessors=True).run(s)
     reached = np.isfinite(dist32)
     exact = ints and (not w.size or w.max() < 2 ** 24) and dist32[reached].max(initial=0) < 2 ** 24
     if exact:
@@ -409,7 +423,7 @@ def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
 
 def _labels(G):
     """gr's component label (smallest index of the component) of every vertex."""
-    return gr.cc(G.gr_graph(), context=_context())
+    return _problem(G, "cc").run()
 
 
 def _connected_components(G):
@@ -456,8 +470,7 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nsta
     # NetworkX stops when the L1 change falls below N * tol, as gr does
     # below its tolerance; gr's float32 ranks cannot go below the floor.
     l1 = min(max(n * tol, PAGERANK_L1_FLOOR), 1.99)
-    ranks, st = gr.pagerank(G.gr_graph(), tolerance=l1, max_iter=int(max_iter), stats=True,
-                            context=_context())
+    ranks, st = _problem(G, "pr", tolerance=l1, max_iter=int(max_iter)).run(stats=True)
     if st["iteration_limit"]:
         raise nx.PowerIterationFailedConvergence(max_iter)
     return dict(zip(G.nodes, ranks.astype(np.float64).tolist()))
@@ -515,7 +528,7 @@ def betweenness_centrality(G, k=None, normalized=True, weight=None, endpoints=Fa
     if sampled is not None and sampled.size == 0:
         bc = np.zeros(n)
     else:
-        bc = gr.bc(G.gr_graph(), sources="all" if sampled is None else sampled, context=_context())
+        bc = _problem(G, "bc").run(sources="all" if sampled is None else sampled)
     bc = _rescale(np.asarray(bc, dtype=np.float64), n, normalized, G.directed, k, sampled)
     return dict(zip(G.nodes, bc.tolist()))
 

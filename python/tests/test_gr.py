@@ -139,6 +139,29 @@ def test_coo_arrays_and_a_shared_context():
             assert all(depth[v] == want.get(v, -1) for v in range(G.number_of_nodes()))
 
 
+def test_a_problem_runs_again_from_any_source_as_run_does():
+    G = GRAPHS[0]
+    g = gr.from_coo(*map(np.array, zip(*G.edges())), n=G.number_of_nodes(), undirected=True)
+    with gr.Problem(g, "bfs", devices=2, backend="cpu") as p:
+        for s in (0, 3, 0, 7):
+            np.testing.assert_array_equal(p.run(s), gr.bfs(g, s, devices=2, backend="cpu"))
+    with gr.Problem(g, "bc") as p:
+        np.testing.assert_allclose(p.run(sources=[1, 2]), gr.bc(g, sources=[1, 2]))
+        np.testing.assert_allclose(p.run(sources="all"), gr.bc(g, sources="all"))
+    with gr.Problem(g, "pr", tolerance=1e-4) as p:
+        first, st = p.run(stats=True)
+        np.testing.assert_array_equal(p.run(), first)
+        assert st["iterations"] > 0
+    with gr.Problem(g, "bc", sources=3) as p:   # a drawn count needs no source
+        assert p.run().shape == (G.number_of_nodes(),)
+    p = gr.Problem(g, "bfs")
+    with pytest.raises(ValueError):
+        p.run()                                  # bfs needs a source
+    p.close()
+    with pytest.raises(ValueError):
+        p.run(0)                                 # closed
+
+
 def test_files_keep_their_ids():
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "g.mtx")

@@ -23,6 +23,7 @@ if not hasattr(getattr(nx.utils, "backends", None), "backends") or "gr" not in n
     pytest.skip("NetworkX %s sees no gr backend (it needs NetworkX >= 3.4 and the package installed: "
                 "pip install ./python)" % nx.__version__, allow_module_level=True)
 
+import gr  # noqa: E402
 import gr.nx as grnx  # noqa: E402
 
 
@@ -206,6 +207,35 @@ def test_conversion_is_cached_on_the_graph(monkeypatch):
     G.add_edge(0, 39)          # a change clears NetworkX's cache
     assert list(nx.connected_components(G, backend="gr")) == list(nx.connected_components(G))
     assert len(calls) == 2
+
+
+def test_problems_are_set_up_once_per_graph_and_options(monkeypatch):
+    G = nx.gnp_random_graph(40, 0.1, seed=5)
+    made = []
+    problem = gr.Problem
+
+    def counting(*args, **kwargs):
+        made.append(args[1])
+        return problem(*args, **kwargs)
+
+    monkeypatch.setattr(gr, "Problem", counting)
+    want_pr, want_cc = nx.pagerank(G), list(nx.connected_components(G))
+    for k in range(4):
+        assert list(nx.connected_components(G, backend="gr")) == want_cc
+        got = nx.pagerank(G, backend="gr")
+        assert sum(abs(got[u] - want_pr[u]) for u in G) < 1e-4
+        for s in (0, 5):
+            assert nx.single_source_shortest_path_length(G, s, backend="gr") == \
+                nx.single_source_shortest_path_length(G, s)
+        if k == 1:
+            # The first rounds set up what they ran: each conversion that
+            # NetworkX's cache hands out (one per set of edge attributes
+            # asked for) holds problems of its own.
+            first = len(made)
+            assert {"bfs", "cc", "pr"} <= set(made)
+    assert len(made) == first, "later calls set their problems up again"
+    nx.pagerank(G, tol=1e-4, backend="gr")      # other options: a problem of their own
+    assert len(made) == first + 1 and made[-1] == "pr"
 
 
 def test_refused_arguments_fall_back_through_backend_priority():
