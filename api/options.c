@@ -262,6 +262,12 @@ static gr_status gr__options_apply(gr_options *o, const char *key, const char *v
   } else if (!strcmp(key, "tolerance")) {
     if (!gr__parse_double(v, 0.0, true, 2.0, true, &f)) return gr__bad(key, v, "a number above 0 and below 2");
     o->prim.tolerance = f;
+  } else if (!strcmp(key, "damping")) {
+    /* 0 is allowed (every rank 1/n); 1 is not: without the jump the ranks
+     * need not be unique nor the iteration converge. */
+    if (!gr__parse_double(v, 0.0, false, 1.0, true, &f))
+      return gr__bad(key, v, "a number from 0 up to (not including) 1");
+    o->prim.damping = f;
   } else if (!strcmp(key, "tune")) {
     GR_CHECK(gr_tuning_parse(&o->prim.tune, v));
   } else if (!strcmp(key, "graph-memory")) {

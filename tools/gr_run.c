@@ -85,6 +85,7 @@ enum {
   OPT_TURNS,
   OPT_DELTA,
   OPT_TOLERANCE,
+  OPT_DAMPING,
   OPT_SOURCES,
   OPT_NORMALIZE,
   OPT_GRAPH_MEMORY,
@@ -132,6 +133,7 @@ static const struct option long_options[] = {
     {"turns", no_argument, NULL, OPT_TURNS},
     {"delta", required_argument, NULL, OPT_DELTA},
     {"tolerance", required_argument, NULL, OPT_TOLERANCE},
+    {"damping", required_argument, NULL, OPT_DAMPING},
     {"sources", required_argument, NULL, OPT_SOURCES},
     {"normalize", no_argument, NULL, OPT_NORMALIZE},
     {"graph-memory", required_argument, NULL, OPT_GRAPH_MEMORY},
@@ -217,6 +219,9 @@ static void usage(FILE *f) {
           "                         weight / mean out-degree; default: auto)\n"
           "      --tolerance T      pr: stop when the L1 change of the ranks falls below T\n"
           "                         (default: 1e-4)\n"
+          "      --damping D        pr: the probability of following an out-edge rather\n"
+          "                         than jumping to a random vertex, 0 <= D < 1 (default:\n"
+          "                         0.85; NetworkX's alpha)\n"
           "      --sources K|all    bc: each run sums the dependencies from K distinct sources\n"
           "                         of the seeded sequence (an estimate), or from every vertex\n"
           "                         (exact; prints an estimate of the time first when long)\n"
@@ -407,6 +412,9 @@ static int parse_options(int argc, char **argv, run_options *o) {
         rc = set_number(o, "tolerance", optarg,
                         "--tolerance needs a number above 0 and below 2 (the largest L1 change of ranks "
                         "summing to 1), got '%s'");
+        break;
+      case OPT_DAMPING:
+        rc = set_number(o, "damping", optarg, "--damping needs a number from 0 up to (not including) 1, got '%s'");
         break;
       case OPT_TUNE:
         rc = set_option(o, "tune", optarg);

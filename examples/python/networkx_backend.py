@@ -32,4 +32,6 @@ print("bfs edges from Valjean:", list(nx.bfs_edges(G, "Valjean", depth_limit=1, 
 nx.config.backend_priority.algos = ["gr"]
 nx.config.backends.gr.backend = "cpu"            # or "cuda"; devices, partitioner too
 print("components:", nx.number_connected_components(G))
-print("pagerank, alpha=0.9 (NetworkX's own code):", round(nx.pagerank(G, alpha=0.9)["Valjean"], 4))
+print("pagerank, alpha=0.9 (on gr):", round(nx.pagerank(G, alpha=0.9, weight=None)["Valjean"], 4))
+print("pagerank, personalized (NetworkX's own code):",
+      round(nx.pagerank(G, personalization={"Valjean": 1})["Valjean"], 4))

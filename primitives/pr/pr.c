@@ -49,10 +49,18 @@ int gr_pr_max_iterations(const gr_prim_options *o) {
   return o->max_iterations > 0 ? o->max_iterations : GR_PR_MAX_ITERATIONS;
 }
 
+gr_status gr_pr_check_damping(const gr_prim_options *o) {
+  /* Written so that NaN fails too. */
+  if (!(o->damping >= 0.0 && o->damping < 1.0))
+    return gr_errorf(GR_ERR_INVALID_ARG, "pr needs a damping from 0 up to (not including) 1, got %g", o->damping);
+  return GR_SUCCESS;
+}
+
 gr_status gr_pr_prepare(gr_graph *g, gr_prim_options *o) {
   (void)g;
   if (!(o->tolerance >= 0) || !isfinite(o->tolerance))
     return gr_errorf(GR_ERR_INVALID_ARG, "pr needs a positive tolerance, got %g", o->tolerance);
+  GR_CHECK(gr_pr_check_damping(o));
   /* The enactor enforces the limit and reports reaching it. */
   if (o->max_iterations == 0) o->max_iterations = GR_PR_MAX_ITERATIONS;
   return GR_SUCCESS;
@@ -348,8 +356,9 @@ static gr_pr_ctx gr__pr_ctx(gr__pr_slice *s, const gr_part *p) {
   c.owned_first = s->owned_first;
   c.me = p->index;
   const double n = (double)p->sub->n_global;
-  c.damping = GR_PR_DAMPING;
-  c.base = n > 0 ? (1.0 - GR_PR_DAMPING) / n : 0.0;
+  /* Every device reads the one options struct, so all agree on d. */
+  c.damping = p->opts->damping;
+  c.base = n > 0 ? (1.0 - c.damping) / n : 0.0;
   c.inv_n = n > 0 ? 1.0 / n : 0.0;
   c.inv_m = p->m_global ? 1.0 / (double)p->m_global : 0.0;
   c.dangling_share = s->dangling * c.inv_n;
@@ -477,13 +486,18 @@ static gr_status pr_extract(void *slice, gr_part *p, gr_result *r) {
   if (p->index != 0) return GR_SUCCESS;
   gr_extra *x = &r->extra;
   gr_extra_free(x);
-  static const char *const names[] = {"iterations", "l1", "converged", "pull"};
-  const double values[] = {(double)s->iterations, s->l1, s->converged ? 1.0 : 0.0, s->pull ? 1.0 : 0.0};
-  for (int k = 0; k < 4; k++) {
+  /* The damping the run used travels with its figures, so that reports
+   * (gr_run's text and --json) say which PageRank they measured. */
+  static const char *const names[] = {"iterations", "l1", "converged", "pull", "damping"};
+  const double values[] = {(double)s->iterations, s->l1, s->converged ? 1.0 : 0.0, s->pull ? 1.0 : 0.0,
+                           p->opts->damping};
+  const int count = (int)(sizeof names / sizeof names[0]);
+  _Static_assert(sizeof names / sizeof names[0] <= (size_t)GR_EXTRA_MAX, "pr's figures fit gr_extra");
+  for (int k = 0; k < count; k++) {
     x->number_names[k] = names[k];
     x->numbers[k] = values[k];
   }
-  x->n_numbers = 4;
+  x->n_numbers = count;
   const size_t len = (size_t)s->series_len;
   GR_CHECK(gr_host_alloc((void **)&x->series[0], (len ? len : 1) * sizeof(double), "pr statistics"));
   if (len) memcpy(x->series[0], s->series, len * sizeof(double));
@@ -502,7 +516,8 @@ gr_eid gr_pr_traversed_edges(gr_graph *g, const gr_result *r) {
 
 const gr_primitive gr_pr_primitive = {
     .name = "pr",
-    .summary = "PageRank: the rank of every vertex (damping 0.85, dangling rank spread evenly), to a tolerance",
+    .summary = "PageRank: the rank of every vertex (damping 0.85 unless --damping, dangling rank spread evenly), to a "
+               "tolerance",
     .proxy = GR_PROXY_1HOP,
     .comm = GR_COMM_SELECTIVE,
     .n_vertex_assoc = 0,

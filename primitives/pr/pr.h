@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* PageRank: the stationary rank of every vertex under a random walk that
- * follows an out-edge with probability d = 0.85 and jumps to a uniformly
- * random vertex otherwise; a dangling vertex (no out-edges) hands its rank
- * to every vertex alike. No source. Ranks sum to 1.
+ * follows an out-edge with probability d (the damping: gr_prim_options
+ * .damping, gr_run --damping; 0 <= d < 1, default GR_PR_DAMPING = 0.85)
+ * and jumps to a uniformly random vertex otherwise; a dangling vertex (no
+ * out-edges) hands its rank to every vertex alike. No source. Ranks sum
+ * to 1.
  *
  * One iteration (power iteration) computes, for every vertex v,
  *   r'(v) = (1 - d) / n + d * (sum over in-edges (u, v) of r(u) / deg(u)
@@ -52,7 +54,8 @@
 extern "C" {
 #endif
 
-#define GR_PR_DAMPING 0.85
+/* GR_PR_DAMPING, the default damping, is in gr/primitive.h (the options'
+ * initializer needs it). */
 #define GR_PR_TOLERANCE 1e-4
 enum { GR_PR_MAX_ITERATIONS = 100 };
 
@@ -257,18 +260,26 @@ extern const gr_primitive gr_pr_primitive;
 double gr_pr_tolerance(const gr_prim_options *o);
 int gr_pr_max_iterations(const gr_prim_options *o);
 
-/* Checks the options (a tolerance that is a positive number) and sets the
- * iteration limit to pr's default when none was given. */
+/* GR_SUCCESS when o's damping is in [0, 1), else GR_ERR_INVALID_ARG with a
+ * message naming the value: at 1 the jump that makes the ranks unique is
+ * gone (and the power iteration need not converge); past it, or below 0,
+ * or NaN, the "ranks" are not a distribution. */
+gr_status gr_pr_check_damping(const gr_prim_options *o);
+
+/* Checks the options (a tolerance that is a positive number, a damping in
+ * [0, 1)) and sets the iteration limit to pr's default when none was
+ * given. */
 gr_status gr_pr_prepare(gr_graph *g, gr_prim_options *o);
 
 /* Plain serial reference: power iteration in double from the same start
- * with the same stop rule; ref->extra holds the iterations and the L1
- * change of each. */
+ * with the same damping and stop rule; ref->extra holds the iterations and
+ * the L1 change of each. */
 gr_status gr_pr_reference(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, gr_result *ref);
 
-/* Power iteration in double for exactly `iterations` iterations: the
- * ranks (n doubles) and each iteration's L1 change (iterations entries). */
-gr_status gr_pr_power(gr_graph *g, int iterations, double *rank, double *l1);
+/* Power iteration in double with damping d (0 <= d < 1, unchecked) for
+ * exactly `iterations` iterations: the ranks (n doubles) and each
+ * iteration's L1 change (iterations entries). */
+gr_status gr_pr_power(gr_graph *g, double d, int iterations, double *rank, double *l1);
 
 /* The relative difference allowed between a rank and the reference's. */
 #define GR_PR_REL_TOL 1e-5

@@ -15,6 +15,7 @@ enum { GR__PR_BLOCKS = 1024 };
 typedef struct gr__pr_power {
   const gr_csr *out, *in;
   gr_vid n;
+  double d;                /* damping */
   double *x, *y, *contrib; /* ranks, next ranks, contributions */
   double dangling;         /* D of x */
   double part[2][GR__PR_BLOCKS];
@@ -36,8 +37,9 @@ static double gr__pr_total(const double *part) {
   return t;
 }
 
-static gr_status gr__pr_power_start(gr__pr_power *p, gr_graph *g) {
+static gr_status gr__pr_power_start(gr__pr_power *p, gr_graph *g, double d) {
   memset(p, 0, sizeof *p);
+  p->d = d;
   p->out = gr_graph_out(g);
   GR_CHECK(gr_graph_in(g, &p->in));
   const gr_vid n = p->n = p->out->n;
@@ -61,7 +63,7 @@ static gr_status gr__pr_power_start(gr__pr_power *p, gr_graph *g) {
 /* One iteration; returns its L1 change. */
 static double gr__pr_power_step(gr__pr_power *p) {
   const gr_vid n = p->n;
-  const double d = GR_PR_DAMPING, base = (1.0 - d) / (double)n, share = p->dangling / (double)n;
+  const double d = p->d, base = (1.0 - d) / (double)n, share = p->dangling / (double)n;
 #pragma omp parallel for schedule(static)
   for (gr_vid u = 0; u < n; u++) {
     const gr_eid k = gr__pr_deg(p->out, u);
@@ -89,9 +91,9 @@ static double gr__pr_power_step(gr__pr_power *p) {
   return gr__pr_total(p->part[0]);
 }
 
-gr_status gr_pr_power(gr_graph *g, int iterations, double *rank, double *l1) {
+gr_status gr_pr_power(gr_graph *g, double d, int iterations, double *rank, double *l1) {
   gr__pr_power p;
-  GR_CHECK(gr__pr_power_start(&p, g));
+  GR_CHECK(gr__pr_power_start(&p, g, d));
   for (int i = 0; i < iterations; i++) l1[i] = gr__pr_power_step(&p);
   memcpy(rank, p.x, (size_t)p.n * sizeof(double));
   gr__pr_power_free(&p);
@@ -104,7 +106,10 @@ gr_status gr_pr_reference(gr_graph *g, const gr_run_args *a, const gr_prim_optio
   const int limit = gr_pr_max_iterations(o);
   gr__pr_power p;
   double *series = NULL;
-  GR_CHECK(gr__pr_power_start(&p, g));
+  /* The reference is called without prepare too (tests, gr_problem's
+   * validation): a bad damping is refused here as well. */
+  GR_CHECK(gr_pr_check_damping(o));
+  GR_CHECK(gr__pr_power_start(&p, g, o->damping));
   gr_status st = gr_host_alloc((void **)&series, (size_t)limit * sizeof(double), "pr reference changes");
   int k = 0;
   while (st >= 0 && k < limit) {
@@ -141,6 +146,7 @@ static bool gr__pr_number(const gr_result *r, const char *name, double *out) {
 gr_status gr_pr_validate(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, const gr_result *r,
                          const gr_result *ref) {
   (void)a;
+  GR_CHECK(gr_pr_check_damping(o));
   const gr_vid n = gr_graph_num_vertices(g);
   if (r->n != n || r->type != GR_VALUE_FLOAT)
     return gr_errorf(GR_ERR_VALIDATION, "result has %llu vertices of type %d; the graph has %llu, type %d",
@@ -174,7 +180,7 @@ gr_status gr_pr_validate(gr_graph *g, const gr_run_args *a, const gr_prim_option
   if (!same) {
     GR_CHECK_GOTO(gr_host_alloc((void **)&want, (n ? (size_t)n : 1) * sizeof *want, "pr validation ranks"), st, done);
     GR_CHECK_GOTO(gr_host_alloc((void **)&l1, (size_t)k * sizeof *l1, "pr validation changes"), st, done);
-    GR_CHECK_GOTO(gr_pr_power(g, k, want, l1), st, done);
+    GR_CHECK_GOTO(gr_pr_power(g, o->damping, k, want, l1), st, done);
   }
   const double *w = same ? ref->values : want;
   const double *e = same ? ref->extra.series[0] : l1;

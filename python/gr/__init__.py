@@ -7,7 +7,7 @@
     depth, parent = gr.bfs(g, 0, predecessors=True)
     dist = gr.sssp(g, 0)                                   # float32, inf unreached (needs weights)
     label = gr.cc(g)                                       # smallest vertex id of each component
-    rank = gr.pagerank(g, tolerance=1e-6)                  # float32
+    rank = gr.pagerank(g, tolerance=1e-6, damping=0.85)    # float32
     cent = gr.bc(g, sources="all", normalize=True)         # float64, networkx's normalized betweenness
     ctx = gr.Context(devices=2, backend="cpu")             # reuse devices: gr.bfs(g, 0, context=ctx)
 
@@ -15,8 +15,8 @@ Every result is indexed by vertex index 0..n-1; ids (sources, predecessors,
 cc labels) are as the input names them (0-based for arrays and generated
 graphs, 1-based for Matrix Market files; Graph.ids() maps index to id).
 Options are gr's (gr/gr.h): devices, backend, partitioner, direction,
-tolerance, delta, max_iter, ... given as keyword arguments (underscores for
-dashes). Errors raise gr.Error carrying the library's status and message.
+tolerance, damping, delta, max_iter, ... given as keyword arguments
+(underscores for dashes). Errors raise gr.Error carrying the library's status and message.
 """
 import ctypes
 
@@ -455,7 +455,9 @@ def cc(g, **kw):
 
 
 def pagerank(g, **kw):
-    """PageRank, damping 0.85, summing to 1 (float32); tolerance=, max_iter=."""
+    """PageRank, summing to 1 (float32); damping= (0 <= d < 1, default 0.85:
+    the probability of following an out-edge, NetworkX's alpha), tolerance=,
+    max_iter=."""
     return run(g, "pr", **kw)
 
 

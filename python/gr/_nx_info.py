@@ -23,8 +23,9 @@ _FUNCTIONS = {
     "is_connected": "Labels on gr.",
     "pagerank": (
         "Ranks on gr (float32, dangling rank spread evenly), stopped by NetworkX's rule (L1 change "
-        "below N * tol, at least 1e-6: float32's floor). Refused: alpha other than 0.85, "
-        "personalization, nstart, dangling, multigraphs; non-uniform weights fall back."),
+        "below N * tol, at least 1e-6: float32's floor); alpha is gr's damping. Refused: alpha "
+        "outside [0, 1), personalization, nstart, dangling, multigraphs; non-uniform weights fall "
+        "back."),
     "betweenness_centrality": (
         "Brandes on gr over all sources or NetworkX's own k-sample (seed.sample of the node "
         "list), rescaled as NetworkX does. Refused: weight, endpoints=True."),

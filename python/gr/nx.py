@@ -470,7 +470,9 @@ def pagerank(G, alpha=0.85, personalization=None, max_iter=100, tol=1.0e-6, nsta
     # NetworkX stops when the L1 change falls below N * tol, as gr does
     # below its tolerance; gr's float32 ranks cannot go below the floor.
     l1 = min(max(n * tol, PAGERANK_L1_FLOOR), 1.99)
-    ranks, st = _problem(G, "pr", tolerance=l1, max_iter=int(max_iter)).run(stats=True)
+    # alpha is NetworkX's damping, the probability of following an edge
+    # rather than jumping: gr's damping (can_run refused it outside [0, 1)).
+    ranks, st = _problem(G, "pr", damping=float(alpha), tolerance=l1, max_iter=int(max_iter)).run(stats=True)
     if st["iteration_limit"]:
         raise nx.PowerIterationFailedConvergence(max_iter)
     return dict(zip(G.nodes, ranks.astype(np.float64).tolist()))
@@ -566,8 +568,14 @@ def _refusal(name, a, G):
     if name.startswith("single_source_dijkstra") and callable(a["weight"]):
         return "a callable weight is not supported"
     if name == "pagerank":
-        if a["alpha"] != 0.85:
-            return "gr's damping is 0.85 (alpha=%r)" % (a["alpha"],)
+        try:
+            alpha = float(a["alpha"])
+        except (TypeError, ValueError):
+            return "alpha must be a number (alpha=%r)" % (a["alpha"],)
+        # gr refuses a damping of 1 or more (no unique ranks without the
+        # jump), below 0 and NaN; NetworkX decides what those mean.
+        if not 0.0 <= alpha < 1.0:
+            return "gr's damping is from 0 up to (not including) 1 (alpha=%r)" % (a["alpha"],)
         for arg in ("personalization", "nstart", "dangling"):
             if a[arg] is not None:
                 return "%s is not supported" % arg

@@ -112,6 +112,32 @@ def test_pagerank_matches_networkx(devices, turns):
         np.testing.assert_allclose(rank, expect, atol=2e-6, rtol=1e-4)
 
 
+@pytest.mark.parametrize("devices", [1, 2])
+def test_pagerank_damping_matches_networkx_alpha(devices):
+    """damping= is NetworkX's alpha: the same ranks at 0 (uniform), 0.5 and
+    0.95, validated against the library's reference at that damping, and
+    away from the default's."""
+    for G in GRAPHS:
+        g = gr_graph(G)
+        default = gr.pagerank(g, tolerance=1e-10, max_iter=1000, devices=devices, backend="cpu")
+        for d in (0.0, 0.5, 0.95):
+            rank = gr.pagerank(g, damping=d, tolerance=1e-10, max_iter=5000, devices=devices, backend="cpu",
+                               validate=True)
+            want = nx.pagerank(G, alpha=d, tol=1e-13, max_iter=100000, weight=None)
+            expect = np.array([want[v] for v in range(G.number_of_nodes())])
+            assert abs(rank.sum() - 1.0) < 1e-5
+            np.testing.assert_allclose(rank, expect, atol=2e-6, rtol=1e-4)
+            assert np.abs(rank - default).sum() > 1e-3, d
+
+
+def test_pagerank_refuses_dampings_outside_zero_to_one():
+    g = gr_graph(GRAPHS[0])
+    for d in (1, 1.0, 1.5, -0.1, float("nan"), float("inf"), "x"):
+        with pytest.raises(gr.Error) as e:
+            gr.pagerank(g, damping=d, backend="cpu")
+        assert e.value.status == "GR_ERR_INVALID_ARG" and "damping" in str(e.value), d
+
+
 def test_scipy_csr_is_accepted():
     sp = pytest.importorskip("scipy.sparse")
     G = GRAPHS[0]

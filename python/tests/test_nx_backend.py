@@ -8,8 +8,10 @@ exactly where gr answers (it declines where float32 could differ).
 Betweenness: within 1e-9 relative (+1e-12 absolute) of NetworkX, the
 difference being the order of floating-point sums. PageRank: both solvers
 stop on an L1 change, so the ranks are compared with NetworkX converged to
-1e-13: their L1 distance is at most alpha / (1 - alpha) (5.67) times gr's
-stopping change plus float32 rounding, checked as 6 x change + 1e-6."""
+1e-13: their L1 distance is at most alpha / (1 - alpha) (5.67 at the
+default 0.85) times gr's stopping change plus float32 rounding, checked as
+6 x change + 1e-6 (other alphas: (alpha / (1 - alpha) + 1) x change +
+1e-6)."""
 import random
 import string
 
@@ -163,6 +165,29 @@ def test_pagerank_within_its_stopping_bound_of_networkx(G):
 
 
 @pytest.mark.parametrize("G", GRAPHS, ids=IDS)
+def test_pagerank_alpha_is_the_damping(G):
+    """alpha other than 0.85 runs on gr (no fallback: the backend's own
+    call) and stays within the stopping bound of NetworkX at that alpha,
+    alpha / (1 - alpha) times the change."""
+    n = len(G)
+    tol = 1e-8
+    change = max(n * tol, grnx.PAGERANK_L1_FLOOR)
+    for alpha in (0.9, 0.5, 0.0):
+        assert grnx.can_run("pagerank", (G,), {"alpha": alpha}) is True
+        exact = nx.pagerank(G, alpha=alpha, weight=None, tol=1e-13, max_iter=100000)
+        got = nx.pagerank(G, alpha=alpha, weight=None, tol=tol, backend="gr")
+        assert list(got) == list(exact)
+        l1 = sum(abs(got[v] - exact[v]) for v in exact)
+        assert l1 <= (alpha / (1 - alpha) + 1) * change + 1e-6, (alpha, l1)
+        assert abs(sum(got.values()) - 1) < 1e-5
+    # The default call through the backend equals NetworkX's at its default
+    # tolerance, alpha 0.9 as the task that asked for it.
+    want = nx.pagerank(G, alpha=0.9, weight=None)
+    got = nx.pagerank(G, alpha=0.9, weight=None, backend="gr")
+    assert got == pytest.approx(want, abs=20 * max(n * 1e-6, grnx.PAGERANK_L1_FLOOR))
+
+
+@pytest.mark.parametrize("G", GRAPHS, ids=IDS)
 def test_betweenness_equals_networkx(G):
     for normalized in (True, False):
         want = nx.betweenness_centrality(G, normalized=normalized)
@@ -240,17 +265,21 @@ def test_problems_are_set_up_once_per_graph_and_options(monkeypatch):
 
 def test_refused_arguments_fall_back_through_backend_priority():
     G = nx.gnp_random_graph(30, 0.2, seed=2, directed=True)
-    assert grnx.can_run("pagerank", (G,), {"alpha": 0.9}) != True  # noqa: E712 (a reason string)
+    # A damping gr refuses (1 or more, below 0, NaN, not a number) is
+    # NetworkX's to answer.
+    for alpha in (1.0, 1.5, -0.1, float("nan"), "x"):
+        assert "alpha" in grnx.can_run("pagerank", (G,), {"alpha": alpha}), alpha
+    assert grnx.can_run("pagerank", (G,), {"alpha": 0.9}) is True
     assert "personalization" in grnx.can_run("pagerank", (G,), {"personalization": {0: 1}})
     assert "endpoints" in grnx.can_run("betweenness_centrality", (G,), {"endpoints": True})
     assert "sort_neighbors" in grnx.can_run("bfs_edges", (G, 0), {"sort_neighbors": sorted})
     assert grnx.can_run("pagerank", (G,), {}) is True
     with pytest.raises(NotImplementedError, match="backend='gr'"):
-        nx.pagerank(G, alpha=0.9, backend="gr")
+        nx.pagerank(G, personalization={0: 1}, backend="gr")
     saved = nx.config.backend_priority.algos
     nx.config.backend_priority.algos = ["gr"]
     try:
-        assert nx.pagerank(G, alpha=0.9) == nx.pagerank(G, alpha=0.9, backend="networkx")
+        assert nx.pagerank(G, personalization={0: 1}) == nx.pagerank(G, personalization={0: 1}, backend="networkx")
         assert list(nx.bfs_edges(G, 0)) == list(nx.bfs_edges(G, 0, backend="networkx"))
     finally:
         nx.config.backend_priority.algos = saved

@@ -692,6 +692,66 @@ START_TEST(pr_iteration_limit_json_and_out) {
 }
 END_TEST
 
+/* --damping reaches the run and its reference (validation passes at each
+ * damping, on one device and on two), and the reports say which damping
+ * the ranks are for: the text summary and each run's extra figures in the
+ * JSON. The ranks move with it. */
+START_TEST(pr_damping_validates_and_is_reported) {
+  char o[512], j[512];
+  tmpfile_path(o, sizeof o, "pr-damping.out");
+  tmpfile_path(j, sizeof j, "pr-damping.json");
+  const char *dampings[] = {"0", "0.5", "0.85", "0.99"};
+  enum { N = 1024 };
+  static double rank[4][N];
+  for (int i = 0; i < 4; i++) {
+    ck_assert_msg(run("--primitive", "pr", "--gen", "kron:10:8,directed", "--damping", dampings[i], "--max-iter", "3000",
+                      "--validate", "--out", o, "--json", j) == 0,
+                  "--damping %s:\n%s", dampings[i], err_text);
+    assert_out_has("validation passed");
+    ck_assert(summary_number("pr", "damping") == strtod(dampings[i], NULL));
+    ck_assert(summary_number("pr", "converged") == 1);
+    cJSON *root = cJSON_Parse(slurp(j));
+    ck_assert_ptr_nonnull(root);
+    const cJSON *run0 = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "runs"), 0);
+    const cJSON *d = cJSON_GetObjectItem(cJSON_GetObjectItem(run0, "extra"), "damping");
+    ck_assert_ptr_nonnull(d);
+    ck_assert(d->valuedouble == strtod(dampings[i], NULL));
+    cJSON_Delete(root);
+    FILE *f = fopen(o, "r");
+    ck_assert_ptr_nonnull(f);
+    unsigned long long id = 0, lines = 0;
+    double x = 0;
+    for (; fscanf(f, "%llu %lf", &id, &x) == 2; lines++) {
+      ck_assert_uint_lt(id, N);
+      rank[i][id] = x;
+    }
+    fclose(f);
+    ck_assert_uint_eq(lines, N);
+  }
+  /* Damping 0 is the uniform jump alone: every rank 1/n. Each damping's
+   * ranks are far (in L1, beyond the tolerance) from the next one's. */
+  for (int v = 0; v < N; v++) ck_assert(fabs(rank[0][v] - 1.0 / N) < 1e-8);
+  for (int i = 1; i < 4; i++) {
+    double l1 = 0;
+    for (int v = 0; v < N; v++) l1 += fabs(rank[i][v] - rank[i - 1][v]);
+    ck_assert_msg(l1 > 1e-2, "damping %s and %s: L1 distance %g", dampings[i - 1], dampings[i], l1);
+  }
+  /* Two CPU devices (the GPU variant has test_gr_run_multi's). */
+  if (!on_gpu()) {
+    ck_assert_msg(run("--primitive", "pr", "--gen", "kron:10:8,directed", "--damping", "0.6", "--gpus", "2",
+                      "--direction", "push", "--validate") == 0,
+                  "%s", err_text);
+    assert_out_has("validation passed");
+    ck_assert(summary_number("pr", "damping") == 0.6);
+  }
+  /* Without --damping: 0.85. */
+  ck_assert_int_eq(run("--primitive", "pr", "--gen", "kron:8:4"), 0);
+  ck_assert(summary_number("pr", "damping") == 0.85);
+  unlink(o);
+  unlink(j);
+}
+END_TEST
+
 START_TEST(out_file_lists_every_vertex_by_input_id) {
   char g[512], o[512];
   /* 1-2-3 path plus an isolated vertex 4 (1-based ids as in the file). */
@@ -891,7 +951,7 @@ START_TEST(help_lists_every_option_with_defaults) {
                         "--json", "--out", "--undirected", "--gen", "--quiet", "--mark-pred",
                         "--self-loops", "--duplicates", "--weights", "--no-cache", "--cache-dir",
                         "--progress", "--max-iter", "--mem", "--format", "--cpu-threads", "--delta", "sssp",
-                        "--tolerance", "pr", "cc", "--sources", "--normalize", "bc",
+                        "--tolerance", "--damping", "0.85", "pr", "cc", "--sources", "--normalize", "bc",
                         "--graph-memory", "--device-memory-limit", "--compress", "default"};
   for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) assert_out_has(opts[i]);
 }
@@ -1075,6 +1135,13 @@ START_TEST(bad_options_exit_2) {
     ck_assert_int_eq(run(g, "--primitive", "pr", "--tolerance", tolerances[t]), 2);
     assert_err_has("--tolerance");
   }
+  /* 1 and above, negatives, NaN, infinities and non-numbers: refused with
+   * the flag named, before any run. */
+  const char *dampings[] = {"1", "1.0", "1.5", "-0.1", "-0", "nan", "NaN", "inf", "-inf", "x", "0.5x", "", "0x0.8"};
+  for (size_t t = 0; t < sizeof dampings / sizeof dampings[0]; t++) {
+    ck_assert_msg(run(g, "--primitive", "pr", "--damping", dampings[t]) == 2, "--damping '%s'", dampings[t]);
+    assert_err_has("--damping needs a number from 0 up to (not including) 1");
+  }
   ck_assert_int_eq(run(g, "--primitive", "pr", "--max-iter", "-3"), 2);
   assert_err_has("--max-iter");
   ck_assert_int_eq(run(g, "--primitive", "pr", "--direction", "sideways"), 2);
@@ -1217,6 +1284,7 @@ int main(void) {
   tcase_add_test(runs, cc_out_labels_components_by_input_ids);
   tcase_add_test(runs, pr_validates_on_generated_and_real_graphs);
   tcase_add_test(runs, pr_iteration_limit_json_and_out);
+  tcase_add_test(runs, pr_damping_validates_and_is_reported);
   tcase_add_test(runs, bc_validates_on_generated_and_real_graphs);
   tcase_add_test(runs, bc_all_sources_of_karate_match_known_values);
   tcase_add_test(runs, bc_over_many_sources_prints_an_estimate_first);

@@ -117,6 +117,9 @@ void gr_options_destroy(gr_options **o);
  *   do-a, do-b    dobfs switching factors (positive numbers)
  *   delta         sssp bucket width: a positive number or auto
  *   tolerance     pr: stop when the L1 change falls below it (0 < T < 2)
+ *   damping       pr: the probability of following an out-edge rather than
+ *                 jumping to a random vertex (0 <= D < 1; default 0.85);
+ *                 NetworkX's alpha
  *   graph-memory  where each device's column indices and weights live:
  *                 auto (device when its part fits, else host), device or
  *                 host (pinned host memory the kernels read directly;

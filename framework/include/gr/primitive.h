@@ -86,6 +86,10 @@ typedef struct gr_prim_options {
   double do_b;         /* dobfs: pull -> push when frontier vertices < vertices / do_b */
   double delta;        /* sssp: bucket width; 0 = auto (the primitive's prepare picks it) */
   double tolerance;    /* pr: stop when the L1 change of the ranks is below it; 0 = the default */
+  /* pr: the probability of following an out-edge, 0 <= d < 1 (GR_PR_DAMPING
+   * by default). Not "0 = the default" as tolerance: 0 is a valid damping
+   * (every rank 1/n), so the default is spelt out in GR_PRIM_OPTIONS_INIT. */
+  double damping;
   bool normalize;      /* bc: scale the sums to all pairs and divide by the pairs (gr_run --normalize) */
   /* Where each device's graph arrays live (--graph-memory): the column
    * indices and weights in device memory, in host memory the kernels read
@@ -95,8 +99,12 @@ typedef struct gr_prim_options {
   uint64_t device_memory_limit; /* bytes gr may use per device (--device-memory-limit); 0: no limit */
   gr_compress compress;         /* --compress */
 } gr_prim_options;
-#define GR_PRIM_OPTIONS_INIT \
-  {false, 0, GR_TUNING_INIT, GR_DIRECTION_AUTO, 15.0, 18.0, 0.0, 0.0, false, GR_GRAPH_MEMORY_AUTO, 0, GR_COMPRESS_NONE}
+/* PageRank's default damping (pr/pr.h), here because GR_PRIM_OPTIONS_INIT
+ * spells it out for every caller, including those that never include pr.h. */
+#define GR_PR_DAMPING 0.85
+#define GR_PRIM_OPTIONS_INIT                                                                                    \
+  {false, 0, GR_TUNING_INIT, GR_DIRECTION_AUTO, 15.0, 18.0, 0.0, 0.0, GR_PR_DAMPING, false, GR_GRAPH_MEMORY_AUTO, 0, \
+   GR_COMPRESS_NONE}
 
 typedef struct gr_run_args {
   gr_vid source; /* global dense id, for primitives with a source */

@@ -120,6 +120,45 @@ START_TEST(pagerank_sums_to_one_and_is_symmetric) {
 }
 END_TEST
 
+/* The damping option reaches the run and the validation (run_prim
+ * validates): the lone vertex 6 is dangling with no in-edges, so its rank
+ * r = (1 - d) / 7 + d * r / 7 is (1 - d) / (7 - d), on one device and two. */
+START_TEST(pagerank_follows_the_damping) {
+  const char *dampings[] = {"0", "0.5", "0.85", "0.99"};
+  for (int d = 1; d <= 2; d++)
+    for (int i = 0; i < 4; i++) {
+      gr_options *o = opts(d == 1 ? "1" : "2");
+      ck_assert_int_eq(gr_options_set(o, "damping", dampings[i]), GR_SUCCESS);
+      /* Far below the default, which stops this small graph within a few
+       * iterations, 1e-4 off. */
+      ck_assert_int_eq(gr_options_set(o, "tolerance", "1e-7"), GR_SUCCESS);
+      gr_context *ctx = NULL;
+      gr_graph *g = NULL;
+      gr_problem *p = NULL;
+      gr_stats *s = NULL;
+      ck_assert_int_eq(gr_context_create(&ctx, o), GR_SUCCESS);
+      ck_assert_int_eq(gr_graph_create_csr(&g, N, offsets, indices, weights, o), GR_SUCCESS);
+      ck_assert_msg(gr_problem_create(&p, ctx, g, "pr", o) == GR_SUCCESS, "%s", gr_error_message());
+      ck_assert_msg(gr_problem_run(p, -1, &s) == GR_SUCCESS, "%s", gr_error_message());
+      ck_assert_msg(gr_problem_validate(p) == GR_SUCCESS, "%s", gr_error_message());
+      gr_values v;
+      ck_assert_int_eq(gr_problem_get_values(p, &v), GR_SUCCESS);
+      const float *x = v.values;
+      const double dd = atof(dampings[i]), want = (1 - dd) / (7 - dd);
+      ck_assert_msg(fabs(x[6] - want) < 1e-5 * want, "damping %s, %d devices: %.9g, want %.9g", dampings[i], d,
+                    (double)x[6], want);
+      double sum = 0;
+      for (int k = 0; k < N; k++) sum += x[k];
+      ck_assert(fabs(sum - 1.0) < 1e-5);
+      gr_stats_destroy(&s);
+      gr_problem_destroy(&p);
+      gr_graph_destroy(&g);
+      gr_context_destroy(&ctx);
+      gr_options_destroy(&o);
+    }
+}
+END_TEST
+
 /* Betweenness of the two triangles: every shortest path between {0, 1} and
  * {3, 4, 5} crosses 2 and 3, between {0, 1, 2} and {4, 5} crosses 3, so
  * over all sources (both directions of each pair) 2 and 3 get 12 and the
@@ -339,11 +378,18 @@ START_TEST(options_reject_bad_keys_and_values_and_keep_the_old) {
                                 {"sources", "3all"},    {"sources", "+3"},      {"normalize", "maybe"},
                                 {"graph-memory", "disk"}, {"device-memory-limit", "0"},
                                 {"device-memory-limit", "8Q"}, {"device-memory-limit", "-1G"},
-                                {"compress", "varint"}, {"compress", "Packed"}};
+                                {"compress", "varint"}, {"compress", "Packed"},
+                                /* Damping: [0, 1) only. */
+                                {"damping", "1"},       {"damping", "1.5"},     {"damping", "-0.5"},
+                                {"damping", "nan"},     {"damping", "inf"},     {"damping", ""}};
   for (size_t k = 0; k < sizeof not_plain / sizeof not_plain[0]; k++)
     ck_assert_msg(gr_options_set(o, not_plain[k][0], not_plain[k][1]) == GR_ERR_INVALID_ARG, "%s = '%s'",
                   not_plain[k][0], not_plain[k][1]);
   ck_assert_int_eq(gr_options_set(o, "tolerance", "1.5e-4"), GR_SUCCESS);
+  ck_assert_int_eq(gr_options_set(o, "damping", "0"), GR_SUCCESS);
+  ck_assert_int_eq(gr_options_set(o, "damping", "0.999"), GR_SUCCESS);
+  ck_assert_int_eq(gr_options_set(o, "damping", "1"), GR_ERR_INVALID_ARG);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "option damping must be a number from 0 up to (not including) 1"));
   ck_assert_int_eq(gr_options_set(o, "delta", "2.5"), GR_SUCCESS);
   ck_assert_int_eq(gr_options_set(o, "graph-memory", "host"), GR_SUCCESS);
   ck_assert_int_eq(gr_options_set(o, "compress", "packed"), GR_SUCCESS);
@@ -636,6 +682,7 @@ int main(void) {
   tcase_add_test(t, sssp_distances_follow_the_weights);
   tcase_add_test(t, cc_labels_are_the_smallest_input_id);
   tcase_add_test(t, pagerank_sums_to_one_and_is_symmetric);
+  tcase_add_test(t, pagerank_follows_the_damping);
   tcase_add_test(t, files_keep_their_ids_and_one_context_serves_many_problems);
   tcase_add_test(t, generated_graphs_give_seeded_sources_and_figures);
   tcase_add_test(t, bc_over_one_listed_drawn_and_all_sources);

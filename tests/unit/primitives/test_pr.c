@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* PageRank: the double power iteration on a graph solved by hand, the
- * options (tolerance, iteration limit), the validator against each kind of
+ * options (tolerance, iteration limit, damping), the validator against each kind of
  * wrong answer (ranks, sums, a stop too early or too late); the primitive
  * on one CPU device, pull and push, against the reference; on 2-4 CPU
  * devices through the multi-device layer against one device (pull and push
  * under either exchange) under every partitioner and proxy
- * mode; sums of doubles over the devices. */
+ * mode; dampings other than the default on one and several devices; sums
+ * of doubles over the devices. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -48,11 +49,11 @@ START_TEST(power_iteration_matches_a_graph_solved_by_hand) {
   const gr_vid e[][2] = {{0, 1}};
   gr_graph *g = from_edges(2, e, 1, false);
   double rank[2], l1[2];
-  ck_assert_int_eq(gr_pr_power(g, 1, rank, l1), GR_SUCCESS);
+  ck_assert_int_eq(gr_pr_power(g, GR_PR_DAMPING, 1, rank, l1), GR_SUCCESS);
   ck_assert_double_eq_tol(rank[0], 0.075, 1e-15);
   ck_assert_double_eq_tol(rank[1], 0.925, 1e-15);
   ck_assert_double_eq_tol(l1[0], 1.85, 1e-15);
-  ck_assert_int_eq(gr_pr_power(g, 2, rank, l1), GR_SUCCESS);
+  ck_assert_int_eq(gr_pr_power(g, GR_PR_DAMPING, 2, rank, l1), GR_SUCCESS);
   ck_assert_double_eq_tol(rank[0], 0.075 + 0.85 * 0.4625, 1e-15);
   ck_assert_double_eq_tol(rank[1], 0.075 + 0.85 * (0.075 + 0.4625), 1e-15);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
@@ -72,6 +73,66 @@ START_TEST(power_iteration_matches_a_graph_solved_by_hand) {
   ck_assert(ref.extra.series[0][k - 1] < 1e-13);
   ck_assert(ref.extra.series[0][k - 2] >= 1e-13);
   gr_result_free(&ref);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+/* The same graph for any damping d: r0 = (1 - d) / 2 + d * r1 / 2 with
+ * r0 + r1 = 1 gives r0 = 1 / (2 + d); d = 0 is the uniform 1/2, 1/2 after
+ * one iteration. */
+START_TEST(reference_follows_the_damping_of_the_options) {
+  const gr_vid e[][2] = {{0, 1}};
+  gr_graph *g = from_edges(2, e, 1, false);
+  const double dampings[] = {0.0, 0.5, GR_PR_DAMPING, 0.99};
+  for (int i = 0; i < 4; i++) {
+    const double d = dampings[i];
+    double rank[2], l1[1];
+    ck_assert_int_eq(gr_pr_power(g, d, 1, rank, l1), GR_SUCCESS);
+    ck_assert_double_eq_tol(rank[0], (1 - d) / 2, 1e-15);
+    ck_assert_double_eq_tol(rank[1], (1 - d) / 2 + d, 1e-15);
+    gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+    o.damping = d;
+    o.tolerance = 1e-13;
+    o.max_iterations = 10000;
+    ck_assert_int_eq(gr_pr_prepare(g, &o), GR_SUCCESS);
+    gr_run_args a = {0, 0, NULL, 0};
+    gr_result ref = GR_RESULT_INIT;
+    ck_assert_int_eq(gr_pr_reference(g, &a, &o, &ref), GR_SUCCESS);
+    const double *x = ref.values;
+    ck_assert_msg(fabs(x[0] - 1 / (2 + d)) < 1e-12, "damping %g: %.15g, want %.15g", d, x[0], 1 / (2 + d));
+    ck_assert_double_eq_tol(x[1], 1 - 1 / (2 + d), 1e-12);
+    ck_assert(number(&ref, "iterations") < 10000);
+    gr_result_free(&ref);
+  }
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+/* A damping outside [0, 1) is refused by prepare, the reference and the
+ * validator alike (the reference and validator are called without prepare
+ * by gr_problem_validate's callers and the tests), never run. */
+START_TEST(options_refuse_dampings_outside_zero_to_one) {
+  gr_graph *g = gr_test_generated("kron:6:4");
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  ck_assert_double_eq(o.damping, 0.85);
+  ck_assert_double_eq(o.damping, GR_PR_DAMPING);
+  const double good[] = {0.0, 1e-9, 0.5, 0.999999};
+  for (int i = 0; i < 4; i++) {
+    o.damping = good[i];
+    ck_assert_msg(gr_pr_prepare(g, &o) == GR_SUCCESS, "%g: %s", good[i], gr_error_message());
+  }
+  const double bad[] = {-1e-9, -0.5, 1.0, 1.5, NAN, INFINITY, -INFINITY};
+  gr_run_args a = {0, 0, NULL, 0};
+  for (int i = 0; i < 7; i++) {
+    o.damping = bad[i];
+    ck_assert_int_eq(gr_pr_prepare(g, &o), GR_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(gr_error_message(), "damping"));
+    gr_result ref = GR_RESULT_INIT;
+    ck_assert_int_eq(gr_pr_reference(g, &a, &o, &ref), GR_ERR_INVALID_ARG);
+    ck_assert_ptr_null(ref.values);
+    ck_assert_int_eq(gr_pr_validate(g, &a, &o, &ref, NULL), GR_ERR_INVALID_ARG);
+    ck_assert_ptr_nonnull(strstr(gr_error_message(), "damping"));
+  }
   gr_graph_destroy(&g);
 }
 END_TEST
@@ -149,7 +210,7 @@ START_TEST(validator_rejects_each_kind_of_wrong_answer) {
    * iterations are right for a limit of k - 2. */
   gr_result early = GR_RESULT_INIT;
   double *y = malloc(sizeof *y * n), *l1 = malloc(sizeof *l1 * (size_t)k);
-  ck_assert_int_eq(gr_pr_power(g, k - 2, y, l1), GR_SUCCESS);
+  ck_assert_int_eq(gr_pr_power(g, GR_PR_DAMPING, k - 2, y, l1), GR_SUCCESS);
   as_result(&early, y, n, k - 2);
   o.max_iterations = k - 2;
   ck_assert_msg(gr_pr_validate(g, &a, &o, &early, &ref) == GR_SUCCESS, "%s", gr_error_message());
@@ -347,6 +408,87 @@ START_TEST(several_devices_equal_one_device) {
     free(expect);
     gr_graph_destroy(&g);
   }
+}
+END_TEST
+
+/* The damping of the options reaches every path of the primitive: one
+ * device pulling and pushing, several devices pulling (the owners refresh
+ * the copies) and pushing (partial sums to the owners). Each answer is the
+ * double iteration's at that damping (the validator, whose reference takes
+ * the same options) and far from the default's, so a path that kept 0.85
+ * fails both ways. */
+static float *run_validated(gr_graph *g, gr_subgraph *const *subs, int devices, const gr_prim_options *o,
+                            const char *what) {
+  gr_comm *comm = NULL;
+  if (devices > 1) {
+    gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
+    ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
+  }
+  int k = 0;
+  gr_status st = GR_SUCCESS;
+  float *x = run_pr(subs, devices, 1, devices > 1 ? &gr_comm_exchange_ops : NULL, comm, o, &k, NULL, &st);
+  gr_comm_destroy(&comm);
+  /* Converged, not cut off at the limit, where the validator would accept
+   * any change. */
+  ck_assert_msg(st == GR_SUCCESS, "%s: stopped at the iteration limit (%d)", what, k);
+  const gr_vid n = gr_graph_num_vertices(g);
+  gr_run_args a = {0, 0, NULL, 0};
+  gr_result r = GR_RESULT_INIT, ref = GR_RESULT_INIT;
+  ck_assert_int_eq(gr_pr_reference(g, &a, o, &ref), GR_SUCCESS);
+  as_result(&r, ref.values, n, k);
+  memcpy(r.values, x, (size_t)n * sizeof(float));
+  ck_assert_msg(gr_pr_validate(g, &a, o, &r, &ref) == GR_SUCCESS, "%s: %s", what, gr_error_message());
+  gr_result_free(&r);
+  gr_result_free(&ref);
+  return x;
+}
+
+START_TEST(other_dampings_equal_reference_on_one_and_several_devices) {
+  gr_graph *g = gr_test_generated("kron:9:4,directed");
+  const gr_vid n = gr_graph_num_vertices(g);
+  gr_subgraph *sub = NULL;
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  gr_prim_options o0 = GR_PRIM_OPTIONS_INIT;
+  ck_assert_int_eq(gr_pr_prepare(g, &o0), GR_SUCCESS);
+  float *dflt = run_validated(g, &sub, 1, &o0, "damping 0.85");
+  const double dampings[] = {0.5, 0.99};
+  for (int i = 0; i < 2; i++)
+    for (int devices = 1; devices <= 3; devices++) {
+      gr_partition *part = NULL;
+      gr_subgraph **subs = &sub;
+      if (devices > 1) {
+        gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+        po.parts = devices;
+        po.threads = 1;
+        ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+        subs = NULL;
+        ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, true), GR_SUCCESS);
+      }
+      for (int dir = 0; dir < 2; dir++) {
+        gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+        o.damping = dampings[i];
+        o.direction = dir ? GR_DIRECTION_PUSH : GR_DIRECTION_PULL;
+        /* 0.99 contracts the change by about 0.99 an iteration. */
+        o.max_iterations = 5000;
+        ck_assert_int_eq(gr_pr_prepare(g, &o), GR_SUCCESS);
+        char what[96];
+        snprintf(what, sizeof what, "damping %g, %d device%s, %s", dampings[i], devices, devices > 1 ? "s" : "",
+                 dir ? "push" : "pull");
+        float *x = run_validated(g, subs, devices, &o, what);
+        double diff = 0;
+        for (gr_vid v = 0; v < n; v++) diff += fabs((double)x[v] - (double)dflt[v]);
+        /* Far beyond the tolerance (1e-4) and any rounding. */
+        ck_assert_msg(diff > 1e-2, "%s: L1 distance %g from the default damping's ranks", what, diff);
+        free(x);
+      }
+      if (devices > 1) {
+        gr_subgraphs_destroy(&subs, devices);
+        gr_partition_destroy(&part);
+      }
+    }
+  free(dflt);
+  gr_subgraph_destroy(&sub);
+  gr_graph_destroy(&g);
 }
 END_TEST
 
@@ -559,6 +701,8 @@ int main(void) {
   Suite *s = suite_create("pr");
   TCase *ref = tcase_create("reference");
   tcase_add_test(ref, power_iteration_matches_a_graph_solved_by_hand);
+  tcase_add_test(ref, reference_follows_the_damping_of_the_options);
+  tcase_add_test(ref, options_refuse_dampings_outside_zero_to_one);
   tcase_add_test(ref, options_take_defaults_and_refuse_bad_tolerances);
   tcase_add_test(ref, validator_rejects_each_kind_of_wrong_answer);
   tcase_add_test(ref, relabel_order_ranks_sources_by_in_edges_fed);
@@ -573,6 +717,7 @@ int main(void) {
   tcase_set_timeout(multi, 900);
   tcase_add_test(multi, several_devices_equal_one_device);
   tcase_add_test(multi, pull_moves_one_float_per_copy_and_iteration);
+  tcase_add_test(multi, other_dampings_equal_reference_on_one_and_several_devices);
   suite_add_tcase(s, multi);
   return gr_test_run_suite(s, 0);
 }
