@@ -19,6 +19,9 @@ typedef struct gr__pkg {
   uint64_t items; /* list: records; bitmap: the ids set */
   int format;     /* GR_XK_LIST or GR_XK_BITMAP */
   gr_vid universe; /* bitmap: its id space */
+  /* Holds vertices of other owners than its receiver (a routed bitmap
+   * under duplicate-all proxies): the combine needs the owner table. */
+  bool mixed;
 } gr__pkg;
 
 /* One device's transfer of one iteration: the packages of every peer j for

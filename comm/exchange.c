@@ -409,7 +409,7 @@ static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step 
     if (!ids) continue;
     const gr_vid u = x->route_one ? p->sub->n_global : gr__universe(x, p, j);
     const gr__pkg m = {(const unsigned char *)(base + (uint64_t)k * x->route_stride), gr_xk_bitmap_bytes(u),
-                       gr_xk_bitmap_bytes(u), ids, GR_XK_BITMAP, u};
+                       gr_xk_bitmap_bytes(u), ids, GR_XK_BITMAP, u, x->route_one};
     c->pkg[me][j] = m;
     s->stats->items_sent += ids;
   }
@@ -478,7 +478,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
    * it, the table must not point into freed memory. Peers read the table
    * only after this iteration's barrier, when it is published again. */
   for (int j = 0; j < n; j++) {
-    const gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0};
+    const gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0, false};
     c->pkg[me][j] = z;
   }
   /* Only owned vertices join the next frontier. */
@@ -591,7 +591,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
    * entry). */
   for (int j = 0; j < n_msg; j++) {
     if (!gr__message_used(x, j)) continue;
-    gr__pkg m = {NULL, 0, 0, 0, GR_XK_LIST, 0};
+    gr__pkg m = {NULL, 0, 0, 0, GR_XK_LIST, 0, false};
     const uint64_t cnt = x->hc[GR_XK_PEER + j], distinct = x->hc[GR_XK_PEER + n + j];
     const uint64_t lb = gr_xk_list_bytes(&x->layout, cnt);
     if (a.bits[j] && distinct && (!a.list[j] || gr_xk_bitmap_bytes(x->universe[j]) < lb)) {
@@ -747,11 +747,7 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   gr_xk_combine_args a;
   memset(&a, 0, sizeof a);
   a.g2l = x->g2l_d;
-  /* Selective messages hold vertices owned here, except a routed bitmap
-   * under duplicate-all proxies, which holds every claim of its sender:
-   * the table keeps the others out of the next frontier while their values
-   * are combined. */
-  a.owner = x->owner.ptr;
+  const bool bcast = c->mode == GR_COMM_BROADCAST;
   a.me = me;
   a.pay = x->pay;
   a.layout = x->layout;
@@ -774,6 +770,11 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
       a.count = m->items;
       a.universe = m->universe;
       a.found = GR_XK_PEER + 2 * n + j;
+      /* A selective message holds vertices owned here, except a routed
+       * bitmap under duplicate-all proxies (every claim of its sender):
+       * the table keeps the others out of the next frontier while their
+       * values are combined. */
+      a.owner = bcast || m->mixed ? x->owner.ptr : NULL;
       if (pass == 1) s->stats->items_received += m->items;
       GR_CHECK(x->k->combine(dev, &a));
       *any = true;
@@ -979,7 +980,7 @@ static gr_status gr__direct(gr__xlocal *x, gr_part *p, gr_sync *sync, gr_device_
 
 static void gr__withdraw(gr__xlocal *x) {
   for (int j = 0; j < x->n; j++) {
-    const gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0};
+    const gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0, false};
     x->c->pkg[x->me][j] = z;
   }
 }
@@ -1017,7 +1018,7 @@ static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_re
     for (uint64_t q = 0; q < na && st >= 0; q++)
       st = x->k->gather(dev, msg + q * k * eb, a->arrays[q], (const gr_vid *)x->bsend.ptr + x->send_begin[j], k,
                         a->elem_bytes);
-    const gr__pkg m = {msg, gr_xk_align8(k * na * eb), k * na * eb, k, GR_XK_LIST, 0};
+    const gr__pkg m = {msg, gr_xk_align8(k * na * eb), k * na * eb, k, GR_XK_LIST, 0, false};
     x->c->pkg[me][j] = m;
   }
   return gr__direct(x, p, sync, stats, st, t0, gr__refresh_apply, a, NULL);
@@ -1035,7 +1036,7 @@ static gr_status gr__or_bits(void *local, gr_part *p, gr_sync *sync, uint32_t *b
   const uint64_t bytes = words * sizeof(uint32_t);
   for (int j = 0; j < n; j++)
     if (j != me && words) {
-      const gr__pkg m = {(const unsigned char *)bits, gr_xk_align8(bytes), bytes, words, GR_XK_LIST, 0};
+      const gr__pkg m = {(const unsigned char *)bits, gr_xk_align8(bytes), bytes, words, GR_XK_LIST, 0, false};
       x->c->pkg[me][j] = m;
     }
   uint64_t arrived[GR_COMM_MAX_DEVICES];

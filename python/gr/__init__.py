@@ -108,7 +108,21 @@ def primitives():
     return out
 
 
-class Context:
+class _Closing:
+    """A handle freed by close(): at the end of a with block, or when
+    collected."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+
+class Context(_Closing):
     """Devices and the exchange between them, reusable across calls.
 
     Context(devices=1, backend="auto"|"cpu"|"gpu", gpu_ids=[...], partitioner=...,
@@ -141,15 +155,6 @@ class Context:
     def close(self):
         if getattr(self, "h", None):
             lib.gr_context_destroy(ctypes.byref(self.h))
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        self.close()
 
 
 class Graph:
@@ -309,7 +314,7 @@ _NP_TYPES = {_lib.VALUES_INT64: (ctypes.c_int64, np.int64), _lib.VALUES_FLOAT32:
              _lib.VALUES_FLOAT64: (ctypes.c_double, np.float64)}
 
 
-class Problem:
+class Problem(_Closing):
     """A primitive set up for one graph on a context's devices (gr_problem):
     run it as often as wanted, from any source, and the graph stays on the
     devices in between, which is what makes repeated small runs cheap on a
@@ -402,15 +407,6 @@ class Problem:
         if getattr(self, "_own", False) and getattr(self, "_ctx", None) is not None:
             self._ctx.close()
             self._ctx = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        self.close()
 
 
 def run(g, primitive, source=None, predecessors=False, validate=False, context=None, stats=False, sources=None,
