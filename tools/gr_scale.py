@@ -52,7 +52,7 @@ COLUMNS = (["kind", "primitive", "graph", "vertices", "edges", "devices", "trans
             "gteps", "iterations"] + [c + "_ms" for c in SPLIT]
            + ["bytes_per_run", "bytes_per_iter", "peak_mib_max", "peak_mib"] + list(PHASES)
            + ["logical", "work_max_ms", "work_sum_ms", "work_max_ratio", "work_sum_ratio", "exchange_max_ms",
-              "exchange_ratio", "model_ms", "model_speedup"]
+              "exchange_ratio", "model_ms", "model_speedup", "model_status"]
            + ["device", "command"])
 
 
@@ -386,6 +386,8 @@ def run_case(case, cfg, args, env, graph_args, reports_dir):
         rep = json.load(f)
     row.update(summarize(rep))
     row.update(work_figures(rep, args.link_gbs, args.barrier_us))
+    if args.model and not args.turns:
+        row.update(model_run(cmd, js, env, args))
     if args.no_validate:
         valid = r.returncode == 0
         row["valid"] = None
@@ -396,6 +398,32 @@ def run_case(case, cfg, args, env, graph_args, reports_dir):
         row["status"] = "ok" if valid else "INVALID"
     row["report"] = os.path.relpath(js, args.out_dir)
     return row
+
+
+def model_run(cmd, js, env, args):
+    """--model: the case once more with the devices taking turns (gr_run
+    --turns --timeline, the same sources, not validated), for the work
+    figures and the model's time beside the measured ones. The measured row
+    stays the one without turns: taking turns serializes the devices."""
+    mjs = js[:-len(".json")] + "-turns.json"
+    mcmd = [x for x in cmd if x != "--validate-first"]
+    mcmd[mcmd.index("--json") + 1] = mjs
+    mcmd[mcmd.index("--quiet"):mcmd.index("--quiet")] = ["--turns", "--timeline"]
+    if os.path.exists(mjs):
+        os.unlink(mjs)
+    try:
+        r = subprocess.run(mcmd, env=env, capture_output=True, text=True, timeout=args.timeout or None)
+    except subprocess.TimeoutExpired:
+        return {"model_status": f"over --timeout {args.timeout} s"}
+    if r.returncode != 0 or not os.path.exists(mjs):
+        msg = r.stderr.strip().splitlines()
+        return {"model_status": f"exit {r.returncode}: {msg[-1] if msg else 'no report'}"[:300]}
+    with open(mjs) as f:
+        rep = json.load(f)
+    out = work_figures(rep, args.link_gbs, args.barrier_us)
+    out["model_command"] = shlex.join(mcmd)
+    out["model_report"] = os.path.relpath(mjs, args.out_dir)
+    return out
 
 
 def add_scaling(results, kind):
@@ -594,16 +622,20 @@ def print_work_table(results):
     rows = [row for _, row in results if row.get("work_max_ms") is not None]
     if not rows:
         return
-    print("work per device (devices took turns; logical devices share a GPU: work, not time) and the model")
+    print("work per device (devices took turns; logical devices share a GPU: work, not time) and the model,"
+          " beside the measured speedup where the devices have a GPU each")
     print(f"{'primitive':<10} {'dev':>3} {'transport':<11} {'logical':>7} {'work max':>9} {'/1 dev':>7} "
-          f"{'work sum':>9} {'/1 dev':>7} {'exchange':>9} {'/1 dev':>7} {'model ms':>9} {'model x':>7}")
+          f"{'work sum':>9} {'/1 dev':>7} {'exchange':>9} {'/1 dev':>7} {'model ms':>9} {'model x':>7} "
+          f"{'measured x':>10} {'model/meas':>10}")
     for row in rows:
+        sp, ms = row.get("speedup"), row.get("model_speedup")
         print(f"{row['primitive']:<10} {row['devices']:>3} {transport_label(row):<11} "
               f"{'yes' if row.get('logical') else 'no':>7} {row['work_max_ms']:9.3f} "
               f"{_fmt(row.get('work_max_ratio'), '7.3f')} {row['work_sum_ms']:9.3f} "
               f"{_fmt(row.get('work_sum_ratio'), '7.3f')} {row['exchange_max_ms']:9.3f} "
               f"{_fmt(row.get('exchange_ratio'), '7.3f')} {_fmt(row.get('model_ms'), '9.3f')} "
-              f"{_fmt(row.get('model_speedup'), '7.2f')}")
+              f"{_fmt(ms, '7.2f')} {_fmt(sp if not row.get('logical') else None, '10.2f')} "
+              f"{_fmt(ms / sp if sp and ms and not row.get('logical') else None, '10.3f')}")
 
 
 def print_table(results, kind):
@@ -631,6 +663,14 @@ def _csv_value(v):
     if isinstance(v, float):
         return format(v, ".6g")
     return "" if v is None else v
+
+
+def write_csv(results, out_dir):
+    with open(os.path.join(out_dir, "scale.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="ignore")
+        w.writeheader()
+        for _, row in results:
+            w.writerow({k: _csv_value(row.get(k)) for k in COLUMNS})
 
 
 def _device_list_arg(text):
@@ -663,6 +703,9 @@ def main():
     ap.add_argument("--turns", action="store_true",
                     help="run the cases with gr_run --turns --timeline: each device's work timed alone, and the "
                          "model's prediction of the time on GPUs of their own")
+    ap.add_argument("--model", action="store_true",
+                    help="run every case twice: as measured, and once more with --turns --timeline (not "
+                         "validated) for each device's work and the model's prediction beside the measured speedup")
     ap.add_argument("--link-gbs", type=float, default=394.0,
                     help="the model's link between two devices, GB/s per direction (default: 394, NVLink between "
                          "two H200s as measured)")
@@ -760,15 +803,12 @@ def main():
         print(f"[{i + 1}/{len(cases)}] {case['primitive']} on {case['devices']} "
               f"device{'s' if case['devices'] > 1 else ''} {row['transport']} {row['partitioner']} {g}: "
               f"{took} {row['status']}", file=sys.stderr)
-    add_scaling(results, cfg["kind"])
+        # Written after every case, so that a command cut short (a GPU
+        # machine's time limit) still leaves the cases it finished.
+        add_scaling(results, cfg["kind"])
+        write_csv(results, args.out_dir)
     rows = [row for _, row in results]
     failed = any(not row["status"].startswith("ok") for row in rows)
-
-    with open(os.path.join(args.out_dir, "scale.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="ignore")
-        w.writeheader()
-        for row in rows:
-            w.writerow({k: _csv_value(row.get(k)) for k in COLUMNS})
     names = [row["device"] for row in rows if row.get("device")]
     if names and not args.cpu_devices:
         where = f"{where}, {names[0]}"
