@@ -41,7 +41,7 @@ FILES = {
     "one-gpu": ["primitive", "graph", "gpu", "median", "min", "unit", "gteps", "gapbs", "gunrock", "peers",
                 "floor", "floor_basis", "x_floor", "current", "command", "commit", "date", "note", "headline"],
     "multi-device": ["kind", "primitive", "graph", "gpu", "devices", "exchange", "one", "many", "unit", "split",
-                     "bytes", "current", "command", "commit", "date", "note"],
+                     "bytes", "model", "current", "command", "commit", "date", "note"],
     "memory": ["case", "gpu", "devices", "peak_gib", "base_gib", "base", "current", "command", "commit", "date",
                "note"],
     "time-to-answer": ["case", "gpu", "devices", "load", "partition", "subgraphs", "setup", "runs", "extract",
@@ -187,11 +187,12 @@ def multi(rows, kind):
                one, many]
         if kind == "real":
             row.append(f"{num(r['one'], where) / num(r['many'], where):.2f}×" if r["one"] and r["many"] else "")
+            row.append(f"{num(r['model'], where):.2f}×" if r["model"] else "")
         else:
             row += [r["split"], r["bytes"]]
         out.append(row + [code(r["command"]), r["commit"], r["date"] + notes.stale(r), r["note"]])
     if kind == "real":
-        head = ["primitive", "graph", "GPU", "GPUs", "exchange", "1 GPU", "N GPUs", "speed-up"]
+        head = ["primitive", "graph", "GPU", "GPUs", "exchange", "1 GPU", "N GPUs", "speed-up", "model's speed-up"]
     elif kind == "logical":
         head = ["primitive", "graph", "GPU", "logical devices", "exchange", "1 device", "N logical devices",
                 "per device: compute / package / combine / waiting (ms)", "bytes per run"]
@@ -368,6 +369,7 @@ def import_scale(args):
                    unit="ms",
                    split=split if args.kind == "logical" else "",
                    bytes=f"{float(s['bytes_per_run']) / 1e6:.1f} MB" if args.kind == "logical" else "",
+                   model=f"{float(s['model_speedup']):.2f}" if s.get("model_speedup") else "",
                    current="yes", command=short_command(s["command"]), commit=args.commit, date=args.date,
                    note=args.note)
         key = ("kind", "primitive", "graph", "gpu", "devices", "exchange")

@@ -52,7 +52,7 @@ write(data, "one-gpu", [
 ])
 write(data, "multi-device", [
     dict(common, kind="real", primitive="bfs", graph="kron:20:16", gpu="H200", devices="2", exchange="p2p, random",
-         one="3.0", many="2.0", unit="ms", current="yes"),
+         one="3.0", many="2.0", unit="ms", model="1.8", current="yes"),
     dict(common, kind="logical", primitive="dobfs", graph="kron:20:16", gpu="H200", devices="2",
          exchange="p2p, random", one="1.0", many="2.5", unit="ms", split="1 / 2 / 3 / 4", bytes="9.6 MB",
          current="yes"),
@@ -97,7 +97,7 @@ want = [
     "| `gr_run --primitive bfs g.grb \\| x` | abc1234 | 2026-12-01 |  |",
     "| BFS | kron:20:16 | H100 | 2.000 ms | 16 ms | 8.0× | 2026-12-01 |",
     "| PageRank | kron:20:16 | H100 | 0.5 ms/it | 50 ms/it | 100× | 2026-12-01 |",
-    "| BFS | kron:20:16 | H200 | 2 | p2p, random | 3.0 ms | 2.0 ms | 1.50× | `gr_run --primitive bfs g.grb \\| x` "
+    "| BFS | kron:20:16 | H200 | 2 | p2p, random | 3.0 ms | 2.0 ms | 1.50× | 1.80× | `gr_run --primitive bfs g.grb \\| x` "
     "| abc1234 | 2026-12-01 |  |",
     "| DOBFS | kron:20:16 | H200 | 2 | p2p, random | 1.0 ms | 2.5 ms | 1 / 2 / 3 / 4 | 9.6 MB "
     "| `gr_run --primitive bfs g.grb \\| x` | abc1234 | 2026-12-01 |  |",
@@ -188,21 +188,22 @@ assert r.returncode == 2 and "--commit and --date" in r.stderr, r.stderr
 scale = os.path.join(tmp, "scale.csv")
 cols = ["kind", "primitive", "graph", "devices", "transport", "partitioner", "status", "valid", "median_ms",
         "baseline_devices", "compute_ms", "package_ms", "combine_ms", "wait_ms", "bytes_per_run", "device",
-        "command"]
+        "command", "model_speedup"]
 with open(scale, "w", newline="") as f:
     w = csv.writer(f, lineterminator="\n")
     w.writerow(cols)
     w.writerow(["strong", "cc", "kron:25:16", "1", "-", "-", "ok", "true", "10", "1", "10", "0", "0", "0", "0",
-                "NVIDIA H200", "/b/gr_run --primitive cc --gpus 1 --json /r/a.json --timeline /g/k25.grb"])
+                "NVIDIA H200", "/b/gr_run --primitive cc --gpus 1 --json /r/a.json --timeline /g/k25.grb", "1"])
     w.writerow(["strong", "cc", "kron:25:16", "2", "p2p", "random", "ok", "true", "6.25", "1", "5", "0.5", "0.25",
-                "0.5", "12500000", "NVIDIA H200", "/b/gr_run --primitive cc --gpus 2 --transport p2p /g/k25.grb"])
+                "0.5", "12500000", "NVIDIA H200", "/b/gr_run --primitive cc --gpus 2 --transport p2p /g/k25.grb",
+                "1.5234"])
 r = run("--data", data, "--import-scale", scale, "--kind", "logical", "--commit", "c", "--date", "2026-12-04")
 assert r.returncode == 0 and "1 rows" in r.stdout, r.stdout + r.stderr
 with open(os.path.join(data, "multi-device.csv")) as f:
     cc = [x for x in csv.DictReader(f) if x["primitive"] == "cc"]
 assert len(cc) == 1 and (cc[0]["one"], cc[0]["many"], cc[0]["kind"]) == ("10", "6.25", "logical"), cc
 assert cc[0]["split"] == "5.00 / 0.50 / 0.25 / 0.50" and cc[0]["bytes"] == "12.5 MB", cc
-assert cc[0]["exchange"] == "p2p, random", cc
+assert cc[0]["exchange"] == "p2p, random" and cc[0]["model"] == "1.52", cc
 assert cc[0]["command"] == "gr_run --primitive cc --gpus 2 --transport p2p k25.grb", cc
 r = run("--data", data, "--import-scale", scale, "--commit", "c", "--date", "2026-12-04")
 assert r.returncode == 2 and "--kind" in r.stderr, r.stderr

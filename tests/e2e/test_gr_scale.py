@@ -126,6 +126,26 @@ with tempfile.TemporaryDirectory() as d:
         assert all(x["timeline"] and all("work_ms" in e and "bytes_in" in e for e in x["timeline"])
                    for x in js["runs"]), row
 
+    # --model: the row's times come from the measured run (no turns,
+    # validated) and its work figures and model from a second run that took
+    # turns; both speedups are printed side by side.
+    out = os.path.join(d, "model")
+    r = run(os.path.join(configs, "ci-strong.json"), out, "--model", "--no-plots", "--devices", "1,2")
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = rows_of(out)
+    check_rows(rows, "strong", [1, 2], {n: "kron:12:8" for n in (1, 2)})
+    assert "measured x" in r.stdout and "model/meas" in r.stdout, r.stdout
+    rep = json.load(open(os.path.join(out, "scale.json")))
+    for row in rep["rows"]:
+        assert "--turns" not in row["command"] and "--validate-first" in row["command"], row
+        assert "--turns --timeline" in row["model_command"], row
+        assert "--validate-first" not in row["model_command"], row
+        assert row["valid"] is True and row["model_ms"] > 0 and row["work_max_ms"] > 0, row
+        assert json.load(open(os.path.join(out, row["report"])))["turns"] is False, row
+        assert json.load(open(os.path.join(out, row["model_report"])))["turns"] is True, row
+        if row["devices"] > 1:
+            assert row["speedup"] is not None and row["model_speedup"] is not None, row
+
     # Device counts above --max-devices are skipped with a note.
     out = os.path.join(d, "max")
     r = run(os.path.join(configs, "ci-strong.json"), out, "--max-devices", "2", "--no-plots")
