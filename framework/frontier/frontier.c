@@ -44,6 +44,14 @@ gr_status gr_frontier_queue_to_bitmap(gr_frontier *f, gr_device *dev, gr_workspa
   return gr__frontier_q2b_cpu(dev, gr_frontier_items(f), f->size, gr_frontier_bits(f));
 }
 
+gr_status gr_bitmap_set_ids(gr_device *dev, const gr_vid *ids, gr_eid n, uint32_t *bits) {
+  if (!n) return GR_SUCCESS;
+#ifdef GR_HAVE_CUDA
+  if (gr_device_backend(dev) == GR_BACKEND_CUDA) return gr__frontier_q2b_cuda(dev, ids, n, bits);
+#endif
+  return gr__frontier_q2b_cpu(dev, ids, n, bits);
+}
+
 gr_status gr_frontier_bitmap_to_queue(gr_frontier *f, gr_device *dev, gr_workspace *ws) {
   if (!f->bitmap.ptr) return gr_errorf(GR_ERR_INTERNAL, "frontier has no bitmap to convert");
 #ifdef GR_HAVE_CUDA

@@ -160,7 +160,8 @@ gr_eid gr_bfs_push_bound(const gr_part *p, const gr_iter *it, gr_eid source_edge
 
 static gr_status bfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr__bfs_slice *s = slice;
-  GR_CHECK(gr_bfs_reserve(it->out, p, gr_bfs_push_bound(p, it, s->source_edges)));
+  const gr_eid bound = gr_bfs_push_bound(p, it, s->source_edges);
+  GR_CHECK(gr_bfs_reserve(it->out, p, bound));
   const gr_bfs_ctx c = {.depth = (gr_svid *)s->depth.ptr,
                         .pred = s->mark_pred ? (gr_svid *)s->pred.ptr : NULL,
                         .local_to_global = p->local_to_global,
@@ -168,7 +169,7 @@ static gr_status bfs_iterate(void *slice, gr_part *p, gr_iter *it) {
                         .visited = gr_bfs_visited_bits(&s->visited)};
   GR_CHECK(gr_bfs_loop_run(&s->loop, p, it, &c));
   if (it->levels > 0) return GR_SUCCESS;
-  return gr_bfs_push_level(p, it, &c, &s->loop);
+  return gr_bfs_push_level(p, it, &c, &s->loop, bound);
 }
 
 void gr_bfs_know_source(gr_bfs_loop *l, const gr_part *p, gr_vid source) {
@@ -178,7 +179,7 @@ void gr_bfs_know_source(gr_bfs_loop *l, const gr_part *p, gr_vid source) {
   gr_bfs_know(l, 0, d, d);
 }
 
-gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c_in, gr_bfs_loop *l) {
+gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c_in, gr_bfs_loop *l, gr_eid bound) {
   const gr_bfs_ops *ops = gr__bfs_ops(p->dev);
   gr_bfs_ctx rc = *c_in;
   const gr_bfs_ctx *c = &rc;
@@ -213,8 +214,10 @@ gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c_in, gr_
    * a package pass would make of them; the exchange makes the next
    * frontier of this device's bitmap and sends the others as they are. */
   if (!alone && !rc.pred) {
-    const gr_eid n_local = p->sub->n_local;
-    const gr_eid bound = a.in_known && a.in_edges < n_local ? a.in_edges : n_local;
+    /* The first level's bound is the source's degree on its owner and 0
+     * elsewhere: a level of one vertex sends no bitmaps. */
+    if (a.in_known && a.in_edges < bound) bound = a.in_edges;
+    if (bound > p->sub->n_local) bound = p->sub->n_local;
     gr_route r;
     GR_CHECK(gr_part_route(p, bound, &rc.next, (int)sizeof rc.next, &r));
     if (r.words) {

@@ -182,8 +182,10 @@ gr_status gr_bfs_reserve(gr_frontier *f, gr_part *p, gr_eid bound);
 gr_eid gr_bfs_push_bound(const gr_part *p, const gr_iter *it, gr_eid source_edges);
 
 /* One push level: it->out (reserved for n_local items) gets the vertices
- * c->next claims; on one device it measures them for the next level (l). */
-gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c, gr_bfs_loop *l);
+ * c->next claims; on one device it measures them for the next level (l).
+ * `bound` (gr_bfs_push_bound) bounds the claims: between devices, they are
+ * routed to bitmaps only where that many as a list would be larger. */
+gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c, gr_bfs_loop *l, gr_eid bound);
 
 /* The device-side loop over small frontiers (one GPU; gr_tuning's limits):
  * runs from it->in as many levels as stay small and sets it->levels (0 when

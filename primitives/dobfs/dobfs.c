@@ -10,9 +10,12 @@
  * device marks the vertices at the frontier's depth; between devices under
  * selective exchange (the default) with duplicate-all proxies (global ids),
  * each marks the vertices it owns there and the devices or their bitmaps
- * (gr_part_or_bits: a bit per vertex, not a depth per vertex found). With
- * 1-hop proxies under selective exchange it pushes only. A push after
- * pulls may claim proxies whose owners found them by pulling (their depths
+ * (gr_part_or_bits: a bit per vertex, not a depth per vertex found). Such
+ * a pull routes its finds (gr_part_route: one bitmap of global ids to
+ * every device, without predecessors), so that every device learns their
+ * depths and the next pull marks the whole frontier itself, with no
+ * bitmaps or'ed. With 1-hop proxies under selective exchange it pushes
+ * only. A push after pulls may claim proxies whose owners found them by pulling (their depths
  * here are stale); the owners' MIN keeps the depth they have. Pull
  * candidates are the owned vertices still unvisited, handed on from pull to
  * pull, so a pull never rescans what earlier pulls settled.
@@ -42,6 +45,12 @@ typedef struct gr__dobfs_slice {
   bool or_bits;      /* ... by or'ing the devices' bitmaps of their own vertices */
   gr_buffer visited; /* push's visited bitmap (gr_bfs_ctx.visited), or unallocated */
   bool pulled;       /* the last level pulled: the visited bitmap misses its finds */
+  /* The last level was a pull whose finds went, as one bitmap of global
+   * ids, to every device (gr_part_route), on every device alike: each
+   * knows the depth of every vertex of this level's frontier, and its pull
+   * marks them all without or'ing bitmaps. */
+  bool routed;
+  bool whole;        /* this level: the last level routed */
   /* direction state, the same on every device */
   gr_direction dir;
   gr_eid m_total;    /* arcs of the whole graph */
@@ -132,6 +141,7 @@ static gr_status dobfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_f
   s->n_cand = 0; /* filled from the owned list at the first pull */
   s->cur = -1;
   s->pulled = false;
+  s->routed = s->whole = false;
   gr_bfs_loop_reset(&s->loop);
   GR_CHECK(gr_bfs_visited_reset(&s->visited, p));
   GR_CHECK(gr_part_seed(p, a->source, s->depth.ptr, 0, first));
@@ -165,10 +175,29 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
   const size_t ob = (size_t)(s->n_owned ? s->n_owned : 1) * sizeof(gr_vid);
   for (int k = 0; k < 2; k++)
     if (s->cand[k].capacity < ob) GR_CHECK(gr_buffer_resize(&s->cand[k], p->dev, ob, 0, "dobfs pull candidates"));
-  gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration, s->owner_table, p->index};
+  /* Between devices each marks the vertices it owns and the bitmaps are
+   * or'ed, unless the last level's finds reached every device (s->whole):
+   * then each marks every vertex at the frontier's depth, as one device
+   * does. */
+  gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration, s->whole ? NULL : s->owner_table,
+                     p->index};
   gr_bitmap_args ba = {n, s->bits.ptr};
   GR_CHECK(ops->frontier_bits(p->dev, p->ws, &ba, &dc));
-  if (s->or_bits) GR_CHECK(gr_part_or_bits(p, s->bits.ptr, (gr_eid)words));
+  if (s->or_bits && !s->whole) GR_CHECK(gr_part_or_bits(p, s->bits.ptr, (gr_eid)words));
+  /* Between devices (duplicate-all proxies, depths alone) the finds are
+   * routed: one bitmap of global ids that goes to every peer, whose combine
+   * learns their depths. Every device routes every pull (the bound is the
+   * same everywhere), so that s->whole holds on all of them or on none; a
+   * pull level's finds as a list would be sent to no one, but the next
+   * pull would need the bitmaps or'ed in a round of their own, and a push
+   * would claim the peers' finds again. */
+  gr_route r;
+  memset(&r, 0, sizeof r);
+  const gr_svid next_depth = (gr_svid)it->iteration + 1;
+  if (s->or_bits && !s->mark_pred)
+    GR_CHECK(gr_part_route(p, p->sub->n_global, &next_depth, (int)sizeof next_depth, &r));
+  if (r.words && r.owner)
+    return gr_errorf(GR_ERR_INTERNAL, "dobfs: device %d was lent bitmaps per owner for a pull", p->index);
   const int next = s->cur < 0 ? 0 : 1 - s->cur;
   gr_advance_pull_args pa;
   memset(&pa, 0, sizeof pa);
@@ -184,12 +213,20 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
    * each once): on one device for the next level's choices, between
    * devices so that the exchange takes them as the next frontier as they
    * are. */
-  pa.next_offsets = p->out.offsets;
+  pa.next_offsets = r.words ? NULL : p->out.offsets; /* a routed level's are counted by the exchange */
   GR_CHECK(gr__bfs_ops(p->dev)->pull(p->dev, p->ws, &pa, c));
   s->cur = next;
   s->n_cand = pa.n_remaining;
-  it->out->size = pa.n_out;
   it->edges += pa.edges;
+  if (r.words) {
+    /* Local ids are global ids here; the bitmap's ids start past its value. */
+    GR_CHECK(gr_bitmap_set_ids(p->dev, gr_frontier_items(it->out), pa.n_out, r.words + 2));
+    it->out->size = 0;
+    it->routed = true;
+    s->routed = true;
+    return GR_SUCCESS;
+  }
+  it->out->size = pa.n_out;
   it->out_owned = true;
   it->out_edges = pa.out_edges;
   it->out_max_degree = pa.out_max_degree;
@@ -216,6 +253,8 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
     if (st < 0) return st;
   }
   dobfs_decide(s, p, it->global_in, m_frontier);
+  s->whole = s->routed;
+  s->routed = false;
   s->m_visited += m_frontier;
   s->prev_frontier = it->global_in;
   const gr_bfs_ctx c = {.depth = (gr_svid *)s->depth.ptr,
@@ -231,7 +270,8 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
     return dobfs_pull(s, p, it, &c);
   }
   it->tag = 'P';
-  GR_CHECK(gr_bfs_reserve(it->out, p, gr_bfs_push_bound(p, it, s->source_edges)));
+  const gr_eid bound = gr_bfs_push_bound(p, it, s->source_edges);
+  GR_CHECK(gr_bfs_reserve(it->out, p, bound));
   if (s->pulled && c.visited) {
     gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, 0, NULL, 0};
     gr_bitmap_args ba = {n, c.visited};
@@ -247,7 +287,7 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
     s->prev_frontier = it->level_sizes[it->levels - 2];
   }
   if (it->levels > 0) return GR_SUCCESS;
-  return gr_bfs_push_level(p, it, &c, &s->loop);
+  return gr_bfs_push_level(p, it, &c, &s->loop, bound);
 }
 
 static gr_status dobfs_payload(void *slice, gr_part *p, gr_payload *out) {

@@ -39,6 +39,9 @@ gr_status gr_frontier_assign(gr_frontier *f, gr_device *dev, const gr_vid *host_
 gr_status gr_frontier_clear_bitmap(gr_frontier *f, gr_device *dev);
 /* Sets the bitmap to exactly the queue's elements. */
 gr_status gr_frontier_queue_to_bitmap(gr_frontier *f, gr_device *dev, gr_workspace *ws);
+/* Sets bit v of `bits` (device memory) for each of the n ids (device
+ * memory), leaving the other bits as they are. */
+gr_status gr_bitmap_set_ids(gr_device *dev, const gr_vid *ids, gr_eid n, uint32_t *bits);
 /* Sets the queue to the bitmap's elements in ascending order. */
 gr_status gr_frontier_bitmap_to_queue(gr_frontier *f, gr_device *dev, gr_workspace *ws);
 /* The sum of the queue's vertices' degrees in g (device-resident CSR): the

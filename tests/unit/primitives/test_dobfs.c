@@ -4,8 +4,11 @@
  * edges than push alone; on 2-4 CPU devices it equals one device under
  * every partitioner, proxy and exchange, pulling where one device pulls
  * except under selective exchange with 1-hop proxies (no device sees the
- * whole frontier there), where a forced pull is refused. */
+ * whole frontier there), where a forced pull is refused. Between devices
+ * a pull's finds are routed to every device (depths alone), so the next
+ * pull ors no bitmaps; a first level of one vertex sends a list. */
 #include <check.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,8 +45,19 @@ static gr_vid source_of(const gr_graph *g, int k) {
 typedef struct outcome {
   gr_svid *depth[N_SOURCES];
   gr_eid edges[N_SOURCES];
-  int pulls[N_SOURCES]; /* levels tagged 'U' */
+  int pulls[N_SOURCES];       /* levels tagged 'U' */
+  int first_pulls[N_SOURCES]; /* ... after a level that did not pull */
+  int or_bits[N_SOURCES];     /* the devices' calls of the exchange's or_bits */
 } outcome;
+
+/* The exchange's ops with or_bits counted: a pull after a routed pull
+ * must not or the devices' bitmaps. */
+static atomic_int or_bits_calls;
+static gr_status counted_or_bits(void *local, gr_part *p, gr_sync *sync, uint32_t *bits, uint64_t words,
+                                 gr_device_run_stats *stats) {
+  atomic_fetch_add(&or_bits_calls, 1);
+  return gr_comm_exchange_ops.or_bits(local, p, sync, bits, words, stats);
+}
 
 static void outcome_free(outcome *o) {
   for (int k = 0; k < N_SOURCES; k++) {
@@ -71,10 +85,15 @@ static void run_dobfs(gr_graph *g, gr_subgraph *const *subs, int devices, const 
   for (int k = 0; k < N_SOURCES; k++) {
     gr_run_args a = {source_of(g, k), k, NULL, 0};
     gr_run_stats st;
+    atomic_store(&or_bits_calls, 0);
     ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+    out->or_bits[k] = atomic_load(&or_bits_calls);
     out->edges[k] = st.edges;
-    out->pulls[k] = 0;
-    for (int l = 0; l < st.frontier_len; l++) out->pulls[k] += st.level_tag[l] == 'U';
+    out->pulls[k] = out->first_pulls[k] = 0;
+    for (int l = 0; l < st.frontier_len; l++) {
+      out->pulls[k] += st.level_tag[l] == 'U';
+      out->first_pulls[k] += st.level_tag[l] == 'U' && (l == 0 || st.level_tag[l - 1] != 'U');
+    }
     gr_run_stats_free(&st);
     gr_result r, ref;
     ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
@@ -108,7 +127,7 @@ START_TEST(every_direction_gives_the_reference_on_one_device) {
       gr_prim_options o = GR_PRIM_OPTIONS_INIT;
       o.mark_pred = true;
       o.direction = dirs[d];
-      outcome out = {{NULL}, {0}, {0}};
+      outcome out = {{NULL}, {0}, {0}, {0}, {0}};
       run_one_device(g, &o, &out);
       for (int k = 0; k < N_SOURCES; k++) {
         if (dirs[d] == GR_DIRECTION_PUSH) ck_assert_int_eq(out.pulls[k], 0);
@@ -125,7 +144,7 @@ START_TEST(auto_pulls_and_examines_fewer_edges_on_kronecker) {
   gr_graph *g = generated("kron:13:16");
   gr_prim_options push = GR_PRIM_OPTIONS_INIT, aut = GR_PRIM_OPTIONS_INIT;
   push.direction = GR_DIRECTION_PUSH;
-  outcome p = {{NULL}, {0}, {0}}, a = {{NULL}, {0}, {0}};
+  outcome p = {{NULL}, {0}, {0}, {0}, {0}}, a = {{NULL}, {0}, {0}, {0}, {0}};
   run_one_device(g, &push, &p);
   run_one_device(g, &aut, &a);
   for (int k = 0; k < N_SOURCES; k++) {
@@ -139,6 +158,12 @@ START_TEST(auto_pulls_and_examines_fewer_edges_on_kronecker) {
 }
 END_TEST
 
+/* With predecessors (lists), and depths alone under --comm-format auto
+ * (pulls between devices routed) and list (never routed). */
+static const struct {
+  bool pred;
+  gr_comm_format format;
+} variants[] = {{true, GR_COMM_FORMAT_AUTO}, {false, GR_COMM_FORMAT_AUTO}, {false, GR_COMM_FORMAT_LIST}};
 START_TEST(several_devices_equal_one_device) {
   static const gr_partitioner_kind kinds[] = {GR_PART_RANDOM, GR_PART_BIASED,
 #ifdef GR_HAVE_METIS
@@ -147,12 +172,15 @@ START_TEST(several_devices_equal_one_device) {
                                               GR_PART_STATIC, GR_PART_RANGE};
   static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
   static const gr_comm_mode comms[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
-  for (int i = 0; i < N_SPECS; i++) {
-    gr_graph *g = generated(specs[i]);
+  gr_exchange_ops counted = gr_comm_exchange_ops;
+  counted.or_bits = counted_or_bits;
+  for (int i = 0; i < N_SPECS * 3; i++) {
+    const int vi = i % 3;
+    gr_graph *g = generated(specs[i / 3]);
     const gr_vid n = gr_graph_num_vertices(g);
     gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-    o.mark_pred = true;
-    outcome expect = {{NULL}, {0}, {0}};
+    o.mark_pred = variants[vi].pred;
+    outcome expect = {{NULL}, {0}, {0}, {0}, {0}};
     run_one_device(g, &o, &expect);
     for (int devices = 2; devices <= 4; devices++)
       for (size_t p = 0; p < sizeof kinds / sizeof kinds[0]; p++) {
@@ -166,22 +194,32 @@ START_TEST(several_devices_equal_one_device) {
           gr_subgraph **subs = NULL;
           ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
           for (size_t c = 0; c < 2; c++) {
-            gr_comm_options co = {comms[c], GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
+            gr_comm_options co = {comms[c], GR_TRANSPORT_HOST, variants[vi].format, NULL};
             gr_comm *comm = NULL;
             ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
-            outcome got = {{NULL}, {0}, {0}};
-            run_dobfs(g, subs, devices, &o, &gr_comm_exchange_ops, comm, comms[c] == GR_COMM_BROADCAST, &got);
+            outcome got = {{NULL}, {0}, {0}, {0}, {0}};
+            run_dobfs(g, subs, devices, &o, &counted, comm, comms[c] == GR_COMM_BROADCAST, &got);
             gr_comm_destroy(&comm);
             for (int k = 0; k < N_SOURCES; k++) {
               ck_assert_msg(!memcmp(got.depth[k], expect.depth[k], (size_t)n * sizeof(gr_svid)),
-                            "%s, %d devices, %s, %s, %s: source %d differs", specs[i], devices,
+                            "%s, %d devices, %s, %s, %s, variant %d: source %d differs", specs[i / 3], devices,
                             gr_partitioner_name(kinds[p]), proxies[x] == GR_PROXY_1HOP ? "1hop" : "all",
-                            gr_comm_mode_name(comms[c]), k);
+                            gr_comm_mode_name(comms[c]), vi, k);
               /* Pulls need the whole frontier: under broadcast, or from
                * the devices' or'ed bitmaps under duplicate-all proxies;
                * they pull where one device does. */
               if (comms[c] == GR_COMM_SELECTIVE && proxies[x] == GR_PROXY_1HOP) ck_assert_int_eq(got.pulls[k], 0);
               else ck_assert_int_eq(got.pulls[k], expect.pulls[k]);
+              /* The devices or their bitmaps at every pull under selective
+               * exchange with duplicate-all proxies, except at a pull after
+               * a routed one (depths alone, not --comm-format list): its
+               * finds reached every device. */
+              const bool ors = comms[c] == GR_COMM_SELECTIVE && proxies[x] == GR_PROXY_ALL;
+              const bool routed = !variants[vi].pred && variants[vi].format != GR_COMM_FORMAT_LIST;
+              const int want = !ors ? 0 : devices * (routed ? got.first_pulls[k] : got.pulls[k]);
+              ck_assert_msg(got.or_bits[k] == want, "%s, %d devices, %s, %s, variant %d: %d calls of or_bits, not %d",
+                            specs[i / 3], devices, gr_partitioner_name(kinds[p]),
+                            proxies[x] == GR_PROXY_1HOP ? "1hop" : "all", vi, got.or_bits[k], want);
             }
             outcome_free(&got);
           }
@@ -230,6 +268,56 @@ START_TEST(forced_pull_without_a_whole_frontier_is_refused) {
 }
 END_TEST
 
+/* The first level holds the source alone: its claims go as a list (a few
+ * records), not as bitmaps of every vertex, even where later levels route. */
+START_TEST(a_first_level_of_one_vertex_sends_no_bitmaps) {
+  gr_graph *g = generated("uniform:14:4");
+  const gr_vid n = gr_graph_num_vertices(g);
+  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+  po.parts = 2;
+  gr_partition *part = NULL;
+  ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+  gr_subgraph **subs = NULL;
+  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_ALL, true), GR_SUCCESS);
+  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
+  gr_comm *comm = NULL;
+  ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, 2, &co), GR_SUCCESS);
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  gr_enactor_config cfg = {.prim = &gr_dobfs_primitive,
+                           .opts = &o,
+                           .backend = GR_BACKEND_CPU,
+                           .n_devices = 2,
+                           .cpu_threads = 1,
+                           .mem = GR_MEM_POLICY_INIT,
+                           .subs = subs,
+                           .exchange = &gr_comm_exchange_ops,
+                           .exchange_shared = comm,
+                           .broadcast = false};
+  gr_enactor *e = NULL;
+  ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+  for (int k = 0; k < N_SOURCES; k++) {
+    const gr_vid src = source_of(g, k);
+    const gr_csr *c = gr_graph_out(g);
+    const gr_eid degree = c->offsets[src + 1] - c->offsets[src];
+    gr_run_args a = {src, k, NULL, 0};
+    gr_run_stats st;
+    ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+    ck_assert_int_gt(st.frontier_len, 1);
+    ck_assert_int_eq(st.level_tag[0], 'P');
+    /* A record (id and depth) per claim at most; a bitmap would be n / 8. */
+    ck_assert_msg(st.level_bytes[0] <= 16 * degree && 16 * degree < (uint64_t)n / 8,
+                  "source %llu of degree %llu: the first level moved %llu bytes",
+                  (unsigned long long)src, (unsigned long long)degree, (unsigned long long)st.level_bytes[0]);
+    gr_run_stats_free(&st);
+  }
+  gr_enactor_destroy(&e);
+  gr_comm_destroy(&comm);
+  gr_subgraphs_destroy(&subs, 2);
+  gr_partition_destroy(&part);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("dobfs");
   TCase *one = tcase_create("single_device");
@@ -241,6 +329,7 @@ int main(void) {
   tcase_set_timeout(multi, 900);
   tcase_add_test(multi, several_devices_equal_one_device);
   tcase_add_test(multi, forced_pull_without_a_whole_frontier_is_refused);
+  tcase_add_test(multi, a_first_level_of_one_vertex_sends_no_bitmaps);
   suite_add_tcase(s, multi);
   return gr_test_run_suite(s, 0);
 }
