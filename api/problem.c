@@ -139,11 +139,15 @@ gr_status gr_problem_create(gr_problem **out, gr_context *ctx, gr_graph *g, cons
     po.bias_factor = co->bias;
     GR_CHECK_GOTO(gr_partition_create(&p->part, g, &po), st, cleanup);
     t = gr_time_now();
-    /* Auto: duplicate-1-hop only where it pays on this partition, and only
-     * under selective exchange (a broadcast sends global ids, so every
-     * device keeps a |V|-entry table either way). */
+    /* Auto: duplicate-1-hop only under selective exchange (a broadcast
+     * sends global ids, so every device keeps a |V|-entry table either
+     * way), and there for the primitives whose passes it divides
+     * (gr_primitive.auto_1hop) or where it halves the vertices a device
+     * holds on this partition. */
     if (co->proxy == GR__PROXY_AUTO)
-      p->proxy = p->cmode == GR_COMM_SELECTIVE && gr_partition_1hop_pays(p->part) ? GR_PROXY_1HOP : GR_PROXY_ALL;
+      p->proxy = p->cmode == GR_COMM_SELECTIVE && (prim->auto_1hop || gr_partition_1hop_pays(p->part))
+                     ? GR_PROXY_1HOP
+                     : GR_PROXY_ALL;
     GR_CHECK_GOTO(gr_subgraphs_build(&p->subs, g, p->part, p->proxy, prim->needs_in_edges), st, cleanup);
     p->build_seconds = gr_time_now() - t;
     if (ctx->comm && !ctx->comm_lent) {

@@ -654,6 +654,7 @@ const gr_primitive gr_bc_primitive = {
     .name = "bc",
     .summary = "betweenness centrality (Brandes): dependencies summed over one, K or all sources",
     .proxy = GR_PROXY_1HOP,
+    .auto_1hop = true,
     .comm = GR_COMM_SELECTIVE,
     .n_vertex_assoc = 0,
     .n_value_assoc = 1,

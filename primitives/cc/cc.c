@@ -345,9 +345,11 @@ const gr_primitive gr_cc_primitive = {
     .summary = "connected components (weakly connected for directed graphs): each vertex labelled with the "
                "smallest vertex id of its component",
     /* Labels go from proxies to owners only, and a device needs no vertex
-     * but its own and their neighbours: 1-hop proxies (gr_run --proxy auto
-     * takes duplicate-all where 1-hop would hold nearly every vertex). */
+     * but its own and their neighbours: 1-hop proxies, which gr_run
+     * --proxy auto takes on every partition (Afforest's passes then cover
+     * a device's own vertices and their neighbours, not |V|). */
     .proxy = GR_PROXY_1HOP,
+    .auto_1hop = true,
     .comm = GR_COMM_SELECTIVE,
     .n_vertex_assoc = 0,
     .n_value_assoc = 1,

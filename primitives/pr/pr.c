@@ -519,6 +519,7 @@ const gr_primitive gr_pr_primitive = {
     .summary = "PageRank: the rank of every vertex (damping 0.85 unless --damping, dangling rank spread evenly), to a "
                "tolerance",
     .proxy = GR_PROXY_1HOP,
+    .auto_1hop = true,
     .comm = GR_COMM_SELECTIVE,
     .n_vertex_assoc = 0,
     .n_value_assoc = 1,

@@ -823,6 +823,25 @@ START_TEST(summary_reports_partition_exchange_and_time_split) {
 }
 END_TEST
 
+/* --proxy auto on a power-law graph split at random: 1-hop proxies for
+ * the primitives whose passes they divide (cc, pr, bc), duplicate-all for
+ * BFS (1-hop would hold more than half the vertices) and DOBFS (a pull
+ * needs every vertex). */
+START_TEST(proxy_auto_takes_1hop_where_it_divides_the_passes) {
+  static const struct {
+    const char *prim, *proxy;
+  } want[] = {{"cc", "1hop"}, {"pr", "1hop"}, {"bc", "1hop"}, {"bfs", "all"}, {"dobfs", "all"}};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    int rc = run_dev(NULL, 2, NULL, "--gen", "kron:10:8", "--primitive", want[i].prim, "--runs", "1", "--validate",
+                     NULL);
+    ck_assert_msg(rc == 0, "%s: exit %d\n%s", want[i].prim, rc, err_text);
+    char line[64];
+    snprintf(line, sizeof line, "exchange   selective, %s proxies", want[i].proxy);
+    ck_assert_msg(strstr(out_text, line) != NULL, "%s: no \"%s\" in\n%s", want[i].prim, line, out_text);
+  }
+}
+END_TEST
+
 START_TEST(failure_on_one_device_ends_the_run_cleanly) {
   /* Fail each allocation of device 1 in turn: the run either completes
    * (the failure comes after its last allocation) or exits 3 naming device
@@ -1276,6 +1295,7 @@ int main(void) {
       GR__CASE(devices_taking_turns_equal_one_device, "multi_device sliced", 1800),
       GR__CASE(bfs_over_nccl_equals_one_device, "multi_device sliced", 1800),
       GR__CASE(summary_reports_partition_exchange_and_time_split, "multi_device", 1800),
+      GR__CASE(proxy_auto_takes_1hop_where_it_divides_the_passes, "multi_device", 600),
       GR__CASE(failure_on_one_device_ends_the_run_cleanly, "failures", 600),
       GR__CASE(failure_on_one_device_ends_cc_pr_and_bc_cleanly, "failures sliced", 600),
       GR__CASE(launch_failure_on_one_device_ends_every_primitive_cleanly, "failures sliced", 600),

@@ -354,6 +354,13 @@ typedef struct gr_primitive {
   const char *summary;
   /* multi-device spec */
   gr_proxy_mode proxy;     /* default proxies */
+  /* gr_run --proxy auto takes 1-hop proxies under selective exchange on
+   * every partition, not only where they halve the vertices a device holds
+   * (gr_partition_1hop_pays): the primitive's passes per device then cover
+   * its own vertices and their neighbours, not all |V|, which pays even on
+   * a power-law graph split at random (docs/performance.md, "Work per
+   * device"). */
+  bool auto_1hop;
   gr_comm_mode comm;       /* default exchange */
   int n_vertex_assoc;      /* vertex-id payloads per frontier vertex (at most) */
   int n_value_assoc;       /* value payloads per frontier vertex (at least 1) */
