@@ -484,6 +484,9 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   /* Only owned vertices join the next frontier. */
   const gr_eid own = p->sub->n_owned ? p->sub->n_owned : 1;
   if (gr_frontier_capacity(s->next) < own) GR_CHECK(gr_frontier_reserve(s->next, dev, own, 0, &p->mem));
+  if (s->or_bits && (!s->out_owned || bcast || s->routed || !s->or_union))
+    return gr_errorf(GR_ERR_INTERNAL, "exchange package: device %d ors bitmaps %s", me,
+                     !s->or_union ? "with nowhere to put the union" : "with outputs not all its own, or under broadcast");
   if (s->routed) return gr__package_routed(x, p, s);
   if (s->out_owned && !bcast) {
     /* The output is the next frontier as it is (gr_iter.out_owned): no
@@ -504,6 +507,19 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
     GR_CHECK(gr_device_copy(dev, x->counters.ptr, x->hc, (size_t)nctr * sizeof(unsigned long long), GR_COPY_H2D));
     GR_CHECK(gr_device_memset(dev, x->cull.ptr, 0, x->cull.size));
     s->next->size = n_out;
+    if (s->or_bits && s->or_words) {
+      /* The bitmap goes to every peer as it is; the union starts as this
+       * device's own bits (peers read or_bits meanwhile: nothing here
+       * writes it). */
+      const uint64_t bytes = s->or_words * sizeof(uint32_t);
+      for (int j = 0; j < n; j++)
+        if (j != me) {
+          const gr__pkg m = {(const unsigned char *)s->or_bits, gr_xk_align8(bytes), bytes, s->or_words, GR_XK_OR, 0,
+                             false};
+          c->pkg[me][j] = m;
+        }
+      GR_CHECK(gr_device_copy(dev, s->or_union, s->or_bits, (size_t)bytes, GR_COPY_D2D));
+    }
     c->recv_capacity[me] = x->recv.capacity;
     return GR_SUCCESS;
   }
@@ -765,6 +781,16 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
     for (int j = 0; j < n; j++) {
       const gr__pkg *m = &c->pkg[j][me];
       if (j == me || !m->items) continue;
+      if (m->format == GR_XK_OR) {
+        if (pass > 1) continue;
+        if (!s->or_union || m->items != s->or_words)
+          return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent a bitmap of %llu words to or into %llu here", j,
+                           (unsigned long long)m->items, (unsigned long long)(s->or_union ? s->or_words : 0));
+        GR_CHECK(x->k->or_into(dev, s->or_union, (const uint32_t *)((const unsigned char *)t->recv->ptr +
+                                                                     t->recv_offset[j]),
+                               m->items));
+        continue;
+      }
       a.msg = (const unsigned char *)t->recv->ptr + t->recv_offset[j];
       a.format = m->format;
       a.count = m->items;

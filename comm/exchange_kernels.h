@@ -81,7 +81,9 @@ enum {
 /* Counters of an exchange among `parts` devices. */
 GR_HD int gr_xk_counters(int parts) { return GR_XK_PEER + 3 * parts; }
 
-enum { GR_XK_LIST = 1, GR_XK_BITMAP = 2 };
+/* GR_XK_OR: a bitmap the receiver ors into gr_exchange_step.or_union
+ * (gr_iter.or_bits), with no combine. */
+enum { GR_XK_LIST = 1, GR_XK_BITMAP = 2, GR_XK_OR = 3 };
 
 /* Package: one pass over `out` (local ids, each vertex once).
  *   - An item owned here (owner[v] == me) goes to `next` (its cull bit set,

@@ -768,6 +768,9 @@ static void gr__slot_loop(gr__slot *s) {
       x.out_edges = it.out_edges;
       x.out_max_degree = it.out_max_degree;
       x.routed = it.routed;
+      x.or_bits = it.or_bits;
+      x.or_union = it.or_union;
+      x.or_words = it.or_words;
       st = e->cfg.exchange->exchange(s->xlocal, &s->part, &x);
       uint64_t sent_after = 0;
       for (int j = 0; j < e->n && bytes_to; j++) sent_after += bytes_to[j];

@@ -10,12 +10,12 @@
  * device marks the vertices at the frontier's depth; between devices under
  * selective exchange (the default) with duplicate-all proxies (global ids),
  * each marks the vertices it owns there and the devices or their bitmaps
- * (gr_part_or_bits: a bit per vertex, not a depth per vertex found). Such
- * a pull routes its finds (gr_part_route: one bitmap of global ids to
- * every device, without predecessors), so that every device learns their
- * depths and the next pull marks the whole frontier itself, with no
- * bitmaps or'ed. With 1-hop proxies under selective exchange it pushes
- * only. A push after pulls may claim proxies whose owners found them by pulling (their depths
+ * (gr_part_or_bits: a bit per vertex, not a depth per vertex found). A
+ * pull's finds then travel as a bitmap too, or'ed over the devices inside
+ * the level's exchange (gr_iter.or_bits): the union is the next pull's
+ * frontier as it is, with no pass over the depths and no round of its
+ * own; only a first pull after pushes or's in a round of its own. With
+ * 1-hop proxies under selective exchange it pushes only. A push after pulls may claim proxies whose owners found them by pulling (their depths
  * here are stale); the owners' MIN keeps the depth they have. Pull
  * candidates are the owned vertices still unvisited, handed on from pull to
  * pull, so a pull never rescans what earlier pulls settled.
@@ -45,12 +45,13 @@ typedef struct gr__dobfs_slice {
   bool or_bits;      /* ... by or'ing the devices' bitmaps of their own vertices */
   gr_buffer visited; /* push's visited bitmap (gr_bfs_ctx.visited), or unallocated */
   bool pulled;       /* the last level pulled: the visited bitmap misses its finds */
-  /* The last level was a pull whose finds went, as one bitmap of global
-   * ids, to every device (gr_part_route), on every device alike: each
-   * knows the depth of every vertex of this level's frontier, and its pull
-   * marks them all without or'ing bitmaps. */
-  bool routed;
-  bool whole;        /* this level: the last level routed */
+  /* Between devices with or_bits: a pull's finds (published to the peers
+   * by the exchange) and their union over the devices (the exchange's
+   * or_union, the next pull's frontier). */
+  gr_buffer found;
+  gr_buffer uni;
+  bool or_next;      /* the last level or'ed its finds into uni: every device alike */
+  bool whole;        /* this level: uni is the frontier */
   /* direction state, the same on every device */
   gr_direction dir;
   gr_eid m_total;    /* arcs of the whole graph */
@@ -77,6 +78,8 @@ static void dobfs_release(void *slice, gr_part *p) {
   gr_buffer_release(&s->cand[0]);
   gr_buffer_release(&s->cand[1]);
   gr_buffer_release(&s->bits);
+  gr_buffer_release(&s->found);
+  gr_buffer_release(&s->uni);
   gr_buffer_release(&s->owners);
   gr_buffer_release(&s->visited);
   gr_bfs_loop_release(&s->loop);
@@ -141,7 +144,7 @@ static gr_status dobfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_f
   s->n_cand = 0; /* filled from the owned list at the first pull */
   s->cur = -1;
   s->pulled = false;
-  s->routed = s->whole = false;
+  s->or_next = s->whole = false;
   gr_bfs_loop_reset(&s->loop);
   GR_CHECK(gr_bfs_visited_reset(&s->visited, p));
   GR_CHECK(gr_part_seed(p, a->source, s->depth.ptr, 0, first));
@@ -171,38 +174,35 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
   const gr_dobfs_ops *ops = gr__dobfs_ops(p->dev);
   const gr_vid n = p->sub->n_local;
   const size_t words = gr_bitmap_words(n);
-  if (!s->bits.ptr) GR_CHECK(gr_buffer_resize(&s->bits, p->dev, words * sizeof(uint32_t), 0, "dobfs frontier bitmap"));
+  /* 16 bytes past the bits: NCCL reads messages in 16-byte pieces. */
+  const size_t bb = words * sizeof(uint32_t) + 16;
+  if (!s->bits.ptr) GR_CHECK(gr_buffer_resize(&s->bits, p->dev, bb, 0, "dobfs frontier bitmap"));
+  if (s->or_bits && !s->found.ptr) {
+    GR_CHECK(gr_buffer_resize(&s->found, p->dev, bb, 0, "dobfs pull's finds"));
+    GR_CHECK(gr_buffer_resize(&s->uni, p->dev, bb, 0, "dobfs frontier bitmap (union)"));
+  }
   const size_t ob = (size_t)(s->n_owned ? s->n_owned : 1) * sizeof(gr_vid);
   for (int k = 0; k < 2; k++)
     if (s->cand[k].capacity < ob) GR_CHECK(gr_buffer_resize(&s->cand[k], p->dev, ob, 0, "dobfs pull candidates"));
-  /* Between devices each marks the vertices it owns and the bitmaps are
-   * or'ed, unless the last level's finds reached every device (s->whole):
-   * then each marks every vertex at the frontier's depth, as one device
-   * does. */
-  gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration, s->whole ? NULL : s->owner_table,
-                     p->index};
-  gr_bitmap_args ba = {n, s->bits.ptr};
-  GR_CHECK(ops->frontier_bits(p->dev, p->ws, &ba, &dc));
-  if (s->or_bits && !s->whole) GR_CHECK(gr_part_or_bits(p, s->bits.ptr, (gr_eid)words));
-  /* Between devices (duplicate-all proxies, depths alone) the finds are
-   * routed: one bitmap of global ids that goes to every peer, whose combine
-   * learns their depths. Every device routes every pull (the bound is the
-   * same everywhere), so that s->whole holds on all of them or on none; a
-   * pull level's finds as a list would be sent to no one, but the next
-   * pull would need the bitmaps or'ed in a round of their own, and a push
-   * would claim the peers' finds again. */
-  gr_route r;
-  memset(&r, 0, sizeof r);
-  const gr_svid next_depth = (gr_svid)it->iteration + 1;
-  if (s->or_bits && !s->mark_pred)
-    GR_CHECK(gr_part_route(p, p->sub->n_global, &next_depth, (int)sizeof next_depth, &r));
-  if (r.words && r.owner)
-    return gr_errorf(GR_ERR_INTERNAL, "dobfs: device %d was lent bitmaps per owner for a pull", p->index);
+  const uint32_t *frontier = s->bits.ptr;
+  if (s->whole) {
+    /* The last pull's finds, or'ed over the devices by its exchange. */
+    frontier = s->uni.ptr;
+  } else {
+    /* Between devices each marks the vertices it owns, and the bitmaps are
+     * or'ed in a round of their own. */
+    gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration, s->owner_table, p->index};
+    gr_bitmap_args ba = {n, s->bits.ptr};
+    GR_CHECK(ops->frontier_bits(p->dev, p->ws, &ba, &dc));
+    if (s->or_bits) GR_CHECK(gr_part_or_bits(p, s->bits.ptr, (gr_eid)words));
+  }
+  /* Peers read the last level's finds until its last barrier, passed. */
+  if (s->or_bits) GR_CHECK(gr_device_memset(p->dev, s->found.ptr, 0, words * sizeof(uint32_t)));
   const int next = s->cur < 0 ? 0 : 1 - s->cur;
   gr_advance_pull_args pa;
   memset(&pa, 0, sizeof pa);
   pa.g = &p->in;
-  pa.frontier_bits = s->bits.ptr;
+  pa.frontier_bits = frontier;
   pa.candidates = s->cur < 0 ? s->owned.ptr : s->cand[s->cur].ptr;
   pa.n_candidates = s->cur < 0 ? s->n_owned : s->n_cand;
   pa.out = gr_frontier_items(it->out);
@@ -213,23 +213,23 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
    * each once): on one device for the next level's choices, between
    * devices so that the exchange takes them as the next frontier as they
    * are. */
-  pa.next_offsets = r.words ? NULL : p->out.offsets; /* a routed level's are counted by the exchange */
+  pa.next_offsets = p->out.offsets;
   GR_CHECK(gr__bfs_ops(p->dev)->pull(p->dev, p->ws, &pa, c));
   s->cur = next;
   s->n_cand = pa.n_remaining;
-  it->edges += pa.edges;
-  if (r.words) {
-    /* Local ids are global ids here; the bitmap's ids start past its value. */
-    GR_CHECK(gr_bitmap_set_ids(p->dev, gr_frontier_items(it->out), pa.n_out, r.words + 2));
-    it->out->size = 0;
-    it->routed = true;
-    s->routed = true;
-    return GR_SUCCESS;
-  }
   it->out->size = pa.n_out;
+  it->edges += pa.edges;
   it->out_owned = true;
   it->out_edges = pa.out_edges;
   it->out_max_degree = pa.out_max_degree;
+  if (s->or_bits) {
+    /* Every device pulls in the same levels, so every one or's. */
+    GR_CHECK(gr_bitmap_set_ids(p->dev, pa.out, pa.n_out, s->found.ptr));
+    it->or_bits = s->found.ptr;
+    it->or_union = s->uni.ptr;
+    it->or_words = words;
+    s->or_next = true;
+  }
   if (p->count == 1) gr_bfs_know(&s->loop, it->iteration + 1, pa.out_edges, pa.out_max_degree);
   return GR_SUCCESS;
 }
@@ -253,8 +253,8 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
     if (st < 0) return st;
   }
   dobfs_decide(s, p, it->global_in, m_frontier);
-  s->whole = s->routed;
-  s->routed = false;
+  s->whole = s->or_next;
+  s->or_next = false;
   s->m_visited += m_frontier;
   s->prev_frontier = it->global_in;
   const gr_bfs_ctx c = {.depth = (gr_svid *)s->depth.ptr,

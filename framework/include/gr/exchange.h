@@ -93,6 +93,10 @@ typedef struct gr_exchange_step {
    * lent (the next frontier is this device's; the others are the
    * messages). */
   bool routed;
+  /* gr_iter.or_bits, or_union and or_words. */
+  const uint32_t *or_bits;
+  uint32_t *or_union;
+  uint64_t or_words;
   /* Results: the out-degrees of `next` over the device's CSR, summed and
    * the largest (what a traversal's direction test and advance choose
    * from, without a pass of their own). */

@@ -278,6 +278,16 @@ typedef struct gr_iter {
   /* To set, with the output left empty, when the iterate put its outputs
    * into the bitmaps gr_part_route lent. */
   bool routed;
+  /* To set, optional, with out_owned under selective exchange: a bitmap of
+   * or_words words (device memory) the exchange ors over every device with
+   * this iteration's step, into or_union (as many words, written whole):
+   * afterwards or_union holds every device's bits, with no round of its
+   * own (DOBFS: a pull's finds, the next pull's frontier). Every device
+   * sets them in the same iterations, with the same words; or_bits is
+   * read by peers until the iteration's last barrier. */
+  const uint32_t *or_bits;
+  uint32_t *or_union;
+  uint64_t or_words;
 } gr_iter;
 
 enum { GR_MAX_PAYLOADS = 4 };

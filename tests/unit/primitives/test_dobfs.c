@@ -5,8 +5,8 @@
  * every partitioner, proxy and exchange, pulling where one device pulls
  * except under selective exchange with 1-hop proxies (no device sees the
  * whole frontier there), where a forced pull is refused. Between devices
- * a pull's finds are routed to every device (depths alone), so the next
- * pull ors no bitmaps; a first level of one vertex sends a list. */
+ * a pull's finds are or'ed inside its exchange, so the next pull ors no
+ * bitmaps in a round of its own; a first level of one vertex sends a list. */
 #include <check.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -50,8 +50,8 @@ typedef struct outcome {
   int or_bits[N_SOURCES];     /* the devices' calls of the exchange's or_bits */
 } outcome;
 
-/* The exchange's ops with or_bits counted: a pull after a routed pull
- * must not or the devices' bitmaps. */
+/* The exchange's ops with or_bits counted: a pull after a pull must not
+ * or the devices' bitmaps in a round of their own. */
 static atomic_int or_bits_calls;
 static gr_status counted_or_bits(void *local, gr_part *p, gr_sync *sync, uint32_t *bits, uint64_t words,
                                  gr_device_run_stats *stats) {
@@ -158,8 +158,8 @@ START_TEST(auto_pulls_and_examines_fewer_edges_on_kronecker) {
 }
 END_TEST
 
-/* With predecessors (lists), and depths alone under --comm-format auto
- * (pulls between devices routed) and list (never routed). */
+/* With predecessors, and depths alone under --comm-format auto and list
+ * (pushes between devices routed or never). */
 static const struct {
   bool pred;
   gr_comm_format format;
@@ -210,13 +210,12 @@ START_TEST(several_devices_equal_one_device) {
                * they pull where one device does. */
               if (comms[c] == GR_COMM_SELECTIVE && proxies[x] == GR_PROXY_1HOP) ck_assert_int_eq(got.pulls[k], 0);
               else ck_assert_int_eq(got.pulls[k], expect.pulls[k]);
-              /* The devices or their bitmaps at every pull under selective
-               * exchange with duplicate-all proxies, except at a pull after
-               * a routed one (depths alone, not --comm-format list): its
-               * finds reached every device. */
+              /* Under selective exchange with duplicate-all proxies the
+               * devices or their frontier bitmaps in a round of their own
+               * at a first pull only: a pull's finds are or'ed inside its
+               * level's exchange, the next pull's frontier as it is. */
               const bool ors = comms[c] == GR_COMM_SELECTIVE && proxies[x] == GR_PROXY_ALL;
-              const bool routed = !variants[vi].pred && variants[vi].format != GR_COMM_FORMAT_LIST;
-              const int want = !ors ? 0 : devices * (routed ? got.first_pulls[k] : got.pulls[k]);
+              const int want = !ors ? 0 : devices * got.first_pulls[k];
               ck_assert_msg(got.or_bits[k] == want, "%s, %d devices, %s, %s, variant %d: %d calls of or_bits, not %d",
                             specs[i / 3], devices, gr_partitioner_name(kinds[p]),
                             proxies[x] == GR_PROXY_1HOP ? "1hop" : "all", vi, got.or_bits[k], want);
