@@ -477,6 +477,7 @@ const gr_primitive gr_sssp_primitive = {
     .name = "sssp",
     .summary = "single-source shortest paths: distance (and predecessor) of every vertex from a source",
     .proxy = GR_PROXY_1HOP,
+    .auto_1hop = true,
     .comm = GR_COMM_SELECTIVE,
     .n_vertex_assoc = 1,
     .n_value_assoc = 1,

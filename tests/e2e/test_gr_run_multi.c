@@ -824,16 +824,16 @@ START_TEST(summary_reports_partition_exchange_and_time_split) {
 END_TEST
 
 /* --proxy auto on a power-law graph split at random: 1-hop proxies for
- * the primitives whose passes they divide (cc, pr, bc), duplicate-all for
- * BFS (1-hop would hold more than half the vertices) and DOBFS (a pull
+ * the primitives whose passes they divide (sssp, cc, pr, bc), duplicate-all
+ * for BFS (1-hop would hold more than half the vertices) and DOBFS (a pull
  * needs every vertex). */
 START_TEST(proxy_auto_takes_1hop_where_it_divides_the_passes) {
   static const struct {
     const char *prim, *proxy;
-  } want[] = {{"cc", "1hop"}, {"pr", "1hop"}, {"bc", "1hop"}, {"bfs", "all"}, {"dobfs", "all"}};
+  } want[] = {{"sssp", "1hop"}, {"cc", "1hop"}, {"pr", "1hop"}, {"bc", "1hop"}, {"bfs", "all"}, {"dobfs", "all"}};
   for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
-    int rc = run_dev(NULL, 2, NULL, "--gen", "kron:10:8", "--primitive", want[i].prim, "--runs", "1", "--validate",
-                     NULL);
+    int rc = run_dev(NULL, 2, NULL, "--gen", "kron:10:8", "--primitive", want[i].prim, "--weights", "random:1:9",
+                     "--runs", "1", "--validate", NULL);
     ck_assert_msg(rc == 0, "%s: exit %d\n%s", want[i].prim, rc, err_text);
     char line[64];
     snprintf(line, sizeof line, "exchange   selective, %s proxies", want[i].proxy);
