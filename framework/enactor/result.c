@@ -128,7 +128,11 @@ gr_status gr_part_seed_float(gr_part *p, gr_vid source, float *values, float val
 
 /* Owned entries of a device array of `size`-byte values, to global ids. */
 static gr_status gr__part_gather(gr_part *p, const void *values, size_t size, void *global) {
-  const gr_vid n = p->sub->n_local;
+  const gr_subgraph *sub = p->sub;
+  /* Under 1-hop proxies the owned vertices are the first local ids: only
+   * they travel and are scanned. Otherwise (duplicate-all, one device)
+   * every local id is, the owner table picking this device's. */
+  const gr_vid n = sub->proxy == GR_PROXY_1HOP && sub->local_to_global ? sub->n_owned : sub->n_local;
   /* The device's staging memory, kept from run to run (pinned on GPUs: a
    * fresh pageable buffer of a big graph's results costs page faults and a
    * slow copy every run). */
@@ -142,17 +146,34 @@ static gr_status gr__part_gather(gr_part *p, const void *values, size_t size, vo
   }
   unsigned char *h = p->host_stage;
   gr_status st = gr_device_copy(p->dev, h, values, bytes, GR_COPY_D2H);
+  if (st < 0) return st;
   /* Each device's thread scatters its own vertices with a share of the
-   * host's threads (owners write disjoint entries). */
+   * host's threads (owners write disjoint entries), with typed stores: a
+   * memcpy call per vertex cost more than the rest of the loop. */
   const int threads = gr_host_threads() / p->count > 1 ? gr_host_threads() / p->count : 1;
   (void)threads;
-  if (st >= 0) {
+  const int32_t *owner = sub->owner;
+  const gr_vid *l2g = sub->local_to_global;
+  const int me = sub->part;
+  if (size == 4) {
+    const uint32_t *src = (const uint32_t *)(const void *)h;
+    uint32_t *dst = global;
 #pragma omp parallel for num_threads(threads) schedule(static) if (n > 65536)
     for (gr_vid v = 0; v < n; v++)
-      if (gr_subgraph_owns(p->sub, v))
-        memcpy((unsigned char *)global + (size_t)gr_subgraph_global(p->sub, v) * size, h + (size_t)v * size, size);
+      if (!owner || owner[v] == me) dst[l2g ? l2g[v] : v] = src[v];
+  } else if (size == 8) {
+    const uint64_t *src = (const uint64_t *)(const void *)h;
+    uint64_t *dst = global;
+#pragma omp parallel for num_threads(threads) schedule(static) if (n > 65536)
+    for (gr_vid v = 0; v < n; v++)
+      if (!owner || owner[v] == me) dst[l2g ? l2g[v] : v] = src[v];
+  } else {
+#pragma omp parallel for num_threads(threads) schedule(static) if (n > 65536)
+    for (gr_vid v = 0; v < n; v++)
+      if (gr_subgraph_owns(sub, v))
+        memcpy((unsigned char *)global + (size_t)gr_subgraph_global(sub, v) * size, h + (size_t)v * size, size);
   }
-  return st;
+  return GR_SUCCESS;
 }
 
 gr_status gr_part_gather_svid(gr_part *p, const gr_svid *values, gr_svid *global) {
