@@ -10,6 +10,10 @@ and scale.json, plots to PNG files, and prints a table last.
         --out-dir scale-out [--devices 1,2,4] [--runs N] [--no-plots]
     tools/gr_scale.py configs/scaling/ci-strong.json --cpu --out-dir scale-out
     tools/gr_scale.py configs/scaling/strong-kron25.json --device-map 0,0,0,0 --turns
+    tools/gr_scale.py configs/scaling/strong-kron25.json --primitives bfs,pr --transports p2p --graph kron:22:16
+
+--primitives, --transports, --partitioners and --graph (strong configs)
+replace the config's keys for one experiment.
 
 --turns runs every case with gr_run --turns --timeline: the devices take
 turns, so each one's work per iteration is its own even where several
@@ -157,6 +161,25 @@ def load_config(path):
         raise ConfigError(f"'cpu' must be true or false, got {json.dumps(cpu)}")
     out["cpu"] = cpu
     return out
+
+
+def override_config(cfg, args):
+    """--primitives, --transports, --partitioners and --graph in place of
+    the config's keys (primitive_args kept for the primitives still run).
+    A ConfigError names the bad option."""
+    for opt, key in (("primitives", "primitives"), ("transports", "transports"), ("partitioners", "partitioners")):
+        text = getattr(args, opt)
+        if text is None:
+            continue
+        names = text.split(",")
+        if not all(names):
+            raise ConfigError(f"--{opt} {json.dumps(text)}: a comma-separated list of names, none empty")
+        cfg[key] = names
+    cfg["primitive_args"] = {k: v for k, v in cfg["primitive_args"].items() if k in cfg["primitives"]}
+    if args.graph is not None:
+        if cfg["kind"] != "strong" or not args.graph:
+            raise ConfigError("--graph: a strong scaling config's graph (a generator spec, a path or @name)")
+        cfg["graph"] = args.graph
 
 
 def count_gpus(gr_run, env):
@@ -366,7 +389,7 @@ def run_case(case, cfg, args, env, graph_args, reports_dir):
            "transport": case["transport"] or "-", "transport_requested": case["transport"] or "-",
            "partitioner": case["partitioner"] or "-", "command": shlex.join(cmd)}
     if args.turns:
-        cmd[cmd.index("--quiet"):cmd.index("--quiet")] = ["--turns", "--timeline"]
+        _take_turns(cmd)
         row["command"] = shlex.join(cmd)
     row["logical"] = logical_devices(args.device_map, n)
     if os.path.exists(js):
@@ -400,6 +423,12 @@ def run_case(case, cfg, args, env, graph_args, reports_dir):
     return row
 
 
+def _take_turns(cmd):
+    """gr_run's devices take turns and keep a timeline (before --quiet)."""
+    at = cmd.index("--quiet")
+    cmd[at:at] = ["--turns", "--timeline"]
+
+
 def model_run(cmd, js, env, args):
     """--model: the case once more with the devices taking turns (gr_run
     --turns --timeline, the same sources, not validated), for the work
@@ -408,7 +437,7 @@ def model_run(cmd, js, env, args):
     mjs = js[:-len(".json")] + "-turns.json"
     mcmd = [x for x in cmd if x != "--validate-first"]
     mcmd[mcmd.index("--json") + 1] = mjs
-    mcmd[mcmd.index("--quiet"):mcmd.index("--quiet")] = ["--turns", "--timeline"]
+    _take_turns(mcmd)
     # Devices taking turns cannot post an NCCL transfer together: the model
     # of an NCCL case times the same work over peer copies (the model has
     # its own link; the transport's fixed costs are what it leaves out).
@@ -700,6 +729,10 @@ def main():
     ap.add_argument("--devices", type=_device_list_arg, help="run only these device counts (e.g. 1,2,4)")
     ap.add_argument("--max-devices", type=int, help="skip device counts above this")
     ap.add_argument("--runs", type=int, help="override the config's runs (sources per case)")
+    ap.add_argument("--primitives", help="override the config's primitives (a comma list)")
+    ap.add_argument("--transports", help="override the config's transports (a comma list)")
+    ap.add_argument("--partitioners", help="override the config's partitioners (a comma list)")
+    ap.add_argument("--graph", help="override a strong scaling config's graph")
     ap.add_argument("--extra", default="", help="extra gr_run arguments for every case (shell words)")
     ap.add_argument("--timeout", type=int, default=0, help="seconds per case before it counts as failed (0: none)")
     ap.add_argument("--no-plots", action="store_true", help="write CSV and JSON only (no matplotlib needed)")
@@ -722,6 +755,11 @@ def main():
         cfg = load_config(args.config)
     except ConfigError as e:
         print(f"gr_scale: {args.config}: {e}", file=sys.stderr)
+        return 2
+    try:
+        override_config(cfg, args)
+    except ConfigError as e:
+        print(f"gr_scale: {e}", file=sys.stderr)
         return 2
     if args.runs is not None and args.runs < 1:
         ap.error("--runs must be at least 1")

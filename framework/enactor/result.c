@@ -149,29 +149,22 @@ static gr_status gr__part_gather(gr_part *p, const void *values, size_t size, vo
   if (st < 0) return st;
   /* Each device's thread scatters its own vertices with a share of the
    * host's threads (owners write disjoint entries), with typed stores: a
-   * memcpy call per vertex cost more than the rest of the loop. */
+   * memcpy call per vertex cost more than the rest of the loop. Values are
+   * 4 or 8 bytes (gr_part_gather_*). */
   const int threads = gr_host_threads() / p->count > 1 ? gr_host_threads() / p->count : 1;
   (void)threads;
-  const int32_t *owner = sub->owner;
-  const gr_vid *l2g = sub->local_to_global;
-  const int me = sub->part;
-  if (size == 4) {
-    const uint32_t *src = (const uint32_t *)(const void *)h;
-    uint32_t *dst = global;
-#pragma omp parallel for num_threads(threads) schedule(static) if (n > 65536)
-    for (gr_vid v = 0; v < n; v++)
-      if (!owner || owner[v] == me) dst[l2g ? l2g[v] : v] = src[v];
-  } else if (size == 8) {
+  if (size == 8) {
     const uint64_t *src = (const uint64_t *)(const void *)h;
     uint64_t *dst = global;
 #pragma omp parallel for num_threads(threads) schedule(static) if (n > 65536)
     for (gr_vid v = 0; v < n; v++)
-      if (!owner || owner[v] == me) dst[l2g ? l2g[v] : v] = src[v];
+      if (gr_subgraph_owns(sub, v)) dst[gr_subgraph_global(sub, v)] = src[v];
   } else {
+    const uint32_t *src = (const uint32_t *)(const void *)h;
+    uint32_t *dst = global;
 #pragma omp parallel for num_threads(threads) schedule(static) if (n > 65536)
     for (gr_vid v = 0; v < n; v++)
-      if (gr_subgraph_owns(sub, v))
-        memcpy((unsigned char *)global + (size_t)gr_subgraph_global(sub, v) * size, h + (size_t)v * size, size);
+      if (gr_subgraph_owns(sub, v)) dst[gr_subgraph_global(sub, v)] = src[v];
   }
   return GR_SUCCESS;
 }

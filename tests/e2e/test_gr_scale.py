@@ -146,6 +146,21 @@ with tempfile.TemporaryDirectory() as d:
         if row["devices"] > 1:
             assert row["speedup"] is not None and row["model_speedup"] is not None, row
 
+    # --primitives, --partitioners and --graph replace the config's keys;
+    # a bad one exits 2 naming the option.
+    out = os.path.join(d, "override")
+    r = run(os.path.join(configs, "ci-strong.json"), out, "--no-plots", "--devices", "1,2", "--primitives", "bfs",
+            "--partitioners", "range", "--graph", "kron:11:8")
+    assert r.returncode == 0, r.stdout + r.stderr
+    rows = rows_of(out)
+    assert [(x["primitive"], x["devices"], x["partitioner"], x["graph"]) for x in rows] == \
+        [("bfs", "1", "-", "kron:11:8"), ("bfs", "2", "range", "kron:11:8")], rows
+    for bad, opt in ((("--primitives", "bfs,"), "--primitives"), (("--graph", ""), "--graph")):
+        r = run(os.path.join(configs, "ci-strong.json"), out, "--no-plots", *bad)
+        assert r.returncode == 2 and opt in r.stderr, r.stdout + r.stderr
+    r = run(os.path.join(configs, "ci-weak.json"), out, "--no-plots", "--graph", "kron:11:8")
+    assert r.returncode == 2 and "--graph" in r.stderr, r.stdout + r.stderr
+
     # Device counts above --max-devices are skipped with a note.
     out = os.path.join(d, "max")
     r = run(os.path.join(configs, "ci-strong.json"), out, "--max-devices", "2", "--no-plots")

@@ -9,9 +9,9 @@
 # one tar.gz, the printed tables) go to OUT_DIR/NAME; the tables are printed
 # last. Generated graphs are kept in BUILD_DIR/graphs for the next command.
 #   tools/offline/real-scaling.sh OUT_DIR CONFIG [CONFIG...]
-# Environment (each overrides every config's key): PRIMS (primitives, a
-# comma list), TRANSPORTS, PARTITIONERS, DEVICES (device counts, e.g. 1,2),
-# RUNS (sources per case); MODEL (1, the default, or 0), VALIDATE (first,
+# Environment (each overrides every config's key through gr_scale's
+# options): PRIMS (primitives, a comma list), TRANSPORTS, PARTITIONERS,
+# DEVICES (device counts, e.g. 1,2), RUNS (sources per case); MODEL (1, the default, or 0), VALIDATE (first,
 # the default, or none), TIMEOUT (seconds per gr_run, default 300), EXTRA
 # (more gr_run arguments), BUILD_DIR (default build-gpu), NAME_SUFFIX (added
 # to each output folder's name).
@@ -32,23 +32,14 @@ export LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader >"$out/gpus.txt" 2>&1
 nvidia-smi topo -m >>"$out/gpus.txt" 2>&1
 status=0
-for cfg_in in "$@"; do
-  name=$(basename "$cfg_in" .json)${NAME_SUFFIX:-}
+for cfg in "$@"; do
+  name=$(basename "$cfg" .json)${NAME_SUFFIX:-}
   dir=$out/$name
   mkdir -p "$dir"
-  cfg=$dir/config.json
-  python3 - "$cfg_in" "$cfg" <<'PY' || { status=2; continue; }
-import json, os, sys
-src, dst = sys.argv[1:3]
-c = json.load(open(src))
-for env, key in (("PRIMS", "primitives"), ("TRANSPORTS", "transports"), ("PARTITIONERS", "partitioners")):
-    if os.environ.get(env):
-        c[key] = os.environ[env].split(",")
-if os.environ.get("PRIMS") and "primitive_args" in c:
-    c["primitive_args"] = {k: v for k, v in c["primitive_args"].items() if k in c["primitives"]}
-json.dump(c, open(dst, "w"), indent=1)
-PY
   opts=(--gr-run "$build/tools/gr_run" --out-dir "$dir" --graph-dir "$build/graphs" --timeout "${TIMEOUT:-300}")
+  [ -n "${PRIMS:-}" ] && opts+=(--primitives "$PRIMS")
+  [ -n "${TRANSPORTS:-}" ] && opts+=(--transports "$TRANSPORTS")
+  [ -n "${PARTITIONERS:-}" ] && opts+=(--partitioners "$PARTITIONERS")
   [ -n "${DEVICES:-}" ] && opts+=(--devices "$DEVICES")
   [ -n "${RUNS:-}" ] && opts+=(--runs "$RUNS")
   [ "${MODEL:-1}" = 1 ] && opts+=(--model)

@@ -20,22 +20,12 @@ build=${BUILD_DIR:-$top/build-gpu}
 mkdir -p "$out"
 GR_TESTS=none GR_TARGETS="gr_run gr_gen" BENCH_GRAPHS=none LOG_DIR="$build/logs" BUILD_DIR="$build" \
   bash "$top/tools/offline/gpu-node.sh" || exit 1
-mkdir -p "$build"
-cfg=$build/work-config.json
-python3 - "$top/configs/scaling/strong-kron25.json" "$cfg" "$graph" "${PRIMS:-}" <<'PY'
-import json, sys
-src, dst, graph, prims = sys.argv[1:5]
-c = json.load(open(src))
-c.update(name="work-per-device", graph=graph, transports=["p2p"])
-if prims:
-    c["primitives"] = prims.split(",")
-    c["primitive_args"] = {k: v for k, v in c.get("primitive_args", {}).items() if k in c["primitives"]}
-json.dump(c, open(dst, "w"))
-PY
+prims=()
+[ -n "${PRIMS:-}" ] && prims=(--primitives "$PRIMS")
 validate=()
 [ "${VALIDATE:-first}" = none ] && validate=(--no-validate)
-# shellcheck disable=SC2086
-PYTHONUNBUFFERED=1 python3 "$top/tools/gr_scale.py" "$cfg" --gr-run "$build/tools/gr_run" --out-dir "$out/scale" \
+PYTHONUNBUFFERED=1 python3 "$top/tools/gr_scale.py" "$top/configs/scaling/strong-kron25.json" --graph "$graph" \
+  --transports p2p "${prims[@]}" --gr-run "$build/tools/gr_run" --out-dir "$out/scale" \
   --graph-dir "$build/graphs" --device-map "${DEVICE_MAP:-0,0,0,0,0,0,0,0}" --devices "${DEVICES:-1,2,4}" \
   --runs "${RUNS:-4}" --turns "${validate[@]}" --extra "${EXTRA:-}" 2>&1 | tee "$out/work-per-device.txt"
 rc=${PIPESTATUS[0]}

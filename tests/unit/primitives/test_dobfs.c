@@ -68,18 +68,50 @@ static void outcome_free(outcome *o) {
 
 /* Runs DOBFS from the test's sources; validates each run with BFS's
  * validator against the reference. */
+/* DOBFS on CPU devices, one host thread each. */
+static gr_enactor_config dobfs_config(gr_subgraph *const *subs, int devices, const gr_prim_options *o,
+                                      const gr_exchange_ops *ex, void *shared, bool broadcast) {
+  const gr_enactor_config cfg = {.prim = &gr_dobfs_primitive,
+                                 .opts = o,
+                                 .backend = GR_BACKEND_CPU,
+                                 .n_devices = devices,
+                                 .cpu_threads = 1,
+                                 .mem = GR_MEM_POLICY_INIT,
+                                 .subs = subs,
+                                 .exchange = ex,
+                                 .exchange_shared = shared,
+                                 .broadcast = broadcast};
+  return cfg;
+}
+
+/* g split at random in two under selective exchange (host transport). */
+typedef struct two_parts {
+  gr_partition *part;
+  gr_subgraph **subs;
+  gr_comm *comm;
+} two_parts;
+
+static void two_parts_open(two_parts *t, gr_graph *g, gr_proxy_mode proxy) {
+  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+  po.parts = 2;
+  t->part = NULL;
+  t->subs = NULL;
+  t->comm = NULL;
+  ck_assert_int_eq(gr_partition_create(&t->part, g, &po), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraphs_build(&t->subs, g, t->part, proxy, true), GR_SUCCESS);
+  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
+  ck_assert_int_eq(gr_comm_create(&t->comm, GR_BACKEND_CPU, 2, &co), GR_SUCCESS);
+}
+
+static void two_parts_close(two_parts *t) {
+  gr_comm_destroy(&t->comm);
+  gr_subgraphs_destroy(&t->subs, 2);
+  gr_partition_destroy(&t->part);
+}
+
 static void run_dobfs(gr_graph *g, gr_subgraph *const *subs, int devices, const gr_prim_options *o,
                       const gr_exchange_ops *ex, void *shared, bool broadcast, outcome *out) {
-  gr_enactor_config cfg = {.prim = &gr_dobfs_primitive,
-                           .opts = o,
-                           .backend = GR_BACKEND_CPU,
-                           .n_devices = devices,
-                           .cpu_threads = 1,
-                           .mem = GR_MEM_POLICY_INIT,
-                           .subs = subs,
-                           .exchange = ex,
-                           .exchange_shared = shared,
-                           .broadcast = broadcast};
+  const gr_enactor_config cfg = dobfs_config(subs, devices, o, ex, shared, broadcast);
   gr_enactor *e = NULL;
   ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
   for (int k = 0; k < N_SOURCES; k++) {
@@ -234,35 +266,17 @@ END_TEST
 
 START_TEST(forced_pull_without_a_whole_frontier_is_refused) {
   gr_graph *g = generated("kron:8:4");
-  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-  po.parts = 2;
-  gr_partition *part = NULL;
-  ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
-  gr_subgraph **subs = NULL;
   /* 1-hop proxies under selective exchange: no device sees the frontier. */
-  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, true), GR_SUCCESS);
-  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
-  gr_comm *comm = NULL;
-  ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, 2, &co), GR_SUCCESS);
+  two_parts t;
+  two_parts_open(&t, g, GR_PROXY_1HOP);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   o.direction = GR_DIRECTION_PULL;
-  gr_enactor_config cfg = {.prim = &gr_dobfs_primitive,
-                           .opts = &o,
-                           .backend = GR_BACKEND_CPU,
-                           .n_devices = 2,
-                           .cpu_threads = 1,
-                           .mem = GR_MEM_POLICY_INIT,
-                           .subs = subs,
-                           .exchange = &gr_comm_exchange_ops,
-                           .exchange_shared = comm,
-                           .broadcast = false};
+  const gr_enactor_config cfg = dobfs_config(t.subs, 2, &o, &gr_comm_exchange_ops, t.comm, false);
   gr_enactor *e = NULL;
   ck_assert_int_eq(gr_enactor_create(&e, &cfg), GR_ERR_INVALID_ARG);
   ck_assert_ptr_nonnull(strstr(gr_error_message(), "broadcast"));
   ck_assert_ptr_null(e);
-  gr_comm_destroy(&comm);
-  gr_subgraphs_destroy(&subs, 2);
-  gr_partition_destroy(&part);
+  two_parts_close(&t);
   gr_graph_destroy(&g);
 }
 END_TEST
@@ -272,26 +286,10 @@ END_TEST
 START_TEST(a_first_level_of_one_vertex_sends_no_bitmaps) {
   gr_graph *g = generated("uniform:14:4");
   const gr_vid n = gr_graph_num_vertices(g);
-  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-  po.parts = 2;
-  gr_partition *part = NULL;
-  ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
-  gr_subgraph **subs = NULL;
-  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_ALL, true), GR_SUCCESS);
-  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
-  gr_comm *comm = NULL;
-  ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, 2, &co), GR_SUCCESS);
+  two_parts t;
+  two_parts_open(&t, g, GR_PROXY_ALL);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_enactor_config cfg = {.prim = &gr_dobfs_primitive,
-                           .opts = &o,
-                           .backend = GR_BACKEND_CPU,
-                           .n_devices = 2,
-                           .cpu_threads = 1,
-                           .mem = GR_MEM_POLICY_INIT,
-                           .subs = subs,
-                           .exchange = &gr_comm_exchange_ops,
-                           .exchange_shared = comm,
-                           .broadcast = false};
+  const gr_enactor_config cfg = dobfs_config(t.subs, 2, &o, &gr_comm_exchange_ops, t.comm, false);
   gr_enactor *e = NULL;
   ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
   for (int k = 0; k < N_SOURCES; k++) {
@@ -310,9 +308,7 @@ START_TEST(a_first_level_of_one_vertex_sends_no_bitmaps) {
     gr_run_stats_free(&st);
   }
   gr_enactor_destroy(&e);
-  gr_comm_destroy(&comm);
-  gr_subgraphs_destroy(&subs, 2);
-  gr_partition_destroy(&part);
+  two_parts_close(&t);
   gr_graph_destroy(&g);
 }
 END_TEST
