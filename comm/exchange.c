@@ -814,6 +814,9 @@ static gr_status gr__exchange(void *local, gr_part *p, gr_exchange_step *s) {
   const int n = x->n;
   const double t0 = gr_time_now();
   gr_status st = s->skip ? GR_SUCCESS : gr__combine_suits(x, gr__step_op(x, s));
+  /* Before the package, which may move a routed level's claims into the
+   * next frontier: what it sends decides. */
+  s->told_all = x->c->mode == GR_COMM_BROADCAST || (s->routed ? x->route_one : s->out->size == 0);
   if (st >= 0 && !s->skip) st = gr__package(x, p, s);
   if (st < 0) gr_sync_fail(s->sync, st);
   s->stats->package_ms += (gr_time_now() - t0) * 1e3;

@@ -73,6 +73,7 @@ typedef struct gr__slot {
   gr_eid in_size;
   bool converged[2]; /* by iteration parity, as iter_edges */
   gr_eid pending[2];  /* gr_iter.pending, by iteration parity */
+  bool told_all[2];   /* gr_exchange_step.told_all, by iteration parity */
   gr_eid next_edges[2]; /* out-edges of the next frontier, as the exchange measured them */
   gr_eid next_max_degree;
   gr_eid edges;
@@ -691,7 +692,7 @@ static void gr__slot_loop(gr__slot *s) {
   const gr__snap run0 = gr__snap_take(s);
 
   gr_eid global_in = 0, global_in_edges = 0;
-  bool measured = false;
+  bool measured = false, told_all = false;
   for (int i = 0; i < e->n; i++) global_in += e->slots[i].in_size;
   int max_iter = e->opts.max_iterations;
   s->sum_calls = 0;
@@ -712,6 +713,7 @@ static void gr__slot_loop(gr__slot *s) {
     it.in = in;
     it.out = out;
     it.global_in = global_in;
+    it.last_told_all = told_all;
     if (!multi) it.max_levels = max_iter > 0 ? max_iter - iter : 0;
     if (measured) {
       it.in_measured = true;
@@ -780,6 +782,7 @@ static void gr__slot_loop(gr__slot *s) {
       s->out_size = next->size;
       s->next_edges[cell] = x.next_edges;
       s->next_max_degree = x.next_max_degree;
+      s->told_all[cell] = x.told_all;
       s->cur = (s->cur + 2) % 3;
     } else {
       s->out_size = out->size;
@@ -789,6 +792,7 @@ static void gr__slot_loop(gr__slot *s) {
     global_in = 0;
     global_in_edges = 0;
     measured = multi;
+    told_all = multi;
     gr_eid global_pending = 0;
     bool all_converged = prim->converged != NULL;
     gr_eid level_edges = 0;
@@ -800,6 +804,7 @@ static void gr__slot_loop(gr__slot *s) {
       all_converged = all_converged && e->slots[i].converged[cell];
       global_pending += e->slots[i].pending[cell];
       global_in_edges += e->slots[i].next_edges[cell];
+      told_all = told_all && e->slots[i].told_all[cell];
     }
     if (s->index == 0 && e->stats) {
       /* Levels one device-side loop ran at once: the first carries the

@@ -188,6 +188,16 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
   if (s->whole) {
     /* The last pull's finds, or'ed over the devices by its exchange. */
     frontier = s->uni.ptr;
+  } else if (s->or_bits && it->last_told_all) {
+    /* The last push's exchange told every device every vertex found (its
+     * claims routed into one bitmap of global ids, sent whole to every
+     * peer): each device marks them all, with no or-round. A vertex of an
+     * earlier level that some device claimed again (its copy there was
+     * stale) is marked too; its neighbours are all visited, so no
+     * candidate finds it through that mark. */
+    gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration, NULL, p->index};
+    gr_bitmap_args ba = {n, s->bits.ptr};
+    GR_CHECK(ops->frontier_bits(p->dev, p->ws, &ba, &dc));
   } else {
     /* Between devices each marks the vertices it owns, and the bitmaps are
      * or'ed in a round of their own. */

@@ -101,6 +101,10 @@ typedef struct gr_exchange_step {
    * the largest (what a traversal's direction test and advance choose
    * from, without a pass of their own). */
   gr_eid next_edges, next_max_degree;
+  /* Result: every vertex this device's output held went to every device
+   * (a broadcast; claims routed into one bitmap of global ids, sent whole
+   * to every peer; or no output), so every device knows it. */
+  bool told_all;
 } gr_exchange_step;
 
 /* Owner -> copy (gr_part_refresh): the arrays (one entry per local vertex,

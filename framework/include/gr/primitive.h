@@ -288,6 +288,11 @@ typedef struct gr_iter {
   const uint32_t *or_bits;
   uint32_t *or_union;
   uint64_t or_words;
+  /* Several devices: the last iteration's exchange told every device every
+   * vertex each device output (gr_exchange_step.told_all on all of them),
+   * so each device holds the values the last iteration found. The same on
+   * every device. */
+  bool last_told_all;
 } gr_iter;
 
 enum { GR_MAX_PAYLOADS = 4 };
