@@ -43,11 +43,6 @@ typedef struct gr__bc_slice {
   bool loop_left;        /* the forward frontier outgrew the loop in this source */
   bool acc_ready;        /* backward: the next level's sums are in acc (pushed, or the deepest level) */
   bool multi;
-  /* Between devices: vertices reached (all devices) since the copies last
-   * took their owners' depths (gr__bc_refresh_depths). */
-  gr_eid found_since;
-  gr_eid copies_all;     /* between devices: the copies of all devices (0: not summed yet) */
-  bool copies_summed;
   gr__bc_phase phase;
   int level;             /* forward: the frontier's depth; backward: the level to compute */
   int levels;            /* levels of the current source's forward pass */
@@ -203,7 +198,6 @@ static gr_status gr__bc_start_source(gr__bc_slice *s, gr_part *p, gr_frontier *f
   s->level_loop[0] = 0;
   s->loop_left = false;
   s->starts_uploaded = false;
-  s->found_since = 0;
   first->size = 0;
   /* Every byte 0xff is -1 in two's complement: "unvisited". */
   GR_CHECK(gr_device_memset(p->dev, s->depth.ptr, 0xff, (size_t)n * sizeof(gr_svid)));
@@ -258,36 +252,6 @@ static gr_status bc_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fron
 
 /* One forward level: the input (between devices: merged, keeping the
  * vertices of this depth) is stored as the level and advanced. */
-/* Between devices, after a forward level's merge: a proxy whose owner
- * (another device) reached it at this level or an earlier one still reads
- * unvisited here until the copies take their owners' depths, so this
- * device's advance claims it again for the next level, adds a count into
- * it over every arc that reaches it and sends the count, which the owner
- * drops (merge_forward). On a big level after a big one that is most of
- * the arcs into proxies: Kronecker 25 on 2 devices emitted 8.07 M vertices
- * where the level holds 6.38 M. The copies then take their owners' depths
- * first (gr_part_refresh, the same as the backward pass's): the refresh
- * moves every copy's depth once, a stale claim costs atomics on every arc
- * into it, so it runs when the arcs a device expects into copies gone
- * stale outnumber half its copies (both as averages over the devices).
- * Every device takes the decision from the same global counts. */
-static gr_status gr__bc_refresh_depths(gr__bc_slice *s, gr_part *p, const gr_iter *it) {
-  s->found_since += it->global_in;
-  if (!it->in_measured || !p->sub->n_global) return GR_SUCCESS;
-  if (!s->copies_summed) {
-    /* Once: parts hold different numbers of copies. */
-    GR_CHECK(gr_part_sum(p, p->sub->n_local - p->sub->n_owned, &s->copies_all));
-    s->copies_summed = true;
-  }
-  const double arcs = (double)it->global_in_edges / p->count;
-  const double stale = (double)s->found_since / (double)p->sub->n_global;
-  if (2.0 * arcs * stale <= (double)s->copies_all / p->count) return GR_SUCCESS;
-  void *arrays[1] = {s->depth.ptr};
-  GR_CHECK(gr_part_refresh(p, arrays, 1, (int)sizeof(gr_svid)));
-  s->found_since = 0;
-  return GR_SUCCESS;
-}
-
 static gr_status gr__bc_forward(gr__bc_slice *s, gr_part *p, gr_iter *it) {
   const gr_bc_ops *ops = gr__bc_ops(p->dev);
   const int k = s->level;
@@ -315,7 +279,6 @@ static gr_status gr__bc_forward(gr__bc_slice *s, gr_part *p, gr_iter *it) {
       GR_CHECK(gr_device_copy(p->dev, level, gr_frontier_items(it->in), (size_t)n_level * sizeof(gr_vid),
                               GR_COPY_D2D));
   }
-  if (s->multi) GR_CHECK(gr__bc_refresh_depths(s, p, it));
   s->level_start[k + 1] = start + n_level;
   s->level_loop[k] = 0;
   s->levels = k + 1;
