@@ -237,11 +237,11 @@ static void gr__detach(void *local, gr_part *p) {
   free(x);
 }
 
-/* Messages this device sends: one per peer (selective) or one for all. */
-static int gr__messages(const gr__xlocal *x) { return x->c->mode == GR_COMM_BROADCAST ? 1 : x->n; }
-static bool gr__message_used(const gr__xlocal *x, int j) {
-  return x->c->mode == GR_COMM_BROADCAST ? j == 0 : j != x->me;
-}
+/* Messages this device sends: one per peer (selective) or one for all
+ * (a broadcast: the mode, or a step that tells every device all its
+ * outputs, gr_exchange_step.tell_all). */
+static int gr__messages(const gr__xlocal *x, bool bcast) { return bcast ? 1 : x->n; }
+static bool gr__message_used(const gr__xlocal *x, bool bcast, int j) { return bcast ? j == 0 : j != x->me; }
 
 /* Whether operator op suits the primitive's values and payloads: the
  * spec's at attach, an iteration's own (gr_iter.combine) at its step. */
@@ -469,8 +469,9 @@ static gr_status gr__route(void *local, gr_part *p, gr_eid bound, const void *va
 static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   gr_comm *c = x->c;
   gr_device *dev = p->dev;
-  const int n = x->n, me = x->me, n_msg = gr__messages(x);
-  const bool bcast = c->mode == GR_COMM_BROADCAST;
+  const bool mode_bcast = c->mode == GR_COMM_BROADCAST;
+  const bool bcast = mode_bcast || s->tell_all;
+  const int n = x->n, me = x->me, n_msg = gr__messages(x, bcast);
   const gr_eid n_out = s->out->size;
   const uint64_t rb = (uint64_t)x->layout.record_bytes;
   /* Withdraw the last iteration's packages before a send buffer can move
@@ -484,6 +485,11 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   /* Only owned vertices join the next frontier. */
   const gr_eid own = p->sub->n_owned ? p->sub->n_owned : 1;
   if (gr_frontier_capacity(s->next) < own) GR_CHECK(gr_frontier_reserve(s->next, dev, own, 0, &p->mem));
+  if (s->tell_all && (mode_bcast || p->sub->proxy != GR_PROXY_ALL || s->out_owned))
+    return gr_errorf(GR_ERR_INTERNAL, "exchange package: device %d tells all its outputs %s", me,
+                     mode_bcast ? "under broadcast exchange (it always does)"
+                     : s->out_owned ? "and keeps them as its next frontier"
+                                    : "without duplicate-all proxies (its peers' ids differ)");
   if (s->or_bits && (!s->out_owned || bcast || s->routed || !s->or_union))
     return gr_errorf(GR_ERR_INTERNAL, "exchange package: device %d ors bitmaps %s", me,
                      !s->or_union ? "with nowhere to put the union" : "with outputs not all its own, or under broadcast");
@@ -544,7 +550,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
    * bitmap, whose list then never needs more room than the bitmap takes. */
   bool with_bits[GR_COMM_MAX_DEVICES] = {false};
   for (int j = 0; j < n_msg; j++) {
-    if (!gr__message_used(x, j) || !n_out) continue;
+    if (!gr__message_used(x, bcast, j) || !n_out) continue;
     x->universe[j] = gr__universe(x, p, j);
     const uint64_t bb = gr_xk_bitmap_bytes(x->universe[j]);
     with_bits[j] = x->uniform && (c->format == GR_COMM_FORMAT_BITMAP || gr_xk_list_bytes(&x->layout, n_out) > bb);
@@ -606,8 +612,11 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   /* Publish the smaller form of each message (the table was emptied on
    * entry). */
   for (int j = 0; j < n_msg; j++) {
-    if (!gr__message_used(x, j)) continue;
-    gr__pkg m = {NULL, 0, 0, 0, GR_XK_LIST, 0, false};
+    if (!gr__message_used(x, bcast, j)) continue;
+    /* A step's broadcast under selective exchange: the receivers keep
+     * vertices they do not own out of their next frontiers (the owner
+     * table), as under the broadcast mode. */
+    gr__pkg m = {NULL, 0, 0, 0, GR_XK_LIST, 0, s->tell_all};
     const uint64_t cnt = x->hc[GR_XK_PEER + j], distinct = x->hc[GR_XK_PEER + n + j];
     const uint64_t lb = gr_xk_list_bytes(&x->layout, cnt);
     if (a.bits[j] && distinct && (!a.list[j] || gr_xk_bitmap_bytes(x->universe[j]) < lb)) {
@@ -816,7 +825,9 @@ static gr_status gr__exchange(void *local, gr_part *p, gr_exchange_step *s) {
   gr_status st = s->skip ? GR_SUCCESS : gr__combine_suits(x, gr__step_op(x, s));
   /* Before the package, which may move a routed level's claims into the
    * next frontier: what it sends decides. */
-  s->told_all = x->c->mode == GR_COMM_BROADCAST || (s->routed ? x->route_one : s->out->size == 0);
+  if (x->c->mode == GR_COMM_BROADCAST) s->told_all = true;
+  else if (s->routed) s->told_all = x->route_one;
+  else s->told_all = s->tell_all || s->out->size == 0;
   if (st >= 0 && !s->skip) st = gr__package(x, p, s);
   if (st < 0) gr_sync_fail(s->sync, st);
   s->stats->package_ms += (gr_time_now() - t0) * 1e3;
@@ -1053,32 +1064,6 @@ static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_re
   return gr__direct(x, p, sync, stats, st, t0, gr__refresh_apply, a, NULL);
 }
 
-/* Or of bitmaps: every device's bitmap is its package to every peer, so it
- * may change only once the last barrier has passed (until then peers may
- * still copy it); the peers' ones wait in the receive buffer. */
-static gr_status gr__or_bits(void *local, gr_part *p, gr_sync *sync, uint32_t *bits, uint64_t words,
-                             gr_device_run_stats *stats) {
-  gr__xlocal *x = local;
-  const int n = x->n, me = x->me;
-  const double t0 = gr_time_now();
-  gr__withdraw(x);
-  const uint64_t bytes = words * sizeof(uint32_t);
-  for (int j = 0; j < n; j++)
-    if (j != me && words) {
-      const gr__pkg m = {(const unsigned char *)bits, gr_xk_align8(bytes), bytes, words, GR_XK_LIST, 0, false};
-      x->c->pkg[me][j] = m;
-    }
-  uint64_t arrived[GR_COMM_MAX_DEVICES];
-  gr_status st = gr__direct(x, p, sync, stats, GR_SUCCESS, t0, NULL, NULL, arrived);
-  if (st < 0) return st;
-  const double t1 = gr_time_now();
-  for (int j = 0; j < n && st >= 0; j++)
-    if (arrived[j] != UINT64_MAX)
-      st = x->k->or_into(p->dev, bits, (const uint32_t *)((const unsigned char *)x->recv.ptr + arrived[j]), words);
-  stats->combine_ms += (gr_time_now() - t1) * 1e3;
-  return st;
-}
-
 static gr_status gr__prepare(void *local, gr_part *p, gr_sync *sync) {
   gr__xlocal *x = local;
   if (x->borders && !x->borders_ready) GR_CHECK(gr__borders_make(x, p, sync));
@@ -1093,4 +1078,4 @@ static gr_status gr__prepare(void *local, gr_part *p, gr_sync *sync) {
 }
 
 const gr_exchange_ops gr_comm_exchange_ops = {gr__attach, gr__exchange, gr__detach, gr__prepare, gr__refresh,
-                                              gr__or_bits, gr__route};
+                                              gr__route};

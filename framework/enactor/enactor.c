@@ -298,18 +298,6 @@ gr_status gr_part_refresh(gr_part *p, void *const *arrays, int n_arrays, int ele
   return st;
 }
 
-gr_status gr_part_or_bits(gr_part *p, uint32_t *bits, gr_eid words) {
-  if (!p->sync) return GR_SUCCESS;
-  struct gr_enactor *e = p->sync->e;
-  gr__slot *me = &e->slots[p->sync->index];
-  if (!e->cfg.exchange->or_bits)
-    return gr_errorf(GR_ERR_INTERNAL, "%s: the exchange cannot combine bitmaps", e->cfg.prim->name);
-  const double t = gr_time_now(), w = p->sync->waited_ms;
-  const gr_status st = e->cfg.exchange->or_bits(me->xlocal, p, p->sync, bits, words, &me->rs);
-  me->inner_ms += (gr_time_now() - t) * 1e3 - (p->sync->waited_ms - w);
-  return st;
-}
-
 gr_status gr_part_route(gr_part *p, gr_eid bound, const void *value, int value_bytes, gr_route *r) {
   memset(r, 0, sizeof *r);
   if (!p->sync) return GR_SUCCESS;
@@ -770,6 +758,7 @@ static void gr__slot_loop(gr__slot *s) {
       x.out_edges = it.out_edges;
       x.out_max_degree = it.out_max_degree;
       x.routed = it.routed;
+      x.tell_all = it.tell_all && !it.routed;
       x.or_bits = it.or_bits;
       x.or_union = it.or_union;
       x.or_words = it.or_words;

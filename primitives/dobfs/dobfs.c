@@ -7,16 +7,16 @@
  *                 vertices.
  * A pull needs every device to see the whole frontier: on one device, and
  * under the broadcast exchange (every device learns every depth), each
- * device marks the vertices at the frontier's depth; between devices under
- * selective exchange (the default) with duplicate-all proxies (global ids),
- * each marks the vertices it owns there and the devices or their bitmaps
- * (gr_part_or_bits: a bit per vertex, not a depth per vertex found). A
- * pull's finds then travel as a bitmap too, or'ed over the devices inside
- * the level's exchange (gr_iter.or_bits): the union is the next pull's
- * frontier as it is, with no pass over the depths and no round of its
- * own; only a first pull after pushes or's in a round of its own. With
- * 1-hop proxies under selective exchange it pushes only. A push after pulls may claim proxies whose owners found them by pulling (their depths
- * here are stale); the owners' MIN keeps the depth they have. Pull
+ * device marks the vertices at the frontier's depth. Between devices under
+ * selective exchange (the default) with duplicate-all proxies (global ids)
+ * the same holds by construction: the source is seeded on every device,
+ * a push's claims go to every device (gr_iter.tell_all: its list whole to
+ * every peer, or its routed bitmap of global ids), and a pull's finds
+ * travel as a bitmap, or'ed over the devices inside the level's exchange
+ * (gr_iter.or_bits), the next pull's frontier as it is. With 1-hop
+ * proxies under selective exchange it pushes only. A push after pulls may
+ * claim copies whose owners found them by pulling (their depths here are
+ * stale); the owners' MIN keeps the depth they have. Pull
  * candidates are the owned vertices still unvisited, handed on from pull to
  * pull, so a pull never rescans what earlier pulls settled.
  * Edges are exact except after idempotent claims (--tune
@@ -39,10 +39,8 @@ typedef struct gr__dobfs_slice {
   int cur;
   gr_eid n_cand;
   gr_buffer bits;    /* the frontier as a bitmap (pull) */
-  gr_buffer owners;  /* between devices, duplicate-all proxies: the owner table */
-  const uint8_t *owner_table;
   bool can_pull;     /* every device can see the whole frontier */
-  bool or_bits;      /* ... by or'ing the devices' bitmaps of their own vertices */
+  bool or_bits;      /* ... between devices, duplicate-all proxies: pulls' finds or'ed, pushes told to all */
   gr_buffer visited; /* push's visited bitmap (gr_bfs_ctx.visited), or unallocated */
   bool pulled;       /* the last level pulled: the visited bitmap misses its finds */
   /* Between devices with or_bits: a pull's finds (published to the peers
@@ -80,7 +78,6 @@ static void dobfs_release(void *slice, gr_part *p) {
   gr_buffer_release(&s->bits);
   gr_buffer_release(&s->found);
   gr_buffer_release(&s->uni);
-  gr_buffer_release(&s->owners);
   gr_buffer_release(&s->visited);
   gr_bfs_loop_release(&s->loop);
   free(s);
@@ -102,10 +99,6 @@ static gr_status dobfs_init(void **slice, gr_part *p) {
   GR_CHECK(gr_host_calloc((void **)&s, 1, sizeof *s, "dobfs state"));
   s->or_bits = or_bits;
   s->can_pull = p->global_view || or_bits;
-  if (or_bits) {
-    gr_vid first = 0;
-    GR_CHECK_GOTO(gr_part_owners(p, &s->owners, &s->owner_table, &first), st, fail);
-  }
   s->mark_pred = p->opts->mark_pred;
   GR_CHECK_GOTO(gr_buffer_resize(&s->depth, p->dev, (size_t)n * sizeof(gr_svid), 0, "dobfs depths"), st, fail);
   if (s->mark_pred)
@@ -188,23 +181,21 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
   if (s->whole) {
     /* The last pull's finds, or'ed over the devices by its exchange. */
     frontier = s->uni.ptr;
-  } else if (s->or_bits && it->last_told_all) {
-    /* The last push's exchange told every device every vertex found (its
-     * claims routed into one bitmap of global ids, sent whole to every
-     * peer): each device marks them all, with no or-round. A vertex of an
-     * earlier level that some device claimed again (its copy there was
-     * stale) is marked too; its neighbours are all visited, so no
-     * candidate finds it through that mark. */
-    gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration, NULL, p->index};
-    gr_bitmap_args ba = {n, s->bits.ptr};
-    GR_CHECK(ops->frontier_bits(p->dev, p->ws, &ba, &dc));
   } else {
-    /* Between devices each marks the vertices it owns, and the bitmaps are
-     * or'ed in a round of their own. */
-    gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration, s->owner_table, p->index};
+    /* Every device knows every vertex of the frontier: on one device and
+     * under broadcast exchange by construction; between devices with
+     * duplicate-all proxies because the source is seeded on every device
+     * and every push's claims went to every device (gr_iter.tell_all, or
+     * one routed bitmap of global ids). A vertex of an earlier level that
+     * some device claimed again for this depth (its copy there was stale)
+     * is marked too; its neighbours are all visited, so no candidate finds
+     * it through that mark. */
+    if (s->or_bits && it->iteration > 0 && !it->last_told_all)
+      return gr_errorf(GR_ERR_INTERNAL, "dobfs: device %d pulls after a level whose claims did not reach every device",
+                       p->index);
+    gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration};
     gr_bitmap_args ba = {n, s->bits.ptr};
     GR_CHECK(ops->frontier_bits(p->dev, p->ws, &ba, &dc));
-    if (s->or_bits) GR_CHECK(gr_part_or_bits(p, s->bits.ptr, (gr_eid)words));
   }
   /* Peers read the last level's finds until its last barrier, passed. */
   if (s->or_bits) GR_CHECK(gr_device_memset(p->dev, s->found.ptr, 0, words * sizeof(uint32_t)));
@@ -280,10 +271,15 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
     return dobfs_pull(s, p, it, &c);
   }
   it->tag = 'P';
+  /* Between devices (duplicate-all proxies) a push's claims go to every
+   * device: a routed level's bitmap does already, a list is sent whole to
+   * every peer (lists are what is smaller than bitmaps), so that a pull
+   * after it marks its frontier with no or-round. */
+  it->tell_all = s->or_bits;
   const gr_eid bound = gr_bfs_push_bound(p, it, s->source_edges);
   GR_CHECK(gr_bfs_reserve(it->out, p, bound));
   if (s->pulled && c.visited) {
-    gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, 0, NULL, 0};
+    gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, 0};
     gr_bitmap_args ba = {n, c.visited};
     GR_CHECK(gr__dobfs_ops(p->dev)->visited_bits(p->dev, p->ws, &ba, &dc));
   }

@@ -17,19 +17,10 @@ extern "C" {
 typedef struct gr_dobfs_ctx {
   const gr_svid *depth; /* per local vertex */
   gr_svid level;        /* the current frontier's depth */
-  /* Between devices under selective exchange (duplicate-all proxies): the
-   * owner table, so that each device marks only the vertices it owns, whose
-   * depths it knows for sure (the devices' bitmaps are then or'ed: every
-   * device sees the whole frontier). NULL: every vertex. */
-  const uint8_t *owner;
-  int me;
 } gr_dobfs_ctx;
 
-/* The pull's frontier bitmap: the vertices at depth `level` (owned ones,
- * with an owner table). */
-GR_HD bool gr_dobfs_in_frontier(const gr_dobfs_ctx *c, gr_vid v) {
-  return c->depth[v] == c->level && (!c->owner || c->owner[v] == c->me);
-}
+/* The pull's frontier bitmap: the vertices at depth `level`. */
+GR_HD bool gr_dobfs_in_frontier(const gr_dobfs_ctx *c, gr_vid v) { return c->depth[v] == c->level; }
 
 /* Push's visited bitmap, from depth: a pull sets depths but not the bitmap
  * (a word shared by 32 vertices would cost an atomic per vertex found), so

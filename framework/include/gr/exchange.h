@@ -93,6 +93,9 @@ typedef struct gr_exchange_step {
    * lent (the next frontier is this device's; the others are the
    * messages). */
   bool routed;
+  /* gr_iter.tell_all: every output vertex goes to every peer, as under the
+   * broadcast exchange (duplicate-all proxies only). */
+  bool tell_all;
   /* gr_iter.or_bits, or_union and or_words. */
   const uint32_t *or_bits;
   uint32_t *or_union;
@@ -135,11 +138,6 @@ typedef struct gr_exchange_ops {
    * what its peers send into its copies. Calls gr_sync_wait on sync as
    * `exchange` does; adds its time and bytes to stats. */
   gr_status (*refresh)(void *local, gr_part *p, gr_sync *sync, const gr_refresh_args *a, gr_device_run_stats *stats);
-  /* Every device's bitmap of `words` 32-bit words (device memory) becomes
-   * the bitwise or of all devices' (gr_part_or_bits); called like
-   * refresh. */
-  gr_status (*or_bits)(void *local, gr_part *p, gr_sync *sync, uint32_t *bits, uint64_t words,
-                       gr_device_run_stats *stats);
   /* Optional (NULL: never routes): gr_part_route on this device alone. */
   gr_status (*route)(void *local, gr_part *p, gr_eid bound, const void *value, int value_bytes, gr_route *r);
 } gr_exchange_ops;

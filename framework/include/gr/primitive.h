@@ -187,13 +187,6 @@ gr_status gr_part_sum_double(gr_part *p, const double *local, double *total, int
  * gr_part_sum. One device: nothing to do. */
 gr_status gr_part_refresh(gr_part *p, void *const *arrays, int n_arrays, int elem_bytes);
 
-/* Every device's bitmap (`words` 32-bit words of device memory, the same
- * id space on every device: global ids, e.g. under duplicate-all proxies)
- * becomes the bitwise or of all devices' bitmaps: what each device marked
- * (a pull's frontier: the vertices each owns at one depth), known to all.
- * Called like gr_part_refresh. One device: nothing to do. */
-gr_status gr_part_or_bits(gr_part *p, uint32_t *bits, gr_eid words);
-
 /* Outputs routed as they are made. Between devices under selective
  * exchange, an iterate whose payload is uniform (one value, the same for
  * every vertex it outputs: BFS's next depth) may set each vertex it would
@@ -288,6 +281,12 @@ typedef struct gr_iter {
   const uint32_t *or_bits;
   uint32_t *or_union;
   uint64_t or_words;
+  /* To set, optional, under selective exchange with duplicate-all proxies
+   * (global ids): this iteration's output goes to every peer, as under
+   * the broadcast exchange, so that every device learns every vertex found
+   * (last_told_all at the next iteration); ignored when the outputs were
+   * routed (gr_iter.routed), whose bitmaps go to every peer already. */
+  bool tell_all;
   /* Several devices: the last iteration's exchange told every device every
    * vertex each device output (gr_exchange_step.told_all on all of them),
    * so each device holds the values the last iteration found. The same on
