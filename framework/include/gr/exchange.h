@@ -94,7 +94,8 @@ typedef struct gr_exchange_step {
    * messages). */
   bool routed;
   /* gr_iter.tell_all: every output vertex goes to every peer, as under the
-   * broadcast exchange (duplicate-all proxies only). */
+   * broadcast exchange (duplicate-all proxies only); a routed step's
+   * bitmaps go as they are (to every peer under duplicate-all proxies). */
   bool tell_all;
   /* gr_iter.or_bits, or_union and or_words. */
   const uint32_t *or_bits;
