@@ -176,6 +176,10 @@ typedef struct gr__xlocal {
    * it, so only values travel. */
   bool borders, borders_ready;
   gr_buffer bsend, brecv, rsend;
+  /* The owned vertices of bsend, each once (two devices: bsend itself). */
+  gr_buffer bowned;
+  const gr_vid *bowned_d;
+  uint64_t n_bowned;
   uint64_t send_begin[GR_COMM_MAX_DEVICES + 1], recv_begin[GR_COMM_MAX_DEVICES + 1];
   gr_vid *border_ids; /* host, while the lists are made */
   /* Routed outputs (gr_part_route), lent for the iteration that asked for
@@ -225,7 +229,7 @@ static void gr__detach(void *local, gr_part *p) {
   gr__xlocal *x = local;
   if (!x) return;
   gr_buffer *bufs[] = {&x->owner, &x->convert, &x->g2l, &x->cull, &x->recv, &x->counters, &x->bsend, &x->brecv,
-                       &x->rsend, &x->route};
+                       &x->bowned, &x->rsend, &x->route};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) gr_buffer_release(bufs[i]);
   for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
     gr_buffer_release(&x->list[j]);
@@ -935,7 +939,24 @@ static gr_status gr__borders_theirs(gr__xlocal *x, gr_part *p) {
     if (j != me)
       memcpy(ids + x->send_begin[j], c->border_ids[j] + c->border_begin[j][me],
              (x->send_begin[j + 1] - x->send_begin[j]) * sizeof *ids);
-  const gr_status st = gr__upload(&x->bsend, p->dev, ids, total * sizeof *ids, "border lists (owned)");
+  gr_status st = gr__upload(&x->bsend, p->dev, ids, total * sizeof *ids, "border lists (owned)");
+  x->bowned_d = x->bsend.ptr;
+  x->n_bowned = total;
+  if (st >= 0 && n > 2) {
+    /* A vertex that several peers copy is on several lists. */
+    uint8_t *seen = NULL;
+    st = gr_host_calloc((void **)&seen, p->sub->n_local ? p->sub->n_local : 1, 1, "border marks");
+    uint64_t k = 0;
+    for (uint64_t i = 0; i < total && st >= 0; i++)
+      if (!seen[ids[i]]) {
+        seen[ids[i]] = 1;
+        ids[k++] = ids[i];
+      }
+    free(seen);
+    if (st >= 0) st = gr__upload(&x->bowned, p->dev, ids, k * sizeof *ids, "border lists (owned, once)");
+    x->bowned_d = x->bowned.ptr;
+    x->n_bowned = k;
+  }
   free(ids);
   return st;
 }
@@ -1064,6 +1085,18 @@ static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_re
   return gr__direct(x, p, sync, stats, st, t0, gr__refresh_apply, a, NULL);
 }
 
+static gr_status gr__borders(void *local, gr_part *p, gr_borders *b) {
+  gr__xlocal *x = local;
+  if (!x->borders_ready)
+    return gr_errorf(GR_ERR_INTERNAL, "device %d: border lists asked for before they were made", x->me);
+  (void)p;
+  b->copies = x->brecv.ptr;
+  b->n_copies = x->recv_begin[x->n];
+  b->owned = x->bowned_d;
+  b->n_owned = x->n_bowned;
+  return GR_SUCCESS;
+}
+
 static gr_status gr__prepare(void *local, gr_part *p, gr_sync *sync) {
   gr__xlocal *x = local;
   if (x->borders && !x->borders_ready) GR_CHECK(gr__borders_make(x, p, sync));
@@ -1078,4 +1111,4 @@ static gr_status gr__prepare(void *local, gr_part *p, gr_sync *sync) {
 }
 
 const gr_exchange_ops gr_comm_exchange_ops = {gr__attach, gr__exchange, gr__detach, gr__prepare, gr__refresh,
-                                              gr__route};
+                                              gr__route, gr__borders};

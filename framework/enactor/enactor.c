@@ -298,6 +298,16 @@ gr_status gr_part_refresh(gr_part *p, void *const *arrays, int n_arrays, int ele
   return st;
 }
 
+gr_status gr_part_borders(gr_part *p, gr_borders *b) {
+  memset(b, 0, sizeof *b);
+  if (!p->sync) return GR_SUCCESS;
+  struct gr_enactor *e = p->sync->e;
+  if (!e->cfg.exchange->borders || !e->cfg.prim->refreshes_copies)
+    return gr_errorf(GR_ERR_INTERNAL, "%s asks for border lists but %s", e->cfg.prim->name,
+                     e->cfg.exchange->borders ? "its spec does not set refreshes_copies" : "the exchange has none");
+  return e->cfg.exchange->borders(e->slots[p->sync->index].xlocal, p, b);
+}
+
 gr_status gr_part_route(gr_part *p, gr_eid bound, const void *value, int value_bytes, gr_route *r) {
   memset(r, 0, sizeof *r);
   if (!p->sync) return GR_SUCCESS;

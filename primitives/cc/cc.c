@@ -216,8 +216,9 @@ static gr_status gr__cc_local(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ct
 static gr_status gr__cc_largest_agree(gr__cc_slice *s, gr_part *p, bool *agree) {
   gr_eid mine_lo = UINT64_MAX, mine_hi = UINT64_MAX;
   if (s->largest >= 0) {
+    /* A root's best is its tree's label (its own label may lag, below). */
     gr_svid l = -1;
-    GR_CHECK(gr_device_copy(p->dev, &l, (const gr_svid *)s->label.ptr + s->largest, sizeof l, GR_COPY_D2H));
+    GR_CHECK(gr_device_copy(p->dev, &l, (const gr_svid *)s->best.ptr + s->largest, sizeof l, GR_COPY_D2H));
     mine_lo = (gr_eid)l;
     mine_hi = UINT64_MAX - (gr_eid)l;
   }
@@ -225,6 +226,24 @@ static gr_status gr__cc_largest_agree(gr__cc_slice *s, gr_part *p, bool *agree) 
   GR_CHECK(gr_part_min(p, mine_lo, &lo));
   GR_CHECK(gr_part_min(p, mine_hi, &hi));
   *agree = lo == UINT64_MAX || lo == UINT64_MAX - hi;
+  return GR_SUCCESS;
+}
+
+/* take_label over `list` (NULL: every local vertex): class 0 (copies that
+ * changed) into the output, class 1 (owned ones) into rest. */
+static gr_status gr__cc_take(gr__cc_slice *s, gr_part *p, gr_iter *it, const gr_cc_ctx *c, const gr_vid *list,
+                             gr_eid n, gr_eid *copies, gr_eid *owned) {
+  gr_split_args sp;
+  memset(&sp, 0, sizeof sp);
+  sp.in = list;
+  sp.n_in = n;
+  sp.out[0] = gr_frontier_items(it->out) + *copies;
+  sp.out_capacity[0] = gr_frontier_capacity(it->out) - *copies;
+  sp.out[1] = (gr_vid *)s->rest.ptr + *owned;
+  sp.out_capacity[1] = p->sub->n_local - *owned;
+  GR_CHECK(gr__cc_ops(p->dev)->take_label(p->dev, p->ws, &sp, c));
+  *copies += sp.n_out[0];
+  *owned += sp.n_out[1];
   return GR_SUCCESS;
 }
 
@@ -236,6 +255,16 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
   it->out->size = 0;
   gr_cc_ctx c = gr__cc_ctx(s, p);
   gr_for_each_args all = {NULL, n};
+  /* A label round passes over the vertices whose labels can move the
+   * others': the border lists (gr_part_borders: the copies, which the
+   * refresh changes and whose changes go to their owners, and the owned
+   * vertices that others copy, which the exchange lowers and the refresh
+   * reads). Any other vertex's label stays behind its root's best until the
+   * run ends, when one pass brings every label up. The first iteration,
+   * and one whose repair links trees anew, pass over every vertex. */
+  bool whole = it->iteration == 0;
+  gr_borders b;
+  memset(&b, 0, sizeof b);
   if (it->iteration == 0) {
     s->repair = s->repaired = false;
     GR_CHECK(gr__cc_local(s, p, it, &c));
@@ -245,44 +274,70 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
     if (p->local_to_global) GR_CHECK(ops->best_of_tree(p->dev, p->ws, &all, &c));
   } else {
     if (!s->multi) return GR_SUCCESS;
+    GR_CHECK(gr_part_borders(p, &b));
     if (s->repair) {
-      /* The votes found different components: every arc is linked. */
+      /* The votes found different components: every arc is linked, and
+       * every label is brought up first, so that the roots of the trees
+       * it joins start from their trees' labels. */
+      gr_eid cp = 0, ow = 0;
+      GR_CHECK(gr__cc_take(s, p, it, &c, NULL, n, &cp, &ow));
       s->repair = false;
       s->repaired = true;
+      whole = true;
       c.largest = -1;
       GR_CHECK(gr__cc_rest(s, p, it, &c));
     }
     /* Copies take their owners' labels (never higher: a copy whose label
      * fell went to its owner, whose MIN took it), then every root the
-     * smallest label of its tree. */
+     * smallest label of its tree: the labels that fell are the copies'
+     * and those of the owned vertices the exchange lowered (the input). */
     void *arrays[1] = {s->label.ptr};
     GR_CHECK(gr_part_refresh(p, arrays, 1, (int)sizeof(gr_svid)));
-    GR_CHECK(ops->lower_root(p->dev, p->ws, &all, &c));
+    if (whole) {
+      GR_CHECK(ops->lower_root(p->dev, p->ws, &all, &c));
+    } else {
+      gr_for_each_args in = {gr_frontier_items(it->in), it->in->size};
+      gr_for_each_args cp = {b.copies, b.n_copies};
+      if (in.n) GR_CHECK(ops->lower_root(p->dev, p->ws, &in, &c));
+      if (cp.n) GR_CHECK(ops->lower_root(p->dev, p->ws, &cp, &c));
+    }
   }
   /* Proxies that changed go to their owners; owned vertices that changed
    * are counted (their copies take them at the next refresh). */
-  gr_split_args sp;
-  memset(&sp, 0, sizeof sp);
-  sp.n_in = n;
-  sp.out[0] = gr_frontier_items(it->out);
-  sp.out_capacity[0] = gr_frontier_capacity(it->out);
-  sp.out[1] = s->rest.ptr;
-  sp.out_capacity[1] = n;
-  GR_CHECK(ops->take_label(p->dev, p->ws, &sp, &c));
-  it->out->size = sp.n_out[0];
+  gr_eid copies = 0, owned = 0;
+  if (whole) {
+    GR_CHECK(gr__cc_take(s, p, it, &c, NULL, n, &copies, &owned));
+  } else {
+    if (b.n_copies) GR_CHECK(gr__cc_take(s, p, it, &c, b.copies, b.n_copies, &copies, &owned));
+    if (b.n_owned) GR_CHECK(gr__cc_take(s, p, it, &c, b.owned, b.n_owned, &copies, &owned));
+  }
+  it->out->size = copies;
   gr_eid changed = 0;
-  GR_CHECK(gr_part_sum(p, sp.n_out[0] + sp.n_out[1], &changed));
-  if (changed || s->repaired) {
-    it->pending = changed ? 1 : 0;
+  GR_CHECK(gr_part_sum(p, copies + owned, &changed));
+  bool done = !changed && s->repaired;
+  if (!changed && !s->repaired) {
+    bool agree = true;
+    GR_CHECK(gr__cc_largest_agree(s, p, &agree));
+    if (!agree) {
+      gr_log(GR_LOG_INFO, GR_SUBSYS_PRIM, "cc: device %d: the largest trees' labels differ between devices; "
+             "linking the arcs they skipped", p->index);
+      s->repair = true;
+      it->pending = 1;
+    }
+    done = agree;
+  }
+  if (!done) {
+    if (changed) it->pending = 1;
     return GR_SUCCESS;
   }
-  bool agree = true;
-  GR_CHECK(gr__cc_largest_agree(s, p, &agree));
-  if (!agree) {
-    gr_log(GR_LOG_INFO, GR_SUBSYS_PRIM, "cc: device %d: the largest trees' labels differ between devices; linking "
-           "the arcs they skipped", p->index);
-    s->repair = true;
-    it->pending = 1;
+  /* No label moves any more: every label takes its root's (no copy
+   * changes here, every copy having passed over in each round). */
+  if (!whole) {
+    gr_eid cp = 0, ow = 0;
+    GR_CHECK(gr__cc_take(s, p, it, &c, NULL, n, &cp, &ow));
+    if (cp)
+      return gr_errorf(GR_ERR_INTERNAL, "cc: device %d: %llu copies changed after the labels settled", p->index,
+                       (unsigned long long)cp);
   }
   return GR_SUCCESS;
 }

@@ -141,6 +141,9 @@ typedef struct gr_exchange_ops {
   gr_status (*refresh)(void *local, gr_part *p, gr_sync *sync, const gr_refresh_args *a, gr_device_run_stats *stats);
   /* Optional (NULL: never routes): gr_part_route on this device alone. */
   gr_status (*route)(void *local, gr_part *p, gr_eid bound, const void *value, int value_bytes, gr_route *r);
+  /* Optional (NULL: none): the border lists `refresh` uses
+   * (gr_part_borders), once they are made. */
+  gr_status (*borders)(void *local, gr_part *p, gr_borders *b);
 } gr_exchange_ops;
 
 #ifdef __cplusplus

@@ -187,6 +187,20 @@ gr_status gr_part_sum_double(gr_part *p, const double *local, double *total, int
  * gr_part_sum. One device: nothing to do. */
 gr_status gr_part_refresh(gr_part *p, void *const *arrays, int n_arrays, int elem_bytes);
 
+/* The vertices a refresh moves (device lists of local ids, valid for the
+ * problem's life): this device's copies of other devices' vertices, and
+ * its owned vertices that other devices copy, each once. Only they change
+ * in a refresh, and only the owned ones receive what copies send to their
+ * owners. One device: both empty. For primitives with refreshes_copies,
+ * from the first iteration on. */
+typedef struct gr_borders {
+  const gr_vid *copies;
+  gr_eid n_copies;
+  const gr_vid *owned;
+  gr_eid n_owned;
+} gr_borders;
+gr_status gr_part_borders(gr_part *p, gr_borders *b);
+
 /* Outputs routed as they are made. Between devices under selective
  * exchange, an iterate whose payload is uniform (one value, the same for
  * every vertex it outputs: BFS's next depth) may set each vertex it would
