@@ -34,7 +34,10 @@
  *     copies of them (gr_part_refresh), so that a label reaches every tree
  *     a vertex is in, on any device;
  *   - lowers every root to the smallest label in its tree and gives every
- *     vertex its root's label.
+ *     vertex of the border lists (gr_part_borders: the copies, and the
+ *     owned vertices that other devices copy) its root's label; no other
+ *     label can move another device's, so theirs follow their roots in one
+ *     pass when the run ends (and before the repair below).
  * Labels then are the smallest id of each component of the arcs linked on
  * some device. An arc is linked on neither side only when both ends were
  * in their devices' largest trees (each side skipped it); when every
