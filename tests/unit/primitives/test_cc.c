@@ -164,6 +164,83 @@ static gr_svid *run_cc(gr_subgraph *const *subs, int devices, int threads, const
   return first;
 }
 
+/* CC with gr_part_borders checked at every iteration (CPU devices: the
+ * lists are host memory): each copy is a vertex another device owns, each
+ * owned entry one this device owns, each once; and some device has some. */
+static int borders_seen;
+static gr_status checked_iterate(void *slice, gr_part *p, gr_iter *it) {
+  gr_borders b;
+  GR_CHECK(gr_part_borders(p, &b));
+  const gr_subgraph *sub = p->sub;
+  uint8_t *seen = calloc(sub->n_local ? sub->n_local : 1, 1);
+  ck_assert_ptr_nonnull(seen);
+  for (gr_eid k = 0; k < b.n_copies + b.n_owned; k++) {
+    const bool copy = k < b.n_copies;
+    const gr_vid v = copy ? b.copies[k] : b.owned[k - b.n_copies];
+    ck_assert_uint_lt(v, sub->n_local);
+    ck_assert_msg(gr_subgraph_owns(sub, v) != copy, "device %d: %s %llu", p->index, copy ? "copy" : "owned",
+                  (unsigned long long)v);
+    ck_assert_msg(!seen[v], "device %d: vertex %llu listed twice", p->index, (unsigned long long)v);
+    seen[v] = 1;
+  }
+  free(seen);
+  if (b.n_copies && b.n_owned) __atomic_store_n(&borders_seen, 1, __ATOMIC_RELAXED);
+  return gr_cc_primitive.iterate(slice, p, it);
+}
+
+START_TEST(border_lists_hold_each_copy_and_copied_vertex_once) {
+  gr_primitive checked = gr_cc_primitive;
+  checked.iterate = checked_iterate;
+  gr_graph *g = gr_test_generated("kron:10:8");
+  gr_subgraph *sub = NULL;
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  gr_svid *expect = run_cc(&sub, 1, 1, NULL, NULL, NULL, false);
+  gr_subgraph_destroy(&sub);
+  static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+  for (int devices = 2; devices <= 4; devices++)
+    for (int x = 0; x < 2; x++) {
+      gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+      po.parts = devices;
+      po.threads = 1;
+      gr_partition *part = NULL;
+      ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+      gr_subgraph **subs = NULL;
+      ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
+      gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
+      gr_comm *comm = NULL;
+      ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
+      gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+      gr_enactor_config cfg = {.prim = &checked,
+                               .opts = &o,
+                               .backend = GR_BACKEND_CPU,
+                               .n_devices = devices,
+                               .cpu_threads = 2,
+                               .mem = GR_MEM_POLICY_INIT,
+                               .subs = subs,
+                               .exchange = &gr_comm_exchange_ops,
+                               .exchange_shared = comm};
+      gr_enactor *e = NULL;
+      ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+      borders_seen = 0;
+      gr_run_args a = {0, 0, NULL, 0};
+      gr_run_stats st;
+      ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+      gr_run_stats_free(&st);
+      ck_assert_int_eq(borders_seen, 1);
+      gr_result r = GR_RESULT_INIT;
+      ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
+      ck_assert_int_eq(memcmp(r.values, expect, (size_t)r.n * sizeof(gr_svid)), 0);
+      gr_result_free(&r);
+      gr_enactor_destroy(&e);
+      gr_comm_destroy(&comm);
+      gr_subgraphs_destroy(&subs, devices);
+      gr_partition_destroy(&part);
+    }
+  free(expect);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 static gr_svid *run_one_device(gr_graph *g, int threads, int *iterations, bool packed) {
   gr_subgraph *sub = NULL;
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
@@ -326,6 +403,7 @@ int main(void) {
   tcase_set_timeout(multi, 900);
   tcase_add_test(multi, several_devices_equal_one_device);
   tcase_add_test(multi, a_label_crosses_every_device_of_a_path);
+  tcase_add_test(multi, border_lists_hold_each_copy_and_copied_vertex_once);
   suite_add_tcase(s, multi);
   return gr_test_run_suite(s, 0);
 }
