@@ -1086,10 +1086,10 @@ static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_re
 }
 
 static gr_status gr__borders(void *local, gr_part *p, gr_borders *b) {
+  (void)p;
   gr__xlocal *x = local;
   if (!x->borders_ready)
     return gr_errorf(GR_ERR_INTERNAL, "device %d: border lists asked for before they were made", x->me);
-  (void)p;
   b->copies = x->brecv.ptr;
   b->n_copies = x->recv_begin[x->n];
   b->owned = x->bowned_d;
