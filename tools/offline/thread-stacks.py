@@ -123,7 +123,12 @@ def read(pid, binary):
                 continue
             words = (int.from_bytes(data[i:i + 8], 'little') for i in range(0, len(data) - 7, 8))
             hits = [(a, w[0], w[1]) for a, w in ((a, where(a)) for a in words) if w]
-            ours = [hex(off) for _, path, off in hits if is_binary(path)][:40]
+            ours = [hex(off) for _, path, off in hits if is_binary(path)]
+            # Stale words crowd a scan (deep ones under the sanitizers), and
+            # the thread's entry (main, gr__slot_main) lies at the stack's
+            # far end: keep the nearest words and the outermost ones.
+            if len(ours) > 48:
+                ours = ours[:36] + ours[-12:]
             theirs = [(a, path) for a, path, _ in hits if not is_binary(path)]
             if theirs:
                 print('  library words:', ' <- '.join(lib_name(a) for a, _ in theirs[:8]))
@@ -131,10 +136,20 @@ def read(pid, binary):
             for _, path in theirs:
                 libs[os.path.basename(path)] = libs.get(os.path.basename(path), 0) + 1
             if ours:
-                out = subprocess.run(['addr2line', '-f', '-C', '-e', binary] + ours,
+                # -i: a word inside a function that others were inlined into
+                # names the inlined ones and then it (gr__slot_run inlined
+                # into gr__slot_main); -a marks where each word's names start.
+                out = subprocess.run(['addr2line', '-a', '-i', '-f', '-C', '-e', binary] + ours,
                                      capture_output=True, text=True).stdout.split('\n')
-                names = [out[k] for k in range(0, len(out) - 1, 2)]
-                print('  ' + ' <- '.join(n for n in names if n and n != '??'))
+                names, k = [], 0
+                while k < len(out):
+                    if out[k].startswith('0x'):
+                        k += 1
+                        continue
+                    if out[k] and out[k] != '??':
+                        names.append(out[k])
+                    k += 2
+                print('  ' + ' <- '.join(names))
             print('  libs:', ' '.join(f'{k}:{v}' for k, v in
                                       sorted(libs.items(), key=lambda kv: -kv[1])[:6]))
 
