@@ -74,6 +74,7 @@ typedef struct gr__slot {
   bool converged[2]; /* by iteration parity, as iter_edges */
   gr_eid pending[2];  /* gr_iter.pending, by iteration parity */
   bool told_all[2];   /* gr_exchange_step.told_all, by iteration parity */
+  gr_eid tally[2][GR_ITER_TALLIES]; /* gr_iter.tally, by iteration parity */
   gr_eid next_edges[2]; /* out-edges of the next frontier, as the exchange measured them */
   gr_eid next_max_degree;
   gr_eid edges;
@@ -691,6 +692,7 @@ static void gr__slot_loop(gr__slot *s) {
 
   gr_eid global_in = 0, global_in_edges = 0;
   bool measured = false, told_all = false;
+  gr_eid last_tally[GR_ITER_TALLIES] = {0}, last_pending = 0;
   for (int i = 0; i < e->n; i++) global_in += e->slots[i].in_size;
   int max_iter = e->opts.max_iterations;
   s->sum_calls = 0;
@@ -712,6 +714,8 @@ static void gr__slot_loop(gr__slot *s) {
     it.out = out;
     it.global_in = global_in;
     it.last_told_all = told_all;
+    memcpy(it.last_tally, last_tally, sizeof last_tally);
+    it.last_pending = last_pending;
     if (!multi) it.max_levels = max_iter > 0 ? max_iter - iter : 0;
     if (measured) {
       it.in_measured = true;
@@ -782,14 +786,26 @@ static void gr__slot_loop(gr__slot *s) {
       s->next_edges[cell] = x.next_edges;
       s->next_max_degree = x.next_max_degree;
       s->told_all[cell] = x.told_all;
+      if (prim->arrived && st >= 0 && !failed) {
+        /* What arrived, counted before the barrier that sums the counts. */
+        const double ta = gr_time_now();
+        const double wa = s->sync.waited_ms;
+        st = prim->arrived(s->slice, &s->part, &it, next);
+        s->rs.compute_ms += (gr_time_now() - ta) * 1e3 - (s->sync.waited_ms - wa);
+        if (st < 0) gr__fail(e, s->index, st);
+      }
       s->cur = (s->cur + 2) % 3;
     } else {
       s->out_size = out->size;
       s->cur = (s->cur + 1) % 3;
     }
+    /* The tallies as iterate and arrived left them (arrived runs after
+     * the exchange, before this barrier). */
+    memcpy(s->tally[cell], it.tally, sizeof it.tally);
     if (gr_sync_wait(&s->sync)) return;
     global_in = 0;
     global_in_edges = 0;
+    memset(last_tally, 0, sizeof last_tally);
     measured = multi;
     told_all = multi;
     gr_eid global_pending = 0;
@@ -804,7 +820,9 @@ static void gr__slot_loop(gr__slot *s) {
       global_pending += e->slots[i].pending[cell];
       global_in_edges += e->slots[i].next_edges[cell];
       told_all = told_all && e->slots[i].told_all[cell];
+      for (int k = 0; k < GR_ITER_TALLIES; k++) last_tally[k] += e->slots[i].tally[cell][k];
     }
+    last_pending = global_pending;
     if (s->index == 0 && e->stats) {
       /* Levels one device-side loop ran at once: the first carries the
        * loop's edges and time, the others are tagged 'L'. */

@@ -43,6 +43,15 @@ typedef struct gr__sssp_slice {
   gr_eid *host_sizes;
   gr_buffer pile_count;
   bool left;
+  /* Between devices: the input was split when it arrived (sssp_arrived),
+   * taken_near of it in the bucket, room as gr__sssp_take set it. */
+  bool taken;
+  gr_eid taken_near, room;
+  /* Between devices: the last iteration's figures wait for their sums
+   * (the barrier that ended it), recorded at the next iteration or at
+   * extract. */
+  bool owed;
+  gr_eid last_near, last_pile;
 } gr__sssp_slice;
 
 const gr_sssp_ops *gr__sssp_ops(const gr_device *dev) {
@@ -216,6 +225,7 @@ static gr_status sssp_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fr
   s->cur = 0;
   s->series_len = 0;
   s->left = false;
+  s->taken = s->owed = false;
   /* The first bucket is [0, delta). */
   s->split = gr_sssp_next_split(s->delta, 0.0f);
   gr_sssp_ctx c = gr__sssp_ctx(s, p, 0);
@@ -326,43 +336,80 @@ static gr_status gr__sssp_loop(gr__sssp_slice *s, gr_part *p, gr_iter *it, gr_ss
   return GR_SUCCESS;
 }
 
+/* Step 1, the input: what peers improved written into the distances (with
+ * predecessors), then split into the near bucket and new far-pile entries.
+ * *near_n: the bucket's size. */
+static gr_status gr__sssp_take(gr__sssp_slice *s, gr_part *p, gr_frontier *in, gr_eid *near_n) {
+  const gr_sssp_ops *ops = gr__sssp_ops(p->dev);
+  const gr_vid n = p->sub->n_local;
+  /* Near and pile entries are distinct owned vertices. */
+  gr_eid room = s->pile_n + in->size;
+  if (room > n) room = n;
+  s->room = room;
+  const size_t room_bytes = (size_t)(room ? room : 1) * sizeof(gr_vid);
+  s->pile[s->cur].size = (size_t)s->pile_n * sizeof(gr_vid);  // the live part, as below
+  GR_CHECK(gr_buffer_reserve(&s->pile[s->cur], p->dev, room_bytes, 1, &p->mem, 0, "sssp far pile"));
+  GR_CHECK(gr_buffer_reserve(&s->near, p->dev, room_bytes, 0, &p->mem, 0, "sssp near bucket"));
+  /* The split reads neither the iteration nor its bucket's lower end. */
+  gr_sssp_ctx c = gr__sssp_ctx(s, p, 0);
+  /* Between devices, what peers improved arrived in the exchange's arrays. */
+  if (s->mark_pred && p->count > 1 && in->size) {
+    gr_for_each_args fa = {gr_frontier_items(in), in->size};
+    GR_CHECK(ops->absorb(p->dev, p->ws, &fa, &c));
+  }
+  gr_split_args sa;
+  memset(&sa, 0, sizeof sa);
+  sa.in = gr_frontier_items(in);
+  sa.n_in = in->size;
+  sa.out[0] = s->near.ptr;
+  sa.out_capacity[0] = room;
+  sa.out[1] = (gr_vid *)s->pile[s->cur].ptr + s->pile_n;
+  sa.out_capacity[1] = room - s->pile_n;
+  GR_CHECK(ops->split_input(p->dev, p->ws, &sa, &c));
+  *near_n = sa.n_out[0];
+  s->pile_n += sa.n_out[1];
+  return GR_SUCCESS;
+}
+
+/* Between devices, as soon as the exchange built the next input: step 1
+ * for the next iteration, whose bucket's size then rides the barrier that
+ * ends this one (gr_iter.tally[0]) instead of a gr_part_sum of its own. */
+static gr_status sssp_arrived(void *slice, gr_part *p, gr_iter *it, gr_frontier *next) {
+  gr__sssp_slice *s = slice;
+  GR_CHECK(gr__sssp_take(s, p, next, &s->taken_near));
+  s->taken = true;
+  it->tally[0] = s->taken_near;
+  return GR_SUCCESS;
+}
+
 static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr__sssp_slice *s = slice;
   const gr_sssp_ops *ops = gr__sssp_ops(p->dev);
   const gr_vid n = p->sub->n_local;
   if (gr_frontier_capacity(it->out) < n) GR_CHECK(gr_frontier_reserve(it->out, p->dev, n, 0, &p->mem));
-  /* Near and pile entries are distinct owned vertices. */
-  gr_eid room = s->pile_n + it->in->size;
-  if (room > n) room = n;
-  const size_t room_bytes = (size_t)(room ? room : 1) * sizeof(gr_vid);
-  s->pile[s->cur].size = (size_t)s->pile_n * sizeof(gr_vid);  // the live part, as above
-  GR_CHECK(gr_buffer_reserve(&s->pile[s->cur], p->dev, room_bytes, 1, &p->mem, 0, "sssp far pile"));
-  GR_CHECK(gr_buffer_reserve(&s->near, p->dev, room_bytes, 0, &p->mem, 0, "sssp near bucket"));
-  gr_vid *near = s->near.ptr;
-  gr_sssp_ctx c = gr__sssp_ctx(s, p, it->iteration);
-  /* Between devices, what peers improved arrived in the exchange's arrays. */
   const bool exchanged = s->mark_pred && p->count > 1;
-  if (exchanged && it->in->size) {
-    gr_for_each_args fa = {gr_frontier_items(it->in), it->in->size};
-    GR_CHECK(ops->absorb(p->dev, p->ws, &fa, &c));
+  /* The last iteration's figures, summed at the barrier that ended it. */
+  if (s->owed) {
+    if (p->index == 0) gr__sssp_record(s, it->last_tally[1], it->last_pending);
+    s->owed = false;
   }
 
-  /* 1. The input: near bucket or far pile. */
-  gr_split_args sa;
-  memset(&sa, 0, sizeof sa);
-  sa.in = gr_frontier_items(it->in);
-  sa.n_in = it->in->size;
-  sa.out[0] = near;
-  sa.out_capacity[0] = room;
-  sa.out[1] = (gr_vid *)s->pile[s->cur].ptr + s->pile_n;
-  sa.out_capacity[1] = room - s->pile_n;
-  GR_CHECK(ops->split_input(p->dev, p->ws, &sa, &c));
-  gr_eid near_n = sa.n_out[0];
-  s->pile_n += sa.n_out[1];
+  /* 1. The input: near bucket or far pile (split when it arrived, between
+   * devices after the first iteration). */
+  gr_eid near_n = 0, near_all = 0;
+  if (s->taken) {
+    s->taken = false;
+    near_n = s->taken_near;
+    near_all = it->last_tally[0];
+  } else {
+    GR_CHECK(gr__sssp_take(s, p, it->in, &near_n));
+    GR_CHECK(gr_part_sum(p, near_n, &near_all));
+  }
+  const gr_eid room = s->room;
+  gr_vid *near = s->near.ptr;
+  gr_sssp_ctx c = gr__sssp_ctx(s, p, it->iteration);
 
   /* 2. No near vertex anywhere: the next bucket, from the pile. */
-  gr_eid near_all = 0;
-  GR_CHECK(gr_part_sum(p, near_n, &near_all));
   if (near_all == 0) {
     float least = INFINITY;
     if (s->pile_n) GR_CHECK(ops->pile_min(p->dev, p->ws, s->pile[s->cur].ptr, s->pile_n, &c, &least));
@@ -425,11 +472,16 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
     }
   }
   it->pending = s->pile_n;
-
-  gr_eid far_all = s->pile_n;
-  near_all = near_n;
-  if (p->count > 1) GR_CHECK(gr__sssp_totals(p, near_n, s->pile_n, &near_all, &far_all));
-  if (p->index == 0) gr__sssp_record(s, near_all, far_all);
+  if (p->count > 1) {
+    /* Summed at the barrier that ends the iteration (the pile as pending),
+     * recorded at the next one or at extract. */
+    it->tally[1] = near_n;
+    s->last_near = near_n;
+    s->last_pile = s->pile_n;
+    s->owed = true;
+  } else if (p->index == 0) {
+    gr__sssp_record(s, near_n, s->pile_n);
+  }
   return GR_SUCCESS;
 }
 
@@ -448,6 +500,14 @@ static gr_status sssp_payload(void *slice, gr_part *p, gr_payload *out) {
 
 static gr_status sssp_extract(void *slice, gr_part *p, gr_result *r) {
   gr__sssp_slice *s = slice;
+  if (s->owed) {
+    /* The last iteration's figures: no iteration came after to read their
+     * sums. Every device owes them alike. */
+    gr_eid near_all = 0, far_all = 0;
+    GR_CHECK(gr__sssp_totals(p, s->last_near, s->last_pile, &near_all, &far_all));
+    if (p->index == 0) gr__sssp_record(s, near_all, far_all);
+    s->owed = false;
+  }
   if (s->mark_pred) {
     gr_sssp_ctx c = gr__sssp_ctx(s, p, 0);
     gr_for_each_args all = {NULL, p->sub->n_local};
@@ -493,6 +553,7 @@ const gr_primitive gr_sssp_primitive = {
     .reset = sssp_reset,
     .iterate = sssp_iterate,
     .converged = NULL,
+    .arrived = sssp_arrived,
     .payload = sssp_payload,
     .extract = sssp_extract,
     .prepare = gr_sssp_prepare,

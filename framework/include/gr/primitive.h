@@ -243,6 +243,8 @@ gr_status gr_part_gather_float(gr_part *p, const float *values, float *global);
 /* gr_part_gather_svid for double values (e.g. centralities, path counts). */
 gr_status gr_part_gather_double(gr_part *p, const double *values, double *global);
 
+enum { GR_ITER_TALLIES = 2 };
+
 typedef struct gr_iter {
   int iteration;         /* 0 for the first */
   gr_frontier *in;       /* this iteration's frontier, local ids */
@@ -306,6 +308,14 @@ typedef struct gr_iter {
    * so each device holds the values the last iteration found. The same on
    * every device. */
   bool last_told_all;
+  /* To set, optional (by iterate or arrived): counts the barrier that ends
+   * the iteration sums over the devices, with no barrier of their own. The
+   * next iteration reads the sums in last_tally, and the sum of
+   * gr_iter.pending in last_pending (several devices or one; zero at the
+   * first iteration). */
+  gr_eid tally[GR_ITER_TALLIES];
+  gr_eid last_tally[GR_ITER_TALLIES];
+  gr_eid last_pending;
 } gr_iter;
 
 enum { GR_MAX_PAYLOADS = 4 };
@@ -431,6 +441,14 @@ typedef struct gr_primitive {
    * pending work are empty); a decision taken from a global measure
    * (gr_part_sum_double) is the same on every device. */
   bool (*converged)(const void *slice, const gr_part *p, const gr_iter *it);
+  /* Optional, between devices: after the exchange built `next` (the next
+   * iteration's input) and before the barrier that ends the iteration, so
+   * that what it counts of the input rides that barrier (gr_iter.tally)
+   * instead of a gr_part_sum of the next iterate (sssp: the split of the
+   * input into bucket and pile, and the bucket's size). It must not call
+   * gr_part_sum or any other step that meets the other devices. Not
+   * called when this device's iterate or exchange failed. */
+  gr_status (*arrived)(void *slice, gr_part *p, gr_iter *it, gr_frontier *next);
   /* The payload arrays of this run (multi-device runs; e.g. predecessors
    * only with --mark-pred). */
   gr_status (*payload)(void *slice, gr_part *p, gr_payload *out);

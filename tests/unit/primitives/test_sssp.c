@@ -461,6 +461,21 @@ static void run_sssp(gr_graph *g, gr_subgraph *const *subs, int devices, int thr
     ck_assert_int_eq(r.extra.n_series, 3);
     ck_assert_int_eq(r.extra.series_len, st.iterations);
     ck_assert(r.extra.series[0][0] == 1.0); /* the first bucket is the source */
+    /* A run ends when no pile holds a vertex (no limit here). */
+    ck_assert(r.extra.series[1][r.extra.series_len - 1] == 0.0);
+    if (devices > 1) {
+      /* Two barriers an iteration between devices (the exchange's, the one
+       * that ends it), which carry the next bucket's size and the figures;
+       * a new bucket adds the piles' minimum (as may a last look at piles
+       * of stale entries), the first iteration the sum of its bucket, and
+       * the run its end. */
+      int changes = 0;
+      for (int i = 1; i < r.extra.series_len; i++) changes += r.extra.series[2][i] != r.extra.series[2][i - 1];
+      for (int d = 0; d < devices; d++)
+        ck_assert_msg(st.devices[d].barriers <= (uint64_t)(2 * st.iterations + changes + 4),
+                      "device %d passed %llu barriers in %d iterations with %d new buckets", d,
+                      (unsigned long long)st.devices[d].barriers, st.iterations, changes);
+    }
     gr_run_stats_free(&st);
     out->dist[k] = r.values;
     out->pred[k] = r.preds;
