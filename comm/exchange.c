@@ -176,6 +176,11 @@ typedef struct gr__xlocal {
    * it, so only values travel. */
   bool borders, borders_ready;
   gr_buffer bsend, brecv, rsend;
+  /* gr_part_refresh_some: the changed owned vertices' bits, the selected
+   * entries' ids (per peer, as the send buffer), and the copies written
+   * here (rwritten_n of them so far in this refresh). */
+  gr_buffer rmark, rids, rwritten;
+  uint64_t rwritten_n;
   /* The owned vertices of bsend, each once (two devices: bsend itself). */
   gr_buffer bowned;
   const gr_vid *bowned_d;
@@ -229,7 +234,7 @@ static void gr__detach(void *local, gr_part *p) {
   gr__xlocal *x = local;
   if (!x) return;
   gr_buffer *bufs[] = {&x->owner, &x->convert, &x->g2l, &x->cull, &x->recv, &x->counters, &x->bsend, &x->brecv,
-                       &x->bowned, &x->rsend, &x->route};
+                       &x->bowned, &x->rsend, &x->route, &x->rmark, &x->rids, &x->rwritten};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) gr_buffer_release(bufs[i]);
   for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
     gr_buffer_release(&x->list[j]);
@@ -1060,6 +1065,113 @@ static gr_status gr__refresh_apply(gr__xlocal *x, gr_part *p, int j, const unsig
   return GR_SUCCESS;
 }
 
+/* A sparse refresh's message from peer j: k (position, values) records as
+ * a list of positions in the border list between j and this device, padded
+ * to 8 bytes, then each array's values. */
+static uint64_t gr__some_bytes(uint64_t k, uint64_t na, uint64_t eb) {
+  return gr_xk_align8(k * sizeof(gr_vid)) + k * na * eb;
+}
+
+/* Sparse refresh: the copies at peer j's positions are looked up (their
+ * local ids go to rwritten, where the caller reads them), then written. */
+static gr_status gr__refresh_some_apply(gr__xlocal *x, gr_part *p, int j, const unsigned char *msg, const void *arg) {
+  const gr_refresh_args *a = arg;
+  const gr__pkg *m = &x->c->pkg[j][x->me];
+  const uint64_t c = m->items, eb = (uint64_t)a->elem_bytes;
+  const uint64_t k = x->recv_begin[j + 1] - x->recv_begin[j];
+  const gr_vid *copies = (const gr_vid *)x->brecv.ptr + x->recv_begin[j];
+  if (c > k || (m->format != GR_XK_SPARSE && c != k))
+    return gr_errorf(GR_ERR_INTERNAL, "refresh: device %d sent %llu entries for the %llu copies device %d holds", j,
+                     (unsigned long long)c, (unsigned long long)k, x->me);
+  if (x->rwritten_n == 0) {
+    /* The first message of this refresh: room for every one (the table
+     * holds still between the barriers). */
+    uint64_t all = 0;
+    for (int q = 0; q < x->n; q++)
+      if (q != x->me) all += x->c->pkg[q][x->me].items;
+    GR_CHECK(gr_buffer_reserve(&x->rwritten, p->dev, (size_t)(all ? all : 1) * sizeof(gr_vid), 0, &p->mem, 0,
+                               "refresh copies written"));
+  }
+  gr_vid *ids = (gr_vid *)x->rwritten.ptr + x->rwritten_n;
+  const unsigned char *vals = msg;
+  if (m->format == GR_XK_SPARSE) {
+    GR_CHECK(x->k->gather(p->dev, ids, copies, (const gr_vid *)msg, c, (int)sizeof(gr_vid)));
+    vals = msg + gr_xk_align8(c * sizeof(gr_vid));
+  } else {
+    /* Every copy's values, in list order (most of them changed). */
+    GR_CHECK(gr_device_copy(p->dev, ids, copies, (size_t)c * sizeof(gr_vid), GR_COPY_D2D));
+  }
+  for (int q = 0; q < a->n_arrays; q++)
+    GR_CHECK(x->k->scatter(p->dev, a->arrays[q], vals + (uint64_t)q * c * eb, ids, c, a->elem_bytes));
+  x->rwritten_n += c;
+  return GR_SUCCESS;
+}
+
+/* The owned vertices in a->changed that peers copy, each peer's as
+ * gr__some_bytes records: their bits, per peer the positions of the
+ * marked vertices in its border list (one read of the counts), then
+ * their values. */
+static gr_status gr__refresh_some_package(gr__xlocal *x, gr_part *p, const gr_refresh_args *a) {
+  gr_device *dev = p->dev;
+  const int n = x->n, me = x->me;
+  const uint64_t eb = (uint64_t)a->elem_bytes, na = (uint64_t)a->n_arrays;
+  gr_eid total = 0;
+  for (int l = 0; l < a->n_lists; l++) total += a->n_changed[l];
+  const size_t words = gr_bitmap_words(p->sub->n_local ? p->sub->n_local : 1);
+  GR_CHECK(gr_buffer_reserve(&x->rmark, dev, words * sizeof(uint32_t), 0, &p->mem, 0, "refresh changed bits"));
+  GR_CHECK(gr_device_memset(dev, x->rmark.ptr, 0, words * sizeof(uint32_t)));
+  for (int l = 0; l < a->n_lists; l++)
+    if (a->n_changed[l]) GR_CHECK(x->k->mark(dev, x->rmark.ptr, a->changed[l], a->n_changed[l]));
+  /* Per peer at most its list's length and at most every changed vertex. */
+  uint64_t cap[GR_COMM_MAX_DEVICES] = {0}, at[GR_COMM_MAX_DEVICES + 1] = {0}, ids_at[GR_COMM_MAX_DEVICES + 1] = {0};
+  for (int j = 0; j < n; j++) {
+    const uint64_t k = x->send_begin[j + 1] - x->send_begin[j];
+    cap[j] = j == me ? 0 : k < total ? k : total;
+    at[j + 1] = at[j] + gr__some_bytes(cap[j], na, eb);
+    ids_at[j + 1] = ids_at[j] + cap[j];
+  }
+  GR_CHECK(gr__reserve_send(x, &x->rsend, dev, (size_t)(at[n] ? at[n] : 8), &p->mem, "refresh send buffer"));
+  GR_CHECK(gr_buffer_reserve(&x->rids, dev, (size_t)(ids_at[n] ? ids_at[n] : 1) * sizeof(gr_vid), 0, &p->mem, 0,
+                             "refresh selected ids"));
+  GR_CHECK(gr_device_memset(dev, x->counters.ptr, 0, (size_t)n * sizeof(unsigned long long)));
+  unsigned long long *counters = x->counters.ptr;
+  for (int j = 0; j < n; j++)
+    if (cap[j])
+      GR_CHECK(x->k->select(dev, x->rmark.ptr, (const gr_vid *)x->bsend.ptr + x->send_begin[j],
+                            x->send_begin[j + 1] - x->send_begin[j],
+                            (gr_vid *)((unsigned char *)x->rsend.ptr + at[j]), (gr_vid *)x->rids.ptr + ids_at[j],
+                            cap[j], counters + j));
+  GR_CHECK(gr__read_counters(x, dev, n));
+  for (int j = 0; j < n; j++) {
+    const uint64_t c = x->hc[j];
+    if (!cap[j] || !c) continue;
+    if (c > cap[j])
+      return gr_errorf(GR_ERR_INTERNAL, "refresh: device %d selected %llu entries for device %d, at most %llu", me,
+                       (unsigned long long)c, j, (unsigned long long)cap[j]);
+    unsigned char *msg = (unsigned char *)x->rsend.ptr + at[j];
+    const uint64_t k = x->send_begin[j + 1] - x->send_begin[j];
+    if (gr__some_bytes(c, na, eb) >= k * na * eb) {
+      /* Records would take more bytes than every entry's values (most
+       * changed): the values of the whole list, as gr_part_refresh sends
+       * them (they fit: c records take more room). */
+      for (uint64_t q = 0; q < na; q++)
+        GR_CHECK(x->k->gather(dev, msg + q * k * eb, a->arrays[q], (const gr_vid *)x->bsend.ptr + x->send_begin[j], k,
+                              a->elem_bytes));
+      const gr__pkg m = {msg, gr_xk_align8(k * na * eb), k * na * eb, k, GR_XK_LIST, 0, false};
+      x->c->pkg[me][j] = m;
+      continue;
+    }
+    unsigned char *vals = msg + gr_xk_align8(c * sizeof(gr_vid));
+    for (uint64_t q = 0; q < na; q++)
+      GR_CHECK(x->k->gather(dev, vals + q * c * eb, a->arrays[q], (const gr_vid *)x->rids.ptr + ids_at[j], c,
+                            a->elem_bytes));
+    const uint64_t bytes = gr__some_bytes(c, na, eb);
+    const gr__pkg m = {msg, gr_xk_align8(bytes), bytes, c, GR_XK_SPARSE, 0, false};
+    x->c->pkg[me][j] = m;
+  }
+  return GR_SUCCESS;
+}
+
 static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_refresh_args *a,
                              gr_device_run_stats *stats) {
   gr__xlocal *x = local;
@@ -1070,6 +1182,20 @@ static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_re
   gr__withdraw(x);
   gr_status st = x->borders_ready ? GR_SUCCESS
                                   : gr_errorf(GR_ERR_INTERNAL, "device %d: copies refreshed without border lists", me);
+  if (a->changed) {
+    x->rwritten_n = 0;
+    if (st >= 0) st = gr__refresh_some_package(x, p, a);
+    st = gr__direct(x, p, sync, stats, st, t0, gr__refresh_some_apply, a, NULL);
+    if (st >= 0 && a->written) {
+      *a->written = x->rwritten.ptr;
+      *a->n_written = x->rwritten_n;
+    }
+    return st;
+  }
+  if (a->written) {
+    *a->written = x->brecv.ptr;
+    *a->n_written = x->recv_begin[n];
+  }
   if (st >= 0)
     st = gr__reserve_send(x, &x->rsend, dev, (size_t)(x->send_begin[n] * na * eb), &p->mem, "refresh send buffer");
   for (int j = 0; j < n && st >= 0; j++) {

@@ -344,5 +344,31 @@ static gr_status gr__xk_compact_cpu(gr_device *dev, const uint32_t *words, uint6
   return GR_SUCCESS;
 }
 
-const gr_xk_ops gr__xk_ops_cpu = {gr__xk_package_cpu, gr__xk_combine_cpu, NULL, gr__xk_gather_cpu,
-                                  gr__xk_scatter_cpu, gr__xk_or_into_cpu, gr__xk_seal_cpu, gr__xk_compact_cpu};
+static gr_status gr__xk_mark_cpu(gr_device *dev, uint32_t *bits, const gr_vid *ids, uint64_t n) {
+  GR_CHECK(gr__device_launch(dev, "gr__xk_mark_cpu", NULL));
+  const int nt = gr_device_cpu_threads(dev);
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (uint64_t k = 0; k < n; k++) gr_bitmap_test_and_set(bits, ids[k]);
+  return GR_SUCCESS;
+}
+
+static gr_status gr__xk_select_cpu(gr_device *dev, const uint32_t *bits, const gr_vid *ids, uint64_t n, gr_vid *pos,
+                                   gr_vid *id, uint64_t capacity, unsigned long long *counter) {
+  GR_CHECK(gr__device_launch(dev, "gr__xk_select_cpu", NULL));
+  const int nt = gr_device_cpu_threads(dev);
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (uint64_t k = 0; k < n; k++) {
+    if (!gr_bitmap_test(bits, ids[k])) continue;
+    const unsigned long long r = __atomic_fetch_add(counter, 1ull, __ATOMIC_RELAXED);
+    if (r < capacity) {
+      pos[r] = (gr_vid)k;
+      id[r] = ids[k];
+    }
+  }
+  return GR_SUCCESS;
+}
+
+const gr_xk_ops gr__xk_ops_cpu = {gr__xk_package_cpu, gr__xk_combine_cpu, NULL,
+                                  gr__xk_gather_cpu,  gr__xk_scatter_cpu, gr__xk_or_into_cpu,
+                                  gr__xk_seal_cpu,    gr__xk_compact_cpu, gr__xk_mark_cpu,
+                                  gr__xk_select_cpu};

@@ -83,7 +83,9 @@ GR_HD int gr_xk_counters(int parts) { return GR_XK_PEER + 3 * parts; }
 
 /* GR_XK_OR: a bitmap the receiver ors into gr_exchange_step.or_union
  * (gr_iter.or_bits), with no combine. */
-enum { GR_XK_LIST = 1, GR_XK_BITMAP = 2, GR_XK_OR = 3 };
+/* GR_XK_SPARSE: a refresh's (position, values) records
+ * (gr_part_refresh_some), where a list of values would be longer. */
+enum { GR_XK_LIST = 1, GR_XK_BITMAP = 2, GR_XK_OR = 3, GR_XK_SPARSE = 4 };
 
 /* Package: one pass over `out` (local ids, each vertex once).
  *   - An item owned here (owner[v] == me) goes to `next` (its cull bit set,
@@ -175,6 +177,15 @@ typedef struct gr_xk_ops {
    * `deg` summed and maxed into GR_XK_NEXT_EDGES and GR_XK_NEXT_MAXDEG. */
   gr_status (*compact)(gr_device *dev, const uint32_t *words, uint64_t n_words, const uint8_t *owner, int me,
                        gr_vid *next, gr_eid next_capacity, const gr_eid *deg, unsigned long long *counters);
+  /* Sets the bits of ids[k] for k < n (gr_part_refresh_some: the owned
+   * vertices that changed). */
+  gr_status (*mark)(gr_device *dev, uint32_t *bits, const gr_vid *ids, uint64_t n);
+  /* The entries of a border list whose vertex's bit is set: for each k < n
+   * with bits[ids[k]] set, a slot r reserved through *counter (in no set
+   * order) gets pos[r] = k and id[r] = ids[k]; slots past capacity are
+   * counted, not written. */
+  gr_status (*select)(gr_device *dev, const uint32_t *bits, const gr_vid *ids, uint64_t n, gr_vid *pos, gr_vid *id,
+                      uint64_t capacity, unsigned long long *counter);
 } gr_xk_ops;
 
 extern const gr_xk_ops gr__xk_ops_cpu;

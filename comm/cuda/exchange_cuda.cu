@@ -473,7 +473,69 @@ gr_status load_typed() {
   // The refresh's scatter follows the moves too.
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, scatter_kernel<uint32_t>));
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, scatter_kernel<uint64_t>));
+  // A sparse refresh's gather of the copies' ids follows the moves too.
+  GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, gather_kernel<uint32_t>));
+  GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, gather_kernel<uint64_t>));
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, or_kernel));
+  return GR_SUCCESS;
+}
+
+__global__ void __launch_bounds__(kBlock) mark_kernel(uint32_t *bits, const gr_vid *ids, unsigned long long n) {
+  for (unsigned long long k = blockIdx.x * (unsigned long long)kBlock + threadIdx.x; k < n;
+       k += (unsigned long long)gridDim.x * kBlock) {
+    const gr_vid v = ids[k];
+    atomicOr(&bits[v >> 5], 1u << (v & 31u));
+  }
+}
+
+gr_status mark_cuda(gr_device *dev, uint32_t *bits, const gr_vid *ids, uint64_t n) {
+  if (!n) return GR_SUCCESS;
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  mark_kernel<<<blocks_for(dev, n), kBlock, 0, s>>>(bits, ids, n);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  return GR_SUCCESS;
+}
+
+// The border list's entries whose bit is set: few of them once labels
+// settle, so a warp's hits take one reservation (the whole warp's ballot)
+// and go to consecutive slots.
+__global__ void __launch_bounds__(kBlock) select_kernel(const uint32_t *bits, const gr_vid *ids, unsigned long long n,
+                                                        gr_vid *pos, gr_vid *id, unsigned long long capacity,
+                                                        unsigned long long *counter) {
+  const int lane = threadIdx.x & 31;
+  const unsigned long long stride = (unsigned long long)gridDim.x * kBlock;
+  // Every lane of a warp runs the same number of rounds (the bound rounded
+  // up to the stride), so the ballots see the whole warp.
+  const unsigned long long rounds = (n + stride - 1) / stride;
+  for (unsigned long long r = 0; r < rounds; r++) {
+    const unsigned long long k = r * stride + blockIdx.x * (unsigned long long)kBlock + threadIdx.x;
+    gr_vid v = 0;
+    bool hit = false;
+    if (k < n) {
+      v = ids[k];
+      hit = (bits[v >> 5] >> (v & 31u)) & 1u;
+    }
+    const unsigned mask = __ballot_sync(gr_cuda::kFullMask, hit);
+    if (!mask) continue;
+    unsigned long long base = 0;
+    if (lane == __ffs(mask) - 1) base = atomicAdd(counter, (unsigned long long)__popc(mask));
+    base = __shfl_sync(gr_cuda::kFullMask, base, __ffs(mask) - 1);
+    if (hit) {
+      const unsigned long long slot = base + (unsigned long long)__popc(mask & ((1u << lane) - 1u));
+      if (slot < capacity) {
+        pos[slot] = (gr_vid)k;
+        id[slot] = v;
+      }
+    }
+  }
+}
+
+gr_status select_cuda(gr_device *dev, const uint32_t *bits, const gr_vid *ids, uint64_t n, gr_vid *pos, gr_vid *id,
+                      uint64_t capacity, unsigned long long *counter) {
+  if (!n) return GR_SUCCESS;
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  select_kernel<<<blocks_for(dev, n), kBlock, 0, s>>>(bits, ids, n, pos, id, capacity, counter);
+  GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
 }
 
@@ -489,5 +551,6 @@ gr_status load_cuda(gr_device *dev, gr_value_type type) {
 
 }  // namespace
 
-extern "C" const gr_xk_ops gr__xk_ops_cuda = {package_cuda, combine_cuda, load_cuda, gather_cuda, scatter_cuda,
-                                              or_into_cuda, seal_cuda, compact_cuda};
+extern "C" const gr_xk_ops gr__xk_ops_cuda = {package_cuda, combine_cuda, load_cuda,   gather_cuda,
+                                              scatter_cuda, or_into_cuda, seal_cuda,   compact_cuda,
+                                              mark_cuda,    select_cuda};

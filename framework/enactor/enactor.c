@@ -280,8 +280,27 @@ gr_status gr_part_sum_double(gr_part *p, const double *local, double *total, int
   return GR_SUCCESS;
 }
 
+static gr_status gr__part_refresh(gr_part *p, const gr_refresh_args *a);
+
 gr_status gr_part_refresh(gr_part *p, void *const *arrays, int n_arrays, int elem_bytes) {
+  const gr_refresh_args a = {arrays, n_arrays, elem_bytes, NULL, NULL, 0, NULL, NULL};
+  return gr__part_refresh(p, &a);
+}
+
+gr_status gr_part_refresh_some(gr_part *p, void *const *arrays, int n_arrays, int elem_bytes,
+                               const gr_vid *const *changed, const gr_eid *n_changed, int n_lists,
+                               const gr_vid **written, gr_eid *n_written) {
+  *written = NULL;
+  *n_written = 0;
+  if (!changed || n_lists < 0 || (n_lists > 0 && !n_changed))
+    return gr_errorf(GR_ERR_INTERNAL, "gr_part_refresh_some takes lists of changed vertices");
+  const gr_refresh_args a = {arrays, n_arrays, elem_bytes, changed, n_changed, n_lists, written, n_written};
+  return gr__part_refresh(p, &a);
+}
+
+static gr_status gr__part_refresh(gr_part *p, const gr_refresh_args *ra) {
   if (!p->sync) return GR_SUCCESS;
+  const int n_arrays = ra->n_arrays, elem_bytes = ra->elem_bytes;
   struct gr_enactor *e = p->sync->e;
   gr__slot *me = &e->slots[p->sync->index];
   if (n_arrays < 1 || n_arrays > GR_MAX_PAYLOADS || (elem_bytes != 4 && elem_bytes != 8))
@@ -290,11 +309,10 @@ gr_status gr_part_refresh(gr_part *p, void *const *arrays, int n_arrays, int ele
   if (!e->cfg.exchange->refresh || !e->cfg.prim->refreshes_copies)
     return gr_errorf(GR_ERR_INTERNAL, "%s refreshes copies but %s", e->cfg.prim->name,
                      e->cfg.exchange->refresh ? "its spec does not set refreshes_copies" : "the exchange cannot");
-  const gr_refresh_args a = {arrays, n_arrays, elem_bytes};
   /* The refresh's own steps count as the exchange's (package, transfer,
    * combine), not as the iterate's compute. */
   const double t = gr_time_now(), w = p->sync->waited_ms;
-  const gr_status st = e->cfg.exchange->refresh(me->xlocal, p, p->sync, &a, &me->rs);
+  const gr_status st = e->cfg.exchange->refresh(me->xlocal, p, p->sync, ra, &me->rs);
   me->inner_ms += (gr_time_now() - t) * 1e3 - (p->sync->waited_ms - w);
   return st;
 }

@@ -27,6 +27,11 @@ typedef struct gr__cc_slice {
   gr_svid largest;   /* several devices: the root the vote chose (-1: none) */
   bool repair;       /* several devices: link the arcs the vote skipped, next iteration */
   bool repaired;     /* ... done in this run: nothing is skipped any more */
+  /* Several devices: the last iteration was a label round over the border
+   * lists, so rest[0, owned_changed) holds every owned label its takes
+   * lowered (the next refresh sends those and the input only). */
+  bool tracked;
+  gr_eid owned_changed;
   gr_eid round_arcs; /* arcs the sampling rounds link */
   gr_svid host_samples[GR_CC_SAMPLES];
 } gr__cc_slice;
@@ -292,12 +297,27 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
      * smallest label of its tree: the labels that fell are the copies'
      * and those of the owned vertices the exchange lowered (the input). */
     void *arrays[1] = {s->label.ptr};
-    GR_CHECK(gr_part_refresh(p, arrays, 1, (int)sizeof(gr_svid)));
     if (whole) {
+      GR_CHECK(gr_part_refresh(p, arrays, 1, (int)sizeof(gr_svid)));
       GR_CHECK(ops->lower_root(p->dev, p->ws, &all, &c));
     } else {
+      /* After a round over the border lists an owned label differs from
+       * its copies' only where that round's takes lowered it (rest) or the
+       * exchange did (the input): only those travel, and only the copies
+       * they wrote can lower a root (any other copy's label is its root's
+       * best or above, from the last take). After Afforest every label
+       * moved: all of them travel. */
+      const gr_vid *copies = b.copies;
+      gr_eid n_copies = b.n_copies;
+      if (s->tracked) {
+        const gr_vid *lists[2] = {gr_frontier_items(it->in), s->rest.ptr};
+        const gr_eid counts[2] = {0, s->owned_changed};
+        GR_CHECK(gr_part_refresh_some(p, arrays, 1, (int)sizeof(gr_svid), lists, counts, 2, &copies, &n_copies));
+      } else {
+        GR_CHECK(gr_part_refresh(p, arrays, 1, (int)sizeof(gr_svid)));
+      }
       gr_for_each_args in = {gr_frontier_items(it->in), it->in->size};
-      gr_for_each_args cp = {b.copies, b.n_copies};
+      gr_for_each_args cp = {copies, n_copies};
       if (in.n) GR_CHECK(ops->lower_root(p->dev, p->ws, &in, &c));
       if (cp.n) GR_CHECK(ops->lower_root(p->dev, p->ws, &cp, &c));
     }
@@ -312,6 +332,8 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
     if (b.n_owned) GR_CHECK(gr__cc_take(s, p, it, &c, b.owned, b.n_owned, &copies, &owned));
   }
   it->out->size = copies;
+  s->tracked = !whole;
+  s->owned_changed = owned;
   gr_eid changed = 0;
   GR_CHECK(gr_part_sum(p, copies + owned, &changed));
   bool done = !changed && s->repaired;

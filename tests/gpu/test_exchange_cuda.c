@@ -195,6 +195,9 @@ END_TEST
 START_TEST(cuda_compact_puts_each_id_of_a_routed_bitmap_in_next_once) { xh_check_compact(&gr__xk_ops_cuda, gpu); }
 END_TEST
 
+START_TEST(cuda_mark_and_select_take_exactly_the_marked_entries_of_a_list) { xh_check_mark_select(&gr__xk_ops_cuda, gpu); }
+END_TEST
+
 START_TEST(cuda_combine_of_bitmaps_equals_cpu) {
   enum { N = 200000, NG = 300000 };
   gr_vid *g2l = xh_g2l_table(N, NG);
@@ -434,6 +437,8 @@ int main(void) {
        cuda_seal_gives_each_routed_bitmap_its_value_and_counts_its_ids, true},
       {"cuda_compact_puts_each_id_of_a_routed_bitmap_in_next_once",
        cuda_compact_puts_each_id_of_a_routed_bitmap_in_next_once, true},
+      {"cuda_mark_and_select_take_exactly_the_marked_entries_of_a_list",
+       cuda_mark_and_select_take_exactly_the_marked_entries_of_a_list, true},
       {"bfs_on_devices_sharing_gpu_0_equals_one_cpu_device", bfs_on_devices_sharing_gpu_0_equals_one_cpu_device, false},
       {"auto_transport_on_gpus_is_p2p", auto_transport_on_gpus_is_p2p, false},
       {"nccl_refuses_devices_that_share_a_gpu", nccl_refuses_devices_that_share_a_gpu, false},

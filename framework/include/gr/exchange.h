@@ -118,6 +118,17 @@ typedef struct gr_refresh_args {
   void *const *arrays;
   int n_arrays;
   int elem_bytes;
+  /* gr_part_refresh_some: only the owned vertices in these n_lists device
+   * lists of local ids (repeats allowed) are sent (changed NULL: every
+   * owned vertex a peer copies). */
+  const gr_vid *const *changed;
+  const gr_eid *n_changed;
+  int n_lists;
+  /* Optional, set by the refresh: the local ids of the copies written here
+   * (device memory the exchange keeps until its next step) and their
+   * count. */
+  const gr_vid **written;
+  gr_eid *n_written;
 } gr_refresh_args;
 
 typedef struct gr_exchange_ops {

@@ -186,6 +186,18 @@ gr_status gr_part_sum_double(gr_part *p, const double *local, double *total, int
  * it the same number of times per iteration; GR_ERR_ABORTED as
  * gr_part_sum. One device: nothing to do. */
 gr_status gr_part_refresh(gr_part *p, void *const *arrays, int n_arrays, int elem_bytes);
+/* gr_part_refresh for the owned vertices in `changed` only (n_lists device
+ * lists of local ids, repeats allowed; each device its own): an owner
+ * sends those that peers copy as (position, values) records, so the bytes
+ * and the passes follow the changes, not the copies. *written receives the
+ * local ids of the copies written on this device (device memory the
+ * exchange keeps until its next step), *n_written their count. Every
+ * device calls it where the others call it; the copies end as a full
+ * refresh would leave them when no other owned entry changed since the
+ * last refresh. */
+gr_status gr_part_refresh_some(gr_part *p, void *const *arrays, int n_arrays, int elem_bytes,
+                               const gr_vid *const *changed, const gr_eid *n_changed, int n_lists,
+                               const gr_vid **written, gr_eid *n_written);
 
 /* The vertices a refresh moves (device lists of local ids, valid for the
  * problem's life): this device's copies of other devices' vertices, and

@@ -792,6 +792,87 @@ void xh_check_seal(const gr_xk_ops *ops, gr_device *dev) {
   free(back);
 }
 
+void xh_check_mark_select(const gr_xk_ops *ops, gr_device *dev) {
+  enum { N = 100003, MARKED = 20011, LIST = 70001 };
+  const size_t words = gr_bitmap_words(N);
+  gr_vid *marked = malloc(sizeof *marked * MARKED), *list = malloc(sizeof *list * LIST);
+  gr_vid *pos = malloc(sizeof *pos * LIST), *ids = malloc(sizeof *ids * LIST), *back = malloc(sizeof *back * LIST);
+  uint32_t *bits = malloc(sizeof *bits * words);
+  uint8_t *want = calloc(N, 1), *seen = calloc(LIST, 1);
+  XH_CHECK(marked && list && pos && ids && back && bits && want && seen, "no room");
+  uint64_t x = 2463534242ull;
+  for (int k = 0; k < MARKED; k++) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    /* Repeats among the marked: a third of them twice. */
+    marked[k] = k % 3 == 2 ? marked[k - 1] : (gr_vid)(x % N);
+    want[marked[k]] = 1;
+  }
+  for (int k = 0; k < LIST; k++) list[k] = (gr_vid)(((uint64_t)k * 7919u + 13u) % N); /* distinct: 7919 is prime */
+  gr_buffer bb = GR_BUFFER_INIT, mb = GR_BUFFER_INIT, lb = GR_BUFFER_INIT, pb = GR_BUFFER_INIT, ib = GR_BUFFER_INIT,
+            cb = GR_BUFFER_INIT, gb = GR_BUFFER_INIT;
+  XH_CHECK(gr_buffer_resize(&bb, dev, words * sizeof *bits, 0, "bits") == GR_SUCCESS, "%s", gr_error_message());
+  XH_CHECK(gr_buffer_resize(&mb, dev, sizeof *marked * MARKED, 0, "marked") == GR_SUCCESS, "%s", gr_error_message());
+  XH_CHECK(gr_buffer_resize(&lb, dev, sizeof *list * LIST, 0, "list") == GR_SUCCESS, "%s", gr_error_message());
+  XH_CHECK(gr_buffer_resize(&pb, dev, sizeof *pos * LIST, 0, "pos") == GR_SUCCESS, "%s", gr_error_message());
+  XH_CHECK(gr_buffer_resize(&ib, dev, sizeof *ids * LIST, 0, "ids") == GR_SUCCESS, "%s", gr_error_message());
+  XH_CHECK(gr_buffer_resize(&gb, dev, sizeof *back * LIST, 0, "back") == GR_SUCCESS, "%s", gr_error_message());
+  XH_CHECK(gr_buffer_resize(&cb, dev, sizeof(unsigned long long), 0, "counter") == GR_SUCCESS, "%s", gr_error_message());
+  XH_CHECK(gr_device_memset(dev, bb.ptr, 0, words * sizeof *bits) == GR_SUCCESS, "memset: %s", gr_error_message());
+  XH_CHECK(gr_device_copy(dev, mb.ptr, marked, sizeof *marked * MARKED, GR_COPY_H2D) == GR_SUCCESS, "copy");
+  XH_CHECK(gr_device_copy(dev, lb.ptr, list, sizeof *list * LIST, GR_COPY_H2D) == GR_SUCCESS, "copy");
+  XH_CHECK(ops->mark(dev, bb.ptr, mb.ptr, MARKED) == GR_SUCCESS, "mark: %s", gr_error_message());
+  XH_CHECK(gr_device_copy(dev, bits, bb.ptr, words * sizeof *bits, GR_COPY_D2H) == GR_SUCCESS, "copy");
+  for (gr_vid v = 0; v < N; v++)
+    XH_CHECK(((bits[v >> 5] >> (v & 31u)) & 1u) == want[v], "bit of %llu is %u", (unsigned long long)v,
+             (bits[v >> 5] >> (v & 31u)) & 1u);
+  uint64_t hits = 0;
+  for (int k = 0; k < LIST; k++) hits += want[list[k]];
+  XH_CHECK(hits > 100 && hits < LIST / 2, "%llu hits", (unsigned long long)hits);
+  /* Room for all of them, then for a quarter: counted past it, never
+   * written. */
+  const uint64_t caps[2] = {LIST, hits / 4};
+  for (int round = 0; round < 2; round++) {
+    const unsigned long long zero = 0;
+    unsigned long long count = 0;
+    XH_CHECK(gr_device_copy(dev, cb.ptr, &zero, sizeof zero, GR_COPY_H2D) == GR_SUCCESS, "copy");
+    XH_CHECK(gr_device_memset(dev, pb.ptr, 0xff, sizeof *pos * LIST) == GR_SUCCESS, "memset");
+    XH_CHECK(ops->select(dev, bb.ptr, lb.ptr, LIST, pb.ptr, ib.ptr, caps[round], cb.ptr) == GR_SUCCESS, "select: %s",
+             gr_error_message());
+    XH_CHECK(gr_device_copy(dev, &count, cb.ptr, sizeof count, GR_COPY_D2H) == GR_SUCCESS, "copy");
+    XH_CHECK(gr_device_copy(dev, pos, pb.ptr, sizeof *pos * LIST, GR_COPY_D2H) == GR_SUCCESS, "copy");
+    XH_CHECK(gr_device_copy(dev, ids, ib.ptr, sizeof *ids * LIST, GR_COPY_D2H) == GR_SUCCESS, "copy");
+    XH_CHECK(count == hits, "round %d: %llu selected, %llu marked", round, count, (unsigned long long)hits);
+    const uint64_t written = count < caps[round] ? count : caps[round];
+    memset(seen, 0, LIST);
+    for (uint64_t r = 0; r < written; r++) {
+      XH_CHECK(pos[r] < LIST, "round %d: position %llu", round, (unsigned long long)pos[r]);
+      XH_CHECK(!seen[pos[r]], "round %d: position %llu twice", round, (unsigned long long)pos[r]);
+      seen[pos[r]] = 1;
+      XH_CHECK(ids[r] == list[pos[r]] && want[ids[r]], "round %d: slot %llu holds %llu at %llu", round,
+               (unsigned long long)r, (unsigned long long)ids[r], (unsigned long long)pos[r]);
+    }
+    for (uint64_t r = written; r < LIST; r++)
+      XH_CHECK(pos[r] == (gr_vid)-1, "round %d: slot %llu past the room written", round, (unsigned long long)r);
+  }
+  /* The receiver's look-up: copies' ids by position. */
+  XH_CHECK(ops->gather(dev, gb.ptr, lb.ptr, pb.ptr, hits / 4, (int)sizeof(gr_vid)) == GR_SUCCESS, "gather: %s",
+           gr_error_message());
+  XH_CHECK(gr_device_copy(dev, back, gb.ptr, sizeof *back * (hits / 4), GR_COPY_D2H) == GR_SUCCESS, "copy");
+  for (uint64_t r = 0; r < hits / 4; r++) XH_CHECK(back[r] == ids[r], "gather slot %llu", (unsigned long long)r);
+  gr_buffer *all[] = {&bb, &mb, &lb, &pb, &ib, &cb, &gb};
+  for (size_t k = 0; k < sizeof all / sizeof *all; k++) gr_buffer_release(all[k]);
+  free(marked);
+  free(list);
+  free(pos);
+  free(ids);
+  free(back);
+  free(bits);
+  free(want);
+  free(seen);
+}
+
 static int xh_cmp_vid(const void *a, const void *b) {
   const gr_vid x = *(const gr_vid *)a, y = *(const gr_vid *)b;
   return (x > y) - (x < y);

@@ -209,5 +209,10 @@ void xh_check_seal(const gr_xk_ops *ops, gr_device *dev);
  * next (or every id an owner table gives to this part), the degrees summed
  * and maxed, ids past a small capacity counted but not written. */
 void xh_check_compact(const gr_xk_ops *ops, gr_device *dev);
+/* mark sets the bits of a list with repeats (and no other); select takes,
+ * from a border list, the positions and ids of exactly the entries whose
+ * bit is set, counts past its capacity without writing them, and the
+ * refresh's gather of copies' ids by position reads them back. */
+void xh_check_mark_select(const gr_xk_ops *ops, gr_device *dev);
 
 #endif

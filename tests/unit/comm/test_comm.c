@@ -353,6 +353,9 @@ END_TEST
 START_TEST(compact_puts_each_id_of_a_routed_bitmap_in_next_once) { xh_check_compact(&gr__xk_ops_cpu, dev); }
 END_TEST
 
+START_TEST(mark_and_select_take_exactly_the_marked_entries_of_a_list) { xh_check_mark_select(&gr__xk_ops_cpu, dev); }
+END_TEST
+
 START_TEST(package_refuses_to_overflow_next) {
   int32_t owner[8] = {0, 0, 0, 0, 0, 1, 1, 1};
   gr_vid out[6] = {0, 1, 2, 3, 5, 6};
@@ -1248,6 +1251,7 @@ int main(void) {
   tcase_add_test(package, package_refuses_to_overflow_next);
   tcase_add_test(package, seal_gives_each_routed_bitmap_its_value_and_counts_its_ids);
   tcase_add_test(package, compact_puts_each_id_of_a_routed_bitmap_in_next_once);
+  tcase_add_test(package, mark_and_select_take_exactly_the_marked_entries_of_a_list);
   suite_add_tcase(s, package);
 
   TCase *combine = tcase_create("combine");

@@ -241,6 +241,137 @@ START_TEST(border_lists_hold_each_copy_and_copied_vertex_once) {
 }
 END_TEST
 
+/* gr_part_refresh_some checked from inside CC's runs (CPU devices: device
+ * lists are host memory), on an array of its own: at the first iteration
+ * every owned entry takes version 0 and a full refresh sends it; at
+ * iteration t the owned vertices whose global id is t mod 3 take version
+ * t and only they are listed (twice, in two lists). Afterwards every copy
+ * holds its owner's latest version, each written id is a copy and is
+ * written once, and every copy of a listed vertex is written. */
+enum { PROBE_DEVICES = 4 };
+static uint32_t *probe_vals[PROBE_DEVICES];
+static int probe_sparse; /* some device wrote fewer copies than it holds */
+
+static uint32_t probe_value(gr_vid g, int version) { return (uint32_t)g * 16u + (uint32_t)version; }
+static int probe_version(gr_vid g, int iteration) {
+  for (int t = iteration; t >= 1; t--)
+    if ((int)(g % 3u) == t % 3) return t;
+  return 0;
+}
+
+static gr_status probe_iterate(void *slice, gr_part *p, gr_iter *it) {
+  const gr_subgraph *sub = p->sub;
+  const gr_vid n = sub->n_local;
+  const int t = it->iteration;
+  if (t == 0) {
+    free(probe_vals[p->index]);
+    probe_vals[p->index] = calloc(n ? n : 1, sizeof(uint32_t));
+  }
+  uint32_t *val = probe_vals[p->index];
+  ck_assert_ptr_nonnull(val);
+  gr_vid *listed = malloc(sizeof(gr_vid) * (n ? n : 1));
+  ck_assert_ptr_nonnull(listed);
+  gr_eid k = 0;
+  for (gr_vid v = 0; v < n; v++) {
+    if (!gr_subgraph_owns(sub, v)) continue;
+    const gr_vid g = gr_subgraph_global(sub, v);
+    if (t == 0) val[v] = probe_value(g, 0);
+    else if ((int)(g % 3u) == t % 3) {
+      val[v] = probe_value(g, t);
+      listed[k++] = v;
+    }
+  }
+  void *arrays[1] = {val};
+  const gr_vid *written = NULL;
+  gr_eid n_written = 0;
+  if (t == 0) {
+    GR_CHECK(gr_part_refresh(p, arrays, 1, (int)sizeof(uint32_t)));
+  } else {
+    const gr_vid *lists[2] = {listed, listed};
+    const gr_eid counts[2] = {k, k / 2};
+    GR_CHECK(gr_part_refresh_some(p, arrays, 1, (int)sizeof(uint32_t), lists, counts, 2, &written, &n_written));
+  }
+  free(listed);
+  uint8_t *hit = calloc(n ? n : 1, 1);
+  ck_assert_ptr_nonnull(hit);
+  for (gr_eid w = 0; w < n_written; w++) {
+    const gr_vid v = written[w];
+    ck_assert_uint_lt(v, n);
+    ck_assert_msg(!gr_subgraph_owns(sub, v), "device %d wrote its own vertex %llu", p->index, (unsigned long long)v);
+    ck_assert_msg(!hit[v], "device %d wrote copy %llu twice", p->index, (unsigned long long)v);
+    hit[v] = 1;
+  }
+  /* The copies the refresh keeps (under duplicate-all proxies a vertex
+   * that no owned row reaches is held but copied by no one). */
+  gr_borders b;
+  GR_CHECK(gr_part_borders(p, &b));
+  for (gr_eid c = 0; c < b.n_copies; c++) {
+    const gr_vid v = b.copies[c];
+    const gr_vid g = gr_subgraph_global(sub, v);
+    ck_assert_msg(val[v] == probe_value(g, probe_version(g, t)),
+                  "device %d, iteration %d: copy of %llu holds %u, its owner %u", p->index, t,
+                  (unsigned long long)g, val[v], probe_value(g, probe_version(g, t)));
+    if (t > 0 && (int)(g % 3u) == t % 3)
+      ck_assert_msg(hit[v], "device %d, iteration %d: copy of %llu not written", p->index, t, (unsigned long long)g);
+    if (hit[v]) hit[v] = 2;
+  }
+  for (gr_eid w = 0; w < n_written; w++)
+    ck_assert_msg(hit[written[w]] == 2, "device %d wrote a vertex it does not copy", p->index);
+  free(hit);
+  if (t > 0 && n_written < b.n_copies) __atomic_store_n(&probe_sparse, 1, __ATOMIC_RELAXED);
+  return gr_cc_primitive.iterate(slice, p, it);
+}
+
+START_TEST(refresh_some_sends_the_listed_owned_entries_to_every_copy) {
+  gr_primitive probed = gr_cc_primitive;
+  probed.iterate = probe_iterate;
+  gr_graph *g = gr_test_generated("kron:10:8");
+  static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+  probe_sparse = 0;
+  for (int devices = 2; devices <= PROBE_DEVICES; devices++)
+    for (int x = 0; x < 2; x++) {
+      gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+      po.parts = devices;
+      po.threads = 1;
+      gr_partition *part = NULL;
+      ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+      gr_subgraph **subs = NULL;
+      ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
+      gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
+      gr_comm *comm = NULL;
+      ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
+      gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+      gr_enactor_config cfg = {.prim = &probed,
+                               .opts = &o,
+                               .backend = GR_BACKEND_CPU,
+                               .n_devices = devices,
+                               .cpu_threads = 2,
+                               .mem = GR_MEM_POLICY_INIT,
+                               .subs = subs,
+                               .exchange = &gr_comm_exchange_ops,
+                               .exchange_shared = comm};
+      gr_enactor *e = NULL;
+      ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+      gr_run_args a = {0, 0, NULL, 0};
+      gr_run_stats st;
+      ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+      ck_assert_int_ge(st.iterations, 2);
+      gr_run_stats_free(&st);
+      gr_enactor_destroy(&e);
+      gr_comm_destroy(&comm);
+      gr_subgraphs_destroy(&subs, devices);
+      gr_partition_destroy(&part);
+    }
+  for (int d = 0; d < PROBE_DEVICES; d++) {
+    free(probe_vals[d]);
+    probe_vals[d] = NULL;
+  }
+  /* A third of the entries changed: records, not every value. */
+  ck_assert_int_eq(probe_sparse, 1);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 static gr_svid *run_one_device(gr_graph *g, int threads, int *iterations, bool packed) {
   gr_subgraph *sub = NULL;
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
@@ -404,6 +535,7 @@ int main(void) {
   tcase_add_test(multi, several_devices_equal_one_device);
   tcase_add_test(multi, a_label_crosses_every_device_of_a_path);
   tcase_add_test(multi, border_lists_hold_each_copy_and_copied_vertex_once);
+  tcase_add_test(multi, refresh_some_sends_the_listed_owned_entries_to_every_copy);
   suite_add_tcase(s, multi);
   return gr_test_run_suite(s, 0);
 }
