@@ -32,6 +32,7 @@ typedef struct gr__bc_slice {
    * forward pass emitted it, for the backward advance (and, where the CSC
    * is the CSR, for the forward one); 0/0 where unknown. */
   gr_eid *level_edges, *level_max;
+  gr_eid source_out; /* the current source's out-edges on its owner (0 elsewhere) */
   /* One device: levels the forward pass ran in its device-side loop (so
    * small), which the backward pass runs in its own. */
   uint8_t *level_loop;
@@ -195,6 +196,7 @@ static gr_status gr__bc_start_source(gr__bc_slice *s, gr_part *p, gr_frontier *f
   s->levels = 0;
   s->level_start[0] = 0;
   s->level_edges[0] = s->level_max[0] = 0;
+  s->source_out = 0;
   s->level_loop[0] = 0;
   s->loop_left = false;
   s->starts_uploaded = false;
@@ -218,8 +220,10 @@ static gr_status gr__bc_start_source(gr__bc_slice *s, gr_part *p, gr_frontier *f
   GR_CHECK(gr_device_copy(p->dev, (gr_svid *)s->depth.ptr + src, &zero, sizeof zero, GR_COPY_H2D));
   GR_CHECK(gr_device_copy(p->dev, (double *)s->sigma.ptr + src, &one, sizeof one, GR_COPY_H2D));
   GR_CHECK(gr_frontier_assign(first, p->dev, &src, 1));
-  /* The source's in-edges from the host's copy of the offsets. */
+  /* The source's in-edges from the host's copy of the offsets, and its
+   * out-edges (what the first advance between devices visits). */
   if (p->sub->in.offsets) s->level_edges[0] = s->level_max[0] = p->sub->in.offsets[src + 1] - p->sub->in.offsets[src];
+  s->source_out = p->sub->out.offsets[src + 1] - p->sub->out.offsets[src];
   return gr_device_sync(p->dev);
 }
 
@@ -300,6 +304,10 @@ static gr_status gr__bc_forward(gr__bc_slice *s, gr_part *p, gr_iter *it) {
     a.in_known = true;
     a.in_edges = it->in_edges;
     a.in_max_degree = it->in_max_degree;
+  } else if (s->multi && it->iteration == 0) {
+    /* The first source on its owner, nothing elsewhere. */
+    a.in_known = true;
+    a.in_edges = a.in_max_degree = s->source_out;
   } else if (!s->multi && same && (k == 0 || s->level_edges[k] > 0)) {
     a.in_known = true;
     a.in_edges = s->level_edges[k];

@@ -173,9 +173,9 @@ static gr_status bfs_iterate(void *slice, gr_part *p, gr_iter *it) {
 }
 
 void gr_bfs_know_source(gr_bfs_loop *l, const gr_part *p, gr_vid source) {
-  gr_vid src = 0;
-  if (p->count != 1 || !gr_subgraph_local(p->sub, source, &src)) return;
-  const gr_eid d = p->sub->out.offsets[src + 1] - p->sub->out.offsets[src];
+  /* The source on its owner, nothing elsewhere: between devices too, the
+   * first advance needs no pass to measure its input. */
+  const gr_eid d = gr_bfs_source_edges(p, source);
   gr_bfs_know(l, 0, d, d);
 }
 
