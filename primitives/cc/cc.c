@@ -311,7 +311,7 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
       gr_eid n_copies = b.n_copies;
       if (s->tracked) {
         const gr_vid *lists[2] = {gr_frontier_items(it->in), s->rest.ptr};
-        const gr_eid counts[2] = {0, s->owned_changed};
+        const gr_eid counts[2] = {it->in->size, s->owned_changed};
         GR_CHECK(gr_part_refresh_some(p, arrays, 1, (int)sizeof(gr_svid), lists, counts, 2, &copies, &n_copies));
       } else {
         GR_CHECK(gr_part_refresh(p, arrays, 1, (int)sizeof(gr_svid)));
