@@ -105,6 +105,7 @@ const gr_primitive gr_reach_primitive = {
     .reset = reach_reset,
     .iterate = reach_iterate,
     .converged = NULL,
+    .arrived = NULL, /* optional: the next input counted before the iteration's last barrier (sssp) */
     .payload = reach_payload,
     .extract = reach_extract,
     .reference = gr_reach_reference,

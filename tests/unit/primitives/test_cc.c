@@ -380,8 +380,11 @@ static gr_svid *run_one_device(gr_graph *g, int threads, int *iterations, bool p
   return l;
 }
 
-static const char *const specs[] = {"kron:11:8", "uniform:10:2,directed", "grid2d:20x30", "kron:10:4,directed",
-                                    "uniform:11:1"};
+/* kron:10:8,directed,seed=7 over 3 ranges with duplicate-all proxies has
+ * owned labels that only the exchange lowers while a third device copies
+ * them: a refresh that left out the input lost them. */
+static const char *const specs[] = {"kron:11:8",          "uniform:10:2,directed", "grid2d:20x30",
+                                    "kron:10:4,directed", "uniform:11:1",          "kron:10:8,directed,seed=7"};
 enum { N_SPECS = sizeof specs / sizeof specs[0] };
 
 START_TEST(one_device_equals_reference) {
