@@ -277,7 +277,9 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
    * after it marks its frontier with no or-round. */
   it->tell_all = s->or_bits;
   const gr_eid bound = gr_bfs_push_bound(p, it, s->source_edges);
-  GR_CHECK(gr_bfs_reserve(it->out, p, bound));
+  /* As BFS: between devices the push reserves its output's room once it
+   * knows whether it routes. */
+  if (p->count == 1) GR_CHECK(gr_bfs_reserve(it->out, p, bound));
   if (s->pulled && c.visited) {
     gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, 0};
     gr_bitmap_args ba = {n, c.visited};
