@@ -148,10 +148,7 @@ static gr_status cc_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fron
   (void)a;
   /* No source: the first iteration starts from every vertex. */
   first->size = 0;
-  /* A frontier holds each changed proxy (or, after the exchange, owned
-   * vertex) once: n_local entries suffice. */
-  const gr_vid n = p->sub->n_local;
-  if (gr_frontier_capacity(first) < n) GR_CHECK(gr_frontier_reserve(first, p->dev, n, 0, &p->mem));
+  if (gr_frontier_capacity(first) < 1) GR_CHECK(gr_frontier_reserve(first, p->dev, 1, 0, &p->mem));
   return GR_SUCCESS;
 }
 
@@ -256,7 +253,12 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr__cc_slice *s = slice;
   const gr_cc_ops *ops = gr__cc_ops(p->dev);
   const gr_vid n = p->sub->n_local;
-  if (gr_frontier_capacity(it->out) < n) GR_CHECK(gr_frontier_reserve(it->out, p->dev, n, 0, &p->mem));
+  /* An iteration outputs each copy whose label fell once (owned vertices
+   * that change reach the exchange's next frontier, which reserves its own
+   * room): the queues hold the copies, not every local vertex (one device
+   * outputs nothing). */
+  const gr_eid room = n > p->sub->n_owned ? (gr_eid)(n - p->sub->n_owned) : 1;
+  if (gr_frontier_capacity(it->out) < room) GR_CHECK(gr_frontier_reserve(it->out, p->dev, room, 0, &p->mem));
   it->out->size = 0;
   gr_cc_ctx c = gr__cc_ctx(s, p);
   gr_for_each_args all = {NULL, n};
