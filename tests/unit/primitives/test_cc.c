@@ -188,6 +188,49 @@ static gr_status checked_iterate(void *slice, gr_part *p, gr_iter *it) {
   return gr_cc_primitive.iterate(slice, p, it);
 }
 
+/* One run of `prim` (CC with a checking iterate) on `devices` CPU devices
+ * of random parts under `proxy`, selective exchange: its labels (to free)
+ * and, where asked, its iterations. */
+static gr_svid *run_checked(const gr_primitive *prim, gr_graph *g, int devices, gr_proxy_mode proxy, int *iterations) {
+  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+  po.parts = devices;
+  po.threads = 1;
+  gr_partition *part = NULL;
+  ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+  gr_subgraph **subs = NULL;
+  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxy, true), GR_SUCCESS);
+  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
+  gr_comm *comm = NULL;
+  ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  gr_enactor_config cfg = {.prim = prim,
+                           .opts = &o,
+                           .backend = GR_BACKEND_CPU,
+                           .n_devices = devices,
+                           .cpu_threads = 2,
+                           .mem = GR_MEM_POLICY_INIT,
+                           .subs = subs,
+                           .exchange = &gr_comm_exchange_ops,
+                           .exchange_shared = comm};
+  gr_enactor *e = NULL;
+  ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+  gr_run_args a = {0, 0, NULL, 0};
+  gr_run_stats st;
+  ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+  if (iterations) *iterations = st.iterations;
+  gr_run_stats_free(&st);
+  gr_result r = GR_RESULT_INIT;
+  ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
+  gr_svid *labels = r.values;
+  r.values = NULL;
+  gr_result_free(&r);
+  gr_enactor_destroy(&e);
+  gr_comm_destroy(&comm);
+  gr_subgraphs_destroy(&subs, devices);
+  gr_partition_destroy(&part);
+  return labels;
+}
+
 START_TEST(border_lists_hold_each_copy_and_copied_vertex_once) {
   gr_primitive checked = gr_cc_primitive;
   checked.iterate = checked_iterate;
@@ -197,44 +240,14 @@ START_TEST(border_lists_hold_each_copy_and_copied_vertex_once) {
   gr_svid *expect = run_cc(&sub, 1, 1, NULL, NULL, NULL, false);
   gr_subgraph_destroy(&sub);
   static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+  const gr_vid n = gr_graph_num_vertices(g);
   for (int devices = 2; devices <= 4; devices++)
     for (int x = 0; x < 2; x++) {
-      gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-      po.parts = devices;
-      po.threads = 1;
-      gr_partition *part = NULL;
-      ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
-      gr_subgraph **subs = NULL;
-      ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
-      gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
-      gr_comm *comm = NULL;
-      ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
-      gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-      gr_enactor_config cfg = {.prim = &checked,
-                               .opts = &o,
-                               .backend = GR_BACKEND_CPU,
-                               .n_devices = devices,
-                               .cpu_threads = 2,
-                               .mem = GR_MEM_POLICY_INIT,
-                               .subs = subs,
-                               .exchange = &gr_comm_exchange_ops,
-                               .exchange_shared = comm};
-      gr_enactor *e = NULL;
-      ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
       borders_seen = 0;
-      gr_run_args a = {0, 0, NULL, 0};
-      gr_run_stats st;
-      ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
-      gr_run_stats_free(&st);
+      gr_svid *got = run_checked(&checked, g, devices, proxies[x], NULL);
       ck_assert_int_eq(borders_seen, 1);
-      gr_result r = GR_RESULT_INIT;
-      ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
-      ck_assert_int_eq(memcmp(r.values, expect, (size_t)r.n * sizeof(gr_svid)), 0);
-      gr_result_free(&r);
-      gr_enactor_destroy(&e);
-      gr_comm_destroy(&comm);
-      gr_subgraphs_destroy(&subs, devices);
-      gr_partition_destroy(&part);
+      ck_assert_int_eq(memcmp(got, expect, (size_t)n * sizeof(gr_svid)), 0);
+      free(got);
     }
   free(expect);
   gr_graph_destroy(&g);
@@ -330,37 +343,9 @@ START_TEST(refresh_some_sends_the_listed_owned_entries_to_every_copy) {
   probe_sparse = 0;
   for (int devices = 2; devices <= PROBE_DEVICES; devices++)
     for (int x = 0; x < 2; x++) {
-      gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-      po.parts = devices;
-      po.threads = 1;
-      gr_partition *part = NULL;
-      ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
-      gr_subgraph **subs = NULL;
-      ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
-      gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
-      gr_comm *comm = NULL;
-      ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
-      gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-      gr_enactor_config cfg = {.prim = &probed,
-                               .opts = &o,
-                               .backend = GR_BACKEND_CPU,
-                               .n_devices = devices,
-                               .cpu_threads = 2,
-                               .mem = GR_MEM_POLICY_INIT,
-                               .subs = subs,
-                               .exchange = &gr_comm_exchange_ops,
-                               .exchange_shared = comm};
-      gr_enactor *e = NULL;
-      ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
-      gr_run_args a = {0, 0, NULL, 0};
-      gr_run_stats st;
-      ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
-      ck_assert_int_ge(st.iterations, 2);
-      gr_run_stats_free(&st);
-      gr_enactor_destroy(&e);
-      gr_comm_destroy(&comm);
-      gr_subgraphs_destroy(&subs, devices);
-      gr_partition_destroy(&part);
+      int iterations = 0;
+      free(run_checked(&probed, g, devices, proxies[x], &iterations));
+      ck_assert_int_ge(iterations, 2);
     }
   for (int d = 0; d < PROBE_DEVICES; d++) {
     free(probe_vals[d]);
