@@ -509,7 +509,7 @@ def cs_run(logs, **env):
     e = dict(os.environ, PATH=os.path.join(csd, "bin") + ":" + os.environ["PATH"], CALLS=calls, TEST_PROGRAMS="none",
              LOG_DIR=os.path.join(csd, logs))
     for k in ("NCCL_P2P_DISABLE", "GR_RUN_RUNS", "GRAPH", "RUN_TIMEOUT", "CUDA_VISIBLE_DEVICES", "HANG", "THREAD_STACKS",
-              "RACES", "LOST", "ONE_GPU"):
+              "RACES", "LOST", "ONE_GPU", "PRIMS"):
         e.pop(k, None)
     e.update(env)
     return subprocess.run(["bash", cs, os.path.join(csd, "build")], env=e, capture_output=True, text=True, timeout=120)
@@ -543,6 +543,14 @@ rows = [line.split()[1] for line in r.stdout.splitlines() if line.startswith("me
 assert r.returncode == 0 and rows == [f"gr_run-1gpu-{p}" for p in prims + ["reach"]], r.stdout
 r = cs_run("logs4", TOOLS="memcheck", GR_RUN_RUNS="1gpu two")
 assert r.returncode == 2 and "'two' is none of" in r.stderr, r.stdout + r.stderr
+# PRIMS: only those primitives' runs, in every group asked for; reach
+# runs on one GPU only; a name it lacks is refused.
+r = cs_run("logs10", TOOLS="memcheck", PRIMS="bc,reach")
+rows = [line.split()[1] for line in r.stdout.splitlines() if line.startswith("memcheck ")]
+assert r.returncode == 0 and rows == ["gr_run-1gpu-bc", "gr_run-1gpu-reach", "gr_run-2dev-p2p-bc",
+                                      "gr_run-2gpu-nccl-bc"], r.stdout + r.stderr
+r = cs_run("logs11", TOOLS="memcheck", PRIMS="bc dfs")
+assert r.returncode == 2 and "'dfs' is none of" in r.stderr, r.stdout + r.stderr
 # Reports are counted from the tool's summary (racecheck's counts hazards),
 # and the tool's own failure is said apart.
 for tool in ("racecheck", "memcheck"):

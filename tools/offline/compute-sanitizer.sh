@@ -21,7 +21,9 @@
 # GR_RUN_RUNS (default yes; no: the test programs only, e.g. for several
 # instances at once, one program and tool each, LOG_DIR apart; or some of
 # "1gpu p2p nccl": those groups of gr_run runs only, so that one tool's
-# groups can run as instances at once), THREAD_STACKS (the hung-run
+# groups can run as instances at once), PRIMS (the primitives of the
+# gr_run runs, default "bfs dobfs sssp cc pr bc" and reach on one GPU;
+# e.g. PRIMS=bc to finish one a shorter command left out), THREAD_STACKS (the hung-run
 # reader, default tools/offline/thread-stacks.py: a run still going
 # shortly before its limit has the frames of its program's threads read
 # into LOG_DIR/TOOL-NAME.stacks before it is killed, so that a hang shows
@@ -66,6 +68,19 @@ for r in $runs; do
   esac
 done
 group() { [[ " $runs " == *" $1 "* ]]; }
+prims=${PRIMS:-bfs dobfs sssp cc pr bc reach}
+prims=${prims//,/ }
+for p in $prims; do
+  case $p in
+    bfs | dobfs | sssp | cc | pr | bc | reach) ;;
+    *)
+      echo "compute-sanitizer: PRIMS: '$p' is none of bfs, dobfs, sssp, cc, pr, bc, reach" >&2
+      exit 2
+      ;;
+  esac
+done
+# The primitives asked for that exchange (reach runs on one device only).
+picked() { local p; for p in "$@"; do [[ " $prims " == *" $p "* ]] && echo "$p"; done; }
 [ -x /usr/local/cuda/bin/compute-sanitizer ] && export PATH=/usr/local/cuda/bin:$PATH
 if ! command -v compute-sanitizer >/dev/null 2>&1; then
   echo "compute-sanitizer: not found (it comes with the CUDA toolkit)" >&2
@@ -218,7 +233,7 @@ for tool in $tools; do
   done
   # Every primitive on one GPU, validated.
   if group 1gpu; then
-    for p in bfs dobfs sssp cc pr bc reach; do
+    for p in $(picked bfs dobfs sssp cc pr bc reach); do
       prim_args "$p"
       sanitize "gr_run-1gpu-$p" "$tool" "" "$gr_run" --gpus 1 "${pa[@]}" --gen "$graph" --runs 2 --validate --quiet
     done
@@ -226,7 +241,7 @@ for tool in $tools; do
   # Two devices through peer copies, every primitive that exchanges (BFS
   # with 1-hop proxies and the selective exchange, the others as default).
   if group p2p; then
-    for p in bfs dobfs sssp cc pr bc; do
+    for p in $(picked bfs dobfs sssp cc pr bc); do
       prim_args "$p"
       [ "$p" = bfs ] && pa+=(--proxy 1hop --comm selective)
       sanitize "gr_run-2dev-p2p-$p" "$tool" "" "${two[@]}" --transport p2p "${pa[@]}" --gen "$graph" --runs 2 \
@@ -242,7 +257,7 @@ for tool in $tools; do
   if [ "$gpus" -ge 2 ] && group nccl; then
     nccl=("$gr_run")
     [ "$tool" = initcheck ] && nccl=(env NCCL_P2P_DISABLE=1 "$gr_run")
-    for p in bfs dobfs sssp cc pr bc; do
+    for p in $(picked bfs dobfs sssp cc pr bc); do
       prim_args "$p"
       sanitize "gr_run-2gpu-nccl-$p" "$tool" "--report-api-errors no" "${nccl[@]}" --gpus 2 --transport nccl \
         "${pa[@]}" --gen "$graph" --runs 2 --validate --quiet
