@@ -570,11 +570,13 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
       GR_CHECK(gr__reserve_send(x, &x->bits[j], dev, (size_t)bb, &p->mem, "exchange bitmap"));
       a.bits[j] = x->bits[j].ptr;
     }
-      /* A selective list starts at twice its share of the output (or what
-     * it held before): the retry below covers a skewed level, and lists
-     * keep their room from run to run. */
+    /* A selective list starts at an even share of the output over the
+     * peers (or what it held before): a peer's records are the output's
+     * copies it owns, at most the output less what this device owns, so
+     * an even share holds them under a random partition; the retry below
+     * covers a skewed one, and lists keep their room from run to run. */
     const uint64_t have = gr__list_room(&x->list[j], rb);
-    const uint64_t share = bcast ? want : 2 * n_out / (uint64_t)n + 1024;
+    const uint64_t share = bcast ? want : n_out / (uint64_t)(n > 1 ? n - 1 : 1) + 1024;
     const uint64_t first = want < share ? want : share;
     if (have < first)
       GR_CHECK(gr__reserve_send(x, &x->list[j], dev, (size_t)gr_xk_list_bytes(&x->layout, first), &p->mem,

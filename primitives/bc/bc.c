@@ -84,6 +84,15 @@ static void gr__bc_release_buffers(gr__bc_slice *s) {
   s->level_loop = NULL;
 }
 
+/* Entries of the owned-only arrays (coefficients, centralities): the
+ * owned vertices under 1-hop proxies (local ids [0, owned_first)), every
+ * local vertex otherwise (one device; duplicate-all, whose owned ids are
+ * spread over all). */
+static size_t gr__bc_owned_slots(const gr__bc_slice *s, const gr_part *p) {
+  const gr_vid n = s->owned_first ? s->owned_first : p->sub->n_local;
+  return n ? (size_t)n : 1;
+}
+
 static gr_status bc_init(void **slice, gr_part *p) {
   gr__bc_slice *s = NULL;
   gr_status st = GR_SUCCESS;
@@ -92,16 +101,19 @@ static gr_status bc_init(void **slice, gr_part *p) {
   const gr_vid n = p->sub->n_local;
   const size_t slots = n ? (size_t)n : 1;
   s->multi = p->count > 1;
+  if (s->multi) GR_CHECK_GOTO(gr_part_owners(p, &s->owners, &s->owner_table, &s->owned_first), st, fail);
   GR_CHECK_GOTO(gr_buffer_resize(&s->depth, p->dev, slots * sizeof(gr_svid), 0, "bc depths"), st, fail);
   GR_CHECK_GOTO(gr_buffer_resize(&s->sigma, p->dev, slots * sizeof(double), 0, "bc path counts"), st, fail);
   GR_CHECK_GOTO(gr_buffer_resize(&s->acc, p->dev, slots * sizeof(double), 0, "bc successor sums"), st, fail);
-  GR_CHECK_GOTO(gr_buffer_resize(&s->coef, p->dev, slots * sizeof(double), 0, "bc coefficients"), st, fail);
-  GR_CHECK_GOTO(gr_buffer_resize(&s->bc, p->dev, slots * sizeof(double), 0, "bc centralities"), st, fail);
+  /* Only owned vertices finish a level (their coefficient) and sum a
+   * centrality: under 1-hop proxies they are the first local ids. */
+  const size_t own = gr__bc_owned_slots(s, p);
+  GR_CHECK_GOTO(gr_buffer_resize(&s->coef, p->dev, own * sizeof(double), 0, "bc coefficients"), st, fail);
+  GR_CHECK_GOTO(gr_buffer_resize(&s->bc, p->dev, own * sizeof(double), 0, "bc centralities"), st, fail);
   GR_CHECK_GOTO(gr_buffer_resize(&s->overflow, p->dev, sizeof(uint32_t), 0, "bc overflow flag"), st, fail);
   if (s->multi) {
     GR_CHECK_GOTO(gr_buffer_resize(&s->xfer, p->dev, slots * sizeof(double), 0, "bc exchanged sums"), st, fail);
     GR_CHECK_GOTO(gr_buffer_resize(&s->mark, p->dev, slots * sizeof(int32_t), 0, "bc proxy stamps"), st, fail);
-    GR_CHECK_GOTO(gr_part_owners(p, &s->owners, &s->owner_table, &s->owned_first), st, fail);
   }
   /* Each owned vertex joins one level per source. */
   s->stack_capacity = p->sub->n_owned ? p->sub->n_owned : 1;
@@ -243,7 +255,7 @@ static gr_status bc_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fron
   s->last_levels = 0;
   s->log_sources = 0;
   s->log_zeros = false;
-  GR_CHECK(gr_device_memset(p->dev, s->bc.ptr, 0, slots * sizeof(double)));
+  GR_CHECK(gr_device_memset(p->dev, s->bc.ptr, 0, gr__bc_owned_slots(s, p) * sizeof(double)));
   GR_CHECK(gr_device_memset(p->dev, s->acc.ptr, 0, slots * sizeof(double)));
   if (s->multi) {
     GR_CHECK(gr_device_memset(p->dev, s->xfer.ptr, 0, slots * sizeof(double)));
@@ -539,7 +551,7 @@ static gr_status gr__bc_finish_run(gr__bc_slice *s, gr_part *p) {
   if (!p->opts->normalize) return GR_SUCCESS;
   gr_bc_ctx c = gr__bc_ctx(s, p);
   c.scale = gr_bc_normalizer(p->sub->n_global, s->n_sources);
-  gr_for_each_args all = {NULL, p->sub->n_local};
+  gr_for_each_args all = {NULL, (gr_vid)gr__bc_owned_slots(s, p)};
   return gr__bc_ops(p->dev)->scale(p->dev, p->ws, &all, &c);
 }
 
