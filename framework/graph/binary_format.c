@@ -286,9 +286,10 @@ static inline uint64_t gr__arc_hash(uint64_t hu, uint64_t v, uint64_t wb) {
  * decreasing; ids below n; rows sorted by neighbour, then weight; the
  * header's self-loop count; the id map ascending; and for an undirected
  * graph every arc present in both directions with the same weight. That
- * last check sums a hash of each arc (u, v, w) and of its reverse (v, u, w)
- * over the graph in one streaming pass: the sums agree for a symmetric
- * graph and differ for any other but with probability 2^-64 (the subgraph
+ * last check sums a hash of each arc's edge ({u, v}, w) over the arcs
+ * from the lower end and over those from the higher end, in one streaming
+ * pass: the sums agree for a symmetric graph and differ for any other but
+ * with probability 2^-64 (the subgraph
  * builder still refuses a missing reverse arc exactly; an exact check here
  * would cost a transpose). */
 static gr_status gr__check_csr(const gr_csr *c, const uint64_t *orig, bool undirected, uint64_t self_loops,
@@ -321,9 +322,13 @@ static gr_status gr__check_csr(const gr_csr *c, const uint64_t *orig, bool undir
         unsorted += p > c->indices[e] || (p == c->indices[e] && gr__weight_key(pb) > gr__weight_key(wb));
       }
       loops += v == u;
-      if (undirected) {
-        fwd += gr__arc_hash(hu, v, wb);
-        bwd += gr__arc_hash(gr_mix64(v), u, wb);
+      /* Each arc hashed once, as its edge {min, max} with its weight:
+       * into fwd from the lower end's row, into bwd from the higher's
+       * (a self-loop is its own reverse). A row is sorted, so the side
+       * changes once per row, and half the arcs reuse the row's mix. */
+      if (undirected && v != u) {
+        if (u < v) fwd += gr__arc_hash(hu, v, wb);
+        else bwd += gr__arc_hash(gr_mix64(v), u, wb);
       }
     }
   }
