@@ -888,22 +888,34 @@ static void gr__slot_loop(gr__slot *s) {
   s->rs.barriers = run1.barriers - run0.barriers;
 }
 
-/* A run holds the turn (cfg.turns) from its start to its end except at
- * barriers, where gr_sync_wait gives it up and takes it again. */
-static void gr__slot_run(gr__slot *s) {
+/* A command that can pass barriers (a run; an extract, which may sum
+ * figures over the devices) holds the turn (cfg.turns) from its start to
+ * its end except at barriers, where gr_sync_wait gives it up and takes it
+ * again: a thread that passed a barrier without holding it would come
+ * back holding the turn and never give it up. */
+static void gr__turn_take(gr__slot *s) {
+  if (s->e->cfg.turns) pthread_mutex_lock(&s->e->turn);
+}
+
+static void gr__turn_give(gr__slot *s) {
   struct gr_enactor *e = s->e;
-  if (e->cfg.turns) pthread_mutex_lock(&e->turn);
+  if (!e->cfg.turns) return;
+  const gr_status st = gr_device_sync(s->dev);
+  if (st < 0) gr__fail(e, s->index, st);
+  pthread_mutex_unlock(&e->turn);
+}
+
+static void gr__slot_run(gr__slot *s) {
+  gr__turn_take(s);
   gr__slot_loop(s);
-  if (e->cfg.turns) {
-    const gr_status st = gr_device_sync(s->dev);
-    if (st < 0) gr__fail(e, s->index, st);
-    pthread_mutex_unlock(&e->turn);
-  }
+  gr__turn_give(s);
 }
 
 static void gr__slot_extract(gr__slot *s) {
+  gr__turn_take(s);
   gr_status st = s->e->cfg.prim->extract(s->slice, &s->part, s->e->result);
   if (st < 0) gr__fail(s->e, s->index, st);
+  gr__turn_give(s);
 }
 
 static void *gr__slot_main(void *arg) {

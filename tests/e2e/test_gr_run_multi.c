@@ -686,14 +686,21 @@ START_TEST(bc_sources_on_many_devices_equal_one_device) {
 }
 END_TEST
 
-/* Devices taking turns (--turns) compute what one device does, under
- * every combination; NCCL, whose transfers need every device at once, is
- * refused with the reason. */
+/* Devices taking turns (--turns) compute what one device does, every
+ * primitive under every combination (SSSP's extract sums over the devices:
+ * a barrier outside the run, which hung when only runs held the turn);
+ * NCCL, whose transfers need every device at once, is refused with the
+ * reason. */
 START_TEST(devices_taking_turns_equal_one_device) {
   const char *t = on_gpu() ? "p2p" : NULL;
   const char *turns[] = {"--turns", "--timeline", NULL};
+  const char *sssp_turns[] = {"--turns", "--timeline", "--weights", "random:1:255", NULL};
   matrix_with("bfs", NULL, "kron:10:8", turns, t, 3);
   matrix_cmp("pr", NULL, "kron:10:8", turns, t, 3, 1e-5);
+  matrix_with("sssp", NULL, "kron:10:8", sssp_turns, t, 3);
+  matrix_with("dobfs", NULL, "kron:10:8", turns, t, 3);
+  matrix_with("cc", NULL, "kron:10:8", turns, t, 3);
+  matrix_cmp("bc", NULL, "kron:10:8", turns, t, 3, 1e-9);
   ck_assert_int_eq(run_dev(NULL, 2, "nccl", "--gen", "kron:8:4", "--turns", NULL), 2);
   assert_err_has("turns");
 }
