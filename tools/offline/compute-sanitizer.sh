@@ -79,7 +79,7 @@ for p in $prims; do
       ;;
   esac
 done
-# The primitives asked for that exchange (reach runs on one device only).
+# Of the primitives given, those PRIMS asked for (reach: one GPU only).
 picked() { local p; for p in "$@"; do [[ " $prims " == *" $p "* ]] && echo "$p"; done; }
 [ -x /usr/local/cuda/bin/compute-sanitizer ] && export PATH=/usr/local/cuda/bin:$PATH
 if ! command -v compute-sanitizer >/dev/null 2>&1; then

@@ -21,6 +21,7 @@
 #include "gr/gen.h"
 #include "gr/graph.h"
 #include "partitioner.h"
+#include "peak.h"
 #include "subgraph_builder.h"
 #include "testutil.h"
 
@@ -380,58 +381,6 @@ START_TEST(several_devices_equal_one_device) {
 }
 END_TEST
 
-/* One source from the highest-degree vertex of g on `devices` CPU devices
- * (random parts, 1-hop proxies as BC's default takes them, selective
- * exchange): the largest peak of device memory over the devices. */
-static uint64_t bc_peak(gr_graph *g, int devices) {
-  const gr_csr *c = gr_graph_out(g);
-  gr_vid src = 0;
-  for (gr_vid v = 1; v < c->n; v++)
-    if (c->offsets[v + 1] - c->offsets[v] > c->offsets[src + 1] - c->offsets[src]) src = v;
-  gr_partition *part = NULL;
-  gr_subgraph **subs = NULL, *whole = NULL;
-  gr_comm *comm = NULL;
-  if (devices == 1) {
-    ck_assert_int_eq(gr_subgraph_whole(&whole, g, true), GR_SUCCESS);
-  } else {
-    gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-    po.parts = devices;
-    po.threads = 1;
-    ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
-    ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, true), GR_SUCCESS);
-    gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
-    ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
-  }
-  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_enactor_config cfg = {.prim = &gr_bc_primitive,
-                           .opts = &o,
-                           .backend = GR_BACKEND_CPU,
-                           .n_devices = devices,
-                           .cpu_threads = 1,
-                           .mem = GR_MEM_POLICY_INIT,
-                           .subs = devices == 1 ? &whole : subs,
-                           .exchange = devices == 1 ? NULL : &gr_comm_exchange_ops,
-                           .exchange_shared = comm};
-  gr_enactor *e = NULL;
-  ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
-  gr_run_args a = {src, 0, NULL, 0};
-  gr_run_stats st;
-  ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
-  gr_run_stats_free(&st);
-  uint64_t peak = 0;
-  for (int d = 0; d < devices; d++) {
-    gr_device_report rep;
-    gr_enactor_device_report(e, d, &rep);
-    if (rep.peak_bytes > peak) peak = rep.peak_bytes;
-  }
-  gr_enactor_destroy(&e);
-  if (comm) gr_comm_destroy(&comm);
-  if (subs) gr_subgraphs_destroy(&subs, devices);
-  if (part) gr_partition_destroy(&part);
-  if (whole) gr_subgraph_destroy(&whole);
-  return peak;
-}
-
 /* Between devices the coefficients and centralities are held for the
  * owned vertices only, and a send list starts at an even share of the
  * output over the peers: on 4 devices each device's peak is at most
@@ -439,7 +388,9 @@ static uint64_t bc_peak(gr_graph *g, int devices) {
  * and lists at twice the share). */
 START_TEST(memory_per_device_on_four_cpu_devices) {
   gr_graph *g = gr_test_generated("kron:16:16");
-  const uint64_t one = bc_peak(g, 1), four = bc_peak(g, 4);
+  /* 1-hop proxies, as BC's default takes them. */
+  const uint64_t one = gr_test_peak_bytes(g, &gr_bc_primitive, 1, GR_PROXY_1HOP, true, 1),
+                 four = gr_test_peak_bytes(g, &gr_bc_primitive, 4, GR_PROXY_1HOP, true, 1);
   ck_assert_msg((double)four <= 0.54 * (double)one, "peak per device on 4 devices %llu, on one %llu (%.3f)",
                 (unsigned long long)four, (unsigned long long)one, (double)four / (double)one);
   gr_graph_destroy(&g);

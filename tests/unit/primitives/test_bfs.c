@@ -15,6 +15,7 @@
 #include "gr/gen.h"
 #include "gr/graph.h"
 #include "partitioner.h"
+#include "peak.h"
 #include "subgraph_builder.h"
 #include "testutil.h"
 
@@ -304,66 +305,16 @@ START_TEST(push_routes_every_claim_to_its_owners_bitmap) {
 }
 END_TEST
 
-/* Peak device memory of BFS from the max-degree vertex on `devices` CPU
- * devices (random parts, duplicate-all proxies, selective exchange: the
- * big levels route their claims), the largest over the devices. */
-static uint64_t bfs_peak(gr_graph *g, int devices) {
-  const gr_csr *c = gr_graph_out(g);
-  gr_vid src = 0;
-  for (gr_vid v = 1; v < c->n; v++)
-    if (c->offsets[v + 1] - c->offsets[v] > c->offsets[src + 1] - c->offsets[src]) src = v;
-  gr_partition *part = NULL;
-  gr_subgraph **subs = NULL, *whole = NULL;
-  gr_comm *comm = NULL;
-  if (devices == 1) {
-    ck_assert_int_eq(gr_subgraph_whole(&whole, g, false), GR_SUCCESS);
-  } else {
-    gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-    po.parts = devices;
-    po.threads = 1;
-    ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
-    ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_ALL, false), GR_SUCCESS);
-    gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
-    ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
-  }
-  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_enactor_config cfg = {.prim = &gr_bfs_primitive,
-                           .opts = &o,
-                           .backend = GR_BACKEND_CPU,
-                           .n_devices = devices,
-                           .cpu_threads = 1,
-                           .mem = GR_MEM_POLICY_INIT,
-                           .subs = devices == 1 ? &whole : subs,
-                           .exchange = devices == 1 ? NULL : &gr_comm_exchange_ops,
-                           .exchange_shared = comm};
-  gr_enactor *e = NULL;
-  ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
-  gr_run_args a = {src, 0, NULL, 0};
-  gr_run_stats st;
-  ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
-  ck_assert_int_ge(st.iterations, 3);
-  gr_run_stats_free(&st);
-  uint64_t peak = 0;
-  for (int d = 0; d < devices; d++) {
-    gr_device_report rep;
-    gr_enactor_device_report(e, d, &rep);
-    if (rep.peak_bytes > peak) peak = rep.peak_bytes;
-  }
-  gr_enactor_destroy(&e);
-  if (comm) gr_comm_destroy(&comm);
-  if (subs) gr_subgraphs_destroy(&subs, devices);
-  if (part) gr_partition_destroy(&part);
-  if (whole) gr_subgraph_destroy(&whole);
-  return peak;
-}
-
 /* Between devices a level whose claims are routed outputs nothing, so the
  * frontier queues hold about the owned vertices a next frontier takes, not
  * every local vertex a big level claims: on 4 devices each device's peak
  * is 0.34 of one device's here (0.39 when every queue took n_local). */
 START_TEST(memory_per_device_divides_on_four_cpu_devices) {
   gr_graph *g = gr_test_generated("kron:16:16");
-  const uint64_t one = bfs_peak(g, 1), four = bfs_peak(g, 4);
+  /* Random parts, duplicate-all proxies, selective exchange: the big
+   * levels route their claims. */
+  const uint64_t one = gr_test_peak_bytes(g, &gr_bfs_primitive, 1, GR_PROXY_ALL, false, 3),
+                 four = gr_test_peak_bytes(g, &gr_bfs_primitive, 4, GR_PROXY_ALL, false, 3);
   ck_assert_msg((double)four <= 0.36 * (double)one, "peak per device on 4 devices %llu, on one %llu (%.3f)",
                 (unsigned long long)four, (unsigned long long)one, (double)four / (double)one);
   gr_graph_destroy(&g);
