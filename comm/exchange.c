@@ -268,6 +268,30 @@ static gr_status gr__combine_suits(const gr__xlocal *x, gr_combine_op op) {
   return GR_SUCCESS;
 }
 
+/* Whether a step's own values array and guard (gr_iter.values, guard)
+ * suit it: one value payload, no vertex payloads, a guard only with a
+ * SUM or LOGADD combine, and no bitmaps (their uniform value is the
+ * payload's, and a guard's stamp is checked per record). */
+static gr_status gr__step_suits(const gr__xlocal *x, const gr_exchange_step *s, gr_combine_op op) {
+  const char *name = x->prim->name;
+  if ((s->values || s->guard) && (x->pay.n_values != 1 || x->pay.n_vertices != 0))
+    return gr_errorf(GR_ERR_INTERNAL, "%s: a step's own values or guard need one value payload and no vertex payloads",
+                     name);
+  if (s->guard && op != GR_COMBINE_SUM && op != GR_COMBINE_LOGADD)
+    return gr_errorf(GR_ERR_INTERNAL, "%s: a guarded combine sums (SUM or LOGADD)", name);
+  if (s->guard && (x->uniform || s->routed || s->or_bits))
+    return gr_errorf(GR_ERR_INTERNAL, "%s: a guarded combine takes lists of records only", name);
+  if (s->guard && s->stamp < 0) return gr_errorf(GR_ERR_INTERNAL, "%s: a guard's stamp is negative", name);
+  return GR_SUCCESS;
+}
+
+/* The payload a step's messages are read from and combined into. */
+static gr_payload gr__step_payload(const gr__xlocal *x, const gr_exchange_step *s) {
+  gr_payload pay = x->pay;
+  if (s->values) pay.values[0] = s->values;
+  return pay;
+}
+
 static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, void *slice, void **local) {
   gr_comm *c = shared;
   gr_status st = GR_SUCCESS;
@@ -547,7 +571,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   a.parts = n;
   a.broadcast = bcast;
   a.convert = x->convert_d;
-  a.pay = x->pay;
+  a.pay = gr__step_payload(x, s);
   a.layout = x->layout;
   a.next = gr_frontier_items(s->next);
   a.next_capacity = gr_frontier_capacity(s->next);
@@ -791,10 +815,12 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   a.g2l = x->g2l_d;
   const bool bcast = c->mode == GR_COMM_BROADCAST;
   a.me = me;
-  a.pay = x->pay;
+  a.pay = gr__step_payload(x, s);
   a.layout = x->layout;
   a.type = x->prim->value_type;
   a.op = gr__step_op(x, s);
+  a.guard = s->guard;
+  a.stamp = s->stamp;
   a.cull = x->cull.ptr;
   a.next = gr_frontier_items(s->next);
   a.next_capacity = gr_frontier_capacity(s->next);
@@ -817,6 +843,8 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
                                m->items));
         continue;
       }
+      if (s->guard && m->format != GR_XK_LIST)
+        return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent a bitmap to a guarded combine", j);
       a.msg = (const unsigned char *)t->recv->ptr + t->recv_offset[j];
       a.format = m->format;
       a.count = m->items;
@@ -840,6 +868,7 @@ static gr_status gr__exchange(void *local, gr_part *p, gr_exchange_step *s) {
   const int n = x->n;
   const double t0 = gr_time_now();
   gr_status st = s->skip ? GR_SUCCESS : gr__combine_suits(x, gr__step_op(x, s));
+  if (st >= 0 && !s->skip) st = gr__step_suits(x, s, gr__step_op(x, s));
   /* Before the package, which may move a routed level's claims into the
    * next frontier: what it sends decides. */
   if (x->c->mode == GR_COMM_BROADCAST) s->told_all = true;

@@ -215,6 +215,16 @@ static bool gr__combine_one(const gr_xk_combine_args *a, gr_vid v, const unsigne
     for (int k = 0; k < l->n_vertices; k++) memcpy(&a->pay.vertices[k][v], vtx + k * sizeof(gr_svid), sizeof(gr_svid));
     return false;
   }
+  if (a->guard) {
+    /* A guarded sum (gr_iter.guard): the first stamp wins, records for a
+     * vertex stamped otherwise are dropped, and a combined owned vertex
+     * joins the next frontier whatever its sum. */
+    gr_svid seen = -1;
+    if (!gr_atomic_cas_svid(&a->guard[v], -1, a->stamp)) seen = gr_load_relaxed_svid(&a->guard[v]);
+    if (seen >= 0 && seen != a->stamp) return false;
+    gr__apply(a->type, a->op, loc0, vals);
+    return (!a->owner || a->owner[v] == a->me) && gr_bitmap_test_and_set(a->cull, v);
+  }
   bool changed = gr__apply(a->type, a->op, loc0, vals);
   if (a->op == GR_COMBINE_SUM || a->op == GR_COMBINE_OR || a->op == GR_COMBINE_REPLACE || a->op == GR_COMBINE_LOGADD)
     for (int k = 1; k < l->n_values; k++)

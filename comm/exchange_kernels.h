@@ -141,6 +141,9 @@ typedef struct gr_xk_combine_args {
   gr_value_type type;
   gr_combine_op op;
   int pass;
+  /* gr_exchange_step.guard and stamp (NULL: no guard): list messages only. */
+  gr_svid *guard;
+  gr_svid stamp;
   uint32_t *cull;
   gr_vid *next;
   gr_eid next_capacity;

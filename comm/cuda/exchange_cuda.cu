@@ -239,6 +239,16 @@ __device__ __forceinline__ bool combine_one(const gr_xk_combine_args &a, gr_vid 
     }
     return false;
   }
+  if (a.guard) {
+    // A guarded sum (gr_iter.guard): the first stamp wins, records for a
+    // vertex stamped otherwise are dropped, and a combined owned vertex
+    // joins the next frontier whatever its sum.
+    const gr_svid seen =
+        gr_atomic_cas_svid(&a.guard[v], -1, a.stamp) ? (gr_svid)-1 : gr_load_relaxed_svid(&a.guard[v]);
+    if (seen >= 0 && seen != a.stamp) return false;
+    op_apply(loc0, x0, a.op);
+    return (!a.owner || a.owner[v] == a.me) && gr_bitmap_test_and_set(a.cull, v);
+  }
   bool changed = op_apply(loc0, x0, a.op);
   if (a.op == GR_COMBINE_SUM || a.op == GR_COMBINE_OR || a.op == GR_COMBINE_REPLACE || a.op == GR_COMBINE_LOGADD)
     for (int k = 1; k < l.n_values; k++) changed |= op_apply((T *)a.pay.values[k] + v, ((const T *)vals)[k], a.op);

@@ -786,6 +786,9 @@ static void gr__slot_loop(gr__slot *s) {
       x.skip = failed;
       x.combine_set = it.combine_set;
       x.combine = it.combine;
+      x.values = it.values;
+      x.guard = it.guard;
+      x.stamp = it.stamp;
       x.out_owned = it.out_owned;
       x.out_edges = it.out_edges;
       x.out_max_degree = it.out_max_degree;

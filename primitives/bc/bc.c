@@ -276,25 +276,17 @@ static gr_status gr__bc_forward(gr__bc_slice *s, gr_part *p, gr_iter *it) {
   c.level = k;
   const gr_eid start = s->level_start[k];
   gr_vid *level = (gr_vid *)s->stack.ptr + start;
-  gr_eid n_level = 0;
-  if (s->multi) {
-    gr_filter_args f;
-    memset(&f, 0, sizeof f);
-    f.in = gr_frontier_items(it->in);
-    f.n_in = it->in->size;
-    f.out = level;
-    f.out_capacity = s->stack_capacity - start;
-    GR_CHECK(ops->forward_merge[s->mode](p->dev, p->ws, &f, &c));
-    n_level = f.n_out;
-  } else {
-    n_level = it->in->size;
-    if (n_level > s->stack_capacity - start)
-      return gr_errorf(GR_ERR_INTERNAL, "bc level %d holds %llu vertices, %llu fit", k, (unsigned long long)n_level,
-                       (unsigned long long)(s->stack_capacity - start));
-    if (n_level)
-      GR_CHECK(gr_device_copy(p->dev, level, gr_frontier_items(it->in), (size_t)n_level * sizeof(gr_vid),
-                              GR_COPY_D2D));
-  }
+  /* Between devices too the input is the level as it is: the last level's
+   * exchange combined what peers sent into the counts of the vertices
+   * reached at this depth and dropped the rest (its guarded combine,
+   * below). */
+  const gr_eid n_level = it->in->size;
+  if (n_level > s->stack_capacity - start)
+    return gr_errorf(GR_ERR_INTERNAL, "bc level %d holds %llu vertices, %llu fit", k, (unsigned long long)n_level,
+                     (unsigned long long)(s->stack_capacity - start));
+  if (n_level)
+    GR_CHECK(
+        gr_device_copy(p->dev, level, gr_frontier_items(it->in), (size_t)n_level * sizeof(gr_vid), GR_COPY_D2D));
   s->level_start[k + 1] = start + n_level;
   s->level_loop[k] = 0;
   s->levels = k + 1;
@@ -334,9 +326,15 @@ static gr_status gr__bc_forward(gr__bc_slice *s, gr_part *p, gr_iter *it) {
   it->out->size = a.n_out;
   it->edges += a.edges;
   it->tag = 'F';
-  if (s->multi && a.n_out) {
-    gr_for_each_args e = {gr_frontier_items(it->out), a.n_out};
-    GR_CHECK(ops->forward_publish(p->dev, p->ws, &e, &c));
+  if (s->multi) {
+    /* A proxy's count holds this device's paths into it: it travels as it
+     * is, and its owner sums it into its own count when the vertex's depth
+     * there is this level's or unset (which it then takes), and drops it
+     * when the owner reached the vertex earlier (this device's copy did
+     * not know). */
+    it->values = s->sigma.ptr;
+    it->guard = (gr_svid *)s->depth.ptr;
+    it->stamp = (gr_svid)k + 1;
   }
   return GR_SUCCESS;
 }

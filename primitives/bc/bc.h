@@ -79,22 +79,26 @@
  * pulled (gr_bc_levels_args), one grid barrier per level; small levels
  * hold no hub to balance, so the pull's lack of atomics wins there.
  *
- * Between devices (one exchange per level, SUM on `xfer`, doubles):
- *   forward   a proxy that this device claimed sends its partial sigma to
- *             its owner; the owner's next iteration merges what arrived
- *             (merge_forward): a vertex unvisited here takes the depth of
- *             the level and the sum, one claimed here at the same level
- *             adds the sum, one reached at an earlier level drops it (the
- *             sender's proxy did not know). Depths stay exact at owners:
- *             every device works level by level, so a vertex is first
- *             reached at its depth somewhere and its owner learns it then.
- *             So a MIN on depth and a SUM on sigma need one exchange: the
- *             record carries the sum, its iteration carries the depth.
- *   backward  when the forward pass ends the owners refresh their
- *             vertices' depths on every copy (gr_part_refresh), so an
- *             owned vertex pushes only into predecessors, proxies too, and
- *             a proxy's partial acc goes to its owner, which keeps it only
- *             when the vertex has depth d - 1 (merge_backward).
+ * Between devices (one exchange per level, SUM of doubles):
+ *   forward   a proxy that this device claimed sends its partial sigma
+ *             (its sigma here, which only this device's visitors added
+ *             to) to its owner, whose combine is guarded by depth
+ *             (gr_iter.guard, stamp = the level's depth): a vertex
+ *             unvisited there takes the depth and the sum, one claimed
+ *             there at the same level adds the sum, one reached at an
+ *             earlier level drops it (the sender's proxy did not know).
+ *             The next frontier is then the level as it is, with no pass
+ *             of its own. Depths stay exact at owners: every device
+ *             works level by level, so a vertex is first reached at its
+ *             depth somewhere and its owner learns it then. So a MIN on
+ *             depth and a SUM on sigma need one exchange: the record
+ *             carries the sum, the guard's stamp the depth.
+ *   backward  (SUM on `xfer`) when the forward pass ends the owners
+ *             refresh their vertices' depths on every copy
+ *             (gr_part_refresh), so an owned vertex pushes only into
+ *             predecessors, proxies too, and a proxy's partial acc goes to
+ *             its owner, which keeps it only when the vertex has depth
+ *             d - 1 (merge_backward).
  * A vertex in a message is counted once per level (a per-level stamp on
  * proxies), and no device needs a proxy's sigma or delta. */
 #ifndef GR_BC_H
@@ -192,45 +196,6 @@ GR_HD bool gr_bc_forward_level_visit(const gr_bc_ctx *c, int level, gr_vid u, gr
 GR_HD bool gr_bc_forward_level_visit_log(const gr_bc_ctx *c, int level, gr_vid u, gr_vid w, gr_eid e) {
   (void)e;
   return gr_bc_forward_at_log(c, (gr_svid)level, u, w);
-}
-
-/* Between devices, for each vertex the forward level emitted: a proxy's
- * partial count is what travels; an owned vertex's slot stays 0 (it went
- * into this device's next frontier and, under broadcast, adds nothing to
- * peers' copies). */
-GR_HD void gr_bc_forward_publish(const gr_bc_ctx *c, gr_vid v) {
-  if (!gr_bc_owned(c, v)) c->xfer[v] = c->sigma[v];
-}
-
-/* Between devices (filter keep over the input, owned vertices, each once):
- * folds what peers sent into v's count for the level's depth; keeps v when
- * it belongs to the level. */
-GR_HD bool gr_bc_forward_merge(const gr_bc_ctx *c, gr_vid v) {
-  const double x = c->xfer[v];
-  c->xfer[v] = 0.0;
-  const gr_svid d = c->depth[v];
-  if (d < 0) {
-    c->depth[v] = c->level;
-    c->sigma[v] = x;
-    return true;
-  }
-  if (d != c->level) return false;
-  c->sigma[v] += x;
-  return true;
-}
-
-GR_HD bool gr_bc_forward_merge_log(const gr_bc_ctx *c, gr_vid v) {
-  const double x = c->xfer[v];
-  c->xfer[v] = GR_LOG_ZERO;
-  const gr_svid d = c->depth[v];
-  if (d < 0) {
-    c->depth[v] = c->level;
-    c->sigma[v] = x;
-    return true;
-  }
-  if (d != c->level) return false;
-  c->sigma[v] = gr_log_add(c->sigma[v], x);
-  return true;
 }
 
 /* Backward, for each vertex of the level: its dependency from the sum of
@@ -352,8 +317,6 @@ typedef struct gr_bc_ops {
    * stop in double) and the backward one. */
   gr_status (*forward_levels[2])(gr_device *, gr_workspace *, gr_advance_levels_args *, const gr_bc_ctx *);
   gr_status (*backward_levels[2])(gr_device *, gr_workspace *, gr_bc_levels_args *, const gr_bc_ctx *);
-  gr_status (*forward_publish)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
-  gr_status (*forward_merge[2])(gr_device *, gr_workspace *, gr_filter_args *, const gr_bc_ctx *);
   gr_status (*backward_compute[2])(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
   gr_status (*backward[2])(gr_device *, gr_workspace *, gr_advance_push_args *, const gr_bc_ctx *);
   gr_status (*backward_publish[2])(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);

@@ -5,9 +5,6 @@
 
 static GR_CPU_ADVANCE_PUSH(gr__bc_forward_cpu, gr_bc_ctx, gr_bc_forward_visit)
 static GR_CPU_ADVANCE_PUSH(gr__bc_forward_log_cpu, gr_bc_ctx, gr_bc_forward_visit_log)
-static GR_CPU_FOR_EACH(gr__bc_forward_publish_cpu, gr_bc_ctx, gr_bc_forward_publish)
-static GR_CPU_FILTER(gr__bc_forward_merge_cpu, gr_bc_ctx, gr_bc_forward_merge)
-static GR_CPU_FILTER(gr__bc_forward_merge_log_cpu, gr_bc_ctx, gr_bc_forward_merge_log)
 static GR_CPU_FOR_EACH(gr__bc_backward_compute_cpu, gr_bc_ctx, gr_bc_backward_compute)
 static GR_CPU_FOR_EACH(gr__bc_backward_compute_log_cpu, gr_bc_ctx, gr_bc_backward_compute_log)
 static GR_CPU_ADVANCE_PUSH(gr__bc_backward_cpu, gr_bc_ctx, gr_bc_backward_visit)
@@ -70,8 +67,6 @@ static gr_status gr__bc_backward_levels_log_cpu(gr_device *dev, gr_workspace *ws
 const gr_bc_ops gr__bc_ops_cpu = {.forward = {gr__bc_forward_cpu, gr__bc_forward_log_cpu},
                                   .forward_levels = {gr__bc_forward_levels_cpu, gr__bc_forward_levels_log_cpu},
                                   .backward_levels = {gr__bc_backward_levels_cpu, gr__bc_backward_levels_log_cpu},
-                                  .forward_publish = gr__bc_forward_publish_cpu,
-                                  .forward_merge = {gr__bc_forward_merge_cpu, gr__bc_forward_merge_log_cpu},
                                   .backward_compute = {gr__bc_backward_compute_cpu, gr__bc_backward_compute_log_cpu},
                                   .backward = {gr__bc_backward_cpu, gr__bc_backward_log_cpu},
                                   .backward_publish = {gr__bc_backward_publish_cpu, gr__bc_backward_publish_log_cpu},

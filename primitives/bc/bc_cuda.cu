@@ -16,11 +16,6 @@ namespace {
     gr_bc_ctx c;                                                                         \
     __device__ bool operator()(gr_vid u, gr_vid v, gr_eid e) const { return fn(&c, u, v, e); } \
   };
-#define GR__BC_KEEP(Name, fn)                                          \
-  struct Name {                                                        \
-    gr_bc_ctx c;                                                       \
-    __device__ bool operator()(gr_vid v) const { return fn(&c, v); } \
-  };
 #define GR__BC_EACH(Name, fn)                                   \
   struct Name {                                                 \
     gr_bc_ctx c;                                                \
@@ -29,9 +24,6 @@ namespace {
 
 GR__BC_VISIT(ForwardVisit, gr_bc_forward_visit)
 GR__BC_VISIT(ForwardVisitLog, gr_bc_forward_visit_log)
-GR__BC_EACH(ForwardPublish, gr_bc_forward_publish)
-GR__BC_KEEP(ForwardMerge, gr_bc_forward_merge)
-GR__BC_KEEP(ForwardMergeLog, gr_bc_forward_merge_log)
 GR__BC_EACH(BackwardCompute, gr_bc_backward_compute)
 GR__BC_EACH(BackwardComputeLog, gr_bc_backward_compute_log)
 GR__BC_VISIT(BackwardVisit, gr_bc_backward_visit)
@@ -216,10 +208,6 @@ gr_status advance_cuda(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a
   return gr_cuda::advance_push(dev, ws, a, F{*c});
 }
 template <class F>
-gr_status filter_cuda(gr_device *dev, gr_workspace *ws, gr_filter_args *a, const gr_bc_ctx *c) {
-  return gr_cuda::filter(dev, ws, a, F{*c});
-}
-template <class F>
 gr_status for_each_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_bc_ctx *c) {
   (void)ws;
   return gr_cuda::for_each(dev, a, F{*c});
@@ -231,8 +219,6 @@ extern "C" const gr_bc_ops gr__bc_ops_cuda = {
     {advance_cuda<ForwardVisit>, advance_cuda<ForwardVisitLog>},
     {forward_levels_cuda<GR_BC_LINEAR>, forward_levels_cuda<GR_BC_LOG>},
     {backward_levels_cuda<GR_BC_LINEAR>, backward_levels_cuda<GR_BC_LOG>},
-    for_each_cuda<ForwardPublish>,
-    {filter_cuda<ForwardMerge>, filter_cuda<ForwardMergeLog>},
     {for_each_cuda<BackwardCompute>, for_each_cuda<BackwardComputeLog>},
     {advance_cuda<BackwardVisit>, advance_cuda<BackwardVisitLog>},
     {for_each_cuda<BackwardPublish>, for_each_cuda<BackwardPublishLog>},

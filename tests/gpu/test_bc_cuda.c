@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* BC's CUDA instantiations against the portable definition (the CPU
  * backend) on the same inputs: a forward level (claims, path counts, the
- * emitted set), the forward merge of what peers sent, the backward
- * compute, push and merge; the whole primitive on one GPU against the
- * serial reference (one source and several, --normalize), and on 2 and 3
+ * emitted set), the backward compute, push and merge; the whole primitive
+ * on one GPU against the serial reference (one source and several,
+ * --normalize), and on 2 and 3
  * devices sharing GPU 0 (GR_DEVICE_MAP) under every proxy and exchange mode
  * against one GPU. Beyond double (a 600 x 600 grid from a corner, whose
  * counts reach 10^359): the overflow flag, the log-mode kernels against the
@@ -203,41 +203,6 @@ START_TEST(cuda_kernels_equal_cpu) {
       ck_assert_msg(fg[v] == fc[v], "%s: paths to %llu", names[gi], (unsigned long long)v);
       if (rdepth[v] >= 0 && rdepth[v] <= k + 1) ck_assert_msg(fc[v] == rsigma[v], "%s: reference count", names[gi]);
     }
-    /* Forward merge: a vertex unvisited here (takes the level), one of the
-     * level (adds), one of an earlier level (dropped); every slot emptied. */
-    for (gr_vid v = 0; v < n; v++) xfer[v] = (double)(v % 5);
-    gr_vid *merge_in = malloc(sizeof *merge_in * n);
-    gr_eid n_merge = 0;
-    for (gr_vid v = 0; v < n; v++)
-      if (dc[v] < 0 ? xfer[v] > 0 : dc[v] >= k) merge_in[n_merge++] = v;
-    gr_eid kept[2];
-    for (int b = 0; b < 2; b++) {
-      dev_run *r = rs[b];
-      ck_assert_int_eq(gr_device_copy(r->dev, r->xfer.ptr, xfer, n * sizeof(double), GR_COPY_H2D), GR_SUCCESS);
-      put(r->dev, &r->list, merge_in, (size_t)n_merge * sizeof(gr_vid));
-      gr_filter_args f;
-      memset(&f, 0, sizeof f);
-      f.in = r->list.ptr;
-      f.n_in = n_merge;
-      f.out = r->out.ptr;
-      f.out_capacity = n;
-      r->c.level = k + 1;
-      ck_assert_int_eq(gr__bc_ops(r->dev)->forward_merge[GR_BC_LINEAR](r->dev, &r->ws, &f, &r->c), GR_SUCCESS);
-      kept[b] = f.n_out;
-    }
-    ck_assert_uint_eq(kept[0], kept[1]);
-    get(gpu, x, &rg.out, kept[0] * sizeof(gr_vid));
-    get(cpu, y, &rc.out, kept[1] * sizeof(gr_vid));
-    assert_same_set(x, y, kept[0], "forward merge");
-    get(gpu, dg, &rg.depth, n * sizeof(gr_svid));
-    get(cpu, dc, &rc.depth, n * sizeof(gr_svid));
-    get(gpu, fg, &rg.sigma, n * sizeof(double));
-    get(cpu, fc, &rc.sigma, n * sizeof(double));
-    for (gr_vid v = 0; v < n; v++)
-      ck_assert_msg(dg[v] == dc[v] && fg[v] == fc[v], "%s: merged %llu", names[gi], (unsigned long long)v);
-    get(gpu, fg, &rg.xfer, n * sizeof(double));
-    for (gr_vid i = 0; i < n_merge; i++) ck_assert(fg[merge_in[i]] == 0.0);
-    free(merge_in);
     /* Backward from level k (the reference's depths and counts): the
      * compute, then the push into level k - 1 and into "proxies" (an owner
      * table that gives every third vertex to another part). */
@@ -397,8 +362,7 @@ END_TEST
 
 /* The log-mode kernels on the same inputs as the CPU's: a forward level
  * (log-adds; the counts then match the reference's logarithms), the
- * forward merge, the backward compute and push (with proxies), publish
- * and merge. CUDA's exp, log1p may differ from the host's in the last
+ * backward compute and push (with proxies), publish and merge. CUDA's exp, log1p may differ from the host's in the last
  * bits: within 1e-12 relative. */
 START_TEST(cuda_log_kernels_equal_cpu) {
   gr_result ref = GR_RESULT_INIT;
@@ -459,36 +423,6 @@ START_TEST(cuda_log_kernels_equal_cpu) {
     assert_close(fg[v], fc[v], 1e-12, "ln paths", v);
     if (rdepth[v] <= k + 1) assert_close(fc[v], rls[v], 1e-11, "ln paths against the reference", v);
   }
-  /* Forward merge: partial counts (logarithms) for the level k + 1. */
-  for (gr_vid v = 0; v < n; v++) xfer[v] = v % 3 ? (double)(v % 700) : GR_LOG_ZERO;
-  gr_vid *merge_in = malloc(sizeof *merge_in * n);
-  gr_eid n_merge = 0;
-  for (gr_vid v = 0; v < n; v++)
-    if (dc[v] < 0 ? xfer[v] > GR_LOG_ZERO : dc[v] >= k) merge_in[n_merge++] = v;
-  gr_eid kept[2];
-  for (int b = 0; b < 2; b++) {
-    dev_run *r = rs[b];
-    ck_assert_int_eq(gr_device_copy(r->dev, r->xfer.ptr, xfer, n * sizeof(double), GR_COPY_H2D), GR_SUCCESS);
-    put(r->dev, &r->list, merge_in, (size_t)n_merge * sizeof(gr_vid));
-    gr_filter_args f;
-    memset(&f, 0, sizeof f);
-    f.in = r->list.ptr;
-    f.n_in = n_merge;
-    f.out = r->out.ptr;
-    f.out_capacity = n;
-    r->c.level = k + 1;
-    ck_assert_int_eq(gr__bc_ops(r->dev)->forward_merge[GR_BC_LOG](r->dev, &r->ws, &f, &r->c), GR_SUCCESS);
-    kept[b] = f.n_out;
-  }
-  ck_assert_uint_eq(kept[0], kept[1]);
-  get(gpu, fg, &rg.sigma, n * sizeof(double));
-  get(cpu, fc, &rc.sigma, n * sizeof(double));
-  for (gr_vid v = 0; v < n; v++)
-    if (fc[v] != GR_LOG_ZERO) assert_close(fg[v], fc[v], 1e-12, "merged ln paths", v);
-    else ck_assert(fg[v] == GR_LOG_ZERO);
-  get(gpu, fg, &rg.xfer, n * sizeof(double));
-  for (gr_vid i = 0; i < n_merge; i++) ck_assert(fg[merge_in[i]] == GR_LOG_ZERO);
-  free(merge_in);
   /* Backward from level k with the reference's depths and logarithms: the
    * successors' sums as logarithms, every third vertex a proxy. */
   uint8_t *owner = malloc(n);

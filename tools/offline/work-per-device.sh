@@ -27,7 +27,7 @@ validate=()
 PYTHONUNBUFFERED=1 python3 "$top/tools/gr_scale.py" "$top/configs/scaling/strong-kron25.json" --graph "$graph" \
   --transports p2p "${prims[@]}" --gr-run "$build/tools/gr_run" --out-dir "$out/scale" \
   --graph-dir "$build/graphs" --device-map "${DEVICE_MAP:-0,0,0,0,0,0,0,0}" --devices "${DEVICES:-1,2,4}" \
-  --runs "${RUNS:-4}" --turns "${validate[@]}" --extra "${EXTRA:-}" 2>&1 | tee "$out/work-per-device.txt"
+  --runs "${RUNS:-4}" --turns "${validate[@]}" "--extra=${EXTRA:-}" 2>&1 | tee "$out/work-per-device.txt"
 rc=${PIPESTATUS[0]}
 tar -C "$out/scale" -czf "$out/reports.tar.gz" reports && rm -rf "$out/scale/reports"
 exit "$rc"

@@ -86,6 +86,10 @@ typedef struct gr_exchange_step {
    * otherwise the spec's. */
   bool combine_set;
   gr_combine_op combine;
+  /* gr_iter.values, guard and stamp. */
+  void *values;
+  gr_svid *guard;
+  gr_svid stamp;
   /* gr_iter.out_owned and its figures. */
   bool out_owned;
   gr_eid out_edges, out_max_degree;

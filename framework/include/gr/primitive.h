@@ -288,6 +288,20 @@ typedef struct gr_iter {
    * same one in the same iteration. */
   bool combine_set;
   gr_combine_op combine;
+  /* To set, optional: the array (one entry per local vertex) this
+   * iteration's messages are read from and combined into, in place of the
+   * payload's first value array (the payload names one value and no
+   * vertex payloads). */
+  void *values;
+  /* To set, optional, with a SUM or LOGADD combine: a guarded combine
+   * (bc's path counts, which a vertex takes only at the level it is first
+   * reached). Per local vertex a stamp (-1: unset); an arriving record
+   * whose vertex's stamp is unset sets it to `stamp` and is combined, one
+   * whose stamp is `stamp` is combined, any other is dropped. An owned
+   * vertex that is combined joins the next frontier (once), whatever its
+   * sum. Every device sets the same stamp in the same iterations. */
+  gr_svid *guard;
+  gr_svid stamp;
   /* To set, optional: the output holds only vertices this device owns,
    * each once, and out_edges / out_max_degree are their out-degrees over
    * the device's CSR (summed, largest), as a pull that counts what it

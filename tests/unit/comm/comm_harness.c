@@ -491,6 +491,7 @@ void xh_combine_free(xh_combine_out *r) {
   xh_state_free(&r->state);
   free(r->next);
   free(r->cull);
+  free(r->guard);
   memset(r, 0, sizeof *r);
 }
 
@@ -501,7 +502,7 @@ gr_status xh_run_combine(const gr_xk_ops *ops, gr_device *dev, const xh_combine_
   const size_t words = gr_bitmap_words(n);
   dev_state ds;
   gr_buffer b_owner = GR_BUFFER_INIT, b_g2l = GR_BUFFER_INIT, b_cull = GR_BUFFER_INIT, b_next = GR_BUFFER_INIT,
-            b_ctr = GR_BUFFER_INIT, b_deg = GR_BUFFER_INIT, b_msg[GR_COMM_MAX_DEVICES];
+            b_ctr = GR_BUFFER_INIT, b_deg = GR_BUFFER_INIT, b_guard = GR_BUFFER_INIT, b_msg[GR_COMM_MAX_DEVICES];
   const int n_msgs = in->n_msgs;
   const size_t nctr = (size_t)gr_xk_counters(n_msgs > 1 ? n_msgs : 1);
   for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
@@ -515,6 +516,7 @@ gr_status xh_run_combine(const gr_xk_ops *ops, gr_device *dev, const xh_combine_
   if (in->deg) GR_CHECK_GOTO(upload(&b_deg, dev, in->deg, ((size_t)n + 1) * sizeof(gr_eid), "test degrees"), st, done);
   if (in->g2l)
     GR_CHECK_GOTO(upload(&b_g2l, dev, in->g2l, (size_t)in->n_global * sizeof(gr_vid), "test g2l"), st, done);
+  if (in->guard) GR_CHECK_GOTO(upload(&b_guard, dev, in->guard, (size_t)n * sizeof(gr_svid), "test guard"), st, done);
   GR_CHECK_GOTO(gr_buffer_resize(&b_cull, dev, words * sizeof(uint32_t), 0, "test cull"), st, done);
   if (in->cull)
     GR_CHECK_GOTO(gr_device_copy(dev, b_cull.ptr, in->cull, words * sizeof(uint32_t), GR_COPY_H2D), st, done);
@@ -536,6 +538,8 @@ gr_status xh_run_combine(const gr_xk_ops *ops, gr_device *dev, const xh_combine_
   a.layout = s->layout;
   a.type = s->type;
   a.op = in->op;
+  a.guard = in->guard ? b_guard.ptr : NULL;
+  a.stamp = in->stamp;
   a.cull = b_cull.ptr;
   a.next = b_next.ptr;
   a.next_capacity = n;
@@ -571,8 +575,10 @@ gr_status xh_run_combine(const gr_xk_ops *ops, gr_device *dev, const xh_combine_
   if (cnt) qsort(r->next, (size_t)cnt, sizeof(gr_vid), cmp_vid);
   GR_CHECK_GOTO(download(dev, (void **)&r->cull, &b_cull, words * sizeof(uint32_t)), st, done);
   GR_CHECK_GOTO(state_download(&ds, dev, &r->state), st, done);
+  if (in->guard) GR_CHECK_GOTO(download(dev, (void **)&r->guard, &b_guard, (size_t)n * sizeof(gr_svid)), st, done);
 done:
   state_release(&ds);
+  gr_buffer_release(&b_guard);
   gr_buffer_release(&b_owner);
   gr_buffer_release(&b_g2l);
   gr_buffer_release(&b_cull);
@@ -705,7 +711,7 @@ void xh_check_logadd(const gr_xk_ops *ops, gr_device *dev, double rel_tol) {
       for (int k = 0; k < 2; k++) b[v].val[k] = xh_value_bits(ty, bv[v][k]);
     }
     unsigned char *ma = xh_message_build(&s.layout, a, na), *mb = xh_message_build(&s.layout, b, N);
-    xh_combine_in in = {&s, GR_COMBINE_LOGADD, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {na, N}, {0}, NULL};
+    xh_combine_in in = {&s, GR_COMBINE_LOGADD, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {na, N}, {0}, NULL, NULL, 0};
     xh_combine_out r;
     XH_CHECK(xh_run_combine(ops, dev, &in, &r) == GR_SUCCESS, "logadd: %s", gr_error_message());
     /* Expected, in long double: init, then the first message, then the
@@ -735,6 +741,70 @@ void xh_check_logadd(const gr_xk_ops *ops, gr_device *dev, double rel_tol) {
     free(a);
     xh_state_free(&s);
   }
+}
+
+void xh_check_guard(const gr_xk_ops *ops, gr_device *dev) {
+  /* Stamp 3. v0: unset, one record (takes 3, joins next); v1: stamped 3
+   * and in the cull bitmap (claimed here: adds, not in next again); v2:
+   * stamped 2, an earlier level (dropped, unchanged); v3: unset, records
+   * in both messages (takes 3, both add, in next once); v4: a copy (owner
+   * 0), unset (takes 3, adds, kept out of next); v5: stamped 4 (dropped);
+   * v6: no record (unchanged). The records' values are 1 path (SUM) or
+   * ln 1 = 0 (LOGADD): a sum of 0 still joins next. */
+  enum { N = 7 };
+  const gr_svid guard[N] = {-1, 3, 2, -1, -1, 4, -1};
+  const int32_t owner[N] = {1, 1, 1, 1, 0, 1, 1};
+  const uint32_t cull[1] = {1u << 1};
+  const gr_vid ids_a[] = {0, 1, 2, 3, 4, 5}, ids_b[] = {3, 2};
+  const gr_value_type types[] = {GR_VALUE_DOUBLE, GR_VALUE_FLOAT};
+  const gr_combine_op ops_[] = {GR_COMBINE_SUM, GR_COMBINE_LOGADD};
+  for (int t = 0; t < 2; t++)
+    for (int o = 0; o < 2; o++) {
+      const gr_value_type ty = types[t];
+      const gr_combine_op op = ops_[o];
+      const bool logs = op == GR_COMBINE_LOGADD;
+      /* Initial values: the neutral sum for unset vertices, 5 paths (ln 5)
+       * for the others. */
+      xh_state s;
+      XH_CHECK(xh_state_alloc(&s, N, ty, 1, 0), "no room");
+      for (gr_vid v = 0; v < N; v++) {
+        const double x = guard[v] < 0 ? (logs ? -INFINITY : 0.0) : (logs ? log(5.0) : 5.0);
+        xh_state_set(&s, 0, v, xh_value_bits(ty, x));
+      }
+      xh_item a[6], b[2];
+      memset(a, 0, sizeof a);
+      memset(b, 0, sizeof b);
+      const double one = logs ? 0.0 : 1.0;
+      for (int i = 0; i < 6; i++) {
+        a[i].id = ids_a[i];
+        a[i].val[0] = xh_value_bits(ty, one);
+      }
+      for (int i = 0; i < 2; i++) {
+        b[i].id = ids_b[i];
+        b[i].val[0] = xh_value_bits(ty, one);
+      }
+      unsigned char *ma = xh_message_build(&s.layout, a, 6), *mb = xh_message_build(&s.layout, b, 2);
+      xh_combine_in in = {&s, op, owner, 1, NULL, 0, cull, 2, {ma, mb}, {6, 2}, {0}, NULL, guard, 3};
+      xh_combine_out r;
+      XH_CHECK(xh_run_combine(ops, dev, &in, &r) == GR_SUCCESS, "guard: %s", gr_error_message());
+      /* Paths expected: v0 1, v1 6, v2 5, v3 2, v4 1, v5 5, v6 none. */
+      const double paths[N] = {1, 6, 5, 2, 1, 5, 0};
+      const gr_svid after[N] = {3, 3, 2, 3, 3, 4, -1};
+      for (gr_vid v = 0; v < N; v++) {
+        const double got = xh_value_of(ty, xh_state_get(&r.state, 0, v));
+        const double want = logs ? (paths[v] > 0 ? log(paths[v]) : -INFINITY) : paths[v];
+        XH_CHECK(got == want || fabs(got - want) <= 1e-6 * (1 + fabs(want)),
+                 "guard, type %d, op %d: value of %u is %g, expected %g", (int)ty, (int)op, (unsigned)v, got, want);
+        XH_CHECK(r.guard[v] == after[v], "guard, op %d: stamp of %u is %lld, expected %lld", (int)op, (unsigned)v,
+                 (long long)r.guard[v], (long long)after[v]);
+      }
+      XH_CHECK(r.n_next == 2 && r.next[0] == 0 && r.next[1] == 3,
+               "guard, op %d: next holds %llu vertices (expected 0 and 3)", (int)op, (unsigned long long)r.n_next);
+      xh_combine_free(&r);
+      free(ma);
+      free(mb);
+      xh_state_free(&s);
+    }
 }
 
 void xh_check_seal(const gr_xk_ops *ops, gr_device *dev) {

@@ -120,6 +120,8 @@ typedef struct xh_combine_in {
   uint64_t count[GR_COMM_MAX_DEVICES];   /* list records */
   gr_vid universe[GR_COMM_MAX_DEVICES];  /* non-zero: message j is a bitmap over [0, universe) */
   const gr_eid *deg;                     /* host CSR offsets (n + 1), or NULL */
+  const gr_svid *guard;                  /* a guarded combine's stamps (n), or NULL */
+  gr_svid stamp;
 } xh_combine_in;
 typedef struct xh_combine_out {
   xh_state state; /* the local state after */
@@ -128,6 +130,7 @@ typedef struct xh_combine_out {
   uint32_t *cull;
   unsigned long long next_edges, next_max_degree;
   unsigned long long found[GR_COMM_MAX_DEVICES]; /* ids counted in each bitmap */
+  gr_svid *guard;                                /* the stamps after (with in->guard) */
 } xh_combine_out;
 /* Pass 1 over every message, then pass 2 over every message where the
  * operator has followers (as the exchange runs them). */
@@ -200,6 +203,11 @@ gr_graph *xh_gen(const char *spec);
  * vertex in one message (the concurrent compare-and-swap loop): each
  * value within rel_tol of the sum taken in long double. */
 void xh_check_logadd(const gr_xk_ops *ops, gr_device *dev, double rel_tol);
+/* A guarded sum (gr_iter.guard), SUM and LOGADD: records of vertices
+ * stamped otherwise are dropped, an unset stamp takes the step's, owned
+ * vertices combined join next once (those already in the cull bitmap not
+ * again), copies are combined but kept out of next. */
+void xh_check_guard(const gr_xk_ops *ops, gr_device *dev);
 /* Seal of routed bitmaps (gr_xk_ops.seal) on `dev`: 4 parts of uneven id
  * spaces in one buffer (messages only 4-byte aligned), this device part 2;
  * every other part's message gets the value and its ids counted, this
