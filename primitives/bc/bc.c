@@ -20,7 +20,7 @@
 typedef enum { GR__BC_FORWARD, GR__BC_BACKWARD, GR__BC_DONE } gr__bc_phase;
 
 typedef struct gr__bc_slice {
-  gr_buffer depth, sigma, acc, coef, bc, xfer, mark;
+  gr_buffer depth, sigma, acc, coef, bc, mark;
   gr_buffer overflow;    /* uint32_t: the forward pass in double met a count above GR_BC_LOG_THRESHOLD */
   gr_buffer owners;
   const uint8_t *owner_table;
@@ -54,7 +54,7 @@ typedef struct gr__bc_slice {
   gr_vid source;         /* the current source (global id) */
   int last_levels;       /* statistics of the last source */
   int mode;              /* the current source's: GR_BC_LINEAR or GR_BC_LOG (counts as logarithms) */
-  bool log_zeros;        /* acc and xfer hold ln 0 (-inf) rather than 0 */
+  bool log_zeros;        /* sigma and acc hold ln 0 (-inf) rather than 0 */
   gr_vid log_sources;    /* sources of this run that ran as logarithms */
 } gr__bc_slice;
 
@@ -72,7 +72,7 @@ double gr_bc_normalizer(gr_vid n, gr_vid sources) {
 }
 
 static void gr__bc_release_buffers(gr__bc_slice *s) {
-  gr_buffer *b[] = {&s->depth, &s->sigma, &s->acc,   &s->coef,     &s->bc,        &s->xfer,  &s->mark,
+  gr_buffer *b[] = {&s->depth, &s->sigma,    &s->acc,        &s->coef,  &s->bc,   &s->mark,
                     &s->owners, &s->stack, &s->overflow, &s->loop_sizes, &s->starts};
   for (size_t i = 0; i < sizeof b / sizeof *b; i++) gr_buffer_release(b[i]);
   free(s->level_start);
@@ -111,10 +111,8 @@ static gr_status bc_init(void **slice, gr_part *p) {
   GR_CHECK_GOTO(gr_buffer_resize(&s->coef, p->dev, own * sizeof(double), 0, "bc coefficients"), st, fail);
   GR_CHECK_GOTO(gr_buffer_resize(&s->bc, p->dev, own * sizeof(double), 0, "bc centralities"), st, fail);
   GR_CHECK_GOTO(gr_buffer_resize(&s->overflow, p->dev, sizeof(uint32_t), 0, "bc overflow flag"), st, fail);
-  if (s->multi) {
-    GR_CHECK_GOTO(gr_buffer_resize(&s->xfer, p->dev, slots * sizeof(double), 0, "bc exchanged sums"), st, fail);
+  if (s->multi)
     GR_CHECK_GOTO(gr_buffer_resize(&s->mark, p->dev, slots * sizeof(int32_t), 0, "bc proxy stamps"), st, fail);
-  }
   /* Each owned vertex joins one level per source. */
   s->stack_capacity = p->sub->n_owned ? p->sub->n_owned : 1;
   GR_CHECK_GOTO(gr_buffer_resize(&s->stack, p->dev, (size_t)s->stack_capacity * sizeof(gr_vid), 0, "bc levels"), st,
@@ -152,7 +150,6 @@ static gr_bc_ctx gr__bc_ctx(gr__bc_slice *s, const gr_part *p) {
   c.acc = s->acc.ptr;
   c.coef = s->coef.ptr;
   c.bc = s->bc.ptr;
-  c.xfer = s->xfer.ptr;
   c.mark = s->mark.ptr;
   c.owner = s->owner_table;
   c.owned_first = s->owned_first;
@@ -223,6 +220,10 @@ static gr_status gr__bc_start_source(gr__bc_slice *s, gr_part *p, gr_frontier *f
     s->log_zeros = false;
   } else {
     GR_CHECK(gr_device_memset(p->dev, s->sigma.ptr, 0, (size_t)n * sizeof(double)));
+    /* A proxy's backward sum travels as it is and stays behind (only
+     * owned vertices' sums are emptied as their levels compute), and
+     * under broadcast copies receive sums they never read: empty them. */
+    if (s->multi) GR_CHECK(gr_device_memset(p->dev, s->acc.ptr, 0, (size_t)n * sizeof(double)));
   }
   GR_CHECK(gr_device_memset(p->dev, s->overflow.ptr, 0, sizeof(uint32_t)));
   gr_vid src = 0;
@@ -258,7 +259,6 @@ static gr_status bc_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fron
   GR_CHECK(gr_device_memset(p->dev, s->bc.ptr, 0, gr__bc_owned_slots(s, p) * sizeof(double)));
   GR_CHECK(gr_device_memset(p->dev, s->acc.ptr, 0, slots * sizeof(double)));
   if (s->multi) {
-    GR_CHECK(gr_device_memset(p->dev, s->xfer.ptr, 0, slots * sizeof(double)));
     GR_CHECK(gr_device_memset(p->dev, s->mark.ptr, 0xff, slots * sizeof(int32_t)));
   }
   /* A level or a backward message holds each local vertex at most once. */
@@ -474,10 +474,6 @@ static gr_status gr__bc_backward_push(gr__bc_slice *s, gr_part *p, gr_iter *it, 
   GR_CHECK(ops->backward[s->mode](p->dev, p->ws, &a, &c));
   it->out->size = a.n_out;
   it->edges += a.edges;
-  if (s->multi && a.n_out) {
-    gr_for_each_args o = {gr_frontier_items(it->out), a.n_out};
-    GR_CHECK(ops->backward_publish[s->mode](p->dev, p->ws, &o, &c));
-  }
   return GR_SUCCESS;
 }
 
@@ -521,18 +517,15 @@ static gr_status gr__bc_backward_loop(gr__bc_slice *s, gr_part *p, gr_iter *it) 
   return GR_SUCCESS;
 }
 
-/* One backward level d = s->level (>= 1): what peers sent for it merged,
- * its vertices' dependencies computed, and (d >= 2) their coefficients
- * pushed to level d - 1. */
+/* One backward level d = s->level (>= 1): its vertices' dependencies
+ * computed (between devices, what peers sent for them was summed into
+ * their successor sums by the last exchange), and (d >= 2) their
+ * coefficients pushed to level d - 1. */
 static gr_status gr__bc_backward(gr__bc_slice *s, gr_part *p, gr_iter *it) {
   const gr_bc_ops *ops = gr__bc_ops(p->dev);
   const int d = s->level;
   gr_bc_ctx c = gr__bc_ctx(s, p);
   c.level = d;
-  if (s->multi && it->in->size) {
-    gr_for_each_args m = {gr_frontier_items(it->in), it->in->size};
-    GR_CHECK(ops->backward_merge[s->mode](p->dev, p->ws, &m, &c));
-  }
   const gr_eid start = s->level_start[d], n_level = s->level_start[d + 1] - start;
   gr_vid *level = (gr_vid *)s->stack.ptr + start;
   gr_for_each_args e = {level, n_level};
@@ -640,7 +633,11 @@ static gr_status bc_payload(void *slice, gr_part *p, gr_payload *out) {
   gr__bc_slice *s = slice;
   memset(out, 0, sizeof *out);
   out->n_values = 1;
-  out->values[0] = s->xfer.ptr;
+  /* What travels backward: a proxy's partial successor sum, summed by its
+   * owner into the vertex's (every such vertex is a predecessor there
+   * too: the copies' depths were refreshed). Forward steps name sigma
+   * instead (gr_iter.values). */
+  out->values[0] = s->acc.ptr;
   return GR_SUCCESS;
 }
 

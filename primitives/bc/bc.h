@@ -93,12 +93,13 @@
  *             depth somewhere and its owner learns it then. So a MIN on
  *             depth and a SUM on sigma need one exchange: the record
  *             carries the sum, the guard's stamp the depth.
- *   backward  (SUM on `xfer`) when the forward pass ends the owners
- *             refresh their vertices' depths on every copy
- *             (gr_part_refresh), so an owned vertex pushes only into
- *             predecessors, proxies too, and a proxy's partial acc goes to
- *             its owner, which keeps it only when the vertex has depth
- *             d - 1 (merge_backward).
+ *   backward  when the forward pass ends the owners refresh their
+ *             vertices' depths on every copy (gr_part_refresh), so an
+ *             owned vertex pushes only into predecessors, proxies too,
+ *             and a proxy's partial acc travels as it is to its owner,
+ *             whose combine sums it into the vertex's acc (a predecessor
+ *             there too). Proxies' sums stay behind until the next source
+ *             empties them.
  * A vertex in a message is counted once per level (a per-level stamp on
  * proxies), and no device needs a proxy's sigma or delta. */
 #ifndef GR_BC_H
@@ -120,7 +121,6 @@ typedef struct gr_bc_ctx {
   double *acc;      /* backward: the successors' coefficients summed so far */
   double *coef;     /* backward: (1 + delta) / sigma of owned vertices whose level ran */
   double *bc;       /* the centrality summed over the run's sources (owned vertices) */
-  double *xfer;     /* between devices: what travels (SUM), or NULL on one device */
   int32_t *mark;    /* between devices: per proxy, the stamp of the last level that emitted it */
   const uint8_t *owner;  /* part owning each local vertex; NULL: see owned_first */
   gr_vid owned_first;    /* duplicate-1-hop: owned vertices are [0, owned_first); 0: use owner */
@@ -257,37 +257,12 @@ GR_HD bool gr_bc_backward_visit_log(const gr_bc_ctx *c, gr_vid w, gr_vid v, gr_e
   return !gr_bc_owned(c, v) && gr_atomic_exch_i32(&c->mark[v], c->stamp) != c->stamp;
 }
 
-/* Between devices, for each proxy the backward level emitted: its partial
- * sum travels and its slot is emptied for the next level. */
-GR_HD void gr_bc_backward_publish(const gr_bc_ctx *c, gr_vid v) {
-  c->xfer[v] = c->acc[v];
-  c->acc[v] = 0.0;
-}
-
-GR_HD void gr_bc_backward_publish_log(const gr_bc_ctx *c, gr_vid v) {
-  c->xfer[v] = c->acc[v];
-  c->acc[v] = GR_LOG_ZERO;
-}
-
-/* Between devices, for each owned vertex that received partial sums: kept
- * when it has the depth of the level about to be computed. */
-GR_HD void gr_bc_backward_merge(const gr_bc_ctx *c, gr_vid v) {
-  if (c->depth[v] == c->level) c->acc[v] += c->xfer[v];
-  c->xfer[v] = 0.0;
-}
-
-GR_HD void gr_bc_backward_merge_log(const gr_bc_ctx *c, gr_vid v) {
-  if (c->depth[v] == c->level) c->acc[v] = gr_log_add(c->acc[v], c->xfer[v]);
-  c->xfer[v] = GR_LOG_ZERO;
-}
-
-/* Every local vertex, when a source changes mode: its count, its
- * successors' sum and its travelling slot start at the mode's zero (ln 0
- * is -inf, which no byte pattern gives). */
+/* Every local vertex, when a source changes mode: its count and its
+ * successors' sum start at the mode's zero (ln 0 is -inf, which no byte
+ * pattern gives). */
 GR_HD void gr_bc_fill(const gr_bc_ctx *c, gr_vid v) {
   c->sigma[v] = c->fill;
   c->acc[v] = c->fill;
-  if (c->xfer) c->xfer[v] = c->fill;
 }
 
 /* --normalize, at the end of a run. */
@@ -319,8 +294,6 @@ typedef struct gr_bc_ops {
   gr_status (*backward_levels[2])(gr_device *, gr_workspace *, gr_bc_levels_args *, const gr_bc_ctx *);
   gr_status (*backward_compute[2])(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
   gr_status (*backward[2])(gr_device *, gr_workspace *, gr_advance_push_args *, const gr_bc_ctx *);
-  gr_status (*backward_publish[2])(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
-  gr_status (*backward_merge[2])(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
   gr_status (*scale)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
   gr_status (*fill)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_bc_ctx *);
 } gr_bc_ops;

@@ -9,10 +9,6 @@ static GR_CPU_FOR_EACH(gr__bc_backward_compute_cpu, gr_bc_ctx, gr_bc_backward_co
 static GR_CPU_FOR_EACH(gr__bc_backward_compute_log_cpu, gr_bc_ctx, gr_bc_backward_compute_log)
 static GR_CPU_ADVANCE_PUSH(gr__bc_backward_cpu, gr_bc_ctx, gr_bc_backward_visit)
 static GR_CPU_ADVANCE_PUSH(gr__bc_backward_log_cpu, gr_bc_ctx, gr_bc_backward_visit_log)
-static GR_CPU_FOR_EACH(gr__bc_backward_publish_cpu, gr_bc_ctx, gr_bc_backward_publish)
-static GR_CPU_FOR_EACH(gr__bc_backward_publish_log_cpu, gr_bc_ctx, gr_bc_backward_publish_log)
-static GR_CPU_FOR_EACH(gr__bc_backward_merge_cpu, gr_bc_ctx, gr_bc_backward_merge)
-static GR_CPU_FOR_EACH(gr__bc_backward_merge_log_cpu, gr_bc_ctx, gr_bc_backward_merge_log)
 static GR_CPU_ADVANCE_LEVELS(gr__bc_forward_levels_cpu, gr_bc_ctx, gr_bc_forward_level_visit)
 static GR_CPU_ADVANCE_LEVELS(gr__bc_forward_levels_log_cpu, gr_bc_ctx, gr_bc_forward_level_visit_log)
 static GR_CPU_FOR_EACH(gr__bc_scale_cpu, gr_bc_ctx, gr_bc_scale)
@@ -69,7 +65,5 @@ const gr_bc_ops gr__bc_ops_cpu = {.forward = {gr__bc_forward_cpu, gr__bc_forward
                                   .backward_levels = {gr__bc_backward_levels_cpu, gr__bc_backward_levels_log_cpu},
                                   .backward_compute = {gr__bc_backward_compute_cpu, gr__bc_backward_compute_log_cpu},
                                   .backward = {gr__bc_backward_cpu, gr__bc_backward_log_cpu},
-                                  .backward_publish = {gr__bc_backward_publish_cpu, gr__bc_backward_publish_log_cpu},
-                                  .backward_merge = {gr__bc_backward_merge_cpu, gr__bc_backward_merge_log_cpu},
                                   .scale = gr__bc_scale_cpu,
                                   .fill = gr__bc_fill_cpu};

@@ -28,10 +28,6 @@ GR__BC_EACH(BackwardCompute, gr_bc_backward_compute)
 GR__BC_EACH(BackwardComputeLog, gr_bc_backward_compute_log)
 GR__BC_VISIT(BackwardVisit, gr_bc_backward_visit)
 GR__BC_VISIT(BackwardVisitLog, gr_bc_backward_visit_log)
-GR__BC_EACH(BackwardPublish, gr_bc_backward_publish)
-GR__BC_EACH(BackwardPublishLog, gr_bc_backward_publish_log)
-GR__BC_EACH(BackwardMerge, gr_bc_backward_merge)
-GR__BC_EACH(BackwardMergeLog, gr_bc_backward_merge_log)
 GR__BC_EACH(Scale, gr_bc_scale)
 GR__BC_EACH(Fill, gr_bc_fill)
 
@@ -221,7 +217,5 @@ extern "C" const gr_bc_ops gr__bc_ops_cuda = {
     {backward_levels_cuda<GR_BC_LINEAR>, backward_levels_cuda<GR_BC_LOG>},
     {for_each_cuda<BackwardCompute>, for_each_cuda<BackwardComputeLog>},
     {advance_cuda<BackwardVisit>, advance_cuda<BackwardVisitLog>},
-    {for_each_cuda<BackwardPublish>, for_each_cuda<BackwardPublishLog>},
-    {for_each_cuda<BackwardMerge>, for_each_cuda<BackwardMergeLog>},
     for_each_cuda<Scale>,
     for_each_cuda<Fill>};

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* BC's CUDA instantiations against the portable definition (the CPU
  * backend) on the same inputs: a forward level (claims, path counts, the
- * emitted set), the backward compute, push and merge; the whole primitive
+ * emitted set), the backward compute and push; the whole primitive
  * on one GPU against the serial reference (one source and several,
  * --normalize), and on 2 and 3
  * devices sharing GPU 0 (GR_DEVICE_MAP) under every proxy and exchange mode
@@ -53,13 +53,13 @@ static void get(gr_device *dev, void *host, const gr_buffer *b, size_t bytes) {
 typedef struct dev_run {
   gr_device *dev;
   gr_workspace ws;
-  gr_buffer out_off, out_idx, in_off, in_idx, depth, sigma, acc, coef, bc, xfer, mark, list, out, overflow;
+  gr_buffer out_off, out_idx, in_off, in_idx, depth, sigma, acc, coef, bc, mark, list, out, overflow;
   gr_csr g_out, g_in;
   gr_bc_ctx c;
 } dev_run;
 
 static void dev_run_init(dev_run *r, gr_device *dev, gr_graph *g, const gr_svid *depth, const double *sigma,
-                         const double *acc, const double *coef, const double *xfer) {
+                         const double *acc, const double *coef) {
   memset(r, 0, sizeof *r);
   r->dev = dev;
   ck_assert_int_eq(gr_workspace_init(&r->ws, dev, NULL), GR_SUCCESS);
@@ -76,7 +76,6 @@ static void dev_run_init(dev_run *r, gr_device *dev, gr_graph *g, const gr_svid 
   put(dev, &r->sigma, sigma, (size_t)n * sizeof(double));
   put(dev, &r->acc, acc, (size_t)n * sizeof(double));
   put(dev, &r->coef, coef, (size_t)n * sizeof(double));
-  put(dev, &r->xfer, xfer, (size_t)n * sizeof(double));
   put(dev, &r->bc, NULL, (size_t)n * sizeof(double));
   ck_assert_int_eq(gr_device_memset(dev, r->bc.ptr, 0, (size_t)n * sizeof(double)), GR_SUCCESS);
   put(dev, &r->mark, NULL, (size_t)n * sizeof(int32_t));
@@ -87,7 +86,6 @@ static void dev_run_init(dev_run *r, gr_device *dev, gr_graph *g, const gr_svid 
   r->c.acc = r->acc.ptr;
   r->c.coef = r->coef.ptr;
   r->c.bc = r->bc.ptr;
-  r->c.xfer = r->xfer.ptr;
   r->c.mark = r->mark.ptr;
   r->c.scale = 1.0;
   put(dev, &r->overflow, NULL, sizeof(uint32_t));
@@ -103,7 +101,7 @@ static uint32_t overflow_flag(dev_run *r) {
 
 static void dev_run_free(dev_run *r) {
   gr_buffer *b[] = {&r->out_off, &r->out_idx, &r->in_off, &r->in_idx, &r->depth, &r->sigma, &r->acc,
-                    &r->coef,    &r->bc,      &r->xfer,   &r->mark,   &r->list,  &r->out, &r->overflow};
+                    &r->coef,    &r->bc,      &r->mark,   &r->list,   &r->out,   &r->overflow};
   for (size_t i = 0; i < sizeof b / sizeof *b; i++) gr_buffer_release(b[i]);
   gr_workspace_release(&r->ws);
 }
@@ -149,8 +147,7 @@ START_TEST(cuda_kernels_equal_cpu) {
     for (int l = 0; l < levels - 1; l++) k = width[l] > width[k] ? l : k;
     free(width);
     gr_svid *depth = malloc(sizeof *depth * n);
-    double *sigma = malloc(sizeof *sigma * n), *acc = malloc(sizeof *acc * n), *coef = malloc(sizeof *coef * n),
-           *xfer = malloc(sizeof *xfer * n);
+    double *sigma = malloc(sizeof *sigma * n), *acc = malloc(sizeof *acc * n), *coef = malloc(sizeof *coef * n);
     gr_vid *list = malloc(sizeof *list * n);
     gr_eid n_list = 0;
     for (gr_vid v = 0; v < n; v++) {
@@ -158,12 +155,11 @@ START_TEST(cuda_kernels_equal_cpu) {
       sigma[v] = depth[v] >= 0 ? rsigma[v] : 0.0;
       acc[v] = 0.0;
       coef[v] = gr_u01(gr_rand64(3, 0, v)) + 0.5;
-      xfer[v] = 0.0;
       if (rdepth[v] == k) list[n_list++] = v;
     }
     dev_run rg, rc;
-    dev_run_init(&rg, gpu, g, depth, sigma, acc, coef, xfer);
-    dev_run_init(&rc, cpu, g, depth, sigma, acc, coef, xfer);
+    dev_run_init(&rg, gpu, g, depth, sigma, acc, coef);
+    dev_run_init(&rc, cpu, g, depth, sigma, acc, coef);
     dev_run *rs[] = {&rg, &rc};
     put(gpu, &rg.list, list, (size_t)n_list * sizeof(gr_vid));
     put(cpu, &rc.list, list, (size_t)n_list * sizeof(gr_vid));
@@ -253,22 +249,6 @@ START_TEST(cuda_kernels_equal_cpu) {
        * any order (a hub's sum of thousands of terms). */
       for (gr_vid v = 0; v < n; v++) assert_close(fg[v], fc[v], t < 2 ? 1e-14 : 1e-11, what[t], v);
     }
-    /* The proxies' sums travel and their slots empty; the owned vertices
-     * of level k - 1 take what arrived. */
-    for (int b = 0; b < 2; b++) {
-      dev_run *r = rs[b];
-      gr_for_each_args e = {r->out.ptr, emitted[b]};
-      ck_assert_int_eq(gr__bc_ops(r->dev)->backward_publish[GR_BC_LINEAR](r->dev, &r->ws, &e, &r->c), GR_SUCCESS);
-      gr_for_each_args all = {NULL, n};
-      r->c.level = k - 1;
-      ck_assert_int_eq(gr__bc_ops(r->dev)->backward_merge[GR_BC_LINEAR](r->dev, &r->ws, &all, &r->c), GR_SUCCESS);
-    }
-    const gr_buffer *after[] = {&rg.acc, &rc.acc, &rg.xfer, &rc.xfer};
-    for (int t = 0; t < 2; t++) {
-      get(gpu, fg, after[2 * t], n * sizeof(double));
-      get(cpu, fc, after[2 * t + 1], n * sizeof(double));
-      for (gr_vid v = 0; v < n; v++) assert_close(fg[v], fc[v], 1e-11, t ? "merged slot" : "merged sum", v);
-    }
     gr_buffer_release(&og);
     gr_buffer_release(&oc);
     free(owner);
@@ -282,7 +262,6 @@ START_TEST(cuda_kernels_equal_cpu) {
     free(sigma);
     free(acc);
     free(coef);
-    free(xfer);
     free(list);
     dev_run_free(&rg);
     dev_run_free(&rc);
@@ -330,8 +309,8 @@ START_TEST(cuda_overflow_flag_equals_cpu) {
       if (rdepth[v] == k) list[n_list++] = v;
     }
     dev_run rg, rc;
-    dev_run_init(&rg, gpu, g, depth, sigma, zero, zero, zero);
-    dev_run_init(&rc, cpu, g, depth, sigma, zero, zero, zero);
+    dev_run_init(&rg, gpu, g, depth, sigma, zero, zero);
+    dev_run_init(&rc, cpu, g, depth, sigma, zero, zero);
     dev_run *rs[] = {&rg, &rc};
     for (int b = 0; b < 2; b++) {
       dev_run *r = rs[b];
@@ -362,7 +341,7 @@ END_TEST
 
 /* The log-mode kernels on the same inputs as the CPU's: a forward level
  * (log-adds; the counts then match the reference's logarithms), the
- * backward compute and push (with proxies), publish and merge. CUDA's exp, log1p may differ from the host's in the last
+ * backward compute and push (with proxies). CUDA's exp, log1p may differ from the host's in the last
  * bits: within 1e-12 relative. */
 START_TEST(cuda_log_kernels_equal_cpu) {
   gr_result ref = GR_RESULT_INIT;
@@ -372,8 +351,7 @@ START_TEST(cuda_log_kernels_equal_cpu) {
   const double *rls = ref.aux_values[1];
   const int k = 900; /* counts up to 10^269 here, 10^359 at the far corner */
   gr_svid *depth = malloc(sizeof *depth * n);
-  double *sigma = malloc(sizeof *sigma * n), *acc = malloc(sizeof *acc * n), *coef = malloc(sizeof *coef * n),
-         *xfer = malloc(sizeof *xfer * n);
+  double *sigma = malloc(sizeof *sigma * n), *acc = malloc(sizeof *acc * n), *coef = malloc(sizeof *coef * n);
   gr_vid *list = malloc(sizeof *list * n);
   gr_eid n_list = 0;
   for (gr_vid v = 0; v < n; v++) {
@@ -381,12 +359,11 @@ START_TEST(cuda_log_kernels_equal_cpu) {
     sigma[v] = depth[v] >= 0 ? rls[v] : GR_LOG_ZERO;
     acc[v] = GR_LOG_ZERO;
     coef[v] = -rls[v];
-    xfer[v] = GR_LOG_ZERO;
     if (rdepth[v] == k) list[n_list++] = v;
   }
   dev_run rg, rc;
-  dev_run_init(&rg, gpu, g, depth, sigma, acc, coef, xfer);
-  dev_run_init(&rc, cpu, g, depth, sigma, acc, coef, xfer);
+  dev_run_init(&rg, gpu, g, depth, sigma, acc, coef);
+  dev_run_init(&rc, cpu, g, depth, sigma, acc, coef);
   dev_run *rs[] = {&rg, &rc};
   gr_eid emitted[2];
   for (int b = 0; b < 2; b++) {
@@ -470,23 +447,6 @@ START_TEST(cuda_log_kernels_equal_cpu) {
       else assert_close(fg[v], fc[v], 1e-12, what[t], v);
     }
   }
-  for (int b = 0; b < 2; b++) {
-    dev_run *r = rs[b];
-    gr_for_each_args e = {r->out.ptr, emitted[b]};
-    ck_assert_int_eq(gr__bc_ops(r->dev)->backward_publish[GR_BC_LOG](r->dev, &r->ws, &e, &r->c), GR_SUCCESS);
-    gr_for_each_args all = {NULL, n};
-    r->c.level = k - 1;
-    ck_assert_int_eq(gr__bc_ops(r->dev)->backward_merge[GR_BC_LOG](r->dev, &r->ws, &all, &r->c), GR_SUCCESS);
-  }
-  const gr_buffer *after[] = {&rg.acc, &rc.acc, &rg.xfer, &rc.xfer};
-  for (int t = 0; t < 2; t++) {
-    get(gpu, fg, after[2 * t], n * sizeof(double));
-    get(cpu, fc, after[2 * t + 1], n * sizeof(double));
-    for (gr_vid v = 0; v < n; v++) {
-      if (isinf(fc[v])) ck_assert_msg(fg[v] == fc[v], "merged %llu", (unsigned long long)v);
-      else assert_close(fg[v], fc[v], 1e-12, t ? "merged slot" : "merged ln sum", v);
-    }
-  }
   gr_buffer_release(&og);
   gr_buffer_release(&oc);
   free(owner);
@@ -500,7 +460,6 @@ START_TEST(cuda_log_kernels_equal_cpu) {
   free(sigma);
   free(acc);
   free(coef);
-  free(xfer);
   free(list);
   dev_run_free(&rg);
   dev_run_free(&rc);

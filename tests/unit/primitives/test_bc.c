@@ -382,16 +382,18 @@ START_TEST(several_devices_equal_one_device) {
 END_TEST
 
 /* Between devices the coefficients and centralities are held for the
- * owned vertices only, and a send list starts at an even share of the
- * output over the peers: on 4 devices each device's peak is at most
- * 0.54 of one device's on Kronecker 16 (0.59 with both per local vertex
+ * owned vertices only, a send list starts at an even share of the output
+ * over the peers, and what travels is read from the counts and sums
+ * themselves (no array of its own): on 4 devices each device's peak is at
+ * most 0.51 of one device's on Kronecker 16 (0.502; 0.531 with such an
+ * array; 0.59 with it, the coefficients and centralities per local vertex
  * and lists at twice the share). */
 START_TEST(memory_per_device_on_four_cpu_devices) {
   gr_graph *g = gr_test_generated("kron:16:16");
   /* 1-hop proxies, as BC's default takes them. */
   const uint64_t one = gr_test_peak_bytes(g, &gr_bc_primitive, 1, GR_PROXY_1HOP, true, 1),
                  four = gr_test_peak_bytes(g, &gr_bc_primitive, 4, GR_PROXY_1HOP, true, 1);
-  ck_assert_msg((double)four <= 0.54 * (double)one, "peak per device on 4 devices %llu, on one %llu (%.3f)",
+  ck_assert_msg((double)four <= 0.51 * (double)one, "peak per device on 4 devices %llu, on one %llu (%.3f)",
                 (unsigned long long)four, (unsigned long long)one, (double)four / (double)one);
   gr_graph_destroy(&g);
 }
