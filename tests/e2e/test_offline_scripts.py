@@ -7,7 +7,8 @@
 # it is given checked against a stand-in nvidia-smi), and
 # racecheck-slices.sh with stand-ins for compute-sanitizer and a GPU test
 # program (its queue, verdicts, deadline and refusals), and
-# compute-sanitizer.sh's runs of gr_run on two GPUs. A device command
+# compute-sanitizer.sh's runs of gr_run on two GPUs, and real-scaling.sh
+# over a built gr_run on CPU devices. A device command
 # costs minutes; a runner that breaks there loses them, so its breakage is
 # caught here.
 import os
@@ -625,5 +626,36 @@ assert all(row.endswith(f"FAILED (timeout 3s), stacks: racecheck-test_operators_
 for bad in ("2m", "0.5", "0"):
     r = cs_run("logs7", TOOLS="memcheck", RUN_TIMEOUT=bad)
     assert r.returncode == 2 and f"RUN_TIMEOUT={bad}: give whole seconds" in r.stderr, r.stdout + r.stderr
+# real-scaling.sh over this build's gr_run (already built: no GPU build
+# starts) on CPU devices (ci-strong.json says cpu), with one more gr_run
+# option in EXTRA: a single word that starts with a dash, which gr_scale's
+# --extra must take as its value rather than as an option of its own (a
+# value with a space argparse takes either way). Each case ran with it, and
+# the tables and the reports' archive are there. Its plots need matplotlib: run under an interpreter that has
+# it, where one exists.
+plot_py = None
+for cand in (sys.executable, "/usr/bin/python3", "/usr/local/bin/python3"):
+    if os.path.exists(cand) and subprocess.run([cand, "-c", "import matplotlib"],
+                                               capture_output=True).returncode == 0:
+        plot_py = cand
+        break
+if plot_py and os.path.exists(os.path.join(build, "tools", "gr_run")):
+    rsd = os.path.join(tmp, "rs")
+    os.makedirs(os.path.join(rsd, "bin"))
+    stand_in(os.path.join(rsd, "bin", "python3"), f'#!/bin/sh\nexec "{plot_py}" "$@"\n')
+    e = dict(os.environ, PATH=os.path.join(rsd, "bin") + ":" + os.environ["PATH"], BUILD_DIR=build,
+             EXTRA="--timeline", DEVICES="1,2", MODEL="0", RUNS="2")
+    for k in ("PRIMS", "TRANSPORTS", "PARTITIONERS", "VALIDATE", "TIMEOUT", "NAME_SUFFIX"):
+        e.pop(k, None)
+    r = subprocess.run(["bash", os.path.join(top, "tools", "offline", "real-scaling.sh"), os.path.join(rsd, "out"),
+                        os.path.join(top, "configs", "scaling", "ci-strong.json")],
+                       env=e, capture_output=True, text=True, timeout=240)
+    assert r.returncode == 0 and "(gr_scale exit 0)" in r.stdout, r.stdout + r.stderr
+    cases = os.path.join(rsd, "out", "ci-strong")
+    with open(os.path.join(cases, "scale.csv")) as f:
+        lines = f.read().splitlines()[1:]
+    assert len(lines) == 4 and all(" --timeline " in line for line in lines), lines
+    assert os.path.exists(os.path.join(cases, "reports.tar.gz")), os.listdir(cases)
+    assert "strong scaling" in r.stdout, r.stdout
 holder.cleanup()
 print("ok")

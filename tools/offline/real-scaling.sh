@@ -44,7 +44,7 @@ for cfg in "$@"; do
   [ -n "${RUNS:-}" ] && opts+=(--runs "$RUNS")
   [ "${MODEL:-1}" = 1 ] && opts+=(--model)
   [ "${VALIDATE:-first}" = none ] && opts+=(--no-validate)
-  PYTHONUNBUFFERED=1 python3 "$top/tools/gr_scale.py" "$cfg" "${opts[@]}" --extra "${EXTRA:-}" \
+  PYTHONUNBUFFERED=1 python3 "$top/tools/gr_scale.py" "$cfg" "${opts[@]}" "--extra=${EXTRA:-}" \
     >"$dir/tables.txt" 2>"$dir/progress.txt"
   rc=$?
   [ $rc -eq 0 ] || status=1
