@@ -867,8 +867,9 @@ static gr_status gr__exchange(void *local, gr_part *p, gr_exchange_step *s) {
   gr__xlocal *x = local;
   const int n = x->n;
   const double t0 = gr_time_now();
-  gr_status st = s->skip ? GR_SUCCESS : gr__combine_suits(x, gr__step_op(x, s));
-  if (st >= 0 && !s->skip) st = gr__step_suits(x, s, gr__step_op(x, s));
+  const gr_combine_op op = gr__step_op(x, s);
+  gr_status st = s->skip ? GR_SUCCESS : gr__combine_suits(x, op);
+  if (st >= 0 && !s->skip) st = gr__step_suits(x, s, op);
   /* Before the package, which may move a routed level's claims into the
    * next frontier: what it sends decides. */
   if (x->c->mode == GR_COMM_BROADCAST) s->told_all = true;

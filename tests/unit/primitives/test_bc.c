@@ -21,7 +21,7 @@
 #include "gr/gen.h"
 #include "gr/graph.h"
 #include "partitioner.h"
-#include "peak.h"
+#include "devices.h"
 #include "subgraph_builder.h"
 #include "testutil.h"
 
@@ -391,10 +391,7 @@ END_TEST
 START_TEST(memory_per_device_on_four_cpu_devices) {
   gr_graph *g = gr_test_generated("kron:16:16");
   /* 1-hop proxies, as BC's default takes them. */
-  const uint64_t one = gr_test_peak_bytes(g, &gr_bc_primitive, 1, GR_PROXY_1HOP, true, 1),
-                 four = gr_test_peak_bytes(g, &gr_bc_primitive, 4, GR_PROXY_1HOP, true, 1);
-  ck_assert_msg((double)four <= 0.51 * (double)one, "peak per device on 4 devices %llu, on one %llu (%.3f)",
-                (unsigned long long)four, (unsigned long long)one, (double)four / (double)one);
+  gr_test_check_peak_on_four(g, &gr_bc_primitive, GR_PROXY_1HOP, true, 1, 0.51);
   gr_graph_destroy(&g);
 }
 END_TEST

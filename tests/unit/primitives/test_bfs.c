@@ -15,7 +15,7 @@
 #include "gr/gen.h"
 #include "gr/graph.h"
 #include "partitioner.h"
-#include "peak.h"
+#include "devices.h"
 #include "subgraph_builder.h"
 #include "testutil.h"
 
@@ -313,10 +313,7 @@ START_TEST(memory_per_device_divides_on_four_cpu_devices) {
   gr_graph *g = gr_test_generated("kron:16:16");
   /* Random parts, duplicate-all proxies, selective exchange: the big
    * levels route their claims. */
-  const uint64_t one = gr_test_peak_bytes(g, &gr_bfs_primitive, 1, GR_PROXY_ALL, false, 3),
-                 four = gr_test_peak_bytes(g, &gr_bfs_primitive, 4, GR_PROXY_ALL, false, 3);
-  ck_assert_msg((double)four <= 0.36 * (double)one, "peak per device on 4 devices %llu, on one %llu (%.3f)",
-                (unsigned long long)four, (unsigned long long)one, (double)four / (double)one);
+  gr_test_check_peak_on_four(g, &gr_bfs_primitive, GR_PROXY_ALL, false, 3, 0.36);
   gr_graph_destroy(&g);
 }
 END_TEST

@@ -12,6 +12,7 @@
 
 #include "cc/cc.h"
 #include "comm.h"
+#include "devices.h"
 #include "gr/enactor.h"
 #include "gr/gen.h"
 #include "gr/graph.h"
@@ -192,42 +193,19 @@ static gr_status checked_iterate(void *slice, gr_part *p, gr_iter *it) {
  * of random parts under `proxy`, selective exchange: its labels (to free)
  * and, where asked, its iterations. */
 static gr_svid *run_checked(const gr_primitive *prim, gr_graph *g, int devices, gr_proxy_mode proxy, int *iterations) {
-  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-  po.parts = devices;
-  po.threads = 1;
-  gr_partition *part = NULL;
-  ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
-  gr_subgraph **subs = NULL;
-  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxy, true), GR_SUCCESS);
-  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
-  gr_comm *comm = NULL;
-  ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
-  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  gr_enactor_config cfg = {.prim = prim,
-                           .opts = &o,
-                           .backend = GR_BACKEND_CPU,
-                           .n_devices = devices,
-                           .cpu_threads = 2,
-                           .mem = GR_MEM_POLICY_INIT,
-                           .subs = subs,
-                           .exchange = &gr_comm_exchange_ops,
-                           .exchange_shared = comm};
-  gr_enactor *e = NULL;
-  ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+  gr_test_devices t;
+  gr_test_devices_create(&t, g, prim, devices, proxy, true, 2);
   gr_run_args a = {0, 0, NULL, 0};
   gr_run_stats st;
-  ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+  ck_assert_msg(gr_enactor_run(t.e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
   if (iterations) *iterations = st.iterations;
   gr_run_stats_free(&st);
   gr_result r = GR_RESULT_INIT;
-  ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
+  ck_assert_int_eq(gr_enactor_extract(t.e, &r), GR_SUCCESS);
   gr_svid *labels = r.values;
   r.values = NULL;
   gr_result_free(&r);
-  gr_enactor_destroy(&e);
-  gr_comm_destroy(&comm);
-  gr_subgraphs_destroy(&subs, devices);
-  gr_partition_destroy(&part);
+  gr_test_devices_destroy(&t);
   return labels;
 }
 
