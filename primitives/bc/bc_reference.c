@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* BC on the host: serial Brandes in double (a queue gives the levels in
- * order; the dependencies are summed over each vertex's out-edges in the
- * reverse of that order), a validator that holds a run to it, and the edge
- * count for TEPS. Several sources run on all host threads, one source per
- * thread at a time; each source is the serial algorithm. A source whose
+/* BC on the host: Brandes in double (the levels in order give the depths
+ * and path counts; the dependencies are summed over each vertex's
+ * out-edges in the reverse of that order), a validator that holds a run to
+ * it, and the edge count for TEPS. As many sources as the host has threads
+ * or more run one source per thread at a time, each the serial algorithm;
+ * fewer (a validated run's one source) run one after another, each level
+ * over all the threads: a serial pass over a graph of billions of arcs
+ * takes minutes. Both give the same depths, the same counts (sums of the
+ * same integers; exact below 2^53) and each dependency summed in its row's
+ * order, so they answer alike. A source whose
  * counts outgrow double (the primitive's rule: an expanded count above
  * GR_BC_LOG_THRESHOLD) runs again with counts in long double: x86-64's
  * 80-bit long double reaches 1.19e4932 (a 4096 x 4096 grid needs 10^2464;
@@ -43,7 +48,8 @@ enum { GR__BC_NO_ROOM = -1, GR__BC_TOO_WIDE = -2, GR__BC_NO_LONG_DOUBLE = -3 };
 static gr_status gr__bc_source_error(int why, gr_vid source, gr_vid n) {
   switch (why) {
     case GR__BC_NO_ROOM:
-      return gr_errorf(GR_ERR_HOST_OOM, "bc reference: no room for the long double counts of %llu vertices",
+      return gr_errorf(GR_ERR_HOST_OOM,
+                       "bc reference: no room for the level lists or long double counts of %llu vertices",
                        (unsigned long long)n);
     case GR__BC_TOO_WIDE:
       return gr_errorf(GR_ERR_UNSUPPORTED,
@@ -150,6 +156,111 @@ static int gr__bc_source(const gr_csr *c, gr_vid s, gr__bc_work *w, double *bc) 
   return levels;
 }
 
+/* Brandes from s as gr__bc_source, each level over `threads` threads: a
+ * level's vertices claim their successors with a compare-and-swap on the
+ * depth and add their counts into them atomically (w->order holds the
+ * levels one after another, each in the order its vertices were claimed);
+ * then, deepest level first, each vertex sums its successors' shares over
+ * its row, as the serial pass does. Returns what gr__bc_source returns. */
+static int gr__bc_source_levels(const gr_csr *c, gr_vid s, gr__bc_work *w, double *bc, int threads) {
+  const gr_vid n = c->n;
+  gr_svid *depth = w->depth;
+  double *sigma = w->sigma, *delta = w->delta;
+  gr_vid *order = w->order;
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (gr_vid v = 0; v < n; v++) {
+    depth[v] = -1;
+    sigma[v] = 0.0;
+    delta[v] = 0.0;
+  }
+  w->last_wide = false;
+  depth[s] = 0;
+  sigma[s] = 1.0;
+  order[0] = s;
+  size_t *starts = NULL, levels = 0, room = 0;
+  size_t lo = 0, hi = 1;
+  int outgrown = 0;
+  while (lo < hi) {
+    if (levels + 2 > room) {
+      room = room ? 2 * room : 64;
+      size_t *more = realloc(starts, room * sizeof *starts);
+      if (!more) {
+        free(starts);
+        return GR__BC_NO_ROOM;
+      }
+      starts = more;
+    }
+    starts[levels++] = lo;
+    const gr_svid next = depth[order[lo]] + 1;
+    size_t tail = hi;
+#pragma omp parallel num_threads(threads)
+    {
+      /* Claimed vertices gather in a small buffer and go to the level's
+       * end in blocks, one atomic add per block. */
+      enum { GR__BC_BLOCK = 256 };
+      gr_vid buf[GR__BC_BLOCK];
+      int held = 0, grown = 0;
+#pragma omp for schedule(dynamic, 64)
+      for (size_t i = lo; i < hi; i++) {
+        const gr_vid u = order[i];
+        const double su = sigma[u];
+        for (gr_eid k = c->offsets[u]; k < c->offsets[u + 1]; k++) {
+          const gr_vid v = c->indices[k];
+          gr_svid dv = __atomic_load_n(&depth[v], __ATOMIC_RELAXED);
+          if (dv < 0) {
+            gr_svid unset = -1;
+            if (__atomic_compare_exchange_n(&depth[v], &unset, next, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+              dv = next;
+              buf[held++] = v;
+              if (held == GR__BC_BLOCK) {
+                const size_t at = __atomic_fetch_add(&tail, (size_t)held, __ATOMIC_RELAXED);
+                memcpy(order + at, buf, (size_t)held * sizeof *buf);
+                held = 0;
+              }
+            } else {
+              dv = unset;
+            }
+          }
+          if (dv == next) {
+            /* The primitive's rule: an expanded count above the threshold. */
+            grown |= su > GR_BC_LOG_THRESHOLD;
+#pragma omp atomic update
+            sigma[v] += su;
+          }
+        }
+      }
+      if (held) {
+        const size_t at = __atomic_fetch_add(&tail, (size_t)held, __ATOMIC_RELAXED);
+        memcpy(order + at, buf, (size_t)held * sizeof *buf);
+      }
+      if (grown) __atomic_store_n(&outgrown, 1, __ATOMIC_RELAXED);
+    }
+    lo = hi;
+    hi = tail;
+  }
+  starts[levels] = hi;
+  if (outgrown) {
+    free(starts);
+    const int st = gr__bc_source_wide(c, s, w, hi, bc);
+    return st < 0 ? st : (int)levels;
+  }
+  for (size_t l = levels; l-- > 0;) {
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
+    for (size_t i = starts[l]; i < starts[l + 1]; i++) {
+      const gr_vid v = order[i];
+      double sum = 0.0;
+      for (gr_eid k = c->offsets[v]; k < c->offsets[v + 1]; k++) {
+        const gr_vid x = c->indices[k];
+        if (depth[x] == depth[v] + 1) sum += sigma[v] / sigma[x] * (1.0 + delta[x]);
+      }
+      delta[v] = sum;
+      if (v != s) bc[v] += sum;
+    }
+  }
+  free(starts);
+  return (int)levels;
+}
+
 gr_status gr_bc_reference(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, gr_result *ref) {
   const gr_csr *c = gr_graph_out(g);
   const gr_vid n = c->n;
@@ -163,7 +274,10 @@ gr_status gr_bc_reference(gr_graph *g, const gr_run_args *a, const gr_prim_optio
   gr_status st = gr_result_aux(ref, &gr_bc_primitive.aux);
   double *bc = ref->values;
   memset(bc, 0, (size_t)n * sizeof *bc);
-  const int threads = k > 1 && gr_host_threads() > 1 ? gr_host_threads() : 1;
+  /* At least a source per thread: a source per thread at a time; fewer:
+   * one source at a time over all the threads. */
+  const int host = gr_host_threads();
+  const int threads = host > 1 && k >= (gr_vid)host ? host : 1;
   double *parts = NULL, *sink = NULL;
   gr_vid wide_sources = 0;
   gr__bc_work w;
@@ -220,7 +334,7 @@ gr_status gr_bc_reference(gr_graph *g, const gr_run_args *a, const gr_prim_optio
     levels = gr__bc_source(c, gr_bc_source(a, k - 1), &w, sink);
   } else {
     for (gr_vid i = 0; i < k && levels >= 0; i++) {
-      levels = gr__bc_source(c, gr_bc_source(a, i), &w, bc);
+      levels = gr__bc_source_levels(c, gr_bc_source(a, i), &w, bc, host);
       if (levels < 0) st = gr__bc_source_error(levels, gr_bc_source(a, i), n);
       else wide_sources += w.last_wide;
     }

@@ -559,5 +559,6 @@ const gr_primitive gr_sssp_primitive = {
     .prepare = gr_sssp_prepare,
     .reference = gr_sssp_reference,
     .validate = gr_sssp_validate,
+    .certifies = gr_sssp_certifies,
     .traversed_edges = gr_sssp_traversed_edges,
 };

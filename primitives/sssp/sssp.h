@@ -289,6 +289,16 @@ double gr_sssp_tolerance(gr_graph *g, const gr_result *r);
  * predecessor is a reached in-neighbour over a tight edge. */
 gr_status gr_sssp_validate(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, const gr_result *r,
                            const gr_result *ref);
+/* Whether gr_sssp_validate's checks alone (ref NULL) prove r right or
+ * wrong: every weight at least 1 and the tolerance 0 (integer weights,
+ * distances below 2^24, so float sums are exact). Then every vertex's
+ * chain of tight in-edges falls strictly in distance and ends at the
+ * source, so a reached vertex's distance is a path's length (at least the
+ * shortest), and no edge leads to a larger distance than it allows, so it
+ * is at most the shortest. With a zero weight, vertices on a zero-weight
+ * cycle can hold each other's too-small distances; with tolerance, a chain
+ * need not fall. */
+bool gr_sssp_certifies(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, const gr_result *r);
 /* Graph500 TEPS count: input edges with a reached endpoint. */
 gr_eid gr_sssp_traversed_edges(gr_graph *g, const gr_result *r);
 

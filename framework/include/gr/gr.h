@@ -327,7 +327,7 @@ typedef struct gr_problem_info {
   uint64_t proxies_total;
   /* wall seconds of the set-up */
   double build_seconds;     /* the devices' subgraphs */
-  double setup_seconds;     /* opening devices, uploads, the primitive's init */
+  double setup_seconds;     /* the exchange's set-up, opening devices, uploads, the primitive's init */
 } gr_problem_info;
 gr_status gr_problem_get_info(const gr_problem *p, gr_problem_info *out);
 

@@ -495,6 +495,11 @@ typedef struct gr_primitive {
                          gr_result *ref);
   gr_status (*validate)(gr_graph *g, const gr_run_args *a, const gr_prim_options *o,
                         const gr_result *r, const gr_result *ref);
+  /* Host side, optional: whether validate's invariant checks alone prove
+   * this result right or wrong (validate then gets ref NULL and the
+   * reference, serial and slow on large graphs, is not computed). sssp:
+   * weights of at least 1 whose distances float holds exactly. */
+  bool (*certifies)(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, const gr_result *r);
   /* Edges counted for TEPS (Graph500: input edges in the traversed part). */
   gr_eid (*traversed_edges)(gr_graph *g, const gr_result *r);
 } gr_primitive;

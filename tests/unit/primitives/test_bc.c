@@ -14,12 +14,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "bc/bc.h"
 #include "comm.h"
 #include "gr/enactor.h"
 #include "gr/gen.h"
 #include "gr/graph.h"
+#include "gr/util.h"
 #include "partitioner.h"
 #include "devices.h"
 #include "subgraph_builder.h"
@@ -440,6 +444,80 @@ START_TEST(reference_beyond_double) {
 }
 END_TEST
 
+/* The reference's two ways answer alike: a source per thread (each the
+ * serial pass) and one source at a time with each level over all the
+ * threads (what a validated run's one source takes). Over an undirected
+ * Kronecker graph, a directed graph with many small levels and a grid whose
+ * counts pass 2^53 (summed in another order there, so within 1e-12): the
+ * centralities of four sources, the last source's depths and counts. */
+START_TEST(reference_levels_over_threads_equal_serial_sources) {
+#ifdef _OPENMP
+  const int had = omp_get_max_threads();
+  omp_set_num_threads(4);
+#endif
+  const int k = gr_host_threads();
+  gr_graph *graphs[3] = {gr_test_generated("kron:12:8"), NULL, gr_test_generated("grid2d:120x120")};
+  /* A directed graph: a long chain with random shortcuts forward and back. */
+  enum { CHAIN = 3000 };
+  static gr_vid e[CHAIN + 2 * CHAIN][2];
+  int m = 0;
+  uint64_t x = 88172645463325252ull;
+  for (gr_vid v = 0; v + 1 < CHAIN; v++) {
+    e[m][0] = v;
+    e[m++][1] = v + 1;
+    for (int j = 0; j < 2; j++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      e[m][0] = v;
+      e[m++][1] = (gr_vid)(x % CHAIN);
+    }
+  }
+  graphs[1] = from_edges(CHAIN, (const gr_vid(*)[2])e, m, false);
+  for (int gi = 0; gi < 3; gi++) {
+    gr_graph *g = graphs[gi];
+    const gr_vid n = gr_graph_num_vertices(g);
+    const gr_csr *c = gr_graph_out(g);
+    gr_vid src[16];
+    int have = 0;
+    for (gr_vid v = 1; v < n && have < k && have < 16; v += 37)
+      if (c->offsets[v + 1] > c->offsets[v]) src[have++] = v;
+    ck_assert_int_eq(have, k < 16 ? k : 16);
+    gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+    gr_run_args all = {src[0], 0, src, (gr_vid)have};
+    gr_result whole = GR_RESULT_INIT;
+    ck_assert_msg(gr_bc_reference(g, &all, &o, &whole) == GR_SUCCESS, "%s", gr_error_message());
+    double *sum = calloc(n, sizeof *sum);
+    gr_result one = GR_RESULT_INIT;
+    for (int i = 0; i < have; i++) {
+      gr_result_free(&one);
+      gr_run_args a = {src[i], 0, NULL, 0};
+      ck_assert_msg(gr_bc_reference(g, &a, &o, &one) == GR_SUCCESS, "%s", gr_error_message());
+      for (gr_vid v = 0; v < n; v++) sum[v] += ((const double *)one.values)[v];
+    }
+    const double *want = whole.values;
+    for (gr_vid v = 0; v < n; v++)
+      ck_assert_msg(fabs(sum[v] - want[v]) <= 1e-12 * fabs(want[v]) + 1e-12,
+                    "graph %d, vertex %llu: %.17g by levels, %.17g by sources", gi, (unsigned long long)v, sum[v],
+                    want[v]);
+    const gr_svid *d1 = one.aux_values[0], *dw = whole.aux_values[0];
+    const double *s1 = one.aux_values[1], *sw = whole.aux_values[1];
+    for (gr_vid v = 0; v < n; v++) {
+      ck_assert_int_eq(d1[v], dw[v]);
+      ck_assert_msg(sw[v] < 9007199254740992.0 ? s1[v] == sw[v] : fabs(s1[v] - sw[v]) <= 1e-12 * sw[v],
+                    "graph %d, vertex %llu: %.17g paths by levels, %.17g by sources", gi, (unsigned long long)v, s1[v],
+                    sw[v]);
+    }
+    ck_assert_double_eq(extra_number(&one, "levels"), extra_number(&whole, "levels"));
+    free(sum);
+    gr_result_free(&one);
+    gr_result_free(&whole);
+    gr_graph_destroy(&g);
+  }
+#ifdef _OPENMP
+  omp_set_num_threads(had);
+#endif
+}
+END_TEST
+
 /* The run's result against the reference's: centralities within the BC
  * tolerance, depths equal, the last source's counts as logarithms (or
  * numbers) within GR_BC_LOG_SIGMA_TOL; returns the largest difference of
@@ -704,6 +782,7 @@ int main(void) {
   tcase_add_test(ref, reference_on_a_directed_diamond);
   tcase_add_test(ref, validator_rejects_each_kind_of_wrong_answer);
   tcase_add_test(ref, reference_beyond_double);
+  tcase_add_test(ref, reference_levels_over_threads_equal_serial_sources);
   suite_add_tcase(s, ref);
   TCase *one = tcase_create("single_device");
   tcase_set_timeout(one, 300);

@@ -358,6 +358,71 @@ START_TEST(validator_rejects_each_kind_of_wrong_answer) {
 }
 END_TEST
 
+/* The checks alone decide (gr_sssp_certifies) where they prove: integer
+ * weights of at least 1, distances below 2^24. There a distance one too
+ * small or too large fails them. Not with a zero-weight cycle, whose
+ * vertices hold each other's too-small distances past the checks alone,
+ * nor with fractional weights or a distance of 2^24 or more. */
+START_TEST(checks_alone_decide_only_where_they_prove) {
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  gr_graph *g = generated("kron:10:8", "random:1:255");
+  const gr_csr *c = gr_graph_out(g);
+  gr_vid s = 0;
+  while (c->offsets[s + 1] == c->offsets[s]) s++;
+  gr_run_args a = {s, 0, NULL, 0};
+  gr_result r;
+  ck_assert_int_eq(gr_sssp_reference(g, &a, &o, &r), GR_SUCCESS);
+  ck_assert(gr_sssp_certifies(g, &a, &o, &r));
+  ck_assert_msg(gr_sssp_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s", gr_error_message());
+  float *d = r.values;
+  int wrong = 0;
+  for (gr_vid v = 0; v < r.n && wrong < 40; v += 13) {
+    if (v == s || !isfinite(d[v])) continue;
+    for (int k = 0; k < 2; k++) {
+      const float keep = d[v];
+      d[v] = keep + (k ? 1.0f : -1.0f);
+      ck_assert(gr_sssp_certifies(g, &a, &o, &r));
+      ck_assert_msg(gr_sssp_validate(g, &a, &o, &r, NULL) == GR_ERR_VALIDATION, "vertex %llu at %g passed",
+                    (unsigned long long)v, (double)d[v]);
+      d[v] = keep;
+      wrong++;
+    }
+  }
+  ck_assert_int_ge(wrong, 20);
+  gr_result_free(&r);
+  gr_graph_destroy(&g);
+  /* 0 -> 1 (10), 1 <-> 2 (0): 1 and 2 at 5 each pass the checks alone. */
+  wedge z[] = {{0, 1, 10}, {1, 2, 0}, {2, 1, 0}};
+  g = weighted(3, z, 3, false);
+  a.source = 0;
+  gr_result ref;
+  ck_assert_int_eq(gr_sssp_reference(g, &a, &o, &ref), GR_SUCCESS);
+  ck_assert_int_eq(gr_sssp_reference(g, &a, &o, &r), GR_SUCCESS);
+  ((float *)r.values)[1] = ((float *)r.values)[2] = 5;
+  ck_assert_int_eq(gr_sssp_validate(g, &a, &o, &r, NULL), GR_SUCCESS);
+  ck_assert(!gr_sssp_certifies(g, &a, &o, &r));
+  ck_assert_int_eq(gr_sssp_validate(g, &a, &o, &r, &ref), GR_ERR_VALIDATION);
+  gr_result_free(&r);
+  gr_result_free(&ref);
+  gr_graph_destroy(&g);
+  /* Fractional weights; a distance of 2^24. */
+  wedge f[] = {{0, 1, 1.5f}, {1, 2, 2}};
+  g = weighted(3, f, 2, false);
+  ck_assert_int_eq(gr_sssp_reference(g, &a, &o, &r), GR_SUCCESS);
+  ck_assert(!gr_sssp_certifies(g, &a, &o, &r));
+  gr_result_free(&r);
+  gr_graph_destroy(&g);
+  wedge big[] = {{0, 1, 16777215.0f}, {1, 2, 1}};
+  g = weighted(3, big, 2, false);
+  ck_assert_int_eq(gr_sssp_reference(g, &a, &o, &r), GR_SUCCESS);
+  ck_assert(!gr_sssp_certifies(g, &a, &o, &r));
+  ((float *)r.values)[2] = INFINITY; /* distances below 2^24 only: it may */
+  ck_assert(gr_sssp_certifies(g, &a, &o, &r));
+  gr_result_free(&r);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 START_TEST(validator_accepts_any_tight_predecessor) {
   /* Two shortest paths to 3: 0 -> 1 -> 3 and 0 -> 2 -> 3, both 5; a
    * zero-weight pair 3 <-> 4. */
@@ -794,6 +859,7 @@ int main(void) {
   tcase_add_test(ref, reference_gives_known_distances);
   tcase_add_test(ref, validator_rejects_each_kind_of_wrong_answer);
   tcase_add_test(ref, validator_accepts_any_tight_predecessor);
+  tcase_add_test(ref, checks_alone_decide_only_where_they_prove);
   tcase_add_test(ref, tolerance_is_exact_for_integer_weights_only);
   suite_add_tcase(s, ref);
   TCase *one = tcase_create("single_device");
