@@ -1,17 +1,49 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* CC on the host: a plain serial union-find over every arc as an
- * undirected edge, and a validator that accepts exactly the correct labels. */
+/* CC on the host: a plain union-find over every arc as an undirected edge,
+ * its arcs shared by the host's threads, and a validator that accepts
+ * exactly the correct labels.
+ *
+ * The union-find is the concurrent one whose trees only ever hang a larger
+ * root under a smaller one: every parent is at most its child, so no cycle
+ * can form and a root is its tree's smallest id. A union finds both roots
+ * and hangs the larger under the smaller with a compare-and-swap that
+ * succeeds only while it is still a root (else it finds again); a find
+ * halves the path as it goes (a parent moves up to its grandparent, still
+ * an ancestor, whatever the other threads do meanwhile). An arc's union
+ * returns once its ends share a root, and trees only merge, so at the end
+ * every arc lies within one tree: the components. A serial pass over 4.3
+ * billion arcs took over a minute. */
 #include <stdlib.h>
 
 #include "cc/cc.h"
 
 /* The root of v, halving the path on the way. */
 static gr_vid gr__cc_ref_find(gr_vid *parent, gr_vid v) {
-  while (parent[v] != v) {
-    parent[v] = parent[parent[v]];
-    v = parent[v];
+  for (;;) {
+    const gr_vid p = __atomic_load_n(&parent[v], __ATOMIC_RELAXED);
+    if (p == v) return v;
+    const gr_vid up = __atomic_load_n(&parent[p], __ATOMIC_RELAXED);
+    if (up != p) __atomic_store_n(&parent[v], up, __ATOMIC_RELAXED);
+    v = up;
   }
-  return v;
+}
+
+/* Joins the trees of u and w. */
+static void gr__cc_ref_union(gr_vid *parent, gr_vid u, gr_vid w) {
+  for (;;) {
+    gr_vid x = gr__cc_ref_find(parent, u), y = gr__cc_ref_find(parent, w);
+    if (x == y) return;
+    if (x > y) {
+      const gr_vid t = x;
+      x = y;
+      y = t;
+    }
+    gr_vid root = y;
+    if (__atomic_compare_exchange_n(&parent[y], &root, x, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
+    /* y was hung under another root meanwhile: find again from there. */
+    u = x;
+    w = y;
+  }
 }
 
 gr_status gr_cc_reference(gr_graph *g, const gr_run_args *a, const gr_prim_options *o, gr_result *ref) {
@@ -21,19 +53,16 @@ gr_status gr_cc_reference(gr_graph *g, const gr_run_args *a, const gr_prim_optio
   const gr_vid n = c->n;
   gr_vid *parent = NULL;
   GR_CHECK(gr_host_alloc((void **)&parent, (n ? (size_t)n : 1) * sizeof *parent, "cc reference forest"));
+#pragma omp parallel for schedule(static)
   for (gr_vid v = 0; v < n; v++) parent[v] = v;
-  /* The smaller root becomes the parent, so a root is its tree's smallest
-   * id. Out-edges alone suffice: an arc joins its ends either way. */
+  /* Out-edges alone suffice: an arc joins its ends either way. */
+#pragma omp parallel for schedule(dynamic, 1024)
   for (gr_vid u = 0; u < n; u++)
-    for (gr_eid k = c->offsets[u]; k < c->offsets[u + 1]; k++) {
-      gr_vid x = gr__cc_ref_find(parent, u), y = gr__cc_ref_find(parent, c->indices[k]);
-      if (x == y) continue;
-      if (x < y) parent[y] = x;
-      else parent[x] = y;
-    }
+    for (gr_eid k = c->offsets[u]; k < c->offsets[u + 1]; k++) gr__cc_ref_union(parent, u, c->indices[k]);
   gr_status st = gr_result_alloc(ref, n, GR_VALUE_SVID, false);
   if (st >= 0) {
     gr_svid *label = ref->values;
+#pragma omp parallel for schedule(static)
     for (gr_vid v = 0; v < n; v++) label[v] = (gr_svid)gr__cc_ref_find(parent, v);
     ref->values_are_ids = true;
   }

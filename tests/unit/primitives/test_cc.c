@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "cc/cc.h"
 #include "comm.h"
@@ -62,6 +65,81 @@ START_TEST(reference_finds_weak_components_with_smallest_ids) {
   ck_assert_double_eq(number(&r, "largest"), 3);
   gr_result_free(&r);
   gr_graph_destroy(&g);
+}
+END_TEST
+
+/* A breadth-first search from each unlabelled vertex in id order over
+ * out- and in-arcs: each component labelled with its smallest id, a
+ * different algorithm from the reference's. */
+static gr_svid *labels_by_search(gr_graph *g) {
+  const gr_csr *out = gr_graph_out(g), *in = NULL;
+  ck_assert_int_eq(gr_graph_in(g, &in), GR_SUCCESS);
+  const gr_vid n = out->n;
+  gr_svid *l = malloc(sizeof *l * n);
+  gr_vid *q = malloc(sizeof *q * n);
+  for (gr_vid v = 0; v < n; v++) l[v] = -1;
+  for (gr_vid s = 0; s < n; s++) {
+    if (l[s] >= 0) continue;
+    gr_vid head = 0, tail = 0;
+    l[s] = (gr_svid)s;
+    q[tail++] = s;
+    while (head < tail) {
+      const gr_vid u = q[head++];
+      for (int dir = 0; dir < 2; dir++) {
+        const gr_csr *c = dir ? in : out;
+        for (gr_eid k = c->offsets[u]; k < c->offsets[u + 1]; k++)
+          if (l[c->indices[k]] < 0) {
+            l[c->indices[k]] = (gr_svid)s;
+            q[tail++] = c->indices[k];
+          }
+      }
+    }
+  }
+  free(q);
+  return l;
+}
+
+/* The reference's arcs shared by 4 threads give each component its
+ * smallest id, as a search does: a Kronecker graph (one giant component and
+ * many small ones), a sparse directed random graph, a long path whose
+ * vertices are numbered against its order (the deepest trees). */
+START_TEST(reference_over_threads_equals_a_search) {
+#ifdef _OPENMP
+  const int had = omp_get_max_threads();
+  omp_set_num_threads(4);
+#endif
+  enum { PATH = 20000 };
+  static gr_vid e[PATH][2];
+  for (gr_vid i = 0; i + 1 < PATH; i++) {
+    /* The path visits the ids 0, PATH - 1, 1, PATH - 2, ... */
+    const gr_vid a = i % 2 ? PATH - 1 - i / 2 : i / 2, b = (i + 1) % 2 ? PATH - 1 - (i + 1) / 2 : (i + 1) / 2;
+    e[i][0] = b;
+    e[i][1] = a;
+  }
+  gr_graph *graphs[3] = {gr_test_generated("kron:13:4"), gr_test_generated("uniform:13:1"),
+                         from_edges(PATH, (const gr_vid(*)[2])e, PATH - 1, false)};
+  for (int gi = 0; gi < 3; gi++) {
+    gr_graph *g = graphs[gi];
+    gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+    gr_run_args a = {0, 0, NULL, 0};
+    gr_result r = GR_RESULT_INIT;
+    ck_assert_int_eq(gr_cc_reference(g, &a, &o, &r), GR_SUCCESS);
+    gr_svid *want = labels_by_search(g);
+    const gr_svid *l = r.values;
+    gr_vid comps = 0;
+    for (gr_vid v = 0; v < r.n; v++) {
+      ck_assert_msg(l[v] == want[v], "graph %d, vertex %llu: label %lld, the search's %lld", gi,
+                    (unsigned long long)v, (long long)l[v], (long long)want[v]);
+      comps += l[v] == (gr_svid)v;
+    }
+    ck_assert_uint_gt(comps, gi == 2 ? 0 : 1);
+    free(want);
+    gr_result_free(&r);
+    gr_graph_destroy(&g);
+  }
+#ifdef _OPENMP
+  omp_set_num_threads(had);
+#endif
 }
 END_TEST
 
@@ -488,6 +566,7 @@ int main(void) {
   Suite *s = suite_create("cc");
   TCase *ref = tcase_create("reference");
   tcase_add_test(ref, reference_finds_weak_components_with_smallest_ids);
+  tcase_add_test(ref, reference_over_threads_equals_a_search);
   tcase_add_test(ref, validator_rejects_each_kind_of_wrong_answer);
   tcase_add_test(ref, largest_component_vote_takes_the_most_frequent_root);
   suite_add_tcase(s, ref);
