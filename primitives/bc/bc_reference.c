@@ -7,8 +7,9 @@
  * fewer (a validated run's one source) run one after another, each level
  * over all the threads: a serial pass over a graph of billions of arcs
  * takes minutes. Both give the same depths, the same counts (sums of the
- * same integers; exact below 2^53) and each dependency summed in its row's
- * order, so they answer alike. A source whose
+ * same integers: exact below 2^53, above it rounded in the order the
+ * threads add them) and each dependency summed in its row's order, so
+ * they answer alike (within rounding where counts pass 2^53). A source whose
  * counts outgrow double (the primitive's rule: an expanded count above
  * GR_BC_LOG_THRESHOLD) runs again with counts in long double: x86-64's
  * 80-bit long double reaches 1.19e4932 (a 4096 x 4096 grid needs 10^2464;
@@ -162,6 +163,8 @@ static int gr__bc_source(const gr_csr *c, gr_vid s, gr__bc_work *w, double *bc) 
  * levels one after another, each in the order its vertices were claimed);
  * then, deepest level first, each vertex sums its successors' shares over
  * its row, as the serial pass does. Returns what gr__bc_source returns. */
+enum { GR__BC_TEAM_MIN = 256 };
+
 static int gr__bc_source_levels(const gr_csr *c, gr_vid s, gr__bc_work *w, double *bc, int threads) {
   const gr_vid n = c->n;
   gr_svid *depth = w->depth;
@@ -193,7 +196,10 @@ static int gr__bc_source_levels(const gr_csr *c, gr_vid s, gr__bc_work *w, doubl
     starts[levels++] = lo;
     const gr_svid next = depth[order[lo]] + 1;
     size_t tail = hi;
-#pragma omp parallel num_threads(threads)
+    /* A small level is not worth waking the threads (a long path has as
+     * many levels as vertices). */
+    const int team = hi - lo >= GR__BC_TEAM_MIN ? threads : 1;
+#pragma omp parallel num_threads(team)
     {
       /* Claimed vertices gather in a small buffer and go to the level's
        * end in blocks, one atomic add per block. */
@@ -245,7 +251,8 @@ static int gr__bc_source_levels(const gr_csr *c, gr_vid s, gr__bc_work *w, doubl
     return st < 0 ? st : (int)levels;
   }
   for (size_t l = levels; l-- > 0;) {
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
+    const int team = starts[l + 1] - starts[l] >= GR__BC_TEAM_MIN ? threads : 1;
+#pragma omp parallel for num_threads(team) schedule(dynamic, 64)
     for (size_t i = starts[l]; i < starts[l + 1]; i++) {
       const gr_vid v = order[i];
       double sum = 0.0;
@@ -331,7 +338,7 @@ gr_status gr_bc_reference(gr_graph *g, const gr_run_args *a, const gr_prim_optio
   if (threads > 1) {
     /* The last source once more for its depths and counts (its
      * dependencies, already summed, go to a throwaway array). */
-    levels = gr__bc_source(c, gr_bc_source(a, k - 1), &w, sink);
+    levels = gr__bc_source_levels(c, gr_bc_source(a, k - 1), &w, sink, host);
   } else {
     for (gr_vid i = 0; i < k && levels >= 0; i++) {
       levels = gr__bc_source_levels(c, gr_bc_source(a, i), &w, bc, host);

@@ -447,16 +447,29 @@ END_TEST
 /* The reference's two ways answer alike: a source per thread (each the
  * serial pass) and one source at a time with each level over all the
  * threads (what a validated run's one source takes). Over an undirected
- * Kronecker graph, a directed graph with many small levels and a grid whose
- * counts pass 2^53 (summed in another order there, so within 1e-12): the
- * centralities of four sources, the last source's depths and counts. */
+ * Kronecker graph, a directed graph with many small levels, a grid, and
+ * layers of 256 vertices each joined to every vertex of the next, whose
+ * counts pass 2^53 on levels wide enough for every thread (added in any
+ * order there, so within 1e-12): the centralities of four sources, the
+ * last source's depths and counts. */
 START_TEST(reference_levels_over_threads_equal_serial_sources) {
 #ifdef _OPENMP
   const int had = omp_get_max_threads();
   omp_set_num_threads(4);
 #endif
   const int k = gr_host_threads();
-  gr_graph *graphs[3] = {gr_test_generated("kron:12:8"), NULL, gr_test_generated("grid2d:120x120")};
+  gr_graph *graphs[4] = {gr_test_generated("kron:12:8"), NULL, gr_test_generated("grid2d:120x120"), NULL};
+  enum { WIDTH = 256, LAYERS = 10 };
+  gr_vid(*layered)[2] = malloc(sizeof *layered * WIDTH * WIDTH * (LAYERS - 1));
+  int arcs = 0;
+  for (gr_vid l = 0; l + 1 < LAYERS; l++)
+    for (gr_vid i = 0; i < WIDTH; i++)
+      for (gr_vid j = 0; j < WIDTH; j++) {
+        layered[arcs][0] = l * WIDTH + i;
+        layered[arcs++][1] = (l + 1) * WIDTH + j;
+      }
+  graphs[3] = from_edges(WIDTH * LAYERS, (const gr_vid(*)[2])layered, arcs, true);
+  free(layered);
   /* A directed graph: a long chain with random shortcuts forward and back. */
   enum { CHAIN = 3000 };
   static gr_vid e[CHAIN + 2 * CHAIN][2];
@@ -472,7 +485,7 @@ START_TEST(reference_levels_over_threads_equal_serial_sources) {
     }
   }
   graphs[1] = from_edges(CHAIN, (const gr_vid(*)[2])e, m, false);
-  for (int gi = 0; gi < 3; gi++) {
+  for (int gi = 0; gi < 4; gi++) {
     gr_graph *g = graphs[gi];
     const gr_vid n = gr_graph_num_vertices(g);
     const gr_csr *c = gr_graph_out(g);
@@ -507,6 +520,11 @@ START_TEST(reference_levels_over_threads_equal_serial_sources) {
                     sw[v]);
     }
     ck_assert_double_eq(extra_number(&one, "levels"), extra_number(&whole, "levels"));
+    if (gi == 3) {
+      double most = 0;
+      for (gr_vid v = 0; v < n; v++) most = sw[v] > most ? sw[v] : most;
+      ck_assert_msg(most > 9007199254740992.0, "the layers' counts stay below 2^53 (%g)", most);
+    }
     free(sum);
     gr_result_free(&one);
     gr_result_free(&whole);

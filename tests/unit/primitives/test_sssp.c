@@ -418,6 +418,30 @@ START_TEST(checks_alone_decide_only_where_they_prove) {
   ck_assert(!gr_sssp_certifies(g, &a, &o, &r));
   ((float *)r.values)[2] = INFINITY; /* distances below 2^24 only: it may */
   ck_assert(gr_sssp_certifies(g, &a, &o, &r));
+  ck_assert_int_eq(gr_sssp_validate(g, &a, &o, &r, NULL), GR_ERR_VALIDATION);
+  gr_result_free(&r);
+  gr_graph_destroy(&g);
+  /* Directed, with predecessors: 4 -> 0 from a vertex nothing reaches, 5
+   * isolated. A finite distance at either, or a predecessor that is not an
+   * in-neighbour, fails the checks alone. */
+  wedge dir[] = {{0, 1, 3}, {1, 2, 4}, {0, 2, 10}, {2, 3, 1}, {4, 0, 1}};
+  g = weighted(6, dir, 5, false);
+  o.mark_pred = true;
+  ck_assert_int_eq(gr_sssp_reference(g, &a, &o, &r), GR_SUCCESS);
+  ck_assert(gr_sssp_certifies(g, &a, &o, &r));
+  ck_assert_msg(gr_sssp_validate(g, &a, &o, &r, NULL) == GR_SUCCESS, "%s", gr_error_message());
+  float *dd = r.values;
+  const gr_vid wrong_at[] = {4, 5};
+  for (int i = 0; i < 2; i++) {
+    dd[wrong_at[i]] = 2;
+    ck_assert(gr_sssp_certifies(g, &a, &o, &r));
+    ck_assert_int_eq(gr_sssp_validate(g, &a, &o, &r, NULL), GR_ERR_VALIDATION);
+    dd[wrong_at[i]] = INFINITY;
+  }
+  r.preds[3] = 1;
+  ck_assert_int_eq(gr_sssp_validate(g, &a, &o, &r, NULL), GR_ERR_VALIDATION);
+  r.preds[3] = 2;
+  ck_assert_int_eq(gr_sssp_validate(g, &a, &o, &r, NULL), GR_SUCCESS);
   gr_result_free(&r);
   gr_graph_destroy(&g);
 }
