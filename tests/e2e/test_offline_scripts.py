@@ -657,5 +657,22 @@ if plot_py and os.path.exists(os.path.join(build, "tools", "gr_run")):
     assert len(lines) == 4 and all(" --timeline " in line for line in lines), lines
     assert os.path.exists(os.path.join(cases, "reports.tar.gz")), os.listdir(cases)
     assert "strong scaling" in r.stdout, r.stdout
+    # DEADLINE: a config without 30 s left is not started; one that runs
+    # past what is left (a stand-in gr_scale that sleeps) is cut and says
+    # so; both exit 1, a bad value 2.
+    e2 = dict(e, DEADLINE="1")
+    cfg = os.path.join(top, "configs", "scaling", "ci-strong.json")
+    r = subprocess.run(["bash", os.path.join(top, "tools", "offline", "real-scaling.sh"), os.path.join(rsd, "out2"),
+                        cfg], env=e2, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1 and "(not started: " in r.stdout, r.stdout + r.stderr
+    r = subprocess.run(["bash", os.path.join(top, "tools", "offline", "real-scaling.sh"), os.path.join(rsd, "out3"),
+                        cfg], env=dict(e, DEADLINE="2m"), capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "DEADLINE=2m: give seconds" in r.stderr, r.stdout + r.stderr
+    os.makedirs(os.path.join(rsd, "slow"))
+    stand_in(os.path.join(rsd, "slow", "python3"), "#!/bin/sh\nsleep 120\n")
+    e3 = dict(e, DEADLINE="50", PATH=os.path.join(rsd, "slow") + ":" + os.environ["PATH"])
+    r = subprocess.run(["bash", os.path.join(top, "tools", "offline", "real-scaling.sh"), os.path.join(rsd, "out4"),
+                        cfg], env=e3, capture_output=True, text=True, timeout=90)
+    assert r.returncode == 1 and "(gr_scale cut at DEADLINE=50;" in r.stdout, r.stdout + r.stderr
 holder.cleanup()
 print("ok")

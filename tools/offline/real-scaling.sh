@@ -14,13 +14,24 @@
 # DEVICES (device counts, e.g. 1,2), RUNS (sources per case); MODEL (1, the default, or 0), VALIDATE (first,
 # the default, or none), TIMEOUT (seconds per gr_run, default 300), EXTRA
 # (more gr_run arguments), BUILD_DIR (default build-gpu), NAME_SUFFIX (added
-# to each output folder's name).
+# to each output folder's name), DEADLINE (seconds for the whole script,
+# its build included: each config's gr_scale gets what is left less 15 s,
+# for its archive and tables, and is reported "cut at DEADLINE" if it runs
+# that long, its finished cases kept in scale.csv; a config that would get
+# less than 30 s is reported "not started"; either exits 1. Default none: a
+# device command's own limit otherwise cuts the script, its last config's
+# reports unarchived and its tables unprinted).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: real-scaling.sh OUT_DIR CONFIG [CONFIG...]}
 shift
 [ $# -ge 1 ] || { echo "real-scaling: name at least one config" >&2; exit 2; }
 build=${BUILD_DIR:-$top/build-gpu}
+deadline=${DEADLINE:-}
+if [ -n "$deadline" ] && ! [[ $deadline =~ ^[1-9][0-9]*$ ]]; then
+  echo "real-scaling: DEADLINE=$deadline: give seconds, 1 or more" >&2
+  exit 2
+fi
 mkdir -p "$out"
 export NCCL_NVLS_ENABLE=0
 if [ ! -x "$build/tools/gr_run" ] || [ ! -x "$build/tools/gr_gen" ]; then
@@ -44,12 +55,26 @@ for cfg in "$@"; do
   [ -n "${RUNS:-}" ] && opts+=(--runs "$RUNS")
   [ "${MODEL:-1}" = 1 ] && opts+=(--model)
   [ "${VALIDATE:-first}" = none ] && opts+=(--no-validate)
-  PYTHONUNBUFFERED=1 python3 "$top/tools/gr_scale.py" "$cfg" "${opts[@]}" "--extra=${EXTRA:-}" \
+  limit=()
+  if [ -n "$deadline" ]; then
+    left=$((deadline - SECONDS - 15))
+    if [ $left -lt 30 ]; then
+      echo "== $name (not started: ${left} s left of DEADLINE=$deadline) =="
+      status=1
+      continue
+    fi
+    limit=(timeout "$left")
+  fi
+  PYTHONUNBUFFERED=1 ${limit[@]+"${limit[@]}"} python3 "$top/tools/gr_scale.py" "$cfg" "${opts[@]}" "--extra=${EXTRA:-}" \
     >"$dir/tables.txt" 2>"$dir/progress.txt"
   rc=$?
   [ $rc -eq 0 ] || status=1
   [ -d "$dir/reports" ] && tar -C "$dir" -czf "$dir/reports.tar.gz" reports && rm -rf "$dir/reports"
-  echo "== $name (gr_scale exit $rc) =="
+  if [ -n "$deadline" ] && [ $rc -eq 124 ]; then
+    echo "== $name (gr_scale cut at DEADLINE=$deadline; the finished cases are in scale.csv) =="
+  else
+    echo "== $name (gr_scale exit $rc) =="
+  fi
   tail -n 3 "$dir/progress.txt"
   cat "$dir/tables.txt"
 done
