@@ -130,6 +130,7 @@ gr_status gr_problem_create(gr_problem **out, gr_context *ctx, gr_graph *g, cons
   if (ctx->devices == 1) {
     GR_CHECK_GOTO(gr_subgraph_whole(&p->sub, g, prim->needs_in_edges), st, cleanup);
     p->build_seconds = gr_time_now() - t;
+    t = gr_time_now();
     cfg.subs = &p->sub;
   } else {
     gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
@@ -167,7 +168,6 @@ gr_status gr_problem_create(gr_problem **out, gr_context *ctx, gr_graph *g, cons
     cfg.exchange_shared = p->comm;
     cfg.broadcast = p->cmode == GR_COMM_BROADCAST;
   }
-  if (ctx->devices == 1) t = gr_time_now();
   GR_CHECK_GOTO(gr_enactor_create(&p->en, &cfg), st, cleanup);
   p->setup_seconds = gr_time_now() - t;
   ctx->problems++;

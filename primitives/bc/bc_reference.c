@@ -106,19 +106,35 @@ static int gr__bc_source_wide(const gr_csr *c, gr_vid s, gr__bc_work *w, size_t 
   return GR_SUCCESS;
 }
 
-/* Brandes from s: depths, path counts, and each vertex's dependency added
- * into bc (the source's own excluded). Returns the number of levels, or
- * (negative) why the source has no reference. */
-static int gr__bc_source(const gr_csr *c, gr_vid s, gr__bc_work *w, double *bc) {
-  const gr_vid n = c->n;
+/* v's dependency: its successors' shares summed over its row, in the
+ * row's order (both passes below, so they sum alike). */
+static double gr__bc_dependency(const gr_csr *c, const gr__bc_work *w, gr_vid v) {
+  double sum = 0.0;
+  for (gr_eid k = c->offsets[v]; k < c->offsets[v + 1]; k++) {
+    const gr_vid x = c->indices[k];
+    if (w->depth[x] == w->depth[v] + 1) sum += w->sigma[v] / w->sigma[x] * (1.0 + w->delta[x]);
+  }
+  return sum;
+}
+
+/* Every vertex unreached, on `threads` threads. */
+static void gr__bc_work_reset(gr__bc_work *w, gr_vid n, int threads) {
+#pragma omp parallel for num_threads(threads) schedule(static)
   for (gr_vid v = 0; v < n; v++) {
     w->depth[v] = -1;
     w->sigma[v] = 0.0;
     w->delta[v] = 0.0;
   }
+  w->last_wide = false;
+}
+
+/* Brandes from s: depths, path counts, and each vertex's dependency added
+ * into bc (the source's own excluded). Returns the number of levels, or
+ * (negative) why the source has no reference. */
+static int gr__bc_source(const gr_csr *c, gr_vid s, gr__bc_work *w, double *bc) {
+  gr__bc_work_reset(w, c->n, 1);
   size_t head = 0, tail = 0;
   bool outgrown = false;
-  w->last_wide = false;
   w->depth[s] = 0;
   w->sigma[s] = 1.0;
   w->order[tail++] = s;
@@ -146,11 +162,7 @@ static int gr__bc_source(const gr_csr *c, gr_vid s, gr__bc_work *w, double *bc) 
    * predecessors read it. */
   for (size_t i = tail; i-- > 0;) {
     const gr_vid v = w->order[i];
-    double sum = 0.0;
-    for (gr_eid k = c->offsets[v]; k < c->offsets[v + 1]; k++) {
-      const gr_vid x = c->indices[k];
-      if (w->depth[x] == w->depth[v] + 1) sum += w->sigma[v] / w->sigma[x] * (1.0 + w->delta[x]);
-    }
+    const double sum = gr__bc_dependency(c, w, v);
     w->delta[v] = sum;
     if (v != s) bc[v] += sum;
   }
@@ -166,17 +178,10 @@ static int gr__bc_source(const gr_csr *c, gr_vid s, gr__bc_work *w, double *bc) 
 enum { GR__BC_TEAM_MIN = 256 };
 
 static int gr__bc_source_levels(const gr_csr *c, gr_vid s, gr__bc_work *w, double *bc, int threads) {
-  const gr_vid n = c->n;
   gr_svid *depth = w->depth;
-  double *sigma = w->sigma, *delta = w->delta;
+  double *sigma = w->sigma;
   gr_vid *order = w->order;
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (gr_vid v = 0; v < n; v++) {
-    depth[v] = -1;
-    sigma[v] = 0.0;
-    delta[v] = 0.0;
-  }
-  w->last_wide = false;
+  gr__bc_work_reset(w, c->n, threads);
   depth[s] = 0;
   sigma[s] = 1.0;
   order[0] = s;
@@ -255,12 +260,8 @@ static int gr__bc_source_levels(const gr_csr *c, gr_vid s, gr__bc_work *w, doubl
 #pragma omp parallel for num_threads(team) schedule(dynamic, 64)
     for (size_t i = starts[l]; i < starts[l + 1]; i++) {
       const gr_vid v = order[i];
-      double sum = 0.0;
-      for (gr_eid k = c->offsets[v]; k < c->offsets[v + 1]; k++) {
-        const gr_vid x = c->indices[k];
-        if (depth[x] == depth[v] + 1) sum += sigma[v] / sigma[x] * (1.0 + delta[x]);
-      }
-      delta[v] = sum;
+      const double sum = gr__bc_dependency(c, w, v);
+      w->delta[v] = sum;
       if (v != s) bc[v] += sum;
     }
   }

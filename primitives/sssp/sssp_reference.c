@@ -99,19 +99,28 @@ gr_status gr_sssp_reference(gr_graph *g, const gr_run_args *a, const gr_prim_opt
   return GR_SUCCESS;
 }
 
-double gr_sssp_tolerance(gr_graph *g, const gr_result *r) {
-  const gr_csr *c = gr_graph_out(g);
+/* Whether every weight is an integer of at least `least` (0 or 1). */
+static bool gr__sssp_integral_weights(const gr_csr *c, float least) {
+  if (!c->weights) return true;
   int integral = 1;
-  if (c->weights) {
 #pragma omp parallel for schedule(static, 65536) reduction(&& : integral)
-    for (gr_eid e = 0; e < c->m; e++) integral = integral && c->weights[e] == floorf(c->weights[e]);
-  }
+  for (gr_eid e = 0; e < c->m; e++)
+    integral = integral && c->weights[e] == floorf(c->weights[e]) && c->weights[e] >= least;
+  return integral;
+}
+
+/* Every finite distance below 2^24: float holds their sums exactly. */
+static bool gr__sssp_distances_exact(const gr_result *r) {
   float most = 0;
   const float *d = r->values;
 #pragma omp parallel for schedule(static, 65536) reduction(max : most)
   for (gr_vid v = 0; v < r->n; v++)
     if (isfinite(d[v]) && d[v] > most) most = d[v];
-  return integral && most < 16777216.0f ? 0.0 : GR_SSSP_REL_TOL;
+  return most < 16777216.0f;
+}
+
+double gr_sssp_tolerance(gr_graph *g, const gr_result *r) {
+  return gr__sssp_integral_weights(gr_graph_out(g), 0.0f) && gr__sssp_distances_exact(r) ? 0.0 : GR_SSSP_REL_TOL;
 }
 
 /* x equals y within the relative tolerance. */
@@ -277,10 +286,7 @@ bool gr_sssp_certifies(gr_graph *g, const gr_run_args *a, const gr_prim_options 
   const gr_csr *c = gr_graph_out(g);
   if (!r || !r->values || r->n != c->n || r->type != GR_VALUE_FLOAT) return false;
   if (c->m > 0 && !c->weights) return false;
-  int positive = 1;
-#pragma omp parallel for schedule(static, 65536) reduction(&& : positive)
-  for (gr_eid e = 0; e < c->m; e++) positive = positive && c->weights[e] >= 1.0f;
-  return positive && gr_sssp_tolerance(g, r) == 0.0;
+  return gr__sssp_integral_weights(c, 1.0f) && gr__sssp_distances_exact(r);
 }
 
 gr_eid gr_sssp_traversed_edges(gr_graph *g, const gr_result *r) {
