@@ -558,6 +558,14 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
           c->pkg[me][j] = m;
         }
       GR_CHECK(gr_device_copy(dev, s->or_union, s->or_bits, (size_t)bytes, GR_COPY_D2D));
+      /* Peers copy the bitmap out of this device once past the barrier,
+       * on their own streams: it must be whole by then. The other
+       * packages are, because their pass ends with a read of the counters;
+       * this one is written by the iterate's kernels after its last read
+       * (dobfs: the finds' bits), so the stream is drained here. Without
+       * it a peer read half-set bits and missed vertices (DOBFS, 4 devices
+       * on 2 GPUs, 1 run in 15 under load). */
+      GR_CHECK(gr_device_sync(dev));
     }
     c->recv_capacity[me] = x->recv.capacity;
     return GR_SUCCESS;

@@ -102,6 +102,13 @@ gr_status gr_device_create(gr_device **out, gr_backend backend, int ordinal,
   d->fault_countdown = gr__fault_hook("GR_FAULT_ALLOC", ordinal, &d->fault_delay_ms);
   d->launch_countdown = gr__fault_hook("GR_FAULT_LAUNCH", ordinal, &d->launch_delay_ms);
   d->launch_fault_at = d->launch_countdown;
+  /* GR_FAULT_SLOW=DEVICE:US: a device whose work runs late behind its host
+   * thread, so that a peer which reads this device's buffers without
+   * waiting for the kernels that write them reads them unwritten. */
+  {
+    unsigned unused_ms = 0;
+    d->slow_us = gr__fault_hook("GR_FAULT_SLOW", ordinal, &unused_ms);
+  }
   d->memory_limit = options->memory_limit ? options->memory_limit : gr__memory_limit();
   {
     const int per = options->devices_in_run > 0 ? options->devices_in_run : 1;
@@ -265,7 +272,11 @@ gr_status gr_device_copy(gr_device *dev, void *dst, const void *src, size_t byte
   gr__activity.copies++;
   if (kind == GR_COPY_D2H || kind == GR_COPY_H2H) gr__activity.waits++;
 #ifdef GR_HAVE_CUDA
-  if (dev->backend == GR_BACKEND_CUDA) return gr__cuda_copy(dev, dst, src, bytes, kind);
+  if (dev->backend == GR_BACKEND_CUDA) {
+    GR_CHECK(gr__cuda_copy(dev, dst, src, bytes, kind));
+    if (dev->slow_us > 0 && (kind == GR_COPY_D2H || kind == GR_COPY_H2H)) return gr__cuda_stall(dev, dev->slow_us);
+    return GR_SUCCESS;
+  }
 #endif
   (void)kind;
   memmove(dst, src, bytes);
@@ -297,7 +308,10 @@ gr_status gr_device_memset(gr_device *dev, void *p, int byte, size_t bytes) {
 gr_status gr_device_sync(gr_device *dev) {
   gr__activity.waits++;
 #ifdef GR_HAVE_CUDA
-  if (dev->backend == GR_BACKEND_CUDA) return gr__cuda_sync(dev);
+  if (dev->backend == GR_BACKEND_CUDA) {
+    GR_CHECK(gr__cuda_sync(dev));
+    return dev->slow_us > 0 ? gr__cuda_stall(dev, dev->slow_us) : GR_SUCCESS;
+  }
 #endif
   (void)dev;
   return GR_SUCCESS;

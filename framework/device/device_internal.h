@@ -26,6 +26,7 @@ struct gr_device {
   int64_t launch_fault_at;  /* N of GR_FAULT_LAUNCH, for the message */
   unsigned fault_delay_ms;  /* the hooks' delays before they fail (DEVICE:N:MS) */
   unsigned launch_delay_ms;
+  int64_t slow_us;          /* GR_FAULT_SLOW: microseconds the stream stalls after each host wait; <=0 off */
   uint64_t memory_limit;    /* GR_DEVICE_MEMORY_LIMIT: the total the device reports; 0 none */
 };
 
@@ -43,6 +44,9 @@ gr_status gr__cuda_device_init(gr_device *d);
 void gr__cuda_device_fini(gr_device *d);
 gr_status gr__cuda_activate(gr_device *d);
 gr_status gr__cuda_malloc(gr_device *d, void **out, size_t bytes);
+/* GR_FAULT_SLOW: the compute stream holds `us` microseconds before its
+ * next work (a host function that sleeps), the host thread goes on. */
+gr_status gr__cuda_stall(gr_device *d, int64_t us);
 void gr__cuda_free(gr_device *d, void *p);
 gr_status gr__cuda_mem_info(gr_device *d, size_t *free_b, size_t *total_b);
 gr_status gr__cuda_copy(gr_device *d, void *dst, const void *src, size_t bytes,

@@ -3,8 +3,9 @@
  * backend) on the same inputs: package (lists and bitmaps) and combine for
  * every operator and value type, compared as sets; the seal and the
  * compact of routed bitmaps; BFS on 2 and 3 devices mapped onto GPU 0
- * (GR_DEVICE_MAP) against one CPU device; NCCL refusing devices that share a
- * GPU. Skips (exit 77) where no GPU exists. Runs with CK_NOFORK: CUDA must
+ * (GR_DEVICE_MAP) against one CPU device; DOBFS on devices of GPU 0 one of
+ * which runs late behind its host thread (GR_FAULT_SLOW); NCCL refusing
+ * devices that share a GPU. Skips (exit 77) where no GPU exists. Runs with CK_NOFORK: CUDA must
  * not cross a fork. */
 #include <check.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "bfs/bfs.h"
+#include "dobfs/dobfs.h"
 #include "comm_harness.h"
 #include "gr/frontier.h"
 #include "gr/util.h"
@@ -294,7 +296,10 @@ END_TEST
 
 /* A failed check leaves a test early (no fork): the map must not outlive it. */
 static void no_map(void) {}
-static void unmap(void) { unsetenv("GR_DEVICE_MAP"); }
+static void unmap(void) {
+  unsetenv("GR_DEVICE_MAP");
+  unsetenv("GR_FAULT_SLOW");
+}
 
 enum { N_SRC = 3 };
 
@@ -323,7 +328,7 @@ static void check_bfs_on_shared_gpu(const char *spec, bool connected, unsigned *
     gr_graph_destroy(&g);
     return;
   }
-  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 0, GR_COMM_FORMAT_AUTO, false};
+  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 0, GR_COMM_FORMAT_AUTO, false, NULL};
   gr_result base[N_SRC];
   xh_stage stage;
   ck_assert_msg(xh_bfs_run(g, &one, src, ns, base, NULL, &stage) == GR_SUCCESS, "%s", gr_error_message());
@@ -341,7 +346,7 @@ static void check_bfs_on_shared_gpu(const char *spec, bool connected, unsigned *
           if (!gr_test_in_slice(combo)) continue;
           /* Without predecessors the payload is uniform: bitmaps travel. */
           xh_bfs_config c = {GR_BACKEND_CUDA, nd, parts[pi], proxies[xi], modes[mi & 1], GR_TRANSPORT_P2P, 0,
-                             GR_COMM_FORMAT_AUTO, mi >= 2};
+                             GR_COMM_FORMAT_AUTO, mi >= 2, NULL};
           char what[160];
           snprintf(what, sizeof what, "%s on %d devices of GPU 0, %s, %s proxies, %s%s", spec, nd,
                    gr_partitioner_name(parts[pi]), proxies[xi] == GR_PROXY_1HOP ? "1hop" : "all",
@@ -381,6 +386,67 @@ START_TEST(bfs_on_devices_sharing_gpu_0_equals_one_cpu_device) {
   check_bfs_on_shared_gpu("kron:14:16", false, &combo);
   /* Every combination counted, skipped or run: slices cover the matrix. */
   ck_assert_uint_eq(combo, 2 * BFS_SHARED_COMBOS);
+}
+END_TEST
+
+/* A device whose stream runs late behind its host thread (GR_FAULT_SLOW:
+ * it holds 20 ms after each host wait): every buffer a peer copies must be
+ * whole when its device passes the barrier that publishes it, or the peer
+ * reads it unwritten. DOBFS's pulls between devices publish the bitmap of
+ * their finds, which the pull's kernels write after its last host wait; a
+ * package that did not drain the stream first let the peers or a bitmap
+ * with none of the slow device's finds (depths wrong on the others). On 2
+ * and 4 devices of GPU 0, duplicate-all proxies, selective exchange, each
+ * device slow in turn, against one CPU device. */
+START_TEST(dobfs_with_a_slow_device_on_gpu_0_equals_one_cpu_device) {
+  gr_graph *g = xh_gen("kron:11:16,seed=7");
+  ck_assert_ptr_nonnull(g);
+  const gr_vid n = gr_graph_num_vertices(g);
+  const gr_csr *csr = gr_graph_out(g);
+  /* The highest-degree vertex: its first level is wide, so DOBFS pulls
+   * twice in a row (the second pull's frontier is the or'ed finds). */
+  gr_vid src[1] = {0};
+  for (gr_vid v = 1; v < n; v++)
+    if (gr_csr_degree(csr, v) > gr_csr_degree(csr, src[0])) src[0] = v;
+  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 0,
+                       GR_COMM_FORMAT_AUTO, false, &gr_dobfs_primitive};
+  gr_result base;
+  xh_stage stage;
+  ck_assert_msg(xh_bfs_run(g, &one, src, 1, &base, NULL, &stage) == GR_SUCCESS, "%s", gr_error_message());
+  const char *maps[] = {"0,0", "0,0,0,0"};
+  gr_prim_options po = GR_PRIM_OPTIONS_INIT;
+  po.mark_pred = true;
+  int pulled = 0;
+  for (int mi = 0; mi < 2; mi++) {
+    const int nd = mi == 0 ? 2 : 4;
+    setenv("GR_DEVICE_MAP", maps[mi], 1);
+    for (int slow = 0; slow < nd; slow++) {
+      char hook[32];
+      snprintf(hook, sizeof hook, "%d:20000", slow);
+      setenv("GR_FAULT_SLOW", hook, 1);
+      xh_bfs_config c = {GR_BACKEND_CUDA, nd, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_P2P, 0,
+                         GR_COMM_FORMAT_AUTO, false, &gr_dobfs_primitive};
+      gr_result r;
+      gr_run_stats st;
+      const gr_status rs = xh_bfs_run(g, &c, src, 1, &r, &st, &stage);
+      unsetenv("GR_FAULT_SLOW");
+      ck_assert_msg(rs == GR_SUCCESS, "%d devices, device %d slow: stage %d: %s", nd, slow, stage,
+                    gr_error_message());
+      gr_run_args a = {src[0], 0, NULL, 0};
+      ck_assert_msg(!memcmp(r.values, base.values, (size_t)n * sizeof(gr_svid)),
+                    "%d devices of GPU 0, device %d slow: depths differ from one CPU device", nd, slow);
+      ck_assert_msg(gr_bfs_validate(g, &a, &po, &r, &base) == GR_SUCCESS, "%d devices, device %d slow: %s", nd,
+                    slow, gr_error_message());
+      /* The case holds pulls, or it proves nothing. */
+      for (int i = 0; i < st.frontier_len; i++) pulled += st.level_tag && st.level_tag[i] == 'U';
+      gr_result_free(&r);
+      gr_run_stats_free(&st);
+    }
+    unsetenv("GR_DEVICE_MAP");
+  }
+  ck_assert_msg(pulled >= 2 * 6, "only %d pull levels in 6 runs", pulled);
+  gr_result_free(&base);
+  gr_graph_destroy(&g);
 }
 END_TEST
 
@@ -445,6 +511,8 @@ int main(void) {
       {"cuda_mark_and_select_take_exactly_the_marked_entries_of_a_list",
        cuda_mark_and_select_take_exactly_the_marked_entries_of_a_list, true},
       {"bfs_on_devices_sharing_gpu_0_equals_one_cpu_device", bfs_on_devices_sharing_gpu_0_equals_one_cpu_device, false},
+      {"dobfs_with_a_slow_device_on_gpu_0_equals_one_cpu_device", dobfs_with_a_slow_device_on_gpu_0_equals_one_cpu_device,
+       false},
       {"auto_transport_on_gpus_is_p2p", auto_transport_on_gpus_is_p2p, false},
       {"nccl_refuses_devices_that_share_a_gpu", nccl_refuses_devices_that_share_a_gpu, false},
   };

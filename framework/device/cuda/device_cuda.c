@@ -5,7 +5,9 @@
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "device/device_internal.h"
 #include "gr/cuda_check.h"
@@ -183,6 +185,18 @@ gr_status gr__cuda_copy(gr_device *d, void *dst, const void *src, size_t bytes,
   /* A copy to host memory is complete when this returns, whatever kind of
    * host memory it is, so callers may read it at once. */
   if (kind == GR_COPY_D2H || kind == GR_COPY_H2H) GR_CUDA_CHECK(cudaStreamSynchronize(s));
+  return GR_SUCCESS;
+}
+
+static void CUDART_CB gr__cuda_stall_fn(void *arg) {
+  const int64_t us = (int64_t)(intptr_t)arg;
+  struct timespec ts = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000L};
+  while (nanosleep(&ts, &ts) != 0) {
+  }
+}
+
+gr_status gr__cuda_stall(gr_device *d, int64_t us) {
+  GR_CUDA_CHECK(cudaLaunchHostFunc((cudaStream_t)d->compute_stream, gr__cuda_stall_fn, (void *)(intptr_t)us));
   return GR_SUCCESS;
 }
 

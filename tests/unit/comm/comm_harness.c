@@ -613,10 +613,11 @@ gr_status xh_bfs_run(gr_graph *g, const xh_bfs_config *c, const gr_vid *sources,
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   o.mark_pred = !c->no_preds;
   *stage = XH_SETUP;
-  gr_enactor_config cfg = {&gr_bfs_primitive, &o, c->backend, c->n_devices, c->cpu_threads,
+  const gr_primitive *prim = c->prim ? c->prim : &gr_bfs_primitive;
+  gr_enactor_config cfg = {prim, &o, c->backend, c->n_devices, c->cpu_threads,
                            GR_MEM_POLICY_INIT, NULL, NULL, NULL, false, false, NULL, false};
   if (c->n_devices == 1) {
-    GR_CHECK_GOTO(gr_subgraph_whole(&whole, g, false), st, fail);
+    GR_CHECK_GOTO(gr_subgraph_whole(&whole, g, prim->needs_in_edges), st, fail);
     cfg.subs = &whole;
   } else {
     gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
@@ -624,7 +625,7 @@ gr_status xh_bfs_run(gr_graph *g, const xh_bfs_config *c, const gr_vid *sources,
     po.parts = c->n_devices;
     po.seed = 7;
     GR_CHECK_GOTO(gr_partition_create(&part, g, &po), st, fail);
-    GR_CHECK_GOTO(gr_subgraphs_build(&subs, g, part, c->proxy, false), st, fail);
+    GR_CHECK_GOTO(gr_subgraphs_build(&subs, g, part, c->proxy, prim->needs_in_edges), st, fail);
     gr_comm_options co = {c->mode, c->transport, c->format, NULL};
     GR_CHECK_GOTO(gr_comm_create(&comm, c->backend, c->n_devices, &co), st, fail);
     cfg.subs = subs;

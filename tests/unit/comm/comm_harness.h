@@ -177,6 +177,7 @@ typedef struct xh_bfs_config {
   int cpu_threads;
   gr_comm_format format;
   bool no_preds; /* depths only: a uniform payload, so bitmaps may travel */
+  const gr_primitive *prim; /* BFS when NULL; DOBFS works as well (the same answer) */
 } xh_bfs_config;
 
 typedef enum xh_stage {
@@ -187,7 +188,7 @@ typedef enum xh_stage {
   XH_EXTRACT = 4 /* gr_enactor_extract */
 } xh_stage;
 
-/* BFS (with predecessors unless no_preds) from each of n_sources sources: results (global
+/* BFS (or c->prim; with predecessors unless no_preds) from each of n_sources sources: results (global
  * ids) and, when stats is given, each run's statistics (free with
  * gr_run_stats_free). On failure *stage says where (results and stats of
  * earlier runs are freed). */

@@ -1108,7 +1108,7 @@ static void check_multi_device_bfs(const char *spec, bool connected) {
   const gr_vid n = gr_graph_num_vertices(g);
   gr_vid src[N_SRC];
   pick_sources(g, src);
-  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 2, GR_COMM_FORMAT_AUTO, false};
+  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 2, GR_COMM_FORMAT_AUTO, false, NULL};
   gr_result base[N_SRC];
   gr_run_stats base_st[N_SRC];
   xh_stage stage;
@@ -1128,7 +1128,7 @@ static void check_multi_device_bfs(const char *spec, bool connected) {
            * (auto), always (bitmap) or never (list). */
           static const gr_comm_format formats[] = {GR_COMM_FORMAT_AUTO, GR_COMM_FORMAT_BITMAP, GR_COMM_FORMAT_LIST};
           const gr_comm_format fmt = mi < 2 ? GR_COMM_FORMAT_AUTO : formats[(mi - 2) / 2];
-          xh_bfs_config c = {GR_BACKEND_CPU, nd, parts[pi], proxies[xi], modes[mi & 1], GR_TRANSPORT_AUTO, 1, fmt, mi >= 2};
+          xh_bfs_config c = {GR_BACKEND_CPU, nd, parts[pi], proxies[xi], modes[mi & 1], GR_TRANSPORT_AUTO, 1, fmt, mi >= 2, NULL};
           char what[160];
           snprintf(what, sizeof what, "%s on %d devices, %s, %s proxies, %s%s, format %d", spec, nd,
                    gr_partitioner_name(parts[pi]), proxies[xi] == GR_PROXY_1HOP ? "1hop" : "all",
@@ -1194,7 +1194,7 @@ static void check_fault_injection(gr_proxy_mode proxy, gr_comm_mode mode) {
   gr_graph *g = xh_gen("kron:9:8");
   gr_vid src[N_SRC];
   pick_sources(g, src);
-  xh_bfs_config c = {GR_BACKEND_CPU, 3, GR_PART_RANDOM, proxy, mode, GR_TRANSPORT_AUTO, 1, GR_COMM_FORMAT_AUTO, false};
+  xh_bfs_config c = {GR_BACKEND_CPU, 3, GR_PART_RANDOM, proxy, mode, GR_TRANSPORT_AUTO, 1, GR_COMM_FORMAT_AUTO, false, NULL};
   int in_create = 0, in_run = 0, ok = 0;
   for (int n = 1; n <= 40; n++) {
     char spec[32];
