@@ -74,9 +74,35 @@ enum { GR__Q_VERTICES, GR__Q_EDGES, GR__Q_BORDER, GR__Q_PROXIES, GR__Q_KINDS };
  * of each arc, so directed graphs need no in-edges; undirected ones need no
  * atomics); with more parts each vertex scans its out- and in-neighbours,
  * marking the parts seen. */
+/* The parts of up to 16 as a table of `bits` bits a vertex (1, 2 or 4:
+ * up to 2, 4 or 16 parts), `per` = 64 / bits vertices a word: the report
+ * reads a random vertex's part once per arc, and a table 8, 4 or 2 times
+ * smaller than the byte one stays in the host's last-level cache on graphs
+ * whose byte table does not (Kronecker 27: 16.8 MB against 134 MB).
+ * Returns NULL (the byte table is used) above 16 parts or without room. */
+static uint64_t *gr__part_packed(const uint8_t *o8, uint64_t n, int parts, int threads, int *bits_out) {
+  const int bits = parts <= 2 ? 1 : parts <= 4 ? 2 : parts <= 16 ? 4 : 0;
+  *bits_out = bits;
+  if (!bits || !o8) return NULL;
+  const uint64_t per = 64u / (unsigned)bits, words = (n + per - 1) / per;
+  uint64_t *t = NULL;
+  if (gr_host_alloc((void **)&t, (size_t)(words ? words : 1) * sizeof *t, "partition parts (packed)") < 0) {
+    gr_error_clear();
+    return NULL;
+  }
+  GR__PART_OMP(parallel for schedule(static) num_threads(threads))
+  for (uint64_t w = 0; w < words; w++) {
+    uint64_t word = 0;
+    const uint64_t v0 = w * per, v1 = v0 + per < n ? v0 + per : n;
+    for (uint64_t v = v0; v < v1; v++) word |= (uint64_t)o8[v] << ((v - v0) * (uint64_t)bits);
+    t[w] = word;
+  }
+  return t;
+}
+
 static gr_status gr__partition_quality(gr_partition *p, gr_graph *g, int threads) {
   gr_status st = GR_SUCCESS;
-  uint64_t *count = NULL, *mask = NULL, *seen = NULL;
+  uint64_t *count = NULL, *mask = NULL, *seen = NULL, *packed = NULL;
   const gr_csr *out = gr_graph_out(g);
   const gr_csr *in = NULL;
   const uint64_t n = p->n;
@@ -118,6 +144,10 @@ static gr_status gr__partition_quality(gr_partition *p, gr_graph *g, int threads
   /* The common case's loop (below): an undirected graph's masks need no
    * atomics, and up to 64 parts fit the byte table and a mask. */
   const bool fast = use_mask && !directed && o8;
+  int bits = 0;
+  if (fast) packed = gr__part_packed(o8, n, parts, threads, &bits);
+  const unsigned shift = bits == 1 ? 6u : bits == 2 ? 5u : 4u; /* log2(64 / bits) */
+  const uint64_t lane = (1ull << shift) - 1u, pmask = bits ? (1ull << bits) - 1u : 0;
   GR__PART_OMP(parallel num_threads(threads) reduction(+ : cut))
   {
     uint64_t *c = count + (size_t)gr__part_thread_id() * stride;
@@ -133,12 +163,23 @@ static gr_status gr__partition_quality(gr_partition *p, gr_graph *g, int threads
          * outcome a random partition makes a coin toss (the mispredicts
          * cost more than the loads); an arc to its own part sets no bit. */
         uint64_t cu = 0;
-        for (gr_eid e = out->offsets[u]; e < e_end; e++) {
-          if (e + 16 < e_end) __builtin_prefetch(&o8[out->indices[e + 16]]);
-          const uint32_t b = o8[out->indices[e]];
-          const uint64_t other = b != (uint32_t)a;
-          cu += other;
-          mu |= other << b;
+        if (packed) {
+          for (gr_eid e = out->offsets[u]; e < e_end; e++) {
+            if (e + 16 < e_end) __builtin_prefetch(&packed[out->indices[e + 16] >> shift]);
+            const uint64_t w = out->indices[e];
+            const uint32_t b = (uint32_t)((packed[w >> shift] >> ((w & lane) * (uint64_t)bits)) & pmask);
+            const uint64_t other = b != (uint32_t)a;
+            cu += other;
+            mu |= other << b;
+          }
+        } else {
+          for (gr_eid e = out->offsets[u]; e < e_end; e++) {
+            if (e + 16 < e_end) __builtin_prefetch(&o8[out->indices[e + 16]]);
+            const uint32_t b = o8[out->indices[e]];
+            const uint64_t other = b != (uint32_t)a;
+            cu += other;
+            mu |= other << b;
+          }
         }
         cut += cu;
         if (mu) mask[u] = mu;
@@ -224,6 +265,7 @@ cleanup:
   free(count);
   free(mask);
   free(seen);
+  free(packed);
   return st;
 }
 

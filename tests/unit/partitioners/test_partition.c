@@ -423,12 +423,14 @@ static const char *const small_specs[] = {"kron:8:4", "grid2d:9x9", "uniform:8:4
 #define N_SMALL ((int)(sizeof small_specs / sizeof small_specs[0]))
 
 /* parts 70 takes the path for more than 64 parts (per-vertex marks over out-
- * and in-edges instead of bitmasks). */
+ * and in-edges instead of bitmasks); on undirected graphs 1-2, 3-4 and 5-16
+ * parts read the parts packed in 1, 2 and 4 bits a vertex (each width at
+ * both ends), 17 and more the byte table. */
 START_TEST(report_matches_a_brute_force_recount) {
   const gr_partitioner_kind kind = kinds[_i % N_KINDS];
   gr_graph *g = pt_gen(small_specs[_i / N_KINDS], false);
-  static const int counts[] = {1, 2, 3, 5, 64, 70};
-  for (int j = 0; j < 6; j++) {
+  static const int counts[] = {1, 2, 3, 4, 5, 16, 17, 64, 70};
+  for (int j = 0; j < (int)(sizeof counts / sizeof counts[0]); j++) {
     gr_partition *p = pt_partition(g, kind, counts[j], 11, 0);
     check_report(g, p);
     gr_partition_destroy(&p);
