@@ -136,15 +136,25 @@ void gr_pr_plan_release(gr_pr_plan *pl) {
 
 enum { GR__PR_COUNT_CAP = 1 << 16 };
 
-gr_status gr_pr_order(const gr_csr *in, gr_vid *order, gr_vid *position, gr_eid *top_fed) {
+gr_status gr_pr_order(const gr_csr *in, const gr_csr *out, gr_vid *order, gr_vid *position, gr_eid *top_fed) {
   const gr_vid n = in->n;
   gr_eid *fed = NULL, *first = NULL;
   gr_status st = GR_SUCCESS;
+  if (out && (out->n != in->n || out->m != in->m))
+    return gr_errorf(GR_ERR_INTERNAL, "pr order: a transpose of %llu rows and %llu arcs for a CSC of %llu and %llu",
+                     (unsigned long long)out->n, (unsigned long long)out->m, (unsigned long long)in->n,
+                     (unsigned long long)in->m);
   GR_CHECK_GOTO(gr_host_calloc((void **)&fed, n ? (size_t)n : 1, sizeof *fed, "pr vertex order"), st, done);
   GR_CHECK_GOTO(gr_host_calloc((void **)&first, GR__PR_COUNT_CAP + 2, sizeof *first, "pr vertex order"), st, done);
   const gr_eid m = in->m;
+  if (out) {
+    /* A vertex feeds as many in-edges as it has out-edges. */
 #pragma omp parallel for schedule(static)
-  for (gr_eid e = 0; e < m; e++) __atomic_fetch_add(&fed[in->indices[e]], 1, __ATOMIC_RELAXED);
+    for (gr_vid v = 0; v < n; v++) fed[v] = out->offsets[v + 1] - out->offsets[v];
+  } else {
+#pragma omp parallel for schedule(static)
+    for (gr_eid e = 0; e < m; e++) __atomic_fetch_add(&fed[in->indices[e]], 1, __ATOMIC_RELAXED);
+  }
   /* A counting sort on the capped count, most first: bucket k holds the
    * vertices feeding GR__PR_COUNT_CAP - k in-edges; vertices keep their id
    * order within a bucket. */
@@ -173,8 +183,8 @@ done:
 
 /* The relabelled copy of the in-edge ids and what the pull reads with it;
  * under GR_PR_RELABEL_SKEWED nothing where the sources are not skewed. */
-static gr_status gr__pr_plan_relabel(gr_pr_plan *pl, gr_device *dev, const gr_csr *in, const gr_vid *dev_indices,
-                                     gr_pr_relabel relabel, gr_eid hot, gr_eid hub) {
+static gr_status gr__pr_plan_relabel(gr_pr_plan *pl, gr_device *dev, const gr_csr *in, const gr_csr *out,
+                                     const gr_vid *dev_indices, gr_pr_relabel relabel, gr_eid hot, gr_eid hub) {
   const gr_vid n = in->n;
   const size_t slots = n ? (size_t)n : 1;
   gr_vid *order = NULL, *position = NULL;
@@ -183,7 +193,7 @@ static gr_status gr__pr_plan_relabel(gr_pr_plan *pl, gr_device *dev, const gr_cs
   gr_status st = GR_SUCCESS;
   GR_CHECK_GOTO(gr_host_alloc((void **)&order, slots * sizeof *order, "pr vertex order"), st, done);
   GR_CHECK_GOTO(gr_host_alloc((void **)&position, slots * sizeof *position, "pr vertex order"), st, done);
-  GR_CHECK_GOTO(gr_pr_order(in, order, position, &top_fed), st, done);
+  GR_CHECK_GOTO(gr_pr_order(in, out, order, position, &top_fed), st, done);
   if (relabel == GR_PR_RELABEL_SKEWED && (double)top_fed * 100.0 < (double)in->m * GR_PR_SKEWED_PERCENT) goto done;
   GR_CHECK_GOTO(gr_buffer_resize(&pl->ids, dev, (in->m ? (size_t)in->m : 1) * sizeof(gr_vid), 0,
                                  "pr relabelled in-edge ids"),
@@ -246,8 +256,8 @@ gr_eid gr_pr_tiles(const gr_csr *in, gr_vid *lo, gr_vid *hi, gr_vid *heavy, gr_e
   return k;
 }
 
-gr_status gr_pr_plan_build(gr_pr_plan *pl, gr_device *dev, const gr_csr *in, const gr_vid *dev_indices,
-                           gr_pr_relabel relabel, gr_eid hot, gr_eid hub) {
+gr_status gr_pr_plan_build(gr_pr_plan *pl, gr_device *dev, const gr_csr *in, const gr_csr *out,
+                           const gr_vid *dev_indices, gr_pr_relabel relabel, gr_eid hot, gr_eid hub) {
   const gr_vid n = in->n;
   gr_status st = GR_SUCCESS;
   gr_vid *heavy = NULL, *tlo = NULL, *thi = NULL;
@@ -267,7 +277,7 @@ gr_status gr_pr_plan_build(gr_pr_plan *pl, gr_device *dev, const gr_csr *in, con
                 done);
   GR_CHECK_GOTO(gr_device_sync(dev), st, done);
   if (relabel != GR_PR_RELABEL_OFF && dev_indices)
-    st = gr__pr_plan_relabel(pl, dev, in, dev_indices, relabel, hot, hub);
+    st = gr__pr_plan_relabel(pl, dev, in, out, dev_indices, relabel, hot, hub);
 done:
   free(heavy);
   free(tlo);
@@ -316,13 +326,17 @@ static gr_status pr_init(void **slice, gr_part *p) {
                              : t->relabel == GR_SORT_ON                                ? GR_PR_RELABEL_ON
                              : t->relabel == GR_SORT_AUTO && !p->ws->graph_on_host ? GR_PR_RELABEL_SKEWED
                                                                                     : GR_PR_RELABEL_OFF;
-    st = gr_pr_plan_build(&s->plan, p->dev, &p->sub->in, p->in.indices, rl, t->hot, t->hub);
+    /* One device holds the whole graph, whose out-edges are the in-edges'
+     * transpose: the order counts nothing. A part's in-edges come from
+     * vertices whose out-edges it does not hold (copies), so it counts. */
+    const gr_csr *transpose = p->count == 1 ? &p->sub->out : NULL;
+    st = gr_pr_plan_build(&s->plan, p->dev, &p->sub->in, transpose, p->in.indices, rl, t->hot, t->hub);
     if (st == GR_ERR_DEVICE_OOM && rl == GR_PR_RELABEL_SKEWED) {
       gr_log(GR_LOG_INFO, GR_SUBSYS_PRIM,
              "pr: device %d has no room for the relabelled in-edge ids (%llu bytes); pulling without them", p->index,
              (unsigned long long)p->in.m * sizeof(gr_vid));
       gr_error_clear();
-      st = gr_pr_plan_build(&s->plan, p->dev, &p->sub->in, NULL, GR_PR_RELABEL_OFF, t->hot, t->hub);
+      st = gr_pr_plan_build(&s->plan, p->dev, &p->sub->in, NULL, NULL, GR_PR_RELABEL_OFF, t->hot, t->hub);
     }
     if (st < 0) goto fail;
   }

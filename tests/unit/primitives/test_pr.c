@@ -548,13 +548,14 @@ END_TEST
 
 /* The relabelled pull's order: vertices by the in-edges they feed, most
  * first, ties by id; position its inverse. Checked against counts taken
- * here on a hand-made CSC and on a Kronecker graph. */
-static void check_order(const gr_csr *in) {
+ * here on a hand-made CSC and on Kronecker graphs, counted (out NULL) and
+ * from the transpose's row lengths (out given). */
+static void check_order(const gr_csr *in, const gr_csr *out) {
   const gr_vid n = in->n;
   gr_vid *order = malloc(sizeof *order * (n + 1)), *position = malloc(sizeof *position * (n + 1));
   gr_eid *fed = calloc(n + 1, sizeof *fed);
   for (gr_eid e = 0; e < in->m; e++) fed[in->indices[e]]++;
-  ck_assert_int_eq(gr_pr_order(in, order, position, NULL), GR_SUCCESS);
+  ck_assert_int_eq(gr_pr_order(in, out, order, position, NULL), GR_SUCCESS);
   for (gr_vid i = 0; i < n; i++) {
     ck_assert_uint_lt(order[i], n);
     ck_assert_uint_eq(position[order[i]], i);
@@ -578,21 +579,40 @@ START_TEST(relabel_order_ranks_sources_by_in_edges_fed) {
   const gr_csr in = {5, 7, off, idx, NULL, NULL};
   gr_vid order[5], position[5];
   gr_eid top = 0;
-  ck_assert_int_eq(gr_pr_order(&in, order, position, &top), GR_SUCCESS);
+  ck_assert_int_eq(gr_pr_order(&in, NULL, order, position, &top), GR_SUCCESS);
   ck_assert_uint_eq(top, 3); /* the top 1% (one vertex): 3 feeds three */
   const gr_vid want[] = {3, 1, 0, 4, 2};
   for (int i = 0; i < 5; i++) ck_assert_uint_eq(order[i], want[i]);
-  check_order(&in);
+  check_order(&in, NULL);
+  /* Its transpose: rows 0 -> {4}, 1 -> {0, 3}, 2 -> {}, 3 -> {0, 0, 1},
+   * 4 -> {3}: the same order from the row lengths. */
+  gr_eid toff[] = {0, 1, 3, 3, 6, 7};
+  gr_vid tidx[] = {4, 0, 3, 0, 0, 1, 3};
+  const gr_csr tr = {5, 7, toff, tidx, NULL, NULL};
+  ck_assert_int_eq(gr_pr_order(&in, &tr, order, position, &top), GR_SUCCESS);
+  ck_assert_uint_eq(top, 3);
+  for (int i = 0; i < 5; i++) ck_assert_uint_eq(order[i], want[i]);
+  check_order(&in, &tr);
+  /* A transpose of other sizes is refused. */
+  const gr_csr short_tr = {5, 6, toff, tidx, NULL, NULL};
+  ck_assert_int_eq(gr_pr_order(&in, &short_tr, order, position, NULL), GR_ERR_INTERNAL);
   const gr_csr empty = {0, 0, off, idx, NULL, NULL};
-  ck_assert_int_eq(gr_pr_order(&empty, order, position, NULL), GR_SUCCESS);
+  ck_assert_int_eq(gr_pr_order(&empty, NULL, order, position, NULL), GR_SUCCESS);
   gr_graph *g = gr_test_generated("kron:12:8");
   const gr_csr *kin = NULL;
   ck_assert_int_eq(gr_graph_in(g, &kin), GR_SUCCESS);
-  check_order(kin);
+  check_order(kin, NULL);
+  check_order(kin, gr_graph_out(g));
+  gr_graph *dg = gr_test_generated("kron:11:8,directed");
+  const gr_csr *din = NULL;
+  ck_assert_int_eq(gr_graph_in(dg, &din), GR_SUCCESS);
+  check_order(din, NULL);
+  check_order(din, gr_graph_out(dg));
+  gr_graph_destroy(&dg);
   /* The CPU backend's copy of the ids: each source by its position. */
   gr_vid *ids = malloc(sizeof *ids * kin->m), *position_k = malloc(sizeof *position_k * kin->n),
          *order_k = malloc(sizeof *order_k * kin->n);
-  ck_assert_int_eq(gr_pr_order(kin, order_k, position_k, &top), GR_SUCCESS);
+  ck_assert_int_eq(gr_pr_order(kin, NULL, order_k, position_k, &top), GR_SUCCESS);
   /* Kronecker's hubs: the top 1% feed far more than 20% of the in-edges. */
   ck_assert_uint_gt(top * 100, kin->m * GR_PR_SKEWED_PERCENT);
   gr_device *dev = NULL;
