@@ -560,7 +560,8 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
       GR_CHECK(gr_device_copy(dev, s->or_union, s->or_bits, (size_t)bytes, GR_COPY_D2D));
       /* Peers copy the bitmap out of this device once past the barrier,
        * on their own streams: it must be whole by then. The other
-       * packages are, because their pass ends with a read of the counters;
+       * packages are, because their pass ends with a read of the counters
+       * (a refresh's: gr__direct drains the stream before its barrier);
        * this one is written by the iterate's kernels after its last read
        * (dobfs: the finds' bits), so the stream is drained here. Without
        * it a peer read half-set bits and missed vertices (DOBFS, 4 devices

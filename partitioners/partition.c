@@ -69,17 +69,13 @@ static gr_status gr__check_options(const gr_partition_options *o, uint64_t n) {
 /* Per-thread counters, padded apart so threads do not share cache lines. */
 enum { GR__Q_VERTICES, GR__Q_EDGES, GR__Q_BORDER, GR__Q_PROXIES, GR__Q_KINDS };
 
-/* The quality report. With up to 64 parts a bitmask per vertex records the
- * other parts it is adjacent to (one pass over the out-arcs sees both ends
- * of each arc, so directed graphs need no in-edges; undirected ones need no
- * atomics); with more parts each vertex scans its out- and in-neighbours,
- * marking the parts seen. */
 /* The parts of up to 16 as a table of `bits` bits a vertex (1, 2 or 4:
  * up to 2, 4 or 16 parts), `per` = 64 / bits vertices a word: the report
  * reads a random vertex's part once per arc, and a table 8, 4 or 2 times
  * smaller than the byte one stays in the host's last-level cache on graphs
  * whose byte table does not (Kronecker 27: 16.8 MB against 134 MB).
- * Returns NULL (the byte table is used) above 16 parts or without room. */
+ * Used on undirected graphs (the report's common case). Returns NULL (the
+ * byte table is used) above 16 parts or without room. */
 static uint64_t *gr__part_packed(const uint8_t *o8, uint64_t n, int parts, int threads, int *bits_out) {
   const int bits = parts <= 2 ? 1 : parts <= 4 ? 2 : parts <= 16 ? 4 : 0;
   *bits_out = bits;
@@ -100,6 +96,11 @@ static uint64_t *gr__part_packed(const uint8_t *o8, uint64_t n, int parts, int t
   return t;
 }
 
+/* The quality report. With up to 64 parts a bitmask per vertex records the
+ * other parts it is adjacent to (one pass over the out-arcs sees both ends
+ * of each arc, so directed graphs need no in-edges; undirected ones need no
+ * atomics); with more parts each vertex scans its out- and in-neighbours,
+ * marking the parts seen. */
 static gr_status gr__partition_quality(gr_partition *p, gr_graph *g, int threads) {
   gr_status st = GR_SUCCESS;
   uint64_t *count = NULL, *mask = NULL, *seen = NULL, *packed = NULL;

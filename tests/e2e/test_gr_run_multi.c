@@ -627,8 +627,10 @@ END_TEST
  * buffer a peer copies before the kernels that write it have run is then
  * read unwritten every time, where under load it was a race (DOBFS's
  * pulls lost finds in 1 run of 15 on 4 devices of 2 GPUs). On 2 and 4
- * devices, the first and the last device slow, against one device. GPUs
- * only: CPU devices run their kernels before the host goes on. */
+ * devices, the first and the last device slow, against one device, each
+ * primitive with its default exchange (DOBFS with duplicate-all proxies,
+ * so that it pulls between devices). GPUs only: CPU devices run their
+ * kernels before the host goes on. */
 START_TEST(a_slow_device_gives_one_devices_answer_for_every_primitive) {
   if (!on_gpu()) {
     printf("skip: GPUs only (GR_E2E_BACKEND=gpu): CPU devices have no stream to hold back\n");
@@ -638,8 +640,12 @@ START_TEST(a_slow_device_gives_one_devices_answer_for_every_primitive) {
     const char *primitive;
     const char *extra[3];
     double rel_tol;
-  } cases[] = {{"bfs", {NULL}, 0},  {"dobfs", {NULL}, 0}, {"sssp", {"--weights", "random:1:255", NULL}, 0},
-               {"cc", {NULL}, 0},   {"pr", {NULL}, 1e-5}, {"bc", {NULL}, 1e-9}};
+  } cases[] = {{"bfs", {NULL}, 0},
+               {"dobfs", {"--proxy", "all", NULL}, 0},
+               {"sssp", {"--weights", "random:1:255", NULL}, 0},
+               {"cc", {NULL}, 0},
+               {"pr", {NULL}, 1e-5},
+               {"bc", {NULL}, 1e-9}};
   char ref[512], got[512];
   tmp_path(ref, sizeof ref, "slow-ref.out");
   tmp_path(got, sizeof got, "slow-got.out");
