@@ -69,21 +69,22 @@ static gr_status gr__check_options(const gr_partition_options *o, uint64_t n) {
 /* Per-thread counters, padded apart so threads do not share cache lines. */
 enum { GR__Q_VERTICES, GR__Q_EDGES, GR__Q_BORDER, GR__Q_PROXIES, GR__Q_KINDS };
 
-/* The parts of up to 16 as a table of `bits` bits a vertex (1, 2 or 4:
- * up to 2, 4 or 16 parts), `per` = 64 / bits vertices a word: the report
- * reads a random vertex's part once per arc, and a table 8, 4 or 2 times
- * smaller than the byte one stays in the host's last-level cache on graphs
- * whose byte table does not (Kronecker 27: 16.8 MB against 134 MB).
- * Used on undirected graphs (the report's common case). Returns NULL (the
- * byte table is used) above 16 parts or without room. */
-static uint64_t *gr__part_packed(const uint8_t *o8, uint64_t n, int parts, int threads, int *bits_out) {
-  const int bits = parts <= 2 ? 1 : parts <= 4 ? 2 : parts <= 16 ? 4 : 0;
-  *bits_out = bits;
-  if (!bits || !o8) return NULL;
-  const uint64_t per = 64u / (unsigned)bits, words = (n + per - 1) / per;
+/* The parts of up to 16 as a table of `bits` bits a vertex, 2^shift
+ * vertices a word: 1, 2 or 4 bits for up to 2, 4 or 16 parts; NULL above,
+ * or without room (the byte table serves). The report reads a random
+ * vertex's part once per arc, and a table 8, 4 or 2 times smaller than the
+ * byte one stays in the host's last-level cache on graphs whose byte table
+ * does not (Kronecker 27: 16.8 MB against 134 MB). Used on undirected
+ * graphs (the report's common case). */
+static uint64_t *gr__part_packed(const uint8_t *o8, uint64_t n, int parts, int threads, int *bits_out,
+                                 unsigned *shift_out) {
+  if (parts > 16) return NULL;
+  const int bits = parts <= 2 ? 1 : parts <= 4 ? 2 : 4;
+  const unsigned shift = bits == 1 ? 6u : bits == 2 ? 5u : 4u; /* log2(64 / bits) */
+  const uint64_t per = 1ull << shift, words = (n + per - 1) / per;
   uint64_t *t = NULL;
   if (gr_host_alloc((void **)&t, (size_t)(words ? words : 1) * sizeof *t, "partition parts (packed)") < 0) {
-    gr_error_clear();
+    gr_error_clear(); /* a speed-up only */
     return NULL;
   }
   GR__PART_OMP(parallel for schedule(static) num_threads(threads))
@@ -93,6 +94,8 @@ static uint64_t *gr__part_packed(const uint8_t *o8, uint64_t n, int parts, int t
     for (uint64_t v = v0; v < v1; v++) word |= (uint64_t)o8[v] << ((v - v0) * (uint64_t)bits);
     t[w] = word;
   }
+  *bits_out = bits;
+  *shift_out = shift;
   return t;
 }
 
@@ -146,9 +149,9 @@ static gr_status gr__partition_quality(gr_partition *p, gr_graph *g, int threads
    * atomics, and up to 64 parts fit the byte table and a mask. */
   const bool fast = use_mask && !directed && o8;
   int bits = 0;
-  if (fast) packed = gr__part_packed(o8, n, parts, threads, &bits);
-  const unsigned shift = bits == 1 ? 6u : bits == 2 ? 5u : 4u; /* log2(64 / bits) */
-  const uint64_t lane = (1ull << shift) - 1u, pmask = bits ? (1ull << bits) - 1u : 0;
+  unsigned shift = 0;
+  if (fast) packed = gr__part_packed(o8, n, parts, threads, &bits, &shift);
+  const uint64_t lane = (1ull << shift) - 1u, pmask = (1ull << bits) - 1u;
   GR__PART_OMP(parallel num_threads(threads) reduction(+ : cut))
   {
     uint64_t *c = count + (size_t)gr__part_thread_id() * stride;
@@ -164,23 +167,18 @@ static gr_status gr__partition_quality(gr_partition *p, gr_graph *g, int threads
          * outcome a random partition makes a coin toss (the mispredicts
          * cost more than the loads); an arc to its own part sets no bit. */
         uint64_t cu = 0;
-        if (packed) {
-          for (gr_eid e = out->offsets[u]; e < e_end; e++) {
-            if (e + 16 < e_end) __builtin_prefetch(&packed[out->indices[e + 16] >> shift]);
-            const uint64_t w = out->indices[e];
-            const uint32_t b = (uint32_t)((packed[w >> shift] >> ((w & lane) * (uint64_t)bits)) & pmask);
-            const uint64_t other = b != (uint32_t)a;
-            cu += other;
-            mu |= other << b;
+        for (gr_eid e = out->offsets[u]; e < e_end; e++) {
+          /* The branch goes the same way for the whole report. */
+          if (e + 16 < e_end) {
+            const uint64_t ahead = out->indices[e + 16];
+            __builtin_prefetch(packed ? (const void *)&packed[ahead >> shift] : (const void *)&o8[ahead]);
           }
-        } else {
-          for (gr_eid e = out->offsets[u]; e < e_end; e++) {
-            if (e + 16 < e_end) __builtin_prefetch(&o8[out->indices[e + 16]]);
-            const uint32_t b = o8[out->indices[e]];
-            const uint64_t other = b != (uint32_t)a;
-            cu += other;
-            mu |= other << b;
-          }
+          const uint64_t w = out->indices[e];
+          const uint32_t b =
+              packed ? (uint32_t)((packed[w >> shift] >> ((w & lane) * (uint64_t)bits)) & pmask) : (uint32_t)o8[w];
+          const uint64_t other = b != (uint32_t)a;
+          cu += other;
+          mu |= other << b;
         }
         cut += cu;
         if (mu) mask[u] = mu;

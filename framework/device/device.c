@@ -266,6 +266,13 @@ gr_device_mem_stats gr_device_mem_stats_get(const gr_device *dev) { return dev->
 void gr_device_mem_stats_reset_peak(gr_device *dev) { dev->mem.peak_bytes = dev->mem.bytes_in_use; }
 void gr__device_count_realloc(gr_device *dev) { dev->mem.reallocations++; }
 
+#ifdef GR_HAVE_CUDA
+/* After a host wait on a GPU: GR_FAULT_SLOW holds the stream back. */
+static gr_status gr__device_waited(gr_device *dev) {
+  return dev->slow_us > 0 ? gr__cuda_stall(dev, dev->slow_us) : GR_SUCCESS;
+}
+#endif
+
 gr_status gr_device_copy(gr_device *dev, void *dst, const void *src, size_t bytes,
                          gr_copy_kind kind) {
   if (!bytes) return GR_SUCCESS;
@@ -274,8 +281,7 @@ gr_status gr_device_copy(gr_device *dev, void *dst, const void *src, size_t byte
 #ifdef GR_HAVE_CUDA
   if (dev->backend == GR_BACKEND_CUDA) {
     GR_CHECK(gr__cuda_copy(dev, dst, src, bytes, kind));
-    if (dev->slow_us > 0 && (kind == GR_COPY_D2H || kind == GR_COPY_H2H)) return gr__cuda_stall(dev, dev->slow_us);
-    return GR_SUCCESS;
+    return kind == GR_COPY_D2H || kind == GR_COPY_H2H ? gr__device_waited(dev) : GR_SUCCESS;
   }
 #endif
   (void)kind;
@@ -310,7 +316,7 @@ gr_status gr_device_sync(gr_device *dev) {
 #ifdef GR_HAVE_CUDA
   if (dev->backend == GR_BACKEND_CUDA) {
     GR_CHECK(gr__cuda_sync(dev));
-    return dev->slow_us > 0 ? gr__cuda_stall(dev, dev->slow_us) : GR_SUCCESS;
+    return gr__device_waited(dev);
   }
 #endif
   (void)dev;

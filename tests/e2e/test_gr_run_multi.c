@@ -351,18 +351,13 @@ static void matrix_job_check(matrix_job *job, matrix_job *jobs, int n_jobs, cons
                ref->transport ? ref->transport : "auto", why, job->cmd.what, err_text ? err_text : "");
 }
 
-/* The matrix on one input (a file path, or a generator spec when path is
- * NULL): the same source on one device and on every combination; `extra`
- * (NULL-terminated, or NULL) goes to every run; values compared as
- * values_agree does. GR_E2E_JOBS combinations run at once, each checked
- * in the order started. */
-static void matrix_cmp(const char *primitive, const char *path, const char *spec, const char *const *extra,
-                       const char *transport, int max_devices, double rel_tol) {
-  char ref[512], cache[512];
-  tmp_path(ref, sizeof ref, "ref.out");
-  snprintf(cache, sizeof cache, "%s/cache", gr_test_tmp_dir());
-  mkdir(cache, 0777);
-  const char *args[40];
+/* The arguments of a run compared with one device's: the primitive from
+ * the highest-degree source, validated, with predecessors, seed 7; `extra`
+ * (NULL-terminated, or NULL; at most 20); the input (a file with its
+ * cache folder, or a generator spec when path is NULL); and "--out", whose
+ * file the caller appends. Returns the count. */
+static int compare_args(const char **args, const char *primitive, const char *path, const char *cache,
+                        const char *spec, const char *const *extra) {
   int n = 0;
   args[n++] = "--primitive";
   args[n++] = primitive;
@@ -382,6 +377,22 @@ static void matrix_cmp(const char *primitive, const char *path, const char *spec
     args[n++] = spec;
   }
   args[n++] = "--out";
+  return n;
+}
+
+/* The matrix on one input (a file path, or a generator spec when path is
+ * NULL): the same source on one device and on every combination; `extra`
+ * (NULL-terminated, or NULL) goes to every run; values compared as
+ * values_agree does. GR_E2E_JOBS combinations run at once, each checked
+ * in the order started. */
+static void matrix_cmp(const char *primitive, const char *path, const char *spec, const char *const *extra,
+                       const char *transport, int max_devices, double rel_tol) {
+  char ref[512], cache[512];
+  tmp_path(ref, sizeof ref, "ref.out");
+  snprintf(cache, sizeof cache, "%s/cache", gr_test_tmp_dir());
+  mkdir(cache, 0777);
+  const char *args[40];
+  int n = compare_args(args, primitive, path, cache, spec, extra);
   const int base = n;
   args[n++] = ref;
   args[n] = NULL;
@@ -650,20 +661,8 @@ START_TEST(a_slow_device_gives_one_devices_answer_for_every_primitive) {
   tmp_path(ref, sizeof ref, "slow-ref.out");
   tmp_path(got, sizeof got, "slow-got.out");
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-    const char *args[24];
-    int n = 0;
-    args[n++] = "--primitive";
-    args[n++] = cases[k].primitive;
-    args[n++] = "--src";
-    args[n++] = "max-degree";
-    args[n++] = "--validate";
-    args[n++] = "--mark-pred";
-    args[n++] = "--seed";
-    args[n++] = "7";
-    args[n++] = "--gen";
-    args[n++] = "kron:11:16";
-    for (int i = 0; cases[k].extra[i]; i++) args[n++] = cases[k].extra[i];
-    args[n++] = "--out";
+    const char *args[40];
+    int n = compare_args(args, cases[k].primitive, NULL, NULL, "kron:11:16", cases[k].extra);
     const int at = n;
     args[n++] = ref;
     args[n] = NULL;

@@ -425,7 +425,7 @@ static const char *const small_specs[] = {"kron:8:4", "grid2d:9x9", "uniform:8:4
 /* parts 70 takes the path for more than 64 parts (per-vertex marks over out-
  * and in-edges instead of bitmasks); on undirected graphs 1-2, 3-4 and 5-16
  * parts read the parts packed in 1, 2 and 4 bits a vertex (each width at
- * both ends), 17 and more the byte table. */
+ * both ends), 17 to 64 the byte table. */
 START_TEST(report_matches_a_brute_force_recount) {
   const gr_partitioner_kind kind = kinds[_i % N_KINDS];
   gr_graph *g = pt_gen(small_specs[_i / N_KINDS], false);
