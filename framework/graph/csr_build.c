@@ -6,7 +6,6 @@
  * (CSC) and the host memory check made before every build. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "gr/log.h"
 #include "gr/util.h"
@@ -291,8 +290,6 @@ static gr_status gr__drop_duplicates(gr_csr *c, int threads) {
   GR_CHECK_GOTO(gr_host_alloc((void **)&nidx, (size_t)m * sizeof *nidx, "CSR indices"), st, cleanup);
   if (c->weights)
     GR_CHECK_GOTO(gr_host_alloc((void **)&nw, (size_t)m * sizeof *nw, "CSR weights"), st, cleanup);
-  gr__advise_huge(nidx, (size_t)m * sizeof *nidx);
-  gr__advise_huge(nw, (size_t)m * sizeof *nw);
   GR__OMP(parallel for schedule(dynamic, 1024) num_threads(threads))
   for (uint64_t u = 0; u < n; u++) {
     gr_eid k = noff[u];
@@ -357,21 +354,6 @@ static uint64_t gr__row_of(const gr_eid *offsets, uint64_t n, uint64_t e) {
     else hi = mid;
   }
   return lo;
-}
-
-/* Asks for huge pages on a large, untouched array: where transparent huge
- * pages are opt-in, first-touch page faults otherwise cost as much as the
- * scatter itself. Advice only; failure changes nothing. */
-void gr__advise_huge(void *p, size_t bytes) {
-#ifdef MADV_HUGEPAGE
-  const uintptr_t huge = (uintptr_t)2 << 20;
-  if (!p || bytes < 4 * huge) return;
-  uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + bytes) & ~(huge - 1);
-  if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-#else
-  (void)p;
-  (void)bytes;
-#endif
 }
 
 /* Rows go to buckets of 2^shift consecutive rows, at most this many. */
@@ -460,9 +442,6 @@ static gr_status gr__scatter(gr_csr *out, const gr__arcs *a, gr_coo *consume, in
   GR_CHECK_GOTO(gr_host_alloc((void **)&srow, (size_t)arcs * sizeof *srow, "CSR build staging"), st, cleanup);
   GR_CHECK_GOTO(gr_host_alloc((void **)&scol, (size_t)arcs * sizeof *scol, "CSR build staging"), st, cleanup);
   if (a->w) GR_CHECK_GOTO(gr_host_alloc((void **)&sw, (size_t)arcs * sizeof *sw, "CSR build staging"), st, cleanup);
-  gr__advise_huge(srow, (size_t)arcs * sizeof *srow);
-  gr__advise_huge(scol, (size_t)arcs * sizeof *scol);
-  gr__advise_huge(sw, (size_t)arcs * sizeof *sw);
   GR__OMP(parallel for num_threads(threads) schedule(static, 1))
   for (uint64_t t = 0; t < blocks; t++) {
     const uint64_t lo = gr__part(m, t, blocks), hi = gr__part(m, t + 1, blocks);
@@ -498,8 +477,6 @@ static gr_status gr__scatter(gr_csr *out, const gr__arcs *a, gr_coo *consume, in
   GR_CHECK_GOTO(gr_host_alloc((void **)&c.offsets, (size_t)(n + 1) * sizeof(gr_eid), "CSR offsets"), st, cleanup);
   GR_CHECK_GOTO(gr_host_alloc((void **)&c.indices, (size_t)arcs * sizeof(gr_vid), "CSR indices"), st, cleanup);
   if (sw) GR_CHECK_GOTO(gr_host_alloc((void **)&c.weights, (size_t)arcs * sizeof(gr_weight), "CSR weights"), st, cleanup);
-  gr__advise_huge(c.indices, (size_t)arcs * sizeof(gr_vid));
-  gr__advise_huge(c.weights, (size_t)arcs * sizeof(gr_weight));
   const uint64_t span = (uint64_t)1 << shift;
   int failed = 0;
   GR__OMP(parallel num_threads(threads) reduction(+ : failed))

@@ -202,8 +202,6 @@ gr_status gr__csr_build(gr_csr *out, gr_eid *self_loops, gr_coo *coo, bool undir
                         bool drop_loops, bool drop_dups, int threads);
 /* The transpose (CSC) of a CSR, rows sorted. */
 gr_status gr__csr_transpose(gr_csr *out, const gr_csr *in, int threads);
-/* Asks for transparent huge pages on a large array not yet touched. */
-void gr__advise_huge(void *p, size_t bytes);
 /* Sorts one row by (neighbour, weight); w may be NULL. */
 void gr__sort_row(gr_vid *v, gr_weight *w, size_t n);
 /* Turns a CSR back into an edge list: one entry per arc, or with `lower`

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -146,9 +147,30 @@ static gr_status gr__oom(size_t bytes, const char *what) {
                    gr_format_bytes(h, sizeof h, gr_host_memory_bytes()));
 }
 
+/* Asks for transparent huge pages on a large array not yet touched (8
+ * MiB or more). Where they are opt-in (the common default, and the GPU
+ * machines'), each 4 KiB page faults at its first touch and a table read
+ * at random over more 4 KiB pages than the TLB holds misses it on most
+ * reads. Measured on two H200s' 32-core host, Kronecker 27: the subgraphs
+ * of 2 GPUs 2.9 -> 2.0 s, BFS's check 4.7 -> 3.4 s, PageRank's setup on
+ * one GPU 3.8 -> 2.8 s (the partition's report did not change). Advice
+ * only; failure changes nothing. */
+static void gr__advise_huge(void *p, size_t bytes) {
+#ifdef MADV_HUGEPAGE
+  const uintptr_t huge = (uintptr_t)2 << 20;
+  if (!p || bytes < 4 * huge) return;
+  uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + bytes) & ~(huge - 1);
+  if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
 gr_status gr_host_alloc(void **out, size_t bytes, const char *what) {
   *out = malloc(bytes ? bytes : 1);
   if (!*out) return gr__oom(bytes, what);
+  gr__advise_huge(*out, bytes);
   return GR_SUCCESS;
 }
 
@@ -159,6 +181,7 @@ gr_status gr_host_calloc(void **out, size_t count, size_t size, const char *what
   }
   *out = calloc(count ? count : 1, size ? size : 1);
   if (!*out) return gr__oom(count * size, what);
+  gr__advise_huge(*out, count * size);
   return GR_SUCCESS;
 }
 

@@ -49,7 +49,9 @@ int64_t gr__fault_hook(const char *var, int ordinal, unsigned *delay_ms);
 void gr__fault_delay(unsigned ms);
 
 /* malloc/calloc that record a clear out-of-memory error saying how much was
- * asked for; *out is NULL on failure. */
+ * asked for; *out is NULL on failure. Arrays of 8 MiB or more are advised
+ * to take transparent huge pages (fewer first-touch faults and TLB misses
+ * on the host's random reads). */
 gr_status gr_host_alloc(void **out, size_t bytes, const char *what);
 gr_status gr_host_calloc(void **out, size_t count, size_t size,
                          const char *what);
