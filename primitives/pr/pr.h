@@ -234,10 +234,21 @@ void gr_pr_plan_release(gr_pr_plan *pl);
  * NULL) the in-edges the first 1% of positions (at least one) feed. `out`,
  * when not NULL, is in's transpose (the same arcs by source: a whole
  * graph's CSR beside its CSC, or in itself for an undirected graph), whose
- * row lengths are the counts; without it every entry of in is counted,
+ * row lengths are the counts. Without it the entries of in are counted,
  * one atomic increment at a random address each (Kronecker 25 on 2 cores:
- * 3.1 s, against 0.2-0.4 s for the whole order from a transpose). */
-gr_status gr_pr_order(const gr_csr *in, const gr_csr *out, gr_vid *order, gr_vid *position, gr_eid *top_fed);
+ * 3.1 s, against 0.2-0.4 s for the whole order from a transpose): every
+ * entry when `sample` is 1, else the entries e with e % sample == 0, each
+ * counting `sample` (an estimate: the order only decides which sources sit
+ * together and which stay in shared memory, never a rank). */
+gr_status gr_pr_order(const gr_csr *in, const gr_csr *out, unsigned sample, gr_vid *order, gr_vid *position,
+                      gr_eid *top_fed);
+/* A part's in-edges (no transpose: its sources include copies) are counted
+ * one in GR_PR_ORDER_SAMPLE from GR_PR_ORDER_SAMPLE_FROM in-edges on: the
+ * count of every in-edge took most of PageRank's 8-10 s setup on each of 2
+ * H200s for Kronecker 27 (2.1 G in-edges a part); the hubs, which the
+ * order is for, feed thousands each and keep their places. */
+enum { GR_PR_ORDER_SAMPLE = 8 };
+#define GR_PR_ORDER_SAMPLE_FROM ((gr_eid)1 << 26)
 
 /* The operator instantiations of one backend. The steps return the
  * iteration's L1 change and dangling rank (this device's part) on the host. */
