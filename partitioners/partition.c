@@ -154,6 +154,7 @@ static gr_status gr__partition_quality(gr_partition *p, gr_graph *g, int threads
   if (fast) packed = gr__part_packed(o8, n, parts, threads, &bits, &shift);
   const double t_arcs = gr_time_now();
   const uint64_t lane = (1ull << shift) - 1u, pmask = (1ull << bits) - 1u;
+  const gr_eid m_all = out->offsets[n];
   GR__PART_OMP(parallel num_threads(threads) reduction(+ : cut))
   {
     uint64_t *c = count + (size_t)gr__part_thread_id() * stride;
@@ -170,8 +171,10 @@ static gr_status gr__partition_quality(gr_partition *p, gr_graph *g, int threads
          * cost more than the loads); an arc to its own part sets no bit. */
         uint64_t cu = 0;
         for (gr_eid e = out->offsets[u]; e < e_end; e++) {
-          /* The branch goes the same way for the whole report. */
-          if (e + 16 < e_end) {
+          /* 16 arcs ahead in the arc array, across rows: most rows of a
+           * skewed graph are shorter than that, and a prefetch kept within
+           * the row left their reads one at a time. */
+          if (e + 16 < m_all) {
             const uint64_t ahead = out->indices[e + 16];
             __builtin_prefetch(packed ? (const void *)&packed[ahead >> shift] : (const void *)&o8[ahead]);
           }
