@@ -140,6 +140,7 @@ gr_status gr_pr_order(const gr_csr *in, const gr_csr *out, unsigned sample, gr_v
                       gr_eid *top_fed) {
   const gr_vid n = in->n;
   gr_eid *fed = NULL, *first = NULL;
+  gr_vid *at_bin = NULL;
   gr_status st = GR_SUCCESS;
   if (sample < 1) return gr_errorf(GR_ERR_INTERNAL, "pr order: a sample of one in-edge in 0");
   if (out) sample = 1; /* row lengths are exact and cost nothing */
@@ -159,19 +160,55 @@ gr_status gr_pr_order(const gr_csr *in, const gr_csr *out, unsigned sample, gr_v
 #pragma omp parallel for schedule(static)
     for (gr_eid k = 0; k < samples; k++) __atomic_fetch_add(&fed[in->indices[k * sample]], sample, __ATOMIC_RELAXED);
   }
-  /* A counting sort on the capped count, most first: bucket k holds the
-   * vertices feeding GR__PR_COUNT_CAP - k in-edges; vertices keep their id
-   * order within a bucket. */
-  for (gr_vid v = 0; v < n; v++) {
-    const gr_eid c = fed[v] < GR__PR_COUNT_CAP ? fed[v] : GR__PR_COUNT_CAP;
-    first[GR__PR_COUNT_CAP - c + 1]++;
+  /* A counting sort on the capped count, most first: bucket b holds the
+   * vertices feeding GR__PR_COUNT_CAP - b in-edges; vertices keep their id
+   * order within a bucket. Over the host's threads: each takes a run of
+   * ids, counts its buckets, and places its vertices after the earlier
+   * runs' of the same bucket (serial, the whole order of Kronecker 25 from
+   * its transpose took 0.10 s on the 2-core machine, 0.064 s over its 2
+   * threads; Kronecker 27 has 4 times the vertices). */
+  const size_t bins = GR__PR_COUNT_CAP + 1;
+  size_t runs = n >= ((gr_vid)1 << 15) ? (size_t)gr_host_threads() : 1;
+  if (runs > 1 && gr_host_calloc((void **)&at_bin, runs * bins, sizeof *at_bin, "pr vertex order") < 0) {
+    gr_error_clear(); /* the serial sort needs no room */
+    runs = 1;
   }
-  for (size_t k = 1; k <= GR__PR_COUNT_CAP + 1; k++) first[k] += first[k - 1];
-  for (gr_vid v = 0; v < n; v++) {
-    const gr_eid c = fed[v] < GR__PR_COUNT_CAP ? fed[v] : GR__PR_COUNT_CAP;
-    const gr_vid at = (gr_vid)first[GR__PR_COUNT_CAP - c]++;
-    order[at] = v;
-    position[v] = at;
+  if (runs == 1) {
+    for (gr_vid v = 0; v < n; v++) {
+      const gr_eid c = fed[v] < GR__PR_COUNT_CAP ? fed[v] : GR__PR_COUNT_CAP;
+      first[GR__PR_COUNT_CAP - c + 1]++;
+    }
+    for (size_t k = 1; k <= GR__PR_COUNT_CAP + 1; k++) first[k] += first[k - 1];
+    for (gr_vid v = 0; v < n; v++) {
+      const gr_eid c = fed[v] < GR__PR_COUNT_CAP ? fed[v] : GR__PR_COUNT_CAP;
+      const gr_vid at = (gr_vid)first[GR__PR_COUNT_CAP - c]++;
+      order[at] = v;
+      position[v] = at;
+    }
+  } else {
+#pragma omp parallel for schedule(static, 1)
+    for (size_t r = 0; r < runs; r++) {
+      gr_vid *h = at_bin + r * bins;
+      const gr_vid lo = (gr_vid)((uint64_t)n * r / runs), hi = (gr_vid)((uint64_t)n * (r + 1) / runs);
+      for (gr_vid v = lo; v < hi; v++) h[GR__PR_COUNT_CAP - (fed[v] < GR__PR_COUNT_CAP ? fed[v] : GR__PR_COUNT_CAP)]++;
+    }
+    gr_vid next = 0;
+    for (size_t b = 0; b < bins; b++)
+      for (size_t r = 0; r < runs; r++) {
+        const gr_vid c = at_bin[r * bins + b];
+        at_bin[r * bins + b] = next;
+        next += c;
+      }
+#pragma omp parallel for schedule(static, 1)
+    for (size_t r = 0; r < runs; r++) {
+      gr_vid *h = at_bin + r * bins;
+      const gr_vid lo = (gr_vid)((uint64_t)n * r / runs), hi = (gr_vid)((uint64_t)n * (r + 1) / runs);
+      for (gr_vid v = lo; v < hi; v++) {
+        const gr_vid at = h[GR__PR_COUNT_CAP - (fed[v] < GR__PR_COUNT_CAP ? fed[v] : GR__PR_COUNT_CAP)]++;
+        order[at] = v;
+        position[v] = at;
+      }
+    }
   }
   if (top_fed) {
     const gr_vid top = n / 100 ? n / 100 : 1;
@@ -182,6 +219,7 @@ gr_status gr_pr_order(const gr_csr *in, const gr_csr *out, unsigned sample, gr_v
 done:
   free(fed);
   free(first);
+  free(at_bin);
   return st;
 }
 

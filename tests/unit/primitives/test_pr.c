@@ -628,7 +628,8 @@ START_TEST(relabel_order_ranks_sources_by_in_edges_fed) {
 END_TEST
 
 /* A part's order from a sample of its in-edges (one in 8, each counting
- * 8): by the sampled counts, most first, ties by id, position its inverse;
+ * 8): by the sampled counts, most first, ties by id, position its inverse
+ * (on 2^15 vertices, which the host's threads sort);
  * the hubs, which the order is for, keep their places: the first 1% by the
  * sample feed at least 97% of what the exact first 1% feed, and the
  * estimate of it is within 10%. A sample of 0 is refused; with a transpose
@@ -667,6 +668,10 @@ START_TEST(relabel_order_from_a_sample_keeps_the_hubs_first) {
                 (unsigned long long)kept, (unsigned long long)top_exact);
   ck_assert_msg(top * 10 >= top_exact * 9 && top * 10 <= top_exact * 11, "estimate %llu, exact %llu",
                 (unsigned long long)top, (unsigned long long)top_exact);
+  /* 2^15 vertices: the sort runs over the host's threads (one run of ids
+   * each); ties stay in id order across the runs. */
+  check_order(in, NULL);
+  check_order(in, gr_graph_out(g));
   ck_assert_int_eq(gr_pr_order(in, NULL, 0, order, position, NULL), GR_ERR_INTERNAL);
   gr_error_clear();
   ck_assert_int_eq(gr_pr_order(in, gr_graph_out(g), k, order, position, &top), GR_SUCCESS);
