@@ -136,10 +136,16 @@ void gr_pr_plan_release(gr_pr_plan *pl) {
 
 enum { GR__PR_COUNT_CAP = 1 << 16 };
 
+/* The order's bucket of a vertex feeding `fed` in-edges: most first,
+ * counts past GR__PR_COUNT_CAP tied. */
+static inline size_t gr__pr_bucket(gr_eid fed) {
+  return GR__PR_COUNT_CAP - (fed < GR__PR_COUNT_CAP ? fed : GR__PR_COUNT_CAP);
+}
+
 gr_status gr_pr_order(const gr_csr *in, const gr_csr *out, unsigned sample, gr_vid *order, gr_vid *position,
                       gr_eid *top_fed) {
   const gr_vid n = in->n;
-  gr_eid *fed = NULL, *first = NULL;
+  gr_eid *fed = NULL;
   gr_vid *at_bin = NULL;
   gr_status st = GR_SUCCESS;
   if (sample < 1) return gr_errorf(GR_ERR_INTERNAL, "pr order: a sample of one in-edge in 0");
@@ -149,7 +155,6 @@ gr_status gr_pr_order(const gr_csr *in, const gr_csr *out, unsigned sample, gr_v
                      (unsigned long long)out->n, (unsigned long long)out->m, (unsigned long long)in->n,
                      (unsigned long long)in->m);
   GR_CHECK_GOTO(gr_host_calloc((void **)&fed, n ? (size_t)n : 1, sizeof *fed, "pr vertex order"), st, done);
-  GR_CHECK_GOTO(gr_host_calloc((void **)&first, GR__PR_COUNT_CAP + 2, sizeof *first, "pr vertex order"), st, done);
   const gr_eid m = in->m;
   if (out) {
     /* A vertex feeds as many in-edges as it has out-edges. */
@@ -170,44 +175,31 @@ gr_status gr_pr_order(const gr_csr *in, const gr_csr *out, unsigned sample, gr_v
   const size_t bins = GR__PR_COUNT_CAP + 1;
   size_t runs = n >= ((gr_vid)1 << 15) ? (size_t)gr_host_threads() : 1;
   if (runs > 1 && gr_host_calloc((void **)&at_bin, runs * bins, sizeof *at_bin, "pr vertex order") < 0) {
-    gr_error_clear(); /* the serial sort needs no room */
+    gr_error_clear(); /* one run needs less room */
     runs = 1;
   }
-  if (runs == 1) {
-    for (gr_vid v = 0; v < n; v++) {
-      const gr_eid c = fed[v] < GR__PR_COUNT_CAP ? fed[v] : GR__PR_COUNT_CAP;
-      first[GR__PR_COUNT_CAP - c + 1]++;
+  if (!at_bin) GR_CHECK_GOTO(gr_host_calloc((void **)&at_bin, bins, sizeof *at_bin, "pr vertex order"), st, done);
+#pragma omp parallel for schedule(static, 1)
+  for (size_t r = 0; r < runs; r++) {
+    gr_vid *h = at_bin + r * bins;
+    const gr_vid lo = (gr_vid)((uint64_t)n * r / runs), hi = (gr_vid)((uint64_t)n * (r + 1) / runs);
+    for (gr_vid v = lo; v < hi; v++) h[gr__pr_bucket(fed[v])]++;
+  }
+  gr_vid next = 0;
+  for (size_t b = 0; b < bins; b++)
+    for (size_t r = 0; r < runs; r++) {
+      const gr_vid c = at_bin[r * bins + b];
+      at_bin[r * bins + b] = next;
+      next += c;
     }
-    for (size_t k = 1; k <= GR__PR_COUNT_CAP + 1; k++) first[k] += first[k - 1];
-    for (gr_vid v = 0; v < n; v++) {
-      const gr_eid c = fed[v] < GR__PR_COUNT_CAP ? fed[v] : GR__PR_COUNT_CAP;
-      const gr_vid at = (gr_vid)first[GR__PR_COUNT_CAP - c]++;
+#pragma omp parallel for schedule(static, 1)
+  for (size_t r = 0; r < runs; r++) {
+    gr_vid *h = at_bin + r * bins;
+    const gr_vid lo = (gr_vid)((uint64_t)n * r / runs), hi = (gr_vid)((uint64_t)n * (r + 1) / runs);
+    for (gr_vid v = lo; v < hi; v++) {
+      const gr_vid at = h[gr__pr_bucket(fed[v])]++;
       order[at] = v;
       position[v] = at;
-    }
-  } else {
-#pragma omp parallel for schedule(static, 1)
-    for (size_t r = 0; r < runs; r++) {
-      gr_vid *h = at_bin + r * bins;
-      const gr_vid lo = (gr_vid)((uint64_t)n * r / runs), hi = (gr_vid)((uint64_t)n * (r + 1) / runs);
-      for (gr_vid v = lo; v < hi; v++) h[GR__PR_COUNT_CAP - (fed[v] < GR__PR_COUNT_CAP ? fed[v] : GR__PR_COUNT_CAP)]++;
-    }
-    gr_vid next = 0;
-    for (size_t b = 0; b < bins; b++)
-      for (size_t r = 0; r < runs; r++) {
-        const gr_vid c = at_bin[r * bins + b];
-        at_bin[r * bins + b] = next;
-        next += c;
-      }
-#pragma omp parallel for schedule(static, 1)
-    for (size_t r = 0; r < runs; r++) {
-      gr_vid *h = at_bin + r * bins;
-      const gr_vid lo = (gr_vid)((uint64_t)n * r / runs), hi = (gr_vid)((uint64_t)n * (r + 1) / runs);
-      for (gr_vid v = lo; v < hi; v++) {
-        const gr_vid at = h[GR__PR_COUNT_CAP - (fed[v] < GR__PR_COUNT_CAP ? fed[v] : GR__PR_COUNT_CAP)]++;
-        order[at] = v;
-        position[v] = at;
-      }
     }
   }
   if (top_fed) {
@@ -218,7 +210,6 @@ gr_status gr_pr_order(const gr_csr *in, const gr_csr *out, unsigned sample, gr_v
   }
 done:
   free(fed);
-  free(first);
   free(at_bin);
   return st;
 }
@@ -239,10 +230,10 @@ static gr_status gr__pr_plan_relabel(gr_pr_plan *pl, gr_device *dev, const gr_cs
   const unsigned sample = !out && in->m >= GR_PR_ORDER_SAMPLE_FROM ? GR_PR_ORDER_SAMPLE : 1;
   GR_CHECK_GOTO(gr_pr_order(in, out, sample, order, position, &top_fed), st, done);
   const double t1 = gr_time_now();
+  const char *how = out ? "row lengths" : sample > 1 ? "a sample of the in-edges" : "in-edges counted";
   if (relabel == GR_PR_RELABEL_SKEWED && (double)top_fed * 100.0 < (double)in->m * GR_PR_SKEWED_PERCENT) {
     gr_log(GR_LOG_TRACE, GR_SUBSYS_PRIM, "pr: the order of %llu sources (%s) %.3f s; not skewed, not relabelled",
-           (unsigned long long)n, out ? "row lengths" : sample > 1 ? "a sample of the in-edges" : "in-edges counted",
-           t1 - t0);
+           (unsigned long long)n, how, t1 - t0);
     goto done;
   }
   GR_CHECK_GOTO(gr_buffer_resize(&pl->ids, dev, (in->m ? (size_t)in->m : 1) * sizeof(gr_vid), 0,
@@ -256,8 +247,7 @@ static gr_status gr__pr_plan_relabel(gr_pr_plan *pl, gr_device *dev, const gr_cs
   /* Where a plan's host time goes, for hosts that cannot be profiled
    * otherwise. */
   gr_log(GR_LOG_TRACE, GR_SUBSYS_PRIM, "pr: the order of %llu sources (%s) %.3f s, its upload and relabel %.3f s",
-         (unsigned long long)n, out ? "row lengths" : sample > 1 ? "a sample of the in-edges" : "in-edges counted",
-         t1 - t0, gr_time_now() - t1);
+         (unsigned long long)n, how, t1 - t0, gr_time_now() - t1);
   pl->relabelled = true;
   pl->hot = hot;
   pl->hub = hub;
