@@ -85,6 +85,7 @@ typedef struct gr__slot {
   uint64_t iter_bytes[2];
   gr_eid sum_val[2];     /* gr_part_sum, alternating */
   double sum_dbl[2][GR_PART_SUM_DOUBLES]; /* gr_part_sum_double, in the same alternation */
+  gr_eid gather[2][GR_PART_GATHER_VALUES]; /* gr_part_gather, in the same alternation */
   unsigned sum_calls;
   double inner_ms; /* exchange steps inside iterate (gr_part_refresh), less their waiting */
   gr_status st;
@@ -277,6 +278,25 @@ gr_status gr_part_sum_double(gr_part *p, const double *local, double *total, int
     for (int d = 0; d < e->n; d++) t += e->slots[d].sum_dbl[k][i];
     total[i] = t;
   }
+  return GR_SUCCESS;
+}
+
+/* As gr_part_sum, through the same alternation of cells: every device's
+ * values, in device order. */
+gr_status gr_part_gather(gr_part *p, const gr_eid *local, int n, gr_eid *all) {
+  if (n < 1 || n > GR_PART_GATHER_VALUES)
+    return gr_errorf(GR_ERR_INTERNAL, "gr_part_gather takes 1 to %d values, got %d", GR_PART_GATHER_VALUES, n);
+  if (!p->sync) {
+    for (int i = 0; i < n; i++) all[i] = local[i];
+    return GR_SUCCESS;
+  }
+  struct gr_enactor *e = p->sync->e;
+  gr__slot *me = &e->slots[p->sync->index];
+  const unsigned k = me->sum_calls++ & 1u;
+  for (int i = 0; i < n; i++) me->gather[k][i] = local[i];
+  if (gr_sync_wait(p->sync)) return GR_ERR_ABORTED;
+  for (int d = 0; d < e->n; d++)
+    for (int i = 0; i < n; i++) all[(size_t)d * (size_t)n + (size_t)i] = e->slots[d].gather[k][i];
   return GR_SUCCESS;
 }
 

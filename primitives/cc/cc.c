@@ -212,6 +212,71 @@ static gr_status gr__cc_local(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ct
   return gr__cc_rest(s, p, it, c);
 }
 
+/* Several devices, after Afforest: every device's largest tree has taken
+ * the smallest global id it holds, but its component's smallest id may be
+ * held by one device only (a vertex no other device's arcs reach, or a
+ * proxy that only a skipped arc would have linked). Its label then crosses
+ * by label rounds: every vertex of the other largest trees changes a round
+ * later, and their copies travel again, one round more in all. Two
+ * devices' largest trees that share a vertex are one component: each
+ * device publishes two of its tree's vertices (the smallest id and the
+ * root), looks the others' up in its own forest, and every largest tree of
+ * a group so joined starts from the group's smallest label. A label stays
+ * the id of a vertex of its component, so the rounds end with the labels
+ * they would have reached (and the largest trees agree, which the end of
+ * the run checks as before). Up to 64 devices (a mask each). */
+static gr_status gr__cc_join_largest(gr__cc_slice *s, gr_part *p) {
+  enum { MAX_DEVICES = 64 };
+  const int n_dev = p->count, me = p->index;
+  if (n_dev > MAX_DEVICES) return GR_SUCCESS;
+  const gr_eid none = UINT64_MAX;
+  const gr_svid *parent = s->parent.ptr;
+  gr_svid *best = s->best.ptr;
+  gr_eid mine[2] = {none, none};
+  if (s->largest >= 0) {
+    /* A tree the rest linked into one of smaller id has that root now. */
+    gr_svid root = -1, b = -1;
+    GR_CHECK(gr_device_copy(p->dev, &root, parent + s->largest, sizeof root, GR_COPY_D2H));
+    s->largest = root;
+    GR_CHECK(gr_device_copy(p->dev, &b, best + root, sizeof b, GR_COPY_D2H));
+    mine[0] = (gr_eid)b;
+    mine[1] = (gr_eid)gr_subgraph_global(p->sub, (gr_vid)root);
+  }
+  gr_eid all[2 * MAX_DEVICES];
+  GR_CHECK(gr_part_gather(p, mine, 2, all));
+  gr_eid links = 0;
+  for (int d = 0; d < n_dev && s->largest >= 0; d++) {
+    for (int k = 0; d != me && k < 2; k++) {
+      gr_vid l = 0;
+      if (all[2 * d + k] == none || !gr_subgraph_local(p->sub, (gr_vid)all[2 * d + k], &l)) continue;
+      gr_svid root = -1;
+      GR_CHECK(gr_device_copy(p->dev, &root, parent + l, sizeof root, GR_COPY_D2H));
+      if (root == s->largest) {
+        links |= (gr_eid)1 << d;
+        break;
+      }
+    }
+  }
+  gr_eid masks[MAX_DEVICES];
+  GR_CHECK(gr_part_gather(p, &links, 1, masks));
+  if (s->largest < 0) return GR_SUCCESS;
+  /* The devices joined to this one, directly or through others. */
+  gr_eid group = (gr_eid)1 << me, grown = group;
+  do {
+    group = grown;
+    for (int d = 0; d < n_dev; d++)
+      if (group & ((gr_eid)1 << d) || masks[d] & group) grown |= masks[d] | ((gr_eid)1 << d);
+  } while (grown != group);
+  gr_eid least = mine[0];
+  for (int d = 0; d < n_dev; d++)
+    if (group & ((gr_eid)1 << d) && all[2 * d] < least) least = all[2 * d];
+  if (least < mine[0]) {
+    const gr_svid v = (gr_svid)least;
+    GR_CHECK(gr_device_copy(p->dev, best + s->largest, &v, sizeof v, GR_COPY_H2D));
+  }
+  return GR_SUCCESS;
+}
+
 /* Several devices, once no label changes anywhere: whether every device's
  * largest tree ended with the same label (then no arc that both sides
  * skipped joins two components; cc.h). The same answer on every device. */
@@ -279,6 +344,7 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
     /* Local ids renumbered: a root is not the smallest global id of its
      * tree, so the trees' smallest ids are gathered at their roots. */
     if (p->local_to_global) GR_CHECK(ops->best_of_tree(p->dev, p->ws, &all, &c));
+    GR_CHECK(gr__cc_join_largest(s, p));
   } else {
     if (!s->multi) return GR_SUCCESS;
     GR_CHECK(gr_part_borders(p, &b));

@@ -177,6 +177,12 @@ gr_status gr_part_owners(gr_part *p, gr_buffer *b, const uint8_t **table, gr_vid
 enum { GR_PART_SUM_DOUBLES = 4 };
 gr_status gr_part_sum_double(gr_part *p, const double *local, double *total, int n);
 
+/* Every device's n values (1 <= n <= GR_PART_GATHER_VALUES), in device
+ * order: all[d * n + i] is device d's local[i] (p->count * n entries).
+ * Called like gr_part_sum (the calls count together). */
+enum { GR_PART_GATHER_VALUES = 4 };
+gr_status gr_part_gather(gr_part *p, const gr_eid *local, int n, gr_eid *all);
+
 /* Owner -> copy: after the owners changed the entries of `arrays` (device
  * arrays over local ids, elem_bytes each: 4 or 8), every copy of a vertex
  * that another device holds (its proxy, where an arc of that device's

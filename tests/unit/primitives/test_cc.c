@@ -524,41 +524,95 @@ START_TEST(several_devices_equal_one_device) {
 }
 END_TEST
 
-/* A path split over devices by ranges: the smallest id has to travel
- * through every device, one exchange per border, so the run takes
- * iterations until the label has crossed them all. */
-START_TEST(a_label_crosses_every_device_of_a_path) {
-  enum { N = 400 };
-  gr_vid (*e)[2] = malloc(sizeof *e * N);
-  for (int i = 0; i + 1 < N; i++) {
-    e[i][0] = (gr_vid)i;
-    e[i][1] = (gr_vid)i + 1;
+/* A path of `path` vertices per block over `devices` blocks of `block`
+ * vertices (ids [k block, (k + 1) block)), whose path part is the block's
+ * last `path` ids, joined from block to block; with `stars`, each block's
+ * first block - path ids form a star of their own (a component per block,
+ * larger than the block's piece of the path). Range partition: a device a
+ * block. */
+static gr_svid *run_blocks(int devices, int block, int path, bool stars, gr_proxy_mode proxy, int *iterations) {
+  const int n = devices * block;
+  gr_vid (*e)[2] = malloc(sizeof *e * (size_t)n);
+  ck_assert_ptr_nonnull(e);
+  int m = 0;
+  for (int k = 0; k < devices; k++) {
+    const int first = k * block + block - path;
+    for (int i = first; i + 1 < first + path; i++) {
+      e[m][0] = (gr_vid)i;
+      e[m++][1] = (gr_vid)i + 1;
+    }
+    if (k + 1 < devices) { /* to the next block's path */
+      e[m][0] = (gr_vid)(first + path - 1);
+      e[m++][1] = (gr_vid)((k + 1) * block + block - path);
+    }
+    for (int i = k * block + 1; stars && i < first; i++) {
+      e[m][0] = (gr_vid)(k * block);
+      e[m++][1] = (gr_vid)i;
+    }
   }
-  gr_graph *g = from_edges(N, (const gr_vid(*)[2])e, N - 1, true);
+  gr_graph *g = from_edges((gr_vid)n, (const gr_vid(*)[2])e, m, true);
   free(e);
-  for (int devices = 2; devices <= 4; devices++) {
-    gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-    po.kind = GR_PART_RANGE;
-    po.parts = devices;
-    gr_partition *part = NULL;
-    ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
-    gr_subgraph **subs = NULL;
-    ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, true), GR_SUCCESS);
-    gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
-    gr_comm *comm = NULL;
-    ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
-    int iterations = 0;
-    gr_svid *l = run_cc(subs, devices, 1, &gr_comm_exchange_ops, comm, &iterations, devices == 3);
-    gr_comm_destroy(&comm);
-    for (int v = 0; v < N; v++) ck_assert_int_eq(l[v], 0);
-    /* The label moves one device per exchange, the last one changes
-     * nothing. */
-    ck_assert_int_ge(iterations, devices);
-    free(l);
-    gr_subgraphs_destroy(&subs, devices);
-    gr_partition_destroy(&part);
-  }
+  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+  po.kind = GR_PART_RANGE;
+  po.parts = devices;
+  gr_partition *part = NULL;
+  ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+  gr_subgraph **subs = NULL;
+  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxy, true), GR_SUCCESS);
+  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
+  gr_comm *comm = NULL;
+  ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
+  gr_svid *l = run_cc(subs, devices, 1, &gr_comm_exchange_ops, comm, iterations, devices == 3);
+  gr_comm_destroy(&comm);
+  gr_subgraphs_destroy(&subs, devices);
+  gr_partition_destroy(&part);
   gr_graph_destroy(&g);
+  return l;
+}
+
+/* Each device's largest tree is a star of its own block, so no two are
+ * joined: the path's smallest id (block 0's first path vertex) has to
+ * travel through every device, one exchange per border, so the run takes
+ * iterations until the label has crossed them all (and the stars keep
+ * their own labels). */
+START_TEST(a_label_crosses_every_device_of_a_path) {
+  enum { BLOCK = 300, PATH = 100 };
+  static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+  for (int devices = 2; devices <= 4; devices++) {
+    for (size_t x = 0; x < sizeof proxies / sizeof proxies[0]; x++) {
+      int iterations = 0;
+      gr_svid *l = run_blocks(devices, BLOCK, PATH, true, proxies[x], &iterations);
+      for (int k = 0; k < devices; k++)
+        for (int i = 0; i < BLOCK; i++)
+          ck_assert_int_eq(l[k * BLOCK + i], i < BLOCK - PATH ? k * BLOCK : BLOCK - PATH);
+      /* The label moves one device per exchange, the last one changes
+       * nothing. */
+      ck_assert_int_ge(iterations, devices);
+      free(l);
+    }
+  }
+}
+END_TEST
+
+/* The path alone: every device's largest tree is its piece of the path,
+ * and each shares a vertex (the proxy at a border) with its neighbour's,
+ * so all of them start from the smallest label after Afforest and the run
+ * ends after one label round, however many devices the label would cross.
+ * A run whose largest trees do not start from one label takes a round per
+ * device (the test above). */
+START_TEST(largest_trees_that_share_a_vertex_start_from_one_label) {
+  enum { BLOCK = 100 };
+  static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+  for (int devices = 2; devices <= 4; devices++) {
+    for (size_t x = 0; x < sizeof proxies / sizeof proxies[0]; x++) {
+      int iterations = 0;
+      gr_svid *l = run_blocks(devices, BLOCK, BLOCK, false, proxies[x], &iterations);
+      for (int v = 0; v < devices * BLOCK; v++) ck_assert_int_eq(l[v], 0);
+      ck_assert_msg(iterations <= 2, "%d devices, %s proxies: %d iterations", devices,
+                    proxies[x] == GR_PROXY_1HOP ? "1hop" : "all", iterations);
+      free(l);
+    }
+  }
 }
 END_TEST
 
@@ -579,6 +633,7 @@ int main(void) {
   tcase_set_timeout(multi, 900);
   tcase_add_test(multi, several_devices_equal_one_device);
   tcase_add_test(multi, a_label_crosses_every_device_of_a_path);
+  tcase_add_test(multi, largest_trees_that_share_a_vertex_start_from_one_label);
   tcase_add_test(multi, border_lists_hold_each_copy_and_copied_vertex_once);
   tcase_add_test(multi, refresh_some_sends_the_listed_owned_entries_to_every_copy);
   suite_add_tcase(s, multi);
