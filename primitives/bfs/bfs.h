@@ -24,6 +24,10 @@ typedef struct gr_bfs_ctx {
    * a clear one means "read depth" (the vertex may have been reached by a
    * pull, by another device, or a moment ago by another thread). */
   uint32_t *visited;
+  /* The visited bits were set from the depths when this level began
+   * (gr_bfs_push_level, big levels between devices): a clear bit means
+   * unvisited then, so the push reads no depth before it claims. */
+  bool visited_exact;
   /* Or NULL: between devices, claims are set in their owners' bitmaps
    * (gr_part_route), this device's own included, or in one bitmap of global
    * ids where route_owner is NULL, instead of being output. */
@@ -37,9 +41,17 @@ typedef struct gr_bfs_ctx {
 /* Whether dst is visited already as far as a cheap look tells (the bitmap
  * hint, then depth). */
 GR_HD bool gr__bfs_seen(const gr_bfs_ctx *c, gr_vid dst) {
-  if (c->visited && gr_bitmap_test_hint(c->visited, dst)) return true;
+  if (c->visited) {
+    if (gr_bitmap_test_hint(c->visited, dst)) return true;
+    /* Unvisited when the level began; a claim of this level is settled by
+     * the claim itself (compare-and-swap, or the route bit). */
+    if (c->visited_exact) return false;
+  }
   return gr_load_relaxed_svid(&c->depth[dst]) >= 0;
 }
+
+/* Bitmap predicate: v has a depth (gr_bfs_push_level's visited bits). */
+GR_HD bool gr_bfs_reached(const gr_bfs_ctx *c, gr_vid v) { return gr_load_relaxed_svid(&c->depth[v]) >= 0; }
 /* After src claimed dst: its visited bit and predecessor. The idempotent
  * push lets two visitors claim dst in one level, so the predecessor is a
  * relaxed atomic store (either visitor is a valid parent, but plain
@@ -117,6 +129,8 @@ typedef struct gr_bfs_ops {
   gr_status (*levels)(gr_device *, gr_workspace *, gr_advance_levels_args *, const gr_bfs_ctx *);
   /* push with gr_bfs_visit_idem */
   gr_status (*push_idem)(gr_device *, gr_workspace *, gr_advance_push_args *, const gr_bfs_ctx *);
+  /* the visited bits from the depths (gr_bfs_reached) */
+  gr_status (*visited_bits)(gr_device *, gr_workspace *, gr_bitmap_args *, const gr_bfs_ctx *);
 } gr_bfs_ops;
 
 extern const gr_bfs_ops gr__bfs_ops_cpu;

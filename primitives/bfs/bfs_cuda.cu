@@ -18,6 +18,10 @@ struct Unvisited {
   gr_bfs_ctx c;
   __device__ bool operator()(gr_vid v) const { return gr_bfs_unvisited(&c, v); }
 };
+struct Reached {
+  gr_bfs_ctx c;
+  __device__ bool operator()(gr_vid v) const { return gr_bfs_reached(&c, v); }
+};
 struct PullVisit {
   gr_bfs_ctx c;
   __device__ bool operator()(gr_vid u, gr_vid v, gr_eid e) const {
@@ -55,6 +59,11 @@ gr_status levels_cuda(gr_device *dev, gr_workspace *ws, gr_advance_levels_args *
   return gr_cuda::advance_push_levels(dev, ws, a, LevelVisit{*c});
 }
 
+gr_status visited_bits_cuda(gr_device *dev, gr_workspace *ws, gr_bitmap_args *a, const gr_bfs_ctx *c) {
+  (void)ws;
+  return gr_cuda::bitmap(dev, a, Reached{*c});
+}
+
 }  // namespace
 
-extern "C" const gr_bfs_ops gr__bfs_ops_cuda = {push_cuda, pull_cuda, levels_cuda, push_idem_cuda};
+extern "C" const gr_bfs_ops gr__bfs_ops_cuda = {push_cuda, pull_cuda, levels_cuda, push_idem_cuda, visited_bits_cuda};

@@ -305,6 +305,52 @@ START_TEST(push_routes_every_claim_to_its_owners_bitmap) {
 }
 END_TEST
 
+/* Depths of one run from `source` on `devices` CPU devices (random parts
+ * under `proxy`, selective exchange); the caller frees them. */
+static gr_svid *depths_on(gr_graph *g, int devices, gr_proxy_mode proxy, gr_vid source) {
+  gr_test_devices t;
+  gr_test_devices_create(&t, g, &gr_bfs_primitive, devices, proxy, false, 2);
+  gr_run_args a = {source, 0, NULL, 0};
+  gr_run_stats st;
+  ck_assert_msg(gr_enactor_run(t.e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+  ck_assert_int_eq(st.status, GR_SUCCESS);
+  gr_run_stats_free(&st);
+  gr_result r = GR_RESULT_INIT;
+  ck_assert_int_eq(gr_enactor_extract(t.e, &r), GR_SUCCESS);
+  gr_svid *d = r.values;
+  r.values = NULL;
+  gr_result_free(&r);
+  gr_test_devices_destroy(&t);
+  return d;
+}
+
+/* Between devices a level of at least n_local arcs sets the visited bits
+ * from the depths and then trusts a clear bit, reading no depth before a
+ * claim: a bit left clear for a vertex some device reached earlier (one a
+ * peer claimed, whose depth only the exchange brought) would be claimed
+ * again at a deeper level. Several sources, so that the big levels come
+ * after levels claimed on other devices. */
+START_TEST(big_levels_between_devices_trust_bits_set_from_depths) {
+  gr_graph *g = gr_test_generated("kron:14:16");
+  const gr_vid n = gr_graph_num_vertices(g);
+  static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+  for (gr_vid source = 1; source < n; source += n / 5) {
+    gr_svid *one = depths_on(g, 1, GR_PROXY_ALL, source);
+    for (int devices = 2; devices <= 4; devices++)
+      for (size_t x = 0; x < sizeof proxies / sizeof proxies[0]; x++) {
+        gr_svid *many = depths_on(g, devices, proxies[x], source);
+        for (gr_vid v = 0; v < n; v++)
+          ck_assert_msg(many[v] == one[v], "source %u, %d devices, %s proxies: vertex %u at depth %d, one device %d",
+                        (unsigned)source, devices, proxies[x] == GR_PROXY_1HOP ? "1hop" : "all", (unsigned)v,
+                        (int)many[v], (int)one[v]);
+        free(many);
+      }
+    free(one);
+  }
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 /* Between devices a level whose claims are routed outputs nothing, so the
  * frontier queues hold about the owned vertices a next frontier takes, not
  * every local vertex a big level claims: on 4 devices each device's peak
@@ -333,6 +379,7 @@ int main(void) {
   suite_add_tcase(s, dev);
   TCase *multi = tcase_create("multi_device");
   tcase_add_test(multi, memory_per_device_divides_on_four_cpu_devices);
+  tcase_add_test(multi, big_levels_between_devices_trust_bits_set_from_depths);
   suite_add_tcase(s, multi);
   TCase *fail = tcase_create("alloc_failure");
   tcase_add_test(fail, allocation_failure_names_the_device_and_frees_everything);
