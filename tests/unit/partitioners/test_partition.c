@@ -492,6 +492,45 @@ START_TEST(biased_cuts_far_fewer_edges_than_random_on_a_grid) {
 }
 END_TEST
 
+/* A device's work follows its arcs: on a graph with one giant component
+ * (Kronecker) the biased parts hold a balanced share of the arcs too, at
+ * most the imbalance bound over the average plus one vertex's degree (the
+ * part a vertex too large for any part's room goes to), and still cut
+ * fewer arcs than random parts. Bounded by vertices alone, the giant
+ * component filled one part (on Kronecker 20, 2 parts held 1.99 and 0.01
+ * of an even share of the arcs). */
+START_TEST(biased_parts_hold_a_balanced_share_of_the_arcs) {
+  static const char *const krons[] = {"kron:12:8", "kron:14:16"};
+  static const double imb[] = {1.0, 1.05, 1.3};
+  for (int i = 0; i < 2; i++) {
+    gr_graph *g = pt_gen(krons[i], false);
+    const gr_csr *c = gr_graph_out(g);
+    gr_eid max_deg = 0;
+    for (gr_vid v = 0; v < c->n; v++)
+      if (c->offsets[v + 1] - c->offsets[v] > max_deg) max_deg = c->offsets[v + 1] - c->offsets[v];
+    for (int j = 0; j < 3; j++)
+      for (int parts = 2; parts <= 7; parts++) {
+        gr_partition_options o = GR_PARTITION_OPTIONS_INIT;
+        o.kind = GR_PART_BIASED;
+        o.parts = parts;
+        o.imbalance = imb[j];
+        gr_partition *b = NULL;
+        ck_assert_int_eq(gr_partition_create(&b, g, &o), GR_SUCCESS);
+        const uint64_t cap = capacity(imb[j], c->m, parts) + max_deg;
+        for (int q = 0; q < parts; q++)
+          ck_assert_msg(b->edges[q] <= cap, "%s, %d parts, imbalance %.2f: part %d holds %llu arcs, bound %llu",
+                        krons[i], parts, imb[j], q, (unsigned long long)b->edges[q], (unsigned long long)cap);
+        gr_partition *r = pt_partition(g, GR_PART_RANDOM, parts, 1, 0);
+        ck_assert_msg(b->edge_cut < r->edge_cut, "%s, %d parts: biased cut %llu, random cut %llu", krons[i], parts,
+                      (unsigned long long)b->edge_cut, (unsigned long long)r->edge_cut);
+        gr_partition_destroy(&r);
+        gr_partition_destroy(&b);
+      }
+    gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
 START_TEST(biased_cuts_fewer_edges_than_random_on_kron) {
   gr_graph *g = pt_gen("kron:12:8", false);
   gr_partition *r = pt_partition(g, GR_PART_RANDOM, 4, 1, 0);
@@ -753,6 +792,7 @@ static Suite *partition_suite(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, biased_cuts_far_fewer_edges_than_random_on_a_grid);
   tcase_add_test(tc, biased_cuts_fewer_edges_than_random_on_kron);
+  tcase_add_test(tc, biased_parts_hold_a_balanced_share_of_the_arcs);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("metis");
