@@ -36,6 +36,25 @@ void gr_test_devices_create(gr_test_devices *t, gr_graph *g, const gr_primitive 
   ck_assert_msg(gr_enactor_create(&t->e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
 }
 
+gr_svid *gr_test_run_svid(gr_graph *g, const gr_primitive *prim, int devices, gr_proxy_mode proxy, bool needs_in,
+                          gr_vid source, int *iterations) {
+  gr_test_devices t;
+  gr_test_devices_create(&t, g, prim, devices, proxy, needs_in, 2);
+  gr_run_args a = {source, 0, NULL, 0};
+  gr_run_stats st;
+  ck_assert_msg(gr_enactor_run(t.e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+  ck_assert_int_eq(st.status, GR_SUCCESS);
+  if (iterations) *iterations = st.iterations;
+  gr_run_stats_free(&st);
+  gr_result r = GR_RESULT_INIT;
+  ck_assert_int_eq(gr_enactor_extract(t.e, &r), GR_SUCCESS);
+  gr_svid *values = r.values;
+  r.values = NULL;
+  gr_result_free(&r);
+  gr_test_devices_destroy(&t);
+  return values;
+}
+
 void gr_test_devices_destroy(gr_test_devices *t) {
   gr_enactor_destroy(&t->e);
   if (t->comm) gr_comm_destroy(&t->comm);

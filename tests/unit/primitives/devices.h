@@ -32,6 +32,12 @@ void gr_test_devices_create(gr_test_devices *t, gr_graph *g, const gr_primitive 
                             gr_proxy_mode proxy, bool needs_in, int cpu_threads);
 void gr_test_devices_destroy(gr_test_devices *t);
 
+/* One run of `prim` from `source` on such devices (cpu_threads 2): its
+ * values as vertex ids or depths (the caller frees them) and, where asked,
+ * its iterations. */
+gr_svid *gr_test_run_svid(gr_graph *g, const gr_primitive *prim, int devices, gr_proxy_mode proxy, bool needs_in,
+                          gr_vid source, int *iterations);
+
 /* One run of `prim` from the highest-degree vertex of g on `devices` CPU
  * devices (gr_test_devices_create, one thread each), at least
  * `min_iterations` iterations. Returns the largest peak of device memory

@@ -305,25 +305,6 @@ START_TEST(push_routes_every_claim_to_its_owners_bitmap) {
 }
 END_TEST
 
-/* Depths of one run from `source` on `devices` CPU devices (random parts
- * under `proxy`, selective exchange); the caller frees them. */
-static gr_svid *depths_on(gr_graph *g, int devices, gr_proxy_mode proxy, gr_vid source) {
-  gr_test_devices t;
-  gr_test_devices_create(&t, g, &gr_bfs_primitive, devices, proxy, false, 2);
-  gr_run_args a = {source, 0, NULL, 0};
-  gr_run_stats st;
-  ck_assert_msg(gr_enactor_run(t.e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
-  ck_assert_int_eq(st.status, GR_SUCCESS);
-  gr_run_stats_free(&st);
-  gr_result r = GR_RESULT_INIT;
-  ck_assert_int_eq(gr_enactor_extract(t.e, &r), GR_SUCCESS);
-  gr_svid *d = r.values;
-  r.values = NULL;
-  gr_result_free(&r);
-  gr_test_devices_destroy(&t);
-  return d;
-}
-
 /* Between devices a level of at least n_local arcs sets the visited bits
  * from the depths and then trusts a clear bit, reading no depth before a
  * claim: a bit left clear for a vertex some device reached earlier (one a
@@ -335,10 +316,10 @@ START_TEST(big_levels_between_devices_trust_bits_set_from_depths) {
   const gr_vid n = gr_graph_num_vertices(g);
   static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
   for (gr_vid source = 1; source < n; source += n / 5) {
-    gr_svid *one = depths_on(g, 1, GR_PROXY_ALL, source);
+    gr_svid *one = gr_test_run_svid(g, &gr_bfs_primitive, 1, GR_PROXY_ALL, false, source, NULL);
     for (int devices = 2; devices <= 4; devices++)
       for (size_t x = 0; x < sizeof proxies / sizeof proxies[0]; x++) {
-        gr_svid *many = depths_on(g, devices, proxies[x], source);
+        gr_svid *many = gr_test_run_svid(g, &gr_bfs_primitive, devices, proxies[x], false, source, NULL);
         for (gr_vid v = 0; v < n; v++)
           ck_assert_msg(many[v] == one[v], "source %u, %d devices, %s proxies: vertex %u at depth %d, one device %d",
                         (unsigned)source, devices, proxies[x] == GR_PROXY_1HOP ? "1hop" : "all", (unsigned)v,
@@ -378,6 +359,7 @@ int main(void) {
   tcase_add_test(dev, push_routes_every_claim_to_its_owners_bitmap);
   suite_add_tcase(s, dev);
   TCase *multi = tcase_create("multi_device");
+  tcase_set_timeout(multi, 300);
   tcase_add_test(multi, memory_per_device_divides_on_four_cpu_devices);
   tcase_add_test(multi, big_levels_between_devices_trust_bits_set_from_depths);
   suite_add_tcase(s, multi);

@@ -267,26 +267,6 @@ static gr_status checked_iterate(void *slice, gr_part *p, gr_iter *it) {
   return gr_cc_primitive.iterate(slice, p, it);
 }
 
-/* One run of `prim` (CC with a checking iterate) on `devices` CPU devices
- * of random parts under `proxy`, selective exchange: its labels (to free)
- * and, where asked, its iterations. */
-static gr_svid *run_checked(const gr_primitive *prim, gr_graph *g, int devices, gr_proxy_mode proxy, int *iterations) {
-  gr_test_devices t;
-  gr_test_devices_create(&t, g, prim, devices, proxy, true, 2);
-  gr_run_args a = {0, 0, NULL, 0};
-  gr_run_stats st;
-  ck_assert_msg(gr_enactor_run(t.e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
-  if (iterations) *iterations = st.iterations;
-  gr_run_stats_free(&st);
-  gr_result r = GR_RESULT_INIT;
-  ck_assert_int_eq(gr_enactor_extract(t.e, &r), GR_SUCCESS);
-  gr_svid *labels = r.values;
-  r.values = NULL;
-  gr_result_free(&r);
-  gr_test_devices_destroy(&t);
-  return labels;
-}
-
 START_TEST(border_lists_hold_each_copy_and_copied_vertex_once) {
   gr_primitive checked = gr_cc_primitive;
   checked.iterate = checked_iterate;
@@ -300,7 +280,7 @@ START_TEST(border_lists_hold_each_copy_and_copied_vertex_once) {
   for (int devices = 2; devices <= 4; devices++)
     for (int x = 0; x < 2; x++) {
       borders_seen = 0;
-      gr_svid *got = run_checked(&checked, g, devices, proxies[x], NULL);
+      gr_svid *got = gr_test_run_svid(g, &checked, devices, proxies[x], true, 0, NULL);
       ck_assert_int_eq(borders_seen, 1);
       ck_assert_int_eq(memcmp(got, expect, (size_t)n * sizeof(gr_svid)), 0);
       free(got);
@@ -400,7 +380,7 @@ START_TEST(refresh_some_sends_the_listed_owned_entries_to_every_copy) {
   for (int devices = 2; devices <= PROBE_DEVICES; devices++)
     for (int x = 0; x < 2; x++) {
       int iterations = 0;
-      free(run_checked(&probed, g, devices, proxies[x], &iterations));
+      free(gr_test_run_svid(g, &probed, devices, proxies[x], true, 0, &iterations));
       ck_assert_int_ge(iterations, 2);
     }
   for (int d = 0; d < PROBE_DEVICES; d++) {
