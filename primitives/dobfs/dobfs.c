@@ -280,10 +280,12 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   /* As BFS: between devices the push reserves its output's room once it
    * knows whether it routes. */
   if (p->count == 1) GR_CHECK(gr_bfs_reserve(it->out, p, bound));
+  /* A pull sets depths but not the bitmap (a word shared by 32 vertices
+   * would cost an atomic per vertex found): the first push after pulls
+   * sets it from the depths, as a big push level between devices does. */
   if (s->pulled && c.visited) {
-    gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, 0};
     gr_bitmap_args ba = {n, c.visited};
-    GR_CHECK(gr__dobfs_ops(p->dev)->visited_bits(p->dev, p->ws, &ba, &dc));
+    GR_CHECK(gr__bfs_ops(p->dev)->visited_bits(p->dev, p->ws, &ba, &c));
   }
   s->pulled = false;
   /* Small frontiers on one GPU: BFS's device-side loop (a frontier small

@@ -22,15 +22,9 @@ typedef struct gr_dobfs_ctx {
 /* The pull's frontier bitmap: the vertices at depth `level`. */
 GR_HD bool gr_dobfs_in_frontier(const gr_dobfs_ctx *c, gr_vid v) { return c->depth[v] == c->level; }
 
-/* Push's visited bitmap, from depth: a pull sets depths but not the bitmap
- * (a word shared by 32 vertices would cost an atomic per vertex found), so
- * the first push after pulls refreshes it. */
-GR_HD bool gr_dobfs_reached(const gr_dobfs_ctx *c, gr_vid v) { return c->depth[v] >= 0; }
-
 
 typedef struct gr_dobfs_ops {
   gr_status (*frontier_bits)(gr_device *, gr_workspace *, gr_bitmap_args *, const gr_dobfs_ctx *);
-  gr_status (*visited_bits)(gr_device *, gr_workspace *, gr_bitmap_args *, const gr_dobfs_ctx *);
 } gr_dobfs_ops;
 
 extern const gr_dobfs_ops gr__dobfs_ops_cpu;

@@ -10,21 +10,12 @@ struct InFrontier {
   gr_dobfs_ctx c;
   __device__ bool operator()(gr_vid v) const { return gr_dobfs_in_frontier(&c, v); }
 };
-struct Reached {
-  gr_dobfs_ctx c;
-  __device__ bool operator()(gr_vid v) const { return gr_dobfs_reached(&c, v); }
-};
 
 gr_status bits_cuda(gr_device *dev, gr_workspace *ws, gr_bitmap_args *a, const gr_dobfs_ctx *c) {
   (void)ws;
   return gr_cuda::bitmap(dev, a, InFrontier{*c});
 }
 
-gr_status visited_cuda(gr_device *dev, gr_workspace *ws, gr_bitmap_args *a, const gr_dobfs_ctx *c) {
-  (void)ws;
-  return gr_cuda::bitmap(dev, a, Reached{*c});
-}
-
 }  // namespace
 
-extern "C" const gr_dobfs_ops gr__dobfs_ops_cuda = {bits_cuda, visited_cuda};
+extern "C" const gr_dobfs_ops gr__dobfs_ops_cuda = {bits_cuda};

@@ -36,16 +36,23 @@ void gr_test_devices_create(gr_test_devices *t, gr_graph *g, const gr_primitive 
   ck_assert_msg(gr_enactor_create(&t->e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
 }
 
+/* One run from `source`, which must succeed: its iterations. */
+static int gr__test_run(gr_test_devices *t, gr_vid source) {
+  gr_run_args a = {source, 0, NULL, 0};
+  gr_run_stats st;
+  ck_assert_msg(gr_enactor_run(t->e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+  ck_assert_int_eq(st.status, GR_SUCCESS);
+  const int iterations = st.iterations;
+  gr_run_stats_free(&st);
+  return iterations;
+}
+
 gr_svid *gr_test_run_svid(gr_graph *g, const gr_primitive *prim, int devices, gr_proxy_mode proxy, bool needs_in,
                           gr_vid source, int *iterations) {
   gr_test_devices t;
   gr_test_devices_create(&t, g, prim, devices, proxy, needs_in, 2);
-  gr_run_args a = {source, 0, NULL, 0};
-  gr_run_stats st;
-  ck_assert_msg(gr_enactor_run(t.e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
-  ck_assert_int_eq(st.status, GR_SUCCESS);
-  if (iterations) *iterations = st.iterations;
-  gr_run_stats_free(&st);
+  const int it = gr__test_run(&t, source);
+  if (iterations) *iterations = it;
   gr_result r = GR_RESULT_INIT;
   ck_assert_int_eq(gr_enactor_extract(t.e, &r), GR_SUCCESS);
   gr_svid *values = r.values;
@@ -71,11 +78,7 @@ uint64_t gr_test_peak_bytes(gr_graph *g, const gr_primitive *prim, int devices, 
     if (c->offsets[v + 1] - c->offsets[v] > c->offsets[src + 1] - c->offsets[src]) src = v;
   gr_test_devices t;
   gr_test_devices_create(&t, g, prim, devices, proxy, needs_in, 1);
-  gr_run_args a = {src, 0, NULL, 0};
-  gr_run_stats st;
-  ck_assert_msg(gr_enactor_run(t.e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
-  ck_assert_int_ge(st.iterations, min_iterations);
-  gr_run_stats_free(&st);
+  ck_assert_int_ge(gr__test_run(&t, src), min_iterations);
   uint64_t peak = 0;
   for (int d = 0; d < devices; d++) {
     gr_device_report rep;
