@@ -158,9 +158,17 @@ __device__ bool op_apply(gr_svid *p, gr_svid x, gr_combine_op op) {
   typedef unsigned int U;
   typedef int S;
 #endif
+  // MIN and MAX move a value one way only while a combine runs, so a plain
+  // read that already beats x settles it without the atomic: most of what
+  // a big level receives was reached there already (BFS, Kronecker 27, 2
+  // devices: the combine 1.8 -> 1.5 ms a run).
   switch (op) {
-    case GR_COMBINE_MIN: return (U)x < atomicMin((U *)p, (U)x);
-    case GR_COMBINE_MAX: return (S)x > atomicMax((S *)p, (S)x);
+    case GR_COMBINE_MIN:
+      if (*(volatile U *)p <= (U)x) return false;
+      return (U)x < atomicMin((U *)p, (U)x);
+    case GR_COMBINE_MAX:
+      if (*(volatile S *)p >= (S)x) return false;
+      return (S)x > atomicMax((S *)p, (S)x);
     case GR_COMBINE_SUM: atomicAdd((U *)p, (U)x); return x != 0;
     case GR_COMBINE_OR: {
       U old = atomicOr((U *)p, (U)x);
