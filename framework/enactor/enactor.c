@@ -41,6 +41,10 @@ struct gr_sync {
   uint64_t passed; /* barriers passed */
 };
 
+/* Words per device in gr_part_*'s cells: the most any of them posts. */
+#define GR__PART_CELL_WORDS \
+  ((int)GR_PART_GATHER_VALUES > (int)GR_PART_SUM_DOUBLES ? (int)GR_PART_GATHER_VALUES : (int)GR_PART_SUM_DOUBLES)
+
 typedef struct gr__slot {
   struct gr_enactor *e;
   int index;
@@ -83,10 +87,10 @@ typedef struct gr__slot {
    * iteration while the others may already be writing the next one's. */
   gr_eid iter_edges[2];
   uint64_t iter_bytes[2];
-  gr_eid sum_val[2];     /* gr_part_sum, alternating */
-  double sum_dbl[2][GR_PART_SUM_DOUBLES]; /* gr_part_sum_double, in the same alternation */
-  gr_eid gather[2][GR_PART_GATHER_VALUES]; /* gr_part_gather, in the same alternation */
-  unsigned sum_calls;
+  /* gr_part_sum, _min, _sum_double (bits) and _gather: two cells,
+   * alternating (gr__part_post) */
+  uint64_t cells[2][GR__PART_CELL_WORDS];
+  unsigned cell_calls;
   double inner_ms; /* exchange steps inside iterate (gr_part_refresh), less their waiting */
   gr_status st;
 } gr__slot;
@@ -220,47 +224,53 @@ bool gr_sync_failed(gr_sync *s) {
 
 double gr_sync_waited_ms(const gr_sync *s) { return s->waited_ms; }
 
+/* The cells behind gr_part_sum, _min, _sum_double and _gather: this
+ * device's n words posted, then the barrier; every device's words are then
+ * e->slots[d].cells[*k]. Two alternating cells: a thread can only reach
+ * the call after next once every thread has read this one (it must pass
+ * the next call's barrier first). */
+static gr_status gr__part_post(gr_part *p, const uint64_t *local, int n, unsigned *k) {
+  gr__slot *me = &p->sync->e->slots[p->sync->index];
+  *k = me->cell_calls++ & 1u;
+  for (int i = 0; i < n; i++) me->cells[*k][i] = local[i];
+  return gr_sync_wait(p->sync) ? GR_ERR_ABORTED : GR_SUCCESS;
+}
+
 gr_status gr_part_sum(gr_part *p, gr_eid local, gr_eid *total) {
   if (!p->sync) {
     *total = local;
     return GR_SUCCESS;
   }
-  struct gr_enactor *e = p->sync->e;
-  gr__slot *me = &e->slots[p->sync->index];
-  /* Two alternating cells: a thread can only reach the call after next
-   * once every thread has read this one (it must pass the next call's
-   * barrier first). */
-  const unsigned k = me->sum_calls++ & 1u;
-  me->sum_val[k] = local;
-  if (gr_sync_wait(p->sync)) return GR_ERR_ABORTED;
+  unsigned k = 0;
+  const uint64_t v = local;
+  GR_CHECK(gr__part_post(p, &v, 1, &k));
+  const struct gr_enactor *e = p->sync->e;
   gr_eid t = 0;
-  for (int i = 0; i < e->n; i++) t += e->slots[i].sum_val[k];
+  for (int d = 0; d < e->n; d++) t += e->slots[d].cells[k][0];
   *total = t;
   return GR_SUCCESS;
 }
 
-/* As gr_part_sum, through the same cells (the calls of both alternate
- * together), taking the smallest. */
+/* As gr_part_sum, taking the smallest. */
 gr_status gr_part_min(gr_part *p, gr_eid local, gr_eid *least) {
   if (!p->sync) {
     *least = local;
     return GR_SUCCESS;
   }
-  struct gr_enactor *e = p->sync->e;
-  gr__slot *me = &e->slots[p->sync->index];
-  const unsigned k = me->sum_calls++ & 1u;
-  me->sum_val[k] = local;
-  if (gr_sync_wait(p->sync)) return GR_ERR_ABORTED;
-  gr_eid t = e->slots[0].sum_val[k];
-  for (int i = 1; i < e->n; i++) t = e->slots[i].sum_val[k] < t ? e->slots[i].sum_val[k] : t;
+  unsigned k = 0;
+  const uint64_t v = local;
+  GR_CHECK(gr__part_post(p, &v, 1, &k));
+  const struct gr_enactor *e = p->sync->e;
+  gr_eid t = e->slots[0].cells[k][0];
+  for (int d = 1; d < e->n; d++) t = e->slots[d].cells[k][0] < t ? e->slots[d].cells[k][0] : t;
   *least = t;
   return GR_SUCCESS;
 }
 
-/* As gr_part_sum for up to GR_PART_SUM_DOUBLES doubles at once, through
- * the same alternation of cells. The devices' values are added in device
- * order, so every device gets the same bits (a convergence test then
- * decides alike everywhere). */
+/* As gr_part_sum for up to GR_PART_SUM_DOUBLES doubles at once (their bits
+ * in the cells). The devices' values are added in device order, so every
+ * device gets the same bits (a convergence test then decides alike
+ * everywhere). */
 gr_status gr_part_sum_double(gr_part *p, const double *local, double *total, int n) {
   if (n < 1 || n > GR_PART_SUM_DOUBLES)
     return gr_errorf(GR_ERR_INTERNAL, "gr_part_sum_double takes 1 to %d values, got %d", GR_PART_SUM_DOUBLES, n);
@@ -268,21 +278,24 @@ gr_status gr_part_sum_double(gr_part *p, const double *local, double *total, int
     for (int i = 0; i < n; i++) total[i] = local[i];
     return GR_SUCCESS;
   }
-  struct gr_enactor *e = p->sync->e;
-  gr__slot *me = &e->slots[p->sync->index];
-  const unsigned k = me->sum_calls++ & 1u;
-  for (int i = 0; i < n; i++) me->sum_dbl[k][i] = local[i];
-  if (gr_sync_wait(p->sync)) return GR_ERR_ABORTED;
+  uint64_t bits[GR_PART_SUM_DOUBLES];
+  memcpy(bits, local, (size_t)n * sizeof *local);
+  unsigned k = 0;
+  GR_CHECK(gr__part_post(p, bits, n, &k));
+  const struct gr_enactor *e = p->sync->e;
   for (int i = 0; i < n; i++) {
     double t = 0;
-    for (int d = 0; d < e->n; d++) t += e->slots[d].sum_dbl[k][i];
+    for (int d = 0; d < e->n; d++) {
+      double x;
+      memcpy(&x, &e->slots[d].cells[k][i], sizeof x);
+      t += x;
+    }
     total[i] = t;
   }
   return GR_SUCCESS;
 }
 
-/* As gr_part_sum, through the same alternation of cells: every device's
- * values, in device order. */
+/* Every device's values, in device order. */
 gr_status gr_part_gather(gr_part *p, const gr_eid *local, int n, gr_eid *all) {
   if (n < 1 || n > GR_PART_GATHER_VALUES)
     return gr_errorf(GR_ERR_INTERNAL, "gr_part_gather takes 1 to %d values, got %d", GR_PART_GATHER_VALUES, n);
@@ -290,13 +303,11 @@ gr_status gr_part_gather(gr_part *p, const gr_eid *local, int n, gr_eid *all) {
     for (int i = 0; i < n; i++) all[i] = local[i];
     return GR_SUCCESS;
   }
-  struct gr_enactor *e = p->sync->e;
-  gr__slot *me = &e->slots[p->sync->index];
-  const unsigned k = me->sum_calls++ & 1u;
-  for (int i = 0; i < n; i++) me->gather[k][i] = local[i];
-  if (gr_sync_wait(p->sync)) return GR_ERR_ABORTED;
+  unsigned k = 0;
+  GR_CHECK(gr__part_post(p, local, n, &k));
+  const struct gr_enactor *e = p->sync->e;
   for (int d = 0; d < e->n; d++)
-    for (int i = 0; i < n; i++) all[(size_t)d * (size_t)n + (size_t)i] = e->slots[d].gather[k][i];
+    for (int i = 0; i < n; i++) all[(size_t)d * (size_t)n + (size_t)i] = e->slots[d].cells[k][i];
   return GR_SUCCESS;
 }
 
@@ -733,7 +744,7 @@ static void gr__slot_loop(gr__slot *s) {
   gr_eid last_tally[GR_ITER_TALLIES] = {0}, last_pending = 0;
   for (int i = 0; i < e->n; i++) global_in += e->slots[i].in_size;
   int max_iter = e->opts.max_iterations;
-  s->sum_calls = 0;
+  s->cell_calls = 0;
   for (int iter = 0;; iter++) {
     const double t_iter = gr_time_now();
     const gr__snap it0 = gr__snap_take(s);
