@@ -63,6 +63,16 @@ cleanup:
   return st;
 }
 
+/* A part's bound on `total` (vertices or arcs): ceil(imbalance * total /
+ * parts), never below the ceil(total / parts) that must fit (rounding) nor
+ * above total. */
+static uint64_t gr__part_bound(double imbalance, uint64_t total, int parts) {
+  const uint64_t even = (total + (uint64_t)parts - 1) / (uint64_t)parts;
+  const double capd = ceil(imbalance * (double)total / (double)parts);
+  const uint64_t cap = capd >= (double)total ? total : (uint64_t)capd;
+  return cap < even ? even : cap;
+}
+
 gr_status gr__partition_biased(int32_t *owner, gr_graph *g, const gr_partition_options *o) {
   gr_status st = GR_SUCCESS;
   gr_eid *deg = NULL;
@@ -94,17 +104,9 @@ gr_status gr__partition_biased(int32_t *owner, gr_graph *g, const gr_partition_o
   }
   GR_CHECK_GOTO(gr__degree_order(order, deg, n), st, cleanup);
 
-  /* Capacity ceil(imbalance * n / parts), never below the ceil(n / parts)
-   * that must fit (rounding) nor above n. */
-  const uint64_t even = (n + (uint64_t)parts - 1) / (uint64_t)parts;
-  double capd = ceil(o->imbalance * (double)n / (double)parts);
-  uint64_t cap = capd >= (double)n ? n : (uint64_t)capd;
-  if (cap < even) cap = even;
+  const uint64_t cap = gr__part_bound(o->imbalance, n, parts);
   /* The same bound on the arcs (each vertex's degree as counted above). */
-  const uint64_t even_arcs = (m + (uint64_t)parts - 1) / (uint64_t)parts;
-  const double arc_capd = ceil(o->imbalance * (double)m / (double)parts);
-  uint64_t arc_cap = arc_capd >= (double)m ? m : (uint64_t)arc_capd;
-  if (arc_cap < even_arcs) arc_cap = even_arcs;
+  const uint64_t arc_cap = gr__part_bound(o->imbalance, m, parts);
   const double bias = o->bias_factor;
 
   /* Sequential by nature: each choice depends on all earlier ones, which

@@ -41,9 +41,9 @@ struct gr_sync {
   uint64_t passed; /* barriers passed */
 };
 
-/* Words per device in gr_part_*'s cells: the most any of them posts. */
-#define GR__PART_CELL_WORDS \
-  ((int)GR_PART_GATHER_VALUES > (int)GR_PART_SUM_DOUBLES ? (int)GR_PART_GATHER_VALUES : (int)GR_PART_SUM_DOUBLES)
+/* gr_part_*'s cells hold GR_PART_GATHER_VALUES words a device, the most
+ * any of them posts. */
+_Static_assert((int)GR_PART_SUM_DOUBLES <= (int)GR_PART_GATHER_VALUES, "gr_part_sum_double's doubles fit the cells");
 
 typedef struct gr__slot {
   struct gr_enactor *e;
@@ -89,7 +89,7 @@ typedef struct gr__slot {
   uint64_t iter_bytes[2];
   /* gr_part_sum, _min, _sum_double (bits) and _gather: two cells,
    * alternating (gr__part_post) */
-  uint64_t cells[2][GR__PART_CELL_WORDS];
+  uint64_t cells[2][GR_PART_GATHER_VALUES];
   unsigned cell_calls;
   double inner_ms; /* exchange steps inside iterate (gr_part_refresh), less their waiting */
   gr_status st;
