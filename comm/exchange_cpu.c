@@ -203,8 +203,12 @@ static bool gr__equal(gr_value_type t, const void *a, const void *b) {
  * the vertex payloads at `vtx` (or none), into local vertex v. Returns
  * whether v joins the next frontier. */
 static bool gr__combine_one(const gr_xk_combine_args *a, gr_vid v, const unsigned char *vals,
-                            const unsigned char *vtx) {
+                            const unsigned char *vtx, uint32_t *settled) {
   const gr_xk_layout *l = &a->layout;
+  /* A settled vertex keeps its value; the first to combine one settles it
+   * (the step's value is the same in every item). */
+  if (settled && (__atomic_fetch_or(&settled[v >> 5], 1u << (v & 31u), __ATOMIC_RELAXED) >> (v & 31u)) & 1u)
+    return false;
   const size_t vb = (size_t)l->value_bytes;
   unsigned char *loc0 = (unsigned char *)a->pay.values[0] + v * vb;
   if (a->pass == 2) {
@@ -245,11 +249,19 @@ static gr_status gr__xk_combine_cpu(gr_device *dev, const gr_xk_combine_args *a)
     uint64_t found = 0;
 #pragma omp parallel for num_threads(nt) schedule(static, 1024) reduction(+ : found)
     for (gr_eid w = 0; w < n_words; w++) {
-      for (uint32_t word = words[w]; word; word &= word - 1) {
+      uint32_t word = words[w];
+      found += (uint64_t)__builtin_popcount(word);
+      /* Bits are local ids (no g2l): the settled ones go a word at a time,
+       * this iteration being the word's only writer. */
+      if (a->settled && !a->g2l && word) {
+        const uint32_t done = a->settled[w];
+        a->settled[w] = done | word;
+        word &= ~done;
+      }
+      for (; word; word &= word - 1) {
         gr_vid v = (gr_vid)(w * 32 + (gr_eid)__builtin_ctz(word));
-        found++;
         if (a->g2l && (v = a->g2l[v]) == GR_NO_VERTEX) continue;
-        if (gr__combine_one(a, v, a->msg, NULL) &&
+        if (gr__combine_one(a, v, a->msg, NULL, a->g2l ? a->settled : NULL) &&
             !gr__to_next(a->next, a->next_capacity, a->deg, a->counters, v))
           __atomic_store_n(&overflow, 1, __ATOMIC_RELAXED);
       }
@@ -262,7 +274,7 @@ static gr_status gr__xk_combine_cpu(gr_device *dev, const gr_xk_combine_args *a)
       gr_vid v;
       memcpy(&v, rec, sizeof v);
       if (a->g2l && (v = a->g2l[v]) == GR_NO_VERTEX) continue;
-      if (gr__combine_one(a, v, rec + l->value_offset, rec + l->vertex_offset) &&
+      if (gr__combine_one(a, v, rec + l->value_offset, rec + l->vertex_offset, a->settled) &&
           !gr__to_next(a->next, a->next_capacity, a->deg, a->counters, v))
         __atomic_store_n(&overflow, 1, __ATOMIC_RELAXED);
     }

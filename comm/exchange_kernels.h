@@ -145,6 +145,11 @@ typedef struct gr_xk_combine_args {
   gr_svid *guard;
   gr_svid stamp;
   uint32_t *cull;
+  /* gr_exchange_step.settled (MIN, one value payload, no followers): a
+   * vertex whose bit is set is skipped, every vertex combined gets its bit
+   * set. A bitmap message without g2l sets whole words (a thread per
+   * word); any other sets bits atomically. */
+  uint32_t *settled;
   gr_vid *next;
   gr_eid next_capacity;
   const gr_eid *deg;

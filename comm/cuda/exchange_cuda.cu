@@ -234,10 +234,19 @@ __device__ bool op_apply(double *p, double x, gr_combine_op op) {
 
 // One item into local vertex v: the value payloads at vals, the vertex
 // payloads at vtx (records only). True when v joins the next frontier.
+// settled: a.settled where this item's bit is still to test and set (the
+// caller took whole words otherwise).
 template <class T>
 __device__ __forceinline__ bool combine_one(const gr_xk_combine_args &a, gr_vid v, const unsigned char *vals,
-                                            const unsigned char *vtx) {
+                                            const unsigned char *vtx, uint32_t *settled) {
   const gr_xk_layout &l = a.layout;
+  // A settled vertex keeps its value; the first to combine one settles it
+  // (the step's value is the same in every item). A plain read first: most
+  // items of a big level find the bit set.
+  if (settled) {
+    const uint32_t bit = 1u << (v & 31u);
+    if ((gr_load_relaxed_u32(&settled[v >> 5]) & bit) || (atomicOr(&settled[v >> 5], bit) & bit)) return false;
+  }
   T *loc0 = (T *)a.pay.values[0] + v;
   const T x0 = *(const T *)vals;
   if (a.pass == 2) {
@@ -281,7 +290,7 @@ __global__ void __launch_bounds__(kBlock) combine_list_kernel(gr_xk_combine_args
       const unsigned char *rec = a.msg + i * (gr_eid)l.record_bytes;
       v = *(const gr_vid *)rec;
       if (a.g2l) v = a.g2l[v];
-      if (v != GR_NO_VERTEX) emit = combine_one<T>(a, v, rec + l.value_offset, rec + l.vertex_offset);
+      if (v != GR_NO_VERTEX) emit = combine_one<T>(a, v, rec + l.value_offset, rec + l.vertex_offset, a.settled);
     }
     q.push(emit, v);
   }
@@ -302,6 +311,13 @@ __global__ void __launch_bounds__(kBlock) combine_bits_kernel(gr_xk_combine_args
     const gr_eid w = base + threadIdx.x;
     uint32_t word = w < words ? bits[w] : 0u;
     found += (unsigned long long)__popc(word);
+    // Bits are local ids (no g2l): the settled ones go a word at a time,
+    // this thread being the word's only writer.
+    if (a.settled && !a.g2l && word) {
+      const uint32_t done = a.settled[w];
+      a.settled[w] = done | word;
+      word &= ~done;
+    }
     while (__any_sync(gr_cuda::kFullMask, word != 0)) {
       bool emit = false;
       gr_vid v = 0;
@@ -309,7 +325,7 @@ __global__ void __launch_bounds__(kBlock) combine_bits_kernel(gr_xk_combine_args
         v = (gr_vid)(w * 32 + (gr_eid)(__ffs(word) - 1));
         word &= word - 1;
         if (a.g2l) v = a.g2l[v];
-        if (v != GR_NO_VERTEX) emit = combine_one<T>(a, v, a.msg, nullptr);
+        if (v != GR_NO_VERTEX) emit = combine_one<T>(a, v, a.msg, nullptr, a.g2l ? a.settled : nullptr);
       }
       q.warp_push(emit, v);
     }

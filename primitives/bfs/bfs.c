@@ -214,9 +214,22 @@ gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c_in, gr_
    * level of at least n_local arcs first sets the bits from the depths, one
    * pass reading them in order, and trusts a clear bit. */
   if (!alone && rc.visited && a.in_known && a.in_edges >= (gr_eid)p->sub->n_local) {
-    gr_bitmap_args ba = {p->sub->n_local, rc.visited};
-    GR_CHECK(ops->visited_bits(p->dev, p->ws, &ba, &rc));
+    if (!l->bits_whole) {
+      gr_bitmap_args ba = {p->sub->n_local, rc.visited};
+      GR_CHECK(ops->visited_bits(p->dev, p->ws, &ba, &rc));
+      l->bits_whole = true;
+    }
     rc.visited_exact = true;
+  }
+  /* Between devices, depths alone: what arrives is settled against the
+   * visited bits (a set bit holds a depth no later level can lower), so
+   * the combine reads no depth where this device claimed the vertex
+   * already, and sets the bits of what it combines. With predecessors the
+   * combine must see every record (the winner's predecessor follows it),
+   * and the bits miss what arrives. */
+  if (!alone) {
+    it->settled = rc.visited && !rc.pred ? rc.visited : NULL;
+    if (!it->settled) l->bits_whole = false;
   }
 
   /* Between devices, depths alone: claims go to their owners' bitmaps as

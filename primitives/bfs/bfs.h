@@ -160,12 +160,18 @@ typedef struct gr_bfs_loop {
   bool left;             /* this run's frontier outgrew the loop once */
   int known_iter;        /* the iteration whose input the figures describe, or -1 */
   gr_eid known_edges, known_max_degree;
+  /* Between devices: the visited bits hold every vertex with a depth (set
+   * from the depths once, then kept by the claims, which set bits, and by
+   * the exchange's combines, which settle what arrives), so a big level
+   * trusts them without setting them again. */
+  bool bits_whole;
 } gr_bfs_loop;
 
 /* Forgets the figures (at every reset). */
 static inline void gr_bfs_loop_reset(gr_bfs_loop *l) {
   l->known_iter = -1;
   l->left = false;
+  l->bits_whole = false;
 }
 /* Whether the input of iteration `iter` was measured while it was emitted. */
 static inline bool gr_bfs_known(const gr_bfs_loop *l, int iter) { return l->known_iter == iter && iter >= 0; }

@@ -266,6 +266,8 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   if (s->dir == GR_DIRECTION_PULL) {
     it->tag = 'U';
     s->pulled = true;
+    /* A pull sets depths, not bits. */
+    s->loop.bits_whole = false;
     /* A pull finds at most its candidates. */
     GR_CHECK(gr_bfs_reserve(it->out, p, s->cur < 0 ? s->n_owned : s->n_cand));
     return dobfs_pull(s, p, it, &c);
@@ -286,6 +288,7 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   if (s->pulled && c.visited) {
     gr_bitmap_args ba = {n, c.visited};
     GR_CHECK(gr__bfs_ops(p->dev)->visited_bits(p->dev, p->ws, &ba, &c));
+    s->loop.bits_whole = true;
   }
   s->pulled = false;
   /* Small frontiers on one GPU: BFS's device-side loop (a frontier small

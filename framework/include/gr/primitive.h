@@ -335,6 +335,14 @@ typedef struct gr_iter {
    * (last_told_all at the next iteration); ignored when the outputs were
    * routed (gr_iter.routed), whose bitmaps go to every peer already. */
   bool tell_all;
+  /* To set, optional, between devices with a uniform MIN payload: a bitmap
+   * over local ids (device memory) whose set bits mark vertices that no
+   * value of this step or a later one can lower (BFS: the visited bits;
+   * every step's depth is at least every depth set before it). The
+   * combine skips those vertices without reading their values, and sets
+   * the bit of every vertex it combines, so the bitmap still holds every
+   * vertex with a value afterwards when it held them all before. */
+  uint32_t *settled;
   /* Several devices: the last iteration's exchange told every device every
    * vertex each device output (gr_exchange_step.told_all on all of them),
    * so each device holds the values the last iteration found. The same on

@@ -492,6 +492,7 @@ void xh_combine_free(xh_combine_out *r) {
   free(r->next);
   free(r->cull);
   free(r->guard);
+  free(r->settled);
   memset(r, 0, sizeof *r);
 }
 
@@ -502,7 +503,8 @@ gr_status xh_run_combine(const gr_xk_ops *ops, gr_device *dev, const xh_combine_
   const size_t words = gr_bitmap_words(n);
   dev_state ds;
   gr_buffer b_owner = GR_BUFFER_INIT, b_g2l = GR_BUFFER_INIT, b_cull = GR_BUFFER_INIT, b_next = GR_BUFFER_INIT,
-            b_ctr = GR_BUFFER_INIT, b_deg = GR_BUFFER_INIT, b_guard = GR_BUFFER_INIT, b_msg[GR_COMM_MAX_DEVICES];
+            b_ctr = GR_BUFFER_INIT, b_deg = GR_BUFFER_INIT, b_guard = GR_BUFFER_INIT, b_settled = GR_BUFFER_INIT,
+            b_msg[GR_COMM_MAX_DEVICES];
   const int n_msgs = in->n_msgs;
   const size_t nctr = (size_t)gr_xk_counters(n_msgs > 1 ? n_msgs : 1);
   for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
@@ -517,6 +519,8 @@ gr_status xh_run_combine(const gr_xk_ops *ops, gr_device *dev, const xh_combine_
   if (in->g2l)
     GR_CHECK_GOTO(upload(&b_g2l, dev, in->g2l, (size_t)in->n_global * sizeof(gr_vid), "test g2l"), st, done);
   if (in->guard) GR_CHECK_GOTO(upload(&b_guard, dev, in->guard, (size_t)n * sizeof(gr_svid), "test guard"), st, done);
+  if (in->settled)
+    GR_CHECK_GOTO(upload(&b_settled, dev, in->settled, words * sizeof(uint32_t), "test settled"), st, done);
   GR_CHECK_GOTO(gr_buffer_resize(&b_cull, dev, words * sizeof(uint32_t), 0, "test cull"), st, done);
   if (in->cull)
     GR_CHECK_GOTO(gr_device_copy(dev, b_cull.ptr, in->cull, words * sizeof(uint32_t), GR_COPY_H2D), st, done);
@@ -541,6 +545,7 @@ gr_status xh_run_combine(const gr_xk_ops *ops, gr_device *dev, const xh_combine_
   a.guard = in->guard ? b_guard.ptr : NULL;
   a.stamp = in->stamp;
   a.cull = b_cull.ptr;
+  a.settled = in->settled ? b_settled.ptr : NULL;
   a.next = b_next.ptr;
   a.next_capacity = n;
   a.deg = in->deg ? b_deg.ptr : NULL;
@@ -576,9 +581,12 @@ gr_status xh_run_combine(const gr_xk_ops *ops, gr_device *dev, const xh_combine_
   GR_CHECK_GOTO(download(dev, (void **)&r->cull, &b_cull, words * sizeof(uint32_t)), st, done);
   GR_CHECK_GOTO(state_download(&ds, dev, &r->state), st, done);
   if (in->guard) GR_CHECK_GOTO(download(dev, (void **)&r->guard, &b_guard, (size_t)n * sizeof(gr_svid)), st, done);
+  if (in->settled)
+    GR_CHECK_GOTO(download(dev, (void **)&r->settled, &b_settled, words * sizeof(uint32_t)), st, done);
 done:
   state_release(&ds);
   gr_buffer_release(&b_guard);
+  gr_buffer_release(&b_settled);
   gr_buffer_release(&b_owner);
   gr_buffer_release(&b_g2l);
   gr_buffer_release(&b_cull);
@@ -712,7 +720,7 @@ void xh_check_logadd(const gr_xk_ops *ops, gr_device *dev, double rel_tol) {
       for (int k = 0; k < 2; k++) b[v].val[k] = xh_value_bits(ty, bv[v][k]);
     }
     unsigned char *ma = xh_message_build(&s.layout, a, na), *mb = xh_message_build(&s.layout, b, N);
-    xh_combine_in in = {&s, GR_COMBINE_LOGADD, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {na, N}, {0}, NULL, NULL, 0};
+    xh_combine_in in = {&s, GR_COMBINE_LOGADD, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {na, N}, {0}, NULL, NULL, 0, NULL};
     xh_combine_out r;
     XH_CHECK(xh_run_combine(ops, dev, &in, &r) == GR_SUCCESS, "logadd: %s", gr_error_message());
     /* Expected, in long double: init, then the first message, then the
@@ -785,7 +793,7 @@ void xh_check_guard(const gr_xk_ops *ops, gr_device *dev) {
         b[i].val[0] = xh_value_bits(ty, one);
       }
       unsigned char *ma = xh_message_build(&s.layout, a, 6), *mb = xh_message_build(&s.layout, b, 2);
-      xh_combine_in in = {&s, op, owner, 1, NULL, 0, cull, 2, {ma, mb}, {6, 2}, {0}, NULL, guard, 3};
+      xh_combine_in in = {&s, op, owner, 1, NULL, 0, cull, 2, {ma, mb}, {6, 2}, {0}, NULL, guard, 3, NULL};
       xh_combine_out r;
       XH_CHECK(xh_run_combine(ops, dev, &in, &r) == GR_SUCCESS, "guard: %s", gr_error_message());
       /* Paths expected: v0 1, v1 6, v2 5, v3 2, v4 1, v5 5, v6 none. */
@@ -806,6 +814,123 @@ void xh_check_guard(const gr_xk_ops *ops, gr_device *dev) {
       free(mb);
       xh_state_free(&s);
     }
+}
+
+void xh_check_settled(const gr_xk_ops *ops, gr_device *dev) {
+  /* 80 local vertices over three bitmap words, depth 3 arriving. Settled at
+   * first: every 7th vertex and 40-47 (a whole word's part), some of them
+   * without a depth, so that a skip shows (a settled vertex keeps -1 where
+   * the combine would give it 3). Depths: -1, except every 5th (2) and
+   * every 11th (6). Vertices 60-69 are copies (owner 0). Two messages
+   * hold overlapping ids (every 3rd below 78; every 4th from 2): a vertex
+   * in both combines once. Three forms: lists of local ids, bitmaps of
+   * local ids (whole words), and bitmaps of global ids through g2l. */
+  enum { N = 80, NG = 97, VAL = 3 };
+  const size_t words = gr_bitmap_words(N);
+  uint32_t settled0[3] = {0};
+  gr_svid depth0[N];
+  int32_t owner[N];
+  for (gr_vid v = 0; v < N; v++) {
+    depth0[v] = v % 5 == 0 ? 2 : v % 11 == 0 ? 6 : -1;
+    owner[v] = v >= 60 && v < 70 ? 0 : 1;
+    if (v % 7 == 0 || (v >= 40 && v < 48)) settled0[v >> 5] |= 1u << (v & 31u);
+  }
+  gr_vid ids[2][N];
+  uint64_t cnt[2] = {0, 0};
+  for (gr_vid v = 0; v < 78; v += 3) ids[0][cnt[0]++] = v;
+  for (gr_vid v = 2; v < N; v += 4) ids[1][cnt[1]++] = v;
+  gr_vid *g2l = xh_g2l_table(N, NG);
+  XH_CHECK(g2l != NULL, "no room");
+  /* The global ids that map onto each local vertex (g2l is a permutation
+   * of the first N). */
+  gr_vid l2g[N];
+  for (gr_vid g = 0; g < NG; g++)
+    if (g2l[g] != GR_NO_VERTEX) l2g[g2l[g]] = g;
+  /* The model: each vertex named by a message and not settled takes
+   * min(depth, 3), joins next when that changed it and it is owned, and is
+   * settled after. */
+  gr_svid want[N];
+  bool named[N] = {false}, in_next[N] = {false};
+  uint32_t settled1[3];
+  memcpy(settled1, settled0, sizeof settled1);
+  for (int j = 0; j < 2; j++)
+    for (uint64_t i = 0; i < cnt[j]; i++) named[ids[j][i]] = true;
+  uint64_t n_next = 0;
+  for (gr_vid v = 0; v < N; v++) {
+    want[v] = depth0[v];
+    if (!named[v] || ((settled0[v >> 5] >> (v & 31u)) & 1u)) continue;
+    settled1[v >> 5] |= 1u << (v & 31u);
+    if (depth0[v] >= 0 && depth0[v] <= VAL) continue;
+    want[v] = VAL;
+    if (owner[v] == 1) {
+      in_next[v] = true;
+      n_next++;
+    }
+  }
+  const gr_xk_layout l = gr_xk_layout_make(1, (int)sizeof(gr_svid), 0);
+  for (int form = 0; form < 4; form++) {
+    const bool bitmap = form == 1 || form == 3, global = form >= 2;
+    xh_state st;
+    XH_CHECK(xh_state_alloc(&st, N, GR_VALUE_SVID, 1, 0), "no room");
+    for (gr_vid v = 0; v < N; v++) xh_state_set(&st, 0, v, xh_value_bits(GR_VALUE_SVID, (double)depth0[v]));
+    unsigned char *m[2] = {NULL, NULL};
+    for (int j = 0; j < 2; j++) {
+      gr_vid named_ids[N];
+      for (uint64_t i = 0; i < cnt[j]; i++) named_ids[i] = global ? l2g[ids[j][i]] : ids[j][i];
+      if (bitmap) {
+        m[j] = xh_bitmap_build(global ? NG : N, xh_value_bits(GR_VALUE_SVID, VAL), (int)sizeof(gr_svid), named_ids,
+                               cnt[j]);
+      } else {
+        xh_item it[N];
+        memset(it, 0, sizeof it);
+        for (uint64_t i = 0; i < cnt[j]; i++) {
+          it[i].id = named_ids[i];
+          it[i].val[0] = xh_value_bits(GR_VALUE_SVID, VAL);
+        }
+        m[j] = xh_message_build(&l, it, cnt[j]);
+      }
+      XH_CHECK(m[j] != NULL, "no room");
+    }
+    xh_combine_in in;
+    memset(&in, 0, sizeof in);
+    in.state = &st;
+    in.op = GR_COMBINE_MIN;
+    in.owner = owner;
+    in.me = 1;
+    in.g2l = global ? g2l : NULL;
+    in.n_global = NG;
+    in.n_msgs = 2;
+    for (int j = 0; j < 2; j++) {
+      in.msg[j] = m[j];
+      in.count[j] = bitmap ? 0 : cnt[j];
+      in.universe[j] = bitmap ? (global ? NG : N) : 0;
+    }
+    in.settled = settled0;
+    xh_combine_out r;
+    XH_CHECK(xh_run_combine(ops, dev, &in, &r) == GR_SUCCESS, "settled, form %d: %s", form, gr_error_message());
+    for (gr_vid v = 0; v < N; v++) {
+      const gr_svid got = (gr_svid)xh_value_of(GR_VALUE_SVID, xh_state_get(&r.state, 0, v));
+      XH_CHECK(got == want[v], "settled, form %d: depth of %u is %lld, expected %lld", form, (unsigned)v,
+               (long long)got, (long long)want[v]);
+    }
+    for (size_t w = 0; w < words; w++)
+      XH_CHECK(r.settled[w] == settled1[w], "settled, form %d: word %zu is %08x, expected %08x", form, w,
+               (unsigned)r.settled[w], (unsigned)settled1[w]);
+    XH_CHECK(r.n_next == n_next, "settled, form %d: next holds %llu vertices, expected %llu", form,
+             (unsigned long long)r.n_next, (unsigned long long)n_next);
+    for (gr_eid i = 0; i < r.n_next; i++)
+      XH_CHECK(r.next[i] < N && in_next[r.next[i]] && (i == 0 || r.next[i] > r.next[i - 1]),
+               "settled, form %d: next holds %u", form, (unsigned)r.next[i]);
+    /* Every id of a bitmap is counted, settled or not. */
+    for (int j = 0; j < 2 && bitmap; j++)
+      XH_CHECK(r.found[j] == cnt[j], "settled, form %d: bitmap %d counted %llu ids of %llu", form, j, r.found[j],
+               (unsigned long long)cnt[j]);
+    xh_combine_free(&r);
+    free(m[0]);
+    free(m[1]);
+    xh_state_free(&st);
+  }
+  free(g2l);
 }
 
 void xh_check_seal(const gr_xk_ops *ops, gr_device *dev) {

@@ -122,6 +122,7 @@ typedef struct xh_combine_in {
   const gr_eid *deg;                     /* host CSR offsets (n + 1), or NULL */
   const gr_svid *guard;                  /* a guarded combine's stamps (n), or NULL */
   gr_svid stamp;
+  const uint32_t *settled;               /* initial settled bitmap (gr_exchange_step.settled), or NULL */
 } xh_combine_in;
 typedef struct xh_combine_out {
   xh_state state; /* the local state after */
@@ -131,6 +132,7 @@ typedef struct xh_combine_out {
   unsigned long long next_edges, next_max_degree;
   unsigned long long found[GR_COMM_MAX_DEVICES]; /* ids counted in each bitmap */
   gr_svid *guard;                                /* the stamps after (with in->guard) */
+  uint32_t *settled;                             /* the settled bitmap after (with in->settled) */
 } xh_combine_out;
 /* Pass 1 over every message, then pass 2 over every message where the
  * operator has followers (as the exchange runs them). */
@@ -209,6 +211,10 @@ void xh_check_logadd(const gr_xk_ops *ops, gr_device *dev, double rel_tol);
  * vertices combined join next once (those already in the cull bitmap not
  * again), copies are combined but kept out of next. */
 void xh_check_guard(const gr_xk_ops *ops, gr_device *dev);
+/* MIN with settled vertices: those are skipped (even where the message
+ * would lower them), the others combined and settled, from lists, local
+ * bitmaps and global ids through g2l. */
+void xh_check_settled(const gr_xk_ops *ops, gr_device *dev);
 /* Seal of routed bitmaps (gr_xk_ops.seal) on `dev`: 4 parts of uneven id
  * spaces in one buffer (messages only 4-byte aligned), this device part 2;
  * every other part's message gets the value and its ids counted, this
