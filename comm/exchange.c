@@ -286,6 +286,8 @@ static gr_status gr__step_suits(const gr__xlocal *x, const gr_exchange_step *s, 
    * value payload, whose winner carries nothing else. */
   if (s->settled && (op != GR_COMBINE_MIN || x->pay.n_values != 1 || x->pay.n_vertices != 0 || s->guard))
     return gr_errorf(GR_ERR_INTERNAL, "%s: settled vertices need a MIN combine of one value payload, unguarded", name);
+  if (s->settle_copies_bare && !s->settled)
+    return gr_errorf(GR_ERR_INTERNAL, "%s: bare copies need settled vertices", name);
   return GR_SUCCESS;
 }
 
@@ -842,6 +844,7 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   a.stamp = s->stamp;
   a.cull = x->cull.ptr;
   a.settled = s->settled;
+  a.settle_copies_bare = s->settle_copies_bare;
   a.next = gr_frontier_items(s->next);
   a.next_capacity = gr_frontier_capacity(s->next);
   a.deg = p->out.offsets;

@@ -209,6 +209,9 @@ static bool gr__combine_one(const gr_xk_combine_args *a, gr_vid v, const unsigne
    * (the step's value is the same in every item). */
   if (settled && (__atomic_fetch_or(&settled[v >> 5], 1u << (v & 31u), __ATOMIC_RELAXED) >> (v & 31u)) & 1u)
     return false;
+  /* A copy the primitive never reads once settled (the word or the bit
+   * above settled it). */
+  if (a->settle_copies_bare && a->owner && a->owner[v] != a->me) return false;
   const size_t vb = (size_t)l->value_bytes;
   unsigned char *loc0 = (unsigned char *)a->pay.values[0] + v * vb;
   if (a->pass == 2) {

@@ -150,6 +150,9 @@ typedef struct gr_xk_combine_args {
    * set. A bitmap message without g2l sets whole words (a thread per
    * word); any other sets bits atomically. */
   uint32_t *settled;
+  /* With settled: a vertex another device owns (owner given) is settled
+   * and keeps its value (gr_exchange_step.settle_copies_bare). */
+  bool settle_copies_bare;
   gr_vid *next;
   gr_eid next_capacity;
   const gr_eid *deg;

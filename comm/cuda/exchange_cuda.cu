@@ -247,6 +247,9 @@ __device__ __forceinline__ bool combine_one(const gr_xk_combine_args &a, gr_vid 
     const uint32_t bit = 1u << (v & 31u);
     if ((gr_load_relaxed_u32(&settled[v >> 5]) & bit) || (atomicOr(&settled[v >> 5], bit) & bit)) return false;
   }
+  // A copy the primitive never reads once settled (the word or the bit
+  // above settled it).
+  if (a.settle_copies_bare && a.owner && a.owner[v] != a.me) return false;
   T *loc0 = (T *)a.pay.values[0] + v;
   const T x0 = *(const T *)vals;
   if (a.pass == 2) {

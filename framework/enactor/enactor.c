@@ -829,6 +829,7 @@ static void gr__slot_loop(gr__slot *s) {
       x.or_union = it.or_union;
       x.or_words = it.or_words;
       x.settled = it.settled;
+      x.settle_copies_bare = it.settle_copies_bare;
       st = e->cfg.exchange->exchange(s->xlocal, &s->part, &x);
       uint64_t sent_after = 0;
       for (int j = 0; j < e->n && bytes_to; j++) sent_after += bytes_to[j];

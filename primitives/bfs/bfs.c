@@ -171,7 +171,12 @@ static gr_status bfs_iterate(void *slice, gr_part *p, gr_iter *it) {
                         .visited = gr_bfs_visited_bits(&s->visited)};
   GR_CHECK(gr_bfs_loop_run(&s->loop, p, it, &c));
   if (it->levels > 0) return GR_SUCCESS;
-  return gr_bfs_push_level(p, it, &c, &s->loop, bound);
+  GR_CHECK(gr_bfs_push_level(p, it, &c, &s->loop, bound));
+  /* BFS reads no depth behind a set visited bit, nor extracts a copy's:
+   * what arrives for a copy only needs its bit (DOBFS's pulls read the
+   * copies' depths, so it keeps them). */
+  it->settle_copies_bare = it->settled != NULL;
+  return GR_SUCCESS;
 }
 
 void gr_bfs_know_source(gr_bfs_loop *l, const gr_part *p, gr_vid source) {

@@ -281,7 +281,7 @@ START_TEST(cuda_combine_pass_2_gives_the_winner_its_followers) {
   xh_item a[2] = {svid_item(0, 5, 100), svid_item(1, 5, 101)};
   xh_item b[2] = {svid_item(1, -1, 201), svid_item(0, 3, 200)};
   unsigned char *ma = xh_message_build(&s.layout, a, 2), *mb = xh_message_build(&s.layout, b, 2);
-  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {2, 2}, {0}, NULL, NULL, 0, NULL};
+  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {2, 2}, {0}, NULL, NULL, 0, NULL, false};
   xh_combine_out g;
   ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cuda, gpu, &in, &g), GR_SUCCESS);
   ck_assert(xh_value_of(GR_VALUE_SVID, xh_state_get(&g.state, 0, 0)) == 3);

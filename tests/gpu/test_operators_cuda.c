@@ -34,10 +34,16 @@ static void teardown(void) {
  * side, the reference, always reads plain ids). */
 static bool gpu_packed;
 
+/* Whether the next pushes on the GPU are told their input's edges (as
+ * between devices, where a small input's push sizes its grid by them). */
+static bool gpu_known;
+
 static gr_status gpu_push(const gr_csr *g, const gr_vid *f, gr_eid nf, op_result *r) {
   op_set_packed(gpu_packed);
+  op_set_known(gpu_known);
   const gr_status st = op_run_push(&test_ops_cuda, gpu, g, f, nf, r);
   op_set_packed(false);
+  op_set_known(false);
   return st;
 }
 
@@ -97,15 +103,18 @@ static void same(const op_result *g, const op_result *c, bool check_pred) { same
  * sorted first, as for graphs in host memory, and with long rows walked a
  * thread per 32-edge block: every row, or those of 32 edges or more, their
  * blocks copied to shared memory first or read in place),
- * reading plain ids (_i < 8) and packed lists; frontiers of every size, with and without the hub
- * (vertex 0) and the middle-degree vertices (1..1000). */
+ * reading plain ids (_i % 16 < 8) and packed lists, told the input's edges
+ * or not (_i >= 16); frontiers of every size (up to 1024 vertices: the
+ * small inputs' one-block preparation), with and without the hub (vertex
+ * 0) and the middle-degree vertices (1..1000). */
 START_TEST(cuda_push_equals_cpu_push) {
   const char *modes[] = {"advance=chunked", "advance=serial", "advance=twc", "advance=auto",
                          "advance=chunked,sort=on", "advance=serial,sort=on",
                          "advance=chunked,long-rows=32,walk-stage=off", "advance=serial,long-rows=1,walk-stage=on"};
   op_set_tuning(modes[_i % 8]);
-  gpu_packed = _i >= 8;
-  gr_eid sizes[] = {0, 1, 31, 32, 33, 1000, 50000, N / 2};
+  gpu_packed = _i % 16 >= 8;
+  gpu_known = _i >= 16;
+  gr_eid sizes[] = {0, 1, 31, 32, 33, 1000, 1024, 1025, 50000, N / 2};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
     gr_vid *f = op_random_set(N, sizes[i], 40 + i);
     op_result g, c;
@@ -144,6 +153,7 @@ START_TEST(cuda_push_equals_cpu_push) {
     op_result_free(&c);
   }
   op_set_tuning(NULL);
+  gpu_known = false;
 }
 END_TEST
 
@@ -442,7 +452,7 @@ int main(void) {
    * a compute-sanitizer tool can run each apart (CK_RUN_CASE=name), all
    * at once, where the whole program under racecheck takes minutes. */
   const gr_test_case cases[] = {
-      {"cuda_push_equals_cpu_push", cuda_push_equals_cpu_push, 16},
+      {"cuda_push_equals_cpu_push", cuda_push_equals_cpu_push, 32},
       {"cuda_pull_equals_cpu_pull", cuda_pull_equals_cpu_pull, 8},
       {"cuda_filter_split_and_for_each_equal_cpu", cuda_filter_split_and_for_each_equal_cpu, 0},
       {"cuda_levels_equal_cpu_levels", cuda_levels_equal_cpu_levels, 2},

@@ -105,8 +105,9 @@ typedef struct gr_exchange_step {
   const uint32_t *or_bits;
   uint32_t *or_union;
   uint64_t or_words;
-  /* gr_iter.settled. */
+  /* gr_iter.settled and settle_copies_bare. */
   uint32_t *settled;
+  bool settle_copies_bare;
   /* Results: the out-degrees of `next` over the device's CSR, summed and
    * the largest (what a traversal's direction test and advance choose
    * from, without a pass of their own). */

@@ -343,6 +343,10 @@ typedef struct gr_iter {
    * the bit of every vertex it combines, so the bitmap still holds every
    * vertex with a value afterwards when it held them all before. */
   uint32_t *settled;
+  /* To set, optional, with settled: the primitive reads no value of a
+   * copy whose bit is set (BFS: a set visited bit ends every test), so a
+   * copy that arrives is settled without being given the value. */
+  bool settle_copies_bare;
   /* Several devices: the last iteration's exchange told every device every
    * vertex each device output (gr_exchange_step.told_all on all of them),
    * so each device holds the values the last iteration found. The same on

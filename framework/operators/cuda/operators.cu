@@ -46,6 +46,38 @@ __global__ void chunk_start_kernel(const gr_eid *__restrict__ scan, gr_eid n_in,
     chunks[c] = scan_search(scan, 0, n_in - 1, c * kBlock);
 }
 
+__global__ void __launch_bounds__(kBlock) small_prep_kernel(const gr_eid *__restrict__ offsets,
+                                                             const gr_vid *__restrict__ in, gr_eid n_in,
+                                                             gr_eid *__restrict__ scan, unsigned long long *ctr) {
+  static_assert(kSmallPrepMax == (gr_eid)kBlock * kSmallPrepItems, "one block holds a small input");
+  typedef cub::BlockScan<gr_eid, kBlock> Scan;
+  __shared__ typename Scan::TempStorage tmp;
+  // A blocked arrangement: thread t holds items t * kSmallPrepItems on.
+  gr_eid d[kSmallPrepItems];
+  const gr_eid first = (gr_eid)threadIdx.x * kSmallPrepItems;
+#pragma unroll
+  for (int k = 0; k < kSmallPrepItems; k++) {
+    const gr_eid i = first + k;
+    d[k] = 0;
+    if (i < n_in) {
+      const gr_vid u = in[i];
+      d[k] = offsets[u + 1] - offsets[u];
+    }
+  }
+  gr_eid total = 0;
+  Scan(tmp).ExclusiveSum(d, d, total);
+#pragma unroll
+  for (int k = 0; k < kSmallPrepItems; k++)
+    if (first + k < n_in) scan[first + k] = d[k];
+  if (threadIdx.x == 0) {
+    scan[n_in] = total;
+    ctr[0] = 0;
+    ctr[1] = total;
+    ctr[2] = 0;
+    ctr[3] = 0;
+  }
+}
+
 __global__ void frontier_stats_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ in,
                                       gr_eid n_in, unsigned long long *ctr) {
   unsigned long long sum = 0, mx = 0;

@@ -546,6 +546,7 @@ gr_status xh_run_combine(const gr_xk_ops *ops, gr_device *dev, const xh_combine_
   a.stamp = in->stamp;
   a.cull = b_cull.ptr;
   a.settled = in->settled ? b_settled.ptr : NULL;
+  a.settle_copies_bare = in->settle_copies_bare;
   a.next = b_next.ptr;
   a.next_capacity = n;
   a.deg = in->deg ? b_deg.ptr : NULL;
@@ -720,7 +721,7 @@ void xh_check_logadd(const gr_xk_ops *ops, gr_device *dev, double rel_tol) {
       for (int k = 0; k < 2; k++) b[v].val[k] = xh_value_bits(ty, bv[v][k]);
     }
     unsigned char *ma = xh_message_build(&s.layout, a, na), *mb = xh_message_build(&s.layout, b, N);
-    xh_combine_in in = {&s, GR_COMBINE_LOGADD, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {na, N}, {0}, NULL, NULL, 0, NULL};
+    xh_combine_in in = {&s, GR_COMBINE_LOGADD, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {na, N}, {0}, NULL, NULL, 0, NULL, false};
     xh_combine_out r;
     XH_CHECK(xh_run_combine(ops, dev, &in, &r) == GR_SUCCESS, "logadd: %s", gr_error_message());
     /* Expected, in long double: init, then the first message, then the
@@ -793,7 +794,7 @@ void xh_check_guard(const gr_xk_ops *ops, gr_device *dev) {
         b[i].val[0] = xh_value_bits(ty, one);
       }
       unsigned char *ma = xh_message_build(&s.layout, a, 6), *mb = xh_message_build(&s.layout, b, 2);
-      xh_combine_in in = {&s, op, owner, 1, NULL, 0, cull, 2, {ma, mb}, {6, 2}, {0}, NULL, guard, 3, NULL};
+      xh_combine_in in = {&s, op, owner, 1, NULL, 0, cull, 2, {ma, mb}, {6, 2}, {0}, NULL, guard, 3, NULL, false};
       xh_combine_out r;
       XH_CHECK(xh_run_combine(ops, dev, &in, &r) == GR_SUCCESS, "guard: %s", gr_error_message());
       /* Paths expected: v0 1, v1 6, v2 5, v3 2, v4 1, v5 5, v6 none. */
@@ -823,8 +824,9 @@ void xh_check_settled(const gr_xk_ops *ops, gr_device *dev) {
    * the combine would give it 3). Depths: -1, except every 5th (2) and
    * every 11th (6). Vertices 60-69 are copies (owner 0). Two messages
    * hold overlapping ids (every 3rd below 78; every 4th from 2): a vertex
-   * in both combines once. Three forms: lists of local ids, bitmaps of
-   * local ids (whole words), and bitmaps of global ids through g2l. */
+   * in both combines once. Forms: lists or bitmaps, of local ids (a
+   * bitmap's settled by whole words) or of global ids through g2l, with
+   * copies given their values or settled bare. */
   enum { N = 80, NG = 97, VAL = 3 };
   const size_t words = gr_bitmap_words(N);
   uint32_t settled0[3] = {0};
@@ -868,8 +870,8 @@ void xh_check_settled(const gr_xk_ops *ops, gr_device *dev) {
     }
   }
   const gr_xk_layout l = gr_xk_layout_make(1, (int)sizeof(gr_svid), 0);
-  for (int form = 0; form < 4; form++) {
-    const bool bitmap = form == 1 || form == 3, global = form >= 2;
+  for (int form = 0; form < 8; form++) {
+    const bool bitmap = form & 1, global = form & 2, bare = form & 4;
     xh_state st;
     XH_CHECK(xh_state_alloc(&st, N, GR_VALUE_SVID, 1, 0), "no room");
     for (gr_vid v = 0; v < N; v++) xh_state_set(&st, 0, v, xh_value_bits(GR_VALUE_SVID, (double)depth0[v]));
@@ -906,12 +908,15 @@ void xh_check_settled(const gr_xk_ops *ops, gr_device *dev) {
       in.universe[j] = bitmap ? (global ? NG : N) : 0;
     }
     in.settled = settled0;
+    in.settle_copies_bare = bare;
     xh_combine_out r;
     XH_CHECK(xh_run_combine(ops, dev, &in, &r) == GR_SUCCESS, "settled, form %d: %s", form, gr_error_message());
     for (gr_vid v = 0; v < N; v++) {
       const gr_svid got = (gr_svid)xh_value_of(GR_VALUE_SVID, xh_state_get(&r.state, 0, v));
-      XH_CHECK(got == want[v], "settled, form %d: depth of %u is %lld, expected %lld", form, (unsigned)v,
-               (long long)got, (long long)want[v]);
+      /* A bare copy is settled with its depth unchanged. */
+      const gr_svid w = bare && owner[v] != 1 ? depth0[v] : want[v];
+      XH_CHECK(got == w, "settled, form %d: depth of %u is %lld, expected %lld", form, (unsigned)v, (long long)got,
+               (long long)w);
     }
     for (size_t w = 0; w < words; w++)
       XH_CHECK(r.settled[w] == settled1[w], "settled, form %d: word %zu is %08x, expected %08x", form, w,

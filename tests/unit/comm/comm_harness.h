@@ -123,6 +123,7 @@ typedef struct xh_combine_in {
   const gr_svid *guard;                  /* a guarded combine's stamps (n), or NULL */
   gr_svid stamp;
   const uint32_t *settled;               /* initial settled bitmap (gr_exchange_step.settled), or NULL */
+  bool settle_copies_bare;               /* gr_exchange_step.settle_copies_bare */
 } xh_combine_in;
 typedef struct xh_combine_out {
   xh_state state; /* the local state after */
@@ -213,7 +214,8 @@ void xh_check_logadd(const gr_xk_ops *ops, gr_device *dev, double rel_tol);
 void xh_check_guard(const gr_xk_ops *ops, gr_device *dev);
 /* MIN with settled vertices: those are skipped (even where the message
  * would lower them), the others combined and settled, from lists, local
- * bitmaps and global ids through g2l. */
+ * bitmaps and global ids through g2l; with bare copies too (settled,
+ * values unchanged). */
 void xh_check_settled(const gr_xk_ops *ops, gr_device *dev);
 /* Seal of routed bitmaps (gr_xk_ops.seal) on `dev`: 4 parts of uneven id
  * spaces in one buffer (messages only 4-byte aligned), this device part 2;

@@ -556,7 +556,7 @@ START_TEST(combine_min_and_max_treat_minus_one_as_no_value) {
   unsigned char *m = xh_message_build(&l, msg, 5);
   xh_state s;
   svid_state(&s, 5, init, 0);
-  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 1, {m}, {5}, {0}, NULL, NULL, 0, NULL};
+  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 1, {m}, {5}, {0}, NULL, NULL, 0, NULL, false};
   xh_combine_out r;
   ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
   const gr_svid min_expect[5] = {4, 5, 3, -1, 2};
@@ -595,7 +595,7 @@ START_TEST(combine_min_and_max_on_floating_values) {
       it[v].val[0] = xh_value_bits(types[t], in_v[v]);
     }
     unsigned char *m = xh_message_build(&s.layout, it, 4);
-    xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 1, {m}, {4}, {0}, NULL, NULL, 0, NULL};
+    xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 1, {m}, {4}, {0}, NULL, NULL, 0, NULL, false};
     xh_combine_out r;
     ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
     const double min_e[4] = {-3.0, -2.25, 0.5, 7.5};
@@ -638,7 +638,7 @@ START_TEST(combine_sum_adds_every_value_payload) {
     b[0].val[0] = xh_value_bits(types[t], 2);
     b[0].val[1] = xh_value_bits(types[t], 0);
     unsigned char *ma = xh_message_build(&s.layout, a, 3), *mb = xh_message_build(&s.layout, b, 1);
-    xh_combine_in in = {&s, GR_COMBINE_SUM, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {3, 1}, {0}, NULL, NULL, 0, NULL};
+    xh_combine_in in = {&s, GR_COMBINE_SUM, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {3, 1}, {0}, NULL, NULL, 0, NULL, false};
     xh_combine_out r;
     ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
     const double e[3][2] = {{3, 5}, {1, 1}, {0, 4}};
@@ -673,7 +673,7 @@ START_TEST(combine_or_sets_bits_and_reports_only_new_ones) {
   svid_state(&s, 3, init, 0);
   xh_item it[3] = {svid_item(0, 0x4, 0), svid_item(1, 0x8, 0), svid_item(2, 0, 0)};
   unsigned char *m = xh_message_build(&s.layout, it, 3);
-  xh_combine_in in = {&s, GR_COMBINE_OR, NULL, 0, NULL, 0, NULL, 1, {m}, {3}, {0}, NULL, NULL, 0, NULL};
+  xh_combine_in in = {&s, GR_COMBINE_OR, NULL, 0, NULL, 0, NULL, 1, {m}, {3}, {0}, NULL, NULL, 0, NULL, false};
   xh_combine_out r;
   ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
   ck_assert_int_eq(svid_at(&r.state, 0), 0x5);
@@ -708,7 +708,7 @@ START_TEST(combine_replace_overwrites_every_payload_and_always_changes) {
     it[1].val[1] = xh_value_bits(types[t], 8);
     it[1].vtx[0] = 7;
     unsigned char *m = xh_message_build(&s.layout, it, 2);
-    xh_combine_in in = {&s, GR_COMBINE_REPLACE, NULL, 0, NULL, 0, NULL, 1, {m}, {2}, {0}, NULL, NULL, 0, NULL};
+    xh_combine_in in = {&s, GR_COMBINE_REPLACE, NULL, 0, NULL, 0, NULL, 1, {m}, {2}, {0}, NULL, NULL, 0, NULL, false};
     xh_combine_out r;
     ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
     ck_assert(xh_value_of(types[t], xh_state_get(&r.state, 0, 0)) == -1);
@@ -738,7 +738,7 @@ START_TEST(combine_adds_an_owned_changed_vertex_to_next_once) {
   xh_item b[3] = {svid_item(3, 2, 0), svid_item(0, 3, 0), svid_item(5, -1, 0)};
   unsigned char *ma = xh_message_build(&s.layout, a, 3), *mb = xh_message_build(&s.layout, b, 3);
   uint32_t cull[1] = {1u << 4};
-  xh_combine_in in = {&s, GR_COMBINE_MIN, owner, 1, NULL, 0, cull, 2, {ma, mb}, {3, 3}, {0}, NULL, NULL, 0, NULL};
+  xh_combine_in in = {&s, GR_COMBINE_MIN, owner, 1, NULL, 0, cull, 2, {ma, mb}, {3, 3}, {0}, NULL, NULL, 0, NULL, false};
   xh_combine_out r;
   ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
   const gr_svid e[6] = {3, -1, 1, 2, 1, -1};
@@ -770,7 +770,7 @@ START_TEST(combine_converts_global_ids_and_skips_vertices_not_held) {
   xh_item it[5] = {svid_item(6, 2, 60), svid_item(0, 1, 1), svid_item(3, 4, 30), svid_item(5, 1, 1),
                    svid_item(2, 1, 1)};
   unsigned char *m = xh_message_build(&s.layout, it, 5);
-  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, g2l, 8, NULL, 1, {m}, {5}, {0}, NULL, NULL, 0, NULL};
+  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, g2l, 8, NULL, 1, {m}, {5}, {0}, NULL, NULL, 0, NULL, false};
   xh_combine_out r;
   ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
   const gr_svid e[4] = {2, -1, 4, -1}, ep[4] = {60, 0, 30, 0};
@@ -806,7 +806,7 @@ START_TEST(combine_pass_2_gives_the_winner_its_followers) {
     const unsigned char *first = order ? mb : ma, *second = order ? ma : mb;
     const uint64_t n_first = order ? 2 : 3, n_second = order ? 3 : 2;
     xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 2, {first, second}, {n_first, n_second},
-                        {0}, NULL, NULL, 0, NULL};
+                        {0}, NULL, NULL, 0, NULL, false};
     xh_combine_out r;
     ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
     ck_assert_int_eq(svid_at(&r.state, 0), 3);
@@ -852,7 +852,7 @@ START_TEST(combine_pass_2_carries_value_followers_too) {
   b[0].val[1] = xh_value_bits(GR_VALUE_DOUBLE, 33);
   b[0].vtx[0] = 3;
   unsigned char *ma = xh_message_build(&s.layout, a, 1), *mb = xh_message_build(&s.layout, b, 1);
-  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {1, 1}, {0}, NULL, NULL, 0, NULL};
+  xh_combine_in in = {&s, GR_COMBINE_MIN, NULL, 0, NULL, 0, NULL, 2, {ma, mb}, {1, 1}, {0}, NULL, NULL, 0, NULL, false};
   xh_combine_out r;
   ck_assert_int_eq(xh_run_combine(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
   ck_assert(xh_value_of(GR_VALUE_DOUBLE, xh_state_get(&r.state, 0, 0)) == 3);

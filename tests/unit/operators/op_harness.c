@@ -34,6 +34,8 @@ typedef struct dev_graph {
 
 static bool op_packed;
 void op_set_packed(bool packed) { op_packed = packed; }
+static bool op_known;
+void op_set_known(bool known) { op_known = known; }
 
 /* The CSR onto the device: its ids as they are, or packed (the three
  * arrays of gr_packed in place of the ids, as --compress packed does). */
@@ -133,6 +135,14 @@ gr_status op_run_push(const test_ops *ops, gr_device *dev, const gr_csr *g, cons
   if (st >= 0) st = state_init(&s, dev, g->n, frontier, nf);
   gr_advance_push_args a = {.g = &dg.c, .in = s.in.ptr, .n_in = nf, .out = s.out.ptr, .out_capacity = g->n,
                             .next_offsets = dg.c.offsets};
+  if (op_known) {
+    a.in_known = true;
+    for (gr_eid i = 0; i < nf; i++) {
+      const gr_eid d = g->offsets[frontier[i] + 1] - g->offsets[frontier[i]];
+      a.in_edges += d;
+      if (d > a.in_max_degree) a.in_max_degree = d;
+    }
+  }
   if (st >= 0) st = ops->push(dev, &s.ws, &a, &s.ctx);
   if (st >= 0) st = state_fetch(&s, dev, g->n, a.n_out, r);
   r->edges = a.edges;

@@ -34,6 +34,9 @@ void op_set_tuning(const char *text);
 /* Whether the next op_run_* calls put the graph's lists on the device
  * packed (gr/packed.h) rather than as ids. */
 void op_set_packed(bool packed);
+/* Whether op_run_push tells the push its input's edges and largest degree
+ * (gr_advance_push_args.in_known, as between devices), from the host CSR. */
+void op_set_known(bool known);
 /* The vertex whose claim raises the levels' stop flag. */
 void op_set_stop_at(gr_vid v);
 /* Labels start at -1 except the frontier's (0); outputs get label 1. */
