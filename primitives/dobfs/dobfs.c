@@ -181,6 +181,13 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
   if (s->whole) {
     /* The last pull's finds, or'ed over the devices by its exchange. */
     frontier = s->uni.ptr;
+  } else if (p->count == 1 && it->in->size <= (gr_eid)n / 8) {
+    /* One device: the input is the frontier, each vertex at depth L once
+     * (a push's claims or a pull's finds). Its bits set one by one cost
+     * less than a pass over every depth (Kronecker 25: 70 us a pull on an
+     * H200) while it holds at most an eighth of the vertices. */
+    GR_CHECK(gr_device_memset(p->dev, s->bits.ptr, 0, words * sizeof(uint32_t)));
+    GR_CHECK(gr_bitmap_set_ids(p->dev, gr_frontier_items(it->in), it->in->size, s->bits.ptr));
   } else {
     /* Every device knows every vertex of the frontier: on one device and
      * under broadcast exchange by construction; between devices with
@@ -284,8 +291,14 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   if (p->count == 1) GR_CHECK(gr_bfs_reserve(it->out, p, bound));
   /* A pull sets depths but not the bitmap (a word shared by 32 vertices
    * would cost an atomic per vertex found): the first push after pulls
-   * sets it from the depths, as a big push level between devices does. */
-  if (s->pulled && c.visited) {
+   * sets it from the depths when its edges' depth tests would read more
+   * than that pass (an edge's test past a clear bit reads a 32-byte
+   * sector; the pass reads 4 bytes a vertex in order: at least n / 16
+   * edges). A smaller push (the tail after the pulls; one device's
+   * device-side loop reads depths anyway) tests the depths behind the
+   * clear bits, and a big level between devices sets them itself. */
+  const gr_eid push_edges = it->in_measured ? it->in_edges : m_local;
+  if (s->pulled && c.visited && push_edges >= (gr_eid)n / 16) {
     gr_bitmap_args ba = {n, c.visited};
     GR_CHECK(gr__bfs_ops(p->dev)->visited_bits(p->dev, p->ws, &ba, &c));
     s->loop.bits_whole = true;
