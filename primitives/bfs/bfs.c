@@ -226,12 +226,12 @@ gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c_in, gr_
     }
     rc.visited_exact = true;
   }
-  /* Between devices, depths alone: what arrives is settled against the
-   * visited bits (a set bit holds a depth no later level can lower), so
-   * the combine reads no depth where this device claimed the vertex
-   * already, and sets the bits of what it combines. With predecessors the
-   * combine must see every record (the winner's predecessor follows it),
-   * and the bits miss what arrives. */
+  /* Between devices, without predecessors, what arrives is settled
+   * against the visited bits (a set bit holds a depth no later level can
+   * lower), so the combine reads no depth where this device claimed the
+   * vertex already, and sets the bits of what it combines. With
+   * predecessors the combine must see every record (the winner's
+   * predecessor follows it), and the bits miss what arrives. */
   if (!alone) {
     it->settled = rc.visited && !rc.pred ? rc.visited : NULL;
     if (!it->settled) l->bits_whole = false;
