@@ -103,17 +103,20 @@ static void same(const op_result *g, const op_result *c, bool check_pred) { same
  * sorted first, as for graphs in host memory, and with long rows walked a
  * thread per 32-edge block: every row, or those of 32 edges or more, their
  * blocks copied to shared memory first or read in place),
- * reading plain ids (_i % 16 < 8) and packed lists, told the input's edges
- * or not (_i >= 16); frontiers of every size (up to 1024 vertices: the
- * small inputs' one-block preparation), with and without the hub (vertex
- * 0) and the middle-degree vertices (1..1000). */
+ * reading plain ids (_i < 8) and packed lists; then (_i >= 16) the two
+ * that read the input's edges where they are told them (chunked: the small
+ * inputs' grid and the chunk table; auto: its choice), plain and packed,
+ * told them; frontiers of every size (up to 1024 vertices: the small
+ * inputs' one-block preparation), with and without the hub (vertex 0) and
+ * the middle-degree vertices (1..1000). */
 START_TEST(cuda_push_equals_cpu_push) {
   const char *modes[] = {"advance=chunked", "advance=serial", "advance=twc", "advance=auto",
                          "advance=chunked,sort=on", "advance=serial,sort=on",
                          "advance=chunked,long-rows=32,walk-stage=off", "advance=serial,long-rows=1,walk-stage=on"};
-  op_set_tuning(modes[_i % 8]);
-  gpu_packed = _i % 16 >= 8;
+  const char *told[] = {"advance=chunked", "advance=auto"};
   gpu_known = _i >= 16;
+  op_set_tuning(gpu_known ? told[_i % 2] : modes[_i % 8]);
+  gpu_packed = gpu_known ? _i >= 18 : _i >= 8;
   gr_eid sizes[] = {0, 1, 31, 32, 33, 1000, 1024, 1025, 50000, N / 2};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
     gr_vid *f = op_random_set(N, sizes[i], 40 + i);
@@ -452,7 +455,7 @@ int main(void) {
    * a compute-sanitizer tool can run each apart (CK_RUN_CASE=name), all
    * at once, where the whole program under racecheck takes minutes. */
   const gr_test_case cases[] = {
-      {"cuda_push_equals_cpu_push", cuda_push_equals_cpu_push, 32},
+      {"cuda_push_equals_cpu_push", cuda_push_equals_cpu_push, 20},
       {"cuda_pull_equals_cpu_pull", cuda_pull_equals_cpu_pull, 8},
       {"cuda_filter_split_and_for_each_equal_cpu", cuda_filter_split_and_for_each_equal_cpu, 0},
       {"cuda_levels_equal_cpu_levels", cuda_levels_equal_cpu_levels, 2},
