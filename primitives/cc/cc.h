@@ -11,8 +11,7 @@
  * root. On one device:
  *   1. parent[v] = v;
  *   2. two sampling rounds: every vertex links with its r-th neighbour
- *      (r = 0, 1), each round followed by compress (links after the first
- *      round find whole roots, halving the paths they walk);
+ *      (r = 0, 1), each round followed by compress;
  *   3. 1,024 random vertices vote for the largest component (the most
  *      frequent root among them);
  *   4. every vertex outside that component links over its remaining
@@ -99,54 +98,44 @@ GR_HD gr_svid gr_cc_find(const gr_cc_ctx *c, gr_svid v) {
   return v;
 }
 
-/* The root of v's tree, halving the path on the way: each vertex passed
- * points at its grandparent from then on. A grandparent is an ancestor (a
- * smaller id), so parent[v] <= v still holds, and a root (the only vertex a
- * link changes) is never written: safe beside concurrent links. */
-GR_HD gr_svid gr__cc_root(const gr_cc_ctx *c, gr_svid v) {
-  for (;;) {
-    const gr_svid p = gr__cc_parent(c, v);
-    if (p == v) return v;
-    const gr_svid g = gr__cc_parent(c, p);
-    if (g == p) return p;
-    gr_store_relaxed_svid(&c->parent[v], g);
-    v = g;
-  }
-}
-
-/* Joins the trees of u and v: the larger root is hooked onto the smaller,
- * by compare-and-swap, so a parent is never above its child; a lost race
- * goes on from the roots as they stand, found whole (halving the paths).
- * Once trees exist, thousands of them hook at once and leave chains of
- * just-hooked roots; climbing them two levels a try (gr_cc_link_first)
- * made the second sampling round take 3.7-6.0 ms on Kronecker 25 on an
- * H200 (2.4-4x the first), halving them 2.9-3.7 ms; walking them without
- * halving 10.7 ms. */
+/* Joins the trees of u and v (Rem's union-find, run concurrently): a
+ * walker from each end; the one whose parent is larger climbs, so they
+ * meet at their first common vertex, and a walker at a root hooks it onto
+ * the other's parent by compare-and-swap (a smaller id: a parent is never
+ * above its child, no cycle forms; a lost race reads again). Past its
+ * first step a walker halves the path it climbs (the vertex left points
+ * at its grandparent, an ancestor: safe beside concurrent links, which
+ * change roots only); the ends themselves are not written, as one end is
+ * often a hub that thousands of links start from at once. The sampling
+ * round after the first hooks thousands of trees at once into chains of
+ * roots; climbing both ends two levels a try without writing walked those
+ * chains again and again. One H200, 8 runs, the same call: Kronecker 25
+ * 9.71 -> 7.24 ms, uniform 22 5.74 -> 1.23 ms, Kronecker 22 and the 4096^2
+ * grid unchanged; finding both roots whole with halving everywhere was
+ * 7.82, 2.38, 2.11 (the hubs' writes) and 1.88 ms. */
 GR_HD void gr_cc_link(const gr_cc_ctx *c, gr_svid u, gr_svid v) {
-  gr_svid a = gr__cc_root(c, u), b = gr__cc_root(c, v);
-  while (a != b) {
-    const gr_svid high = a > b ? a : b, low = a > b ? b : a;
-    if (gr_atomic_cas_svid(&c->parent[high], high, low)) break;
-    a = gr__cc_root(c, high);
-    b = gr__cc_root(c, low);
-  }
-}
-
-/* The same join for the first sampling round, over a forest of single
- * vertices: the two ends' parents, the larger hooked onto the smaller,
- * climbing two levels after a lost race, and reading before the swap. No
- * path is long yet, and halving's writes would land where the hubs are:
- * every neighbour of a hub that was hooked rewrites the hub's parent
- * (1.5 ms this way, 2.1-2.2 ms with gr_cc_link, Kronecker 25, H200). */
-GR_HD void gr_cc_link_first(const gr_cc_ctx *c, gr_svid u, gr_svid v) {
-  gr_svid p1 = gr__cc_parent(c, u), p2 = gr__cc_parent(c, v);
-  while (p1 != p2) {
-    const gr_svid high = p1 > p2 ? p1 : p2, low = p1 > p2 ? p2 : p1;
-    const gr_svid p_high = gr__cc_parent(c, high);
-    /* Already hooked onto low, or hooked now. */
-    if (p_high == low || (p_high == high && gr_atomic_cas_svid(&c->parent[high], high, low))) break;
-    p1 = gr__cc_parent(c, gr__cc_parent(c, high));
-    p2 = gr__cc_parent(c, low);
+  gr_svid x = u, y = v;
+  bool x_first = true, y_first = true;
+  for (;;) {
+    gr_svid px = gr__cc_parent(c, x), py = gr__cc_parent(c, y);
+    if (px == py) return;
+    if (px < py) {
+      const gr_svid t = x, pt = px;
+      const bool ft = x_first;
+      x = y, px = py, x_first = y_first;
+      y = t, py = pt, y_first = ft;
+    }
+    /* px > py: x's side climbs. */
+    if (px == x) {
+      if (gr_atomic_cas_svid(&c->parent[x], x, py)) return;
+      continue;
+    }
+    if (!x_first) {
+      const gr_svid gx = gr__cc_parent(c, px);
+      if (gx != px) gr_store_relaxed_svid(&c->parent[x], gx);
+    }
+    x = px;
+    x_first = false;
   }
 }
 
@@ -175,8 +164,7 @@ GR_HD void gr_cc_link_round(const gr_cc_ctx *c, gr_vid v) {
   if (e >= c->out_offsets[v + 1]) return;
   /* A packed list decodes from the row's start: round r costs r + 1 codes. */
   const gr_vid u = c->packed.bytes ? gr_packed_get(&c->packed, c->out_offsets, v, e) : c->indices[e];
-  if (c->round == 0) gr_cc_link_first(c, (gr_svid)v, (gr_svid)u);
-  else gr_cc_link(c, (gr_svid)v, (gr_svid)u);
+  gr_cc_link(c, (gr_svid)v, (gr_svid)u);
 }
 
 /* For each: pointer jumping until v points at its root. */
