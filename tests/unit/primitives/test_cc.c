@@ -201,6 +201,61 @@ START_TEST(largest_component_vote_takes_the_most_frequent_root) {
 }
 END_TEST
 
+/* gr_cc_link from 8 threads at once over arcs that build what the GPU's
+ * sampling rounds meet: roots hooked in descending order (chains), a hub
+ * that every link starts from, and random arcs over the trees these left,
+ * in rounds as Afforest runs them (no compress between, so paths grow).
+ * Afterwards every parent is at most its child (no cycle, no link above a
+ * child), and two vertices share a root exactly when a serial union-find
+ * over the same arcs joins them. */
+static gr_svid serial_root(gr_svid *p, gr_svid v) {
+  while (p[v] != v) v = p[v] = p[p[v]];
+  return v;
+}
+
+START_TEST(concurrent_links_join_exactly_the_arcs_components) {
+  enum { N = 1 << 16, ARCS = 3 * N };
+  gr_svid *parent = malloc(N * sizeof *parent), *serial = malloc(N * sizeof *serial);
+  gr_vid(*arcs)[2] = malloc(ARCS * sizeof *arcs);
+  ck_assert(parent && serial && arcs);
+  for (int trial = 0; trial < 4; trial++) {
+    uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(trial + 1);
+    for (int k = 0; k < ARCS; k++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      gr_vid u = (gr_vid)(x % N), v = (gr_vid)((x >> 32) % N);
+      if (k < N / 2) u = N - 1 - (gr_vid)k, v = u - 1;   /* a descending chain of single vertices */
+      else if (k < N) v = (gr_vid)(N / 3 + trial);         /* a hub */
+      else if (k < N + N / 4 && trial & 1) v = u / 64 * 64; /* blocks: many small trees, then joined */
+      arcs[k][0] = u;
+      arcs[k][1] = v;
+    }
+    for (gr_vid v = 0; v < N; v++) parent[v] = serial[v] = (gr_svid)v;
+    gr_cc_ctx c;
+    memset(&c, 0, sizeof c);
+    c.parent = parent;
+    const int rounds[] = {0, N / 2, N, ARCS};
+    for (int r = 0; r + 1 < 4; r++) {
+#pragma omp parallel for num_threads(8) schedule(dynamic, 64)
+      for (int k = rounds[r]; k < rounds[r + 1]; k++) gr_cc_link(&c, (gr_svid)arcs[k][0], (gr_svid)arcs[k][1]);
+    }
+    for (int k = 0; k < ARCS; k++) {
+      const gr_svid a = serial_root(serial, (gr_svid)arcs[k][0]), b = serial_root(serial, (gr_svid)arcs[k][1]);
+      if (a != b) serial[a > b ? a : b] = a > b ? b : a;
+    }
+    for (gr_vid v = 0; v < N; v++) {
+      ck_assert_msg(parent[v] <= (gr_svid)v && parent[v] >= 0, "trial %d: parent[%llu] = %lld", trial,
+                    (unsigned long long)v, (long long)parent[v]);
+      /* Roots are each tree's smallest id in both: the same labels. */
+      ck_assert_msg(gr_cc_find(&c, (gr_svid)v) == serial_root(serial, (gr_svid)v), "trial %d: vertex %llu", trial,
+                    (unsigned long long)v);
+    }
+  }
+  free(arcs);
+  free(serial);
+  free(parent);
+}
+END_TEST
+
 /* Runs cc `runs` times on the given parts, the lists packed or not;
  * returns the last run's labels (caller frees) and checks that every run
  * gives the same. */
@@ -603,6 +658,7 @@ int main(void) {
   tcase_add_test(ref, reference_over_threads_equals_a_search);
   tcase_add_test(ref, validator_rejects_each_kind_of_wrong_answer);
   tcase_add_test(ref, largest_component_vote_takes_the_most_frequent_root);
+  tcase_add_test(ref, concurrent_links_join_exactly_the_arcs_components);
   suite_add_tcase(s, ref);
   TCase *one = tcase_create("single_device");
   tcase_set_timeout(one, 300);
