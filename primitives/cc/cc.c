@@ -458,16 +458,34 @@ gr_status gr_cc_finish(gr_result *r) {
   const gr_svid *label = r->values;
   gr_vid *size = NULL;
   GR_CHECK(gr_host_calloc((void **)&size, n ? (size_t)n : 1, sizeof *size, "cc component sizes"));
-  uint64_t components = 0;
-#pragma omp parallel for schedule(static) reduction(+ : components)
+  /* The vertices of the giant component (half or more of a power-law
+   * graph's, all with one label) count in per-thread sums: on one shared
+   * counter the threads' increments serialized (Kronecker 25 on a 16-core
+   * host: 0.7 s a run, a hundred times the run itself). Its label is the
+   * most frequent of evenly spaced samples; every other label's vertices
+   * count in the table, so the figures do not depend on the sample. */
+  gr_svid sample[GR_CC_SAMPLES];
+  int n_sample = 0;
+  for (uint64_t i = 0; n && i < GR_CC_SAMPLES; i++) {
+    const gr_svid l = label[i * (uint64_t)n / GR_CC_SAMPLES];
+    if (l >= 0 && (gr_vid)l < n) sample[n_sample++] = l;
+  }
+  const gr_svid giant = gr_cc_mode(sample, n_sample);
+  uint64_t components = 0, in_giant = 0;
+#pragma omp parallel for schedule(static) reduction(+ : components, in_giant)
   for (gr_vid v = 0; v < n; v++) {
     const gr_svid l = label[v];
     /* A label outside the ids is the validator's to report. */
     if (l < 0 || (gr_vid)l >= n) continue;
     components += (gr_vid)l == v;
+    if (l == giant) {
+      in_giant++;
+    } else {
 #pragma omp atomic
-    size[l]++;
+      size[l]++;
+    }
   }
+  if (giant >= 0) size[giant] = (gr_vid)in_giant;
   gr_vid largest = 0;
 #pragma omp parallel for schedule(static) reduction(max : largest)
   for (gr_vid v = 0; v < n; v++) largest = size[v] > largest ? size[v] : largest;

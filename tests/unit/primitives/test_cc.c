@@ -201,6 +201,56 @@ START_TEST(largest_component_vote_takes_the_most_frequent_root) {
 }
 END_TEST
 
+/* gr_cc_finish over labels it counts in two ways (the sampled giant's in
+ * per-thread sums, every other label in the table), on 4 threads: a giant
+ * label that the samples find, one they miss (a component larger than any
+ * sampled one's, whose vertices lie between the sample points), no giant
+ * at all, and labels outside the ids (skipped); each time the same
+ * components and largest size as a serial count. */
+START_TEST(finish_counts_every_label_whatever_the_sample) {
+  enum { N = 10000, SAMPLES = GR_CC_SAMPLES };
+  gr_svid *label = malloc(N * sizeof *label);
+  gr_vid *size = malloc(N * sizeof *size);
+  bool *sampled = calloc(N, sizeof *sampled);
+  ck_assert_ptr_nonnull(label);
+  ck_assert_ptr_nonnull(size);
+  ck_assert_ptr_nonnull(sampled);
+  for (uint64_t i = 0; i < SAMPLES; i++) sampled[i * N / SAMPLES] = true; /* gr_cc_finish's sample points */
+  const int had = omp_get_max_threads();
+  omp_set_num_threads(4);
+  for (int kind = 0; kind < 3; kind++) {
+    uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(kind + 1);
+    for (int v = 0; v < N; v++) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      const unsigned draw = (unsigned)(x >> 33) % 100;
+      if (kind == 0) label[v] = draw < 70 ? 3 : v; /* a giant of 70 % */
+      else if (kind == 1) label[v] = v % 5 == 4 && !sampled[v] ? 17 : draw < 8 ? 2 : v; /* samples: 2; largest: 17 */
+      else label[v] = v - v % 4; /* components of 4, no giant */
+    }
+    label[N - 1] = -1;
+    label[N - 2] = N;
+    gr_result r = {.n = N, .type = GR_VALUE_SVID, .values = label};
+    ck_assert_int_eq(gr_cc_finish(&r), GR_SUCCESS);
+    memset(size, 0, N * sizeof *size);
+    double components = 0, largest = 0;
+    for (int v = 0; v < N; v++) {
+      if (label[v] < 0 || label[v] >= N) continue;
+      components += label[v] == v;
+      if (++size[label[v]] > largest) largest = size[label[v]];
+    }
+    ck_assert_double_eq(number(&r, "components"), components);
+    ck_assert_double_eq(number(&r, "largest"), largest);
+    /* The case is what it says: label 17 is the largest and no sample's. */
+    if (kind == 1) ck_assert_uint_eq(size[17], (gr_vid)largest);
+    gr_extra_free(&r.extra);
+  }
+  omp_set_num_threads(had);
+  free(sampled);
+  free(label);
+  free(size);
+}
+END_TEST
+
 /* gr_cc_link from 8 threads at once over arcs that build what the GPU's
  * sampling rounds meet: roots hooked in descending order (chains), a hub
  * that every link starts from, and random arcs over the trees these left,
@@ -658,6 +708,7 @@ int main(void) {
   tcase_add_test(ref, reference_over_threads_equals_a_search);
   tcase_add_test(ref, validator_rejects_each_kind_of_wrong_answer);
   tcase_add_test(ref, largest_component_vote_takes_the_most_frequent_root);
+  tcase_add_test(ref, finish_counts_every_label_whatever_the_sample);
   tcase_add_test(ref, concurrent_links_join_exactly_the_arcs_components);
   suite_add_tcase(s, ref);
   TCase *one = tcase_create("single_device");
