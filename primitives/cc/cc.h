@@ -87,13 +87,19 @@ typedef struct gr_cc_ctx {
 } gr_cc_ctx;
 
 GR_HD gr_svid gr__cc_parent(const gr_cc_ctx *c, gr_svid v) { return gr_load_relaxed_svid(&c->parent[v]); }
+/* A parent read in a kernel that links nothing (compress, find): roots
+ * stay roots there, and a parent changes only to an ancestor, so a stale
+ * value leads up the same tree. Cached (gr_load_hint_svid): the giant
+ * tree's root is the word every warp reads. */
+GR_HD gr_svid gr__cc_parent_hint(const gr_cc_ctx *c, gr_svid v) { return gr_load_hint_svid(&c->parent[v]); }
 
-/* The root of v's tree (the smallest id of the tree). */
+/* The root of v's tree (the smallest id of the tree), in a kernel that
+ * links nothing (the vote's samples, the filter). */
 GR_HD gr_svid gr_cc_find(const gr_cc_ctx *c, gr_svid v) {
-  gr_svid p = gr__cc_parent(c, v);
+  gr_svid p = gr__cc_parent_hint(c, v);
   while (p != v) {
     v = p;
-    p = gr__cc_parent(c, v);
+    p = gr__cc_parent_hint(c, v);
   }
   return v;
 }
@@ -169,11 +175,11 @@ GR_HD void gr_cc_link_round(const gr_cc_ctx *c, gr_vid v) {
 
 /* For each: pointer jumping until v points at its root. */
 GR_HD void gr_cc_compress(const gr_cc_ctx *c, gr_vid v) {
-  gr_svid p = gr__cc_parent(c, (gr_svid)v), pp = gr__cc_parent(c, p);
+  gr_svid p = gr__cc_parent_hint(c, (gr_svid)v), pp = gr__cc_parent_hint(c, p);
   while (p != pp) {
     gr_store_relaxed_svid(&c->parent[v], pp);
     p = pp;
-    pp = gr__cc_parent(c, p);
+    pp = gr__cc_parent_hint(c, p);
   }
 }
 
