@@ -216,8 +216,10 @@ START_TEST(finish_counts_every_label_whatever_the_sample) {
   ck_assert_ptr_nonnull(size);
   ck_assert_ptr_nonnull(sampled);
   for (uint64_t i = 0; i < SAMPLES; i++) sampled[i * N / SAMPLES] = true; /* gr_cc_finish's sample points */
+#ifdef _OPENMP
   const int had = omp_get_max_threads();
   omp_set_num_threads(4);
+#endif
   for (int kind = 0; kind < 3; kind++) {
     uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(kind + 1);
     for (int v = 0; v < N; v++) {
@@ -244,7 +246,9 @@ START_TEST(finish_counts_every_label_whatever_the_sample) {
     if (kind == 1) ck_assert_uint_eq(size[17], (gr_vid)largest);
     gr_extra_free(&r.extra);
   }
+#ifdef _OPENMP
   omp_set_num_threads(had);
+#endif
   free(sampled);
   free(label);
   free(size);
