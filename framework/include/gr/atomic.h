@@ -42,8 +42,6 @@ GR_HD uint64_t gr_atomic_add_u64(uint64_t *p, uint64_t v) {
   return atomicAdd((unsigned long long *)p, (unsigned long long)v);
 }
 GR_HD gr_svid gr_load_relaxed_svid(const gr_svid *p) { return *(volatile const gr_svid *)p; }
-/* gr_load_hint_svid, below: a cached load. */
-GR_HD gr_svid gr_load_hint_svid(const gr_svid *p) { return *p; }
 GR_HD void gr_store_relaxed_svid(gr_svid *p, gr_svid v) { *(volatile gr_svid *)p = v; }
 GR_HD uint32_t gr_load_relaxed_u32(const uint32_t *p) { return *(volatile const uint32_t *)p; }
 /* Adds v to *p (sums of many terms, e.g. PageRank's, kept in double). */
@@ -89,14 +87,6 @@ GR_HD uint64_t gr_atomic_add_u64(uint64_t *p, uint64_t v) {
   return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
 }
 GR_HD gr_svid gr_load_relaxed_svid(const gr_svid *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
-/* A read where a stale value will do: the running kernel's threads leave
- * the word alone, or change it only to values its reader may take as well
- * (CC's compress moves a parent only up to an ancestor). On a GPU a cached
- * load: a relaxed load is volatile there, so a word that every warp reads
- * (a giant tree's root) costs one request of every warp to one L2 line,
- * where each SM's L1 serves a cached one. On the host a relaxed load
- * (other threads write the array meanwhile). */
-GR_HD gr_svid gr_load_hint_svid(const gr_svid *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 GR_HD void gr_store_relaxed_svid(gr_svid *p, gr_svid v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
 GR_HD uint32_t gr_load_relaxed_u32(const uint32_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 GR_HD void gr_atomic_add_f64(double *p, double v) {
@@ -111,6 +101,22 @@ GR_HD void gr_atomic_add_f64(double *p, double v) {
 }
 
 #endif
+
+/* A read where a stale value will do: the running kernel's threads leave
+ * the word alone, or change it only to values its reader may take as well
+ * (CC's compress moves a parent only up to an ancestor). On a GPU a cached
+ * load: a relaxed load is volatile there, so a word that every warp reads
+ * (a giant tree's root) costs one request of every warp to one L2 line,
+ * where each SM's L1 serves a cached one (gr_bitmap_test_hint, below, reads
+ * bitmaps so). On the host a relaxed load (other threads write the array
+ * meanwhile). */
+GR_HD gr_svid gr_load_hint_svid(const gr_svid *p) {
+#ifdef __CUDA_ARCH__
+  return *p;
+#else
+  return gr_load_relaxed_svid(p);
+#endif
+}
 
 /* Bitmaps of 32-bit words. */
 GR_HD bool gr_bitmap_test(const uint32_t *bits, gr_vid v) {
