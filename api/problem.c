@@ -143,10 +143,14 @@ gr_status gr_problem_create(gr_problem **out, gr_context *ctx, gr_graph *g, cons
     /* Auto: duplicate-1-hop only under selective exchange (a broadcast
      * sends global ids, so every device keeps a |V|-entry table either
      * way), and there for the primitives whose passes it divides
-     * (gr_primitive.auto_1hop) or where it halves the vertices a device
-     * holds on this partition. */
+     * (gr_primitive.auto_1hop) or, for those whose default is 1-hop, where
+     * it halves the vertices a device holds on this partition. A default
+     * of duplicate-all is kept: the primitive's algorithm needs it (DOBFS
+     * pulls only where every device sees the whole frontier; under 1-hop
+     * it would push every level). */
     if (co->proxy == GR__PROXY_AUTO)
-      p->proxy = p->cmode == GR_COMM_SELECTIVE && (prim->auto_1hop || gr_partition_1hop_pays(p->part))
+      p->proxy = p->cmode == GR_COMM_SELECTIVE &&
+                         (prim->auto_1hop || (prim->proxy == GR_PROXY_1HOP && gr_partition_1hop_pays(p->part)))
                      ? GR_PROXY_1HOP
                      : GR_PROXY_ALL;
     GR_CHECK_GOTO(gr_subgraphs_build(&p->subs, g, p->part, p->proxy, prim->needs_in_edges), st, cleanup);

@@ -919,6 +919,19 @@ START_TEST(proxy_auto_takes_1hop_where_it_divides_the_passes) {
     snprintf(line, sizeof line, "exchange   selective, %s proxies", want[i].proxy);
     ck_assert_msg(strstr(out_text, line) != NULL, "%s: no \"%s\" in\n%s", want[i].prim, line, out_text);
   }
+  /* A mesh cut by METIS into 4: 1-hop halves what a device holds, so BFS
+   * takes it; DOBFS keeps duplicate-all (under 1-hop it could not pull). */
+  static const struct {
+    const char *prim, *proxy;
+  } mesh[] = {{"bfs", "1hop"}, {"dobfs", "all"}};
+  for (size_t i = 0; i < sizeof mesh / sizeof *mesh; i++) {
+    int rc = run_dev(NULL, 4, NULL, "--gen", "grid2d:64x64", "--partitioner", "metis", "--primitive", mesh[i].prim,
+                     "--runs", "1", "--validate", NULL);
+    ck_assert_msg(rc == 0, "%s on a mesh: exit %d\n%s", mesh[i].prim, rc, err_text);
+    char line[64];
+    snprintf(line, sizeof line, "exchange   selective, %s proxies", mesh[i].proxy);
+    ck_assert_msg(strstr(out_text, line) != NULL, "%s on a mesh: no \"%s\" in\n%s", mesh[i].prim, line, out_text);
+  }
 }
 END_TEST
 
