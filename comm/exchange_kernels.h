@@ -202,6 +202,18 @@ typedef struct gr_xk_ops {
 extern const gr_xk_ops gr__xk_ops_cpu;
 #ifdef GR_HAVE_CUDA
 extern const gr_xk_ops gr__xk_ops_cuda;
+
+/* The peer-to-peer transport's moves into one device from several peers
+ * at once: n byte ranges, src[k] in a peer's memory (peer access enabled,
+ * or this GPU's own for a logical device beside it), into dst[k] here. */
+typedef struct gr_xk_peer_copies {
+  const unsigned char *src[GR_COMM_MAX_DEVICES];
+  unsigned char *dst[GR_COMM_MAX_DEVICES];
+  uint64_t bytes[GR_COMM_MAX_DEVICES];
+  int n;
+} gr_xk_peer_copies;
+/* One kernel on the device's compute stream reads every range at once. */
+gr_status gr__xk_peer_copies_cuda(gr_device *dev, const gr_xk_peer_copies *a);
 #endif
 
 #ifdef __cplusplus

@@ -600,7 +600,64 @@ gr_status load_cuda(gr_device *dev, gr_value_type type) {
   return gr_errorf(GR_ERR_INTERNAL, "exchange: unknown value type %d", (int)type);
 }
 
+// Copies from several peers at once (gr__xk_peer_copies_cuda): blockIdx.y
+// picks the range. Words of 16 bytes where both ends are aligned so, of 8
+// where they are (the packages' offsets are multiples of 8), then the tail
+// byte by byte; 4 loads in flight a thread before their stores, as a
+// peer's word is a round trip over its link. Read through the L2 only:
+// nothing here is read twice.
+template <class W>
+__device__ unsigned long long copy_words(const unsigned char *src, unsigned char *dst, unsigned long long n,
+                                         unsigned long long t, unsigned long long stride) {
+  const W *s = (const W *)src;
+  W *d = (W *)dst;
+  const unsigned long long words = n / sizeof(W);
+  unsigned long long i = t;
+  for (; i + 3 * stride < words; i += 4 * stride) {
+    const W w0 = __ldcg(s + i), w1 = __ldcg(s + i + stride), w2 = __ldcg(s + i + 2 * stride),
+            w3 = __ldcg(s + i + 3 * stride);
+    d[i] = w0;
+    d[i + stride] = w1;
+    d[i + 2 * stride] = w2;
+    d[i + 3 * stride] = w3;
+  }
+  for (; i < words; i += stride) d[i] = __ldcg(s + i);
+  return words * sizeof(W);
+}
+
+__global__ void __launch_bounds__(kBlock) peer_copies_kernel(gr_xk_peer_copies a) {
+  const int k = blockIdx.y;
+  const unsigned char *src = a.src[k];
+  unsigned char *dst = a.dst[k];
+  const unsigned long long n = a.bytes[k];
+  const unsigned long long t = blockIdx.x * (unsigned long long)kBlock + threadIdx.x;
+  const unsigned long long stride = (unsigned long long)gridDim.x * kBlock;
+  const uintptr_t ends = (uintptr_t)src | (uintptr_t)dst;
+  unsigned long long done = 0;
+  if ((ends & 15u) == 0)
+    done = copy_words<uint4>(src, dst, n, t, stride);
+  else if ((ends & 7u) == 0)
+    done = copy_words<unsigned long long>(src, dst, n, t, stride);
+  for (unsigned long long i = done + t; i < n; i += stride) dst[i] = __ldcg(src + i);
+}
+
 }  // namespace
+
+extern "C" gr_status gr__xk_peer_copies_cuda(gr_device *dev, const gr_xk_peer_copies *a) {
+  unsigned long long most = 0;
+  for (int k = 0; k < a->n; k++)
+    if (a->bytes[k] > most) most = a->bytes[k];
+  if (!most) return GR_SUCCESS;
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  // Blocks a range: its 16-byte words, 4 a thread, up to about 4 blocks an
+  // SM over all ranges together (an 8-byte range takes twice the sweeps).
+  int sms = gr_device_sm_count(dev);
+  const unsigned cap = (unsigned)(sms > 0 ? sms : 16) * 4u / (unsigned)a->n;
+  const unsigned x = gr_cuda::grid_for((most + 15) / 16, kBlock * 4, cap > 0 ? cap : 1u);
+  peer_copies_kernel<<<dim3(x, (unsigned)a->n), kBlock, 0, s>>>(*a);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  return GR_SUCCESS;
+}
 
 extern "C" const gr_xk_ops gr__xk_ops_cuda = {package_cuda, combine_cuda, load_cuda,   gather_cuda,
                                               scatter_cuda, or_into_cuda, seal_cuda,   compact_cuda,

@@ -2,7 +2,8 @@
 /* The exchange's CUDA kernels against the portable definition (the CPU
  * backend) on the same inputs: package (lists and bitmaps) and combine for
  * every operator and value type, compared as sets; the seal and the
- * compact of routed bitmaps; BFS on 2 and 3 devices mapped onto GPU 0
+ * compact of routed bitmaps; the peer-to-peer transport's copies from
+ * several peers at once; BFS on 2 and 3 devices mapped onto GPU 0
  * (GR_DEVICE_MAP) against one CPU device; DOBFS on devices of GPU 0 one of
  * which runs late behind its host thread (GR_FAULT_SLOW); NCCL refusing
  * devices that share a GPU. Skips (exit 77) where no GPU exists. Runs with CK_NOFORK: CUDA must
@@ -206,6 +207,53 @@ START_TEST(cuda_compact_puts_each_id_of_a_routed_bitmap_in_next_once) { xh_check
 END_TEST
 
 START_TEST(cuda_mark_and_select_take_exactly_the_marked_entries_of_a_list) { xh_check_mark_select(&gr__xk_ops_cuda, gpu); }
+END_TEST
+
+/* The peer-to-peer transport's copies from several peers in one kernel:
+ * ranges of every size class (empty, under a 16-byte word, words and a
+ * tail, large), ends aligned and not, land byte for byte where they are
+ * sent, and nothing around them is written. */
+START_TEST(cuda_peer_copies_move_every_range_exactly) {
+  enum { N = 8 };
+  /* Offsets: 16-byte ends (words of 16), 8-byte ends (words of 8), odd
+   * ones (bytes). */
+  static const uint64_t sizes[N] = {0, 1, 15, 16, 4099, 3 * 65536 + 5, 1u << 21, 70001};
+  static const unsigned src_off[N] = {0, 3, 0, 8, 16, 8, 0, 1};
+  static const unsigned dst_off[N] = {0, 0, 5, 8, 16, 24, 0, 7};
+  const size_t room = ((size_t)1 << 21) + 64, total = (size_t)N * room;
+  unsigned char *host_src = malloc(total), *host_dst = malloc(total), *want = malloc(total);
+  ck_assert(host_src && host_dst && want);
+  for (size_t i = 0; i < total; i++) host_src[i] = (unsigned char)(i * 2654435761u >> 13);
+  void *src = NULL, *dst = NULL;
+  ck_assert_int_eq(gr_device_malloc(gpu, &src, total, "test sources"), GR_SUCCESS);
+  ck_assert_int_eq(gr_device_malloc(gpu, &dst, total, "test targets"), GR_SUCCESS);
+  ck_assert_int_eq(gr_device_copy(gpu, src, host_src, total, GR_COPY_H2D), GR_SUCCESS);
+  ck_assert_int_eq(gr_device_memset(gpu, dst, 0xa5, total), GR_SUCCESS);
+  memset(want, 0xa5, total);
+  gr_xk_peer_copies a;
+  memset(&a, 0, sizeof a);
+  for (int k = 0; k < N; k++) {
+    /* Range k reads the slot of range N-1-k, so that no range is a plain
+     * copy of its own place. */
+    const size_t from = (size_t)(N - 1 - k) * room + src_off[k], to = (size_t)k * room + dst_off[k];
+    a.src[a.n] = (const unsigned char *)src + from;
+    a.dst[a.n] = (unsigned char *)dst + to;
+    a.bytes[a.n] = sizes[k];
+    a.n++;
+    memcpy(want + to, host_src + from, sizes[k]);
+  }
+  ck_assert_int_eq(gr__xk_peer_copies_cuda(gpu, &a), GR_SUCCESS);
+  ck_assert_int_eq(gr_device_copy(gpu, host_dst, dst, total, GR_COPY_D2H), GR_SUCCESS);
+  ck_assert_int_eq(gr_device_sync(gpu), GR_SUCCESS);
+  for (size_t i = 0; i < total; i++)
+    ck_assert_msg(host_dst[i] == want[i], "byte %zu (range %zu, offset %zu): %u, want %u", i, i / room, i % room,
+                  host_dst[i], want[i]);
+  gr_device_free(gpu, src, total);
+  gr_device_free(gpu, dst, total);
+  free(host_src);
+  free(host_dst);
+  free(want);
+}
 END_TEST
 
 START_TEST(cuda_combine_of_bitmaps_equals_cpu) {
@@ -515,6 +563,7 @@ int main(void) {
       {"cuda_combine_skips_settled_vertices_and_settles_what_it_combines",
        cuda_combine_skips_settled_vertices_and_settles_what_it_combines, true},
       {"cuda_combine_of_bitmaps_equals_cpu", cuda_combine_of_bitmaps_equals_cpu, true},
+      {"cuda_peer_copies_move_every_range_exactly", cuda_peer_copies_move_every_range_exactly, true},
       {"cuda_seal_gives_each_routed_bitmap_its_value_and_counts_its_ids",
        cuda_seal_gives_each_routed_bitmap_its_value_and_counts_its_ids, true},
       {"cuda_compact_puts_each_id_of_a_routed_bitmap_in_next_once",
