@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gr/buffer.h"
 #include "gr/device.h"
 #include "gr/util.h"
 #include "op_harness.h"
@@ -347,6 +348,56 @@ START_TEST(cuda_packed_lists_decode_to_the_ids) {
 }
 END_TEST
 
+/* The bitmap pass (a predicate per id into its bit) writes every word of
+ * the bitmap, each bit as the predicate says, and nothing past the last
+ * word: sizes around a word, a warp's group of words and a grid's sweep,
+ * flags random, all set and none. */
+START_TEST(cuda_bitmap_sets_every_bit_as_the_predicate) {
+  const gr_vid sizes[] = {1, 31, 32, 33, 127, 128, 129, 1000, 4096 + 5, 1000003, 9000017};
+  const size_t most = 9000017;
+  const size_t most_words = (most + 31) / 32, guard = 8;
+  uint8_t *flags = malloc(most);
+  uint32_t *bits = malloc((most_words + guard) * sizeof *bits);
+  ck_assert_ptr_nonnull(flags);
+  ck_assert_ptr_nonnull(bits);
+  gr_buffer dflags = {0}, dbits = {0};
+  ck_assert_int_eq(gr_buffer_resize(&dflags, gpu, most, 0, "test flags"), GR_SUCCESS);
+  ck_assert_int_eq(gr_buffer_resize(&dbits, gpu, (most_words + guard) * sizeof *bits, 0, "test bits"), GR_SUCCESS);
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    const gr_vid n = sizes[k];
+    const size_t words = ((size_t)n + 31) / 32;
+    for (int pattern = 0; pattern < 3; pattern++) {
+      for (gr_vid v = 0; v < n; v++)
+        flags[v] = (uint8_t)(pattern == 0 ? gr_rand64(5, n, v) % 3 == 0 : pattern == 1);
+      /* Every word and the guard past them start as a pattern the kernel
+       * never writes (a word's unused high bits are written clear). */
+      for (size_t w = 0; w < words + guard; w++) bits[w] = 0xa5a5a5a5u;
+      ck_assert_int_eq(gr_device_copy(gpu, dflags.ptr, flags, n, GR_COPY_H2D), GR_SUCCESS);
+      ck_assert_int_eq(gr_device_copy(gpu, dbits.ptr, bits, (words + guard) * sizeof *bits, GR_COPY_H2D),
+                       GR_SUCCESS);
+      ck_assert_int_eq(test_bitmap_cuda(gpu, n, dflags.ptr, dbits.ptr), GR_SUCCESS);
+      ck_assert_int_eq(gr_device_copy(gpu, bits, dbits.ptr, (words + guard) * sizeof *bits, GR_COPY_D2H),
+                       GR_SUCCESS);
+      size_t bad = words;
+      for (size_t w = 0; w < words && bad == words; w++) {
+        uint32_t want = 0;
+        for (unsigned b = 0; b < 32 && w * 32 + b < n; b++)
+          if (flags[w * 32 + b]) want |= 1u << b;
+        if (bits[w] != want) bad = w;
+      }
+      ck_assert_msg(bad == words, "n %llu, pattern %d: word %zu is %08x", (unsigned long long)n, pattern, bad,
+                    bad < words ? bits[bad] : 0u);
+      for (size_t w = words; w < words + guard; w++)
+        ck_assert_msg(bits[w] == 0xa5a5a5a5u, "n %llu: word %zu past the bitmap written", (unsigned long long)n, w);
+    }
+  }
+  gr_buffer_release(&dflags);
+  gr_buffer_release(&dbits);
+  free(flags);
+  free(bits);
+}
+END_TEST
+
 /* The walked push (every row of 32 edges or more a thread per 32-edge
  * block) with its warp's blocks copied to shared memory first
  * (walk-stage=on) on blocks too wide for that copy: ids over 2^24 vertices, rows of 32..95 edges, the
@@ -462,6 +513,7 @@ int main(void) {
       {"cuda_packed_lists_decode_to_the_ids", cuda_packed_lists_decode_to_the_ids, 0},
       {"cuda_frontier_conversions_equal_cpu", cuda_frontier_conversions_equal_cpu, 0},
       {"cuda_walk_of_wide_blocks_equals_cpu", cuda_walk_of_wide_blocks_equals_cpu, 0},
+      {"cuda_bitmap_sets_every_bit_as_the_predicate", cuda_bitmap_sets_every_bit_as_the_predicate, 0},
   };
   gr_test_add_cases(s, cases, sizeof cases / sizeof cases[0], setup, teardown, 600);
   /* Calls that fail on purpose (a device that does not exist, an impossible

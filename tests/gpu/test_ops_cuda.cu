@@ -30,6 +30,10 @@ struct Klass {
   test_ctx c;
   __device__ int operator()(gr_vid v) const { return test_klass(&c, v); }
 };
+struct Flagged {
+  const uint8_t *flags;
+  __device__ bool operator()(gr_vid v) const { return flags[v] != 0; }
+};
 struct Mark {
   test_ctx c;
   __device__ void operator()(gr_vid v) const { test_mark(&c, v); }
@@ -124,6 +128,12 @@ extern "C" gr_status test_packed_decode_cuda(gr_device *dev, const gr_csr *g, in
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   decode_kernel<<<96, 128, 0, s>>>(gr_cuda::PackedLists{*g->packed}, g->offsets, g->n, g->m, pattern, out);
   GR_CUDA_CHECK_LAUNCH(dev);
+  return gr_device_sync(dev);
+}
+
+extern "C" gr_status test_bitmap_cuda(gr_device *dev, gr_vid n, const uint8_t *flags, uint32_t *bits) {
+  gr_bitmap_args a = {n, bits};
+  GR_CHECK(gr_cuda::bitmap(dev, &a, Flagged{flags}));
   return gr_device_sync(dev);
 }
 

@@ -72,6 +72,9 @@ extern const test_ops test_ops_cuda;
  * mid-block, 1 a warp per row, 2 four lanes per row with carried ids, 3 a
  * lane per row with carried ids, 4 a thread per row with a cursor. */
 gr_status test_packed_decode_cuda(gr_device *dev, const gr_csr *g, int pattern, gr_vid *out);
+/* gr_cuda::bitmap with the predicate flags[v] != 0 (flags and bits in
+ * device memory), synchronized. */
+gr_status test_bitmap_cuda(gr_device *dev, gr_vid n, const uint8_t *flags, uint32_t *bits);
 #endif
 
 #ifdef __cplusplus
