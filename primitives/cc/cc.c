@@ -138,6 +138,7 @@ static gr_cc_ctx gr__cc_ctx(gr__cc_slice *s, const gr_part *p) {
   c.indices = p->out.indices;
   if (p->out.packed) c.packed = *p->out.packed;
   c.largest = -1;
+  c.hot = s->largest;
   c.samples = s->samples.ptr;
   c.seed = 0x6363u;
   return c;
@@ -343,6 +344,7 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
     if (!s->multi) return GR_SUCCESS;
     /* Local ids renumbered: a root is not the smallest global id of its
      * tree, so the trees' smallest ids are gathered at their roots. */
+    c.hot = s->largest;
     if (p->local_to_global) GR_CHECK(ops->best_of_tree(p->dev, p->ws, &all, &c));
     GR_CHECK(gr__cc_join_largest(s, p));
   } else {

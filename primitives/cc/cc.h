@@ -82,6 +82,8 @@ typedef struct gr_cc_ctx {
   gr_eid round;                   /* sampling round: the neighbour index linked */
   gr_eid skip;                    /* the advance: leading neighbours of each row already linked */
   gr_svid largest;                /* root of the sampled largest component; -1: no skip */
+  gr_svid hot;                    /* several devices: a vertex of the largest tree, whose root's best the GPU
+                                   * lowers once a block (best_of_tree, lower_root); -1: none. A hint only */
   gr_svid *samples;               /* GR_CC_SAMPLES roots */
   uint64_t seed;
 } gr_cc_ctx;

@@ -32,14 +32,45 @@ struct LinkArc {
   gr_cc_ctx c;
   __device__ bool operator()(gr_vid u, gr_vid v, gr_eid e) const { return gr_cc_link_arc(&c, u, v, e); }
 };
-struct BestOfTree {
-  gr_cc_ctx c;
-  __device__ void operator()(gr_vid v) const { gr_cc_best_of_tree(&c, v); }
-};
-struct LowerRoot {
-  gr_cc_ctx c;
-  __device__ void operator()(gr_vid v) const { gr_cc_lower_root(&c, v); }
-};
+
+// best_of_tree and lower_root: best[parent[v]] lowered to v's global id or
+// label, as gr_cc_best_of_tree and gr_cc_lower_root do, except for the
+// largest tree's root (the root of c.hot), whose values each thread keeps
+// the smallest of, and each block lowers it once. Read vertex by vertex,
+// that root's best is one word that half the vertices of a device read
+// (Kronecker 25 on 2 logical devices of an H200: best_of_tree took 239 us
+// over 24 M vertices, against 56 us for the compress over the same
+// vertices).
+template <bool Label>
+__global__ void __launch_bounds__(gr_cuda::kBlock)
+    lower_best_kernel(const gr_vid *__restrict__ in, gr_eid n, gr_cc_ctx c) {
+  __shared__ gr_svid block_least;
+  if (threadIdx.x == 0) block_least = GR_SVID_MAX;
+  const gr_svid hot = c.hot >= 0 ? c.parent[c.hot] : (gr_svid)-1;
+  __syncthreads();
+  gr_svid least = GR_SVID_MAX;
+  for (gr_eid i = blockIdx.x * (gr_eid)gr_cuda::kBlock + threadIdx.x; i < n;
+       i += (gr_eid)gridDim.x * gr_cuda::kBlock) {
+    const gr_vid v = in ? in[i] : (gr_vid)i;
+    const gr_svid r = c.parent[v];
+    const gr_svid x = Label ? c.label[v] : gr_cc_key(&c, v);
+    if (r == hot) least = x < least ? x : least;
+    else gr__cc_lower(&c, r, x);
+  }
+  if (least < GR_SVID_MAX) gr_atomic_min_svid(&block_least, least);
+  __syncthreads();
+  if (threadIdx.x == 0 && block_least < GR_SVID_MAX) gr__cc_lower(&c, hot, block_least);
+}
+
+template <bool Label>
+gr_status lower_best(gr_device *dev, gr_for_each_args *a, const gr_cc_ctx *c) {
+  if (a->n == 0) return GR_SUCCESS;
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  lower_best_kernel<Label><<<gr_cuda::grid_for(a->n, gr_cuda::kBlock, gr_cuda::max_blocks(dev)), gr_cuda::kBlock, 0,
+                             s>>>(a->in, a->n, *c);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  return GR_SUCCESS;
+}
 struct TakeLabel {
   gr_cc_ctx c;
   __device__ int operator()(gr_vid v) const { return gr_cc_take_label(&c, v); }
@@ -69,11 +100,11 @@ gr_status link_arcs_cuda(gr_device *dev, gr_workspace *ws, gr_advance_push_args 
 }
 gr_status best_of_tree_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_cc_ctx *c) {
   (void)ws;
-  return gr_cuda::for_each(dev, a, BestOfTree{*c});
+  return lower_best<false>(dev, a, c);
 }
 gr_status lower_root_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_cc_ctx *c) {
   (void)ws;
-  return gr_cuda::for_each(dev, a, LowerRoot{*c});
+  return lower_best<true>(dev, a, c);
 }
 gr_status take_label_cuda(gr_device *dev, gr_workspace *ws, gr_split_args *a, const gr_cc_ctx *c) {
   return gr_cuda::split(dev, ws, a, TakeLabel{*c});
