@@ -568,11 +568,12 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
        * on their own streams: it must be whole by then. The other
        * packages are, because their pass ends with a read of the counters
        * (a refresh's: gr__direct drains the stream before its barrier);
-       * this one is written by the iterate's kernels after its last read
-       * (dobfs: the finds' bits), so the stream is drained here. Without
-       * it a peer read half-set bits and missed vertices (DOBFS, 4 devices
-       * on 2 GPUs, 1 run in 15 under load). */
-      GR_CHECK(gr_device_sync(dev));
+       * this one is written by the iterate's kernels, so the stream is
+       * drained here unless the iterate says it drained it after its last
+       * write (gr_iter.or_bits_whole). Without it a peer read half-set bits
+       * and missed vertices (DOBFS, 4 devices on 2 GPUs, 1 run in 15 under
+       * load, when a pass after the pull's read set the bits). */
+      if (!s->or_bits_whole) GR_CHECK(gr_device_sync(dev));
     }
     c->recv_capacity[me] = x->recv.capacity;
     return GR_SUCCESS;

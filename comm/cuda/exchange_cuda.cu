@@ -38,6 +38,44 @@ __device__ __forceinline__ unsigned warp_reserve(int key, unsigned *count) {
   return b + (unsigned)__popc(peers & ((1u << lane) - 1u));
 }
 
+// The set bits of a warp's 32 words (one a lane), dealt out 32 at a time:
+// lane l of round r takes the (32 r + l)-th set bit in word order. A lane
+// per word walking its own bits took as many rounds as the warp's fullest
+// word has bits, most lanes idle meanwhile (the routed bitmaps of a big
+// BFS or DOBFS level: a few bits a word, up to a dozen in some). Every lane
+// of the warp calls the constructor and next() alike.
+struct WarpBits {
+  uint32_t word;
+  unsigned before;  // set bits in the lower lanes' words
+  unsigned total;   // ... in all 32
+  __device__ __forceinline__ explicit WarpBits(uint32_t w) : word(w) {
+    const int lane = threadIdx.x & 31;
+    const unsigned cnt = (unsigned)__popc(w);
+    unsigned incl = cnt;
+    for (int o = 1; o < 32; o <<= 1) {
+      const unsigned y = __shfl_up_sync(gr_cuda::kFullMask, incl, o);
+      if (lane >= o) incl += y;
+    }
+    total = __shfl_sync(gr_cuda::kFullMask, incl, 31);
+    before = incl - cnt;
+  }
+  // The j-th set bit (j < total; any j for lanes with nothing to take, whose
+  // answer is unused): the lane whose word holds it and the bit's index.
+  __device__ __forceinline__ void nth(unsigned j, int *src, int *bit) const {
+    // The last lane whose count before it is at most j: its word holds bit
+    // j (a lane with an empty word has the next lane's count before it).
+    int lo = 0;
+    for (int step = 16; step; step >>= 1) {
+      const unsigned b = __shfl_sync(gr_cuda::kFullMask, before, lo + step);
+      if (b <= j) lo += step;
+    }
+    const uint32_t w = __shfl_sync(gr_cuda::kFullMask, word, lo);
+    const unsigned b = __shfl_sync(gr_cuda::kFullMask, before, lo);
+    *src = lo;
+    *bit = (int)__fns(w, 0, (int)(j - b) + 1);
+  }
+};
+
 __device__ __forceinline__ void write_record(unsigned char *rec, const gr_xk_layout &l, const gr_payload &pay,
                                              gr_vid id, gr_vid v) {
   *(gr_vid *)rec = id;
@@ -300,9 +338,9 @@ __global__ void __launch_bounds__(kBlock) combine_list_kernel(gr_xk_combine_args
   q.finish(&a.counters[GR_XK_NEXT_EDGES]);
 }
 
-// A thread per word of the bitmap; the lanes of a warp walk their words'
-// bits together (as many rounds as the busiest lane needs), so the staging
-// queue's warp-level calls always have every lane.
+// A thread per word of the bitmap; a warp deals its words' bits out to its
+// lanes (WarpBits), so the staging queue's warp-level calls always have
+// every lane.
 template <class T>
 __global__ void __launch_bounds__(kBlock) combine_bits_kernel(gr_xk_combine_args a) {
   __shared__ Queue::Storage qs;
@@ -321,12 +359,16 @@ __global__ void __launch_bounds__(kBlock) combine_bits_kernel(gr_xk_combine_args
       a.settled[w] = done | word;
       word &= ~done;
     }
-    while (__any_sync(gr_cuda::kFullMask, word != 0)) {
+    const WarpBits wb(word);
+    const gr_eid first = w - (gr_eid)(threadIdx.x & 31);  // the warp's first word
+    for (unsigned r = 0; r < wb.total; r += 32) {
+      const unsigned j = r + (threadIdx.x & 31);
+      int src = 0, bit = 0;
+      wb.nth(j, &src, &bit);
       bool emit = false;
       gr_vid v = 0;
-      if (word) {
-        v = (gr_vid)(w * 32 + (gr_eid)(__ffs(word) - 1));
-        word &= word - 1;
+      if (j < wb.total) {
+        v = (gr_vid)((first + (gr_eid)src) * 32 + (gr_eid)bit);
         if (a.g2l) v = a.g2l[v];
         if (v != GR_NO_VERTEX) emit = combine_one<T>(a, v, a.msg, nullptr, a.g2l ? a.settled : nullptr);
       }
@@ -449,8 +491,8 @@ gr_status seal_cuda(gr_device *dev, uint32_t *msg, uint64_t words, uint64_t valu
 }
 
 // This device's routed bitmap becomes the next frontier: a thread per word,
-// the warp's ids placed by an exclusive scan of its popcounts after one
-// reservation per warp.
+// one reservation per warp, the warp's bits dealt out to its lanes in word
+// order (WarpBits), the j-th to the reservation's j-th slot.
 __global__ void __launch_bounds__(kBlock) compact_kernel(const uint32_t *words, unsigned long long n_words,
                                                          const uint8_t *owner, int me, gr_vid *next,
                                                          unsigned long long capacity, const gr_eid *deg,
@@ -466,19 +508,20 @@ __global__ void __launch_bounds__(kBlock) compact_kernel(const uint32_t *words, 
     if (owner)
       for (uint32_t m = w; m; m &= m - 1u)
         if (owner[k * 32ull + (unsigned long long)(__ffs((int)m) - 1)] != me) w &= ~(m & (0u - m));
-    const unsigned cnt = (unsigned)__popc(w);
-    unsigned incl = cnt;
-    for (int o = 1; o < 32; o <<= 1) {
-      const unsigned y = __shfl_up_sync(gr_cuda::kFullMask, incl, o);
-      if (lane >= o) incl += y;
-    }
-    const unsigned total = __shfl_sync(gr_cuda::kFullMask, incl, 31);
+    // The warp's bits dealt out to its lanes: the j-th goes to base + j, so
+    // the writes are in order and every lane reads a degree each round.
+    const WarpBits wb(w);
     unsigned long long base = 0;
-    if (lane == 31 && total) base = atomicAdd(&counters[GR_XK_NEXT], (unsigned long long)total);
+    if (lane == 31 && wb.total) base = atomicAdd(&counters[GR_XK_NEXT], (unsigned long long)wb.total);
     base = __shfl_sync(gr_cuda::kFullMask, base, 31);
-    unsigned long long pos = base + (incl - cnt);
-    for (; w; w &= w - 1u, pos++) {
-      const gr_vid v = (gr_vid)(k * 32ull + (unsigned long long)(__ffs((int)w) - 1));
+    const unsigned long long first = k - (unsigned long long)lane;  // the warp's first word
+    for (unsigned r = 0; r < wb.total; r += 32) {
+      const unsigned j = r + (unsigned)lane;
+      int src = 0, bit = 0;
+      wb.nth(j, &src, &bit);
+      if (j >= wb.total) continue;
+      const gr_vid v = (gr_vid)((first + (unsigned long long)src) * 32ull + (unsigned long long)bit);
+      const unsigned long long pos = base + j;
       if (pos < capacity) next[pos] = v;
       if (deg) {
         const unsigned long long d = deg[v + 1] - deg[v];

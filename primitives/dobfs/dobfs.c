@@ -222,7 +222,12 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
    * devices so that the exchange takes them as the next frontier as they
    * are. */
   pa.next_offsets = p->out.offsets;
-  GR_CHECK(gr__bfs_ops(p->dev)->pull(p->dev, p->ws, &pa, c));
+  /* Between devices the pull sets its finds' bits itself, and they are
+   * whole once it has read its counters (a pull over no candidate reads
+   * none: the exchange then drains the stream). */
+  gr_bfs_ctx pc = *c;
+  if (s->or_bits) pc.found = s->found.ptr;
+  GR_CHECK(gr__bfs_ops(p->dev)->pull(p->dev, p->ws, &pa, &pc));
   s->cur = next;
   s->n_cand = pa.n_remaining;
   it->out->size = pa.n_out;
@@ -232,8 +237,8 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
   it->out_max_degree = pa.out_max_degree;
   if (s->or_bits) {
     /* Every device pulls in the same levels, so every one or's. */
-    GR_CHECK(gr_bitmap_set_ids(p->dev, pa.out, pa.n_out, s->found.ptr));
     it->or_bits = s->found.ptr;
+    it->or_bits_whole = pa.n_candidates > 0;
     it->or_union = s->uni.ptr;
     it->or_words = words;
     s->or_next = true;

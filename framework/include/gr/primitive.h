@@ -329,6 +329,10 @@ typedef struct gr_iter {
   const uint32_t *or_bits;
   uint32_t *or_union;
   uint64_t or_words;
+  /* To set, optional, with or_bits: the iterate drained its stream after
+   * its last write to or_bits (DOBFS: its pull set the bits and then read
+   * its counters), so the exchange publishes them without draining it. */
+  bool or_bits_whole;
   /* To set, optional, under selective exchange with duplicate-all proxies
    * (global ids): this iteration's output goes to every peer, as under
    * the broadcast exchange, so that every device learns every vertex found
