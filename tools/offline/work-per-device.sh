@@ -10,7 +10,8 @@
 #   tools/offline/work-per-device.sh OUT_DIR [GRAPH]      (GRAPH default kron:25:16)
 # Environment: DEVICES (default 1,2,4), RUNS (sources per case, default 4),
 # PRIMS (a comma list, default every primitive of strong-kron25.json),
-# VALIDATE (first or none, default first), EXTRA (more gr_run arguments),
+# VALIDATE (first or none, default first), PARTS (partitioners, a comma list,
+# default the config's: random), EXTRA (more gr_run arguments),
 # DEVICE_MAP (default 0,0,0,0,0,0,0,0), BUILD_DIR (default build-gpu).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -22,10 +23,12 @@ GR_TESTS=none GR_TARGETS="gr_run gr_gen" BENCH_GRAPHS=none LOG_DIR="$build/logs"
   bash "$top/tools/offline/gpu-node.sh" || exit 1
 prims=()
 [ -n "${PRIMS:-}" ] && prims=(--primitives "$PRIMS")
+parts=()
+[ -n "${PARTS:-}" ] && parts=(--partitioners "$PARTS")
 validate=()
 [ "${VALIDATE:-first}" = none ] && validate=(--no-validate)
 PYTHONUNBUFFERED=1 python3 "$top/tools/gr_scale.py" "$top/configs/scaling/strong-kron25.json" --graph "$graph" \
-  --transports p2p "${prims[@]}" --gr-run "$build/tools/gr_run" --out-dir "$out/scale" \
+  --transports p2p "${prims[@]}" "${parts[@]}" --gr-run "$build/tools/gr_run" --out-dir "$out/scale" \
   --graph-dir "$build/graphs" --device-map "${DEVICE_MAP:-0,0,0,0,0,0,0,0}" --devices "${DEVICES:-1,2,4}" \
   --runs "${RUNS:-4}" --turns "${validate[@]}" "--extra=${EXTRA:-}" 2>&1 | tee "$out/work-per-device.txt"
 rc=${PIPESTATUS[0]}
