@@ -43,7 +43,7 @@ __device__ __forceinline__ unsigned warp_reserve(int key, unsigned *count) {
 // per word walking its own bits took as many rounds as the warp's fullest
 // word has bits, most lanes idle meanwhile (the routed bitmaps of a big
 // BFS or DOBFS level: a few bits a word, up to a dozen in some). Every lane
-// of the warp calls the constructor and next() alike.
+// of the warp calls the constructor and nth() alike.
 struct WarpBits {
   uint32_t word;
   unsigned before;  // set bits in the lower lanes' words
