@@ -17,7 +17,8 @@ typedef struct gr__cc_slice {
   gr_buffer parent;  /* the forest (one device: also the labels) */
   gr_buffer label;   /* several devices: labels (global ids), the payload */
   gr_buffer best;    /* several devices: per local root, its tree's smallest label */
-  gr_buffer rest;    /* vertices whose remaining arcs need linking */
+  gr_buffer rest;    /* vertices whose remaining arcs need linking: owned ones only (rows are the owned
+                      * vertices'), so room for the owned */
   gr_buffer samples; /* roots of the sampled vertices */
   gr_buffer owners;  /* duplicate-all between devices: the owner table */
   const uint8_t *owner_table;
@@ -100,7 +101,12 @@ static gr_status cc_init(void **slice, gr_part *p) {
     s->round_arcs += d < GR_CC_ROUNDS ? d : GR_CC_ROUNDS;
   }
   GR_CHECK_GOTO(gr_buffer_resize(&s->parent, p->dev, slots * sizeof(gr_svid), 0, "cc forest"), st, fail);
-  GR_CHECK_GOTO(gr_buffer_resize(&s->rest, p->dev, slots * sizeof(gr_vid), 0, "cc vertices to link"), st, fail);
+  /* rest holds owned vertices only (the filter's, which have rows, and the
+   * takes' owned labels that changed): a device of 4 on Kronecker 21 holds
+   * 2.2 local vertices per owned one. */
+  const size_t owned_slots = p->sub->n_owned ? (size_t)p->sub->n_owned : 1;
+  GR_CHECK_GOTO(gr_buffer_resize(&s->rest, p->dev, owned_slots * sizeof(gr_vid), 0, "cc vertices to link"), st,
+                fail);
   if (s->multi) {
     GR_CHECK_GOTO(gr_buffer_resize(&s->label, p->dev, slots * sizeof(gr_svid), 0, "cc labels"), st, fail);
     GR_CHECK_GOTO(gr_buffer_resize(&s->best, p->dev, slots * sizeof(gr_svid), 0, "cc labels of roots"), st, fail);
@@ -163,7 +169,7 @@ static gr_status gr__cc_rest(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ctx
   memset(&f, 0, sizeof f);
   f.n_in = n;
   f.out = s->rest.ptr;
-  f.out_capacity = n;
+  f.out_capacity = p->sub->n_owned;
   GR_CHECK(ops->needs_rest(p->dev, p->ws, &f, c));
   if (f.n_out) {
     gr_advance_push_args a;
@@ -308,7 +314,7 @@ static gr_status gr__cc_take(gr__cc_slice *s, gr_part *p, gr_iter *it, const gr_
   sp.out[0] = gr_frontier_items(it->out) + *copies;
   sp.out_capacity[0] = gr_frontier_capacity(it->out) - *copies;
   sp.out[1] = (gr_vid *)s->rest.ptr + *owned;
-  sp.out_capacity[1] = p->sub->n_local - *owned;
+  sp.out_capacity[1] = p->sub->n_owned - *owned;
   GR_CHECK(gr__cc_ops(p->dev)->take_label(p->dev, p->ws, &sp, c));
   *copies += sp.n_out[0];
   *owned += sp.n_out[1];
