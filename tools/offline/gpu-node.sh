@@ -8,7 +8,10 @@
 # Environment: BUILD_DIR (default build-gpu), CUDA_ARCH (default 90),
 # BENCH_GRAPHS (generator specs or graph files, default "kron:20:16 uniform:20:16
 # grid2d:1024x1024"; "none" skips the benchmark), BENCH_RUNS (sources per graph, default 8), GR_CMAKE_ARGS,
-# GR_TESTS (a ctest -R pattern: only those tests; "none" skips them),
+# GR_TESTS (a ctest -R pattern: only those tests; "none" skips them; the
+# default and any pattern that matches test_gr_run_multi_gpu run the whole
+# GPU e2e matrix, which had not ended after 8 minutes on one H200: spread
+# it over commands with multi-gpu-tests.sh),
 # GR_TARGETS (build only these targets, e.g. "gr_run gr_gen").
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
