@@ -216,6 +216,7 @@ static gr_status gr__cc_local(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ct
     c->largest = gr_cc_mode(s->host_samples, GR_CC_SAMPLES);
   }
   s->largest = c->largest;
+  c->hot = c->largest;
   return gr__cc_rest(s, p, it, c);
 }
 
@@ -350,7 +351,6 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
     if (!s->multi) return GR_SUCCESS;
     /* Local ids renumbered: a root is not the smallest global id of its
      * tree, so the trees' smallest ids are gathered at their roots. */
-    c.hot = s->largest;
     if (p->local_to_global) GR_CHECK(ops->best_of_tree(p->dev, p->ws, &all, &c));
     GR_CHECK(gr__cc_join_largest(s, p));
   } else {
