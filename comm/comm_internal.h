@@ -40,6 +40,10 @@ typedef struct gr__xfer {
   /* Set by a transport once this device's part of the exchange is enqueued
    * (a device that failed before that has nothing of it to wait for). */
   bool posted;
+  /* Set by the exchange before the move: peer j's package is read where it
+   * lies by this device's combine (gr__transport_ops.reads_in_place), so
+   * the move leaves it. */
+  bool in_place[GR_COMM_MAX_DEVICES];
 } gr__xfer;
 
 typedef struct gr__transport_ops {
@@ -60,10 +64,15 @@ typedef struct gr__transport_ops {
    * every device takes part): NCCL makes its connections at the first.
    * `scratch`: 8 bytes of device memory per device. NULL: nothing. */
   gr_status (*prepare)(gr_comm *c, gr__xfer *x, void *scratch);
+  /* Whether device me's kernels may read a package of `bytes` in device
+   * j's memory where it lies, instead of moving it first: host memory,
+   * or a peer whose memory this GPU reads directly, for packages small
+   * enough that the read costs less than a copy's start. NULL: never. */
+  bool (*reads_in_place)(const gr_comm *c, int me, int j, uint64_t bytes);
 } gr__transport_ops;
 
 /* Receive layout shared by the transports: peers' packages one after
- * another, in peer order, in x->recv. */
+ * another, in peer order, in x->recv (those read in place take no room). */
 gr_status gr__transport_reserve_packed(gr_comm *c, gr__xfer *x);
 
 extern const gr__transport_ops gr__transport_host;

@@ -154,13 +154,21 @@ typedef struct gr__xlocal {
   gr_buffer g2l;         /* global-to-local ids (1-hop, broadcast) */
   const gr_vid *convert_d;
   const gr_vid *g2l_d;
-  gr_buffer cull;        /* vertices already in the next frontier */
+  /* The vertices already in the next frontier: a bitmap of cull_bytes
+   * behind the counters, in their buffer, so that one memset clears both
+   * (one stream operation less each level). */
+  uint32_t *cull;
+  size_t cull_bytes;
   gr_buffer list[GR_COMM_MAX_DEVICES];
   gr_buffer bits[GR_COMM_MAX_DEVICES];
   gr_vid universe[GR_COMM_MAX_DEVICES]; /* id space of message j's bitmap */
   gr_buffer recv;
-  gr_buffer counters;
+  gr_buffer counters; /* the counters (GR__CTR_BYTES), then the culling bitmap */
   unsigned long long *hc; /* pinned host mirror of the counters */
+  /* The package set the counters in hc only (an output kept as the next
+   * frontier): the receive uploads them, and clears the culling bitmap,
+   * before the first combine that adds to the next frontier, if any. */
+  bool counters_on_host;
   gr_device_marks *marks; /* around the moves and the combines */
   /* GR_FAULT_TRANSPORT=DEVICE:K[:MS]: this device's K-th transfer fails
    * (read once at attach; <0 off), after MS milliseconds. */
@@ -230,10 +238,13 @@ static gr_status gr__upload(gr_buffer *b, gr_device *dev, const void *host, size
   return gr_device_copy(dev, b->ptr, host, bytes, GR_COPY_H2D);
 }
 
+/* The counters' room before the culling bitmap in their buffer. */
+#define GR__CTR_BYTES(n) (((size_t)gr_xk_counters(n) * sizeof(unsigned long long) + 255) & ~(size_t)255)
+
 static void gr__detach(void *local, gr_part *p) {
   gr__xlocal *x = local;
   if (!x) return;
-  gr_buffer *bufs[] = {&x->owner, &x->convert, &x->g2l, &x->cull, &x->recv, &x->counters, &x->bsend, &x->brecv,
+  gr_buffer *bufs[] = {&x->owner, &x->convert, &x->g2l, &x->recv, &x->counters, &x->bsend, &x->brecv,
                        &x->bowned, &x->rsend, &x->route, &x->rmark, &x->rids, &x->rwritten};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) gr_buffer_release(bufs[i]);
   for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
@@ -360,12 +371,12 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
     }
   }
   c->n_owned[x->me] = sub->n_owned;
-  GR_CHECK_GOTO(gr_buffer_resize(&x->cull, p->dev, gr_bitmap_words(sub->n_local) * sizeof(uint32_t), 0,
-                                 "exchange culling bitmap"),
-                st, fail);
   const size_t nctr = (size_t)gr_xk_counters(x->n);
-  GR_CHECK_GOTO(gr_buffer_resize(&x->counters, p->dev, nctr * sizeof(unsigned long long), 0, "exchange counters"),
+  x->cull_bytes = gr_bitmap_words(sub->n_local) * sizeof(uint32_t);
+  GR_CHECK_GOTO(gr_buffer_resize(&x->counters, p->dev, GR__CTR_BYTES(x->n) + x->cull_bytes, 0,
+                                 "exchange counters and culling bitmap"),
                 st, fail);
+  x->cull = (uint32_t *)((unsigned char *)x->counters.ptr + GR__CTR_BYTES(x->n));
   GR_CHECK_GOTO(gr_device_host_alloc(p->dev, (void **)&x->hc, nctr * sizeof(unsigned long long),
                                      "exchange counters"),
                 st, fail);
@@ -421,14 +432,15 @@ static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step 
   uint32_t *base = x->route.ptr;
   const uint32_t *mine = base + (uint64_t)own * x->route_stride + 2;
   const size_t mb = (size_t)x->route_words[own] * sizeof(uint32_t);
-  if (mb > x->cull.size)
+  if (mb > x->cull_bytes)
     return gr_errorf(GR_ERR_INTERNAL, "exchange package: a routed bitmap of %zu bytes for %zu local ones", mb,
-                     x->cull.size);
+                     x->cull_bytes);
   const int nctr = gr_xk_counters(n);
   unsigned long long *ctr = x->counters.ptr;
-  GR_CHECK(gr_device_memset(dev, ctr, 0, (size_t)nctr * sizeof(unsigned long long)));
-  if (mb) GR_CHECK(gr_device_copy(dev, x->cull.ptr, mine, mb, GR_COPY_D2D));
-  if (x->cull.size > mb) GR_CHECK(gr_device_memset(dev, (unsigned char *)x->cull.ptr + mb, 0, x->cull.size - mb));
+  /* The counters and the culling bitmap cleared at once, then this
+   * device's bitmap over the bitmap's front. */
+  GR_CHECK(gr_device_memset(dev, ctr, 0, GR__CTR_BYTES(n) + x->cull_bytes));
+  if (mb) GR_CHECK(gr_device_copy(dev, x->cull, mine, mb, GR_COPY_D2D));
   GR_CHECK(x->k->compact(dev, mine, x->route_words[own], x->route_one ? x->owner.ptr : NULL, me,
                          gr_frontier_items(s->next), gr_frontier_capacity(s->next), p->out.offsets, ctr));
   for (int j = 0; j < n; j++) {
@@ -521,6 +533,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
     const gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0, false};
     c->pkg[me][j] = z;
   }
+  x->counters_on_host = false;
   /* Only owned vertices join the next frontier. */
   const gr_eid own = p->sub->n_owned ? p->sub->n_owned : 1;
   if (gr_frontier_capacity(s->next) < own) GR_CHECK(gr_frontier_reserve(s->next, dev, own, 0, &p->mem));
@@ -549,8 +562,10 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
     x->hc[GR_XK_NEXT] = n_out;
     x->hc[GR_XK_NEXT_EDGES] = s->out_edges;
     x->hc[GR_XK_NEXT_MAXDEG] = s->out_max_degree;
-    GR_CHECK(gr_device_copy(dev, x->counters.ptr, x->hc, (size_t)nctr * sizeof(unsigned long long), GR_COPY_H2D));
-    GR_CHECK(gr_device_memset(dev, x->cull.ptr, 0, x->cull.size));
+    /* Uploaded (with the culling bitmap cleared) only if a peer's message
+     * is combined into the next frontier: DOBFS's pulls between devices
+     * receive or'ed bitmaps alone, and skip both. */
+    x->counters_on_host = true;
     s->next->size = n_out;
     if (s->or_bits && s->or_words) {
       /* The bitmap goes to every peer as it is; the union starts as this
@@ -591,7 +606,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   a.layout = x->layout;
   a.next = gr_frontier_items(s->next);
   a.next_capacity = gr_frontier_capacity(s->next);
-  a.cull = x->cull.ptr;
+  a.cull = x->cull;
   a.deg = p->out.offsets;
   a.counters = x->counters.ptr;
   /* Which forms each message takes: a list always; a bitmap beside it when
@@ -633,10 +648,8 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
       if (with_bits[j] && a.list_capacity[j] > want) a.list_capacity[j] = want;
     }
   }
-  const int nctr = gr_xk_counters(n);
   for (int attempt = 0;; attempt++) {
-    GR_CHECK(gr_device_memset(dev, x->counters.ptr, 0, (size_t)nctr * sizeof(unsigned long long)));
-    GR_CHECK(gr_device_memset(dev, x->cull.ptr, 0, x->cull.size));
+    GR_CHECK(gr_device_memset(dev, x->counters.ptr, 0, GR__CTR_BYTES(n) + x->cull_bytes));
     for (int j = 0; j < n_msg; j++)
       if (a.bits[j]) GR_CHECK(gr_device_memset(dev, a.bits[j], 0, (size_t)gr_xk_bitmap_bytes(x->universe[j])));
     GR_CHECK(x->k->package(dev, &a));
@@ -784,6 +797,12 @@ static gr_status gr__receive(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   gr_device *dev = p->dev;
   const int n = x->n, me = x->me;
   bool any = false;
+  /* Which packages the combines read where they lie (the move leaves
+   * them). */
+  for (int j = 0; j < n; j++) {
+    const gr__pkg *m = &c->pkg[j][me];
+    t->in_place[j] = j != me && m->copy && c->tops->reads_in_place && c->tops->reads_in_place(c, me, j, m->copy);
+  }
   gr_status st = gr__enqueue(x, p, s, t, &any);
   if (st < 0) {
     /* Copies may be queued that read peers' buffers (freed once every
@@ -797,12 +816,21 @@ static gr_status gr__receive(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   }
   if (c->tops->wait) GR_CHECK(c->tops->wait(c, t));
   /* Nothing arrived (no copy into this device, no combine): the counters
-   * are the package's, read already, and no copy of this device's reads a
-   * peer's buffer, so there is nothing to wait for before the barrier (a
-   * collective transport's wait above covers what it sent). */
+   * are the package's, read already, and no copy or kernel of this
+   * device's reads a peer's buffer, so there is nothing to wait for before
+   * the barrier (a collective transport's wait above covers what it sent).
+   * A package read in place is read until this read returns: its sender
+   * writes it again only past the iteration's last barrier. */
   bool copied = false;
   for (int j = 0; j < n; j++) copied = copied || (j != me && c->pkg[j][me].copy);
-  if (any || copied || c->tops->wait) GR_CHECK(gr__read_counters(x, dev, gr_xk_counters(n)));
+  if (x->counters_on_host) {
+    /* No combine ran: the counters are the package's, in hc already; a
+     * copy or an in-place read still ends before the barrier. */
+    x->counters_on_host = false;
+    if (copied && !c->tops->wait) GR_CHECK(gr_device_sync(dev));
+  } else if (any || copied || c->tops->wait) {
+    GR_CHECK(gr__read_counters(x, dev, gr_xk_counters(n)));
+  }
   s->stats->transfer_ms += gr_device_marks_ms(x->marks, 0, 1);
   if (any) {
     for (int j = 0; j < n; j++) {
@@ -821,6 +849,11 @@ static gr_status gr__receive(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   s->next_edges = (gr_eid)x->hc[GR_XK_NEXT_EDGES];
   s->next_max_degree = (gr_eid)x->hc[GR_XK_NEXT_MAXDEG];
   return GR_SUCCESS;
+}
+
+/* Where peer j's package is read: where it lies, or where the move put it. */
+static const unsigned char *gr__arrived(const gr__xfer *t, const gr__pkg *m, int j) {
+  return t->in_place[j] ? m->ptr : (const unsigned char *)t->recv->ptr + t->recv_offset[j];
 }
 
 /* The moves, then the combines (pass 1 over every message, pass 2 for the
@@ -843,7 +876,7 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   a.op = gr__step_op(x, s);
   a.guard = s->guard;
   a.stamp = s->stamp;
-  a.cull = x->cull.ptr;
+  a.cull = x->cull;
   a.settled = s->settled;
   a.settle_copies_bare = s->settle_copies_bare;
   a.next = gr_frontier_items(s->next);
@@ -862,14 +895,18 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
         if (!s->or_union || m->items != s->or_words)
           return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent a bitmap of %llu words to or into %llu here", j,
                            (unsigned long long)m->items, (unsigned long long)(s->or_union ? s->or_words : 0));
-        GR_CHECK(x->k->or_into(dev, s->or_union, (const uint32_t *)((const unsigned char *)t->recv->ptr +
-                                                                     t->recv_offset[j]),
-                               m->items));
+        GR_CHECK(x->k->or_into(dev, s->or_union, (const uint32_t *)gr__arrived(t, m, j), m->items));
         continue;
       }
       if (s->guard && m->format != GR_XK_LIST)
         return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent a bitmap to a guarded combine", j);
-      a.msg = (const unsigned char *)t->recv->ptr + t->recv_offset[j];
+      if (x->counters_on_host) {
+        GR_CHECK(gr_device_copy(dev, x->counters.ptr, x->hc, (size_t)gr_xk_counters(n) * sizeof(unsigned long long),
+                                GR_COPY_H2D));
+        GR_CHECK(gr_device_memset(dev, x->cull, 0, x->cull_bytes));
+        x->counters_on_host = false;
+      }
+      a.msg = gr__arrived(t, m, j);
       a.format = m->format;
       a.count = m->items;
       a.universe = m->universe;
@@ -1291,7 +1328,7 @@ static gr_status gr__prepare(void *local, gr_part *p, gr_sync *sync) {
   if (!x->c->tops->prepare) return GR_SUCCESS;
   /* The scratch below is sent as it is (its bytes do not matter), and NCCL
    * reads messages in 16-byte pieces: zeroed, none of them is read unset. */
-  GR_CHECK(gr_device_memset(p->dev, x->counters.ptr, 0, x->counters.size));
+  GR_CHECK(gr_device_memset(p->dev, x->counters.ptr, 0, GR__CTR_BYTES(x->n)));
   gr__xfer t;
   gr__xfer_init(x, p, sync, &t);
   /* The counters are free between exchanges and hold 8 bytes per device. */

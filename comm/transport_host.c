@@ -9,7 +9,7 @@ gr_status gr__transport_reserve_packed(gr_comm *c, gr__xfer *x) {
   uint64_t total = 0;
   for (int j = 0; j < x->n; j++) {
     x->recv_offset[j] = total;
-    if (j != x->me) total += c->pkg[j][x->me].bytes;
+    if (j != x->me && !x->in_place[j]) total += c->pkg[j][x->me].bytes;
   }
   if (total > x->recv->capacity)
     GR_CHECK(gr_buffer_reserve(x->recv, x->dev, total, 0, x->mem, 0, "exchange receive buffer"));
@@ -21,10 +21,17 @@ static gr_status gr__host_move(gr_comm *c, gr__xfer *x) {
   for (int j = 0; j < x->n; j++) {
     if (j == x->me) continue;
     const gr__pkg *m = &c->pkg[j][x->me];
-    if (m->copy) memcpy((unsigned char *)x->recv->ptr + x->recv_offset[j], m->ptr, m->copy);
+    if (m->copy && !x->in_place[j]) memcpy((unsigned char *)x->recv->ptr + x->recv_offset[j], m->ptr, m->copy);
     x->moved_to[j] = c->pkg[x->me][j].copy;
   }
   return GR_SUCCESS;
 }
 
-const gr__transport_ops gr__transport_host = {"host", NULL, NULL, NULL, gr__host_move, NULL, NULL};
+/* CPU devices share the host's memory: a combine reads every package
+ * where its sender wrote it. */
+static bool gr__host_in_place(const gr_comm *c, int me, int j, uint64_t bytes) {
+  (void)c, (void)me, (void)j, (void)bytes;
+  return true;
+}
+
+const gr__transport_ops gr__transport_host = {"host", NULL, NULL, NULL, gr__host_move, NULL, NULL, gr__host_in_place};

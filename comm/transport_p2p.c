@@ -81,7 +81,7 @@ static gr_status gr__p2p_move(gr_comm *c, gr__xfer *x) {
     if (j == x->me) continue;
     x->moved_to[j] = c->pkg[x->me][j].copy;
     const gr__pkg *m = &c->pkg[j][x->me];
-    if (!m->copy) continue;
+    if (!m->copy || x->in_place[j]) continue;
     gr__device_activity_copy();
     unsigned char *to = (unsigned char *)x->recv->ptr + x->recv_offset[j];
     if (sh->direct[x->me][j] && m->copy <= GR__P2P_KERNEL_MAX_BYTES) {
@@ -104,5 +104,14 @@ static gr_status gr__p2p_move(gr_comm *c, gr__xfer *x) {
   return GR_SUCCESS;
 }
 
+/* A small package of a peer this GPU reads directly is read by the
+ * combine where it lies: no copy to start and wait for (each a few
+ * microseconds of a level that moves kilobytes). Larger ones are copied,
+ * the copy engine being the faster reader there (see above). */
+static bool gr__p2p_in_place(const gr_comm *c, int me, int j, uint64_t bytes) {
+  const gr__p2p_shared *sh = c->tshared;
+  return sh->direct[me][j] && bytes <= GR__P2P_KERNEL_MAX_BYTES;
+}
+
 const gr__transport_ops gr__transport_p2p = {"p2p", gr__p2p_create, gr__p2p_destroy, gr__p2p_attach, gr__p2p_move,
-                                             NULL, NULL};
+                                             NULL, NULL, gr__p2p_in_place};

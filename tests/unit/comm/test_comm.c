@@ -12,6 +12,7 @@
 
 #include "bfs/bfs.h"
 #include "comm_harness.h"
+#include "comm_internal.h"
 #include "gr/atomic.h"
 #include "gr/frontier.h"
 #include "gr/logspace.h"
@@ -1005,6 +1006,47 @@ START_TEST(comm_auto_transport_on_cpu_is_host) {
 }
 END_TEST
 
+/* CPU devices' combines read their peers' packages where they lie: the
+ * host transport says so for every package, and its move then leaves those
+ * packages (no receive room, nothing copied) while it still copies the
+ * others, each where the layout says. */
+START_TEST(host_transport_leaves_packages_read_in_place) {
+  gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
+  gr_comm *c = NULL;
+  ck_assert_int_eq(gr_comm_create(&c, GR_BACKEND_CPU, 3, &o), GR_SUCCESS);
+  ck_assert_ptr_nonnull(c->tops->reads_in_place);
+  ck_assert(c->tops->reads_in_place(c, 0, 2, (uint64_t)1 << 40));
+  static const unsigned char from1[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+  static const unsigned char from2[8] = {21, 22, 23, 24, 25, 26, 27, 28};
+  const gr__pkg p1 = {from1, 16, 12, 3, GR_XK_LIST, 0, false}, p2 = {from2, 8, 8, 2, GR_XK_LIST, 0, false};
+  c->pkg[1][0] = p1;
+  c->pkg[2][0] = p2;
+  const gr_mem_policy mem = GR_MEM_POLICY_INIT;
+  for (int place = 0; place < 3; place++) {
+    /* place 0: both moved; 1: peer 1's read in place; 2: both in place */
+    gr_buffer recv = GR_BUFFER_INIT;
+    gr__xfer x;
+    memset(&x, 0, sizeof x);
+    x.me = 0;
+    x.n = 3;
+    x.dev = dev;
+    x.recv = &recv;
+    x.mem = &mem;
+    x.in_place[1] = place >= 1;
+    x.in_place[2] = place >= 2;
+    ck_assert_int_eq(c->tops->move(c, &x), GR_SUCCESS);
+    const size_t room = (place < 1 ? 16 : 0) + (place < 2 ? 8 : 0);
+    ck_assert_uint_ge(recv.capacity, room);
+    if (place == 0) ck_assert_int_eq(memcmp(recv.ptr, from1, 12), 0);
+    if (place < 2) ck_assert_int_eq(memcmp((unsigned char *)recv.ptr + x.recv_offset[2], from2, 8), 0);
+    if (place == 1) ck_assert_uint_eq(x.recv_offset[2], 0);
+    if (place == 2) ck_assert_uint_eq(recv.capacity, 0);
+    gr_buffer_release(&recv);
+  }
+  gr_comm_destroy(&c);
+}
+END_TEST
+
 START_TEST(comm_mode_and_transport_names_parse_and_reject_bad_ones) {
   gr_comm_mode m = GR_COMM_BROADCAST;
   ck_assert_int_eq(gr_comm_mode_parse(&m, "selective"), GR_SUCCESS);
@@ -1251,6 +1293,7 @@ int main(void) {
 
   TCase *package = tcase_create("package");
   tcase_add_checked_fixture(package, setup, teardown);
+  tcase_add_test(package, host_transport_leaves_packages_read_in_place);
   tcase_add_test(package, package_routes_owned_outputs_to_next_and_each_remote_one_to_its_owner);
   tcase_add_test(package, package_broadcast_puts_every_output_in_message_0);
   tcase_add_test(package, package_sets_each_id_of_a_bitmap_once_with_the_value);
