@@ -797,10 +797,12 @@ static gr_status gr__receive(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   gr_device *dev = p->dev;
   const int n = x->n, me = x->me;
   bool any = false;
-  /* Which packages the combines read where they lie (the move leaves
-   * them). */
+  /* Which packages arrived, and which of them the combines read where
+   * they lie (the move leaves those). */
+  bool copied = false;
   for (int j = 0; j < n; j++) {
     const gr__pkg *m = &c->pkg[j][me];
+    copied = copied || (j != me && m->copy);
     t->in_place[j] = j != me && m->copy && c->tops->reads_in_place && c->tops->reads_in_place(c, me, j, m->copy);
   }
   gr_status st = gr__enqueue(x, p, s, t, &any);
@@ -821,8 +823,6 @@ static gr_status gr__receive(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
    * the barrier (a collective transport's wait above covers what it sent).
    * A package read in place is read until this read returns: its sender
    * writes it again only past the iteration's last barrier. */
-  bool copied = false;
-  for (int j = 0; j < n; j++) copied = copied || (j != me && c->pkg[j][me].copy);
   if (x->counters_on_host) {
     /* No combine ran: the counters are the package's, in hc already; a
      * copy or an in-place read still ends before the barrier. */

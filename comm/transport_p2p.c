@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The peer-to-peer transport between GPUs: every device copies the packages
  * meant for it out of its peers' send buffers on its compute stream, so its
- * combines follow the copies without a host wait. Small packages from
- * several peers are read by one kernel at once (gr__xk_peer_copies_cuda),
+ * combines follow the copies without a host wait. The exchange's small
+ * packages from peers this GPU reads directly are not moved at all: the
+ * combine reads them in place (gr__p2p_in_place). Small packages that are
+ * moved (the refreshes') from several peers are read by one kernel at once
+ * (gr__xk_peer_copies_cuda),
  * where copies on one stream queue one after another, each paying the copy
  * engine's start: on four H200s each device's transfers took twice as long
  * a run as on two (Kronecker 27, BFS 0.47 -> 0.91 ms, SSSP 2.1 -> 4.6 ms),
@@ -24,9 +27,9 @@
 #include "gr/log.h"
 #include "gr/util.h"
 
-/* The largest package the kernel reads (above, the copy engine's rate
- * wins). */
-#define GR__P2P_KERNEL_MAX_BYTES ((uint64_t)2 << 20)
+/* The largest package a kernel reads from a peer, moving it or combining
+ * it in place (above, the copy engine's rate wins). */
+#define GR__P2P_SMALL_BYTES ((uint64_t)2 << 20)
 
 /* direct[i][j]: device i's kernels can read device j's memory (peer access
  * enabled, or one GPU). Each device writes its own row at attach. */
@@ -84,7 +87,7 @@ static gr_status gr__p2p_move(gr_comm *c, gr__xfer *x) {
     if (!m->copy || x->in_place[j]) continue;
     gr__device_activity_copy();
     unsigned char *to = (unsigned char *)x->recv->ptr + x->recv_offset[j];
-    if (sh->direct[x->me][j] && m->copy <= GR__P2P_KERNEL_MAX_BYTES) {
+    if (sh->direct[x->me][j] && m->copy <= GR__P2P_SMALL_BYTES) {
       if (direct.n == 0) first = j;
       direct.src[direct.n] = m->ptr;
       direct.dst[direct.n] = to;
@@ -110,7 +113,7 @@ static gr_status gr__p2p_move(gr_comm *c, gr__xfer *x) {
  * the copy engine being the faster reader there (see above). */
 static bool gr__p2p_in_place(const gr_comm *c, int me, int j, uint64_t bytes) {
   const gr__p2p_shared *sh = c->tshared;
-  return sh->direct[me][j] && bytes <= GR__P2P_KERNEL_MAX_BYTES;
+  return sh->direct[me][j] && bytes <= GR__P2P_SMALL_BYTES;
 }
 
 const gr__transport_ops gr__transport_p2p = {"p2p", gr__p2p_create, gr__p2p_destroy, gr__p2p_attach, gr__p2p_move,
