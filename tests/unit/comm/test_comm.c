@@ -1215,6 +1215,73 @@ static void check_multi_device_bfs(const char *spec, bool connected) {
   gr_graph_destroy(&g);
 }
 
+/* An output kept as the next frontier (gr_iter.out_owned) while a peer's
+ * list arrives for the same device: the exchange uploads the package's
+ * counters and clears the culling bitmap only before such a combine, and
+ * the combine must add to the kept output, not overwrite it or skip what
+ * a stale culling bitmap marks. BFS on two devices whose device 0 keeps
+ * its output: the graph's part 0 (the first half of the ids, the range
+ * partition's) has arcs within part 0 only, so device 0 claims only its own
+ * vertices, while part 1 reaches into part 0 and sends those claims. */
+static gr_status own_output_iterate(void *slice, gr_part *p, gr_iter *it) {
+  GR_CHECK(gr_bfs_primitive.iterate(slice, p, it));
+  if (p->count > 1 && p->index == 0 && !it->routed) {
+    it->out_owned = true;
+    GR_CHECK(gr_frontier_degree_sum(it->out, p->dev, p->ws, &p->out, &it->out_edges));
+    it->out_max_degree = p->sub->n_local; /* a bound */
+  }
+  return GR_SUCCESS;
+}
+
+START_TEST(an_output_kept_as_next_frontier_takes_what_peers_send) {
+  enum { K = 600 };
+  gr_coo coo = GR_COO_INIT;
+  ck_assert_int_eq(gr_coo_reserve(&coo, 6 * K, false), GR_SUCCESS);
+  coo.n = 2 * K;
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (gr_vid v = 0; v < 2 * K; v++)
+    for (int k = 0; k < 3; k++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      /* Part 0's arcs stay in part 0; part 1's go to either half. */
+      const gr_vid d = v < K ? (gr_vid)(x % K) : (gr_vid)(x % (2 * K));
+      if (d != v) ck_assert_int_eq(gr_coo_push(&coo, v, d, 0), GR_SUCCESS);
+    }
+  gr_load_options lo = GR_LOAD_OPTIONS_INIT;
+  lo.use_cache = false;
+  lo.progress = -1;
+  gr_graph *g = NULL;
+  ck_assert_int_eq(gr_graph_from_coo(&g, &coo, &lo), GR_SUCCESS);
+  gr_primitive prim = gr_bfs_primitive;
+  prim.iterate = own_output_iterate;
+  const gr_vid src[N_SRC] = {K + 3, 5, 2 * K - 1};
+  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANGE, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 1,
+                       GR_COMM_FORMAT_LIST, true, NULL};
+  xh_bfs_config two = one;
+  two.n_devices = 2;
+  two.prim = &prim;
+  gr_result base[N_SRC], r[N_SRC];
+  gr_run_stats st[N_SRC];
+  xh_stage stage;
+  ck_assert_msg(xh_bfs_run(g, &one, src, N_SRC, base, NULL, &stage) == GR_SUCCESS, "%s", gr_error_message());
+  ck_assert_msg(xh_bfs_run(g, &two, src, N_SRC, r, st, &stage) == GR_SUCCESS, "stage %d: %s", stage,
+                gr_error_message());
+  for (int s = 0; s < N_SRC; s++) {
+    gr_vid reached_0 = 0;
+    for (gr_vid v = 0; v < K; v++) reached_0 += ((gr_svid *)base[s].values)[v] >= 0;
+    ck_assert_msg(s != 0 || reached_0 > K / 2, "source %u reaches %u of part 0", (unsigned)src[s],
+                  (unsigned)reached_0);
+    ck_assert_msg(!memcmp(r[s].values, base[s].values, (size_t)2 * K * sizeof(gr_svid)),
+                  "source %u: depths differ from one device", (unsigned)src[s]);
+    /* Device 1 sent device 0 its claims of part 0. */
+    ck_assert(s != 0 || st[s].devices[1].items_sent > 0);
+    gr_result_free(&base[s]);
+    gr_result_free(&r[s]);
+    gr_run_stats_free(&st[s]);
+  }
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 START_TEST(bfs_on_several_cpu_devices_equals_one_device_on_a_grid) {
   check_multi_device_bfs("grid2d:24x30", true);
 }
@@ -1335,6 +1402,7 @@ int main(void) {
   TCase *bfs = tcase_create("multi_device_bfs");
   tcase_set_timeout(bfs, 300);
   tcase_add_test(bfs, bfs_on_several_cpu_devices_equals_one_device_on_a_grid);
+  tcase_add_test(bfs, an_output_kept_as_next_frontier_takes_what_peers_send);
   tcase_add_test(bfs, bfs_on_several_cpu_devices_equals_one_device_on_kronecker);
   tcase_add_test(bfs, bfs_on_several_cpu_devices_equals_one_device_on_a_directed_graph);
   suite_add_tcase(s, bfs);
