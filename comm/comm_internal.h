@@ -17,7 +17,7 @@ typedef struct gr__pkg {
   uint64_t bytes;  /* its room in a receive buffer (a multiple of 8) */
   uint64_t copy;   /* the bytes written, which are the ones moved (<= bytes) */
   uint64_t items; /* list: records; bitmap: the ids set */
-  int format;     /* GR_XK_LIST, GR_XK_BITMAP, GR_XK_OR or GR_XK_SPARSE */
+  int format;     /* GR_XK_LIST, GR_XK_BITMAP, GR_XK_OR, GR_XK_OR_IDS or GR_XK_SPARSE */
   gr_vid universe; /* bitmap: its id space */
   /* Holds vertices of other owners than its receiver (a routed bitmap
    * under duplicate-all proxies): the combine needs the owner table. */

@@ -570,12 +570,25 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
     if (s->or_bits && s->or_words) {
       /* The bitmap goes to every peer as it is; the union starts as this
        * device's own bits (peers read or_bits meanwhile: nothing here
-       * writes it). */
+       * writes it). Where the output's ids take an eighth of the bitmap's
+       * bytes or less, they go instead (the same vertices: out_owned lists
+       * each bit once), and none at all when it is empty: a pull that
+       * found few vertices no longer moves |V|/8 bytes to every peer
+       * (DOBFS, Kronecker 27 on four devices: 16.7 MB to each of three
+       * peers a pull, 0.17 ms of copies, for a level that found 13
+       * vertices). The output is read by peers until the iteration's last
+       * barrier, as or_bits is, and is whole when or_bits is (the iterate
+       * wrote both). Not over NCCL, which reads a message in 16-byte pieces
+       * past its end: the output's bytes there are not kept initialized. */
       const uint64_t bytes = s->or_words * sizeof(uint32_t);
+      const uint64_t id_bytes = (uint64_t)n_out * sizeof(gr_vid);
+      const bool ids = c->transport != GR_TRANSPORT_NCCL && id_bytes <= bytes / 8;
       for (int j = 0; j < n; j++)
         if (j != me) {
-          const gr__pkg m = {(const unsigned char *)s->or_bits, gr_xk_align8(bytes), bytes, s->or_words, GR_XK_OR, 0,
-                             false};
+          const gr__pkg m = ids ? (gr__pkg){(const unsigned char *)gr_frontier_items(s->out), gr_xk_align8(id_bytes),
+                                            id_bytes, (uint64_t)n_out, GR_XK_OR_IDS, 0, false}
+                                : (gr__pkg){(const unsigned char *)s->or_bits, gr_xk_align8(bytes), bytes,
+                                            s->or_words, GR_XK_OR, 0, false};
           c->pkg[me][j] = m;
         }
       GR_CHECK(gr_device_copy(dev, s->or_union, s->or_bits, (size_t)bytes, GR_COPY_D2D));
@@ -896,6 +909,14 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
           return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent a bitmap of %llu words to or into %llu here", j,
                            (unsigned long long)m->items, (unsigned long long)(s->or_union ? s->or_words : 0));
         GR_CHECK(x->k->or_into(dev, s->or_union, (const uint32_t *)gr__arrived(t, m, j), m->items));
+        continue;
+      }
+      if (m->format == GR_XK_OR_IDS) {
+        if (pass > 1) continue;
+        if (!s->or_union || m->items > (uint64_t)s->or_words * 32)
+          return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent %llu ids to set in a bitmap of %llu words here", j,
+                           (unsigned long long)m->items, (unsigned long long)(s->or_union ? s->or_words : 0));
+        GR_CHECK(x->k->mark(dev, s->or_union, (const gr_vid *)gr__arrived(t, m, j), m->items));
         continue;
       }
       if (s->guard && m->format != GR_XK_LIST)

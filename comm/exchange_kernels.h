@@ -82,10 +82,12 @@ enum {
 GR_HD int gr_xk_counters(int parts) { return GR_XK_PEER + 3 * parts; }
 
 /* GR_XK_OR: a bitmap the receiver ors into gr_exchange_step.or_union
- * (gr_iter.or_bits), with no combine. */
+ * (gr_iter.or_bits), with no combine. GR_XK_OR_IDS: the same bits as the
+ * ids they stand for (the output's list), where those take fewer bytes:
+ * the receiver sets them in or_union. */
 /* GR_XK_SPARSE: a refresh's (position, values) records
  * (gr_part_refresh_some), where a list of values would be longer. */
-enum { GR_XK_LIST = 1, GR_XK_BITMAP = 2, GR_XK_OR = 3, GR_XK_SPARSE = 4 };
+enum { GR_XK_LIST = 1, GR_XK_BITMAP = 2, GR_XK_OR = 3, GR_XK_SPARSE = 4, GR_XK_OR_IDS = 5 };
 
 /* Package: one pass over `out` (local ids, each vertex once).
  *   - An item owned here (owner[v] == me) goes to `next` (its cull bit set,

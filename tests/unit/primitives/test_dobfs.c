@@ -322,6 +322,63 @@ START_TEST(a_first_level_of_one_vertex_sends_no_bitmaps) {
 }
 END_TEST
 
+/* Between devices with duplicate-all proxies a pull's finds reach every
+ * device: as a bitmap of every vertex, or as their ids where those take an
+ * eighth of its bytes or less, and nothing when a device found none. Every
+ * level pulls here, so the late levels find few vertices: each moves at
+ * most their ids (4 bytes each, to the one peer), far below the bitmap. */
+START_TEST(a_pull_that_finds_few_vertices_sends_their_ids) {
+  gr_graph *g = generated("kron:14:8");
+  const gr_vid n = gr_graph_num_vertices(g);
+  two_parts t;
+  two_parts_open(&t, g, GR_PROXY_ALL);
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  o.direction = GR_DIRECTION_PULL;
+  const gr_enactor_config cfg = dobfs_config(t.subs, 2, &o, &gr_comm_exchange_ops, t.comm, false);
+  gr_enactor *e = NULL;
+  ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+  int small = 0, large = 0;
+  for (int k = 0; k < N_SOURCES; k++) {
+    gr_run_args a = {source_of(g, k), k, NULL, 0};
+    gr_run_stats st;
+    ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+    ck_assert_ptr_nonnull(st.level_bytes);
+    for (int l = 0; l < st.frontier_len; l++) {
+      ck_assert_int_eq(st.level_tag[l], 'U');
+      /* What level l found, over both devices: the next level's input
+       * (none after the last). */
+      const uint64_t found = l + 1 < st.frontier_len ? (uint64_t)st.frontier[l + 1] : 0;
+      if (4 * found <= (uint64_t)n / 64) {
+        small++;
+        ck_assert_msg(st.level_bytes[l] <= 4 * found,
+                      "source %llu, level %d found %llu vertices and moved %llu bytes (a bitmap: %llu)",
+                      (unsigned long long)a.source, l, (unsigned long long)found,
+                      (unsigned long long)st.level_bytes[l], (unsigned long long)n / 8);
+      } else if (found >= (uint64_t)n / 4) {
+        /* Each device found more than an eighth of a bitmap's worth of ids. */
+        large++;
+        ck_assert_uint_ge(st.level_bytes[l], (uint64_t)n / 8);
+      }
+    }
+    gr_run_stats_free(&st);
+    gr_result r, ref;
+    ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
+    ck_assert_int_eq(gr_bfs_reference(g, &a, &o, &ref), GR_SUCCESS);
+    ck_assert_msg(gr_bfs_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "source %llu: %s",
+                  (unsigned long long)a.source, gr_error_message());
+    ck_assert_int_eq(memcmp(r.values, ref.values, (size_t)r.n * sizeof(gr_svid)), 0);
+    gr_result_free(&r);
+    gr_result_free(&ref);
+  }
+  /* Both forms were taken. */
+  ck_assert_int_gt(small, N_SOURCES);
+  ck_assert_int_gt(large, 0);
+  gr_enactor_destroy(&e);
+  two_parts_close(&t);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("dobfs");
   TCase *one = tcase_create("single_device");
@@ -334,6 +391,7 @@ int main(void) {
   tcase_add_test(multi, several_devices_equal_one_device);
   tcase_add_test(multi, forced_pull_without_a_whole_frontier_is_refused);
   tcase_add_test(multi, a_first_level_of_one_vertex_sends_no_bitmaps);
+  tcase_add_test(multi, a_pull_that_finds_few_vertices_sends_their_ids);
   suite_add_tcase(s, multi);
   return gr_test_run_suite(s, 0);
 }
