@@ -326,7 +326,7 @@ END_TEST
  * device: as a bitmap of every vertex, or as their ids where those take an
  * eighth of its bytes or less, and nothing when a device found none. Every
  * level pulls here, so the late levels find few vertices: each moves at
- * most their ids (4 bytes each, to the one peer), far below the bitmap. */
+ * most their ids (a gr_vid each, to the one peer), far below the bitmap. */
 START_TEST(a_pull_that_finds_few_vertices_sends_their_ids) {
   gr_graph *g = generated("kron:14:8");
   const gr_vid n = gr_graph_num_vertices(g);
@@ -348,9 +348,10 @@ START_TEST(a_pull_that_finds_few_vertices_sends_their_ids) {
       /* What level l found, over both devices: the next level's input
        * (none after the last). */
       const uint64_t found = l + 1 < st.frontier_len ? (uint64_t)st.frontier[l + 1] : 0;
-      if (4 * found <= (uint64_t)n / 64) {
+      const uint64_t id = sizeof(gr_vid);
+      if (id * found <= (uint64_t)n / 64) {
         small++;
-        ck_assert_msg(st.level_bytes[l] <= 4 * found,
+        ck_assert_msg(st.level_bytes[l] <= id * found,
                       "source %llu, level %d found %llu vertices and moved %llu bytes (a bitmap: %llu)",
                       (unsigned long long)a.source, l, (unsigned long long)found,
                       (unsigned long long)st.level_bytes[l], (unsigned long long)n / 8);
