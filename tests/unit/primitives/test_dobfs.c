@@ -110,6 +110,22 @@ static void two_parts_close(two_parts *t) {
   gr_partition_destroy(&t->part);
 }
 
+/* The last run's depths, checked with BFS's validator and against the
+ * reference's; the caller frees them. */
+static gr_svid *checked_depths(gr_graph *g, gr_enactor *e, const gr_run_args *a, const gr_prim_options *o) {
+  gr_result r, ref;
+  ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
+  ck_assert_int_eq(gr_bfs_reference(g, a, o, &ref), GR_SUCCESS);
+  ck_assert_msg(gr_bfs_validate(g, a, o, &r, &ref) == GR_SUCCESS, "source %llu: %s", (unsigned long long)a->source,
+                gr_error_message());
+  ck_assert_int_eq(memcmp(r.values, ref.values, (size_t)r.n * sizeof(gr_svid)), 0);
+  gr_svid *depth = r.values;
+  r.values = NULL;
+  gr_result_free(&r);
+  gr_result_free(&ref);
+  return depth;
+}
+
 static void run_dobfs(gr_graph *g, gr_subgraph *const *subs, int devices, const gr_prim_options *o,
                       const gr_exchange_ops *ex, void *shared, bool broadcast, outcome *out) {
   const gr_enactor_config cfg = dobfs_config(subs, devices, o, ex, shared, broadcast);
@@ -130,16 +146,7 @@ static void run_dobfs(gr_graph *g, gr_subgraph *const *subs, int devices, const 
       out->told_pulls[k] += first && atomic_load(&told_count[l - 1]) == devices;
     }
     gr_run_stats_free(&st);
-    gr_result r, ref;
-    ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
-    ck_assert_int_eq(gr_bfs_reference(g, &a, o, &ref), GR_SUCCESS);
-    ck_assert_msg(gr_bfs_validate(g, &a, o, &r, &ref) == GR_SUCCESS, "source %llu: %s",
-                  (unsigned long long)a.source, gr_error_message());
-    ck_assert_int_eq(memcmp(r.values, ref.values, (size_t)r.n * sizeof(gr_svid)), 0);
-    out->depth[k] = r.values;
-    r.values = NULL;
-    gr_result_free(&r);
-    gr_result_free(&ref);
+    out->depth[k] = checked_depths(g, e, &a, o);
   }
   gr_enactor_destroy(&e);
 }
@@ -290,17 +297,24 @@ START_TEST(forced_pull_without_a_whole_frontier_is_refused) {
 }
 END_TEST
 
+/* DOBFS on g split at random in two, duplicate-all proxies, selective
+ * exchange over the host transport; two_parts_close(t) after the enactor. */
+static gr_enactor *two_devices(two_parts *t, gr_graph *g, const gr_prim_options *o) {
+  two_parts_open(t, g, GR_PROXY_ALL);
+  const gr_enactor_config cfg = dobfs_config(t->subs, 2, o, &gr_comm_exchange_ops, t->comm, false);
+  gr_enactor *e = NULL;
+  ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+  return e;
+}
+
 /* The first level holds the source alone: its claims go as a list (a few
  * records), not as bitmaps of every vertex, even where later levels route. */
 START_TEST(a_first_level_of_one_vertex_sends_no_bitmaps) {
   gr_graph *g = generated("uniform:14:4");
   const gr_vid n = gr_graph_num_vertices(g);
   two_parts t;
-  two_parts_open(&t, g, GR_PROXY_ALL);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  const gr_enactor_config cfg = dobfs_config(t.subs, 2, &o, &gr_comm_exchange_ops, t.comm, false);
-  gr_enactor *e = NULL;
-  ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+  gr_enactor *e = two_devices(&t, g, &o);
   for (int k = 0; k < N_SOURCES; k++) {
     const gr_vid src = source_of(g, k);
     const gr_csr *c = gr_graph_out(g);
@@ -331,12 +345,9 @@ START_TEST(a_pull_that_finds_few_vertices_sends_their_ids) {
   gr_graph *g = generated("kron:14:8");
   const gr_vid n = gr_graph_num_vertices(g);
   two_parts t;
-  two_parts_open(&t, g, GR_PROXY_ALL);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   o.direction = GR_DIRECTION_PULL;
-  const gr_enactor_config cfg = dobfs_config(t.subs, 2, &o, &gr_comm_exchange_ops, t.comm, false);
-  gr_enactor *e = NULL;
-  ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+  gr_enactor *e = two_devices(&t, g, &o);
   int small = 0, large = 0;
   for (int k = 0; k < N_SOURCES; k++) {
     gr_run_args a = {source_of(g, k), k, NULL, 0};
@@ -362,14 +373,7 @@ START_TEST(a_pull_that_finds_few_vertices_sends_their_ids) {
       }
     }
     gr_run_stats_free(&st);
-    gr_result r, ref;
-    ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
-    ck_assert_int_eq(gr_bfs_reference(g, &a, &o, &ref), GR_SUCCESS);
-    ck_assert_msg(gr_bfs_validate(g, &a, &o, &r, &ref) == GR_SUCCESS, "source %llu: %s",
-                  (unsigned long long)a.source, gr_error_message());
-    ck_assert_int_eq(memcmp(r.values, ref.values, (size_t)r.n * sizeof(gr_svid)), 0);
-    gr_result_free(&r);
-    gr_result_free(&ref);
+    free(checked_depths(g, e, &a, &o));
   }
   /* Both forms were taken. */
   ck_assert_int_gt(small, N_SOURCES);
