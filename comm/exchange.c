@@ -903,20 +903,18 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
     for (int j = 0; j < n; j++) {
       const gr__pkg *m = &c->pkg[j][me];
       if (j == me || !m->items) continue;
-      if (m->format == GR_XK_OR) {
+      if (m->format == GR_XK_OR || m->format == GR_XK_OR_IDS) {
+        /* Into the union, with no combine: a bitmap or'ed word by word, or
+         * the ids it stands for set one by one. */
         if (pass > 1) continue;
-        if (!s->or_union || m->items != s->or_words)
-          return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent a bitmap of %llu words to or into %llu here", j,
-                           (unsigned long long)m->items, (unsigned long long)(s->or_union ? s->or_words : 0));
-        GR_CHECK(x->k->or_into(dev, s->or_union, (const uint32_t *)gr__arrived(t, m, j), m->items));
-        continue;
-      }
-      if (m->format == GR_XK_OR_IDS) {
-        if (pass > 1) continue;
-        if (!s->or_union || m->items > (uint64_t)s->or_words * 32)
-          return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent %llu ids to set in a bitmap of %llu words here", j,
-                           (unsigned long long)m->items, (unsigned long long)(s->or_union ? s->or_words : 0));
-        GR_CHECK(x->k->mark(dev, s->or_union, (const gr_vid *)gr__arrived(t, m, j), m->items));
+        const bool ids = m->format == GR_XK_OR_IDS;
+        if (!s->or_union || (ids ? m->items > (uint64_t)s->or_words * 32 : m->items != s->or_words))
+          return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent %llu %s to set in a bitmap of %llu words here", j,
+                           (unsigned long long)m->items, ids ? "ids" : "words",
+                           (unsigned long long)(s->or_union ? s->or_words : 0));
+        const unsigned char *got = gr__arrived(t, m, j);
+        GR_CHECK(ids ? x->k->mark(dev, s->or_union, (const gr_vid *)got, m->items)
+                     : x->k->or_into(dev, s->or_union, (const uint32_t *)got, m->items));
         continue;
       }
       if (s->guard && m->format != GR_XK_LIST)

@@ -73,9 +73,17 @@ static gr_status gr__p2p_attach(gr_comm *c, int me, gr_device *dev) {
   return GR_SUCCESS;
 }
 
+/* A small package of a peer this GPU reads directly is read by the
+ * combine where it lies: no copy to start and wait for (each a few
+ * microseconds of a level that moves kilobytes). Larger ones are copied,
+ * the copy engine being the faster reader there (see above). */
+static bool gr__p2p_in_place(const gr_comm *c, int me, int j, uint64_t bytes) {
+  const gr__p2p_shared *sh = c->tshared;
+  return sh->direct[me][j] && bytes <= GR__P2P_SMALL_BYTES;
+}
+
 static gr_status gr__p2p_move(gr_comm *c, gr__xfer *x) {
   GR_CHECK(gr__transport_reserve_packed(c, x));
-  const gr__p2p_shared *sh = c->tshared;
   cudaStream_t s = (cudaStream_t)gr_device_stream(x->dev);
   gr_xk_peer_copies direct;
   direct.n = 0;
@@ -87,7 +95,9 @@ static gr_status gr__p2p_move(gr_comm *c, gr__xfer *x) {
     if (!m->copy || x->in_place[j]) continue;
     gr__device_activity_copy();
     unsigned char *to = (unsigned char *)x->recv->ptr + x->recv_offset[j];
-    if (sh->direct[x->me][j] && m->copy <= GR__P2P_SMALL_BYTES) {
+    /* What the exchange would read in place, moved (a refresh's): one
+     * kernel reads them all. */
+    if (gr__p2p_in_place(c, x->me, j, m->copy)) {
       if (direct.n == 0) first = j;
       direct.src[direct.n] = m->ptr;
       direct.dst[direct.n] = to;
@@ -105,15 +115,6 @@ static gr_status gr__p2p_move(gr_comm *c, gr__xfer *x) {
     GR_CHECK(gr__xk_peer_copies_cuda(x->dev, &direct));
   }
   return GR_SUCCESS;
-}
-
-/* A small package of a peer this GPU reads directly is read by the
- * combine where it lies: no copy to start and wait for (each a few
- * microseconds of a level that moves kilobytes). Larger ones are copied,
- * the copy engine being the faster reader there (see above). */
-static bool gr__p2p_in_place(const gr_comm *c, int me, int j, uint64_t bytes) {
-  const gr__p2p_shared *sh = c->tshared;
-  return sh->direct[me][j] && bytes <= GR__P2P_SMALL_BYTES;
 }
 
 const gr__transport_ops gr__transport_p2p = {"p2p", gr__p2p_create, gr__p2p_destroy, gr__p2p_attach, gr__p2p_move,
