@@ -441,6 +441,9 @@ static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step 
    * device's bitmap over the bitmap's front. */
   GR_CHECK(gr_device_memset(dev, ctr, 0, GR__CTR_BYTES(n) + x->cull_bytes));
   if (mb) GR_CHECK(gr_device_copy(dev, x->cull, mine, mb, GR_COPY_D2D));
+  /* The claims' union starts as this device's (gr_iter.claim_bits); the
+   * peers' routed bitmaps are or'ed in as they are combined. */
+  if (s->claim_bits && x->route_one && mb) GR_CHECK(gr_device_copy(dev, s->claim_bits, mine, mb, GR_COPY_D2D));
   GR_CHECK(x->k->compact(dev, mine, x->route_words[own], x->route_one ? x->owner.ptr : NULL, me,
                          gr_frontier_items(s->next), gr_frontier_capacity(s->next), p->out.offsets, ctr));
   for (int j = 0; j < n; j++) {
@@ -937,6 +940,14 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
       a.owner = bcast || m->mixed ? x->owner.ptr : NULL;
       if (pass == 1) s->stats->items_received += m->items;
       GR_CHECK(x->k->combine(dev, &a));
+      if (pass == 1 && m->format == GR_XK_BITMAP && m->mixed && s->routed && s->claim_bits && x->route_one) {
+        /* A peer's claims, all of them (its routed bitmap of global ids),
+         * into this device's union of the step's claims. */
+        if (m->universe != p->sub->n_global)
+          return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d routed a bitmap of %llu ids for %llu vertices", j,
+                           (unsigned long long)m->universe, (unsigned long long)p->sub->n_global);
+        GR_CHECK(x->k->or_into(dev, s->claim_bits, (const uint32_t *)(a.msg + 8), ((uint64_t)m->universe + 31u) / 32u));
+      }
       *any = true;
     }
   }

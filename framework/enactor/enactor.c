@@ -824,6 +824,7 @@ static void gr__slot_loop(gr__slot *s) {
       x.out_edges = it.out_edges;
       x.out_max_degree = it.out_max_degree;
       x.routed = it.routed;
+      x.claim_bits = it.claim_bits;
       x.tell_all = it.tell_all;
       x.or_bits = it.or_bits;
       x.or_union = it.or_union;

@@ -97,6 +97,8 @@ typedef struct gr_exchange_step {
    * lent (the next frontier is this device's; the others are the
    * messages). */
   bool routed;
+  /* gr_iter.claim_bits. */
+  uint32_t *claim_bits;
   /* gr_iter.tell_all: every output vertex goes to every peer, as under the
    * broadcast exchange (duplicate-all proxies only); a routed step's
    * bitmaps go as they are (to every peer under duplicate-all proxies). */

@@ -319,6 +319,15 @@ typedef struct gr_iter {
   /* To set, with the output left empty, when the iterate put its outputs
    * into the bitmaps gr_part_route lent. */
   bool routed;
+  /* To set, optional, with routed outputs under duplicate-all proxies (one
+   * bitmap of global ids, sent to every peer): a bitmap over local ids
+   * (device memory, as many words as the routed bitmap) that the exchange
+   * writes whole: this device's claims, and every routed bitmap a peer
+   * sent or'ed in (a pass over the bits that arrived, not over the
+   * values). When every device routed (DOBFS counts that in a tally), it
+   * holds every vertex the step found on any device: the next frontier as
+   * a bitmap. Left as it was when this device did not route. */
+  uint32_t *claim_bits;
   /* To set, optional, with out_owned under selective exchange: a bitmap of
    * or_words words (device memory) the exchange ors over every device with
    * this iteration's step, into or_union (as many words, written whole):

@@ -6,7 +6,8 @@
  * except under selective exchange with 1-hop proxies (no device sees the
  * whole frontier there), where a forced pull is refused. Between devices
  * a pull's finds are or'ed inside its exchange, so the next pull ors no
- * bitmaps in a round of its own; a first level of one vertex sends a list. */
+ * bitmaps in a round of its own; a first level of one vertex sends a list;
+ * a push's routed claims are or'ed into every device's union of them. */
 #include <check.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -384,6 +385,92 @@ START_TEST(a_pull_that_finds_few_vertices_sends_their_ids) {
 }
 END_TEST
 
+/* Per device and iteration: the union of the step's claims that the
+ * exchange left in gr_iter.claim_bits (CPU devices: host memory), copied
+ * after each routed step. */
+static uint32_t *claims_seen[2][MAX_LEVELS];
+static gr_vid claims_n;
+static gr_status claims_exchange(void *local, gr_part *p, gr_exchange_step *s) {
+  const gr_status st = gr_comm_exchange_ops.exchange(local, p, s);
+  if (st >= 0 && s->routed && s->claim_bits && s->iteration >= 0 && s->iteration < MAX_LEVELS) {
+    const size_t bytes = ((size_t)claims_n + 31) / 32 * sizeof(uint32_t);
+    uint32_t *copy = malloc(bytes);
+    ck_assert_ptr_nonnull(copy);
+    memcpy(copy, s->claim_bits, bytes);
+    claims_seen[p->index][s->iteration] = copy;
+  }
+  return st;
+}
+
+/* Between devices with duplicate-all proxies a push's routed claims are
+ * or'ed over the devices inside its exchange (gr_iter.claim_bits), so that
+ * a pull after it marks its frontier without a pass over every depth.
+ * Every push routes here (--comm-format bitmap): where both devices routed
+ * a step, each device's union holds every vertex the step found (depth
+ * level + 1), and any other bit is a vertex of an earlier level that a
+ * device claimed again (its copy was stale after pulls); the depths equal
+ * the reference's. */
+START_TEST(routed_claims_are_or_ed_into_every_devices_union) {
+  gr_graph *g = generated("kron:14:16");
+  const gr_vid n = gr_graph_num_vertices(g);
+  claims_n = n;
+  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+  po.parts = 2;
+  gr_partition *part = NULL;
+  gr_subgraph **subs = NULL;
+  gr_comm *comm = NULL;
+  ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_ALL, true), GR_SUCCESS);
+  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_BITMAP, NULL};
+  ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, 2, &co), GR_SUCCESS);
+  gr_exchange_ops ex = gr_comm_exchange_ops;
+  ex.exchange = claims_exchange;
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  const gr_enactor_config cfg = dobfs_config(subs, 2, &o, &ex, comm, false);
+  gr_enactor *e = NULL;
+  ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+  int checked = 0, before_pull = 0;
+  for (int k = 0; k < N_SOURCES; k++) {
+    gr_run_args a = {source_of(g, k), k, NULL, 0};
+    gr_run_stats st;
+    ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+    gr_svid *depth = checked_depths(g, e, &a, &o);
+    for (int l = 0; l < MAX_LEVELS; l++) {
+      const bool both = claims_seen[0][l] && claims_seen[1][l];
+      for (int d = 0; d < 2 && both; d++) {
+        const uint32_t *bits = claims_seen[d][l];
+        for (gr_vid v = 0; v < n; v++) {
+          const bool set = (bits[v >> 5] >> (v & 31)) & 1u;
+          if (depth[v] == (gr_svid)l + 1)
+            ck_assert_msg(set, "source %llu, level %d: device %d's union misses vertex %llu of depth %d",
+                          (unsigned long long)a.source, l, d, (unsigned long long)v, l + 1);
+          else if (set)
+            ck_assert_msg(depth[v] >= 0 && depth[v] <= (gr_svid)l,
+                          "source %llu, level %d: device %d's union holds vertex %llu of depth %lld",
+                          (unsigned long long)a.source, l, d, (unsigned long long)v, (long long)depth[v]);
+        }
+        checked++;
+        if (l + 1 < st.frontier_len && st.level_tag[l + 1] == 'U') before_pull++;
+      }
+      for (int d = 0; d < 2; d++) {
+        free(claims_seen[d][l]);
+        claims_seen[d][l] = NULL;
+      }
+    }
+    free(depth);
+    gr_run_stats_free(&st);
+  }
+  /* Unions were made, and a pull followed one of them. */
+  ck_assert_int_gt(checked, 0);
+  ck_assert_int_gt(before_pull, 0);
+  gr_enactor_destroy(&e);
+  gr_comm_destroy(&comm);
+  gr_subgraphs_destroy(&subs, 2);
+  gr_partition_destroy(&part);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("dobfs");
   TCase *one = tcase_create("single_device");
@@ -397,6 +484,7 @@ int main(void) {
   tcase_add_test(multi, forced_pull_without_a_whole_frontier_is_refused);
   tcase_add_test(multi, a_first_level_of_one_vertex_sends_no_bitmaps);
   tcase_add_test(multi, a_pull_that_finds_few_vertices_sends_their_ids);
+  tcase_add_test(multi, routed_claims_are_or_ed_into_every_devices_union);
   suite_add_tcase(s, multi);
   return gr_test_run_suite(s, 0);
 }
