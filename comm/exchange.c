@@ -417,7 +417,9 @@ static gr_status gr__read_counters(gr__xlocal *x, gr_device *dev, int n) {
  * non-empty ones are published as they are. Under duplicate-all proxies
  * the one bitmap goes to every peer, whose combine (given the owner table)
  * learns the depths of the vertices it does not own as well: no device
- * claims again at the next level what a peer claimed at this one. */
+ * claims again at the next level what a peer claimed at this one; and it
+ * starts the step's union of claims where the iterate lent one
+ * (gr_iter.claim_bits), which the combines complete. */
 static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   gr_comm *c = x->c;
   gr_device *dev = p->dev;
@@ -939,15 +941,16 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
        * values are combined. */
       a.owner = bcast || m->mixed ? x->owner.ptr : NULL;
       if (pass == 1) s->stats->items_received += m->items;
+      /* A peer's claims, all of them (its routed bitmap of global ids), go
+       * into this device's union of the step's claims too. */
+      const bool claims = pass == 1 && m->format == GR_XK_BITMAP && m->mixed && s->routed && s->claim_bits &&
+                          x->route_one;
+      const uint64_t words = ((uint64_t)m->universe + 31u) / 32u;
+      if (claims && words != x->route_words[0])
+        return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d routed a bitmap of %llu words for a union of %llu here",
+                         j, (unsigned long long)words, (unsigned long long)x->route_words[0]);
       GR_CHECK(x->k->combine(dev, &a));
-      if (pass == 1 && m->format == GR_XK_BITMAP && m->mixed && s->routed && s->claim_bits && x->route_one) {
-        /* A peer's claims, all of them (its routed bitmap of global ids),
-         * into this device's union of the step's claims. */
-        if (m->universe != p->sub->n_global)
-          return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d routed a bitmap of %llu ids for %llu vertices", j,
-                           (unsigned long long)m->universe, (unsigned long long)p->sub->n_global);
-        GR_CHECK(x->k->or_into(dev, s->claim_bits, (const uint32_t *)(a.msg + 8), ((uint64_t)m->universe + 31u) / 32u));
-      }
+      if (claims) GR_CHECK(x->k->or_into(dev, s->claim_bits, gr_xk_bitmap_words(a.msg), words));
       *any = true;
     }
   }

@@ -247,7 +247,7 @@ static gr_status gr__xk_combine_cpu(gr_device *dev, const gr_xk_combine_args *a)
   const gr_xk_layout *l = &a->layout;
   int overflow = 0;
   if (a->format == GR_XK_BITMAP) {
-    const uint32_t *words = (const uint32_t *)(a->msg + 8);
+    const uint32_t *words = gr_xk_bitmap_words(a->msg);
     const gr_eid n_words = ((gr_eid)a->universe + 31) / 32;
     uint64_t found = 0;
 #pragma omp parallel for num_threads(nt) schedule(static, 1024) reduction(+ : found)

@@ -63,10 +63,14 @@ GR_HD uint64_t gr_xk_align8(uint64_t b) { return (b + 7u) & ~(uint64_t)7u; }
 GR_HD uint64_t gr_xk_list_bytes(const gr_xk_layout *l, uint64_t count) {
   return gr_xk_align8(count * (uint64_t)l->record_bytes);
 }
-/* Bytes of a bitmap message over ids [0, universe): the value, then the
- * words. */
+/* A bitmap message over ids [0, universe): the value in its first
+ * GR_XK_BITMAP_HEADER bytes, then a bit per id. */
+enum { GR_XK_BITMAP_HEADER = 8 };
 GR_HD uint64_t gr_xk_bitmap_bytes(gr_vid universe) {
-  return 8u + gr_xk_align8(((uint64_t)universe + 31u) / 32u * 4u);
+  return GR_XK_BITMAP_HEADER + gr_xk_align8(((uint64_t)universe + 31u) / 32u * 4u);
+}
+GR_HD const uint32_t *gr_xk_bitmap_words(const unsigned char *msg) {
+  return (const uint32_t *)(msg + GR_XK_BITMAP_HEADER);
 }
 
 /* The device counters of one exchange step (unsigned long long each). */

@@ -345,7 +345,7 @@ template <class T>
 __global__ void __launch_bounds__(kBlock) combine_bits_kernel(gr_xk_combine_args a) {
   __shared__ Queue::Storage qs;
   Queue q(qs, a.next, a.next_capacity, &a.counters[GR_XK_NEXT], a.deg);
-  const uint32_t *bits = (const uint32_t *)(a.msg + 8);
+  const uint32_t *bits = gr_xk_bitmap_words(a.msg);
   const gr_eid words = ((gr_eid)a.universe + 31) / 32;
   unsigned long long found = 0;
   for (gr_eid base = (gr_eid)blockIdx.x * kBlock; base < words; base += (gr_eid)gridDim.x * kBlock) {

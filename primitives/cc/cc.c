@@ -23,6 +23,7 @@ typedef struct gr__cc_slice {
   gr_buffer owners;  /* duplicate-all between devices: the owner table */
   const uint8_t *owner_table;
   gr_vid owned_first;
+  gr_vid rows;       /* local ids [0, rows) hold every row (gr__cc_rows) */
   bool multi;
   bool directed;
   gr_svid largest;   /* several devices: the root the vote chose (-1: none) */
@@ -78,6 +79,18 @@ gr_status gr_cc_prepare(gr_graph *g, gr_prim_options *o) {
   return GR_SUCCESS;
 }
 
+/* The local ids [0, rows) hold every row: under 1-hop proxies the owned
+ * vertices come first and a proxy's rows are empty (the host's offsets say
+ * so: they never decrease), so the passes that read rows (the sampling
+ * rounds, the filter of the rest) skip the proxies, about 0.3 of a
+ * device's local vertices on two devices of Kronecker 27. */
+static gr_vid gr__cc_rows(const gr_subgraph *sub, gr_vid owned_first) {
+  const gr_vid n = sub->n_local, k = owned_first;
+  if (!k || sub->out.offsets[n] != sub->out.offsets[k]) return n;
+  if (sub->in.offsets && sub->in.offsets[n] != sub->in.offsets[k]) return n;
+  return k;
+}
+
 static void gr__cc_release_buffers(gr__cc_slice *s) {
   gr_buffer *b[] = {&s->parent, &s->label, &s->best, &s->rest, &s->samples, &s->owners};
   for (size_t i = 0; i < sizeof b / sizeof *b; i++) gr_buffer_release(b[i]);
@@ -113,6 +126,7 @@ static gr_status cc_init(void **slice, gr_part *p) {
     GR_CHECK_GOTO(gr_part_owners(p, &s->owners, &s->owner_table, &s->owned_first), st, fail);
   }
   GR_CHECK_GOTO(gr_buffer_resize(&s->samples, p->dev, GR_CC_SAMPLES * sizeof(gr_svid), 0, "cc samples"), st, fail);
+  s->rows = gr__cc_rows(p->sub, s->owned_first);
   *slice = s;
   return GR_SUCCESS;
 fail:
@@ -159,19 +173,6 @@ static gr_status cc_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fron
   return GR_SUCCESS;
 }
 
-/* The local ids [0, rows) hold every row: under 1-hop proxies the owned
- * vertices come first and a proxy's rows are empty (the host's offsets say
- * so in two reads), so the passes that read rows (the sampling rounds, the
- * filter of the rest) skip the proxies, about 0.3 of a device's local
- * vertices on two devices of Kronecker 27. */
-static gr_vid gr__cc_rows(const gr__cc_slice *s, const gr_part *p) {
-  const gr_subgraph *sub = p->sub;
-  const gr_vid n = sub->n_local, k = s->owned_first;
-  if (!k || sub->out.offsets[n] != sub->out.offsets[k]) return n;
-  if (sub->in.offsets && sub->in.offsets[n] != sub->in.offsets[k]) return n;
-  return k;
-}
-
 /* Steps 4 and 5 (cc.h): the remaining arcs of every vertex outside the
  * tree c->largest (every vertex when it is -1), then compress. */
 static gr_status gr__cc_rest(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ctx *c) {
@@ -180,7 +181,7 @@ static gr_status gr__cc_rest(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ctx
   gr_for_each_args all = {NULL, n};
   gr_filter_args f;
   memset(&f, 0, sizeof f);
-  f.n_in = gr__cc_rows(s, p);
+  f.n_in = s->rows;
   f.out = s->rest.ptr;
   f.out_capacity = p->sub->n_owned;
   GR_CHECK(ops->needs_rest(p->dev, p->ws, &f, c));
@@ -213,7 +214,7 @@ static gr_status gr__cc_local(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ct
   const gr_cc_ops *ops = gr__cc_ops(p->dev);
   const gr_vid n = p->sub->n_local;
   gr_for_each_args all = {NULL, n};
-  gr_for_each_args rows = {NULL, gr__cc_rows(s, p)};
+  gr_for_each_args rows = {NULL, s->rows};
   GR_CHECK(ops->init(p->dev, p->ws, &all, c));
   for (int r = 0; r < GR_CC_ROUNDS; r++) {
     c->round = (gr_eid)r;

@@ -154,8 +154,9 @@ static gr_status dobfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_f
 enum { GR__DOBFS_UNROUTED = 0 };
 
 /* The frontier bitmap: a pull's frontier, and between devices a push's
- * claims' union (gr_iter.claim_bits). 16 bytes past the bits: NCCL reads
- * messages in 16-byte pieces. */
+ * claims' union (gr_iter.claim_bits). It is never sent; it has the size of
+ * the pull's finds, which are (16 bytes past the bits: NCCL reads messages
+ * in 16-byte pieces). */
 static gr_status dobfs_bits(gr__dobfs_slice *s, const gr_part *p) {
   if (s->bits.ptr) return GR_SUCCESS;
   const size_t bb = gr_bitmap_words(p->sub->n_local) * sizeof(uint32_t) + 16;

@@ -97,7 +97,8 @@ typedef struct gr_exchange_step {
    * lent (the next frontier is this device's; the others are the
    * messages). */
   bool routed;
-  /* gr_iter.claim_bits. */
+  /* gr_iter.claim_bits: written only when this device routed under
+   * duplicate-all proxies (one bitmap of global ids to every peer). */
   uint32_t *claim_bits;
   /* gr_iter.tell_all: every output vertex goes to every peer, as under the
    * broadcast exchange (duplicate-all proxies only); a routed step's
