@@ -942,15 +942,16 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
       a.owner = bcast || m->mixed ? x->owner.ptr : NULL;
       if (pass == 1) s->stats->items_received += m->items;
       /* A peer's claims, all of them (its routed bitmap of global ids), go
-       * into this device's union of the step's claims too. */
+       * into this device's union of the step's claims as the combine reads
+       * them. */
       const bool claims = pass == 1 && m->format == GR_XK_BITMAP && m->mixed && s->routed && s->claim_bits &&
                           x->route_one;
       const uint64_t words = ((uint64_t)m->universe + 31u) / 32u;
       if (claims && words != x->route_words[0])
         return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d routed a bitmap of %llu words for a union of %llu here",
                          j, (unsigned long long)words, (unsigned long long)x->route_words[0]);
+      a.claims = claims ? s->claim_bits : NULL;
       GR_CHECK(x->k->combine(dev, &a));
-      if (claims) GR_CHECK(x->k->or_into(dev, s->claim_bits, gr_xk_bitmap_words(a.msg), words));
       *any = true;
     }
   }

@@ -254,6 +254,7 @@ static gr_status gr__xk_combine_cpu(gr_device *dev, const gr_xk_combine_args *a)
     for (gr_eid w = 0; w < n_words; w++) {
       uint32_t word = words[w];
       found += (uint64_t)__builtin_popcount(word);
+      if (a->claims && !a->g2l) a->claims[w] |= word;
       /* Bits are local ids (no g2l): the settled ones go a word at a time,
        * this iteration being the word's only writer. */
       if (a->settled && !a->g2l && word) {

@@ -159,6 +159,10 @@ typedef struct gr_xk_combine_args {
   /* With settled: a vertex another device owns (owner given) is settled
    * and keeps its value (gr_exchange_step.settle_copies_bare). */
   bool settle_copies_bare;
+  /* A bitmap message without g2l, optional: every word of it or'ed in as it
+   * is read (gr_exchange_step.claim_bits, a routed step's union of claims),
+   * by the word's only writer. */
+  uint32_t *claims;
   gr_vid *next;
   gr_eid next_capacity;
   const gr_eid *deg;

@@ -352,6 +352,7 @@ __global__ void __launch_bounds__(kBlock) combine_bits_kernel(gr_xk_combine_args
     const gr_eid w = base + threadIdx.x;
     uint32_t word = w < words ? bits[w] : 0u;
     found += (unsigned long long)__popc(word);
+    if (a.claims && !a.g2l && word) a.claims[w] |= word;
     // Bits are local ids (no g2l): the settled ones go a word at a time,
     // this thread being the word's only writer.
     if (a.settled && !a.g2l && word) {

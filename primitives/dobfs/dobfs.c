@@ -153,14 +153,14 @@ static gr_status dobfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_f
 /* gr_iter.tally: the devices whose last push did not route its claims. */
 enum { GR__DOBFS_UNROUTED = 0 };
 
-/* The frontier bitmap: a pull's frontier, and between devices a push's
- * claims' union (gr_iter.claim_bits). It is never sent; it has the size of
- * the pull's finds, which are (16 bytes past the bits: NCCL reads messages
- * in 16-byte pieces). */
-static gr_status dobfs_bits(gr__dobfs_slice *s, const gr_part *p) {
-  if (s->bits.ptr) return GR_SUCCESS;
-  const size_t bb = gr_bitmap_words(p->sub->n_local) * sizeof(uint32_t) + 16;
-  return gr_buffer_resize(&s->bits, p->dev, bb, 0, "dobfs frontier bitmap");
+/* A bitmap of the local vertices, allocated at its first use: the
+ * frontier (a pull's, and between devices a push's claims' union,
+ * gr_iter.claim_bits), the pull's finds and their union. 16 bytes past
+ * the bits: NCCL reads messages (the finds) in 16-byte pieces. */
+static gr_status dobfs_bitmap(gr_buffer *b, const gr_part *p, const char *what) {
+  if (b->ptr) return GR_SUCCESS;
+  const size_t bytes = gr_bitmap_words(p->sub->n_local) * sizeof(uint32_t) + 16;
+  return gr_buffer_resize(b, p->dev, bytes, 0, what);
 }
 
 /* Every device takes the same decision from the same shared counts. */
@@ -185,12 +185,10 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
   const gr_dobfs_ops *ops = gr__dobfs_ops(p->dev);
   const gr_vid n = p->sub->n_local;
   const size_t words = gr_bitmap_words(n);
-  /* 16 bytes past the bits: NCCL reads messages in 16-byte pieces. */
-  const size_t bb = words * sizeof(uint32_t) + 16;
-  GR_CHECK(dobfs_bits(s, p));
-  if (s->or_bits && !s->found.ptr) {
-    GR_CHECK(gr_buffer_resize(&s->found, p->dev, bb, 0, "dobfs pull's finds"));
-    GR_CHECK(gr_buffer_resize(&s->uni, p->dev, bb, 0, "dobfs frontier bitmap (union)"));
+  GR_CHECK(dobfs_bitmap(&s->bits, p, "dobfs frontier bitmap"));
+  if (s->or_bits) {
+    GR_CHECK(dobfs_bitmap(&s->found, p, "dobfs pull's finds"));
+    GR_CHECK(dobfs_bitmap(&s->uni, p, "dobfs frontier bitmap (union)"));
   }
   const size_t ob = (size_t)(s->n_owned ? s->n_owned : 1) * sizeof(gr_vid);
   for (int k = 0; k < 2; k++)
@@ -349,7 +347,7 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   /* Between devices the claims' union goes to the frontier bitmap, for a
    * pull at the next level (dobfs_pull). */
   if (s->or_bits) {
-    GR_CHECK(dobfs_bits(s, p));
+    GR_CHECK(dobfs_bitmap(&s->bits, p, "dobfs frontier bitmap"));
     it->claim_bits = s->bits.ptr;
   }
   GR_CHECK(gr_bfs_push_level(p, it, &c, &s->loop, bound));

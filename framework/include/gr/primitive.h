@@ -323,8 +323,8 @@ typedef struct gr_iter {
    * bitmap of global ids, sent to every peer): a bitmap over local ids
    * (device memory, as many words as the routed bitmap) that the exchange
    * writes whole: this device's claims, and every routed bitmap a peer
-   * sent or'ed in (a pass over the bits that arrived, not over the
-   * values). When every device routed (DOBFS counts that in a tally), it
+   * sent or'ed in by its combine as it reads the words (no pass of its
+   * own). When every device routed (DOBFS counts that in a tally), it
    * holds every vertex the step found on any device: the next frontier as
    * a bitmap. Left as it was when this device did not route. */
   uint32_t *claim_bits;

@@ -86,14 +86,15 @@ static gr_enactor_config dobfs_config(gr_subgraph *const *subs, int devices, con
   return cfg;
 }
 
-/* g split at random in two under selective exchange (host transport). */
+/* g split at random in two under selective exchange (host transport),
+ * messages in `format`. */
 typedef struct two_parts {
   gr_partition *part;
   gr_subgraph **subs;
   gr_comm *comm;
 } two_parts;
 
-static void two_parts_open(two_parts *t, gr_graph *g, gr_proxy_mode proxy) {
+static void two_parts_open(two_parts *t, gr_graph *g, gr_proxy_mode proxy, gr_comm_format format) {
   gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
   po.parts = 2;
   t->part = NULL;
@@ -101,7 +102,7 @@ static void two_parts_open(two_parts *t, gr_graph *g, gr_proxy_mode proxy) {
   t->comm = NULL;
   ck_assert_int_eq(gr_partition_create(&t->part, g, &po), GR_SUCCESS);
   ck_assert_int_eq(gr_subgraphs_build(&t->subs, g, t->part, proxy, true), GR_SUCCESS);
-  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
+  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, format, NULL};
   ck_assert_int_eq(gr_comm_create(&t->comm, GR_BACKEND_CPU, 2, &co), GR_SUCCESS);
 }
 
@@ -285,7 +286,7 @@ START_TEST(forced_pull_without_a_whole_frontier_is_refused) {
   gr_graph *g = generated("kron:8:4");
   /* 1-hop proxies under selective exchange: no device sees the frontier. */
   two_parts t;
-  two_parts_open(&t, g, GR_PROXY_1HOP);
+  two_parts_open(&t, g, GR_PROXY_1HOP, GR_COMM_FORMAT_AUTO);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   o.direction = GR_DIRECTION_PULL;
   const gr_enactor_config cfg = dobfs_config(t.subs, 2, &o, &gr_comm_exchange_ops, t.comm, false);
@@ -301,7 +302,7 @@ END_TEST
 /* DOBFS on g split at random in two, duplicate-all proxies, selective
  * exchange over the host transport; two_parts_close(t) after the enactor. */
 static gr_enactor *two_devices(two_parts *t, gr_graph *g, const gr_prim_options *o) {
-  two_parts_open(t, g, GR_PROXY_ALL);
+  two_parts_open(t, g, GR_PROXY_ALL, GR_COMM_FORMAT_AUTO);
   const gr_enactor_config cfg = dobfs_config(t->subs, 2, o, &gr_comm_exchange_ops, t->comm, false);
   gr_enactor *e = NULL;
   ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
@@ -393,6 +394,13 @@ static uint32_t *claims_seen[2][MAX_LEVELS];
 static gr_vid claims_n;
 static bool claims_clear;
 static atomic_int claims_unsaved;
+static void claims_free(void) {
+  for (int l = 0; l < MAX_LEVELS; l++)
+    for (int d = 0; d < 2; d++) {
+      free(claims_seen[d][l]);
+      claims_seen[d][l] = NULL;
+    }
+}
 static gr_status claims_exchange(void *local, gr_part *p, gr_exchange_step *s) {
   const gr_status st = gr_comm_exchange_ops.exchange(local, p, s);
   if (st >= 0 && s->routed && s->claim_bits && s->iteration >= 0 && s->iteration < MAX_LEVELS) {
@@ -421,19 +429,12 @@ START_TEST(routed_claims_are_or_ed_into_every_devices_union) {
   gr_graph *g = generated("kron:14:16");
   const gr_vid n = gr_graph_num_vertices(g);
   claims_n = n;
-  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-  po.parts = 2;
-  gr_partition *part = NULL;
-  gr_subgraph **subs = NULL;
-  gr_comm *comm = NULL;
-  ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
-  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_ALL, true), GR_SUCCESS);
-  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_BITMAP, NULL};
-  ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, 2, &co), GR_SUCCESS);
+  two_parts t;
+  two_parts_open(&t, g, GR_PROXY_ALL, GR_COMM_FORMAT_BITMAP);
   gr_exchange_ops ex = gr_comm_exchange_ops;
   ex.exchange = claims_exchange;
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  const gr_enactor_config cfg = dobfs_config(subs, 2, &o, &ex, comm, false);
+  const gr_enactor_config cfg = dobfs_config(t.subs, 2, &o, &ex, t.comm, false);
   gr_enactor *e = NULL;
   ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
   int checked = 0, before_pull = 0;
@@ -459,11 +460,8 @@ START_TEST(routed_claims_are_or_ed_into_every_devices_union) {
         checked++;
         if (l + 1 < st.frontier_len && st.level_tag[l + 1] == 'U') before_pull++;
       }
-      for (int d = 0; d < 2; d++) {
-        free(claims_seen[d][l]);
-        claims_seen[d][l] = NULL;
-      }
     }
+    claims_free();
     free(depth);
     gr_run_stats_free(&st);
   }
@@ -485,15 +483,9 @@ START_TEST(routed_claims_are_or_ed_into_every_devices_union) {
   gr_result_free(&r);
   gr_result_free(&ref);
   gr_run_stats_free(&st);
-  for (int l = 0; l < MAX_LEVELS; l++)
-    for (int d = 0; d < 2; d++) {
-      free(claims_seen[d][l]);
-      claims_seen[d][l] = NULL;
-    }
+  claims_free();
   gr_enactor_destroy(&e);
-  gr_comm_destroy(&comm);
-  gr_subgraphs_destroy(&subs, 2);
-  gr_partition_destroy(&part);
+  two_parts_close(&t);
   gr_graph_destroy(&g);
 }
 END_TEST
