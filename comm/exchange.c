@@ -205,6 +205,9 @@ typedef struct gr__xlocal {
   uint64_t route_words[GR_COMM_MAX_DEVICES]; /* words of bitmap j */
   uint64_t route_value;
   bool route_lent;
+  /* This step's union of claims (gr_exchange_step.claim_bits) holds this
+   * device's claims, and the combines add each peer's as they read it. */
+  bool claims_live;
 } gr__xlocal;
 
 static const gr_xk_ops *gr__xk_ops(const gr_device *dev) {
@@ -444,10 +447,25 @@ static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step 
   GR_CHECK(gr_device_memset(dev, ctr, 0, GR__CTR_BYTES(n) + x->cull_bytes));
   if (mb) GR_CHECK(gr_device_copy(dev, x->cull, mine, mb, GR_COPY_D2D));
   /* The claims' union starts as this device's (gr_iter.claim_bits); the
-   * peers' routed bitmaps are or'ed in as they are combined. */
-  if (s->claim_bits && x->route_one && mb) GR_CHECK(gr_device_copy(dev, s->claim_bits, mine, mb, GR_COPY_D2D));
-  GR_CHECK(x->k->compact(dev, mine, x->route_words[own], x->route_one ? x->owner.ptr : NULL, me,
-                         gr_frontier_items(s->next), gr_frontier_capacity(s->next), p->out.offsets, ctr));
+   * peers' messages are or'ed in as they are combined. */
+  if (s->claim_bits && x->route_one && mb) {
+    GR_CHECK(gr_device_copy(dev, s->claim_bits, mine, mb, GR_COPY_D2D));
+    x->claims_live = true;
+  }
+  /* This device's claims it owns take the step's value here: the push set
+   * their bits only (gr_part_route). */
+  const gr_xk_compact_args ca = {mine,
+                                 x->route_words[own],
+                                 x->route_one ? x->owner.ptr : NULL,
+                                 me,
+                                 gr_frontier_items(s->next),
+                                 gr_frontier_capacity(s->next),
+                                 p->out.offsets,
+                                 ctr,
+                                 gr__step_payload(x, s).values[0],
+                                 x->layout.value_bytes,
+                                 x->route_value};
+  GR_CHECK(x->k->compact(dev, &ca));
   for (int j = 0; j < n; j++) {
     if (x->route_one ? j != 0 : j == me) continue;
     GR_CHECK(x->k->seal(dev, base + (uint64_t)j * x->route_stride, x->route_words[j], x->route_value,
@@ -551,6 +569,14 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
     return gr_errorf(GR_ERR_INTERNAL, "exchange package: device %d ors bitmaps %s", me,
                      !s->or_union ? "with nowhere to put the union" : "with outputs not all its own, or under broadcast");
   if (s->routed) return gr__package_routed(x, p, s);
+  if (s->claim_bits && s->tell_all) {
+    /* A step told to all as lists (or a bitmap) starts the union of its
+     * claims with this device's output, every vertex of it (global ids:
+     * duplicate-all proxies); the combines add the peers'. */
+    GR_CHECK(gr_device_memset(dev, s->claim_bits, 0, gr_bitmap_words(p->sub->n_local) * sizeof(uint32_t)));
+    if (n_out) GR_CHECK(x->k->mark(dev, s->claim_bits, gr_frontier_items(s->out), n_out));
+    x->claims_live = true;
+  }
   if (s->out_owned && !bcast) {
     /* The output is the next frontier as it is (gr_iter.out_owned): no
      * pass, no message, and the counters start where the combine of what
@@ -941,15 +967,14 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
        * values are combined. */
       a.owner = bcast || m->mixed ? x->owner.ptr : NULL;
       if (pass == 1) s->stats->items_received += m->items;
-      /* A peer's claims, all of them (its routed bitmap of global ids), go
-       * into this device's union of the step's claims as the combine reads
-       * them. */
-      const bool claims = pass == 1 && m->format == GR_XK_BITMAP && m->mixed && s->routed && s->claim_bits &&
-                          x->route_one;
-      const uint64_t words = ((uint64_t)m->universe + 31u) / 32u;
-      if (claims && words != x->route_words[0])
-        return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d routed a bitmap of %llu words for a union of %llu here",
-                         j, (unsigned long long)words, (unsigned long long)x->route_words[0]);
+      /* A peer's claims, all of them (its routed bitmap of global ids, or
+       * its output told to all), go into this device's union of the step's
+       * claims as the combine reads them. */
+      const bool claims = pass == 1 && m->mixed && x->claims_live;
+      const uint64_t words = m->format == GR_XK_BITMAP ? ((uint64_t)m->universe + 31u) / 32u : 0;
+      if (claims && words > gr_bitmap_words(p->sub->n_local))
+        return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent a bitmap of %llu words for a union of %llu here",
+                         j, (unsigned long long)words, (unsigned long long)gr_bitmap_words(p->sub->n_local));
       a.claims = claims ? s->claim_bits : NULL;
       GR_CHECK(x->k->combine(dev, &a));
       *any = true;
@@ -970,6 +995,7 @@ static gr_status gr__exchange(void *local, gr_part *p, gr_exchange_step *s) {
   if (x->c->mode == GR_COMM_BROADCAST) s->told_all = true;
   else if (s->routed) s->told_all = x->route_one;
   else s->told_all = s->tell_all || s->out->size == 0;
+  x->claims_live = false;
   if (st >= 0 && !s->skip) st = gr__package(x, p, s);
   if (st < 0) gr_sync_fail(s->sync, st);
   s->stats->package_ms += (gr_time_now() - t0) * 1e3;

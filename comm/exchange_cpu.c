@@ -278,6 +278,7 @@ static gr_status gr__xk_combine_cpu(gr_device *dev, const gr_xk_combine_args *a)
       gr_vid v;
       memcpy(&v, rec, sizeof v);
       if (a->g2l && (v = a->g2l[v]) == GR_NO_VERTEX) continue;
+      if (a->claims) gr_bitmap_test_and_set(a->claims, v);
       if (gr__combine_one(a, v, rec + l->value_offset, rec + l->vertex_offset, a->settled) &&
           !gr__to_next(a->next, a->next_capacity, a->deg, a->counters, v))
         __atomic_store_n(&overflow, 1, __ATOMIC_RELAXED);
@@ -338,31 +339,43 @@ static gr_status gr__xk_seal_cpu(gr_device *dev, uint32_t *msg, uint64_t words, 
   return GR_SUCCESS;
 }
 
-static gr_status gr__xk_compact_cpu(gr_device *dev, const uint32_t *words, uint64_t n_words, const uint8_t *owner,
-                                    int me, gr_vid *next, gr_eid next_capacity, const gr_eid *deg,
-                                    unsigned long long *counters) {
+/* A routed value into v where it is smaller as an unsigned number
+ * (gr_xk_compact_args): this pass is v's only writer. */
+static void gr__store_routed(const gr_xk_compact_args *a, gr_vid v) {
+  if (a->value_bytes == 8) {
+    uint64_t *p = (uint64_t *)a->values + v;
+    if (*p > a->value) *p = a->value;
+  } else {
+    uint32_t *p = (uint32_t *)a->values + v;
+    if (*p > (uint32_t)a->value) *p = (uint32_t)a->value;
+  }
+}
+
+static gr_status gr__xk_compact_cpu(gr_device *dev, const gr_xk_compact_args *a) {
   GR_CHECK(gr__device_launch(dev, "gr__xk_compact_cpu", NULL));
   const int nt = gr_device_cpu_threads(dev);
+  unsigned long long *counters = a->counters;
 #pragma omp parallel for num_threads(nt) schedule(static, 1024)
-  for (uint64_t k = 0; k < n_words; k++) {
-    uint32_t w = words[k];
-    if (owner)
+  for (uint64_t k = 0; k < a->n_words; k++) {
+    uint32_t w = a->words[k];
+    if (a->owner)
       for (uint32_t m = w; m; m &= m - 1u)
-        if (owner[k * 32u + (uint64_t)__builtin_ctz(m)] != me) w &= ~(m & (0u - m));
+        if (a->owner[k * 32u + (uint64_t)__builtin_ctz(m)] != a->me) w &= ~(m & (0u - m));
     if (!w) continue;
     /* One reservation per word. */
     uint64_t pos = gr_atomic_add_u64((uint64_t *)&counters[GR_XK_NEXT], (uint64_t)__builtin_popcount(w));
     uint64_t sum = 0, most = 0;
     for (; w; w &= w - 1u, pos++) {
       const gr_vid v = (gr_vid)(k * 32u + (uint64_t)__builtin_ctz(w));
-      if (pos < next_capacity) next[pos] = v;
-      if (deg) {
-        const uint64_t d = deg[v + 1] - deg[v];
+      if (pos < a->next_capacity) a->next[pos] = v;
+      if (a->values) gr__store_routed(a, v);
+      if (a->deg) {
+        const uint64_t d = a->deg[v + 1] - a->deg[v];
         sum += d;
         most = d > most ? d : most;
       }
     }
-    if (deg) {
+    if (a->deg) {
       gr__ctr_add(&counters[GR_XK_NEXT_EDGES], sum);
       gr__ctr_max(&counters[GR_XK_NEXT_MAXDEG], most);
     }

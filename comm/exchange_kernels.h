@@ -159,9 +159,10 @@ typedef struct gr_xk_combine_args {
   /* With settled: a vertex another device owns (owner given) is settled
    * and keeps its value (gr_exchange_step.settle_copies_bare). */
   bool settle_copies_bare;
-  /* A bitmap message without g2l, optional: every word of it or'ed in as it
-   * is read (gr_exchange_step.claim_bits, a routed step's union of claims),
-   * by the word's only writer. */
+  /* Optional: every id of the message set in it as it is read
+   * (gr_exchange_step.claim_bits, the step's union of claims): a bitmap
+   * without g2l a word at a time by the word's only writer, a list's ids
+   * one by one. */
   uint32_t *claims;
   gr_vid *next;
   gr_eid next_capacity;
@@ -169,6 +170,31 @@ typedef struct gr_xk_combine_args {
   unsigned long long *counters; /* GR_XK_NEXT, GR_XK_NEXT_EDGES, GR_XK_NEXT_MAXDEG and `found` */
   int found;
 } gr_xk_combine_args;
+
+/* This device's routed bitmap (`n_words` words over local ids) becomes the
+ * next frontier: every id set (that owner[] gives to `me`, where owner is
+ * given) goes to `next` at a slot reserved through counters[GR_XK_NEXT]
+ * (ids past next_capacity are counted, not written), its out-degree over
+ * `deg` summed and maxed into GR_XK_NEXT_EDGES and GR_XK_NEXT_MAXDEG. Where
+ * `values` is given (value_bytes 4 or 8 apart), each such id's value
+ * becomes `value` where that is smaller as an unsigned number (a signed
+ * id's "none", -1, loses to every value: the routed step's MIN): the
+ * routing push claims with bits alone, and an owned claim gets its value
+ * here, in id order, rather than a store to a random address per claim in
+ * the push (gr__bfs_route). */
+typedef struct gr_xk_compact_args {
+  const uint32_t *words;
+  uint64_t n_words;
+  const uint8_t *owner;
+  int me;
+  gr_vid *next;
+  gr_eid next_capacity;
+  const gr_eid *deg;
+  unsigned long long *counters;
+  void *values;
+  int value_bytes;
+  uint64_t value;
+} gr_xk_compact_args;
 
 typedef struct gr_xk_ops {
   gr_status (*package)(gr_device *dev, const gr_xk_package_args *a);
@@ -191,13 +217,9 @@ typedef struct gr_xk_ops {
    * first 8 bytes (msg is 4-byte aligned), and the ids set in its `words`
    * words (from msg + 2) added to *counter. */
   gr_status (*seal)(gr_device *dev, uint32_t *msg, uint64_t words, uint64_t value, unsigned long long *counter);
-  /* This device's routed bitmap (`words` words over local ids) becomes the
-   * next frontier: every id set (that owner[] gives to `me`, where owner is
-   * given) goes to `next` at a slot reserved through counters[GR_XK_NEXT]
-   * (ids past next_capacity are counted, not written), its out-degree over
-   * `deg` summed and maxed into GR_XK_NEXT_EDGES and GR_XK_NEXT_MAXDEG. */
-  gr_status (*compact)(gr_device *dev, const uint32_t *words, uint64_t n_words, const uint8_t *owner, int me,
-                       gr_vid *next, gr_eid next_capacity, const gr_eid *deg, unsigned long long *counters);
+  /* This device's routed bitmap becomes the next frontier, its ids taking
+   * the step's value (gr_xk_compact_args). */
+  gr_status (*compact)(gr_device *dev, const gr_xk_compact_args *a);
   /* Sets the bits of ids[k] for k < n (gr_part_refresh_some: the owned
    * vertices that changed). */
   gr_status (*mark)(gr_device *dev, uint32_t *bits, const gr_vid *ids, uint64_t n);

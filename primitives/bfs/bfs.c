@@ -220,7 +220,9 @@ gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c_in, gr_
    * pass reading them in order, and trusts a clear bit. */
   if (!alone && rc.visited && a.in_known && a.in_edges >= (gr_eid)p->sub->n_local) {
     if (!l->bits_whole) {
-      gr_bitmap_args ba = {p->sub->n_local, rc.visited};
+      /* Or'ed into the bits: a copy that a routing push claimed, or that
+       * arrived settled bare, has its bit and no depth. */
+      gr_bitmap_args ba = {p->sub->n_local, rc.visited, true};
       GR_CHECK(ops->visited_bits(p->dev, p->ws, &ba, &rc));
       l->bits_whole = true;
     }

@@ -13,7 +13,9 @@
  * a push's claims go to every device (gr_iter.tell_all: its list whole to
  * every peer, or its routed bitmap of global ids), and a pull's finds
  * travel as a bitmap, or'ed over the devices inside the level's exchange
- * (gr_iter.or_bits), the next pull's frontier as it is. With 1-hop
+ * (gr_iter.or_bits), the next pull's frontier as it is; a push's claims are
+ * or'ed likewise into a union (gr_iter.claim_bits), the frontier of a pull
+ * after it (a copy's depth is not kept between devices: BFS's bits). With 1-hop
  * proxies under selective exchange it pushes only. A push after pulls may
  * claim copies whose owners found them by pulling (their depths here are
  * stale); the owners' MIN keeps the depth they have. Pull
@@ -50,10 +52,9 @@ typedef struct gr__dobfs_slice {
   gr_buffer uni;
   bool or_next;      /* the last level or'ed its finds into uni: every device alike */
   bool whole;        /* this level: uni is the frontier */
-  /* Between devices with or_bits: the last level pushed and this device
-   * routed its claims, so the exchange left their union over the devices
-   * in `bits` (gr_iter.claim_bits), whole where every device routed (the
-   * tally GR__DOBFS_UNROUTED counts the devices that did not). */
+  /* Between devices with or_bits: the last level pushed, and the exchange
+   * left the union of its claims over the devices in `bits`
+   * (gr_iter.claim_bits). */
   bool claimed;
   /* direction state, the same on every device */
   gr_direction dir;
@@ -150,9 +151,6 @@ static gr_status dobfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_f
   return GR_SUCCESS;
 }
 
-/* gr_iter.tally: the devices whose last push did not route its claims. */
-enum { GR__DOBFS_UNROUTED = 0 };
-
 /* A bitmap of the local vertices, allocated at its first use: the
  * frontier (a pull's, and between devices a push's claims' union,
  * gr_iter.claim_bits), the pull's finds and their union. 16 bytes past
@@ -216,15 +214,16 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
     if (s->or_bits && it->iteration > 0 && !it->last_told_all)
       return gr_errorf(GR_ERR_INTERNAL, "dobfs: device %d pulls after a level whose claims did not reach every device",
                        p->index);
-    /* After a push whose claims every device routed, the exchange left
-     * their union in the bitmap (gr_iter.claim_bits): the same marks, with
-     * no pass over every depth (a device's own claims and its peers'
-     * bitmaps, 2 x n / 8 bytes on two devices, against 4 bytes a vertex;
-     * that pass took 0.22 ms a run on each of two devices of Kronecker 27,
-     * as on one). */
-    if (!claimed || it->last_tally[GR__DOBFS_UNROUTED] != 0) {
+    /* After a push between devices the exchange left the union of its
+     * claims in the bitmap (gr_iter.claim_bits: a device's own claims and
+     * its peers', bitmaps or lists): the same marks, with no pass over
+     * every depth (4 bytes a vertex; 0.22 ms a run on each of two devices
+     * of Kronecker 27, as on one). The pass would miss vertices too: a
+     * copy that a routing push claimed, or that arrived settled bare,
+     * holds no depth here. */
+    if (!claimed) {
       gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration};
-      gr_bitmap_args ba = {n, s->bits.ptr};
+      gr_bitmap_args ba = {n, s->bits.ptr, false};
       GR_CHECK(ops->frontier_bits(p->dev, p->ws, &ba, &dc));
     }
   }
@@ -330,7 +329,8 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
    * clear bits, and a big level between devices sets them itself. */
   const gr_eid push_edges = it->in_measured ? it->in_edges : m_local;
   if (s->pulled && c.visited && push_edges >= (gr_eid)n / 16) {
-    gr_bitmap_args ba = {n, c.visited};
+    /* Or'ed into the bits, as in gr_bfs_push_level. */
+    gr_bitmap_args ba = {n, c.visited, true};
     GR_CHECK(gr__bfs_ops(p->dev)->visited_bits(p->dev, p->ws, &ba, &c));
     s->loop.bits_whole = true;
   }
@@ -351,10 +351,11 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
     it->claim_bits = s->bits.ptr;
   }
   GR_CHECK(gr_bfs_push_level(p, it, &c, &s->loop, bound));
-  if (s->or_bits) {
-    s->claimed = it->routed;
-    it->tally[GR__DOBFS_UNROUTED] = it->routed ? 0 : 1;
-  }
+  s->claimed = s->or_bits;
+  /* What arrives for a copy needs only its visited bit, as in BFS: the
+   * pulls take their frontiers from the unions above, not from the
+   * copies' depths (under broadcast exchange they do: depths kept). */
+  it->settle_copies_bare = it->settled != NULL && !p->global_view;
   return GR_SUCCESS;
 }
 

@@ -349,9 +349,9 @@ START_TEST(cuda_packed_lists_decode_to_the_ids) {
 END_TEST
 
 /* The bitmap pass (a predicate per id into its bit) writes every word of
- * the bitmap, each bit as the predicate says, and nothing past the last
- * word: sizes around a word, a warp's group of words and a grid's sweep,
- * flags random, all set and none. */
+ * the bitmap, each bit as the predicate says (or'ed into the word with
+ * keep), and nothing past the last word: sizes around a word, a warp's
+ * group of words and a grid's sweep, flags random, all set and none. */
 START_TEST(cuda_bitmap_sets_every_bit_as_the_predicate) {
   const gr_vid sizes[] = {1, 31, 32, 33, 127, 128, 129, 1000, 4096 + 5, 1000003, 9000017};
   const size_t most = 9000017;
@@ -366,21 +366,24 @@ START_TEST(cuda_bitmap_sets_every_bit_as_the_predicate) {
   for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
     const gr_vid n = sizes[k];
     const size_t words = ((size_t)n + 31) / 32;
-    for (int pattern = 0; pattern < 3; pattern++) {
+    /* Patterns 3-5: the same predicates or'ed into the words (keep). */
+    for (int pattern = 0; pattern < 6; pattern++) {
+      const bool keep = pattern >= 3;
       for (gr_vid v = 0; v < n; v++)
-        flags[v] = (uint8_t)(pattern == 0 ? gr_rand64(5, n, v) % 3 == 0 : pattern == 1);
+        flags[v] = (uint8_t)(pattern % 3 == 0 ? gr_rand64(5, n, v) % 3 == 0 : pattern % 3 == 1);
       /* Every word and the guard past them start as a pattern the kernel
-       * never writes (a word's unused high bits are written clear). */
+       * never writes (a word's unused high bits are written clear, or kept
+       * with keep). */
       for (size_t w = 0; w < words + guard; w++) bits[w] = 0xa5a5a5a5u;
       ck_assert_int_eq(gr_device_copy(gpu, dflags.ptr, flags, n, GR_COPY_H2D), GR_SUCCESS);
       ck_assert_int_eq(gr_device_copy(gpu, dbits.ptr, bits, (words + guard) * sizeof *bits, GR_COPY_H2D),
                        GR_SUCCESS);
-      ck_assert_int_eq(test_bitmap_cuda(gpu, n, dflags.ptr, dbits.ptr), GR_SUCCESS);
+      ck_assert_int_eq(test_bitmap_cuda(gpu, n, dflags.ptr, dbits.ptr, keep), GR_SUCCESS);
       ck_assert_int_eq(gr_device_copy(gpu, bits, dbits.ptr, (words + guard) * sizeof *bits, GR_COPY_D2H),
                        GR_SUCCESS);
       size_t bad = words;
       for (size_t w = 0; w < words && bad == words; w++) {
-        uint32_t want = 0;
+        uint32_t want = keep ? 0xa5a5a5a5u : 0u;
         for (unsigned b = 0; b < 32 && w * 32 + b < n; b++)
           if (flags[w * 32 + b]) want |= 1u << b;
         if (bits[w] != want) bad = w;

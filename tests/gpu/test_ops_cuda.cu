@@ -131,8 +131,8 @@ extern "C" gr_status test_packed_decode_cuda(gr_device *dev, const gr_csr *g, in
   return gr_device_sync(dev);
 }
 
-extern "C" gr_status test_bitmap_cuda(gr_device *dev, gr_vid n, const uint8_t *flags, uint32_t *bits) {
-  gr_bitmap_args a = {n, bits};
+extern "C" gr_status test_bitmap_cuda(gr_device *dev, gr_vid n, const uint8_t *flags, uint32_t *bits, bool keep) {
+  gr_bitmap_args a = {n, bits, keep};
   GR_CHECK(gr_cuda::bitmap(dev, &a, Flagged{flags}));
   return gr_device_sync(dev);
 }

@@ -97,8 +97,9 @@ typedef struct gr_exchange_step {
    * lent (the next frontier is this device's; the others are the
    * messages). */
   bool routed;
-  /* gr_iter.claim_bits: written only when this device routed under
-   * duplicate-all proxies (one bitmap of global ids to every peer). */
+  /* gr_iter.claim_bits: written when this device's outputs go to every
+   * peer under duplicate-all proxies (routed into one bitmap of global
+   * ids, or tell_all). */
   uint32_t *claim_bits;
   /* gr_iter.tell_all: every output vertex goes to every peer, as under the
    * broadcast exchange (duplicate-all proxies only); a routed step's

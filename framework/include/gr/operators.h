@@ -153,6 +153,7 @@ typedef struct gr_split_args {
 typedef struct gr_bitmap_args {
   gr_vid n;        /* ids [0, n) */
   uint32_t *bits;  /* gr_bitmap_words(n) words, all written */
+  bool keep;       /* or the predicate's bits into the words instead (set bits stay set) */
 } gr_bitmap_args;
 
 typedef struct gr_for_each_args {

@@ -307,7 +307,7 @@ static inline void gr__cpu_list_degrees(int nt, const gr_eid *offsets, const gr_
         const gr_vid v = (gr_vid)(w * 32u + k);                                         \
         if (v < n && PRED(ctx, v)) word |= 1u << k;                                     \
       }                                                                                 \
-      bits[w] = word;                                                                   \
+      bits[w] = a->keep ? bits[w] | word : word;                                        \
     }                                                                                   \
     return GR_SUCCESS;                                                                  \
   }

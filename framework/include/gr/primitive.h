@@ -319,14 +319,14 @@ typedef struct gr_iter {
   /* To set, with the output left empty, when the iterate put its outputs
    * into the bitmaps gr_part_route lent. */
   bool routed;
-  /* To set, optional, with routed outputs under duplicate-all proxies (one
-   * bitmap of global ids, sent to every peer): a bitmap over local ids
-   * (device memory, as many words as the routed bitmap) that the exchange
-   * writes whole: this device's claims, and every routed bitmap a peer
-   * sent or'ed in by its combine as it reads the words (no pass of its
-   * own). When every device routed (DOBFS counts that in a tally), it
-   * holds every vertex the step found on any device: the next frontier as
-   * a bitmap. Left as it was when this device did not route. */
+  /* To set, optional, under duplicate-all proxies when this iteration's
+   * outputs go to every peer (routed into one bitmap of global ids, or
+   * tell_all): a bitmap over local ids (device memory, a bit per local
+   * vertex) that the exchange writes whole: this device's claims (its
+   * routed bitmap, or its output's ids), and every peer's message or'ed in
+   * by its combine as it reads it (no pass of its own). When every device
+   * lends one, it holds every vertex the step found on any device: the next
+   * frontier as a bitmap. Left as it was otherwise. */
   uint32_t *claim_bits;
   /* To set, optional, with out_owned under selective exchange: a bitmap of
    * or_words words (device memory) the exchange ors over every device with

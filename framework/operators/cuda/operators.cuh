@@ -691,7 +691,7 @@ __global__ void __launch_bounds__(kBlock)
 // depths (134 MB) took 68-70 us on an H200, 1.9 TB/s.
 constexpr int kBitmapWords = 4;
 template <class Pred>
-__global__ void __launch_bounds__(kBlock) bitmap_kernel(gr_vid n, uint32_t *__restrict__ bits, Pred pred) {
+__global__ void __launch_bounds__(kBlock) bitmap_kernel(gr_vid n, uint32_t *__restrict__ bits, bool keep, Pred pred) {
   const gr_eid words = ((gr_eid)n + 31) / 32;
   const int lane = threadIdx.x & 31;
   const gr_eid warp = ((gr_eid)blockIdx.x * kBlock + threadIdx.x) >> 5;
@@ -710,7 +710,7 @@ __global__ void __launch_bounds__(kBlock) bitmap_kernel(gr_vid n, uint32_t *__re
       const unsigned word = __ballot_sync(kFullMask, hit[j]);
       if (lane == j) mine = word;
     }
-    if (lane < kBitmapWords && w0 + lane < words) bits[w0 + lane] = mine;
+    if (lane < kBitmapWords && w0 + lane < words) bits[w0 + lane] = keep ? bits[w0 + lane] | mine : mine;
   }
 }
 
@@ -1136,7 +1136,7 @@ gr_status bitmap(gr_device *dev, gr_bitmap_args *a, Pred pred) {
   if (a->n == 0) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   bitmap_kernel<Pred><<<grid_for(a->n, kBlock * kBitmapWords, max_blocks(dev) * 4), kBlock, 0, s>>>(a->n, a->bits,
-                                                                                                     pred);
+                                                                                                     a->keep, pred);
   GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
 }

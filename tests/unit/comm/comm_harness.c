@@ -1085,7 +1085,8 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
   uint32_t *bits = calloc(WORDS, sizeof *bits);
   gr_eid *deg = malloc((nv + 1) * sizeof *deg);
   gr_vid *next = malloc(nv * sizeof *next);
-  XH_CHECK(bits && deg && next, "no room");
+  uint32_t *vals = malloc(nv * sizeof *vals);
+  XH_CHECK(bits && deg && next && vals, "no room");
   uint64_t ids = 0, sum = 0, most = 0, x = 2463534242ull;
   deg[0] = 0;
   for (uint64_t v = 0; v < nv; v++) {
@@ -1134,9 +1135,30 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
       XH_CHECK(gr_buffer_resize(&ob, dev, nv, 0, "owners") == GR_SUCCESS, "%s", gr_error_message());
       XH_CHECK(gr_device_copy(dev, ob.ptr, owner, nv, GR_COPY_H2D) == GR_SUCCESS, "copy");
     }
-    XH_CHECK(ops->compact(dev, b.ptr, WORDS, own ? ob.ptr : NULL, 1, o.ptr, cap, d.ptr, c.ptr) == GR_SUCCESS,
-             "compact: %s", gr_error_message());
+    /* Passes 0 and 2 give the ids the value 7 where it is smaller as an
+     * unsigned number: "none" (-1) and 9 become 7, 3 stays. */
+    gr_buffer vb = GR_BUFFER_INIT;
+    const bool with_values = pass != 1;
+    if (with_values) {
+      for (uint64_t v = 0; v < nv; v++) vals[v] = v % 5 == 0 ? 3u : v % 5 == 1 ? 9u : UINT32_MAX;
+      XH_CHECK(gr_buffer_resize(&vb, dev, nv * sizeof *vals, 0, "values") == GR_SUCCESS, "%s", gr_error_message());
+      XH_CHECK(gr_device_copy(dev, vb.ptr, vals, nv * sizeof *vals, GR_COPY_H2D) == GR_SUCCESS, "copy");
+    }
+    const gr_xk_compact_args ca = {b.ptr,    WORDS, own ? ob.ptr : NULL,      1, o.ptr, cap, d.ptr, c.ptr,
+                                   vb.ptr, 4,     with_values ? 7u : 0u};
+    XH_CHECK(ops->compact(dev, &ca) == GR_SUCCESS, "compact: %s", gr_error_message());
     gr_buffer_release(&ob);
+    if (with_values) {
+      XH_CHECK(gr_device_copy(dev, vals, vb.ptr, nv * sizeof *vals, GR_COPY_D2H) == GR_SUCCESS, "copy: %s",
+               gr_error_message());
+      gr_buffer_release(&vb);
+      for (uint64_t v = 0; v < nv; v++) {
+        const uint32_t was = v % 5 == 0 ? 3u : v % 5 == 1 ? 9u : UINT32_MAX;
+        const bool taken = ((bits[v >> 5] >> (v & 31u)) & 1u) && (!own || owner[v] == 1);
+        const uint32_t want = taken && was > 7u ? 7u : was;
+        XH_CHECK(vals[v] == want, "value of %llu: %u, want %u", (unsigned long long)v, vals[v], want);
+      }
+    }
     XH_CHECK(gr_device_copy(dev, ctr, c.ptr, sizeof ctr, GR_COPY_D2H) == GR_SUCCESS, "copy: %s", gr_error_message());
     XH_CHECK(gr_device_copy(dev, next, o.ptr, cap * sizeof *next, GR_COPY_D2H) == GR_SUCCESS, "copy: %s",
              gr_error_message());
@@ -1167,4 +1189,5 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
   free(bits);
   free(deg);
   free(next);
+  free(vals);
 }

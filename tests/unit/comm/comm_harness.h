@@ -224,7 +224,8 @@ void xh_check_settled(const gr_xk_ops *ops, gr_device *dev);
 void xh_check_seal(const gr_xk_ops *ops, gr_device *dev);
 /* Compact of a routed bitmap (gr_xk_ops.compact) on `dev`: every id once in
  * next (or every id an owner table gives to this part), the degrees summed
- * and maxed, ids past a small capacity counted but not written. */
+ * and maxed, ids past a small capacity counted but not written; those ids,
+ * and no other, take the step's value where it is smaller as unsigned. */
 void xh_check_compact(const gr_xk_ops *ops, gr_device *dev);
 /* mark sets the bits of a list with repeats (and no other); select takes,
  * from a border list, the positions and ids of exactly the entries whose

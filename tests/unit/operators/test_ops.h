@@ -74,7 +74,7 @@ extern const test_ops test_ops_cuda;
 gr_status test_packed_decode_cuda(gr_device *dev, const gr_csr *g, int pattern, gr_vid *out);
 /* gr_cuda::bitmap with the predicate flags[v] != 0 (flags and bits in
  * device memory), synchronized. */
-gr_status test_bitmap_cuda(gr_device *dev, gr_vid n, const uint8_t *flags, uint32_t *bits);
+gr_status test_bitmap_cuda(gr_device *dev, gr_vid n, const uint8_t *flags, uint32_t *bits, bool keep);
 #endif
 
 #ifdef __cplusplus

@@ -388,8 +388,8 @@ END_TEST
 
 /* Per device and iteration: the union of the step's claims that the
  * exchange left in gr_iter.claim_bits (CPU devices: host memory), copied
- * after each routed step; with claims_clear, then cleared (a pull that
- * takes it as its frontier finds nothing). */
+ * after each push; with claims_clear, then cleared (a pull that takes it
+ * as its frontier finds nothing). */
 static uint32_t *claims_seen[2][MAX_LEVELS];
 static gr_vid claims_n;
 static bool claims_clear;
@@ -403,7 +403,7 @@ static void claims_free(void) {
 }
 static gr_status claims_exchange(void *local, gr_part *p, gr_exchange_step *s) {
   const gr_status st = gr_comm_exchange_ops.exchange(local, p, s);
-  if (st >= 0 && s->routed && s->claim_bits && s->iteration >= 0 && s->iteration < MAX_LEVELS) {
+  if (st >= 0 && s->claim_bits && s->iteration >= 0 && s->iteration < MAX_LEVELS) {
     const size_t bytes = ((size_t)claims_n + 31) / 32 * sizeof(uint32_t);
     uint32_t *copy = malloc(bytes);
     /* Checked on the test's thread, not this device's. */
@@ -415,22 +415,25 @@ static gr_status claims_exchange(void *local, gr_part *p, gr_exchange_step *s) {
   return st;
 }
 
-/* Between devices with duplicate-all proxies a push's routed claims are
- * or'ed over the devices inside its exchange (gr_iter.claim_bits), so that
- * a pull after it marks its frontier without a pass over every depth.
- * Every push routes here (--comm-format bitmap): where both devices routed
- * a step, each device's union holds every vertex the step found (depth
- * level + 1), and any other bit is a vertex of an earlier level that a
- * device claimed again (its copy was stale after pulls); the depths equal
- * the reference's. With the unions cleared after their exchange, the
- * depths differ: the pulls after those pushes took them as their
- * frontier. */
-START_TEST(routed_claims_are_or_ed_into_every_devices_union) {
+/* Between devices with duplicate-all proxies a push's claims are or'ed
+ * over the devices inside its exchange (gr_iter.claim_bits), so that a
+ * pull after it marks its frontier without a pass over every depth (which
+ * would miss the copies a routing push claimed, or that arrived settled
+ * bare: they hold no depth). Every push routes (--comm-format bitmap),
+ * none does (list: its claims go to every peer as lists), or each device
+ * picks (auto): after every push each device's union holds every vertex
+ * the step found (depth level + 1), and any other bit is a vertex of an
+ * earlier level that a device claimed again (its copy was stale after
+ * pulls); the depths equal the reference's. With the unions cleared after
+ * their exchange, the depths differ: the pulls after those pushes took
+ * them as their frontier. */
+static const gr_comm_format union_formats[] = {GR_COMM_FORMAT_BITMAP, GR_COMM_FORMAT_LIST, GR_COMM_FORMAT_AUTO};
+START_TEST(claims_are_or_ed_into_every_devices_union) {
   gr_graph *g = generated("kron:14:16");
   const gr_vid n = gr_graph_num_vertices(g);
   claims_n = n;
   two_parts t;
-  two_parts_open(&t, g, GR_PROXY_ALL, GR_COMM_FORMAT_BITMAP);
+  two_parts_open(&t, g, GR_PROXY_ALL, union_formats[_i]);
   gr_exchange_ops ex = gr_comm_exchange_ops;
   ex.exchange = claims_exchange;
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
@@ -478,7 +481,7 @@ START_TEST(routed_claims_are_or_ed_into_every_devices_union) {
   ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
   ck_assert_int_eq(gr_bfs_reference(g, &a, &o, &ref), GR_SUCCESS);
   ck_assert_msg(memcmp(r.values, ref.values, (size_t)r.n * sizeof(gr_svid)) != 0,
-                "the pulls after routed pushes marked their frontiers some other way");
+                "the pulls after pushes marked their frontiers some other way");
   claims_clear = false;
   gr_result_free(&r);
   gr_result_free(&ref);
@@ -503,7 +506,8 @@ int main(void) {
   tcase_add_test(multi, forced_pull_without_a_whole_frontier_is_refused);
   tcase_add_test(multi, a_first_level_of_one_vertex_sends_no_bitmaps);
   tcase_add_test(multi, a_pull_that_finds_few_vertices_sends_their_ids);
-  tcase_add_test(multi, routed_claims_are_or_ed_into_every_devices_union);
+  tcase_add_loop_test(multi, claims_are_or_ed_into_every_devices_union, 0,
+                      (int)(sizeof union_formats / sizeof *union_formats));
   suite_add_tcase(s, multi);
   return gr_test_run_suite(s, 0);
 }
