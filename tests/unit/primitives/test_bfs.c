@@ -216,8 +216,9 @@ END_TEST
 /* Between devices a dense push level sets its claims in their owners'
  * bitmaps (peers' vertices by owner-local id, its own by local id), or with
  * no owner table in one bitmap of global ids, and outputs nothing; every
- * claimed vertex gets the depth here, no other one. Three parts by v % 3,
- * this device part 1, owner-local id v / 3. */
+ * claimed vertex gets the depth here, no other one (with visited bits: its
+ * bit, and no depth, which the exchange gives the owned ones). Three parts
+ * by v % 3, this device part 1, owner-local id v / 3. */
 START_TEST(push_routes_every_claim_to_its_owners_bitmap) {
   gr_graph *g = gr_test_generated("kron:9:8");
   const gr_csr *c = gr_graph_out(g);
@@ -236,9 +237,16 @@ START_TEST(push_routes_every_claim_to_its_owners_bitmap) {
   /* Room for this part's local ids too. */
   const uint64_t words = (n + 31) / 32, stride = words + 2;
   uint32_t *route = calloc(PARTS * stride, sizeof *route);
-  ck_assert(owner && convert && depth && out && route);
-  for (int one = 0; one < 2; one++) {
+  uint32_t *visited = calloc(words, sizeof *visited);
+  ck_assert(owner && convert && depth && out && route && visited);
+  /* Mode 0: a bitmap per owner; 1: one of global ids; 2: per owner, with
+   * visited bits, where a claim sets its bit and leaves the depth to the
+   * exchange (gr_xk_compact_args). */
+  for (int mode = 0; mode < 3; mode++) {
+    const int one = mode == 1;
+    const bool bits_only = mode == 2;
     memset(route, 0, PARTS * stride * sizeof *route);
+    memset(visited, 0, words * sizeof *visited);
     /* Some vertices visited already (depth 0), which no one may claim. */
     for (gr_vid v = 0; v < n; v++) {
       owner[v] = (uint8_t)(v % PARTS);
@@ -265,18 +273,26 @@ START_TEST(push_routes_every_claim_to_its_owners_bitmap) {
                       .route_convert = one ? NULL : convert,
                       .route = route,
                       .route_stride = stride,
-                      .me = ME};
+                      .me = ME,
+                      .visited = bits_only ? visited : NULL};
     gr_advance_push_args a = {
         .g = c, .in = in, .n_in = n_in, .out = out, .out_capacity = n, .next_offsets = c->offsets};
     ck_assert_int_eq(gr__bfs_ops_cpu.push(dev, &ws, &a, &ctx), GR_SUCCESS);
     ck_assert_uint_eq(a.n_out, 0);
     gr_eid claimed = 0;
     for (gr_vid v = 0; v < n; v++) {
+      const bool bit = (visited[v >> 5] >> (v & 31u)) & 1u;
       if (!want[v]) {
         ck_assert_int_ne(depth[v], 1);
+        ck_assert_msg(!bit, "vertex %u not claimed has its visited bit", (unsigned)v);
         continue;
       }
-      ck_assert_int_eq(depth[v], 1);
+      if (bits_only) {
+        ck_assert_msg(bit && depth[v] == -1, "claimed vertex %u: visited bit %d, depth %d", (unsigned)v, (int)bit,
+                      (int)depth[v]);
+      } else {
+        ck_assert_int_eq(depth[v], 1);
+      }
       const gr_vid id = owner[v] == ME || one ? v : convert[v];
       const uint32_t *bits = route + (one ? 0 : owner[v]) * stride + 2;
       ck_assert_msg((bits[id >> 5] >> (id & 31u)) & 1u, "vertex %u not in part %d's bitmap", (unsigned)v, owner[v]);
@@ -299,9 +315,41 @@ START_TEST(push_routes_every_claim_to_its_owners_bitmap) {
   free(depth);
   free(out);
   free(route);
+  free(visited);
   gr_workspace_release(&ws);
   gr_device_destroy(&dev);
   gr_graph_destroy(&g);
+}
+END_TEST
+
+/* The pass that sets the visited bits from the depths ors them into the
+ * bits already set (keep): a copy that a routing push claimed, or that
+ * arrived settled bare, has its bit and no depth. Without keep every word
+ * is the depths' alone. */
+START_TEST(visited_pass_keeps_the_bits_already_set) {
+  enum { N = 1000 };
+  gr_device *dev = NULL;
+  gr_device_options dopt = GR_DEVICE_OPTIONS_INIT;
+  dopt.cpu_threads = 2;
+  ck_assert_int_eq(gr_device_create(&dev, GR_BACKEND_CPU, 0, &dopt), GR_SUCCESS);
+  gr_workspace ws;
+  ck_assert_int_eq(gr_workspace_init(&ws, dev, NULL), GR_SUCCESS);
+  gr_svid depth[N];
+  uint32_t bits[(N + 31) / 32];
+  for (int keep = 0; keep < 2; keep++) {
+    for (gr_vid v = 0; v < N; v++) depth[v] = v % 3 == 0 ? 2 : -1;
+    for (size_t w = 0; w < sizeof bits / sizeof *bits; w++) bits[w] = 0x11111111u;
+    gr_bfs_ctx ctx = {.depth = depth, .visited = bits};
+    gr_bitmap_args a = {N, bits, keep != 0};
+    ck_assert_int_eq(gr__bfs_ops_cpu.visited_bits(dev, &ws, &a, &ctx), GR_SUCCESS);
+    for (gr_vid v = 0; v < N; v++) {
+      const bool set = (bits[v >> 5] >> (v & 31u)) & 1u, was = v % 4 == 0;
+      const bool want = depth[v] >= 0 || (keep && was);
+      ck_assert_msg(set == want, "keep %d: vertex %u: bit %d, want %d", keep, (unsigned)v, (int)set, (int)want);
+    }
+  }
+  gr_workspace_release(&ws);
+  gr_device_destroy(&dev);
 }
 END_TEST
 
@@ -357,6 +405,7 @@ int main(void) {
   tcase_add_test(dev, enactor_bfs_equals_reference_on_cpu_devices);
   tcase_add_test(dev, iteration_limit_stops_early);
   tcase_add_test(dev, push_routes_every_claim_to_its_owners_bitmap);
+  tcase_add_test(dev, visited_pass_keeps_the_bits_already_set);
   suite_add_tcase(s, dev);
   TCase *multi = tcase_create("multi_device");
   tcase_set_timeout(multi, 300);
