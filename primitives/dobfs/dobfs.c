@@ -16,9 +16,11 @@
  * (gr_iter.or_bits), the next pull's frontier as it is; a push's claims are
  * or'ed likewise into a union (gr_iter.claim_bits), the frontier of a pull
  * after it (a copy's depth is not kept between devices: BFS's bits). With 1-hop
- * proxies under selective exchange it pushes only. A push after pulls may
- * claim copies whose owners found them by pulling (their depths here are
- * stale); the owners' MIN keeps the depth they have. Pull
+ * proxies under selective exchange it pushes only. Every pull's union of
+ * finds goes into the visited bits at the next level, so a push after
+ * pulls claims none of them again; without visited bits (--tune
+ * visited=state) it may claim copies whose owners found them by pulling
+ * (no depth here), and the owners' MIN keeps the depth they have. Pull
  * candidates are the owned vertices still unvisited, handed on from pull to
  * pull, so a pull never rescans what earlier pulls settled.
  * Edges are exact except after idempotent claims (--tune
@@ -222,7 +224,7 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
      * copy that a routing push claimed, or that arrived settled bare,
      * holds no depth here. */
     if (!claimed) {
-      gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration};
+      gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration, NULL};
       gr_bitmap_args ba = {n, s->bits.ptr, false};
       GR_CHECK(ops->frontier_bits(p->dev, p->ws, &ba, &dc));
     }
@@ -300,11 +302,23 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
                         .local_to_global = p->local_to_global,
                         .next = (gr_svid)it->iteration + 1,
                         .visited = gr_bfs_visited_bits(&s->visited)};
+  /* Between devices the last level's finds, every device's (the union its
+   * exchange or'ed, whole now), go into the visited bits: a push after the
+   * pulls then claims none of them again (a peer's find has no depth here;
+   * such claims went to every device and back to their owners: 5.4 MB a
+   * device at one level of Kronecker 27 on two devices), and the bits stay
+   * whole, with no pass over the depths before a big push. */
+  if (s->whole && c.visited) {
+    const gr_dobfs_ctx uc = {NULL, 0, s->uni.ptr};
+    gr_bitmap_args ba = {n, c.visited, true};
+    GR_CHECK(gr__dobfs_ops(p->dev)->copy_bits(p->dev, p->ws, &ba, &uc));
+  }
   if (s->dir == GR_DIRECTION_PULL) {
     it->tag = 'U';
     s->pulled = true;
-    /* A pull sets depths, not bits. */
-    s->loop.bits_whole = false;
+    /* A pull sets depths, not bits (between devices its finds reach the
+     * bits at the next level, above). */
+    if (!s->or_bits) s->loop.bits_whole = false;
     /* A pull finds at most its candidates. */
     GR_CHECK(gr_bfs_reserve(it->out, p, s->cur < 0 ? s->n_owned : s->n_cand));
     return dobfs_pull(s, p, it, &c, claimed);
@@ -326,9 +340,10 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
    * sector; the pass reads 4 bytes a vertex in order: at least n / 16
    * edges). A smaller push (the tail after the pulls; one device's
    * device-side loop reads depths anyway) tests the depths behind the
-   * clear bits, and a big level between devices sets them itself. */
+   * clear bits. Between devices the pulls' unions were or'ed into the
+   * bits (above): nothing to set. */
   const gr_eid push_edges = it->in_measured ? it->in_edges : m_local;
-  if (s->pulled && c.visited && push_edges >= (gr_eid)n / 16) {
+  if (s->pulled && !s->or_bits && c.visited && push_edges >= (gr_eid)n / 16) {
     /* Or'ed into the bits, as in gr_bfs_push_level. */
     gr_bitmap_args ba = {n, c.visited, true};
     GR_CHECK(gr__bfs_ops(p->dev)->visited_bits(p->dev, p->ws, &ba, &c));
