@@ -213,6 +213,15 @@ START_TEST(allocation_failure_names_the_device_and_frees_everything) {
 }
 END_TEST
 
+/* A CPU device of two threads and its workspace, for the operators called
+ * directly. */
+static void cpu_device(gr_device **dev, gr_workspace *ws) {
+  gr_device_options dopt = GR_DEVICE_OPTIONS_INIT;
+  dopt.cpu_threads = 2;
+  ck_assert_int_eq(gr_device_create(dev, GR_BACKEND_CPU, 0, &dopt), GR_SUCCESS);
+  ck_assert_int_eq(gr_workspace_init(ws, *dev, NULL), GR_SUCCESS);
+}
+
 /* Between devices a dense push level sets its claims in their owners'
  * bitmaps (peers' vertices by owner-local id, its own by local id), or with
  * no owner table in one bitmap of global ids, and outputs nothing; every
@@ -225,11 +234,8 @@ START_TEST(push_routes_every_claim_to_its_owners_bitmap) {
   const gr_vid n = c->n;
   enum { PARTS = 3, ME = 1 };
   gr_device *dev = NULL;
-  gr_device_options dopt = GR_DEVICE_OPTIONS_INIT;
-  dopt.cpu_threads = 2;
-  ck_assert_int_eq(gr_device_create(&dev, GR_BACKEND_CPU, 0, &dopt), GR_SUCCESS);
   gr_workspace ws;
-  ck_assert_int_eq(gr_workspace_init(&ws, dev, NULL), GR_SUCCESS);
+  cpu_device(&dev, &ws);
   uint8_t *owner = malloc(n);
   gr_vid *convert = malloc(n * sizeof *convert);
   gr_svid *depth = malloc(n * sizeof *depth);
@@ -329,11 +335,8 @@ END_TEST
 START_TEST(visited_pass_keeps_the_bits_already_set) {
   enum { N = 1000 };
   gr_device *dev = NULL;
-  gr_device_options dopt = GR_DEVICE_OPTIONS_INIT;
-  dopt.cpu_threads = 2;
-  ck_assert_int_eq(gr_device_create(&dev, GR_BACKEND_CPU, 0, &dopt), GR_SUCCESS);
   gr_workspace ws;
-  ck_assert_int_eq(gr_workspace_init(&ws, dev, NULL), GR_SUCCESS);
+  cpu_device(&dev, &ws);
   gr_svid depth[N];
   uint32_t bits[(N + 31) / 32];
   for (int keep = 0; keep < 2; keep++) {
