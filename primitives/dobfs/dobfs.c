@@ -15,7 +15,8 @@
  * travel as a bitmap, or'ed over the devices inside the level's exchange
  * (gr_iter.or_bits), the next pull's frontier as it is; a push's claims are
  * or'ed likewise into a union (gr_iter.claim_bits), the frontier of a pull
- * after it (a copy's depth is not kept between devices: BFS's bits). With 1-hop
+ * after it, so no pull reads a copy's depth (copies keep their visited bits
+ * only between devices, as in BFS). With 1-hop
  * proxies under selective exchange it pushes only. Every pull's union of
  * finds goes into the visited bits at the next level, so a push after
  * pulls claims none of them again; without visited bits (--tune

@@ -7,7 +7,7 @@
  * whole frontier there), where a forced pull is refused. Between devices
  * a pull's finds are or'ed inside its exchange, so the next pull ors no
  * bitmaps in a round of its own; a first level of one vertex sends a list;
- * a push's routed claims are or'ed into every device's union of them. */
+ * a push's claims, routed or listed, are or'ed into every device's union of them. */
 #include <check.h>
 #include <stdatomic.h>
 #include <stdio.h>
