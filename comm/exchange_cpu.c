@@ -339,23 +339,29 @@ static gr_status gr__xk_seal_cpu(gr_device *dev, uint32_t *msg, uint64_t words, 
   return GR_SUCCESS;
 }
 
-/* A routed value into v where it is smaller as an unsigned number
- * (gr_xk_compact_args): this pass is v's only writer. */
-static void gr__store_routed(const gr_xk_compact_args *a, gr_vid v) {
+/* A routed claim's value (gr_xk_compact_args): v held none (all ones), and
+ * this pass is its only writer. Returns false, storing nothing, where v
+ * held a value already: the router broke the contract. */
+static bool gr__store_routed(const gr_xk_compact_args *a, gr_vid v) {
   if (a->value_bytes == 8) {
     uint64_t *p = (uint64_t *)a->values + v;
-    if (*p > a->value) *p = a->value;
+    if (*p != UINT64_MAX) return false;
+    *p = a->value;
   } else {
     uint32_t *p = (uint32_t *)a->values + v;
-    if (*p > (uint32_t)a->value) *p = (uint32_t)a->value;
+    if (*p != UINT32_MAX) return false;
+    *p = (uint32_t)a->value;
   }
+  return true;
 }
 
 static gr_status gr__xk_compact_cpu(gr_device *dev, const gr_xk_compact_args *a) {
   GR_CHECK(gr__device_launch(dev, "gr__xk_compact_cpu", NULL));
   const int nt = gr_device_cpu_threads(dev);
   unsigned long long *counters = a->counters;
-#pragma omp parallel for num_threads(nt) schedule(static, 1024)
+  /* The lowest claimed id that held a value already (none: n_words * 32). */
+  uint64_t held = a->n_words * 32u;
+#pragma omp parallel for num_threads(nt) schedule(static, 1024) reduction(min : held)
   for (uint64_t k = 0; k < a->n_words; k++) {
     uint32_t w = a->words[k];
     if (a->owner)
@@ -368,7 +374,7 @@ static gr_status gr__xk_compact_cpu(gr_device *dev, const gr_xk_compact_args *a)
     for (; w; w &= w - 1u, pos++) {
       const gr_vid v = (gr_vid)(k * 32u + (uint64_t)__builtin_ctz(w));
       if (pos < a->next_capacity) a->next[pos] = v;
-      if (a->values) gr__store_routed(a, v);
+      if (a->values && !gr__store_routed(a, v) && (uint64_t)v < held) held = (uint64_t)v;
       if (a->deg) {
         const uint64_t d = a->deg[v + 1] - a->deg[v];
         sum += d;
@@ -380,6 +386,10 @@ static gr_status gr__xk_compact_cpu(gr_device *dev, const gr_xk_compact_args *a)
       gr__ctr_max(&counters[GR_XK_NEXT_MAXDEG], most);
     }
   }
+  if (held < a->n_words * 32u)
+    return gr_errorf(GR_ERR_INTERNAL,
+                     "exchange compact: routed vertex %llu held a value already (a routing claim must be its first)",
+                     (unsigned long long)held);
   return GR_SUCCESS;
 }
 

@@ -177,11 +177,12 @@ typedef struct gr_xk_combine_args {
  * (ids past next_capacity are counted, not written), its out-degree over
  * `deg` summed and maxed into GR_XK_NEXT_EDGES and GR_XK_NEXT_MAXDEG. Where
  * `values` is given (value_bytes 4 or 8 apart), each such id's value
- * becomes `value` where that is smaller as an unsigned number (a signed
- * id's "none", -1, loses to every value: the routed step's MIN): the
- * routing push claims with bits alone, and an owned claim gets its value
- * here, in id order, rather than a store to a random address per claim in
- * the push (gr__bfs_route). */
+ * becomes `value`: the routing push claims with bits alone, and an owned
+ * claim gets its value here, in id order, rather than a store to a random
+ * address per claim in the push (gr__bfs_route). A claim is a vertex's
+ * first: its value is none (all ones, a signed id's -1) until this pass,
+ * which stores without comparing (the CPU pass checks it and fails with
+ * GR_ERR_INTERNAL where a value was set). */
 typedef struct gr_xk_compact_args {
   const uint32_t *words;
   uint64_t n_words;

@@ -52,6 +52,14 @@ gr_status gr_bitmap_set_ids(gr_device *dev, const gr_vid *ids, gr_eid n, uint32_
   return gr__frontier_q2b_cpu(dev, ids, n, bits);
 }
 
+gr_status gr_bitmap_or(gr_device *dev, uint32_t *dst, const uint32_t *src, size_t words) {
+  if (!words) return GR_SUCCESS;
+#ifdef GR_HAVE_CUDA
+  if (gr_device_backend(dev) == GR_BACKEND_CUDA) return gr__frontier_or_cuda(dev, dst, src, words);
+#endif
+  return gr__frontier_or_cpu(dev, dst, src, words);
+}
+
 gr_status gr_frontier_bitmap_to_queue(gr_frontier *f, gr_device *dev, gr_workspace *ws) {
   if (!f->bitmap.ptr) return gr_errorf(GR_ERR_INTERNAL, "frontier has no bitmap to convert");
 #ifdef GR_HAVE_CUDA

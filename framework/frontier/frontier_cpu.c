@@ -17,6 +17,14 @@ gr_status gr__frontier_q2b_cpu(gr_device *dev, const gr_vid *q, gr_eid n, uint32
   return GR_SUCCESS;
 }
 
+gr_status gr__frontier_or_cpu(gr_device *dev, uint32_t *dst, const uint32_t *src, size_t words) {
+  GR_CHECK(gr__device_launch(dev, "gr__frontier_or_cpu", NULL));
+  int nt = gr_device_cpu_threads(dev);
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (size_t w = 0; w < words; w++) dst[w] |= src[w];
+  return GR_SUCCESS;
+}
+
 /* Two passes over word ranges: count per thread, then write each thread's
  * ids at its offset, so the queue comes out in ascending order. With q NULL
  * only the count is returned. */

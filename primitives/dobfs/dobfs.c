@@ -225,7 +225,7 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
      * copy that a routing push claimed, or that arrived settled bare,
      * holds no depth here. */
     if (!claimed) {
-      gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration, NULL};
+      gr_dobfs_ctx dc = {(const gr_svid *)s->depth.ptr, (gr_svid)it->iteration};
       gr_bitmap_args ba = {n, s->bits.ptr, false};
       GR_CHECK(ops->frontier_bits(p->dev, p->ws, &ba, &dc));
     }
@@ -309,11 +309,7 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
    * such claims went to every device and back to their owners: 5.4 MB a
    * device at one level of Kronecker 27 on two devices), and the bits stay
    * whole, with no pass over the depths before a big push. */
-  if (s->whole && c.visited) {
-    const gr_dobfs_ctx uc = {NULL, 0, s->uni.ptr};
-    gr_bitmap_args ba = {n, c.visited, true};
-    GR_CHECK(gr__dobfs_ops(p->dev)->copy_bits(p->dev, p->ws, &ba, &uc));
-  }
+  if (s->whole && c.visited) GR_CHECK(gr_bitmap_or(p->dev, c.visited, s->uni.ptr, gr_bitmap_words(n)));
   if (s->dir == GR_DIRECTION_PULL) {
     it->tag = 'U';
     s->pulled = true;

@@ -17,19 +17,13 @@ extern "C" {
 typedef struct gr_dobfs_ctx {
   const gr_svid *depth; /* per local vertex */
   gr_svid level;        /* the current frontier's depth */
-  const uint32_t *bits; /* a bitmap over local ids (gr_dobfs_in_bits) */
 } gr_dobfs_ctx;
 
 /* The pull's frontier bitmap: the vertices at depth `level`. */
 GR_HD bool gr_dobfs_in_frontier(const gr_dobfs_ctx *c, gr_vid v) { return c->depth[v] == c->level; }
-/* The vertices of c->bits (a pull's union of finds, or'ed into the visited
- * bits with gr_bitmap_args.keep). */
-GR_HD bool gr_dobfs_in_bits(const gr_dobfs_ctx *c, gr_vid v) { return (c->bits[v >> 5] >> (v & 31u)) & 1u; }
 
 typedef struct gr_dobfs_ops {
   gr_status (*frontier_bits)(gr_device *, gr_workspace *, gr_bitmap_args *, const gr_dobfs_ctx *);
-  /* The bitmap of gr_dobfs_in_bits. */
-  gr_status (*copy_bits)(gr_device *, gr_workspace *, gr_bitmap_args *, const gr_dobfs_ctx *);
 } gr_dobfs_ops;
 
 extern const gr_dobfs_ops gr__dobfs_ops_cpu;

@@ -4,6 +4,5 @@
 #include "gr/operators_cpu.h"
 
 static GR_CPU_BITMAP(gr__dobfs_bits_cpu, gr_dobfs_ctx, gr_dobfs_in_frontier)
-static GR_CPU_BITMAP(gr__dobfs_copy_bits_cpu, gr_dobfs_ctx, gr_dobfs_in_bits)
 
-const gr_dobfs_ops gr__dobfs_ops_cpu = {gr__dobfs_bits_cpu, gr__dobfs_copy_bits_cpu};
+const gr_dobfs_ops gr__dobfs_ops_cpu = {gr__dobfs_bits_cpu};

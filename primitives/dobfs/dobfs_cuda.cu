@@ -11,21 +11,11 @@ struct InFrontier {
   __device__ bool operator()(gr_vid v) const { return gr_dobfs_in_frontier(&c, v); }
 };
 
-struct InBits {
-  gr_dobfs_ctx c;
-  __device__ bool operator()(gr_vid v) const { return gr_dobfs_in_bits(&c, v); }
-};
-
 gr_status bits_cuda(gr_device *dev, gr_workspace *ws, gr_bitmap_args *a, const gr_dobfs_ctx *c) {
   (void)ws;
   return gr_cuda::bitmap(dev, a, InFrontier{*c});
 }
 
-gr_status copy_bits_cuda(gr_device *dev, gr_workspace *ws, gr_bitmap_args *a, const gr_dobfs_ctx *c) {
-  (void)ws;
-  return gr_cuda::bitmap(dev, a, InBits{*c});
-}
-
 }  // namespace
 
-extern "C" const gr_dobfs_ops gr__dobfs_ops_cuda = {bits_cuda, copy_bits_cuda};
+extern "C" const gr_dobfs_ops gr__dobfs_ops_cuda = {bits_cuda};

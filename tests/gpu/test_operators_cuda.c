@@ -277,6 +277,28 @@ START_TEST(cuda_levels_equal_cpu_levels) {
 }
 END_TEST
 
+/* gr_bitmap_or on the GPU: the vector path (aligned), the word path
+ * (one word off) and the tail, against the union computed here; nothing
+ * past the last word. */
+START_TEST(cuda_bitmap_or_sets_each_word_to_the_union) {
+  enum { W = 100003 };
+  uint32_t *dst = malloc(W * sizeof *dst), *src = malloc(W * sizeof *src), *out = malloc((W + 1) * sizeof *out);
+  ck_assert(dst && src && out);
+  for (size_t k = 0; k < W; k++) {
+    dst[k] = (uint32_t)gr_rand64(9, 1, k);
+    src[k] = (uint32_t)gr_rand64(9, 2, k);
+  }
+  for (size_t off = 0; off < 2; off++) {
+    ck_assert_int_eq(op_run_bitmap_or(gpu, dst, src, W, off, out), GR_SUCCESS);
+    for (size_t k = 0; k < W; k++) ck_assert_uint_eq(out[k], dst[k] | src[k]);
+    ck_assert_uint_eq(out[W], 0u);
+  }
+  free(dst);
+  free(src);
+  free(out);
+}
+END_TEST
+
 START_TEST(cuda_frontier_conversions_equal_cpu) {
   gr_vid *f = op_random_set(N, 12345, 5);
   /* Shuffle so the queue is not already sorted. */
@@ -515,6 +537,7 @@ int main(void) {
       {"cuda_levels_equal_cpu_levels", cuda_levels_equal_cpu_levels, 2},
       {"cuda_packed_lists_decode_to_the_ids", cuda_packed_lists_decode_to_the_ids, 0},
       {"cuda_frontier_conversions_equal_cpu", cuda_frontier_conversions_equal_cpu, 0},
+      {"cuda_bitmap_or_sets_each_word_to_the_union", cuda_bitmap_or_sets_each_word_to_the_union, 0},
       {"cuda_walk_of_wide_blocks_equals_cpu", cuda_walk_of_wide_blocks_equals_cpu, 0},
       {"cuda_bitmap_sets_every_bit_as_the_predicate", cuda_bitmap_sets_every_bit_as_the_predicate, 0},
   };

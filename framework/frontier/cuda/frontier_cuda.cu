@@ -18,6 +18,30 @@ __global__ void q2b_kernel(const gr_vid *q, gr_eid n, uint32_t *bits) {
     atomicOr(&bits[q[i] >> 5], 1u << (q[i] & 31u));
 }
 
+// dst |= src: four words a thread where both are 16-byte aligned, the
+// rest one by one. A pass whose predicate read a word per lane (DOBFS's
+// pull finds into its visited bits, Kronecker 27) took 0.13-0.15 ms where
+// this one moves 50 MB.
+__global__ void or_kernel(uint32_t *__restrict__ dst, const uint32_t *__restrict__ src, size_t words, bool vec) {
+  const size_t stride = (size_t)gridDim.x * blockDim.x, t = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  size_t done = 0;
+  if (vec) {
+    done = words & ~(size_t)3;
+    uint4 *d = reinterpret_cast<uint4 *>(dst);
+    const uint4 *s = reinterpret_cast<const uint4 *>(src);
+    for (size_t i = t; i < words / 4; i += stride) {
+      uint4 a = d[i];
+      const uint4 b = s[i];
+      a.x |= b.x;
+      a.y |= b.y;
+      a.z |= b.z;
+      a.w |= b.w;
+      d[i] = a;
+    }
+  }
+  for (size_t w = done + t; w < words; w += stride) dst[w] |= src[w];
+}
+
 __global__ void word_count_kernel(const uint32_t *bits, size_t words, gr_eid *counts) {
   for (size_t w = blockIdx.x * (size_t)blockDim.x + threadIdx.x; w <= words;
        w += (size_t)gridDim.x * blockDim.x)
@@ -65,6 +89,16 @@ extern "C" gr_status gr__frontier_q2b_cuda(gr_device *dev, const gr_vid *q, gr_e
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   unsigned grid = gr_cuda::grid_for(n, 256, 65535);
   q2b_kernel<<<grid, 256, 0, s>>>(q, n, bits);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  return GR_SUCCESS;
+}
+
+extern "C" gr_status gr__frontier_or_cuda(gr_device *dev, uint32_t *dst, const uint32_t *src, size_t words) {
+  if (!words) return GR_SUCCESS;
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  const bool vec = (((uintptr_t)dst | (uintptr_t)src) & 15u) == 0;
+  unsigned grid = gr_cuda::grid_for(vec ? words / 4 + 1 : words, 256, 65535);
+  or_kernel<<<grid, 256, 0, s>>>(dst, src, words, vec);
   GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
 }

@@ -42,6 +42,8 @@ gr_status gr_frontier_queue_to_bitmap(gr_frontier *f, gr_device *dev, gr_workspa
 /* Sets bit v of `bits` (device memory) for each of the n ids (device
  * memory), leaving the other bits as they are. */
 gr_status gr_bitmap_set_ids(gr_device *dev, const gr_vid *ids, gr_eid n, uint32_t *bits);
+/* dst[w] |= src[w] for the first `words` words (both device memory). */
+gr_status gr_bitmap_or(gr_device *dev, uint32_t *dst, const uint32_t *src, size_t words);
 /* Sets the queue to the bitmap's elements in ascending order. */
 gr_status gr_frontier_bitmap_to_queue(gr_frontier *f, gr_device *dev, gr_workspace *ws);
 /* The sum of the queue's vertices' degrees in g (device-resident CSR): the

@@ -1135,12 +1135,14 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
       XH_CHECK(gr_buffer_resize(&ob, dev, nv, 0, "owners") == GR_SUCCESS, "%s", gr_error_message());
       XH_CHECK(gr_device_copy(dev, ob.ptr, owner, nv, GR_COPY_H2D) == GR_SUCCESS, "copy");
     }
-    /* Passes 0 and 2 give the ids the value 7 where it is smaller as an
-     * unsigned number: "none" (-1) and 9 become 7, 3 stays. */
+    /* Passes 0 and 2 give the ids taken the value 7: they hold none (-1)
+     * yet, as a routed claim's vertex does; the others keep theirs (3, 9
+     * or none). */
     gr_buffer vb = GR_BUFFER_INIT;
     const bool with_values = pass != 1;
+#define XH_TAKEN(v) (((bits[(v) >> 5] >> ((v) & 31u)) & 1u) && (!own || owner[v] == 1))
     if (with_values) {
-      for (uint64_t v = 0; v < nv; v++) vals[v] = v % 5 == 0 ? 3u : v % 5 == 1 ? 9u : UINT32_MAX;
+      for (uint64_t v = 0; v < nv; v++) vals[v] = XH_TAKEN(v) ? UINT32_MAX : v % 5 == 0 ? 3u : v % 5 == 1 ? 9u : UINT32_MAX;
       XH_CHECK(gr_buffer_resize(&vb, dev, nv * sizeof *vals, 0, "values") == GR_SUCCESS, "%s", gr_error_message());
       XH_CHECK(gr_device_copy(dev, vb.ptr, vals, nv * sizeof *vals, GR_COPY_H2D) == GR_SUCCESS, "copy");
     }
@@ -1153,12 +1155,11 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
                gr_error_message());
       gr_buffer_release(&vb);
       for (uint64_t v = 0; v < nv; v++) {
-        const uint32_t was = v % 5 == 0 ? 3u : v % 5 == 1 ? 9u : UINT32_MAX;
-        const bool taken = ((bits[v >> 5] >> (v & 31u)) & 1u) && (!own || owner[v] == 1);
-        const uint32_t want = taken && was > 7u ? 7u : was;
+        const uint32_t want = XH_TAKEN(v) ? 7u : v % 5 == 0 ? 3u : v % 5 == 1 ? 9u : UINT32_MAX;
         XH_CHECK(vals[v] == want, "value of %llu: %u, want %u", (unsigned long long)v, vals[v], want);
       }
     }
+#undef XH_TAKEN
     XH_CHECK(gr_device_copy(dev, ctr, c.ptr, sizeof ctr, GR_COPY_D2H) == GR_SUCCESS, "copy: %s", gr_error_message());
     XH_CHECK(gr_device_copy(dev, next, o.ptr, cap * sizeof *next, GR_COPY_D2H) == GR_SUCCESS, "copy: %s",
              gr_error_message());

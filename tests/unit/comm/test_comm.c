@@ -354,6 +354,28 @@ END_TEST
 START_TEST(compact_puts_each_id_of_a_routed_bitmap_in_next_once) { xh_check_compact(&gr__xk_ops_cpu, dev); }
 END_TEST
 
+/* A routed claim is its vertex's first: the CPU compact refuses one whose
+ * vertex holds a value already (the CUDA one stores without looking). */
+START_TEST(compact_refuses_a_claim_whose_vertex_holds_a_value) {
+  uint32_t words[2] = {0x5u, 0x1u}; /* ids 0, 2 and 32 */
+  uint32_t vals[64];
+  for (int v = 0; v < 64; v++) vals[v] = UINT32_MAX;
+  vals[32] = 3u;
+  gr_vid next[3];
+  unsigned long long ctr[GR_XK_PEER] = {0};
+  const gr_xk_compact_args ca = {words, 2, NULL, 0, next, 3, NULL, ctr, vals, 4, 7u};
+  ck_assert_int_eq(gr__xk_ops_cpu.compact(dev, &ca), GR_ERR_INTERNAL);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "routed vertex 32 held a value already"));
+  ck_assert_uint_eq(vals[0], 7u);
+  ck_assert_uint_eq(vals[2], 7u);
+  ck_assert_uint_eq(vals[32], 3u);
+  vals[32] = UINT32_MAX;
+  memset(ctr, 0, sizeof ctr);
+  ck_assert_int_eq(gr__xk_ops_cpu.compact(dev, &ca), GR_ERR_INTERNAL); /* 0 and 2 hold 7 now */
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "routed vertex 0 held"));
+}
+END_TEST
+
 START_TEST(mark_and_select_take_exactly_the_marked_entries_of_a_list) { xh_check_mark_select(&gr__xk_ops_cpu, dev); }
 END_TEST
 
@@ -1368,6 +1390,7 @@ int main(void) {
   tcase_add_test(package, package_refuses_to_overflow_next);
   tcase_add_test(package, seal_gives_each_routed_bitmap_its_value_and_counts_its_ids);
   tcase_add_test(package, compact_puts_each_id_of_a_routed_bitmap_in_next_once);
+  tcase_add_test(package, compact_refuses_a_claim_whose_vertex_holds_a_value);
   tcase_add_test(package, mark_and_select_take_exactly_the_marked_entries_of_a_list);
   suite_add_tcase(s, package);
 

@@ -333,6 +333,24 @@ gr_status op_run_roundtrip(gr_device *dev, gr_vid universe, const gr_vid *in, gr
   return st;
 }
 
+gr_status op_run_bitmap_or(gr_device *dev, const uint32_t *dst, const uint32_t *src, size_t words, size_t off,
+                           uint32_t *out) {
+  const size_t bytes = (off + words + 1) * sizeof(uint32_t);
+  gr_buffer d = GR_BUFFER_INIT, s = GR_BUFFER_INIT;
+  gr_status st = gr_buffer_resize(&d, dev, bytes, 0, "or: dst");
+  if (st >= 0) st = gr_buffer_resize(&s, dev, bytes, 0, "or: src");
+  if (st >= 0) st = gr_device_memset(dev, d.ptr, 0, bytes);
+  if (st >= 0) st = gr_device_memset(dev, s.ptr, 0xff, bytes);
+  uint32_t *dw = (uint32_t *)d.ptr + off, *sw = (uint32_t *)s.ptr + off;
+  if (st >= 0) st = gr_device_copy(dev, dw, dst, words * sizeof(uint32_t), GR_COPY_H2D);
+  if (st >= 0) st = gr_device_copy(dev, sw, src, words * sizeof(uint32_t), GR_COPY_H2D);
+  if (st >= 0) st = gr_bitmap_or(dev, dw, sw, words);
+  if (st >= 0) st = gr_device_copy(dev, out, dw, (words + 1) * sizeof(uint32_t), GR_COPY_D2H);
+  gr_buffer_release(&d);
+  gr_buffer_release(&s);
+  return st;
+}
+
 #include "gr/util.h"
 
 static gr_status build_csr(gr_csr *c, gr_vid n, gr_eid m, const gr_vid *src, const gr_vid *dst) {

@@ -69,6 +69,11 @@ typedef gr_status (*op_decode_fn)(gr_device *dev, const gr_csr *g, int pattern, 
 gr_status op_run_decode(gr_device *dev, const gr_csr *g, op_decode_fn decode, int pattern, gr_vid *out);
 /* Frontier conversions: queue -> bitmap -> queue (sorted). */
 gr_status op_run_roundtrip(gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n, op_result *r);
+/* gr_bitmap_or over `words` words placed `off` words into their device
+ * buffers (off 1: not 16-byte aligned), one guard word past each; out gets
+ * dst's words + 1 (the guard last). */
+gr_status op_run_bitmap_or(gr_device *dev, const uint32_t *dst, const uint32_t *src, size_t words, size_t off,
+                           uint32_t *out);
 
 
 

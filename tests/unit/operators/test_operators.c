@@ -377,6 +377,30 @@ START_TEST(queue_bitmap_round_trip_sorts_and_keeps_the_set) {
 }
 END_TEST
 
+/* dst |= src word by word: four words at a time where both are aligned,
+ * one by one where not and in the tail; nothing past the last word. */
+START_TEST(bitmap_or_sets_each_word_to_the_union) {
+  enum { W = 1027 };
+  uint32_t *dst = malloc(W * sizeof *dst), *src = malloc(W * sizeof *src), *out = malloc((W + 1) * sizeof *out);
+  ck_assert(dst && src && out);
+  for (size_t k = 0; k < W; k++) {
+    dst[k] = (uint32_t)gr_rand64(7, 1, k);
+    src[k] = (uint32_t)gr_rand64(7, 2, k);
+  }
+  for (size_t off = 0; off < 2; off++) {
+    ck_assert_int_eq(op_run_bitmap_or(dev, dst, src, W, off, out), GR_SUCCESS);
+    for (size_t k = 0; k < W; k++) ck_assert_uint_eq(out[k], dst[k] | src[k]);
+    ck_assert_uint_eq(out[W], 0u);
+  }
+  ck_assert_int_eq(op_run_bitmap_or(dev, dst, src, 3, 0, out), GR_SUCCESS);
+  for (size_t k = 0; k < 3; k++) ck_assert_uint_eq(out[k], dst[k] | src[k]);
+  ck_assert_uint_eq(out[3], 0u);
+  free(dst);
+  free(src);
+  free(out);
+}
+END_TEST
+
 START_TEST(frontier_rejects_ids_outside_its_universe) {
   gr_frontier f;
   gr_frontier_init(&f, 10);
@@ -515,6 +539,7 @@ int main(void) {
   tcase_add_loop_test(tc, levels_keep_a_trail_and_stop_on_a_flag, 0, 2);
   tcase_add_test(tc, for_each_visits_every_vertex_or_every_item);
   tcase_add_test(tc, queue_bitmap_round_trip_sorts_and_keeps_the_set);
+  tcase_add_test(tc, bitmap_or_sets_each_word_to_the_union);
   tcase_add_test(tc, frontier_rejects_ids_outside_its_universe);
   tcase_add_test(tc, advance_refuses_to_overflow_its_output);
   suite_add_tcase(s, tc);
