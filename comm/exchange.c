@@ -533,9 +533,6 @@ static gr_status gr__route(void *local, gr_part *p, gr_eid bound, const void *va
   r->words = x->route.ptr;
   r->stride = stride;
   r->me = me;
-  const int own = x->route_one ? 0 : me;
-  r->local = (uint32_t *)x->route.ptr + (uint64_t)own * stride + 2;
-  r->local_words = x->route_words[own];
   return GR_SUCCESS;
 }
 

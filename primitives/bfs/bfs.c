@@ -239,8 +239,6 @@ gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c_in, gr_
     if (!it->settled) l->bits_whole = false;
   }
 
-  gr_route r;
-  memset(&r, 0, sizeof r);
   /* Between devices, depths alone: claims go to their owners' bitmaps as
    * they are made (this device's too), when those are smaller than the list
    * a package pass would make of them; the exchange makes the next
@@ -250,6 +248,7 @@ gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c_in, gr_
      * elsewhere: a level of one vertex sends no bitmaps. */
     if (a.in_known && a.in_edges < bound) bound = a.in_edges;
     if (bound > p->sub->n_local) bound = p->sub->n_local;
+    gr_route r;
     GR_CHECK(gr_part_route(p, bound, &rc.next, (int)sizeof rc.next, &r));
     if (r.words) {
       rc.route_owner = r.owner;
@@ -280,9 +279,6 @@ gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c_in, gr_
       return gr_errorf(GR_ERR_INTERNAL, "bfs: device %d output %llu vertices while routing its claims", p->index,
                        (unsigned long long)a.n_out);
     it->routed = true;
-    /* The claims of the bitmap over local ids set no visited bit in the
-     * push (gr__bfs_route): one or marks them all, 1/32 of a depth pass. */
-    if (rc.visited) GR_CHECK(gr_bitmap_or(p->dev, rc.visited, r.local, r.local_words));
   }
   return GR_SUCCESS;
 }

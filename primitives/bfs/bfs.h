@@ -81,8 +81,7 @@ GR_HD void gr__bfs_claimed(const gr_bfs_ctx *c, gr_vid src, gr_vid dst) {
  * claims (Kronecker 27, two devices: 0.95 GB written by each device's
  * push, one device's 0.98 GB). Without visited bits the depth stays the
  * mark. Routing goes without predecessors (the payload is the depth
- * alone). The caller ors the bitmap over local ids into the visited bits
- * after the push (gr_bfs_push_level). */
+ * alone). */
 GR_HD void gr__bfs_route(const gr_bfs_ctx *c, gr_vid dst) {
   /* No owner table: one bitmap of global ids (duplicate-all proxies). */
   const int o = c->route_owner ? c->route_owner[dst] : 0;
@@ -93,15 +92,8 @@ GR_HD void gr__bfs_route(const gr_bfs_ctx *c, gr_vid dst) {
   const uint32_t bit = 1u << (id & 31u);
   /* A plain read first: most visitors of a popular vertex find it set. */
   if ((gr_load_relaxed_u32(w) & bit) || (gr_atomic_or_u32(w, bit) & bit)) return;
-  /* A bit of a bitmap over local ids (every claim's under duplicate-all
-   * proxies, the owned vertices' under 1-hop) reaches the visited bits in
-   * one or after the push (gr_route.local): within the level the route
-   * bit is the claim, and a second random atomic per claim is saved. */
-  if (c->visited) {
-    if (c->route_owner && o != c->me) gr_atomic_or_u32(&c->visited[dst >> 5], 1u << (dst & 31u));
-  } else {
-    gr_store_relaxed_svid(&c->depth[dst], c->next);
-  }
+  if (c->visited) gr_atomic_or_u32(&c->visited[dst >> 5], 1u << (dst & 31u));
+  else gr_store_relaxed_svid(&c->depth[dst], c->next);
 }
 
 /* Push: the first visitor of dst claims it (compare-and-swap), so each

@@ -239,13 +239,6 @@ typedef struct gr_route {
   uint32_t *words;       /* device: NULL when this iteration does not route */
   uint64_t stride;       /* words per owner */
   int me;
-  /* device: the bits of the bitmap whose ids are this device's local ids
-   * (the one bitmap of global ids, or this device's own under 1-hop
-   * proxies, whose owned vertices come first), and its words: where a
-   * push claims by setting these bits, one or of them into the visited
-   * bits after it (gr_bitmap_or) marks what a visited bit per claim would. */
-  uint32_t *local;
-  uint64_t local_words;
 } gr_route;
 
 /* Lends this iteration's bitmaps, cleared, with `value` (value_bytes: 4 or
