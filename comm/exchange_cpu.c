@@ -339,17 +339,18 @@ static gr_status gr__xk_seal_cpu(gr_device *dev, uint32_t *msg, uint64_t words, 
   return GR_SUCCESS;
 }
 
-/* A routed claim's value (gr_xk_compact_args): v held none (all ones), and
- * this pass is its only writer. Returns false, storing nothing, where v
- * held a value already: the router broke the contract. */
+/* A routed claim's value (gr_xk_compact_args): v held none (all ones) or
+ * the step's value already, and this pass is its only writer. Returns
+ * false, storing nothing, where v held another value: the router broke the
+ * contract. */
 static bool gr__store_routed(const gr_xk_compact_args *a, gr_vid v) {
   if (a->value_bytes == 8) {
     uint64_t *p = (uint64_t *)a->values + v;
-    if (*p != UINT64_MAX) return false;
+    if (*p != UINT64_MAX && *p != a->value) return false;
     *p = a->value;
   } else {
     uint32_t *p = (uint32_t *)a->values + v;
-    if (*p != UINT32_MAX) return false;
+    if (*p != UINT32_MAX && *p != (uint32_t)a->value) return false;
     *p = (uint32_t)a->value;
   }
   return true;
@@ -359,7 +360,7 @@ static gr_status gr__xk_compact_cpu(gr_device *dev, const gr_xk_compact_args *a)
   GR_CHECK(gr__device_launch(dev, "gr__xk_compact_cpu", NULL));
   const int nt = gr_device_cpu_threads(dev);
   unsigned long long *counters = a->counters;
-  /* The lowest claimed id that held a value already (none: n_words * 32). */
+  /* The lowest claimed id that held another value (none: n_words * 32). */
   uint64_t held = a->n_words * 32u;
 #pragma omp parallel for num_threads(nt) schedule(static, 1024) reduction(min : held)
   for (uint64_t k = 0; k < a->n_words; k++) {

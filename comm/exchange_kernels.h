@@ -180,9 +180,10 @@ typedef struct gr_xk_combine_args {
  * becomes `value`: the routing push claims with bits alone, and an owned
  * claim gets its value here, in id order, rather than a store to a random
  * address per claim in the push (gr__bfs_route). A claim is a vertex's
- * first: its value is none (all ones, a signed id's -1) until this pass,
- * which stores without comparing (the CPU pass checks it and fails with
- * GR_ERR_INTERNAL where a value was set). */
+ * first: its value is none (all ones, a signed id's -1), or `value` where
+ * the push stored it itself (no visited bits), until this pass, which
+ * stores without comparing (the CPU pass checks it and fails with
+ * GR_ERR_INTERNAL where another value was set). */
 typedef struct gr_xk_compact_args {
   const uint32_t *words;
   uint64_t n_words;

@@ -779,6 +779,26 @@ START_TEST(devices_taking_turns_equal_one_device) {
 }
 END_TEST
 
+/* BFS and DOBFS between devices under each visited variant, every level's
+ * claims routed into bitmaps (--comm-format bitmap): with visited bits the
+ * push claims with bits and the exchange gives the owned claims their
+ * depth; without them (visited=state) the push stores the depth itself,
+ * and the exchange's store finds that value there. */
+START_TEST(bfs_and_dobfs_route_under_every_visited_variant) {
+  const char *variants[] = {"visited=state", "visited=bitmap", "visited=state,status=idempotent"};
+  const char *prims[] = {"bfs", "dobfs"};
+  for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++)
+    for (size_t k = 0; k < 2; k++)
+      for (int d = 2; d <= 3; d++) {
+        ck_assert_msg(run_dev(NULL, d, on_gpu() ? "p2p" : NULL, "--primitive", prims[k], "--gen", "kron:11:16", "--tune",
+                              variants[v], "--comm-format", "bitmap", "--runs", "3", "--validate", NULL) == 0,
+                      "%s on %d devices, --tune %s: %s", prims[k], d, variants[v], err_text);
+        ck_assert_msg(out_text && strstr(out_text, "validation passed (3 runs)"), "%s on %d devices, --tune %s: %s",
+                      prims[k], d, variants[v], out_text ? out_text : "");
+      }
+}
+END_TEST
+
 /* PageRank pulls (the owners refresh the copies) and pushes under either
  * exchange. */
 START_TEST(pr_pulls_and_pushes_under_either_exchange) {
@@ -1415,6 +1435,7 @@ int main(void) {
       GR__CASE(bad_multi_device_options_exit_2, "failures", 600),
       GR__CASE(bad_input_after_the_exchange_is_set_up_exits_2, "failures", 600),
       GR__CASE(pr_pulls_and_pushes_under_either_exchange, "multi_device", 600),
+      GR__CASE(bfs_and_dobfs_route_under_every_visited_variant, "multi_device", 600),
       GR__CASE(faults_over_nccl_end_every_primitive_cleanly, "nccl_failures sliced", 900),
 #undef GR__CASE
   };

@@ -249,8 +249,8 @@ typedef struct gr_route {
  * the iterate outputs every vertex as usual. An iterate that routes leaves
  * its output empty and sets gr_iter.routed. A bit set for a vertex this
  * device owns is the vertex's first claim: its payload value is still none
- * (all ones, a signed id's -1), and the exchange stores `value` there
- * without comparing. Each device decides alone; no barrier. */
+ * (all ones, a signed id's -1) or `value` itself, and the exchange stores
+ * `value` there without comparing. Each device decides alone; no barrier. */
 gr_status gr_part_route(gr_part *p, gr_eid bound, const void *value, int value_bytes, gr_route *r);
 
 /* Copies a device array of local values into `global` (n_global entries,
