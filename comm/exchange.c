@@ -453,7 +453,8 @@ static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step 
     x->claims_live = true;
   }
   /* This device's claims it owns take the step's value here: the push set
-   * their bits only (gr_part_route). */
+   * their bits only, or with no visited bits stored the same value itself
+   * (gr_part_route). */
   const gr_xk_compact_args ca = {mine,
                                  x->route_words[own],
                                  x->route_one ? x->owner.ptr : NULL,

@@ -333,8 +333,10 @@ gr_status op_run_roundtrip(gr_device *dev, gr_vid universe, const gr_vid *in, gr
   return st;
 }
 
-gr_status op_run_bitmap_or(gr_device *dev, const uint32_t *dst, const uint32_t *src, size_t words, size_t off,
-                           uint32_t *out) {
+#include "gr/util.h"
+
+static gr_status or_at(gr_device *dev, const uint32_t *dst, const uint32_t *src, size_t words, size_t off,
+                       uint32_t *out) {
   const size_t bytes = (off + words + 1) * sizeof(uint32_t);
   gr_buffer d = GR_BUFFER_INIT, s = GR_BUFFER_INIT;
   gr_status st = gr_buffer_resize(&d, dev, bytes, 0, "or: dst");
@@ -351,7 +353,28 @@ gr_status op_run_bitmap_or(gr_device *dev, const uint32_t *dst, const uint32_t *
   return st;
 }
 
-#include "gr/util.h"
+gr_status op_check_bitmap_or(gr_device *dev, size_t words, uint64_t seed) {
+  uint32_t *dst = malloc(words * sizeof *dst), *src = malloc(words * sizeof *src),
+           *out = malloc((words + 1) * sizeof *out);
+  gr_status st = dst && src && out ? GR_SUCCESS : GR_ERR_HOST_OOM;
+  for (size_t k = 0; st >= 0 && k < words; k++) {
+    dst[k] = (uint32_t)gr_rand64(seed, 1, k);
+    src[k] = (uint32_t)gr_rand64(seed, 2, k);
+  }
+  for (size_t off = 0; st >= 0 && off < 2; off++) {
+    st = or_at(dev, dst, src, words, off, out);
+    for (size_t k = 0; st >= 0 && k <= words; k++) {
+      const uint32_t want = k < words ? dst[k] | src[k] : 0u;
+      if (out[k] != want)
+        st = gr_errorf(GR_ERR_INTERNAL, "or of %zu words at offset %zu: word %zu is %08x, want %08x", words, off, k,
+                       out[k], want);
+    }
+  }
+  free(dst);
+  free(src);
+  free(out);
+  return st;
+}
 
 static gr_status build_csr(gr_csr *c, gr_vid n, gr_eid m, const gr_vid *src, const gr_vid *dst) {
   memset(c, 0, sizeof *c);

@@ -69,11 +69,11 @@ typedef gr_status (*op_decode_fn)(gr_device *dev, const gr_csr *g, int pattern, 
 gr_status op_run_decode(gr_device *dev, const gr_csr *g, op_decode_fn decode, int pattern, gr_vid *out);
 /* Frontier conversions: queue -> bitmap -> queue (sorted). */
 gr_status op_run_roundtrip(gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n, op_result *r);
-/* gr_bitmap_or over `words` words placed `off` words into their device
- * buffers (off 1: not 16-byte aligned), one guard word past each; out gets
- * dst's words + 1 (the guard last). */
-gr_status op_run_bitmap_or(gr_device *dev, const uint32_t *dst, const uint32_t *src, size_t words, size_t off,
-                           uint32_t *out);
+/* gr_bitmap_or over `words` words of random bits (from seed), placed 0
+ * and 1 words into their device buffers (1: not 16-byte aligned), a guard
+ * word past each: GR_SUCCESS where every word came out the union and the
+ * guard untouched, GR_ERR_INTERNAL naming the first word that did not. */
+gr_status op_check_bitmap_or(gr_device *dev, size_t words, uint64_t seed);
 
 
 
