@@ -107,10 +107,9 @@ __device__ __forceinline__ uint32_t owned_bits(const uint8_t *owner, unsigned lo
 
 // A routed claim's value (gr_xk_compact_args): v holds none yet (or this
 // value), so a plain store, which the L2 takes without reading the sector
-// first. A
-// reduction (atomic min) had to fetch each claim's sector from memory:
-// Kronecker 27's biggest DOBFS level on two logical devices spent 0.55 ms
-// more in its package than the push saved by not storing depths.
+// first. A reduction (atomic min) had to fetch each claim's sector from
+// memory: Kronecker 27's biggest DOBFS level on two logical devices spent
+// 0.55 ms more in its package than the push saved by not storing depths.
 __device__ __forceinline__ void store_routed(const gr_xk_compact_args &a, gr_vid v) {
   if (a.value_bytes == 8) ((unsigned long long *)a.values)[v] = (unsigned long long)a.value;
   else ((unsigned int *)a.values)[v] = (unsigned int)a.value;
