@@ -26,6 +26,7 @@ struct gr_options {
   int cpu_threads;
   gr_mem_policy mem;
   gr_partitioner_kind partitioner;
+  uint32_t part_block; /* random partitioner's block of ids (0: its own choice) */
   double bias;
   gr__proxy_choice proxy;
   bool comm_given; /* else the primitive's exchange */

@@ -178,6 +178,10 @@ static gr_status gr__options_apply(gr_options *o, const char *key, const char *v
     GR_CHECK(gr_mem_policy_parse(&o->mem, v));
   } else if (!strcmp(key, "partitioner")) {
     GR_CHECK(gr_partitioner_parse(&o->partitioner, v));
+  } else if (!strcmp(key, "partition-block")) {
+    if (!strcmp(v, "auto")) o->part_block = 0;
+    else if (gr__parse_long(v, 1, 1L << 30, &n)) o->part_block = (uint32_t)n;
+    else return gr__bad(key, v, "auto or a whole number from 1 to 2^30");
   } else if (!strcmp(key, "bias")) {
     if (!gr__parse_double(v, 0.0, false, 1e6, false, &f)) return gr__bad(key, v, "a number from 0 to 1e6");
     o->bias = f;

@@ -136,6 +136,7 @@ gr_status gr_problem_create(gr_problem **out, gr_context *ctx, gr_graph *g, cons
     gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
     po.kind = co->partitioner;
     po.parts = ctx->devices;
+    po.block = co->part_block;
     po.seed = co->seed;
     po.bias_factor = co->bias;
     GR_CHECK_GOTO(gr_partition_create(&p->part, g, &po), st, cleanup);
@@ -448,6 +449,7 @@ gr_status gr_problem_get_info(const gr_problem *p, gr_problem_info *out) {
     out->comm = gr_comm_mode_name(p->cmode);
     out->transport = gr_transport_name(gr_comm_transport(p->comm));
     out->partition_seconds = p->part->seconds;
+    out->partition_block = p->part->block;
     out->edge_cut = p->part->edge_cut;
     out->arcs = p->part->m;
     out->border_total = p->part->border_total;

@@ -63,6 +63,10 @@ static gr_status gr__check_options(const gr_partition_options *o, uint64_t n) {
                      o->imbalance);
   if (o->threads < 0)
     return gr_errorf(GR_ERR_INVALID_ARG, "partition: %d threads requested", o->threads);
+  if (o->block > 0 && o->kind != GR_PART_RANDOM)
+    return gr_errorf(GR_ERR_INVALID_ARG,
+                     "partition: a block of ids (%u) applies to the random partitioner only, not %s",
+                     (unsigned)o->block, gr_partitioner_name(o->kind));
   return GR_SUCCESS;
 }
 
@@ -325,6 +329,7 @@ gr_status gr_partition_create(gr_partition **out, gr_graph *g, const gr_partitio
   GR_CHECK_GOTO(gr_host_calloc((void **)&p, 1, sizeof *p, "partition"), st, cleanup);
   p->kind = o->kind;
   p->parts = o->parts;
+  p->block = o->kind == GR_PART_RANDOM ? gr_partition_random_block(n, o->parts, o->block) : 1u;
   p->n = (gr_vid)n;
   p->m = gr_graph_num_arcs(g);
   GR_CHECK_GOTO(gr_host_alloc((void **)&p->owner, n * sizeof *p->owner, "partition owners"), st, cleanup);
@@ -344,8 +349,10 @@ gr_status gr_partition_create(gr_partition **out, gr_graph *g, const gr_partitio
   const double t1 = gr_time_now();
   GR_CHECK_GOTO(gr__partition_derive(p, g, threads), st, cleanup);
   gr_log(GR_LOG_INFO, GR_SUBSYS_PART,
-         "partition %s: %d parts of %llu vertices in %.3f s (report %.3f s), edge cut %llu of %llu arcs",
-         gr_partitioner_name(p->kind), p->parts, (unsigned long long)n, p->seconds, gr_time_now() - t1,
+         "partition %s: %d parts of %llu vertices (blocks of %u ids) in %.3f s (report %.3f s), edge cut %llu of %llu "
+         "arcs",
+         gr_partitioner_name(p->kind), p->parts, (unsigned long long)n, (unsigned)p->block, p->seconds,
+         gr_time_now() - t1,
          (unsigned long long)p->edge_cut, (unsigned long long)p->m);
   *out = p;
   p = NULL;
@@ -376,7 +383,11 @@ bool gr_partition_1hop_pays(const gr_partition *p) {
 
 void gr_partition_print(FILE *f, const gr_partition *p) {
   if (!f || !p) return;
-  fprintf(f, "partition %s: %d parts, %.3f s\n", gr_partitioner_name(p->kind), p->parts, p->seconds);
+  if (p->block > 1)
+    fprintf(f, "partition %s (blocks of %u ids): %d parts, %.3f s\n", gr_partitioner_name(p->kind), (unsigned)p->block,
+            p->parts, p->seconds);
+  else
+    fprintf(f, "partition %s: %d parts, %.3f s\n", gr_partitioner_name(p->kind), p->parts, p->seconds);
   fprintf(f, "  %6s %14s %16s %14s %14s\n", "part", "vertices", "edges", "border", "proxies");
   uint64_t vmax = 0, emax = 0;
   for (int q = 0; q < p->parts; q++) {

@@ -33,8 +33,19 @@ typedef struct gr_partition_options {
   double imbalance;   /* biased, metis: allowed max part size over the
                          average (>= 1) */
   int threads;        /* 0: all host threads */
+  uint32_t block;     /* random: parts drawn for aligned blocks of this many
+                         ids (0: gr_partition_random_block's choice) */
 } gr_partition_options;
-#define GR_PARTITION_OPTIONS_INIT {GR_PART_RANDOM, 1, 1, 0.5, 1.05, 0}
+#define GR_PARTITION_OPTIONS_INIT {GR_PART_RANDOM, 1, 1, 0.5, 1.05, 0, 0}
+
+/* The random partitioner's block on its own: GR_PARTITION_BLOCK ids (a
+ * 32-bit bitmap word of one owner, a 128-byte line of a 4-byte per-vertex
+ * array) where every part gets at least GR_PARTITION_BLOCKS_PER_PART of
+ * them on average, else single ids (a small graph would come out
+ * unbalanced). */
+#define GR_PARTITION_BLOCK 32u
+#define GR_PARTITION_BLOCKS_PER_PART 16384u
+uint32_t gr_partition_random_block(uint64_t n, int parts, uint32_t requested);
 
 /* "random", "biased", "metis", "static" or "range"; anything else is
  * GR_ERR_INVALID_ARG naming the accepted names. */
@@ -48,6 +59,7 @@ typedef struct gr_partition {
   gr_vid n;
   gr_eid m;           /* arcs of the graph */
   int32_t *owner;     /* n entries in [0, parts) */
+  uint32_t block;     /* random: the block of ids drawn at once; else 1 */
   double seconds;     /* time the partitioner took to fill owner */
   /* quality, per part (parts entries each) and in total */
   gr_vid *vertices;   /* owned vertices */

@@ -71,6 +71,7 @@ enum {
   OPT_MEM,
   OPT_FORMAT,
   OPT_PARTITIONER,
+  OPT_PART_BLOCK,
   OPT_PROXY,
   OPT_COMM,
   OPT_TRANSPORT,
@@ -119,6 +120,7 @@ static const struct option long_options[] = {
     {"mem", required_argument, NULL, OPT_MEM},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"partitioner", required_argument, NULL, OPT_PARTITIONER},
+    {"partition-block", required_argument, NULL, OPT_PART_BLOCK},
     {"proxy", required_argument, NULL, OPT_PROXY},
     {"comm", required_argument, NULL, OPT_COMM},
     {"transport", required_argument, NULL, OPT_TRANSPORT},
@@ -190,6 +192,9 @@ static void usage(FILE *f) {
           "\n"
           "Several devices (--gpus N > 1, GPUs or with --cpu CPU devices):\n"
           "      --partitioner P    random, biased, metis, static or range (default: random)\n"
+          "      --partition-block N  random: parts drawn for aligned blocks of N ids\n"
+          "                         (default: auto: 32 where every part gets 16384\n"
+          "                         blocks or more, else 1)\n"
           "      --bias F           biased: weight of the balance term against neighbours\n"
           "                         (default: 0.5)\n"
           "      --proxy M          auto, all (duplicate-all) or 1hop (duplicate-1-hop)\n"
@@ -487,6 +492,9 @@ static int parse_options(int argc, char **argv, run_options *o) {
         break;
       case OPT_PARTITIONER:
         rc = set_option(o, "partitioner", optarg);
+        break;
+      case OPT_PART_BLOCK:
+        rc = set_option(o, "partition-block", optarg);
         break;
       case OPT_PROXY:
         if (strcmp(optarg, "all") && strcmp(optarg, "1hop") && strcmp(optarg, "auto"))

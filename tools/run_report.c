@@ -29,7 +29,11 @@ static const char *format_bytes(char *buf, size_t len, uint64_t bytes) {
 static void print_partition(FILE *f, const gr_run_report *r) {
   const gr_problem_info *p = &r->info;
   const int parts = r->n_devices;
-  fprintf(f, "partition %s: %d parts, %.3f s\n", p->partitioner, parts, p->partition_seconds);
+  if (p->partition_block > 1)
+    fprintf(f, "partition %s (blocks of %u ids): %d parts, %.3f s\n", p->partitioner, (unsigned)p->partition_block,
+            parts, p->partition_seconds);
+  else
+    fprintf(f, "partition %s: %d parts, %.3f s\n", p->partitioner, parts, p->partition_seconds);
   fprintf(f, "  %6s %14s %16s %14s %14s\n", "part", "vertices", "edges", "border", "proxies");
   uint64_t vmax = 0, emax = 0;
   for (int q = 0; q < parts; q++) {
@@ -246,6 +250,7 @@ gr_status gr_report_write_json(const char *path, const gr_run_report *r) {
     cJSON_AddStringToObject(mg, "transport", p->transport);
     cJSON *q = cJSON_AddObjectToObject(mg, "partition");
     cJSON_AddNumberToObject(q, "seconds", p->partition_seconds);
+    cJSON_AddNumberToObject(q, "block", (double)p->partition_block);
     cJSON_AddNumberToObject(q, "edge_cut", (double)p->edge_cut);
     cJSON_AddNumberToObject(q, "arcs", (double)p->arcs);
     cJSON_AddNumberToObject(q, "border_total", (double)p->border_total);

@@ -76,8 +76,8 @@ class _Options:
         self.close()
 
 
-_DEVICE_KEYS = {"backend", "devices", "gpu_ids", "cpu_threads", "mem", "partitioner", "bias", "proxy", "comm",
-                "transport", "comm_format", "timeline", "turns", "seed"}
+_DEVICE_KEYS = {"backend", "devices", "gpu_ids", "cpu_threads", "mem", "partitioner", "partition_block", "bias",
+                "proxy", "comm", "transport", "comm_format", "timeline", "turns", "seed"}
 
 
 def library_info():

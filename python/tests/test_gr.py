@@ -99,6 +99,14 @@ def test_cc_labels_are_the_smallest_vertex_of_each_component(devices):
         np.testing.assert_array_equal(label, expect)
 
 
+@pytest.mark.parametrize("block", [4, 32])
+def test_cc_on_blocked_random_parts_matches_one_device(block):
+    for G in GRAPHS:
+        g = gr_graph(G)
+        want = gr.cc(g, backend="cpu")
+        np.testing.assert_array_equal(gr.cc(g, devices=3, backend="cpu", partition_block=block, validate=True), want)
+
+
 @pytest.mark.parametrize("devices,turns", [(1, False), (2, False), (3, True)])
 def test_pagerank_matches_networkx(devices, turns):
     for G in GRAPHS:

@@ -799,6 +799,63 @@ START_TEST(bfs_and_dobfs_route_under_every_visited_variant) {
 }
 END_TEST
 
+/* The random partitioner's blocks of ids (gr_partition_options.block): a
+ * graph of the size the tests use gets single ids by default, so the
+ * blocks that big graphs get are asked for here. 32 (a bitmap word of one
+ * owner) and 7 (blocks across words), on 2 to 4 devices, every primitive
+ * with its default exchange, against one device. */
+START_TEST(every_primitive_on_blocked_random_parts_equals_one_device) {
+  static const struct {
+    const char *primitive;
+    const char *extra[3];
+    double rel_tol;
+  } cases[] = {{"bfs", {NULL}, 0},
+               {"dobfs", {"--proxy", "all", NULL}, 0},
+               {"sssp", {"--weights", "random:1:255", NULL}, 0},
+               {"cc", {NULL}, 0},
+               {"pr", {NULL}, 1e-5},
+               {"bc", {NULL}, 1e-9}};
+  static const char *const blocks[] = {"32", "7"};
+  char ref[512], got[512];
+  tmp_path(ref, sizeof ref, "blocks-ref.out");
+  tmp_path(got, sizeof got, "blocks-got.out");
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    const char *args[40];
+    int n = compare_args(args, cases[k].primitive, NULL, NULL, "kron:11:16", cases[k].extra);
+    const int at = n;
+    args[n++] = ref;
+    args[n] = NULL;
+    int rc = run_argv(NULL, 1, NULL, args);
+    ck_assert_msg(rc == 0, "%s, one device: exit %d\n%s", cases[k].primitive, rc, err_text);
+    size_t nw = 0, nh = 0;
+    char **want = read_value_texts(ref, &nw);
+    unlink(ref);
+    args[at] = got;
+    args[at + 1] = "--partition-block";
+    args[at + 3] = NULL;
+    for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
+      for (int d = 2; d <= 4; d++) {
+        args[at + 2] = blocks[b];
+        rc = run_argv(NULL, d, on_gpu() ? "p2p" : NULL, args);
+        ck_assert_msg(rc == 0, "%s, %d devices, blocks of %s: exit %d\n%s", cases[k].primitive, d, blocks[b], rc,
+                      err_text);
+        ck_assert_msg(out_text && strstr(out_text, "blocks of"), "%s, %d devices: no block in the report:\n%s",
+                      cases[k].primitive, d, out_text ? out_text : "");
+        char **have = read_value_texts(got, &nh);
+        unlink(got);
+        ck_assert_msg(nh == nw, "%s, %d devices, blocks of %s: %zu values, one device %zu", cases[k].primitive, d,
+                      blocks[b], nh, nw);
+        for (size_t v = 0; v < nw; v++)
+          ck_assert_msg(values_agree(have[v], want[v], cases[k].rel_tol),
+                        "%s, %d devices, blocks of %s: line %zu: %s, one device %s", cases[k].primitive, d, blocks[b],
+                        v + 1, have[v], want[v]);
+        free_texts(have, nh);
+      }
+    free_texts(want, nw);
+  }
+}
+END_TEST
+
 /* PageRank pulls (the owners refresh the copies) and pushes under either
  * exchange. */
 START_TEST(pr_pulls_and_pushes_under_either_exchange) {
@@ -1342,6 +1399,11 @@ START_TEST(bad_multi_device_options_exit_2) {
   ck_assert_int_eq(run_dev(NULL, 2, NULL, "--gen", "kron:8:4", "--transport", "pigeon", NULL), 2);
   assert_err_has("--transport");
   ck_assert_int_eq(run_dev(NULL, 2, NULL, "--gen", "kron:8:4", "--bias", "-1", NULL), 2);
+  ck_assert_int_eq(run_dev(NULL, 2, NULL, "--gen", "kron:8:4", "--partition-block", "0", NULL), 2);
+  assert_err_has("partition-block");
+  ck_assert_int_eq(
+      run_dev(NULL, 2, NULL, "--gen", "kron:8:4", "--partitioner", "range", "--partition-block", "8", NULL), 2);
+  assert_err_has("random partitioner only");
   ck_assert_int_eq(run_dev(NULL, 3, NULL, g, NULL), 2);
   assert_err_has("vertices");
   ck_assert_int_eq(run_dev(NULL, 33, on_gpu() ? "p2p" : NULL, "--gen", "kron:8:4", NULL), 2);
@@ -1436,6 +1498,7 @@ int main(void) {
       GR__CASE(bad_input_after_the_exchange_is_set_up_exits_2, "failures", 600),
       GR__CASE(pr_pulls_and_pushes_under_either_exchange, "multi_device", 600),
       GR__CASE(bfs_and_dobfs_route_under_every_visited_variant, "multi_device", 600),
+      GR__CASE(every_primitive_on_blocked_random_parts_equals_one_device, "multi_device", 900),
       GR__CASE(faults_over_nccl_end_every_primitive_cleanly, "nccl_failures sliced", 900),
 #undef GR__CASE
   };

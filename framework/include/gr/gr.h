@@ -87,6 +87,9 @@ void gr_options_destroy(gr_options **o);
  *   cpu-threads   threads per CPU device (0: host threads / devices)
  *   mem           buffer growth: just-enough, prealloc:FACTOR or max
  *   partitioner   random, biased, metis, static or range (default random)
+ *   partition-block  random: the parts are drawn for aligned blocks of this
+ *                 many ids, 1..2^30, or auto (default): 32 where every part
+ *                 gets 16384 blocks or more on average, else 1
  *   bias          biased partitioner: weight of the balance term (0.5)
  *   proxy         auto, all or 1hop (default auto)
  *   comm          default (the primitive's), selective or broadcast
@@ -328,6 +331,7 @@ typedef struct gr_problem_info {
   /* wall seconds of the set-up */
   double build_seconds;     /* the devices' subgraphs */
   double setup_seconds;     /* the exchange's set-up, opening devices, uploads, the primitive's init */
+  uint32_t partition_block; /* several devices: ids the random partitioner placed at once (else 1) */
 } gr_problem_info;
 gr_status gr_problem_get_info(const gr_problem *p, gr_problem_info *out);
 

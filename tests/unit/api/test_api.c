@@ -381,11 +381,15 @@ START_TEST(options_reject_bad_keys_and_values_and_keep_the_old) {
                                 {"compress", "varint"}, {"compress", "Packed"},
                                 /* Damping: [0, 1) only. */
                                 {"damping", "1"},       {"damping", "1.5"},     {"damping", "-0.5"},
-                                {"damping", "nan"},     {"damping", "inf"},     {"damping", ""}};
+                                {"damping", "nan"},     {"damping", "inf"},     {"damping", ""},
+                                {"partition-block", "0"}, {"partition-block", "-32"},
+                                {"partition-block", "2x"}, {"partition-block", "2000000000"}};
   for (size_t k = 0; k < sizeof not_plain / sizeof not_plain[0]; k++)
     ck_assert_msg(gr_options_set(o, not_plain[k][0], not_plain[k][1]) == GR_ERR_INVALID_ARG, "%s = '%s'",
                   not_plain[k][0], not_plain[k][1]);
   ck_assert_int_eq(gr_options_set(o, "tolerance", "1.5e-4"), GR_SUCCESS);
+  ck_assert_int_eq(gr_options_set(o, "partition-block", "32"), GR_SUCCESS);
+  ck_assert_int_eq(gr_options_set(o, "partition-block", "auto"), GR_SUCCESS);
   ck_assert_int_eq(gr_options_set(o, "damping", "0"), GR_SUCCESS);
   ck_assert_int_eq(gr_options_set(o, "damping", "0.999"), GR_SUCCESS);
   ck_assert_int_eq(gr_options_set(o, "damping", "1"), GR_ERR_INVALID_ARG);
@@ -601,6 +605,8 @@ START_TEST(files_keep_their_ids_and_one_context_serves_many_problems) {
   ck_assert_int_eq(gr_problem_get_info(cc, &pi), GR_SUCCESS);
   ck_assert_int_eq(pi.devices, 2);
   ck_assert_str_eq(pi.partitioner, "random");
+  /* Five vertices: single ids. */
+  ck_assert_uint_eq(pi.partition_block, 1);
   gr_part_info part;
   ck_assert_int_eq(gr_problem_get_part(cc, 1, &part), GR_SUCCESS);
   ck_assert_int_eq(gr_problem_get_part(cc, 2, &part), GR_ERR_INVALID_ARG);

@@ -93,6 +93,7 @@ START_TEST(options_init_has_the_documented_defaults) {
   ck_assert_double_eq(o.bias_factor, 0.5);
   ck_assert_double_eq(o.imbalance, 1.05);
   ck_assert_int_eq(o.threads, 0);
+  ck_assert_uint_eq(o.block, 0);
 }
 END_TEST
 
@@ -279,6 +280,67 @@ START_TEST(random_parts_are_within_3_percent_on_a_large_graph) {
     gr_partition_destroy(&p);
   }
   gr_graph_destroy(&g);
+}
+END_TEST
+
+/* Blocks of ids: every id of an aligned block has the block's part, the
+ * parts stay balanced, the partition records its block, and the choice of
+ * block follows the graph's size (32 ids from 16384 blocks a part, single
+ * ids below, what was asked for whatever the size). */
+START_TEST(random_blocks_keep_their_ids_together) {
+  gr_graph *g = pt_gen("grid2d:256x256", false);
+  const uint64_t n = gr_graph_num_vertices(g);
+  static const uint32_t blocks[] = {32, 7, 1};
+  for (int b = 0; b < 3; b++)
+    for (int parts = 2; parts <= 4; parts++) {
+      gr_partition_options o = GR_PARTITION_OPTIONS_INIT;
+      o.parts = parts;
+      o.seed = 5;
+      o.block = blocks[b];
+      gr_partition *p = NULL;
+      ck_assert_int_eq(gr_partition_create(&p, g, &o), GR_SUCCESS);
+      check_owners(p, n, parts);
+      ck_assert_uint_eq(p->block, blocks[b]);
+      uint64_t apart = 0;
+      for (uint64_t v = 0; v < n; v++) {
+        PT_CHECK_MSG(p->owner[v] == p->owner[v - v % blocks[b]],
+                     "blocks of %u: vertex %llu in part %d, its block's first in %d", blocks[b], (unsigned long long)v,
+                     (int)p->owner[v], (int)p->owner[v - v % blocks[b]]);
+        apart += v > 0 && v % blocks[b] == 0 && p->owner[v] != p->owner[v - 1];
+      }
+      /* The blocks' parts are drawn, not dealt in turn: neighbouring blocks
+       * share a part about 1 / parts of the time. */
+      const double shared = 1.0 - (double)apart / (double)((n - 1) / blocks[b]);
+      ck_assert_msg(fabs(shared - 1.0 / parts) < 0.05,
+                    "blocks of %u, %d parts: %.3f of neighbouring blocks share a part", blocks[b], parts, shared);
+      const double avg = (double)n / parts;
+      for (int q = 0; q < parts; q++)
+        ck_assert_msg(fabs((double)p->vertices[q] - avg) <= 0.06 * avg,
+                      "blocks of %u, %d parts: part %d has %llu of %.0f", blocks[b], parts, q,
+                      (unsigned long long)p->vertices[q], avg);
+      gr_partition_destroy(&p);
+    }
+  /* Asked for by another partitioner: refused. */
+  gr_partition_options o = GR_PARTITION_OPTIONS_INIT;
+  o.kind = GR_PART_RANGE;
+  o.parts = 2;
+  o.block = 8;
+  gr_partition *p = NULL;
+  expect_error(gr_partition_create(&p, g, &o), GR_ERR_INVALID_ARG, "random partitioner only");
+  ck_assert_ptr_null(p);
+  /* The default on a graph of 2^16 vertices: single ids for 2 parts. */
+  p = pt_partition(g, GR_PART_RANDOM, 2, 5, 0);
+  ck_assert_uint_eq(p->block, 1);
+  gr_partition_destroy(&p);
+  p = pt_partition(g, GR_PART_BIASED, 2, 5, 0);
+  ck_assert_uint_eq(p->block, 1);
+  gr_partition_destroy(&p);
+  gr_graph_destroy(&g);
+  const uint64_t edge = (uint64_t)GR_PARTITION_BLOCK * GR_PARTITION_BLOCKS_PER_PART;
+  ck_assert_uint_eq(gr_partition_random_block(2 * edge - 1, 2, 0), 1);
+  ck_assert_uint_eq(gr_partition_random_block(2 * edge, 2, 0), GR_PARTITION_BLOCK);
+  ck_assert_uint_eq(gr_partition_random_block(4 * edge, 8, 0), 1);
+  ck_assert_uint_eq(gr_partition_random_block(100, 8, 5), 5);
 }
 END_TEST
 
@@ -774,6 +836,7 @@ static Suite *partition_suite(void) {
   tc = tcase_create("balance");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, random_parts_are_within_3_percent_on_a_large_graph);
+  tcase_add_test(tc, random_blocks_keep_their_ids_together);
   tcase_add_loop_test(tc, biased_parts_stay_within_the_capacity, 0, N_SPECS);
   tcase_add_loop_test(tc, static_and_range_parts_differ_by_at_most_one, 0, N_SPECS);
 #ifdef GR_HAVE_METIS
