@@ -672,14 +672,23 @@ gr_status select_cuda(gr_device *dev, const uint32_t *bits, const gr_vid *ids, u
   return GR_SUCCESS;
 }
 
+}  // namespace
+
+// Every kernel of this file, the package's and the compaction's too, where
+// the driver loads a module on request (gr_device_preload).
+GR_CUDA_PRELOAD(gr__xk_cuda_preload)
+
+namespace {
+
 gr_status load_cuda(gr_device *dev, gr_value_type type) {
   GR_CHECK(gr_device_activate(dev));
   switch (type) {
-    case GR_VALUE_SVID: return load_typed<gr_svid>();
-    case GR_VALUE_FLOAT: return load_typed<float>();
-    case GR_VALUE_DOUBLE: return load_typed<double>();
+    case GR_VALUE_SVID: GR_CHECK(load_typed<gr_svid>()); break;
+    case GR_VALUE_FLOAT: GR_CHECK(load_typed<float>()); break;
+    case GR_VALUE_DOUBLE: GR_CHECK(load_typed<double>()); break;
+    default: return gr_errorf(GR_ERR_INTERNAL, "exchange: unknown value type %d", (int)type);
   }
-  return gr_errorf(GR_ERR_INTERNAL, "exchange: unknown value type %d", (int)type);
+  return gr__xk_cuda_preload(dev);
 }
 
 // Copies from several peers at once (gr__xk_peer_copies_cuda): blockIdx.y

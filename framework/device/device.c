@@ -145,6 +145,15 @@ void gr_device_destroy(gr_device **dev) {
   *dev = NULL;
 }
 
+gr_status gr_device_preload(gr_device *dev, const void *kernel) {
+#ifdef GR_HAVE_CUDA
+  if (dev->backend == GR_BACKEND_CUDA) return gr__cuda_preload(dev, kernel);
+#endif
+  (void)dev;
+  (void)kernel;
+  return GR_SUCCESS;
+}
+
 gr_status gr_device_activate(gr_device *dev) {
 #ifdef GR_HAVE_CUDA
   if (dev->backend == GR_BACKEND_CUDA) return gr__cuda_activate(dev);

@@ -43,6 +43,7 @@ void gr__cuda_versions(int *runtime, int *driver);
 gr_status gr__cuda_device_init(gr_device *d);
 void gr__cuda_device_fini(gr_device *d);
 gr_status gr__cuda_activate(gr_device *d);
+gr_status gr__cuda_preload(gr_device *d, const void *kernel);
 gr_status gr__cuda_malloc(gr_device *d, void **out, size_t bytes);
 /* GR_FAULT_SLOW: the compute stream holds `us` microseconds before its
  * next work (a host function that sleeps), the host thread goes on. */

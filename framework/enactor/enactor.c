@@ -12,6 +12,7 @@
 
 #include "gr/enactor.h"
 #include "gr/log.h"
+#include "gr/operators.h"
 #include "gr/packed.h"
 #include "gr/util.h"
 
@@ -667,6 +668,14 @@ done:
   if (e->n > 1)
     GR_CHECK(gr_host_calloc((void **)&s->rs.bytes_to, (size_t)e->n, sizeof *s->rs.bytes_to,
                             "exchange statistics"));
+#ifdef GR_HAVE_CUDA
+  /* The framework's own kernels, loaded before the runs as the primitive's
+   * are in its init (gr_device_preload). */
+  if (gr_device_backend(s->dev) == GR_BACKEND_CUDA) {
+    GR_CHECK(gr__operators_cuda_preload(s->dev));
+    GR_CHECK(gr__frontier_cuda_preload(s->dev));
+  }
+#endif
   GR_CHECK(e->cfg.prim->init(&s->slice, p));
   if (e->n > 1) GR_CHECK(e->cfg.exchange->attach(e->cfg.exchange_shared, p, e->cfg.prim, s->slice, &s->xlocal));
   return gr_device_sync(s->dev);

@@ -15,7 +15,10 @@
  *   <p>_cuda.cu      functors calling the same functions, passed to
  *                    gr_cuda::advance_push etc.
  *                    (framework/operators/cuda/operators.cuh); fills
- *                    extern "C" gr__<p>_ops_cuda.
+ *                    extern "C" gr__<p>_ops_cuda, and ends with
+ *                    GR_CUDA_PRELOAD(gr__<p>_cuda_preload), which init
+ *                    calls on a GPU: the file's kernels load before the
+ *                    first run instead of inside it.
  *   <p>.c            the gr_primitive spec, per-device state (gr_buffer)
  *                    and the life cycle: reset (gr_part_seed: the
  *                    source's value wherever it is held, the first frontier
@@ -148,6 +151,8 @@ typedef struct gr_reach_ops {
 extern const gr_reach_ops gr__reach_ops_cpu;
 #ifdef GR_HAVE_CUDA
 extern const gr_reach_ops gr__reach_ops_cuda;
+/* Loads reach_cuda.cu's kernels on the device's GPU (gr_device_preload). */
+gr_status gr__reach_cuda_preload(gr_device *dev);
 #endif
 const gr_reach_ops *gr__reach_ops(const gr_device *dev);
 

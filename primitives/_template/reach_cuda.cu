@@ -18,3 +18,5 @@ gr_status push_cuda(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, c
 }  // namespace
 
 extern "C" const gr_reach_ops gr__reach_ops_cuda = {push_cuda};
+
+GR_CUDA_PRELOAD(gr__reach_cuda_preload)

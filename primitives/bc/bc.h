@@ -301,6 +301,8 @@ typedef struct gr_bc_ops {
 extern const gr_bc_ops gr__bc_ops_cpu;
 #ifdef GR_HAVE_CUDA
 extern const gr_bc_ops gr__bc_ops_cuda;
+/* Loads bc_cuda.cu's kernels on the device's GPU (gr_device_preload). */
+gr_status gr__bc_cuda_preload(gr_device *dev);
 #endif
 const gr_bc_ops *gr__bc_ops(const gr_device *dev);
 

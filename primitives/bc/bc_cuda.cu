@@ -219,3 +219,5 @@ extern "C" const gr_bc_ops gr__bc_ops_cuda = {
     {advance_cuda<BackwardVisit>, advance_cuda<BackwardVisitLog>},
     for_each_cuda<Scale>,
     for_each_cuda<Fill>};
+
+GR_CUDA_PRELOAD(gr__bc_cuda_preload)

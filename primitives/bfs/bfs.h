@@ -151,6 +151,8 @@ typedef struct gr_bfs_ops {
 extern const gr_bfs_ops gr__bfs_ops_cpu;
 #ifdef GR_HAVE_CUDA
 extern const gr_bfs_ops gr__bfs_ops_cuda;
+/* Loads bfs_cuda.cu's kernels on the device's GPU (gr_device_preload). */
+gr_status gr__bfs_cuda_preload(gr_device *dev);
 #endif
 const gr_bfs_ops *gr__bfs_ops(const gr_device *dev);
 

@@ -67,3 +67,5 @@ gr_status visited_bits_cuda(gr_device *dev, gr_workspace *ws, gr_bitmap_args *a,
 }  // namespace
 
 extern "C" const gr_bfs_ops gr__bfs_ops_cuda = {push_cuda, pull_cuda, levels_cuda, push_idem_cuda, visited_bits_cuda};
+
+GR_CUDA_PRELOAD(gr__bfs_cuda_preload)

@@ -251,6 +251,8 @@ typedef struct gr_cc_ops {
 extern const gr_cc_ops gr__cc_ops_cpu;
 #ifdef GR_HAVE_CUDA
 extern const gr_cc_ops gr__cc_ops_cuda;
+/* Loads cc_cuda.cu's kernels on the device's GPU (gr_device_preload). */
+gr_status gr__cc_cuda_preload(gr_device *dev);
 #endif
 const gr_cc_ops *gr__cc_ops(const gr_device *dev);
 

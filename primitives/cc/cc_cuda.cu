@@ -115,3 +115,5 @@ gr_status take_label_cuda(gr_device *dev, gr_workspace *ws, gr_split_args *a, co
 extern "C" const gr_cc_ops gr__cc_ops_cuda = {init_cuda,       link_round_cuda, compress_cuda,
                                               sample_cuda,     needs_rest_cuda, link_arcs_cuda,
                                               best_of_tree_cuda, lower_root_cuda, take_label_cuda};
+
+GR_CUDA_PRELOAD(gr__cc_cuda_preload)

@@ -93,6 +93,14 @@ static void dobfs_release(void *slice, gr_part *p) {
 }
 
 static gr_status dobfs_init(void **slice, gr_part *p) {
+#ifdef GR_HAVE_CUDA
+  /* The kernels of the runs, loaded now rather than at their first
+   * launches inside the first run (gr_device_preload). */
+  if (gr_device_backend(p->dev) == GR_BACKEND_CUDA) {
+    GR_CHECK(gr__bfs_cuda_preload(p->dev));
+    GR_CHECK(gr__dobfs_cuda_preload(p->dev));
+  }
+#endif
   gr__dobfs_slice *s = NULL;
   gr_vid *owned = NULL;
   gr_status st = GR_SUCCESS;

@@ -29,6 +29,8 @@ typedef struct gr_dobfs_ops {
 extern const gr_dobfs_ops gr__dobfs_ops_cpu;
 #ifdef GR_HAVE_CUDA
 extern const gr_dobfs_ops gr__dobfs_ops_cuda;
+/* Loads dobfs_cuda.cu's kernels on the device's GPU (gr_device_preload). */
+gr_status gr__dobfs_cuda_preload(gr_device *dev);
 #endif
 
 extern const gr_primitive gr_dobfs_primitive;

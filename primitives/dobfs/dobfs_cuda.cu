@@ -19,3 +19,5 @@ gr_status bits_cuda(gr_device *dev, gr_workspace *ws, gr_bitmap_args *a, const g
 }  // namespace
 
 extern "C" const gr_dobfs_ops gr__dobfs_ops_cuda = {bits_cuda};
+
+GR_CUDA_PRELOAD(gr__dobfs_cuda_preload)

@@ -267,6 +267,8 @@ typedef struct gr_pr_ops {
 extern const gr_pr_ops gr__pr_ops_cpu;
 #ifdef GR_HAVE_CUDA
 extern const gr_pr_ops gr__pr_ops_cuda;
+/* Loads pr_cuda.cu's kernels on the device's GPU (gr_device_preload). */
+gr_status gr__pr_cuda_preload(gr_device *dev);
 #endif
 const gr_pr_ops *gr__pr_ops(const gr_device *dev);
 

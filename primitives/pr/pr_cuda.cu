@@ -542,3 +542,5 @@ gr_status push_cuda(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, c
 
 extern "C" const gr_pr_ops gr__pr_ops_cuda = {init_cuda, publish_cuda, pull_step_cuda, push_step_cuda,
                                               push_cuda,  push_out_cuda, relabel_cuda};
+
+GR_CUDA_PRELOAD(gr__pr_cuda_preload)

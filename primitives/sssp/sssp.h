@@ -252,6 +252,8 @@ typedef struct gr_sssp_ops {
 extern const gr_sssp_ops gr__sssp_ops_cpu;
 #ifdef GR_HAVE_CUDA
 extern const gr_sssp_ops gr__sssp_ops_cuda;
+/* Loads sssp_cuda.cu's kernels on the device's GPU (gr_device_preload). */
+gr_status gr__sssp_cuda_preload(gr_device *dev);
 #endif
 const gr_sssp_ops *gr__sssp_ops(const gr_device *dev);
 

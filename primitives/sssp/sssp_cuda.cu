@@ -111,3 +111,5 @@ gr_status pile_min_cuda(gr_device *dev, gr_workspace *ws, const gr_vid *pile, gr
 
 extern "C" const gr_sssp_ops gr__sssp_ops_cuda = {relax_cuda,   split_input_cuda, split_pile_cuda,   init_cuda,
                                                   publish_cuda, absorb_cuda,      relax_levels_cuda, pile_min_cuda};
+
+GR_CUDA_PRELOAD(gr__sssp_cuda_preload)

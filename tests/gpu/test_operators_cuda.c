@@ -110,6 +110,32 @@ static void same(const op_result *g, const op_result *c, bool check_pred) { same
  * told them; frontiers of every size (up to 1024 vertices: the small
  * inputs' one-block preparation), with and without the hub (vertex 0) and
  * the middle-degree vertices (1..1000). */
+/* gr_device_preload loads every kernel of a module: under CUDA's lazy
+ * loading most of test_ops_cuda.cu's are not loaded before (this case runs
+ * first), none is after, and a second call finds the module done. Where
+ * every kernel was loaded at the start (CUDA_MODULE_LOADING=EAGER, or a
+ * tool that loads eagerly) only the second half can be checked. */
+START_TEST(cuda_preload_loads_every_kernel_of_a_module) {
+  ck_assert_int_eq(gr_device_activate(gpu), GR_SUCCESS);
+  int total = 0;
+  const int before = test_ops_cuda_unloaded(&total);
+  if (before < 0) {
+    printf("skip: the driver cannot load a function on request (CUDA 12.4)\n");
+    return;
+  }
+  if (before == 0)
+    printf("note: all %d kernels were loaded before the preload (eager loading)\n", total);
+  else
+    ck_assert_msg(before > total / 2, "%d of %d kernels unloaded before the preload", before, total);
+  ck_assert_int_eq(test_ops_cuda_preload(gpu), GR_SUCCESS);
+  ck_assert_int_eq(test_ops_cuda_unloaded(&total), 0);
+  ck_assert_int_gt(total, 20);
+  ck_assert_int_eq(test_ops_cuda_preload(gpu), GR_SUCCESS);
+  /* CPU devices: nothing to load. */
+  ck_assert_int_eq(gr_device_preload(cpu, NULL), GR_SUCCESS);
+}
+END_TEST
+
 START_TEST(cuda_push_equals_cpu_push) {
   const char *modes[] = {"advance=chunked", "advance=serial", "advance=twc", "advance=auto",
                          "advance=chunked,sort=on", "advance=serial,sort=on",
@@ -517,6 +543,7 @@ int main(void) {
    * a compute-sanitizer tool can run each apart (CK_RUN_CASE=name), all
    * at once, where the whole program under racecheck takes minutes. */
   const gr_test_case cases[] = {
+      {"cuda_preload_loads_every_kernel_of_a_module", cuda_preload_loads_every_kernel_of_a_module, 0},
       {"cuda_push_equals_cpu_push", cuda_push_equals_cpu_push, 20},
       {"cuda_pull_equals_cpu_pull", cuda_pull_equals_cpu_pull, 8},
       {"cuda_filter_split_and_for_each_equal_cpu", cuda_filter_split_and_for_each_equal_cpu, 0},

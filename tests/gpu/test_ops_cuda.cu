@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // CUDA instantiations of the operator test functions.
+#include <cuda.h>
+
 #include "operators/cuda/operators.cuh"
 #include "test_ops.h"
 
@@ -138,3 +140,41 @@ extern "C" gr_status test_bitmap_cuda(gr_device *dev, gr_vid n, const uint8_t *f
 }
 
 extern "C" const test_ops test_ops_cuda = {push_cuda, pull_cuda, filter_cuda, for_each_cuda, split_cuda, levels_cuda};
+
+GR_CUDA_PRELOAD(test_ops_cuda_preload)
+
+// Asks the driver itself, through the runtime's entry points, as
+// gr_device_preload does: a test of the preload must not trust its code.
+extern "C" int test_ops_cuda_unloaded(int *total) {
+  typedef CUresult (*get_module_fn)(CUmodule *, CUfunction);
+  typedef CUresult (*count_fn)(unsigned int *, CUmodule);
+  typedef CUresult (*enumerate_fn)(CUfunction *, unsigned int, CUmodule);
+  typedef CUresult (*is_loaded_fn)(CUfunctionLoadingState *, CUfunction);
+  void *p[4] = {nullptr, nullptr, nullptr, nullptr};
+  const char *names[4] = {"cuFuncGetModule", "cuModuleGetFunctionCount", "cuModuleEnumerateFunctions",
+                          "cuFuncIsLoaded"};
+  for (int i = 0; i < 4; i++) {
+    cudaDriverEntryPointQueryResult q;
+    if (cudaGetDriverEntryPointByVersion(names[i], &p[i], 12040, cudaEnableDefault, &q) != cudaSuccess ||
+        q != cudaDriverEntryPointSuccess)
+      return -1;
+  }
+  // Any kernel of this file names its module; the anchor's loading is the
+  // one this query causes.
+  cudaFunction_t f = nullptr;
+  if (cudaGetFuncBySymbol(&f, (const void *)test_ops_cuda_preload_anchor) != cudaSuccess) return -1;
+  CUmodule mod = nullptr;
+  unsigned n = 0;
+  if (((get_module_fn)p[0])(&mod, (CUfunction)f) != CUDA_SUCCESS || ((count_fn)p[1])(&n, mod) != CUDA_SUCCESS)
+    return -1;
+  CUfunction fs[1024];
+  if (n > 1024 || ((enumerate_fn)p[2])(fs, n, mod) != CUDA_SUCCESS) return -1;
+  int unloaded = 0;
+  for (unsigned i = 0; i < n; i++) {
+    CUfunctionLoadingState st = CU_FUNCTION_LOADING_STATE_LOADED;
+    if (((is_loaded_fn)p[3])(&st, fs[i]) != CUDA_SUCCESS) return -1;
+    unloaded += st != CU_FUNCTION_LOADING_STATE_LOADED;
+  }
+  *total = (int)n;
+  return unloaded;
+}

@@ -2,7 +2,9 @@
 /* The CUDA backend's device: streams, memory and copies through the CUDA
  * runtime. Every call is checked; a failed call's sticky error is cleared so
  * the next check reports its own. */
+#include <cuda.h>
 #include <cuda_runtime_api.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -154,6 +156,110 @@ void gr__cuda_device_fini(gr_device *d) {
 gr_status gr__cuda_activate(gr_device *d) {
   GR_CUDA_CHECK(cudaSetDevice(d->gpu));
   return GR_SUCCESS;
+}
+
+/* The driver's functions that load a module's kernels on request (CUDA
+ * 12.4), through the runtime's entry points so that gr links no driver
+ * library of its own. All NULL where the driver lacks one of them. */
+typedef CUresult (*gr__cu_func_get_module)(CUmodule *, CUfunction);
+typedef CUresult (*gr__cu_module_count)(unsigned int *, CUmodule);
+typedef CUresult (*gr__cu_module_enumerate)(CUfunction *, unsigned int, CUmodule);
+typedef CUresult (*gr__cu_func_is_loaded)(CUfunctionLoadingState *, CUfunction);
+typedef CUresult (*gr__cu_func_load)(CUfunction);
+static struct {
+  gr__cu_func_get_module get_module;
+  gr__cu_module_count count;
+  gr__cu_module_enumerate enumerate;
+  gr__cu_func_is_loaded is_loaded;
+  gr__cu_func_load load;
+} gr__cu;
+static pthread_once_t gr__cu_once = PTHREAD_ONCE_INIT;
+
+static void *gr__cu_entry(const char *name) {
+  void *fn = NULL;
+  enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+  if (cudaGetDriverEntryPointByVersion(name, &fn, 12040, cudaEnableDefault, &q) != cudaSuccess ||
+      q != cudaDriverEntryPointSuccess) {
+    (void)cudaGetLastError();
+    return NULL;
+  }
+  return fn;
+}
+
+static void gr__cu_resolve(void) {
+  gr__cu.get_module = (gr__cu_func_get_module)gr__cu_entry("cuFuncGetModule");
+  gr__cu.count = (gr__cu_module_count)gr__cu_entry("cuModuleGetFunctionCount");
+  gr__cu.enumerate = (gr__cu_module_enumerate)gr__cu_entry("cuModuleEnumerateFunctions");
+  gr__cu.is_loaded = (gr__cu_func_is_loaded)gr__cu_entry("cuFuncIsLoaded");
+  gr__cu.load = (gr__cu_func_load)gr__cu_entry("cuFuncLoad");
+}
+
+/* The modules loaded whole, per GPU (a module's handle belongs to one
+ * context: GR_DEVICE_MAP's devices on one GPU share it). */
+enum { GR__PRELOADED_MAX = 256 };
+static struct {
+  int gpu;
+  CUmodule mod;
+} gr__preloaded[GR__PRELOADED_MAX];
+static int gr__n_preloaded;
+static pthread_mutex_t gr__preload_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static gr_status gr__cu_fail(CUresult r, const char *what, int gpu) {
+  return gr_errorf(GR_ERR_CUDA, "GPU %d: %s failed while loading kernels (CUDA driver error %d)", gpu, what, (int)r);
+}
+
+gr_status gr__cuda_preload(gr_device *d, const void *kernel) {
+  pthread_once(&gr__cu_once, gr__cu_resolve);
+  if (!kernel || !gr__cu.get_module || !gr__cu.count || !gr__cu.enumerate || !gr__cu.is_loaded || !gr__cu.load)
+    return GR_SUCCESS;
+  GR_CUDA_CHECK(cudaSetDevice(d->gpu));
+  cudaFunction_t f = NULL;
+  GR_CUDA_CHECK(cudaGetFuncBySymbol(&f, kernel));
+  CUmodule mod = NULL;
+  CUresult r = gr__cu.get_module(&mod, (CUfunction)f);
+  if (r != CUDA_SUCCESS) return gr__cu_fail(r, "cuFuncGetModule", d->gpu);
+  /* Held while loading: a second device thread on the same GPU waits for
+   * the module rather than loading it again beside it. */
+  pthread_mutex_lock(&gr__preload_mu);
+  gr_status st = GR_SUCCESS;
+  CUfunction *fs = NULL;
+  for (int i = 0; i < gr__n_preloaded; i++)
+    if (gr__preloaded[i].gpu == d->gpu && gr__preloaded[i].mod == mod) goto done;
+  unsigned n = 0;
+  r = gr__cu.count(&n, mod);
+  if (r != CUDA_SUCCESS) {
+    st = gr__cu_fail(r, "cuModuleGetFunctionCount", d->gpu);
+    goto done;
+  }
+  fs = n ? malloc(n * sizeof *fs) : NULL;
+  if (n && !fs) {
+    st = gr_errorf(GR_ERR_HOST_OOM, "loading kernels: no room for %u function handles", n);
+    goto done;
+  }
+  r = n ? gr__cu.enumerate(fs, n, mod) : CUDA_SUCCESS;
+  if (r != CUDA_SUCCESS) {
+    st = gr__cu_fail(r, "cuModuleEnumerateFunctions", d->gpu);
+    goto done;
+  }
+  for (unsigned i = 0; i < n; i++) {
+    CUfunctionLoadingState s = CU_FUNCTION_LOADING_STATE_LOADED;
+    r = gr__cu.is_loaded(&s, fs[i]);
+    if (r == CUDA_SUCCESS && s != CU_FUNCTION_LOADING_STATE_LOADED) r = gr__cu.load(fs[i]);
+    if (r != CUDA_SUCCESS) {
+      st = gr__cu_fail(r, "cuFuncLoad", d->gpu);
+      goto done;
+    }
+  }
+  if (gr__n_preloaded < GR__PRELOADED_MAX) {
+    gr__preloaded[gr__n_preloaded].gpu = d->gpu;
+    gr__preloaded[gr__n_preloaded].mod = mod;
+    gr__n_preloaded++;
+  }
+  gr_log(GR_LOG_TRACE, GR_SUBSYS_INIT, "device %d: GPU %d: %u kernels of a module loaded", d->ordinal, d->gpu, n);
+done:
+  pthread_mutex_unlock(&gr__preload_mu);
+  free(fs);
+  return st;
 }
 
 gr_status gr__cuda_malloc(gr_device *d, void **out, size_t bytes) {

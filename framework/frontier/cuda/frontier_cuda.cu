@@ -128,3 +128,5 @@ extern "C" gr_status gr__frontier_b2q_cuda(gr_device *dev, gr_workspace *ws, con
   f->size = n;
   return GR_SUCCESS;
 }
+
+GR_CUDA_PRELOAD(gr__frontier_cuda_preload)

@@ -39,4 +39,15 @@
     GR_CUDA_CHECK(call);                                                           \
   } while (0)
 
+/* In a .cu file, GR_CUDA_PRELOAD(name) defines
+ *   extern "C" gr_status name(gr_device *dev);
+ * which loads every kernel of that file on dev's GPU (gr_device_preload),
+ * found through an empty kernel of its own: a primitive's operators are
+ * template instances of that file, known to no list. */
+#define GR_CUDA_PRELOAD(name)                                                  \
+  __global__ void name##_anchor() {}                                           \
+  extern "C" gr_status name(gr_device *dev) {                                  \
+    return gr_device_preload(dev, (const void *)name##_anchor);                \
+  }
+
 #endif

@@ -55,6 +55,11 @@ gr_status gr_frontier_download(const gr_frontier *f, gr_device *dev, gr_vid *hos
 void gr_frontier_swap(gr_frontier *a, gr_frontier *b);
 void gr_frontier_release(gr_frontier *f);
 
+#ifdef GR_HAVE_CUDA
+/* Loads frontier_cuda.cu's kernels on the device's GPU (gr_device_preload). */
+gr_status gr__frontier_cuda_preload(gr_device *dev);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

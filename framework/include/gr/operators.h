@@ -161,6 +161,12 @@ typedef struct gr_for_each_args {
   gr_eid n;
 } gr_for_each_args;
 
+#ifdef GR_HAVE_CUDA
+/* Loads operators.cu's kernels on the device's GPU (gr_device_preload;
+ * the templates' instances belong to the primitives' files). */
+gr_status gr__operators_cuda_preload(gr_device *dev);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

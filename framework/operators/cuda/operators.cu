@@ -86,3 +86,5 @@ __global__ void frontier_stats_kernel(const gr_eid *__restrict__ offsets, const 
 }
 
 }  // namespace gr_cuda
+
+GR_CUDA_PRELOAD(gr__operators_cuda_preload)

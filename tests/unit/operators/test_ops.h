@@ -75,6 +75,12 @@ gr_status test_packed_decode_cuda(gr_device *dev, const gr_csr *g, int pattern, 
 /* gr_cuda::bitmap with the predicate flags[v] != 0 (flags and bits in
  * device memory), synchronized. */
 gr_status test_bitmap_cuda(gr_device *dev, gr_vid n, const uint8_t *flags, uint32_t *bits, bool keep);
+/* gr_device_preload of test_ops_cuda.cu's module (GR_CUDA_PRELOAD). */
+gr_status test_ops_cuda_preload(gr_device *dev);
+/* The kernels of test_ops_cuda.cu's module not loaded on the current GPU
+ * yet, *total of them in all; -1 where the driver cannot tell (before
+ * CUDA 12.4). */
+int test_ops_cuda_unloaded(int *total);
 #endif
 
 #ifdef __cplusplus
