@@ -633,6 +633,73 @@ START_TEST(cc_links_the_arcs_every_device_skipped) {
 }
 END_TEST
 
+/* One way of running several devices: its device count, an environment
+ * entry and arguments added to every primitive's run (empty: none), a
+ * text its output must hold (NULL: none) and its name in messages. */
+typedef struct variant {
+  int devices;
+  char env[64];
+  const char *args[3];
+  const char *out_has;
+  char what[64];
+} variant;
+
+/* Each primitive with its default exchange (DOBFS with duplicate-all
+ * proxies, so that it pulls between devices) on Kronecker 11 from its
+ * largest-degree source, once on one device and then under each variant,
+ * every value against one device's (PageRank within 1e-5, BC within
+ * 1e-9). `tag` names the output files. */
+static void every_primitive_equals_one_device(const char *tag, const variant *vs, size_t nv) {
+  static const struct {
+    const char *primitive;
+    const char *extra[3];
+    double rel_tol;
+  } cases[] = {{"bfs", {NULL}, 0},
+               {"dobfs", {"--proxy", "all", NULL}, 0},
+               {"sssp", {"--weights", "random:1:255", NULL}, 0},
+               {"cc", {NULL}, 0},
+               {"pr", {NULL}, 1e-5},
+               {"bc", {NULL}, 1e-9}};
+  char ref[512], got[512], name[64];
+  snprintf(name, sizeof name, "%s-ref.out", tag);
+  tmp_path(ref, sizeof ref, name);
+  snprintf(name, sizeof name, "%s-got.out", tag);
+  tmp_path(got, sizeof got, name);
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    const char *args[40];
+    int n = compare_args(args, cases[k].primitive, NULL, NULL, "kron:11:16", cases[k].extra);
+    const int at = n;
+    args[n++] = ref;
+    args[n] = NULL;
+    int rc = run_argv(NULL, 1, NULL, args);
+    ck_assert_msg(rc == 0, "%s, one device: exit %d\n%s", cases[k].primitive, rc, err_text);
+    size_t nw = 0, nh = 0;
+    char **want = read_value_texts(ref, &nw);
+    unlink(ref);
+    args[at] = got;
+    for (size_t i = 0; i < nv; i++) {
+      const variant *v = &vs[i];
+      int m = at + 1;
+      for (int a = 0; a < 3 && v->args[a]; a++) args[m++] = v->args[a];
+      args[m] = NULL;
+      const char *env[] = {v->env[0] ? v->env : NULL, NULL};
+      rc = run_argv(env, v->devices, on_gpu() ? "p2p" : NULL, args);
+      ck_assert_msg(rc == 0, "%s, %s: exit %d\n%s", cases[k].primitive, v->what, rc, err_text);
+      if (v->out_has)
+        ck_assert_msg(out_text && strstr(out_text, v->out_has), "%s, %s: no \"%s\" in the output:\n%s",
+                      cases[k].primitive, v->what, v->out_has, out_text ? out_text : "");
+      char **have = read_value_texts(got, &nh);
+      unlink(got);
+      ck_assert_msg(nh == nw, "%s, %s: %zu values, one device %zu", cases[k].primitive, v->what, nh, nw);
+      for (size_t x = 0; x < nw; x++)
+        ck_assert_msg(values_agree(have[x], want[x], cases[k].rel_tol), "%s, %s: line %zu: %s, one device %s",
+                      cases[k].primitive, v->what, x + 1, have[x], want[x]);
+      free_texts(have, nh);
+    }
+    free_texts(want, nw);
+  }
+}
+
 /* Every primitive with one device running late behind its host thread
  * (GR_FAULT_SLOW: its GPU stream holds 5 ms after each host wait): a
  * buffer a peer copies before the kernels that write it have run is then
@@ -647,51 +714,17 @@ START_TEST(a_slow_device_gives_one_devices_answer_for_every_primitive) {
     printf("skip: GPUs only (GR_E2E_BACKEND=gpu): CPU devices have no stream to hold back\n");
     return;
   }
-  static const struct {
-    const char *primitive;
-    const char *extra[3];
-    double rel_tol;
-  } cases[] = {{"bfs", {NULL}, 0},
-               {"dobfs", {"--proxy", "all", NULL}, 0},
-               {"sssp", {"--weights", "random:1:255", NULL}, 0},
-               {"cc", {NULL}, 0},
-               {"pr", {NULL}, 1e-5},
-               {"bc", {NULL}, 1e-9}};
-  char ref[512], got[512];
-  tmp_path(ref, sizeof ref, "slow-ref.out");
-  tmp_path(got, sizeof got, "slow-got.out");
-  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-    const char *args[40];
-    int n = compare_args(args, cases[k].primitive, NULL, NULL, "kron:11:16", cases[k].extra);
-    const int at = n;
-    args[n++] = ref;
-    args[n] = NULL;
-    int rc = run_argv(NULL, 1, NULL, args);
-    ck_assert_msg(rc == 0, "%s, one device: exit %d\n%s", cases[k].primitive, rc, err_text);
-    size_t nw = 0, nh = 0;
-    char **want = read_value_texts(ref, &nw);
-    unlink(ref);
-    args[at] = got;
-    for (int d = 2; d <= 4; d += 2)
-      for (int slow = 0; slow < d; slow += d - 1) {
-        char hook[48];
-        snprintf(hook, sizeof hook, "GR_FAULT_SLOW=%d:5000", slow);
-        const char *env[] = {hook, NULL};
-        rc = run_argv(env, d, on_gpu() ? "p2p" : NULL, args);
-        ck_assert_msg(rc == 0, "%s, %d devices, device %d slow: exit %d\n%s", cases[k].primitive, d, slow, rc,
-                      err_text);
-        char **have = read_value_texts(got, &nh);
-        unlink(got);
-        ck_assert_msg(nh == nw, "%s, %d devices, device %d slow: %zu values, one device %zu", cases[k].primitive, d,
-                      slow, nh, nw);
-        for (size_t v = 0; v < nw; v++)
-          ck_assert_msg(values_agree(have[v], want[v], cases[k].rel_tol),
-                        "%s, %d devices, device %d slow: line %zu: %s, one device %s", cases[k].primitive, d, slow,
-                        v + 1, have[v], want[v]);
-        free_texts(have, nh);
-      }
-    free_texts(want, nw);
-  }
+  variant vs[4];
+  size_t nv = 0;
+  for (int d = 2; d <= 4; d += 2)
+    for (int slow = 0; slow < d; slow += d - 1) {
+      variant *v = &vs[nv++];
+      memset(v, 0, sizeof *v);
+      v->devices = d;
+      snprintf(v->env, sizeof v->env, "GR_FAULT_SLOW=%d:5000", slow);
+      snprintf(v->what, sizeof v->what, "%d devices, device %d slow", d, slow);
+    }
+  every_primitive_equals_one_device("slow", vs, nv);
 }
 END_TEST
 
@@ -805,54 +838,20 @@ END_TEST
  * owner) and 7 (blocks across words), on 2 to 4 devices, every primitive
  * with its default exchange, against one device. */
 START_TEST(every_primitive_on_blocked_random_parts_equals_one_device) {
-  static const struct {
-    const char *primitive;
-    const char *extra[3];
-    double rel_tol;
-  } cases[] = {{"bfs", {NULL}, 0},
-               {"dobfs", {"--proxy", "all", NULL}, 0},
-               {"sssp", {"--weights", "random:1:255", NULL}, 0},
-               {"cc", {NULL}, 0},
-               {"pr", {NULL}, 1e-5},
-               {"bc", {NULL}, 1e-9}};
   static const char *const blocks[] = {"32", "7"};
-  char ref[512], got[512];
-  tmp_path(ref, sizeof ref, "blocks-ref.out");
-  tmp_path(got, sizeof got, "blocks-got.out");
-  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-    const char *args[40];
-    int n = compare_args(args, cases[k].primitive, NULL, NULL, "kron:11:16", cases[k].extra);
-    const int at = n;
-    args[n++] = ref;
-    args[n] = NULL;
-    int rc = run_argv(NULL, 1, NULL, args);
-    ck_assert_msg(rc == 0, "%s, one device: exit %d\n%s", cases[k].primitive, rc, err_text);
-    size_t nw = 0, nh = 0;
-    char **want = read_value_texts(ref, &nw);
-    unlink(ref);
-    args[at] = got;
-    args[at + 1] = "--partition-block";
-    args[at + 3] = NULL;
-    for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
-      for (int d = 2; d <= 4; d++) {
-        args[at + 2] = blocks[b];
-        rc = run_argv(NULL, d, on_gpu() ? "p2p" : NULL, args);
-        ck_assert_msg(rc == 0, "%s, %d devices, blocks of %s: exit %d\n%s", cases[k].primitive, d, blocks[b], rc,
-                      err_text);
-        ck_assert_msg(out_text && strstr(out_text, "blocks of"), "%s, %d devices: no block in the report:\n%s",
-                      cases[k].primitive, d, out_text ? out_text : "");
-        char **have = read_value_texts(got, &nh);
-        unlink(got);
-        ck_assert_msg(nh == nw, "%s, %d devices, blocks of %s: %zu values, one device %zu", cases[k].primitive, d,
-                      blocks[b], nh, nw);
-        for (size_t v = 0; v < nw; v++)
-          ck_assert_msg(values_agree(have[v], want[v], cases[k].rel_tol),
-                        "%s, %d devices, blocks of %s: line %zu: %s, one device %s", cases[k].primitive, d, blocks[b],
-                        v + 1, have[v], want[v]);
-        free_texts(have, nh);
-      }
-    free_texts(want, nw);
-  }
+  variant vs[6];
+  size_t nv = 0;
+  for (size_t b = 0; b < 2; b++)
+    for (int d = 2; d <= 4; d++) {
+      variant *v = &vs[nv++];
+      memset(v, 0, sizeof *v);
+      v->devices = d;
+      v->args[0] = "--partition-block";
+      v->args[1] = blocks[b];
+      v->out_has = "blocks of";
+      snprintf(v->what, sizeof v->what, "%d devices, blocks of %s", d, blocks[b]);
+    }
+  every_primitive_equals_one_device("blocks", vs, nv);
 }
 END_TEST
 
