@@ -159,8 +159,10 @@ gr_status gr__cuda_activate(gr_device *d) {
 }
 
 /* The driver's functions that load a module's kernels on request (CUDA
- * 12.4), through the runtime's entry points so that gr links no driver
- * library of its own. All NULL where the driver lacks one of them. */
+ * 12.4), through the runtime's entry points (12.5) so that gr links no
+ * driver library of its own. All NULL where the driver lacks one of them;
+ * a toolkit older than 12.5 builds gr without the preload. */
+#if CUDART_VERSION >= 12050
 typedef CUresult (*gr__cu_func_get_module)(CUmodule *, CUfunction);
 typedef CUresult (*gr__cu_module_count)(unsigned int *, CUmodule);
 typedef CUresult (*gr__cu_module_enumerate)(CUfunction *, unsigned int, CUmodule);
@@ -261,6 +263,13 @@ done:
   free(fs);
   return st;
 }
+#else
+gr_status gr__cuda_preload(gr_device *d, const void *kernel) {
+  (void)d;
+  (void)kernel;
+  return GR_SUCCESS;
+}
+#endif
 
 gr_status gr__cuda_malloc(gr_device *d, void **out, size_t bytes) {
   (void)d;

@@ -73,8 +73,9 @@ gr_status gr_device_activate(gr_device *dev);
  * loaded at its first launch: CUDA loads kernels lazily by default (since
  * 12.2), which put a few milliseconds of loading into a process's first run
  * (DOBFS on one H200, Kronecker 25: 5.2 ms against 1.6 ms after). Once per
- * module and GPU; nothing on CPU devices, or where the driver cannot load
- * a function on request (before CUDA 12.4). Makes the device current.
+ * module and GPU; nothing on CPU devices, where the driver cannot load a
+ * function on request (before CUDA 12.4) or in a build with a toolkit
+ * older than 12.5. Makes the device current.
  * GR_CUDA_PRELOAD (gr/cuda_check.h) gives a .cu file its function to
  * call. */
 gr_status gr_device_preload(gr_device *dev, const void *kernel);

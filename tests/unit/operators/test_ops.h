@@ -79,7 +79,7 @@ gr_status test_bitmap_cuda(gr_device *dev, gr_vid n, const uint8_t *flags, uint3
 gr_status test_ops_cuda_preload(gr_device *dev);
 /* The kernels of test_ops_cuda.cu's module not loaded on the current GPU
  * yet, *total of them in all; -1 where the driver cannot tell (before
- * CUDA 12.4). */
+ * CUDA 12.4) or the build cannot ask (a toolkit before 12.5). */
 int test_ops_cuda_unloaded(int *total);
 #endif
 
