@@ -26,8 +26,14 @@ gr_status gr__partition_random(int32_t *owner, gr_graph *g, const gr_partition_o
   const uint64_t parts = (uint64_t)o->parts;
   const uint64_t seed = o->seed;
   const uint64_t block = gr_partition_random_block(n, o->parts, o->block);
-  /* The modulo's bias is below parts / 2^64: far under any sampling noise. */
+  const uint64_t blocks = (n + block - 1) / block;
+  /* One draw a block. The modulo's bias is below parts / 2^64: far under
+   * any sampling noise. */
   GR__PART_OMP(parallel for schedule(static) num_threads(gr__part_threads(o->threads)))
-  for (uint64_t v = 0; v < n; v++) owner[v] = (int32_t)(gr_rand64(seed, GR__RANDOM_STREAM, v / block) % parts);
+  for (uint64_t b = 0; b < blocks; b++) {
+    const int32_t part = (int32_t)(gr_rand64(seed, GR__RANDOM_STREAM, b) % parts);
+    const uint64_t end = (b + 1) * block < n ? (b + 1) * block : n;
+    for (uint64_t v = b * block; v < end; v++) owner[v] = part;
+  }
   return GR_SUCCESS;
 }

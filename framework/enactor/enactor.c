@@ -669,11 +669,12 @@ done:
     GR_CHECK(gr_host_calloc((void **)&s->rs.bytes_to, (size_t)e->n, sizeof *s->rs.bytes_to,
                             "exchange statistics"));
 #ifdef GR_HAVE_CUDA
-  /* The framework's own kernels, loaded before the runs as the primitive's
-   * are in its init (gr_device_preload). */
+  /* The framework's kernels and the primitive's, loaded before the runs
+   * (gr_device_preload). */
   if (gr_device_backend(s->dev) == GR_BACKEND_CUDA) {
     GR_CHECK(gr__operators_cuda_preload(s->dev));
     GR_CHECK(gr__frontier_cuda_preload(s->dev));
+    if (e->cfg.prim->preload) GR_CHECK(e->cfg.prim->preload(s->dev));
   }
 #endif
   GR_CHECK(e->cfg.prim->init(&s->slice, p));

@@ -21,13 +21,6 @@ const gr_reach_ops *gr__reach_ops(const gr_device *dev) {
 }
 
 static gr_status reach_init(void **slice, gr_part *p) {
-#ifdef GR_HAVE_CUDA
-  /* The kernels of the runs, loaded now rather than at their first
-   * launches inside the first run (gr_device_preload). */
-  if (gr_device_backend(p->dev) == GR_BACKEND_CUDA) {
-    GR_CHECK(gr__reach_cuda_preload(p->dev));
-  }
-#endif
   gr__reach_slice *s = NULL;
   gr_status st = GR_SUCCESS;
   GR_CHECK(gr_host_calloc((void **)&s, 1, sizeof *s, "reach state"));
@@ -109,6 +102,9 @@ const gr_primitive gr_reach_primitive = {
     .state_bytes_per_vertex = {24, 64},
     .init = reach_init,
     .release = reach_release,
+#ifdef GR_HAVE_CUDA
+    .preload = gr__reach_cuda_preload,
+#endif
     .reset = reach_reset,
     .iterate = reach_iterate,
     .converged = NULL,

@@ -16,9 +16,9 @@
  *                    gr_cuda::advance_push etc.
  *                    (framework/operators/cuda/operators.cuh); fills
  *                    extern "C" gr__<p>_ops_cuda, and ends with
- *                    GR_CUDA_PRELOAD(gr__<p>_cuda_preload), which init
- *                    calls on a GPU: the file's kernels load before the
- *                    first run instead of inside it.
+ *                    GR_CUDA_PRELOAD(gr__<p>_cuda_preload), the spec's
+ *                    preload in a CUDA build: the file's kernels load
+ *                    before the first run instead of inside it.
  *   <p>.c            the gr_primitive spec, per-device state (gr_buffer)
  *                    and the life cycle: reset (gr_part_seed: the
  *                    source's value wherever it is held, the first frontier

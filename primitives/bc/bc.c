@@ -94,13 +94,6 @@ static size_t gr__bc_owned_slots(const gr__bc_slice *s, const gr_part *p) {
 }
 
 static gr_status bc_init(void **slice, gr_part *p) {
-#ifdef GR_HAVE_CUDA
-  /* The kernels of the runs, loaded now rather than at their first
-   * launches inside the first run (gr_device_preload). */
-  if (gr_device_backend(p->dev) == GR_BACKEND_CUDA) {
-    GR_CHECK(gr__bc_cuda_preload(p->dev));
-  }
-#endif
   gr__bc_slice *s = NULL;
   gr_status st = GR_SUCCESS;
   if (!p->in.offsets) return gr_errorf(GR_ERR_INTERNAL, "bc needs the in-edges of part %d", p->index);
@@ -694,6 +687,9 @@ const gr_primitive gr_bc_primitive = {
     .aux = {2, {"depth", "sigma"}, {GR_VALUE_SVID, GR_VALUE_DOUBLE}},
     .init = bc_init,
     .release = bc_release,
+#ifdef GR_HAVE_CUDA
+    .preload = gr__bc_cuda_preload,
+#endif
     .reset = bc_reset,
     .iterate = bc_iterate,
     .converged = NULL,

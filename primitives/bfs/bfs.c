@@ -30,13 +30,6 @@ const gr_bfs_ops *gr__bfs_ops(const gr_device *dev) {
 }
 
 static gr_status bfs_init(void **slice, gr_part *p) {
-#ifdef GR_HAVE_CUDA
-  /* The kernels of the runs, loaded now rather than at their first
-   * launches inside the first run (gr_device_preload). */
-  if (gr_device_backend(p->dev) == GR_BACKEND_CUDA) {
-    GR_CHECK(gr__bfs_cuda_preload(p->dev));
-  }
-#endif
   gr__bfs_slice *s = NULL;
   gr_status st = GR_SUCCESS;
   GR_CHECK(gr_host_calloc((void **)&s, 1, sizeof *s, "bfs state"));
@@ -332,6 +325,9 @@ const gr_primitive gr_bfs_primitive = {
     .state_bytes_per_vertex = {24, 48},
     .init = bfs_init,
     .release = bfs_release,
+#ifdef GR_HAVE_CUDA
+    .preload = gr__bfs_cuda_preload,
+#endif
     .reset = bfs_reset,
     .iterate = bfs_iterate,
     .converged = NULL,

@@ -97,13 +97,6 @@ static void gr__cc_release_buffers(gr__cc_slice *s) {
 }
 
 static gr_status cc_init(void **slice, gr_part *p) {
-#ifdef GR_HAVE_CUDA
-  /* The kernels of the runs, loaded now rather than at their first
-   * launches inside the first run (gr_device_preload). */
-  if (gr_device_backend(p->dev) == GR_BACKEND_CUDA) {
-    GR_CHECK(gr__cc_cuda_preload(p->dev));
-  }
-#endif
   gr__cc_slice *s = NULL;
   gr_status st = GR_SUCCESS;
   if (p->sub->n_global > (gr_vid)GR_SVID_MAX)
@@ -564,6 +557,9 @@ const gr_primitive gr_cc_primitive = {
     .state_bytes_per_vertex = {24, 96},
     .init = cc_init,
     .release = cc_release,
+#ifdef GR_HAVE_CUDA
+    .preload = gr__cc_cuda_preload,
+#endif
     .reset = cc_reset,
     .iterate = cc_iterate,
     .converged = NULL,

@@ -93,14 +93,6 @@ static void dobfs_release(void *slice, gr_part *p) {
 }
 
 static gr_status dobfs_init(void **slice, gr_part *p) {
-#ifdef GR_HAVE_CUDA
-  /* The kernels of the runs, loaded now rather than at their first
-   * launches inside the first run (gr_device_preload). */
-  if (gr_device_backend(p->dev) == GR_BACKEND_CUDA) {
-    GR_CHECK(gr__bfs_cuda_preload(p->dev));
-    GR_CHECK(gr__dobfs_cuda_preload(p->dev));
-  }
-#endif
   gr__dobfs_slice *s = NULL;
   gr_vid *owned = NULL;
   gr_status st = GR_SUCCESS;
@@ -393,6 +385,14 @@ static gr_status dobfs_extract(void *slice, gr_part *p, gr_result *r) {
   return GR_SUCCESS;
 }
 
+#ifdef GR_HAVE_CUDA
+/* Its pushes and pulls are BFS's operators (bfs_cuda.cu), its bitmaps its own. */
+static gr_status gr__dobfs_preload(gr_device *dev) {
+  GR_CHECK(gr__bfs_cuda_preload(dev));
+  return gr__dobfs_cuda_preload(dev);
+}
+#endif
+
 const gr_primitive gr_dobfs_primitive = {
     .name = "dobfs",
     .summary = "direction-optimizing BFS: push or pull per level; depth (and predecessor) of every vertex",
@@ -409,6 +409,9 @@ const gr_primitive gr_dobfs_primitive = {
     .state_bytes_per_vertex = {44, 44},
     .init = dobfs_init,
     .release = dobfs_release,
+#ifdef GR_HAVE_CUDA
+    .preload = gr__dobfs_preload,
+#endif
     .reset = dobfs_reset,
     .iterate = dobfs_iterate,
     .converged = NULL,

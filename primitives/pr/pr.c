@@ -332,13 +332,6 @@ done:
 }
 
 static gr_status pr_init(void **slice, gr_part *p) {
-#ifdef GR_HAVE_CUDA
-  /* The kernels of the runs, loaded now rather than at their first
-   * launches inside the first run (gr_device_preload). */
-  if (gr_device_backend(p->dev) == GR_BACKEND_CUDA) {
-    GR_CHECK(gr__pr_cuda_preload(p->dev));
-  }
-#endif
   gr__pr_slice *s = NULL;
   gr_status st = GR_SUCCESS;
   const gr_direction dir = p->opts->direction;
@@ -602,6 +595,9 @@ const gr_primitive gr_pr_primitive = {
     .state_bytes_per_vertex = {16, 64},
     .init = pr_init,
     .release = pr_release,
+#ifdef GR_HAVE_CUDA
+    .preload = gr__pr_cuda_preload,
+#endif
     .reset = pr_reset,
     .iterate = pr_iterate,
     .converged = pr_converged,

@@ -155,13 +155,6 @@ static void gr__sssp_release_buffers(gr__sssp_slice *s) {
 }
 
 static gr_status sssp_init(void **slice, gr_part *p) {
-#ifdef GR_HAVE_CUDA
-  /* The kernels of the runs, loaded now rather than at their first
-   * launches inside the first run (gr_device_preload). */
-  if (gr_device_backend(p->dev) == GR_BACKEND_CUDA) {
-    GR_CHECK(gr__sssp_cuda_preload(p->dev));
-  }
-#endif
   gr__sssp_slice *s = NULL;
   gr_status st = GR_SUCCESS;
   if (p->sub->out.m > 0 && !p->sub->out.weights)
@@ -557,6 +550,9 @@ const gr_primitive gr_sssp_primitive = {
     .state_bytes_per_vertex = {56, 88},
     .init = sssp_init,
     .release = sssp_release,
+#ifdef GR_HAVE_CUDA
+    .preload = gr__sssp_cuda_preload,
+#endif
     .reset = sssp_reset,
     .iterate = sssp_iterate,
     .converged = NULL,

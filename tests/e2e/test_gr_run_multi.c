@@ -823,8 +823,8 @@ START_TEST(bfs_and_dobfs_route_under_every_visited_variant) {
   for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++)
     for (size_t k = 0; k < 2; k++)
       for (int d = 2; d <= 3; d++) {
-        ck_assert_msg(run_dev(NULL, d, on_gpu() ? "p2p" : NULL, "--primitive", prims[k], "--gen", "kron:11:16", "--tune",
-                              variants[v], "--comm-format", "bitmap", "--runs", "3", "--validate", NULL) == 0,
+        ck_assert_msg(run_dev(NULL, d, on_gpu() ? "p2p" : NULL, "--primitive", prims[k], "--gen", "kron:11:16",
+                              "--tune", variants[v], "--comm-format", "bitmap", "--runs", "3", "--validate", NULL) == 0,
                       "%s on %d devices, --tune %s: %s", prims[k], d, variants[v], err_text);
         ck_assert_msg(out_text && strstr(out_text, "validation passed (3 runs)"), "%s on %d devices, --tune %s: %s",
                       prims[k], d, variants[v], out_text ? out_text : "");

@@ -493,6 +493,11 @@ typedef struct gr_primitive {
   /* life cycle, on each device's thread */
   gr_status (*init)(void **slice, gr_part *p);
   void (*release)(void *slice, gr_part *p);
+  /* GPUs: loads the kernels of the primitive's CUDA files (the functions
+   * their GR_CUDA_PRELOAD defines), so that none loads inside the first
+   * run; the enactor calls it on each CUDA device before init. NULL:
+   * none. */
+  gr_status (*preload)(gr_device *dev);
   gr_status (*reset)(void *slice, gr_part *p, const gr_run_args *a, gr_frontier *first);
   gr_status (*iterate)(void *slice, gr_part *p, gr_iter *it);
   /* Local stop test; NULL: stop when every device's frontier is empty.
