@@ -150,6 +150,7 @@ typedef struct gr__xlocal {
   gr_xk_layout layout;
   bool uniform;          /* one value payload, the same per iteration: bitmaps allowed */
   gr_buffer owner;       /* part of each local vertex (bytes) */
+  gr_buffer word_owner;  /* part of each whole word of 32 local ids, where each has one (gr_xk_word_owners) */
   gr_buffer convert;     /* owner-local ids (1-hop, selective) */
   gr_buffer g2l;         /* global-to-local ids (1-hop, broadcast) */
   const gr_vid *convert_d;
@@ -247,7 +248,7 @@ static gr_status gr__upload(gr_buffer *b, gr_device *dev, const void *host, size
 static void gr__detach(void *local, gr_part *p) {
   gr__xlocal *x = local;
   if (!x) return;
-  gr_buffer *bufs[] = {&x->owner, &x->convert, &x->g2l, &x->recv, &x->counters, &x->bsend, &x->brecv,
+  gr_buffer *bufs[] = {&x->owner, &x->word_owner, &x->convert, &x->g2l, &x->recv, &x->counters, &x->bsend, &x->brecv,
                        &x->bowned, &x->rsend, &x->route, &x->rmark, &x->rids, &x->rwritten};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) gr_buffer_release(bufs[i]);
   for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
@@ -316,7 +317,7 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
   gr_comm *c = shared;
   gr_status st = GR_SUCCESS;
   gr__xlocal *x = NULL;
-  uint8_t *owner8 = NULL;
+  uint8_t *owner8 = NULL, *words8 = NULL;
   const gr_subgraph *sub = p->sub;
   *local = NULL;
   if (!c || c->n != p->count)
@@ -355,6 +356,12 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
   GR_CHECK_GOTO(gr_host_alloc((void **)&owner8, nl ? nl : 1, "owner table"), st, fail);
   for (size_t v = 0; v < nl; v++) owner8[v] = (uint8_t)sub->owner[v];
   GR_CHECK_GOTO(gr__upload(&x->owner, p->dev, owner8, nl, "owner table"), st, fail);
+  GR_CHECK_GOTO(gr_xk_word_owners(owner8, nl, &words8), st, fail);
+  if (words8)
+    GR_CHECK_GOTO(gr__upload(&x->word_owner, p->dev, words8, nl / 32 ? nl / 32 : 1, "owner table by words"), st,
+                  fail);
+  free(words8);
+  words8 = NULL;
   free(owner8);
   owner8 = NULL;
   if (sub->proxy == GR_PROXY_1HOP) {
@@ -390,8 +397,30 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
   return GR_SUCCESS;
 fail:
   free(owner8);
+  free(words8);
   gr__detach(x, p);
   return st;
+}
+
+gr_status gr_xk_word_owners(const uint8_t *owner, uint64_t n, uint8_t **out) {
+  *out = NULL;
+  const uint64_t words = n / 32;
+  if (!words) return GR_SUCCESS;
+  /* Eight owner bytes at a time against the word's first, repeated. */
+  for (uint64_t k = 0; k < words; k++) {
+    const uint8_t *o = owner + k * 32;
+    const uint64_t rep = 0x0101010101010101ull * o[0];
+    for (int i = 0; i < 32; i += 8) {
+      uint64_t x;
+      memcpy(&x, o + i, sizeof x);
+      if (x != rep) return GR_SUCCESS;
+    }
+  }
+  uint8_t *t = NULL;
+  GR_CHECK(gr_host_alloc((void **)&t, (size_t)words, "owner table by words"));
+  for (uint64_t k = 0; k < words; k++) t[k] = owner[k * 32];
+  *out = t;
+  return GR_SUCCESS;
 }
 
 /* The id space of message j's bitmap: global ids under broadcast and
@@ -465,7 +494,8 @@ static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step 
                                  ctr,
                                  gr__step_payload(x, s).values[0],
                                  x->layout.value_bytes,
-                                 x->route_value};
+                                 x->route_value,
+                                 x->route_one ? x->word_owner.ptr : NULL};
   GR_CHECK(x->k->compact(dev, &ca));
   for (int j = 0; j < n; j++) {
     if (x->route_one ? j != 0 : j == me) continue;
@@ -967,6 +997,7 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
        * the table keeps the others out of the next frontier while their
        * values are combined. */
       a.owner = bcast || m->mixed ? x->owner.ptr : NULL;
+      a.word_owner = a.owner ? x->word_owner.ptr : NULL;
       if (pass == 1) s->stats->items_received += m->items;
       /* A peer's claims, all of them (its routed bitmap of global ids, or
        * its output told to all), go into this device's union of the step's

@@ -365,9 +365,12 @@ static gr_status gr__xk_compact_cpu(gr_device *dev, const gr_xk_compact_args *a)
 #pragma omp parallel for num_threads(nt) schedule(static, 1024) reduction(min : held)
   for (uint64_t k = 0; k < a->n_words; k++) {
     uint32_t w = a->words[k];
-    if (a->owner)
+    if (a->owner && a->word_owner && k + 1 < a->n_words) {
+      if (a->word_owner[k] != a->me) w = 0;
+    } else if (a->owner) {
       for (uint32_t m = w; m; m &= m - 1u)
         if (a->owner[k * 32u + (uint64_t)__builtin_ctz(m)] != a->me) w &= ~(m & (0u - m));
+    }
     if (!w) continue;
     /* One reservation per word. */
     uint64_t pos = gr_atomic_add_u64((uint64_t *)&counters[GR_XK_NEXT], (uint64_t)__builtin_popcount(w));

@@ -169,6 +169,9 @@ typedef struct gr_xk_combine_args {
   const gr_eid *deg;
   unsigned long long *counters; /* GR_XK_NEXT, GR_XK_NEXT_EDGES, GR_XK_NEXT_MAXDEG and `found` */
   int found;
+  /* Optional beside owner: the one owner of each whole word's 32 ids
+   * (gr_xk_word_owners), read instead of 32 bytes of owner a word. */
+  const uint8_t *word_owner;
 } gr_xk_combine_args;
 
 /* This device's routed bitmap (`n_words` words over local ids) becomes the
@@ -196,7 +199,20 @@ typedef struct gr_xk_compact_args {
   void *values;
   int value_bytes;
   uint64_t value;
+  /* Optional beside owner: the one owner of each whole word's 32 ids
+   * (gr_xk_word_owners). */
+  const uint8_t *word_owner;
 } gr_xk_compact_args;
+
+/* Where every whole word of 32 local ids (ids 32k to 32k + 31 < n) has one
+ * owner, as the random partition's aligned blocks of 32 ids or more make
+ * it: a table of that owner per word (n / 32 bytes), which bitmap kernels
+ * read instead of the word's 32 bytes of the owner table (at DOBFS's
+ * biggest level on Kronecker 25, 33.5 MB of the 150 MB the compact reads
+ * and of the 127 MB a combine of a peer's bitmap reads). NULL in *out (and
+ * GR_SUCCESS) where some word's ids have several owners. A host table,
+ * freed by the caller. */
+gr_status gr_xk_word_owners(const uint8_t *owner, uint64_t n, uint8_t **out);
 
 typedef struct gr_xk_ops {
   gr_status (*package)(gr_device *dev, const gr_xk_package_args *a);

@@ -80,12 +80,16 @@ struct WarpBits {
 // owner[] gives to `me`. A whole word's 32 owner bytes are one aligned
 // 32-byte sector, read as two vectors, a warp's words side by side: a read
 // per set bit, each waiting for the last, left a compact of Kronecker 27's
-// biggest level waiting on memory 83 % of its time. The last word may end
-// past the table: its bits are read one by one.
-__device__ __forceinline__ uint32_t owned_bits(const uint8_t *owner, unsigned long long k, bool whole, int me,
-                                               uint32_t w) {
+// biggest level waiting on memory 83 % of its time. Where every whole word
+// has one owner, its byte in word_owner is read instead (a 32-byte sector
+// holds 32 words' owners). The last word may end past the table: its bits
+// are read one by one.
+__device__ __forceinline__ uint32_t owned_bits(const uint8_t *owner, const uint8_t *word_owner, unsigned long long k,
+                                               bool full, bool aligned, int me, uint32_t w) {
   if (!w) return 0u;
-  if (!whole) {
+  // One byte a word where every whole word has one owner (gr_xk_word_owners).
+  if (word_owner && full) return word_owner[k] == (uint8_t)me ? w : 0u;
+  if (!full || !aligned) {
     for (uint32_t m = w; m; m &= m - 1u)
       if (owner[k * 32ull + (unsigned long long)(__ffs((int)m) - 1)] != me) w &= ~(m & (0u - m));
     return w;
@@ -401,7 +405,8 @@ __global__ void __launch_bounds__(kBlock) combine_bits_kernel(gr_xk_combine_args
       a.settled[w] = done | word;
       word &= ~done;
       // The copies are settled with their bits: only the owned go on.
-      if (a.settle_copies_bare && a.owner) word = owned_bits(a.owner, w, aligned && w + 1 < words, a.me, word);
+      if (a.settle_copies_bare && a.owner)
+        word = owned_bits(a.owner, a.word_owner, w, w + 1 < words, aligned, a.me, word);
     }
     const WarpBits wb(word);
     const gr_eid first = w - (gr_eid)(threadIdx.x & 31);  // the warp's first word
@@ -547,7 +552,7 @@ __global__ void __launch_bounds__(kBlock) compact_kernel(gr_xk_compact_args a) {
   const bool aligned = ((uintptr_t)a.owner & 15u) == 0;
   for (unsigned long long k = blockIdx.x * (unsigned long long)kBlock + threadIdx.x; k < bound; k += stride) {
     uint32_t w = k < n_words ? a.words[k] : 0u;
-    if (a.owner) w = owned_bits(a.owner, k, aligned && k + 1 < n_words, a.me, w);
+    if (a.owner) w = owned_bits(a.owner, a.word_owner, k, k + 1 < n_words, aligned, a.me, w);
     // The warp's bits dealt out to its lanes: the j-th goes to base + j, so
     // the writes are in order and every lane reads a degree each round.
     const WarpBits wb(w);

@@ -36,10 +36,6 @@ typedef struct gr_bfs_ctx {
   uint32_t *route;
   uint64_t route_stride;
   int me;
-  /* Or NULL: a pull sets the bit of each vertex it finds (DOBFS between
-   * devices: the finds the devices or, inside the pull rather than in a
-   * pass over its output after it). */
-  uint32_t *found;
 } gr_bfs_ctx;
 
 /* Whether dst is visited already as far as a cheap look tells (the bitmap
@@ -129,7 +125,6 @@ GR_HD bool gr_bfs_unvisited(const gr_bfs_ctx *c, gr_vid v) { return c->depth[v] 
 GR_HD bool gr_bfs_pull_visit(const gr_bfs_ctx *c, gr_vid parent, gr_vid v, gr_eid e) {
   (void)e;
   c->depth[v] = c->next;
-  if (c->found) gr_atomic_or_u32(&c->found[v >> 5], 1u << (v & 31u));
   if (c->pred) c->pred[v] = (gr_svid)(c->local_to_global ? c->local_to_global[parent] : parent);
   return true;
 }

@@ -248,12 +248,11 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
    * devices so that the exchange takes them as the next frontier as they
    * are. */
   pa.next_offsets = p->out.offsets;
-  /* Between devices the pull sets its finds' bits itself, and they are
-   * whole once it has read its counters (a pull over no candidate reads
-   * none: the exchange then drains the stream). */
-  gr_bfs_ctx pc = *c;
-  if (s->or_bits) pc.found = s->found.ptr;
-  GR_CHECK(gr__bfs_ops(p->dev)->pull(p->dev, p->ws, &pa, &pc));
+  /* Between devices the pull sets its finds' bits itself (the devices or
+   * them), and they are whole once it has read its counters (a pull over
+   * no candidate reads none: the exchange then drains the stream). */
+  if (s->or_bits) pa.found_bits = s->found.ptr;
+  GR_CHECK(gr__bfs_ops(p->dev)->pull(p->dev, p->ws, &pa, c));
   s->cur = next;
   s->n_cand = pa.n_remaining;
   it->out->size = pa.n_out;

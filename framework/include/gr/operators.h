@@ -127,6 +127,10 @@ typedef struct gr_advance_pull_args {
   gr_vid *remaining;
   gr_eid remaining_capacity;
   gr_eid n_remaining; /* result */
+  /* Optional: each vertex found also gets its bit set in this bitmap (the
+   * caller clears it), e.g. to send a pull's finds to other devices. A
+   * GPU warp sets the bits its finds share a word with in one atomic. */
+  uint32_t *found_bits;
 } gr_advance_pull_args;
 
 typedef struct gr_filter_args {

@@ -1103,24 +1103,36 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
       most = d > most ? d : most;
     }
   }
-  /* Owners: part 1 of 3 keeps the ids v % 3 == 1 of pass 2. */
-  uint8_t *owner = malloc(nv);
-  XH_CHECK(owner, "no room");
-  uint64_t ids1 = 0, sum1 = 0, most1 = 0;
+  /* Owners: part 1 of 3 keeps the ids v % 3 == 1 of pass 2, and those of
+   * the words k % 3 == 1 of pass 3 (whole words of one owner: the table by
+   * words is read instead, except for the last word, which ends past the
+   * last id). */
+  uint8_t *owner = malloc(nv), *blocks = malloc(nv), *words8 = NULL;
+  XH_CHECK(owner && blocks, "no room");
+  uint64_t ids1 = 0, sum1 = 0, most1 = 0, idsb = 0, sumb = 0, mostb = 0;
   for (uint64_t v = 0; v < nv; v++) {
     owner[v] = (uint8_t)(v % 3);
+    blocks[v] = (uint8_t)((v / 32) % 3);
+    const uint64_t d = deg[v + 1] - deg[v];
     if (owner[v] == 1 && ((bits[v >> 5] >> (v & 31u)) & 1u)) {
-      const uint64_t d = deg[v + 1] - deg[v];
       ids1++;
       sum1 += d;
       most1 = d > most1 ? d : most1;
     }
+    if (blocks[v] == 1 && ((bits[v >> 5] >> (v & 31u)) & 1u)) {
+      idsb++;
+      sumb += d;
+      mostb = d > mostb ? d : mostb;
+    }
   }
-  for (int pass = 0; pass < 3; pass++) {
+  XH_CHECK(gr_xk_word_owners(owner, nv, &words8) == GR_SUCCESS && !words8, "words of mixed owners got a table");
+  XH_CHECK(gr_xk_word_owners(blocks, nv, &words8) == GR_SUCCESS && words8, "words of one owner got no table");
+  for (uint64_t k = 0; k < WORDS; k++) XH_CHECK(words8[k] == k % 3, "word %llu's owner %u", (unsigned long long)k, words8[k]);
+  for (int pass = 0; pass < 4; pass++) {
     /* Pass 1: a next of a third of the ids: counted past it, not written.
-     * Pass 2: only the ids the owner table gives to part 1. */
+     * Passes 2 and 3: only the ids the owner table gives to part 1. */
     const uint64_t cap = pass == 1 ? ids / 3 : ids;
-    const uint8_t *own = pass == 2 ? owner : NULL;
+    const uint8_t *own = pass == 2 ? owner : pass == 3 ? blocks : NULL;
     gr_buffer b = GR_BUFFER_INIT, d = GR_BUFFER_INIT, o = GR_BUFFER_INIT, c = GR_BUFFER_INIT;
     unsigned long long ctr[GR_XK_PEER] = {0};
     XH_CHECK(gr_buffer_resize(&b, dev, WORDS * sizeof *bits, 0, "bits") == GR_SUCCESS, "%s", gr_error_message());
@@ -1130,26 +1142,31 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
     XH_CHECK(gr_device_copy(dev, b.ptr, bits, WORDS * sizeof *bits, GR_COPY_H2D) == GR_SUCCESS, "copy");
     XH_CHECK(gr_device_copy(dev, d.ptr, deg, (nv + 1) * sizeof *deg, GR_COPY_H2D) == GR_SUCCESS, "copy");
     XH_CHECK(gr_device_copy(dev, c.ptr, ctr, sizeof ctr, GR_COPY_H2D) == GR_SUCCESS, "copy");
-    gr_buffer ob = GR_BUFFER_INIT;
+    gr_buffer ob = GR_BUFFER_INIT, wb = GR_BUFFER_INIT;
     if (own) {
       XH_CHECK(gr_buffer_resize(&ob, dev, nv, 0, "owners") == GR_SUCCESS, "%s", gr_error_message());
-      XH_CHECK(gr_device_copy(dev, ob.ptr, owner, nv, GR_COPY_H2D) == GR_SUCCESS, "copy");
+      XH_CHECK(gr_device_copy(dev, ob.ptr, own, nv, GR_COPY_H2D) == GR_SUCCESS, "copy");
+    }
+    if (pass == 3) {
+      XH_CHECK(gr_buffer_resize(&wb, dev, WORDS, 0, "owners by words") == GR_SUCCESS, "%s", gr_error_message());
+      XH_CHECK(gr_device_copy(dev, wb.ptr, words8, WORDS, GR_COPY_H2D) == GR_SUCCESS, "copy");
     }
     /* Passes 0 and 2 give the ids taken the value 7: they hold none (-1)
      * yet, as a routed claim's vertex does; the others keep theirs (3, 9
      * or none). */
     gr_buffer vb = GR_BUFFER_INIT;
     const bool with_values = pass != 1;
-#define XH_TAKEN(v) (((bits[(v) >> 5] >> ((v) & 31u)) & 1u) && (!own || owner[v] == 1))
+#define XH_TAKEN(v) (((bits[(v) >> 5] >> ((v) & 31u)) & 1u) && (!own || own[v] == 1))
     if (with_values) {
       for (uint64_t v = 0; v < nv; v++) vals[v] = XH_TAKEN(v) ? UINT32_MAX : v % 5 == 0 ? 3u : v % 5 == 1 ? 9u : UINT32_MAX;
       XH_CHECK(gr_buffer_resize(&vb, dev, nv * sizeof *vals, 0, "values") == GR_SUCCESS, "%s", gr_error_message());
       XH_CHECK(gr_device_copy(dev, vb.ptr, vals, nv * sizeof *vals, GR_COPY_H2D) == GR_SUCCESS, "copy");
     }
-    const gr_xk_compact_args ca = {b.ptr,    WORDS, own ? ob.ptr : NULL,      1, o.ptr, cap, d.ptr, c.ptr,
-                                   vb.ptr, 4,     with_values ? 7u : 0u};
+    const gr_xk_compact_args ca = {b.ptr,  WORDS, own ? ob.ptr : NULL, 1, o.ptr, cap, d.ptr, c.ptr,
+                                   vb.ptr, 4,     with_values ? 7u : 0u, wb.ptr};
     XH_CHECK(ops->compact(dev, &ca) == GR_SUCCESS, "compact: %s", gr_error_message());
     gr_buffer_release(&ob);
+    gr_buffer_release(&wb);
     if (with_values) {
       XH_CHECK(gr_device_copy(dev, vals, vb.ptr, nv * sizeof *vals, GR_COPY_D2H) == GR_SUCCESS, "copy: %s",
                gr_error_message());
@@ -1163,7 +1180,8 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
     XH_CHECK(gr_device_copy(dev, ctr, c.ptr, sizeof ctr, GR_COPY_D2H) == GR_SUCCESS, "copy: %s", gr_error_message());
     XH_CHECK(gr_device_copy(dev, next, o.ptr, cap * sizeof *next, GR_COPY_D2H) == GR_SUCCESS, "copy: %s",
              gr_error_message());
-    const uint64_t want = own ? ids1 : ids, wsum = own ? sum1 : sum, wmost = own ? most1 : most;
+    const uint64_t want = pass == 3 ? idsb : own ? ids1 : ids, wsum = pass == 3 ? sumb : own ? sum1 : sum,
+                   wmost = pass == 3 ? mostb : own ? most1 : most;
     XH_CHECK(ctr[GR_XK_NEXT] == want, "%llu ids counted, %llu set", ctr[GR_XK_NEXT], (unsigned long long)want);
     XH_CHECK(ctr[GR_XK_NEXT_EDGES] == wsum && ctr[GR_XK_NEXT_MAXDEG] == wmost, "degrees %llu/%llu, want %llu/%llu",
              ctr[GR_XK_NEXT_EDGES], ctr[GR_XK_NEXT_MAXDEG], (unsigned long long)wsum, (unsigned long long)wmost);
@@ -1171,7 +1189,7 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
       qsort(next, want, sizeof *next, xh_cmp_vid);
       uint64_t k = 0;
       for (uint64_t v = 0; v < nv; v++)
-        if (((bits[v >> 5] >> (v & 31u)) & 1u) && (!own || owner[v] == 1)) {
+        if (((bits[v >> 5] >> (v & 31u)) & 1u) && (!own || own[v] == 1)) {
           XH_CHECK(k < want && next[k] == (gr_vid)v, "next[%llu] = %llu, want %llu", (unsigned long long)k,
                    (unsigned long long)next[k], (unsigned long long)v);
           k++;
@@ -1187,6 +1205,8 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
     gr_buffer_release(&c);
   }
   free(owner);
+  free(blocks);
+  free(words8);
   free(bits);
   free(deg);
   free(next);

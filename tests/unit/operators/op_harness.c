@@ -164,13 +164,32 @@ gr_status op_run_pull(const test_ops *ops, gr_device *dev, const gr_csr *in_edge
   if (st >= 0) st = state_init(&s, dev, in_edges->n, frontier, nf);
   if (st >= 0) st = gr_frontier_assign(&f, dev, frontier, nf);
   if (st >= 0) st = gr_frontier_queue_to_bitmap(&f, dev, &s.ws);
-  gr_buffer rem = GR_BUFFER_INIT;
+  gr_buffer rem = GR_BUFFER_INIT, found = GR_BUFFER_INIT;
   if (st >= 0) st = gr_buffer_resize(&rem, dev, ((size_t)in_edges->n + 1) * sizeof(gr_vid), 0, "remaining");
+  /* The finds' bitmap too: its bits must be the output's, exactly. */
+  const size_t fw = gr_bitmap_words(in_edges->n);
+  uint32_t *fh = calloc(fw + 1, sizeof *fh);
+  if (st >= 0 && !fh) st = GR_ERR_HOST_OOM;
+  if (st >= 0) st = gr_buffer_resize(&found, dev, (fw + 1) * sizeof(uint32_t), 0, "finds");
+  if (st >= 0) st = gr_device_memset(dev, found.ptr, 0, (fw + 1) * sizeof(uint32_t));
   gr_advance_pull_args a = {.g = &dg.c, .frontier_bits = gr_frontier_bits(&f), .out = s.out.ptr,
                             .out_capacity = in_edges->n, .next_offsets = dg.c.offsets,
-                            .remaining = rem.ptr, .remaining_capacity = in_edges->n};
+                            .remaining = rem.ptr, .remaining_capacity = in_edges->n, .found_bits = found.ptr};
   if (st >= 0) st = ops->pull(dev, &s.ws, &a, &s.ctx);
   if (st >= 0) st = state_fetch(&s, dev, in_edges->n, a.n_out, r);
+  if (st >= 0) st = gr_device_copy(dev, fh, found.ptr, fw * sizeof(uint32_t), GR_COPY_D2H);
+  if (st >= 0) {
+    gr_eid set = 0;
+    for (size_t w = 0; w < fw; w++) set += (gr_eid)__builtin_popcount(fh[w]);
+    for (gr_eid i = 0; i < r->n_out && st >= 0; i++)
+      if (!gr_bitmap_test(fh, r->out[i]))
+        st = gr_errorf(GR_ERR_INTERNAL, "pull: vertex %llu found without its bit", (unsigned long long)r->out[i]);
+    if (st >= 0 && set != r->n_out)
+      st = gr_errorf(GR_ERR_INTERNAL, "pull: %llu bits set for %llu vertices found", (unsigned long long)set,
+                     (unsigned long long)r->n_out);
+  }
+  free(fh);
+  gr_buffer_release(&found);
   if (st >= 0) {
     r->n_remaining = a.n_remaining;
     r->remaining = malloc(((size_t)a.n_remaining + 1) * sizeof(gr_vid));
