@@ -495,10 +495,13 @@ static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step 
                                  gr__step_payload(x, s).values[0],
                                  x->layout.value_bytes,
                                  x->route_value,
-                                 x->route_one ? x->word_owner.ptr : NULL};
+                                 x->route_one ? x->word_owner.ptr : NULL,
+                                 /* One bitmap for every peer: this pass seals it too. */
+                                 x->route_one ? base : NULL,
+                                 x->route_one ? &ctr[GR_XK_PEER + n] : NULL};
   GR_CHECK(x->k->compact(dev, &ca));
-  for (int j = 0; j < n; j++) {
-    if (x->route_one ? j != 0 : j == me) continue;
+  for (int j = 0; j < n && !x->route_one; j++) {
+    if (j == me) continue;
     GR_CHECK(x->k->seal(dev, base + (uint64_t)j * x->route_stride, x->route_words[j], x->route_value,
                         &ctr[GR_XK_PEER + n + j]));
   }

@@ -361,10 +361,12 @@ static gr_status gr__xk_compact_cpu(gr_device *dev, const gr_xk_compact_args *a)
   const int nt = gr_device_cpu_threads(dev);
   unsigned long long *counters = a->counters;
   /* The lowest claimed id that held another value (none: n_words * 32). */
-  uint64_t held = a->n_words * 32u;
-#pragma omp parallel for num_threads(nt) schedule(static, 1024) reduction(min : held)
+  uint64_t held = a->n_words * 32u, all = 0;
+  if (a->sealed_msg) memcpy(a->sealed_msg, &a->value, sizeof a->value);
+#pragma omp parallel for num_threads(nt) schedule(static, 1024) reduction(min : held) reduction(+ : all)
   for (uint64_t k = 0; k < a->n_words; k++) {
     uint32_t w = a->words[k];
+    all += (uint64_t)__builtin_popcount(w);
     if (a->owner && a->word_owner && k + 1 < a->n_words) {
       if (a->word_owner[k] != a->me) w = 0;
     } else if (a->owner) {
@@ -390,6 +392,7 @@ static gr_status gr__xk_compact_cpu(gr_device *dev, const gr_xk_compact_args *a)
       gr__ctr_max(&counters[GR_XK_NEXT_MAXDEG], most);
     }
   }
+  if (a->sealed) gr__ctr_add(a->sealed, all);
   if (held < a->n_words * 32u)
     return gr_errorf(GR_ERR_INTERNAL,
                      "exchange compact: routed vertex %llu held a value already (a routing claim must be its first)",

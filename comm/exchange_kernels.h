@@ -202,6 +202,12 @@ typedef struct gr_xk_compact_args {
   /* Optional beside owner: the one owner of each whole word's 32 ids
    * (gr_xk_word_owners). */
   const uint8_t *word_owner;
+  /* Optional: the bitmap is a message too (`words` is sealed + 2): the
+   * pass seals it as seal does, `value` in its first 8 bytes and every id
+   * it holds, owned here or not, counted at `sealed`, so that no second
+   * pass reads the bitmap. */
+  uint32_t *sealed_msg;
+  unsigned long long *sealed;
 } gr_xk_compact_args;
 
 /* Where every whole word of 32 local ids (ids 32k to 32k + 31 < n) has one

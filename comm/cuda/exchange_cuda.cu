@@ -316,10 +316,14 @@ __device__ bool op_apply(double *p, double x, gr_combine_op op) {
 // One item into local vertex v: the value payloads at vals, the vertex
 // payloads at vtx (records only). True when v joins the next frontier.
 // settled: a.settled where this item's bit is still to test and set (the
-// caller took whole words otherwise).
+// caller took whole words otherwise). owned: the caller knows v is owned
+// here and combined once in this step (its settled bit newly set by the
+// word's one thread, copies dropped with their owners' words): neither the
+// owner table nor the culling bitmap is read (a claim's own 32-byte sector
+// each, where the word's owner came from gr_xk_word_owners).
 template <class T>
 __device__ __forceinline__ bool combine_one(const gr_xk_combine_args &a, gr_vid v, const unsigned char *vals,
-                                            const unsigned char *vtx, uint32_t *settled) {
+                                            const unsigned char *vtx, uint32_t *settled, bool owned = false) {
   const gr_xk_layout &l = a.layout;
   // A settled vertex keeps its value; the first to combine one settles it
   // (the step's value is the same in every item). A plain read first: most
@@ -330,7 +334,7 @@ __device__ __forceinline__ bool combine_one(const gr_xk_combine_args &a, gr_vid 
   }
   // A copy the primitive never reads once settled (the word or the bit
   // above settled it).
-  if (a.settle_copies_bare && a.owner && a.owner[v] != a.me) return false;
+  if (!owned && a.settle_copies_bare && a.owner && a.owner[v] != a.me) return false;
   T *loc0 = (T *)a.pay.values[0] + v;
   const T x0 = *(const T *)vals;
   if (a.pass == 2) {
@@ -355,6 +359,7 @@ __device__ __forceinline__ bool combine_one(const gr_xk_combine_args &a, gr_vid 
     for (int k = 1; k < l.n_values; k++) changed |= op_apply((T *)a.pay.values[k] + v, ((const T *)vals)[k], a.op);
   if (a.op == GR_COMBINE_REPLACE)
     for (int k = 0; k < l.n_vertices; k++) a.pay.vertices[k][v] = ((const gr_svid *)vtx)[k];
+  if (owned) return changed;
   return changed && (!a.owner || a.owner[v] == a.me) && gr_bitmap_test_and_set(a.cull, v);
 }
 
@@ -392,6 +397,9 @@ __global__ void __launch_bounds__(kBlock) combine_bits_kernel(gr_xk_combine_args
   const uint32_t *bits = gr_xk_bitmap_words(a.msg);
   const gr_eid words = ((gr_eid)a.universe + 31) / 32;
   const bool aligned = ((uintptr_t)a.owner & 15u) == 0;
+  // Settled a word at a time with the copies dropped: what is left is
+  // owned and new (combine_one's `owned`).
+  const bool owned = a.settled && !a.g2l && a.settle_copies_bare && a.owner;
   unsigned long long found = 0;
   for (gr_eid base = (gr_eid)blockIdx.x * kBlock; base < words; base += (gr_eid)gridDim.x * kBlock) {
     const gr_eid w = base + threadIdx.x;
@@ -419,7 +427,7 @@ __global__ void __launch_bounds__(kBlock) combine_bits_kernel(gr_xk_combine_args
       if (j < wb.total) {
         v = (gr_vid)((first + (gr_eid)src) * 32 + (gr_eid)bit);
         if (a.g2l) v = a.g2l[v];
-        if (v != GR_NO_VERTEX) emit = combine_one<T>(a, v, a.msg, nullptr, a.g2l ? a.settled : nullptr);
+        if (v != GR_NO_VERTEX) emit = combine_one<T>(a, v, a.msg, nullptr, a.g2l ? a.settled : nullptr, owned);
       }
       q.warp_push(emit, v);
     }
@@ -543,8 +551,12 @@ gr_status seal_cuda(gr_device *dev, uint32_t *msg, uint64_t words, uint64_t valu
 // one reservation per warp, the warp's bits dealt out to its lanes in word
 // order (WarpBits), the j-th to the reservation's j-th slot.
 __global__ void __launch_bounds__(kBlock) compact_kernel(gr_xk_compact_args a) {
-  unsigned long long dsum = 0, dmax = 0;
+  unsigned long long dsum = 0, dmax = 0, all = 0;
   const int lane = threadIdx.x & 31;
+  if (a.sealed_msg && blockIdx.x == 0 && threadIdx.x == 0) {
+    a.sealed_msg[0] = (uint32_t)a.value;
+    a.sealed_msg[1] = (uint32_t)(a.value >> 32);
+  }
   // Every lane of a warp runs the same trip count (the bound is rounded up
   // to whole warps), so the shuffles below see the full warp.
   const unsigned long long stride = (unsigned long long)gridDim.x * kBlock;
@@ -552,6 +564,7 @@ __global__ void __launch_bounds__(kBlock) compact_kernel(gr_xk_compact_args a) {
   const bool aligned = ((uintptr_t)a.owner & 15u) == 0;
   for (unsigned long long k = blockIdx.x * (unsigned long long)kBlock + threadIdx.x; k < bound; k += stride) {
     uint32_t w = k < n_words ? a.words[k] : 0u;
+    all += (unsigned long long)__popc(w);
     if (a.owner) w = owned_bits(a.owner, a.word_owner, k, k + 1 < n_words, aligned, a.me, w);
     // The warp's bits dealt out to its lanes: the j-th goes to base + j, so
     // the writes are in order and every lane reads a degree each round.
@@ -577,6 +590,7 @@ __global__ void __launch_bounds__(kBlock) compact_kernel(gr_xk_compact_args a) {
     }
   }
   if (a.deg) gr_cuda::block_add_max(dsum, dmax, &a.counters[GR_XK_NEXT_EDGES]);
+  if (a.sealed) gr_cuda::block_add<kBlock>(all, a.sealed);
 }
 
 gr_status compact_cuda(gr_device *dev, const gr_xk_compact_args *a) {

@@ -1133,13 +1133,18 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
      * Passes 2 and 3: only the ids the owner table gives to part 1. */
     const uint64_t cap = pass == 1 ? ids / 3 : ids;
     const uint8_t *own = pass == 2 ? owner : pass == 3 ? blocks : NULL;
+    /* Pass 3 also seals the bitmap as a message: its value ahead of the
+     * words, every id counted (gr_xk_compact_args.sealed). */
+    const bool seal = pass == 3;
     gr_buffer b = GR_BUFFER_INIT, d = GR_BUFFER_INIT, o = GR_BUFFER_INIT, c = GR_BUFFER_INIT;
-    unsigned long long ctr[GR_XK_PEER] = {0};
-    XH_CHECK(gr_buffer_resize(&b, dev, WORDS * sizeof *bits, 0, "bits") == GR_SUCCESS, "%s", gr_error_message());
+    unsigned long long ctr[GR_XK_PEER + 1] = {0};
+    XH_CHECK(gr_buffer_resize(&b, dev, (WORDS + 2) * sizeof *bits, 0, "bits") == GR_SUCCESS, "%s",
+             gr_error_message());
+    uint32_t *words_d = (uint32_t *)b.ptr + 2;
     XH_CHECK(gr_buffer_resize(&d, dev, (nv + 1) * sizeof *deg, 0, "deg") == GR_SUCCESS, "%s", gr_error_message());
     XH_CHECK(gr_buffer_resize(&o, dev, (cap + 1) * sizeof *next, 0, "next") == GR_SUCCESS, "%s", gr_error_message());
     XH_CHECK(gr_buffer_resize(&c, dev, sizeof ctr, 0, "counters") == GR_SUCCESS, "%s", gr_error_message());
-    XH_CHECK(gr_device_copy(dev, b.ptr, bits, WORDS * sizeof *bits, GR_COPY_H2D) == GR_SUCCESS, "copy");
+    XH_CHECK(gr_device_copy(dev, words_d, bits, WORDS * sizeof *bits, GR_COPY_H2D) == GR_SUCCESS, "copy");
     XH_CHECK(gr_device_copy(dev, d.ptr, deg, (nv + 1) * sizeof *deg, GR_COPY_H2D) == GR_SUCCESS, "copy");
     XH_CHECK(gr_device_copy(dev, c.ptr, ctr, sizeof ctr, GR_COPY_H2D) == GR_SUCCESS, "copy");
     gr_buffer ob = GR_BUFFER_INIT, wb = GR_BUFFER_INIT;
@@ -1162,8 +1167,10 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
       XH_CHECK(gr_buffer_resize(&vb, dev, nv * sizeof *vals, 0, "values") == GR_SUCCESS, "%s", gr_error_message());
       XH_CHECK(gr_device_copy(dev, vb.ptr, vals, nv * sizeof *vals, GR_COPY_H2D) == GR_SUCCESS, "copy");
     }
-    const gr_xk_compact_args ca = {b.ptr,  WORDS, own ? ob.ptr : NULL, 1, o.ptr, cap, d.ptr, c.ptr,
-                                   vb.ptr, 4,     with_values ? 7u : 0u, wb.ptr};
+    unsigned long long *ctr_d = c.ptr;
+    const gr_xk_compact_args ca = {words_d, WORDS, own ? ob.ptr : NULL, 1, o.ptr, cap, d.ptr, ctr_d,
+                                   vb.ptr, 4, with_values ? 7u : 0u, wb.ptr, seal ? b.ptr : NULL,
+                                   seal ? ctr_d + GR_XK_PEER : NULL};
     XH_CHECK(ops->compact(dev, &ca) == GR_SUCCESS, "compact: %s", gr_error_message());
     gr_buffer_release(&ob);
     gr_buffer_release(&wb);
@@ -1178,6 +1185,14 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
     }
 #undef XH_TAKEN
     XH_CHECK(gr_device_copy(dev, ctr, c.ptr, sizeof ctr, GR_COPY_D2H) == GR_SUCCESS, "copy: %s", gr_error_message());
+    if (seal) {
+      uint32_t head[2] = {0, 0};
+      XH_CHECK(gr_device_copy(dev, head, b.ptr, sizeof head, GR_COPY_D2H) == GR_SUCCESS, "copy");
+      XH_CHECK(head[0] == 7u && head[1] == 0u, "sealed value %u:%u, want 7", head[1], head[0]);
+      XH_CHECK(ctr[GR_XK_PEER] == ids, "sealed %llu ids of %llu", ctr[GR_XK_PEER], (unsigned long long)ids);
+    } else {
+      XH_CHECK(ctr[GR_XK_PEER] == 0, "%llu ids sealed, unasked", ctr[GR_XK_PEER]);
+    }
     XH_CHECK(gr_device_copy(dev, next, o.ptr, cap * sizeof *next, GR_COPY_D2H) == GR_SUCCESS, "copy: %s",
              gr_error_message());
     const uint64_t want = pass == 3 ? idsb : own ? ids1 : ids, wsum = pass == 3 ? sumb : own ? sum1 : sum,
