@@ -963,11 +963,13 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   a.counters = x->counters.ptr;
   const bool followers = (a.op == GR_COMBINE_MIN || a.op == GR_COMBINE_MAX) &&
                          (x->layout.n_values > 1 || x->layout.n_vertices > 0);
+  /* Bitmaps that a pass took together with an earlier one (a.n_more). */
+  bool taken[GR_COMM_MAX_DEVICES] = {false};
   for (int pass = 1; pass <= (followers ? 2 : 1); pass++) {
     a.pass = pass;
     for (int j = 0; j < n; j++) {
       const gr__pkg *m = &c->pkg[j][me];
-      if (j == me || !m->items) continue;
+      if (j == me || !m->items || taken[j]) continue;
       if (m->format == GR_XK_OR || m->format == GR_XK_OR_IDS) {
         /* Into the union, with no combine: a bitmap or'ed word by word, or
          * the ids it stands for set one by one. */
@@ -1011,6 +1013,21 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
         return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent a bitmap of %llu words for a union of %llu here",
                          j, (unsigned long long)words, (unsigned long long)gr_bitmap_words(p->sub->n_local));
       a.claims = claims ? s->claim_bits : NULL;
+      /* The other peers' bitmaps of the same kind go in the same pass: one
+       * read and write of the settled and claimed words, not one per peer
+       * (DOBFS's and BFS's routed levels send every device's claims to
+       * every peer: 3 passes a device on 4 devices, 7 on 8). */
+      a.n_more = 0;
+      for (int k = j + 1; k < n && m->format == GR_XK_BITMAP && !a.g2l && a.n_more < GR_XK_MORE_MAX; k++) {
+        const gr__pkg *o = &c->pkg[k][me];
+        if (k == me || !o->items || o->format != GR_XK_BITMAP || o->universe != m->universe || o->mixed != m->mixed)
+          continue;
+        a.more_msg[a.n_more] = gr__arrived(t, o, k);
+        a.more_found[a.n_more] = GR_XK_PEER + 2 * n + k;
+        a.n_more++;
+        taken[k] = true;
+        if (pass == 1) s->stats->items_received += o->items;
+      }
       GR_CHECK(x->k->combine(dev, &a));
       *any = true;
     }

@@ -249,11 +249,24 @@ static gr_status gr__xk_combine_cpu(gr_device *dev, const gr_xk_combine_args *a)
   if (a->format == GR_XK_BITMAP) {
     const uint32_t *words = gr_xk_bitmap_words(a->msg);
     const gr_eid n_words = ((gr_eid)a->universe + 31) / 32;
-    uint64_t found = 0;
-#pragma omp parallel for num_threads(nt) schedule(static, 1024) reduction(+ : found)
+    uint64_t found = 0, more[GR_XK_MORE_MAX] = {0};
+    const int n_more = a->n_more;
+    if (n_more < 0 || n_more > GR_XK_MORE_MAX)
+      return gr_errorf(GR_ERR_INTERNAL, "exchange combine: %d more bitmaps (at most %d)", n_more, GR_XK_MORE_MAX);
+    /* The bitmaps share one value, the first's (the kernels read no other). */
+    for (int k = 0; k < n_more; k++)
+      if (memcmp(a->more_msg[k], a->msg, GR_XK_BITMAP_HEADER) != 0)
+        return gr_errorf(GR_ERR_INTERNAL, "exchange combine: bitmap %d of a pass holds another value than the first",
+                         k + 1);
+#pragma omp parallel for num_threads(nt) schedule(static, 1024) reduction(+ : found, more[:GR_XK_MORE_MAX])
     for (gr_eid w = 0; w < n_words; w++) {
       uint32_t word = words[w];
       found += (uint64_t)__builtin_popcount(word);
+      for (int k = 0; k < n_more; k++) {
+        const uint32_t mk = gr_xk_bitmap_words(a->more_msg[k])[w];
+        more[k] += (uint64_t)__builtin_popcount(mk);
+        word |= mk;
+      }
       if (a->claims && !a->g2l) a->claims[w] |= word;
       /* Bits are local ids (no g2l): the settled ones go a word at a time,
        * this iteration being the word's only writer. */
@@ -271,7 +284,10 @@ static gr_status gr__xk_combine_cpu(gr_device *dev, const gr_xk_combine_args *a)
       }
     }
     gr__ctr_add(&a->counters[a->found], found);
+    for (int k = 0; k < n_more; k++) gr__ctr_add(&a->counters[a->more_found[k]], more[k]);
   } else {
+    if (a->n_more)
+      return gr_errorf(GR_ERR_INTERNAL, "exchange combine: %d more messages beside a list (bitmaps only)", a->n_more);
 #pragma omp parallel for num_threads(nt) schedule(static, 1024)
     for (uint64_t i = 0; i < a->count; i++) {
       const unsigned char *rec = a->msg + i * (uint64_t)l->record_bytes;

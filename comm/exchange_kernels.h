@@ -124,6 +124,9 @@ typedef struct gr_xk_package_args {
   unsigned long long *counters; /* gr_xk_counters(parts), zeroed */
 } gr_xk_package_args;
 
+/* Bitmaps a combine takes in one pass besides its first (gr_xk_combine_args.n_more). */
+enum { GR_XK_MORE_MAX = 7 };
+
 /* Combine one arriving message (list of `count` records, or bitmap over
  * [0, universe)). Pass 1 applies the operator to the first value payload
  * (SUM, OR, LOGADD: to every value payload; REPLACE: writes every payload); a
@@ -172,6 +175,15 @@ typedef struct gr_xk_combine_args {
   /* Optional beside owner: the one owner of each whole word's 32 ids
    * (gr_xk_word_owners), read instead of 32 bytes of owner a word. */
   const uint8_t *word_owner;
+  /* Bitmaps only: n_more more messages over the same universe, combined in
+   * the same pass (each word or'ed over all of them before anything
+   * else), message k's ids counted at counters[more_found[k]]. Their value
+   * is the first message's: a uniform payload's value is the iteration's,
+   * the same on every device (gr_payload.uniform). One pass instead of one
+   * per peer, each reading and writing the settled and claimed words. */
+  int n_more;
+  const unsigned char *more_msg[GR_XK_MORE_MAX];
+  int more_found[GR_XK_MORE_MAX];
 } gr_xk_combine_args;
 
 /* This device's routed bitmap (`n_words` words over local ids) becomes the

@@ -400,11 +400,19 @@ __global__ void __launch_bounds__(kBlock) combine_bits_kernel(gr_xk_combine_args
   // Settled a word at a time with the copies dropped: what is left is
   // owned and new (combine_one's `owned`).
   const bool owned = a.settled && !a.g2l && a.settle_copies_bare && a.owner;
-  unsigned long long found = 0;
+  unsigned long long found = 0, more[GR_XK_MORE_MAX] = {0};
   for (gr_eid base = (gr_eid)blockIdx.x * kBlock; base < words; base += (gr_eid)gridDim.x * kBlock) {
     const gr_eid w = base + threadIdx.x;
     uint32_t word = w < words ? bits[w] : 0u;
     found += (unsigned long long)__popc(word);
+    // The other peers' bitmaps of the pass (gr_xk_combine_args.n_more).
+#pragma unroll
+    for (int k = 0; k < GR_XK_MORE_MAX; k++) {
+      if (k >= a.n_more) break;
+      const uint32_t mk = w < words ? gr_xk_bitmap_words(a.more_msg[k])[w] : 0u;
+      more[k] += (unsigned long long)__popc(mk);
+      word |= mk;
+    }
     if (a.claims && !a.g2l && word) a.claims[w] |= word;
     // Bits are local ids (no g2l): the settled ones go a word at a time,
     // this thread being the word's only writer.
@@ -435,6 +443,9 @@ __global__ void __launch_bounds__(kBlock) combine_bits_kernel(gr_xk_combine_args
   }
   q.finish(&a.counters[GR_XK_NEXT_EDGES]);
   gr_cuda::block_add<kBlock>(found, &a.counters[a.found]);
+#pragma unroll
+  for (int k = 0; k < GR_XK_MORE_MAX; k++)
+    if (k < a.n_more) gr_cuda::block_add<kBlock>(more[k], &a.counters[a.more_found[k]]);
 }
 
 gr_status package_cuda(gr_device *dev, const gr_xk_package_args *a) {
@@ -449,6 +460,9 @@ gr_status package_cuda(gr_device *dev, const gr_xk_package_args *a) {
 
 template <class T>
 gr_status combine_typed(gr_device *dev, const gr_xk_combine_args *a, cudaStream_t s) {
+  if (a->n_more < 0 || a->n_more > GR_XK_MORE_MAX || (a->n_more && a->format != GR_XK_BITMAP))
+    return gr_errorf(GR_ERR_INTERNAL, "exchange combine: %d more messages beside a %s", a->n_more,
+                     a->format == GR_XK_BITMAP ? "bitmap" : "list (bitmaps only)");
   if (a->format == GR_XK_BITMAP) {
     const unsigned long long words = ((unsigned long long)a->universe + 31) / 32;
     combine_bits_kernel<T><<<blocks_for(dev, words), kBlock, 0, s>>>(*a);

@@ -206,6 +206,11 @@ END_TEST
 START_TEST(cuda_compact_puts_each_id_of_a_routed_bitmap_in_next_once) { xh_check_compact(&gr__xk_ops_cuda, gpu); }
 END_TEST
 
+START_TEST(cuda_bitmaps_combined_in_one_pass_equal_one_combine_each) {
+  xh_check_combine_more(&gr__xk_ops_cuda, gpu);
+}
+END_TEST
+
 START_TEST(cuda_mark_and_select_take_exactly_the_marked_entries_of_a_list) { xh_check_mark_select(&gr__xk_ops_cuda, gpu); }
 END_TEST
 
@@ -568,6 +573,8 @@ int main(void) {
        cuda_seal_gives_each_routed_bitmap_its_value_and_counts_its_ids, true},
       {"cuda_compact_puts_each_id_of_a_routed_bitmap_in_next_once",
        cuda_compact_puts_each_id_of_a_routed_bitmap_in_next_once, true},
+      {"cuda_bitmaps_combined_in_one_pass_equal_one_combine_each",
+       cuda_bitmaps_combined_in_one_pass_equal_one_combine_each, true},
       {"cuda_mark_and_select_take_exactly_the_marked_entries_of_a_list",
        cuda_mark_and_select_take_exactly_the_marked_entries_of_a_list, true},
       {"bfs_on_devices_sharing_gpu_0_equals_one_cpu_device", bfs_on_devices_sharing_gpu_0_equals_one_cpu_device, false},

@@ -1227,3 +1227,143 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
   free(next);
   free(vals);
 }
+
+/* Three peers' bitmaps of one step (a uniform MIN value, the settled words
+ * taken whole, the copies dropped with their owners' words) combined in one
+ * pass (n_more) and one after another: the same values, settled and claimed
+ * words, next frontier (as a set), and ids counted per message. */
+void xh_check_combine_more(const gr_xk_ops *ops, gr_device *dev) {
+  enum { WORDS = 20011, MSGS = 3 };
+  const gr_vid nv = (gr_vid)WORDS * 32u;
+  const size_t bb = GR_XK_BITMAP_HEADER + WORDS * sizeof(uint32_t);
+  unsigned char *msg = calloc(MSGS, bb);
+  uint32_t *settled0 = calloc(WORDS, sizeof(uint32_t));
+  gr_svid *depth0 = malloc(nv * sizeof(gr_svid));
+  uint8_t *owner = malloc(nv);
+  XH_CHECK(msg && settled0 && depth0 && owner, "no room");
+  const gr_svid value = 5;
+  uint64_t items[MSGS] = {0};
+  for (int j = 0; j < MSGS; j++) {
+    memcpy(msg + (size_t)j * bb, &value, sizeof value);
+    uint32_t *w = (uint32_t *)(msg + (size_t)j * bb + GR_XK_BITMAP_HEADER);
+    for (gr_vid v = 0; v < nv; v++)
+      if (gr_rand64(41 + (uint64_t)j, 1, v) % 7 < 2 && (v / 4096) % 4 != 3) {
+        w[v >> 5] |= 1u << (v & 31u);
+        items[j]++;
+      }
+  }
+  for (gr_vid v = 0; v < nv; v++) {
+    owner[v] = (uint8_t)(gr_rand64(43, 2, v / 32) % 3); /* whole words of one owner, and single ids below */
+    if (v >= nv / 2) owner[v] = (uint8_t)(gr_rand64(43, 3, v) % 3);
+    const bool set = gr_rand64(47, 4, v) % 5 == 0;
+    if (set) settled0[v >> 5] |= 1u << (v & 31u);
+    depth0[v] = set ? 2 : gr_rand64(53, 5, v) % 11 == 0 ? 1 : -1;
+  }
+  gr_vid *nexts[2] = {NULL, NULL};
+  uint64_t n_next[2] = {0, 0};
+  uint32_t *settled[2], *claims[2];
+  gr_svid *depth[2];
+  unsigned long long found[2][MSGS];
+  for (int way = 0; way < 2; way++) {
+    gr_buffer m = GR_BUFFER_INIT, st = GR_BUFFER_INIT, cl = GR_BUFFER_INIT, dp = GR_BUFFER_INIT, ow = GR_BUFFER_INIT,
+              nx = GR_BUFFER_INIT, ct = GR_BUFFER_INIT, cu = GR_BUFFER_INIT;
+    const int nctr = gr_xk_counters(MSGS + 1);
+    XH_CHECK(gr_buffer_resize(&m, dev, MSGS * bb, 0, "messages") == GR_SUCCESS &&
+                 gr_buffer_resize(&st, dev, WORDS * sizeof(uint32_t), 0, "settled") == GR_SUCCESS &&
+                 gr_buffer_resize(&cl, dev, WORDS * sizeof(uint32_t), 0, "claims") == GR_SUCCESS &&
+                 gr_buffer_resize(&cu, dev, WORDS * sizeof(uint32_t), 0, "cull") == GR_SUCCESS &&
+                 gr_buffer_resize(&dp, dev, nv * sizeof(gr_svid), 0, "depths") == GR_SUCCESS &&
+                 gr_buffer_resize(&ow, dev, nv, 0, "owners") == GR_SUCCESS &&
+                 gr_buffer_resize(&nx, dev, nv * sizeof(gr_vid), 0, "next") == GR_SUCCESS &&
+                 gr_buffer_resize(&ct, dev, (size_t)nctr * sizeof(unsigned long long), 0, "counters") == GR_SUCCESS,
+             "%s", gr_error_message());
+    XH_CHECK(gr_device_copy(dev, m.ptr, msg, MSGS * bb, GR_COPY_H2D) == GR_SUCCESS &&
+                 gr_device_copy(dev, st.ptr, settled0, WORDS * sizeof(uint32_t), GR_COPY_H2D) == GR_SUCCESS &&
+                 gr_device_copy(dev, dp.ptr, depth0, nv * sizeof(gr_svid), GR_COPY_H2D) == GR_SUCCESS &&
+                 gr_device_copy(dev, ow.ptr, owner, nv, GR_COPY_H2D) == GR_SUCCESS &&
+                 gr_device_memset(dev, cl.ptr, 0, WORDS * sizeof(uint32_t)) == GR_SUCCESS &&
+                 gr_device_memset(dev, cu.ptr, 0, WORDS * sizeof(uint32_t)) == GR_SUCCESS &&
+                 gr_device_memset(dev, ct.ptr, 0, (size_t)nctr * sizeof(unsigned long long)) == GR_SUCCESS,
+             "copy: %s", gr_error_message());
+    gr_xk_combine_args a;
+    memset(&a, 0, sizeof a);
+    a.format = GR_XK_BITMAP;
+    a.universe = nv;
+    a.owner = ow.ptr;
+    a.me = 1;
+    a.pay.n_values = 1;
+    a.pay.values[0] = dp.ptr;
+    a.layout = gr_xk_layout_make(1, sizeof(gr_svid), 0);
+    a.type = GR_VALUE_SVID;
+    a.op = GR_COMBINE_MIN;
+    a.pass = 1;
+    a.cull = cu.ptr;
+    a.settled = st.ptr;
+    a.settle_copies_bare = true;
+    a.claims = cl.ptr;
+    a.next = nx.ptr;
+    a.next_capacity = nv;
+    a.counters = ct.ptr;
+    for (int j = 0; j < MSGS; j++) {
+      if (way == 1 && j > 0) break;
+      a.msg = (const unsigned char *)m.ptr + (size_t)j * bb;
+      a.found = GR_XK_PEER + 2 * (MSGS + 1) + j;
+      a.n_more = 0;
+      for (int k = 1; way == 1 && k < MSGS; k++) {
+        a.more_msg[a.n_more] = (const unsigned char *)m.ptr + (size_t)k * bb;
+        a.more_found[a.n_more++] = GR_XK_PEER + 2 * (MSGS + 1) + k;
+      }
+      XH_CHECK(ops->combine(dev, &a) == GR_SUCCESS, "combine: %s", gr_error_message());
+    }
+    unsigned long long *ctr = malloc((size_t)nctr * sizeof *ctr);
+    settled[way] = malloc(WORDS * sizeof(uint32_t));
+    claims[way] = malloc(WORDS * sizeof(uint32_t));
+    depth[way] = malloc(nv * sizeof(gr_svid));
+    XH_CHECK(ctr && settled[way] && claims[way] && depth[way], "no room");
+    XH_CHECK(gr_device_copy(dev, ctr, ct.ptr, (size_t)nctr * sizeof *ctr, GR_COPY_D2H) == GR_SUCCESS &&
+                 gr_device_copy(dev, settled[way], st.ptr, WORDS * sizeof(uint32_t), GR_COPY_D2H) == GR_SUCCESS &&
+                 gr_device_copy(dev, claims[way], cl.ptr, WORDS * sizeof(uint32_t), GR_COPY_D2H) == GR_SUCCESS &&
+                 gr_device_copy(dev, depth[way], dp.ptr, nv * sizeof(gr_svid), GR_COPY_D2H) == GR_SUCCESS,
+             "copy: %s", gr_error_message());
+    n_next[way] = ctr[GR_XK_NEXT];
+    XH_CHECK(n_next[way] <= nv, "next of %llu", (unsigned long long)n_next[way]);
+    nexts[way] = malloc((n_next[way] + 1) * sizeof(gr_vid));
+    XH_CHECK(nexts[way], "no room");
+    XH_CHECK(gr_device_copy(dev, nexts[way], nx.ptr, n_next[way] * sizeof(gr_vid), GR_COPY_D2H) == GR_SUCCESS, "copy");
+    qsort(nexts[way], n_next[way], sizeof(gr_vid), xh_cmp_vid);
+    for (int j = 0; j < MSGS; j++) found[way][j] = ctr[GR_XK_PEER + 2 * (MSGS + 1) + j];
+    free(ctr);
+    gr_buffer *bufs[] = {&m, &st, &cl, &dp, &ow, &nx, &ct, &cu};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) gr_buffer_release(bufs[i]);
+  }
+  for (int j = 0; j < MSGS; j++)
+    XH_CHECK(found[0][j] == items[j] && found[1][j] == items[j], "message %d: %llu and %llu ids counted, %llu set", j,
+             found[0][j], found[1][j], (unsigned long long)items[j]);
+  XH_CHECK(!memcmp(settled[0], settled[1], WORDS * sizeof(uint32_t)), "settled words differ");
+  XH_CHECK(!memcmp(claims[0], claims[1], WORDS * sizeof(uint32_t)), "claimed words differ");
+  XH_CHECK(n_next[0] == n_next[1] && n_next[0] > 0, "next: %llu one after another, %llu in one pass",
+           (unsigned long long)n_next[0], (unsigned long long)n_next[1]);
+  for (uint64_t i = 0; i < n_next[0]; i++)
+    XH_CHECK(nexts[0][i] == nexts[1][i] && (i == 0 || nexts[1][i - 1] < nexts[1][i]), "next[%llu]: %u and %u",
+             (unsigned long long)i, (unsigned)nexts[0][i], (unsigned)nexts[1][i]);
+  for (gr_vid v = 0; v < nv; v++) {
+    XH_CHECK(depth[0][v] == depth[1][v], "depth of %u: %d and %d", (unsigned)v, (int)depth[0][v], (int)depth[1][v]);
+    /* What the pass should have done: owned, newly settled, unreached or above: the step's value. */
+    bool any = false;
+    for (int j = 0; j < MSGS; j++)
+      any = any || ((((const uint32_t *)(msg + (size_t)j * bb + GR_XK_BITMAP_HEADER))[v >> 5] >> (v & 31u)) & 1u);
+    const bool was = (settled0[v >> 5] >> (v & 31u)) & 1u;
+    const gr_svid want = any && !was && owner[v] == 1 && (depth0[v] < 0 || depth0[v] > value) ? value : depth0[v];
+    XH_CHECK(depth[1][v] == want, "depth of %u: %d, want %d", (unsigned)v, (int)depth[1][v], (int)want);
+  }
+  for (int way = 0; way < 2; way++) {
+    free(nexts[way]);
+    free(settled[way]);
+    free(claims[way]);
+    free(depth[way]);
+  }
+  free(msg);
+  free(settled0);
+  free(depth0);
+  free(owner);
+}

@@ -227,6 +227,9 @@ void xh_check_seal(const gr_xk_ops *ops, gr_device *dev);
  * and maxed, ids past a small capacity counted but not written; those ids,
  * and no other, take the step's value where it is smaller as unsigned. */
 void xh_check_compact(const gr_xk_ops *ops, gr_device *dev);
+/* A combine of several bitmaps in one pass (n_more) equals one combine
+ * each. */
+void xh_check_combine_more(const gr_xk_ops *ops, gr_device *dev);
 /* mark sets the bits of a list with repeats (and no other); select takes,
  * from a border list, the positions and ids of exactly the entries whose
  * bit is set, counts past its capacity without writing them, and the
