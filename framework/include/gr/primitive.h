@@ -388,9 +388,10 @@ typedef struct gr_payload {
   void *values[GR_MAX_PAYLOADS];
   int n_vertices;
   gr_svid *vertices[GR_MAX_PAYLOADS];
-  /* Every vertex one iteration outputs carries the same values (BFS: the
-   * next depth), so a broadcast may send the output as a bitmap and one
-   * value when that is smaller than the list. */
+  /* Every vertex one iteration outputs carries the same values, on every
+   * device (BFS: the next depth), so a broadcast may send the output as a
+   * bitmap and one value when that is smaller than the list, and a combine
+   * may take several devices' bitmaps under the first one's value. */
   bool uniform;
 } gr_payload;
 
