@@ -356,7 +356,9 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
   GR_CHECK_GOTO(gr_host_alloc((void **)&owner8, nl ? nl : 1, "owner table"), st, fail);
   for (size_t v = 0; v < nl; v++) owner8[v] = (uint8_t)sub->owner[v];
   GR_CHECK_GOTO(gr__upload(&x->owner, p->dev, owner8, nl, "owner table"), st, fail);
-  GR_CHECK_GOTO(gr_xk_word_owners(owner8, nl, &words8), st, fail);
+  /* Read only by bitmaps of local ids that are global ids (routed claims
+   * and steps told to all, duplicate-all proxies): no table elsewhere. */
+  if (sub->proxy == GR_PROXY_ALL) GR_CHECK_GOTO(gr_xk_word_owners(owner8, nl, &words8), st, fail);
   if (words8)
     GR_CHECK_GOTO(gr__upload(&x->word_owner, p->dev, words8, nl / 32 ? nl / 32 : 1, "owner table by words"), st,
                   fail);
