@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# tools/gpu_trace.py on a small timeline written here (the CSV that
+# tools/trace/gr_gpu_trace.c writes): operations tied to their devices'
+# threads through the calls that issued them; a device's idle time split by
+# what went on meanwhile (another device's work, its thread waiting in a
+# synchronize, inside another call, an operation issued and not started,
+# its own code); windows split at GPU idleness, those without a kernel
+# dropped; mangled kernel names shortened; a trace without operations
+# refused.
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+
+top = sys.argv[1]
+tool = os.path.join(top, "tools", "gpu_trace.py")
+sys.path.insert(0, os.path.join(top, "tools"))
+import gpu_trace  # noqa: E402
+
+assert gpu_trace.short_name("_ZN7gr_cuda26advance_push_levels_kernelINS_10PlainListsEEEvPKm") == \
+    "advance_push_levels_kernel"
+assert gpu_trace.short_name("_ZN44_GLOBAL__N__22e1b124_11_bfs_cuda_cu_87fa9e1714package_kernelE") == "package_kernel"
+assert gpu_trace.short_name("_Z9or_kernelPjPKjm") == "or_kernel"
+assert gpu_trace.short_name("plain") == "plain"
+
+# Thread 11 is device 0, thread 12 device 1 (ns). Window 1 (0-20 us):
+# device 0 launches A (runs 4-10 us), copies back (10-11 us) and waits
+# in a synchronize until 13 us, then launches B at 15-17 us, which runs
+# 18-20 us; device 1's kernel C runs 12-16 us. Device 0's idle time 11-18:
+# 12-16 under C (others), 11-12 in the synchronize (sync), 16-17 in B's
+# launch (api), 17-18 B issued and not started (queued). A memset 2 ms
+# later with no kernel is a window of its own, dropped; window 2 at 5 ms:
+# device 0's kernel D 5000-5010 us issued at 4990 us, after its thread ran
+# its own code (host) from 4980 us, when its last call ended.
+rows = [
+    ("api", "cudaLaunchKernel_v7000", 0, 0, 1000, 3000, 0, 11, 1),
+    ("kernel", "_ZN7gr_cuda1AEv", 0, 7, 4000, 10000, 0, 0, 1),
+    ("api", "cudaMemcpyAsync_v3020", 0, 0, 4000, 5000, 0, 11, 2),
+    ("memcpy", "DtoH", 0, 7, 10000, 11000, 32, 0, 2),
+    ("api", "cudaStreamSynchronize_v3020", 0, 0, 5000, 12000, 0, 11, 3),
+    ("api", "cudaLaunchKernel_v7000", 0, 0, 15000, 17000, 0, 11, 4),
+    ("kernel", "_Z1Bv", 0, 7, 18000, 20000, 0, 0, 4),
+    ("api", "cudaLaunchKernel_v7000", 0, 0, 1000, 2000, 0, 12, 5),
+    ("kernel", "_Z1Cv", 0, 8, 12000, 16000, 0, 0, 5),
+    ("api", "cudaMemsetAsync_v3020", 0, 0, 2000000, 2001000, 0, 11, 6),
+    ("memset", "memset", 0, 7, 2002000, 2003000, 64, 0, 6),
+    ("api", "cudaEventRecord_v3020", 0, 0, 4979000, 4980000, 0, 11, 7),
+    ("api", "cudaLaunchKernel_v7000", 0, 0, 4990000, 4990500, 0, 11, 8),
+    ("kernel", "_Z1Dv", 0, 7, 4995000, 5010000, 0, 0, 8),
+    ("kernel", "_Z1Dv", 0, 7, 4970000, 4975000, 0, 0, 7),
+]
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "t.csv")
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["kind", "name", "device", "stream", "start_ns", "end_ns", "bytes", "thread", "correlation"])
+        w.writerows(rows)
+    out = os.path.join(tmp, "w.csv")
+    r = subprocess.run([sys.executable, tool, path, "--csv", out, "--kernels", "--list", "0"], capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stderr
+    assert "2 window(s) kept" in r.stdout, r.stdout
+    got = list(csv.DictReader(open(out)))
+    first = {g["device"]: g for g in got if g["window"] == "0"}
+    d0 = first["device 0"]
+    want = {"span": 16.0, "busy": 9.0, "kernels": 8.0, "copies": 1.0, "others": 4.0, "sync": 1.0, "api": 1.0,
+            "queued": 1.0, "host": 0.0, "n_kernels": 2, "n_syncs": 1}
+    for k, v in want.items():
+        assert abs(float(d0[k]) - v) < 1e-9, (k, d0[k], v)
+    assert float(first["device 1"]["span"]) == 4.0 and float(first["device 1"]["busy"]) == 4.0
+    second = [g for g in got if g["window"] == "1"]
+    assert len(second) == 1 and second[0]["device"] == "device 0", second
+    # 4975-4995 us idle: its thread in its own code until the launch at
+    # 4990 (host 4975-4979 and 4980-4990, the event record 4979-4980 as
+    # api), the launch itself 4990-4990.5 (api), then issued 4990.5-4995.
+    s = second[0]
+    assert abs(float(s["host"]) - 14.0) < 1e-9 and abs(float(s["api"]) - 1.5) < 1e-9, s
+    assert abs(float(s["queued"]) - 4.5) < 1e-9, s
+    # The kernels by total time, shortened names, per device.
+    table = [ln.split() for ln in r.stdout.splitlines()]
+    assert ["device", "0", "D", "2", "10.0", "10.00"] in table, r.stdout
+    assert ["device", "1", "C", "1", "2.0", "4.00"] in table, r.stdout
+    # Nothing to read.
+    empty = os.path.join(tmp, "e.csv")
+    with open(empty, "w") as f:
+        f.write("kind,name,device,stream,start_ns,end_ns,bytes,thread,correlation\n")
+    r = subprocess.run([sys.executable, tool, empty], capture_output=True, text=True)
+    assert r.returncode != 0 and "no GPU operations" in r.stderr, (r.returncode, r.stderr)
+print("gpu_trace: ok")
