@@ -52,6 +52,7 @@ static gr_status gr__xk_package_cpu(gr_device *dev, const gr_xk_package_args *a)
   for (gr_eid i = 0; i < a->n_out; i++) {
     const gr_vid v = a->out[i];
     const int o = a->owner[v];
+    if (a->claims) gr_atomic_or_u32(&a->claims[v >> 5], 1u << (v & 31u));
     if (o == a->me) {
       /* An output holds each vertex once; the cull bit keeps next so even
        * if a vertex came twice. */
@@ -334,11 +335,19 @@ static gr_status gr__xk_scatter_cpu(gr_device *dev, void *dst, const void *src, 
   return GR_SUCCESS;
 }
 
-static gr_status gr__xk_or_into_cpu(gr_device *dev, uint32_t *dst, const uint32_t *src, uint64_t words) {
-  GR_CHECK(gr__device_launch(dev, "gr__xk_or_into_cpu", NULL));
+static gr_status gr__xk_or_union_cpu(gr_device *dev, const gr_xk_or_args *a) {
+  GR_CHECK(gr__device_launch(dev, "gr__xk_or_union_cpu", NULL));
+  if (a->n_src < 0 || a->n_src > GR_XK_OR_MAX || !a->dst || !a->base)
+    return gr_errorf(GR_ERR_INTERNAL, "exchange: an or of %d bitmaps (at most %d, into a union from a base)", a->n_src,
+                     (int)GR_XK_OR_MAX);
   const int nt = gr_device_cpu_threads(dev);
 #pragma omp parallel for num_threads(nt) schedule(static)
-  for (uint64_t w = 0; w < words; w++) dst[w] |= src[w];
+  for (uint64_t w = 0; w < a->words; w++) {
+    uint32_t v = a->base[w];
+    for (int k = 0; k < a->n_src; k++) v |= a->src[k][w];
+    a->dst[w] = v;
+    if (a->also) a->also[w] |= v;
+  }
   return GR_SUCCESS;
 }
 
@@ -441,6 +450,6 @@ static gr_status gr__xk_select_cpu(gr_device *dev, const uint32_t *bits, const g
 }
 
 const gr_xk_ops gr__xk_ops_cpu = {gr__xk_package_cpu, gr__xk_combine_cpu, NULL,
-                                  gr__xk_gather_cpu,  gr__xk_scatter_cpu, gr__xk_or_into_cpu,
+                                  gr__xk_gather_cpu,  gr__xk_scatter_cpu, gr__xk_or_union_cpu,
                                   gr__xk_seal_cpu,    gr__xk_compact_cpu, gr__xk_mark_cpu,
                                   gr__xk_select_cpu};

@@ -122,6 +122,10 @@ typedef struct gr_xk_package_args {
   uint64_t list_capacity[GR_COMM_MAX_DEVICES]; /* records */
   unsigned char *bits[GR_COMM_MAX_DEVICES];
   unsigned long long *counters; /* gr_xk_counters(parts), zeroed */
+  /* Optional (NULL: none): a bitmap over local ids in which every output
+   * vertex's bit is set (gr_exchange_step.claim_bits of a step told to all:
+   * this device's claims, in the pass that reads them anyway). */
+  uint32_t *claims;
 } gr_xk_package_args;
 
 /* Bitmaps a combine takes in one pass besides its first (gr_xk_combine_args.n_more). */
@@ -232,6 +236,22 @@ typedef struct gr_xk_compact_args {
  * freed by the caller. */
 gr_status gr_xk_word_owners(const uint8_t *owner, uint64_t n, uint8_t **out);
 
+/* The union of an or-round (gr_iter.or_bits) in one pass: for w < words,
+ * dst[w] = base[w] | src[0][w] | ... | src[n_src - 1][w] (base may be dst:
+ * or'ed into it), and also[w] |= dst[w] where `also` is set (gr_iter.
+ * or_also: DOBFS's visited bits). One read of each bitmap and one write of
+ * dst (and also), where a copy of the device's own bits and an or per peer
+ * and per extra bitmap read and wrote the union once each. */
+enum { GR_XK_OR_MAX = 8 };
+typedef struct gr_xk_or_args {
+  uint32_t *dst;
+  const uint32_t *base;
+  const uint32_t *src[GR_XK_OR_MAX];
+  int n_src;
+  uint32_t *also;
+  uint64_t words;
+} gr_xk_or_args;
+
 typedef struct gr_xk_ops {
   gr_status (*package)(gr_device *dev, const gr_xk_package_args *a);
   gr_status (*combine)(gr_device *dev, const gr_xk_combine_args *a);
@@ -247,8 +267,8 @@ typedef struct gr_xk_ops {
    * elements of elem_bytes (4 or 8). */
   gr_status (*gather)(gr_device *dev, void *dst, const void *src, const gr_vid *ids, uint64_t n, int elem_bytes);
   gr_status (*scatter)(gr_device *dev, void *dst, const void *src, const gr_vid *ids, uint64_t n, int elem_bytes);
-  /* dst[w] |= src[w] for w < words (gr_part_or_bits). */
-  gr_status (*or_into)(gr_device *dev, uint32_t *dst, const uint32_t *src, uint64_t words);
+  /* An or-round's union (gr_xk_or_args). */
+  gr_status (*or_union)(gr_device *dev, const gr_xk_or_args *a);
   /* A routed bitmap (gr_part_route) becomes a message: `value` in its
    * first 8 bytes (msg is 4-byte aligned), and the ids set in its `words`
    * words (from msg + 2) added to *counter. */

@@ -165,6 +165,7 @@ __global__ void __launch_bounds__(kBlock) package_kernel(gr_xk_package_args a) {
       mine[k] = false;
       if (i < a.n_out) {
         v[k] = a.out[i];
+        if (a.claims) atomicOr(&a.claims[v[k] >> 5], 1u << (v[k] & 31u));
         const int o = a.owner[v[k]];
         const bool owned = o == a.me;
         dst[k] = a.broadcast ? 0 : owned ? -1 : o;
@@ -527,16 +528,25 @@ gr_status scatter_cuda(gr_device *dev, void *dst, const void *src, const gr_vid 
   return GR_SUCCESS;
 }
 
-__global__ void __launch_bounds__(kBlock) or_kernel(uint32_t *dst, const uint32_t *src, unsigned long long words) {
-  for (unsigned long long k = blockIdx.x * (unsigned long long)kBlock + threadIdx.x; k < words;
-       k += (unsigned long long)gridDim.x * kBlock)
-    dst[k] |= src[k];
+// An or-round's union: the base and every source read once, the union
+// (and the bitmap that also takes it) written once.
+__global__ void __launch_bounds__(kBlock) or_union_kernel(gr_xk_or_args a) {
+  for (unsigned long long k = blockIdx.x * (unsigned long long)kBlock + threadIdx.x; k < a.words;
+       k += (unsigned long long)gridDim.x * kBlock) {
+    uint32_t v = a.base[k];
+    for (int j = 0; j < a.n_src; j++) v |= a.src[j][k];
+    a.dst[k] = v;
+    if (a.also) a.also[k] |= v;
+  }
 }
 
-gr_status or_into_cuda(gr_device *dev, uint32_t *dst, const uint32_t *src, uint64_t words) {
-  if (!words) return GR_SUCCESS;
+gr_status or_union_cuda(gr_device *dev, const gr_xk_or_args *a) {
+  if (a->n_src < 0 || a->n_src > GR_XK_OR_MAX || !a->dst || !a->base)
+    return gr_errorf(GR_ERR_INTERNAL, "exchange: an or of %d bitmaps (at most %d, into a union from a base)", a->n_src,
+                     (int)GR_XK_OR_MAX);
+  if (!a->words) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  or_kernel<<<blocks_for(dev, words), kBlock, 0, s>>>(dst, src, words);
+  or_union_kernel<<<blocks_for(dev, a->words), kBlock, 0, s>>>(*a);
   GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
 }
@@ -635,7 +645,7 @@ gr_status load_typed() {
   // A sparse refresh's gather of the copies' ids follows the moves too.
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, gather_kernel<uint32_t>));
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, gather_kernel<uint64_t>));
-  GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, or_kernel));
+  GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, or_union_kernel));
   return GR_SUCCESS;
 }
 
@@ -791,5 +801,5 @@ extern "C" gr_status gr__xk_peer_copies_cuda(gr_device *dev, const gr_xk_peer_co
 }
 
 extern "C" const gr_xk_ops gr__xk_ops_cuda = {package_cuda, combine_cuda, load_cuda,   gather_cuda,
-                                              scatter_cuda, or_into_cuda, seal_cuda,   compact_cuda,
+                                              scatter_cuda, or_union_cuda, seal_cuda,   compact_cuda,
                                               mark_cuda,    select_cuda};

@@ -840,6 +840,7 @@ static void gr__slot_loop(gr__slot *s) {
       x.or_union = it.or_union;
       x.or_words = it.or_words;
       x.or_bits_whole = it.or_bits_whole;
+      x.or_also = it.or_also;
       x.settled = it.settled;
       x.settle_copies_bare = it.settle_copies_bare;
       st = e->cfg.exchange->exchange(s->xlocal, &s->part, &x);

@@ -266,6 +266,13 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
     it->or_bits_whole = pa.n_candidates > 0;
     it->or_union = s->uni.ptr;
     it->or_words = words;
+    /* Every device's finds, the union, go into the visited bits as the
+     * exchange writes the union: a push after the pulls then claims none
+     * of them again (a peer's find has no depth here; such claims went to
+     * every device and back to their owners: 5.4 MB a device at one level
+     * of Kronecker 27 on two devices), and the bits stay whole, with no
+     * pass over the depths before a big push. */
+    it->or_also = c->visited;
     s->or_next = true;
   }
   if (p->count == 1) gr_bfs_know(&s->loop, it->iteration + 1, pa.out_edges, pa.out_max_degree);
@@ -302,13 +309,6 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
                         .local_to_global = p->local_to_global,
                         .next = (gr_svid)it->iteration + 1,
                         .visited = gr_bfs_visited_bits(&s->visited)};
-  /* Between devices the last level's finds, every device's (the union its
-   * exchange or'ed, whole now), go into the visited bits: a push after the
-   * pulls then claims none of them again (a peer's find has no depth here;
-   * such claims went to every device and back to their owners: 5.4 MB a
-   * device at one level of Kronecker 27 on two devices), and the bits stay
-   * whole, with no pass over the depths before a big push. */
-  if (s->whole && c.visited) GR_CHECK(gr_bitmap_or(p->dev, c.visited, s->uni.ptr, gr_bitmap_words(n)));
   if (s->dir == GR_DIRECTION_PULL) {
     it->tag = 'U';
     s->pulled = true;

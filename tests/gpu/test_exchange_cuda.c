@@ -63,6 +63,7 @@ static void same_package(gr_value_type t, int nv, int nx, int parts, int me, boo
   in.out = out;
   in.n_out = n_out;
   in.deg = deg;
+  in.claims = broadcast; /* a step told to all sets its claims in the same pass */
   const int n_msg = broadcast ? 1 : parts;
   for (int j = 0; j < n_msg; j++) {
     if (!broadcast && j == me) continue;
@@ -74,6 +75,8 @@ static void same_package(gr_value_type t, int nv, int nx, int parts, int me, boo
   ck_assert_int_eq(xh_run_package(&gr__xk_ops_cpu, cpu, &in, &c), GR_SUCCESS);
   ck_assert(g.guard_intact);
   ck_assert(c.guard_intact);
+  ck_assert(g.claims_exact);
+  ck_assert(c.claims_exact);
   for (int k = 0; k < gr_xk_counters(parts); k++)
     ck_assert_msg(g.counters[k] == c.counters[k], "type %d parts %d: counter %d is %llu on the GPU, %llu on the CPU",
                   t, parts, k, g.counters[k], c.counters[k]);
@@ -212,6 +215,9 @@ START_TEST(cuda_bitmaps_combined_in_one_pass_equal_one_combine_each) {
 END_TEST
 
 START_TEST(cuda_mark_and_select_take_exactly_the_marked_entries_of_a_list) { xh_check_mark_select(&gr__xk_ops_cuda, gpu); }
+END_TEST
+
+START_TEST(cuda_or_union_ors_every_source_into_the_union_and_also) { xh_check_or_union(&gr__xk_ops_cuda, gpu); }
 END_TEST
 
 /* The peer-to-peer transport's copies from several peers in one kernel:
@@ -577,6 +583,8 @@ int main(void) {
        cuda_bitmaps_combined_in_one_pass_equal_one_combine_each, true},
       {"cuda_mark_and_select_take_exactly_the_marked_entries_of_a_list",
        cuda_mark_and_select_take_exactly_the_marked_entries_of_a_list, true},
+      {"cuda_or_union_ors_every_source_into_the_union_and_also", cuda_or_union_ors_every_source_into_the_union_and_also,
+       true},
       {"bfs_on_devices_sharing_gpu_0_equals_one_cpu_device", bfs_on_devices_sharing_gpu_0_equals_one_cpu_device, false},
       {"dobfs_with_a_slow_device_on_gpu_0_equals_one_cpu_device", dobfs_with_a_slow_device_on_gpu_0_equals_one_cpu_device,
        false},

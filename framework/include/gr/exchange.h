@@ -105,11 +105,12 @@ typedef struct gr_exchange_step {
    * broadcast exchange (duplicate-all proxies only); a routed step's
    * bitmaps go as they are (to every peer under duplicate-all proxies). */
   bool tell_all;
-  /* gr_iter.or_bits, or_union, or_words and or_bits_whole. */
+  /* gr_iter.or_bits, or_union, or_words, or_bits_whole and or_also. */
   const uint32_t *or_bits;
   uint32_t *or_union;
   uint64_t or_words;
   bool or_bits_whole;
+  uint32_t *or_also;
   /* gr_iter.settled and settle_copies_bare. */
   uint32_t *settled;
   bool settle_copies_bare;

@@ -344,6 +344,11 @@ typedef struct gr_iter {
    * its last write to or_bits (DOBFS: its pull set the bits and then read
    * its counters), so the exchange publishes them without draining it. */
   bool or_bits_whole;
+  /* To set, optional, with or_bits: a bitmap of or_words words (device
+   * memory) into which the exchange also ors the union as it writes it
+   * (DOBFS: its visited bits, which then hold every device's finds with no
+   * pass of their own). */
+  uint32_t *or_also;
   /* To set, optional, under selective exchange with duplicate-all proxies
    * (global ids): this iteration's output goes to every peer, as under
    * the broadcast exchange, so that every device learns every vertex found

@@ -380,8 +380,9 @@ gr_status xh_run_package(const gr_xk_ops *ops, gr_device *dev, const xh_package_
   const uint64_t rb = (uint64_t)s->layout.record_bytes;
   dev_state ds;
   gr_buffer b_out = GR_BUFFER_INIT, b_owner = GR_BUFFER_INIT, b_conv = GR_BUFFER_INIT, b_next = GR_BUFFER_INIT,
-            b_cull = GR_BUFFER_INIT, b_ctr = GR_BUFFER_INIT, b_deg = GR_BUFFER_INIT, b_list[GR_COMM_MAX_DEVICES],
-            b_bits[GR_COMM_MAX_DEVICES];
+            b_cull = GR_BUFFER_INIT, b_ctr = GR_BUFFER_INIT, b_deg = GR_BUFFER_INIT, b_claims = GR_BUFFER_INIT,
+            b_list[GR_COMM_MAX_DEVICES], b_bits[GR_COMM_MAX_DEVICES];
+  uint32_t *claims = NULL;
   for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
     gr_buffer z = GR_BUFFER_INIT;
     b_list[j] = b_bits[j] = z;
@@ -416,6 +417,11 @@ gr_status xh_run_package(const gr_xk_ops *ops, gr_device *dev, const xh_package_
   a.cull = b_cull.ptr;
   a.deg = in->deg ? b_deg.ptr : NULL;
   a.counters = b_ctr.ptr;
+  if (in->claims) {
+    GR_CHECK_GOTO(gr_buffer_resize(&b_claims, dev, words * sizeof(uint32_t), 0, "test claims"), st, done);
+    GR_CHECK_GOTO(gr_device_memset(dev, b_claims.ptr, 0, words * sizeof(uint32_t)), st, done);
+    a.claims = b_claims.ptr;
+  }
   for (int j = 0; j < n_msg; j++) {
     if (in->list_capacity[j]) {
       const size_t bytes = (size_t)(in->list_capacity[j] * rb) + GUARD_BYTES;
@@ -439,6 +445,18 @@ gr_status xh_run_package(const gr_xk_ops *ops, gr_device *dev, const xh_package_
   GR_CHECK_GOTO(download(dev, (void **)&r->next, &b_next, (size_t)r->n_next * sizeof(gr_vid)), st, done);
   if (r->n_next) qsort(r->next, (size_t)r->n_next, sizeof(gr_vid), cmp_vid);
   GR_CHECK_GOTO(download(dev, (void **)&r->cull, &b_cull, words * sizeof(uint32_t)), st, done);
+  r->claims_exact = true;
+  if (in->claims) {
+    GR_CHECK_GOTO(download(dev, (void **)&claims, &b_claims, words * sizeof(uint32_t)), st, done);
+    uint32_t *want = calloc(words ? words : 1, sizeof *want);
+    if (!want) {
+      st = gr_errorf(GR_ERR_HOST_OOM, "test claims");
+      goto done;
+    }
+    for (gr_eid i = 0; i < in->n_out; i++) want[in->out[i] >> 5] |= 1u << (in->out[i] & 31u);
+    r->claims_exact = memcmp(want, claims, words * sizeof(uint32_t)) == 0;
+    free(want);
+  }
   r->guard_intact = true;
   for (int j = 0; j < n_msg; j++) {
     if (in->list_capacity[j]) {
@@ -469,6 +487,8 @@ gr_status xh_run_package(const gr_xk_ops *ops, gr_device *dev, const xh_package_
   }
 done:
   free(h);
+  free(claims);
+  gr_buffer_release(&b_claims);
   state_release(&ds);
   gr_buffer_release(&b_out);
   gr_buffer_release(&b_owner);
@@ -1072,6 +1092,86 @@ void xh_check_mark_select(const gr_xk_ops *ops, gr_device *dev) {
   free(bits);
   free(want);
   free(seen);
+}
+
+void xh_check_or_union(const gr_xk_ops *ops, gr_device *dev) {
+  /* Words not a multiple of 4, sparse and dense bitmaps, 0 to
+   * GR_XK_OR_MAX sources, into a separate union or into the base itself,
+   * with and without a bitmap that also takes the union; more than
+   * GR_XK_OR_MAX sources refused. */
+  enum { WORDS = 40009, N = GR_XK_OR_MAX + 2 };
+  uint32_t *host = malloc(sizeof *host * WORDS * N), *got = malloc(sizeof *got * WORDS);
+  uint32_t *also0 = malloc(sizeof *also0 * WORDS), *want = malloc(sizeof *want * WORDS);
+  XH_CHECK(host && got && also0 && want, "no room");
+  uint64_t x = 88172645463325252ull;
+  for (size_t k = 0; k < (size_t)WORDS * N; k++) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    /* Bitmap b keeps about one bit in 2^(b % 4) of each word's. */
+    const size_t b = k / WORDS;
+    uint32_t w = (uint32_t)x;
+    for (size_t d = 0; d < b % 4; d++) w &= (uint32_t)(x >> (8 * (d + 1)));
+    host[k] = w;
+  }
+  gr_buffer bits = GR_BUFFER_INIT, dst = GR_BUFFER_INIT, also = GR_BUFFER_INIT;
+  XH_CHECK(gr_buffer_resize(&bits, dev, sizeof *host * WORDS * N, 0, "bits") == GR_SUCCESS, "%s", gr_error_message());
+  XH_CHECK(gr_buffer_resize(&dst, dev, sizeof *host * WORDS, 0, "union") == GR_SUCCESS, "%s", gr_error_message());
+  XH_CHECK(gr_buffer_resize(&also, dev, sizeof *host * WORDS, 0, "also") == GR_SUCCESS, "%s", gr_error_message());
+  XH_CHECK(gr_device_copy(dev, bits.ptr, host, sizeof *host * WORDS * N, GR_COPY_H2D) == GR_SUCCESS, "copy");
+  uint32_t *b = bits.ptr;
+  const int counts[] = {0, 1, 3, GR_XK_OR_MAX};
+  for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ci++)
+    for (int into_base = 0; into_base < 2; into_base++)
+      for (int with_also = 0; with_also < 2; with_also++) {
+        const int n_src = counts[ci];
+        /* The base is bitmap 0 (copied to the union first when or'ed into
+         * it), the sources bitmaps 1.., the bitmap that also takes the
+         * union starts as the last one. */
+        for (size_t w = 0; w < WORDS; w++) also0[w] = host[(size_t)(N - 1) * WORDS + w];
+        XH_CHECK(gr_device_copy(dev, also.ptr, also0, sizeof *host * WORDS, GR_COPY_H2D) == GR_SUCCESS, "copy");
+        if (into_base)
+          XH_CHECK(gr_device_copy(dev, dst.ptr, host, sizeof *host * WORDS, GR_COPY_H2D) == GR_SUCCESS, "copy");
+        else
+          XH_CHECK(gr_device_memset(dev, dst.ptr, 0xa5, sizeof *host * WORDS) == GR_SUCCESS, "memset");
+        gr_xk_or_args o;
+        memset(&o, 0, sizeof o);
+        o.dst = dst.ptr;
+        o.base = into_base ? dst.ptr : b;
+        for (int k = 0; k < n_src; k++) o.src[k] = b + (size_t)(k + 1) * WORDS;
+        o.n_src = n_src;
+        o.also = with_also ? also.ptr : NULL;
+        o.words = WORDS;
+        XH_CHECK(ops->or_union(dev, &o) == GR_SUCCESS, "or_union: %s", gr_error_message());
+        for (size_t w = 0; w < WORDS; w++) {
+          uint32_t v = host[w];
+          for (int k = 0; k < n_src; k++) v |= host[(size_t)(k + 1) * WORDS + w];
+          want[w] = v;
+        }
+        XH_CHECK(gr_device_copy(dev, got, dst.ptr, sizeof *got * WORDS, GR_COPY_D2H) == GR_SUCCESS, "copy");
+        for (size_t w = 0; w < WORDS; w++)
+          XH_CHECK(got[w] == want[w], "%d sources%s: union word %zu is %08x, not %08x", n_src,
+                   into_base ? " into the base" : "", w, got[w], want[w]);
+        XH_CHECK(gr_device_copy(dev, got, also.ptr, sizeof *got * WORDS, GR_COPY_D2H) == GR_SUCCESS, "copy");
+        for (size_t w = 0; w < WORDS; w++) {
+          const uint32_t a = with_also ? also0[w] | want[w] : also0[w];
+          XH_CHECK(got[w] == a, "%d sources: also's word %zu is %08x, not %08x", n_src, w, got[w], a);
+        }
+      }
+  gr_xk_or_args too_many;
+  memset(&too_many, 0, sizeof too_many);
+  too_many.dst = dst.ptr;
+  too_many.base = b;
+  too_many.n_src = GR_XK_OR_MAX + 1;
+  too_many.words = WORDS;
+  XH_CHECK(ops->or_union(dev, &too_many) == GR_ERR_INTERNAL, "an or of %d bitmaps was taken", GR_XK_OR_MAX + 1);
+  gr_buffer_release(&bits);
+  gr_buffer_release(&dst);
+  gr_buffer_release(&also);
+  free(host);
+  free(got);
+  free(also0);
+  free(want);
 }
 
 static int xh_cmp_vid(const void *a, const void *b) {

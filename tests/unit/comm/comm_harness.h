@@ -90,6 +90,7 @@ typedef struct xh_package_in {
   const gr_eid *deg;    /* host CSR offsets (n + 1), or NULL */
   uint64_t list_capacity[GR_COMM_MAX_DEVICES]; /* per message: records; 0: no list */
   gr_vid universe[GR_COMM_MAX_DEVICES];        /* per message: bitmap id space; 0: no bitmap */
+  bool claims;                                 /* the output's ids set in a claims bitmap (gr_xk_package_args) */
 } xh_package_in;
 typedef struct xh_package_out {
   gr_vid *next; /* sorted */
@@ -102,6 +103,7 @@ typedef struct xh_package_out {
   uint64_t n_bit_ids[GR_COMM_MAX_DEVICES];
   uint64_t bit_value[GR_COMM_MAX_DEVICES];
   bool guard_intact; /* nothing written past a list's capacity */
+  bool claims_exact; /* the claims bitmap holds the output's ids and no other (true when not asked for) */
 } xh_package_out;
 gr_status xh_run_package(const gr_xk_ops *ops, gr_device *dev, const xh_package_in *in, xh_package_out *r);
 void xh_package_free(xh_package_out *r);
@@ -235,5 +237,10 @@ void xh_check_combine_more(const gr_xk_ops *ops, gr_device *dev);
  * bit is set, counts past its capacity without writing them, and the
  * refresh's gather of copies' ids by position reads them back. */
 void xh_check_mark_select(const gr_xk_ops *ops, gr_device *dev);
+/* An or-round's union (gr_xk_ops.or_union) on `dev`: the base or'ed with 0
+ * to GR_XK_OR_MAX sources, into a union of its own or into the base, the
+ * bitmap that also takes it or'ed, nothing else written; more sources
+ * refused. */
+void xh_check_or_union(const gr_xk_ops *ops, gr_device *dev);
 
 #endif

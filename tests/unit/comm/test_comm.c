@@ -248,9 +248,11 @@ START_TEST(package_broadcast_puts_every_output_in_message_0) {
     in.out = out;
     in.n_out = 1234;
     in.list_capacity[0] = 1234;
+    in.claims = c != 1; /* the claims of a step told to all, set by the same pass */
     xh_package_out r;
     ck_assert_int_eq(xh_run_package(&gr__xk_ops_cpu, dev, &in, &r), GR_SUCCESS);
     ck_assert(r.guard_intact);
+    ck_assert(r.claims_exact);
     check_next(&in, &r);
     ck_assert_uint_eq(r.written[0], 1234);
     xh_item *expect = calloc(1234, sizeof *expect);
@@ -383,6 +385,9 @@ START_TEST(compact_refuses_a_claim_whose_vertex_holds_a_value) {
 END_TEST
 
 START_TEST(mark_and_select_take_exactly_the_marked_entries_of_a_list) { xh_check_mark_select(&gr__xk_ops_cpu, dev); }
+END_TEST
+
+START_TEST(or_union_ors_every_source_into_the_union_and_also) { xh_check_or_union(&gr__xk_ops_cpu, dev); }
 END_TEST
 
 START_TEST(package_refuses_to_overflow_next) {
@@ -1399,6 +1404,7 @@ int main(void) {
   tcase_add_test(package, bitmaps_combined_in_one_pass_equal_one_combine_each);
   tcase_add_test(package, compact_refuses_a_claim_whose_vertex_holds_a_value);
   tcase_add_test(package, mark_and_select_take_exactly_the_marked_entries_of_a_list);
+  tcase_add_test(package, or_union_ors_every_source_into_the_union_and_also);
   suite_add_tcase(s, package);
 
   TCase *combine = tcase_create("combine");
