@@ -473,16 +473,16 @@ static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step 
                      x->cull_bytes);
   const int nctr = gr_xk_counters(n);
   unsigned long long *ctr = x->counters.ptr;
-  /* The counters and the culling bitmap cleared at once, then this
-   * device's bitmap over the bitmap's front. */
-  GR_CHECK(gr_device_memset(dev, ctr, 0, GR__CTR_BYTES(n) + x->cull_bytes));
-  if (mb) GR_CHECK(gr_device_copy(dev, x->cull, mine, mb, GR_COPY_D2D));
-  /* The claims' union starts as this device's (gr_iter.claim_bits); the
-   * peers' messages are or'ed in as they are combined. */
-  if (s->claim_bits && x->route_one && mb) {
-    GR_CHECK(gr_device_copy(dev, s->claim_bits, mine, mb, GR_COPY_D2D));
-    x->claims_live = true;
-  }
+  /* The counters cleared; the compact below writes this device's bitmap
+   * over the culling bitmap's front as it reads it, and what lies past it
+   * (a bitmap of fewer words than the local ids take) is cleared here. */
+  GR_CHECK(gr_device_memset(dev, ctr, 0, GR__CTR_BYTES(n)));
+  if (x->cull_bytes > mb) GR_CHECK(gr_device_memset(dev, (unsigned char *)x->cull + mb, 0, x->cull_bytes - mb));
+  /* The claims' union starts as this device's (gr_iter.claim_bits), also
+   * written by the compact; the peers' messages are or'ed in as they are
+   * combined. */
+  const bool claims = s->claim_bits && x->route_one && mb;
+  if (claims) x->claims_live = true;
   /* This device's claims it owns take the step's value here: the push set
    * their bits only, or with no visited bits stored the same value itself
    * (gr_part_route). */
@@ -500,7 +500,8 @@ static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step 
                                  x->route_one ? x->word_owner.ptr : NULL,
                                  /* One bitmap for every peer: this pass seals it too. */
                                  x->route_one ? base : NULL,
-                                 x->route_one ? &ctr[GR_XK_PEER + n] : NULL};
+                                 x->route_one ? &ctr[GR_XK_PEER + n] : NULL,
+                                 {x->cull, claims ? s->claim_bits : NULL}};
   GR_CHECK(x->k->compact(dev, &ca));
   for (int j = 0; j < n && !x->route_one; j++) {
     if (j == me) continue;

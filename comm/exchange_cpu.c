@@ -391,6 +391,8 @@ static gr_status gr__xk_compact_cpu(gr_device *dev, const gr_xk_compact_args *a)
 #pragma omp parallel for num_threads(nt) schedule(static, 1024) reduction(min : held) reduction(+ : all)
   for (uint64_t k = 0; k < a->n_words; k++) {
     uint32_t w = a->words[k];
+    for (int c = 0; c < 2; c++)
+      if (a->copy_to[c]) a->copy_to[c][k] = w;
     all += (uint64_t)__builtin_popcount(w);
     if (a->owner && a->word_owner && k + 1 < a->n_words) {
       if (a->word_owner[k] != a->me) w = 0;

@@ -224,6 +224,11 @@ typedef struct gr_xk_compact_args {
    * pass reads the bitmap. */
   uint32_t *sealed_msg;
   unsigned long long *sealed;
+  /* Optional (NULL: none): bitmaps that take the routed bitmap's words as
+   * the pass reads them, all of them, owned here or not (the culling
+   * bitmap, and the step's claims: gr_exchange_step.claim_bits), in place
+   * of a copy each. */
+  uint32_t *copy_to[2];
 } gr_xk_compact_args;
 
 /* Where every whole word of 32 local ids (ids 32k to 32k + 31 < n) has one

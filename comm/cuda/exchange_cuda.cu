@@ -594,6 +594,10 @@ __global__ void __launch_bounds__(kBlock) compact_kernel(gr_xk_compact_args a) {
   const bool aligned = ((uintptr_t)a.owner & 15u) == 0;
   for (unsigned long long k = blockIdx.x * (unsigned long long)kBlock + threadIdx.x; k < bound; k += stride) {
     uint32_t w = k < n_words ? a.words[k] : 0u;
+    if (k < n_words) {
+      if (a.copy_to[0]) a.copy_to[0][k] = w;
+      if (a.copy_to[1]) a.copy_to[1][k] = w;
+    }
     all += (unsigned long long)__popc(w);
     if (a.owner) w = owned_bits(a.owner, a.word_owner, k, k + 1 < n_words, aligned, a.me, w);
     // The warp's bits dealt out to its lanes: the j-th goes to base + j, so

@@ -1268,10 +1268,30 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
       XH_CHECK(gr_device_copy(dev, vb.ptr, vals, nv * sizeof *vals, GR_COPY_H2D) == GR_SUCCESS, "copy");
     }
     unsigned long long *ctr_d = c.ptr;
+    /* Passes 2 and 3 copy the bitmap as they read it, every word whatever
+     * its owner: pass 2 into two bitmaps (the culling bitmap and the
+     * claims), pass 3 into the first only. */
+    gr_buffer cb[2] = {GR_BUFFER_INIT, GR_BUFFER_INIT};
+    for (int k = 0; pass >= 2 && k < 2; k++) {
+      XH_CHECK(gr_buffer_resize(&cb[k], dev, WORDS * sizeof *bits, 0, "copy") == GR_SUCCESS, "%s", gr_error_message());
+      XH_CHECK(gr_device_memset(dev, cb[k].ptr, 0xa5, WORDS * sizeof *bits) == GR_SUCCESS, "memset");
+    }
     const gr_xk_compact_args ca = {words_d, WORDS, own ? ob.ptr : NULL, 1, o.ptr, cap, d.ptr, ctr_d,
                                    vb.ptr, 4, with_values ? 7u : 0u, wb.ptr, seal ? b.ptr : NULL,
-                                   seal ? ctr_d + GR_XK_PEER : NULL};
+                                   seal ? ctr_d + GR_XK_PEER : NULL, {cb[0].ptr, pass == 2 ? cb[1].ptr : NULL}};
     XH_CHECK(ops->compact(dev, &ca) == GR_SUCCESS, "compact: %s", gr_error_message());
+    for (int k = 0; pass >= 2 && k < 2; k++) {
+      uint32_t *got = malloc(WORDS * sizeof *got);
+      XH_CHECK(got, "no room");
+      XH_CHECK(gr_device_copy(dev, got, cb[k].ptr, WORDS * sizeof *got, GR_COPY_D2H) == GR_SUCCESS, "copy");
+      for (uint64_t w = 0; w < WORDS; w++) {
+        const uint32_t want = k == 1 && pass == 3 ? 0xa5a5a5a5u : bits[w];
+        XH_CHECK(got[w] == want, "pass %d: copy %d's word %llu is %08x, not %08x", pass, k, (unsigned long long)w, got[w],
+                 want);
+      }
+      free(got);
+      gr_buffer_release(&cb[k]);
+    }
     gr_buffer_release(&ob);
     gr_buffer_release(&wb);
     if (with_values) {

@@ -368,7 +368,7 @@ START_TEST(compact_refuses_a_claim_whose_vertex_holds_a_value) {
   vals[32] = 3u;
   gr_vid next[3];
   unsigned long long ctr[GR_XK_PEER] = {0};
-  const gr_xk_compact_args ca = {words, 2, NULL, 0, next, 3, NULL, ctr, vals, 4, 7u, NULL, NULL, NULL};
+  const gr_xk_compact_args ca = {words, 2, NULL, 0, next, 3, NULL, ctr, vals, 4, 7u, NULL, NULL, NULL, {NULL, NULL}};
   ck_assert_int_eq(gr__xk_ops_cpu.compact(dev, &ca), GR_ERR_INTERNAL);
   ck_assert_ptr_nonnull(strstr(gr_error_message(), "routed vertex 32 held a value already"));
   ck_assert_uint_eq(vals[0], 7u);
