@@ -151,6 +151,7 @@ typedef struct gr__xlocal {
   bool uniform;          /* one value payload, the same per iteration: bitmaps allowed */
   gr_buffer owner;       /* part of each local vertex (bytes) */
   gr_buffer word_owner;  /* part of each whole word of 32 local ids, where each has one (gr_xk_word_owners) */
+  gr_xk_ranges ranges;   /* the owner table as runs of local ids, where it is few (gr_xk_owner_ranges) */
   gr_buffer convert;     /* owner-local ids (1-hop, selective) */
   gr_buffer g2l;         /* global-to-local ids (1-hop, broadcast) */
   const gr_vid *convert_d;
@@ -362,6 +363,9 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
   if (words8)
     GR_CHECK_GOTO(gr__upload(&x->word_owner, p->dev, words8, nl / 32 ? nl / 32 : 1, "owner table by words"), st,
                   fail);
+  /* Duplicate-1-hop proxies: the owned vertices, then the copies grouped
+   * by owner (the subgraph's layout), as runs the package scans. */
+  gr_xk_owner_ranges(owner8, nl, &x->ranges);
   free(words8);
   words8 = NULL;
   free(owner8);
@@ -423,6 +427,22 @@ gr_status gr_xk_word_owners(const uint8_t *owner, uint64_t n, uint8_t **out) {
   for (uint64_t k = 0; k < words; k++) t[k] = owner[k * 32];
   *out = t;
   return GR_SUCCESS;
+}
+
+void gr_xk_owner_ranges(const uint8_t *owner, uint64_t n, gr_xk_ranges *out) {
+  memset(out, 0, sizeof *out);
+  int runs = 0;
+  for (uint64_t v = 0; v < n; v++) {
+    if (runs && owner[v] == out->part[runs - 1]) continue;
+    if (runs == GR_XK_RANGES_MAX) {
+      memset(out, 0, sizeof *out);
+      return;
+    }
+    if (runs) out->end[runs - 1] = (gr_vid)v;
+    out->part[runs++] = owner[v];
+  }
+  if (runs) out->end[runs - 1] = (gr_vid)n;
+  out->n = runs;
 }
 
 /* The id space of message j's bitmap: global ids under broadcast and
@@ -694,6 +714,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   a.out = gr_frontier_items(s->out);
   a.n_out = n_out;
   a.owner = x->owner.ptr;
+  a.ranges = x->ranges;
   a.me = me;
   a.parts = n;
   a.broadcast = bcast;

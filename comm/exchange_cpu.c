@@ -51,7 +51,7 @@ static gr_status gr__xk_package_cpu(gr_device *dev, const gr_xk_package_args *a)
 #pragma omp parallel for num_threads(nt) schedule(static, 4096)
   for (gr_eid i = 0; i < a->n_out; i++) {
     const gr_vid v = a->out[i];
-    const int o = a->owner[v];
+    const int o = a->ranges.n ? gr_xk_range_owner(&a->ranges, v) : a->owner[v];
     if (a->claims) gr_atomic_or_u32(&a->claims[v >> 5], 1u << (v & 31u));
     if (o == a->me) {
       /* An output holds each vertex once; the cull bit keeps next so even

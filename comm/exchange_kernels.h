@@ -105,10 +105,45 @@ enum { GR_XK_LIST = 1, GR_XK_BITMAP = 2, GR_XK_OR = 3, GR_XK_SPARSE = 4, GR_XK_O
  *     GR_XK_PEER + P + j, and the value written to the message's first 8
  *     bytes (payloads are uniform, so every writer writes the same).
  * The id written is convert[v] when convert is given, else v. */
+/* Owners as runs of local ids: the table is `n` runs, run k holding the
+ * ids [end[k - 1], end[k]) (end[-1] = 0), all of part part[k]. Under
+ * duplicate-1-hop proxies a device's own vertices come first and its
+ * copies follow grouped by owner: as many runs as devices hold copies
+ * here, plus one. A pass finds a vertex's owner by a scan of the ends
+ * (each lane of a warp reading the same end at once) instead of a random
+ * byte of the table (a sector each: one of the package's three random
+ * reads per record of SSSP's, with the culling bit or the owner-local id
+ * and the value). */
+enum { GR_XK_RANGES_MAX = 16 };
+typedef struct gr_xk_ranges {
+  int n; /* 0: not runs (read the table) */
+  gr_vid end[GR_XK_RANGES_MAX];
+  uint8_t part[GR_XK_RANGES_MAX];
+} gr_xk_ranges;
+
+/* The runs of an owner table of n entries, or out->n = 0 where it has more
+ * than GR_XK_RANGES_MAX. */
+void gr_xk_owner_ranges(const uint8_t *owner, uint64_t n, gr_xk_ranges *out);
+
+/* The owner of local id v < the last end. A fixed trip count, unrolled on
+ * the GPU, so that every end is read at a constant offset (a kernel's
+ * argument read at a varying one is first copied to each thread's local
+ * memory). */
+GR_HD int gr_xk_range_owner(const gr_xk_ranges *r, gr_vid v) {
+  int o = r->part[0];
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+  for (int k = 0; k + 1 < GR_XK_RANGES_MAX; k++)
+    if (k + 1 < r->n && v >= r->end[k]) o = r->part[k + 1];
+  return o;
+}
+
 typedef struct gr_xk_package_args {
   const gr_vid *out;
   gr_eid n_out;
   const uint8_t *owner; /* part of each local vertex */
+  gr_xk_ranges ranges;  /* the same as runs, where ranges.n > 0: read instead of owner */
   int me, parts;
   int broadcast;
   const gr_vid *convert;

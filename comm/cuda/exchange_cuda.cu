@@ -166,7 +166,7 @@ __global__ void __launch_bounds__(kBlock) package_kernel(gr_xk_package_args a) {
       if (i < a.n_out) {
         v[k] = a.out[i];
         if (a.claims) atomicOr(&a.claims[v[k] >> 5], 1u << (v[k] & 31u));
-        const int o = a.owner[v[k]];
+        const int o = a.ranges.n ? gr_xk_range_owner(&a.ranges, v[k]) : a.owner[v[k]];
         const bool owned = o == a.me;
         dst[k] = a.broadcast ? 0 : owned ? -1 : o;
         // An output holds each vertex once; the cull bit keeps next so even

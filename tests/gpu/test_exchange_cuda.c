@@ -36,8 +36,10 @@ static void teardown(void) {
 
 /* The same package on both backends: counters equal, next and cull equal
  * (next as sets), every message's records and bitmap ids equal as sets. */
-static void same_package(gr_value_type t, int nv, int nx, int parts, int me, bool broadcast, bool with_convert,
-                         bool with_bits, gr_eid n_out, uint64_t list_cap, uint64_t seed) {
+/* runs: the owners laid out as duplicate-1-hop proxies lay them out, read
+ * as runs (gr_xk_ranges) on both backends. */
+static void same_package_owners(gr_value_type t, int nv, int nx, int parts, int me, bool broadcast, bool with_convert,
+                                bool with_bits, gr_eid n_out, uint64_t list_cap, uint64_t seed, bool runs) {
   enum { NL = 200000 };
   xh_state s;
   ck_assert(xh_state_alloc(&s, NL, t, nv, nx));
@@ -46,7 +48,7 @@ static void same_package(gr_value_type t, int nv, int nx, int parts, int me, boo
   } else {
     xh_state_random(&s, GR_COMBINE_MIN, seed);
   }
-  int32_t *owner = xh_owner_random(NL, parts, seed);
+  int32_t *owner = runs ? xh_owner_runs(NL, parts, me, seed) : xh_owner_random(NL, parts, seed);
   gr_vid *out = xh_vertices_random(NL, n_out, seed + 1);
   gr_vid *convert = with_convert ? xh_vertices_random(3 * NL, NL, seed + 2) : NULL;
   gr_eid *deg = malloc(((size_t)NL + 1) * sizeof *deg);
@@ -64,6 +66,7 @@ static void same_package(gr_value_type t, int nv, int nx, int parts, int me, boo
   in.n_out = n_out;
   in.deg = deg;
   in.claims = broadcast; /* a step told to all sets its claims in the same pass */
+  in.ranges = runs;
   const int n_msg = broadcast ? 1 : parts;
   for (int j = 0; j < n_msg; j++) {
     if (!broadcast && j == me) continue;
@@ -107,6 +110,11 @@ static void same_package(gr_value_type t, int nv, int nx, int parts, int me, boo
   xh_state_free(&s);
 }
 
+static void same_package(gr_value_type t, int nv, int nx, int parts, int me, bool broadcast, bool with_convert,
+                         bool with_bits, gr_eid n_out, uint64_t list_cap, uint64_t seed) {
+  same_package_owners(t, nv, nx, parts, me, broadcast, with_convert, with_bits, n_out, list_cap, seed, false);
+}
+
 START_TEST(cuda_package_equals_cpu_package) {
   const gr_value_type types[] = {GR_VALUE_SVID, GR_VALUE_FLOAT, GR_VALUE_DOUBLE};
   uint64_t seed = 100;
@@ -123,6 +131,12 @@ START_TEST(cuda_package_equals_cpu_package) {
   same_package(GR_VALUE_SVID, 1, 1, 4, 3, false, false, false, 0, 16, seed++);
   same_package(GR_VALUE_SVID, 1, 1, 2, 1, false, false, false, 200000, 5000, seed++);
   same_package(GR_VALUE_SVID, 1, 0, 8, 7, false, true, true, 1000, 1000, seed++);
+  /* Owners as runs (duplicate-1-hop proxies' layout). */
+  for (int t = 0; t < 3; t++) {
+    same_package_owners(types[t], 1, 1, 4, 1, false, true, false, 150000, 150000, seed++, true);
+    same_package_owners(types[t], 1, 0, 2, 0, false, true, false, 150000, 150000, seed++, true);
+    same_package_owners(types[t], 2, 1, 8, 7, false, false, false, 150000, 150000, seed++, true);
+  }
 }
 END_TEST
 

@@ -230,6 +230,25 @@ int32_t *xh_owner_random(gr_vid n, int parts, uint64_t seed) {
   return o;
 }
 
+int32_t *xh_owner_runs(gr_vid n, int parts, int me, uint64_t seed) {
+  int32_t *o = malloc((size_t)(n ? n : 1) * sizeof *o);
+  if (!o) return NULL;
+  const int last = me == parts - 1 ? parts - 2 : parts - 1; /* the last part of copies: the rest */
+  gr_vid v = 0;
+  for (; v < n / 3; v++) o[v] = me;
+  for (int j = 0; j < parts; j++) {
+    if (j == me) continue;
+    /* Part j's copies: a random share of what is left, none for one part
+     * in five; the last part's, the rest. */
+    const gr_vid left = n - v;
+    gr_vid take = left;
+    if (j != last)
+      take = gr_rand64(seed, 7, (uint64_t)j) % 5 == 0 ? 0 : (gr_vid)(gr_rand64(seed, 8, (uint64_t)j) % (left / 2 + 1));
+    for (gr_vid k = 0; k < take; k++) o[v++] = j;
+  }
+  return o;
+}
+
 int xh_combine_kinds(xh_combine_kind *out) {
   const gr_value_type types[] = {GR_VALUE_SVID, GR_VALUE_FLOAT, GR_VALUE_DOUBLE};
   const gr_combine_op ops[] = {GR_COMBINE_MIN, GR_COMBINE_MAX, GR_COMBINE_SUM, GR_COMBINE_OR, GR_COMBINE_REPLACE};
@@ -406,6 +425,20 @@ gr_status xh_run_package(const gr_xk_ops *ops, gr_device *dev, const xh_package_
   a.out = b_out.ptr;
   a.n_out = in->n_out;
   a.owner = b_owner.ptr;
+  if (in->ranges) {
+    uint8_t *o8 = malloc((size_t)n + 1);
+    if (!o8) {
+      st = gr_errorf(GR_ERR_HOST_OOM, "test owners");
+      goto done;
+    }
+    for (gr_vid v = 0; v < n; v++) o8[v] = (uint8_t)in->owner[v];
+    gr_xk_owner_ranges(o8, n, &a.ranges);
+    free(o8);
+    if (!a.ranges.n) {
+      st = gr_errorf(GR_ERR_INTERNAL, "test: the owner table is more than %d runs", (int)GR_XK_RANGES_MAX);
+      goto done;
+    }
+  }
   a.me = in->me;
   a.parts = in->parts;
   a.broadcast = in->broadcast;

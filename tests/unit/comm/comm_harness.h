@@ -74,6 +74,10 @@ void xh_state_random(xh_state *s, gr_combine_op op, uint64_t seed);
 xh_item *xh_items_random(const xh_state *shape, gr_combine_op op, gr_vid id_range, uint64_t count, uint64_t seed);
 /* Owner parts in [0, parts), seeded. */
 int32_t *xh_owner_random(gr_vid n, int parts, uint64_t seed);
+/* Owners as duplicate-1-hop proxies lay them out: `me`'s vertices first
+ * (about a third), then every other part's in ascending order, each a run
+ * of random length (parts of no vertex too). */
+int32_t *xh_owner_runs(gr_vid n, int parts, int me, uint64_t seed);
 /* `count` distinct vertices below n in random order, seeded. */
 gr_vid *xh_vertices_random(gr_vid n, gr_eid count, uint64_t seed);
 
@@ -91,6 +95,7 @@ typedef struct xh_package_in {
   uint64_t list_capacity[GR_COMM_MAX_DEVICES]; /* per message: records; 0: no list */
   gr_vid universe[GR_COMM_MAX_DEVICES];        /* per message: bitmap id space; 0: no bitmap */
   bool claims;                                 /* the output's ids set in a claims bitmap (gr_xk_package_args) */
+  bool ranges; /* the owners given as runs (gr_xk_ranges) instead of the table: the owner table must be few runs */
 } xh_package_in;
 typedef struct xh_package_out {
   gr_vid *next; /* sorted */

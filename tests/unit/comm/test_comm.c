@@ -170,12 +170,14 @@ static void check_next(const xh_package_in *in, const xh_package_out *r) {
   free(cull);
 }
 
-static void check_package_selective(gr_value_type t, int nv, int nx, bool with_convert, uint64_t seed) {
+static void check_package_selective(gr_value_type t, int nv, int nx, bool with_convert, bool runs, uint64_t seed) {
   const int parts = 5, me = 1;
   xh_state s;
   ck_assert(xh_state_alloc(&s, NL, t, nv, nx));
   xh_state_random(&s, GR_COMBINE_MIN, seed);
-  int32_t *owner = xh_owner_random(NL, parts, seed);
+  /* Runs: the layout of duplicate-1-hop proxies, whose owners the package
+   * reads as runs (gr_xk_ranges). */
+  int32_t *owner = runs ? xh_owner_runs(NL, parts, me, seed) : xh_owner_random(NL, parts, seed);
   gr_vid *out = xh_vertices_random(NL, 2000, seed + 1);
   gr_vid *convert = with_convert ? xh_vertices_random(4 * NL, NL, seed + 2) : NULL; /* distinct ids */
   gr_eid *deg = degree_offsets();
@@ -189,6 +191,7 @@ static void check_package_selective(gr_value_type t, int nv, int nx, bool with_c
   in.out = out;
   in.n_out = 2000;
   in.deg = deg;
+  in.ranges = runs;
   for (int j = 0; j < parts; j++)
     if (j != me) in.list_capacity[j] = 2000;
   xh_package_out r;
@@ -220,11 +223,44 @@ static void check_package_selective(gr_value_type t, int nv, int nx, bool with_c
 }
 
 START_TEST(package_routes_owned_outputs_to_next_and_each_remote_one_to_its_owner) {
-  check_package_selective(GR_VALUE_SVID, 1, 1, false, 11);
-  check_package_selective(GR_VALUE_SVID, 1, 1, true, 12);
-  check_package_selective(GR_VALUE_DOUBLE, 2, 2, true, 13);
-  check_package_selective(GR_VALUE_FLOAT, 3, 0, false, 14);
-  check_package_selective(GR_VALUE_FLOAT, 1, 4, true, 15);
+  check_package_selective(GR_VALUE_SVID, 1, 1, false, false, 11);
+  check_package_selective(GR_VALUE_SVID, 1, 1, true, false, 12);
+  check_package_selective(GR_VALUE_DOUBLE, 2, 2, true, false, 13);
+  check_package_selective(GR_VALUE_FLOAT, 3, 0, false, false, 14);
+  check_package_selective(GR_VALUE_FLOAT, 1, 4, true, false, 15);
+  /* Owners as runs, read without the table. */
+  check_package_selective(GR_VALUE_SVID, 1, 1, true, true, 16);
+  check_package_selective(GR_VALUE_FLOAT, 1, 0, true, true, 17);
+  check_package_selective(GR_VALUE_DOUBLE, 2, 1, false, true, 18);
+}
+END_TEST
+
+/* An owner table as runs: its ends and parts, a table of a single run,
+ * one of GR_XK_RANGES_MAX runs and one of more (no runs); the owner of
+ * every id read back from them. */
+START_TEST(owner_tables_of_few_runs_become_ranges) {
+  enum { N = 1000 };
+  uint8_t o[N];
+  gr_xk_ranges r;
+  memset(o, 3, sizeof o);
+  gr_xk_owner_ranges(o, N, &r);
+  ck_assert_int_eq(r.n, 1);
+  ck_assert_uint_eq(r.end[0], N);
+  ck_assert_int_eq(r.part[0], 3);
+  for (int runs = GR_XK_RANGES_MAX; runs <= GR_XK_RANGES_MAX + 1; runs++) {
+    /* Runs of 1000 / runs ids, parts alternating 0, 1, 2 (a part may
+     * come back: runs, not parts). */
+    for (int v = 0; v < N; v++) o[v] = (uint8_t)((v * runs / N) % 3);
+    gr_xk_owner_ranges(o, N, &r);
+    if (runs > GR_XK_RANGES_MAX) {
+      ck_assert_int_eq(r.n, 0);
+      continue;
+    }
+    ck_assert_int_eq(r.n, runs);
+    for (int v = 0; v < N; v++) ck_assert_int_eq(gr_xk_range_owner(&r, (gr_vid)v), o[v]);
+  }
+  gr_xk_owner_ranges(o, 0, &r);
+  ck_assert_int_eq(r.n, 0);
 }
 END_TEST
 
@@ -1405,6 +1441,7 @@ int main(void) {
   tcase_add_test(package, compact_refuses_a_claim_whose_vertex_holds_a_value);
   tcase_add_test(package, mark_and_select_take_exactly_the_marked_entries_of_a_list);
   tcase_add_test(package, or_union_ors_every_source_into_the_union_and_also);
+  tcase_add_test(package, owner_tables_of_few_runs_become_ranges);
   suite_add_tcase(s, package);
 
   TCase *combine = tcase_create("combine");
