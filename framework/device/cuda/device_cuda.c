@@ -375,6 +375,14 @@ gr_status gr__cuda_event_record(gr_device *d, void *ev) {
 
 double gr__cuda_event_ms(void *a, void *b) {
   float ms = 0.0f;
+  /* Marks not reached yet (a step that waited for nothing after them)
+   * count nothing. Asked first, so that no call fails: compute-sanitizer
+   * reports cudaEventElapsedTime's "not ready" as an error (SSSP on two
+   * logical devices, a device that received nothing). */
+  if (cudaEventQuery((cudaEvent_t)b) != cudaSuccess || cudaEventQuery((cudaEvent_t)a) != cudaSuccess) {
+    cudaGetLastError();
+    return 0.0;
+  }
   if (cudaEventElapsedTime(&ms, (cudaEvent_t)a, (cudaEvent_t)b) != cudaSuccess) {
     cudaGetLastError();
     return 0.0;
