@@ -1056,8 +1056,14 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
     for (int j = 0; j < n; j++) {
       const gr__pkg *m = &c->pkg[j][me];
       if (j == me || !m->items || taken[j]) continue;
-      /* Into the union, with no combine (gr__or_round, above). */
-      if (m->format == GR_XK_OR || m->format == GR_XK_OR_IDS) continue;
+      /* Into the union, with no combine (gr__or_round, above): a step
+       * that ors nothing here has no union to put them in. */
+      if (m->format == GR_XK_OR || m->format == GR_XK_OR_IDS) {
+        if (!s->or_bits)
+          return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent bits to or into a union; device %d ors none", j,
+                           me);
+        continue;
+      }
       if (s->guard && m->format != GR_XK_LIST)
         return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent a bitmap to a guarded combine", j);
       if (x->counters_on_host) {
