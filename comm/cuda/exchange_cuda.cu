@@ -529,12 +529,17 @@ gr_status scatter_cuda(gr_device *dev, void *dst, const void *src, const gr_vid 
 }
 
 // An or-round's union: the base and every source read once, the union
-// (and the bitmap that also takes it) written once.
+// (and the bitmap that also takes it) written once. The sources' loop has
+// a fixed trip count, unrolled, so that each pointer is read at a constant
+// offset of the argument (indexed at a varying one, the argument was
+// copied to every thread's local memory first: a 104-byte stack frame).
 __global__ void __launch_bounds__(kBlock) or_union_kernel(gr_xk_or_args a) {
   for (unsigned long long k = blockIdx.x * (unsigned long long)kBlock + threadIdx.x; k < a.words;
        k += (unsigned long long)gridDim.x * kBlock) {
     uint32_t v = a.base[k];
-    for (int j = 0; j < a.n_src; j++) v |= a.src[j][k];
+#pragma unroll
+    for (int j = 0; j < GR_XK_OR_MAX; j++)
+      if (j < a.n_src) v |= a.src[j][k];
     a.dst[k] = v;
     if (a.also) a.also[k] |= v;
   }
