@@ -593,17 +593,34 @@ static gr_status gr__route(void *local, gr_part *p, gr_eid bound, const void *va
   return GR_SUCCESS;
 }
 
+/* The output's size and the edges its advance visited, where the advance
+ * left them on the device (gr_exchange_step.out_counts): checked against
+ * the bound the output's size stood for, and taken. */
+static gr_status gr__take_out_counts(gr__xlocal *x, gr_exchange_step *s, uint64_t size, uint64_t edges) {
+  if (size > s->out->size)
+    return gr_errorf(GR_ERR_INTERNAL, "exchange package: device %d's advance output %llu vertices for a bound of %llu",
+                     x->me, (unsigned long long)size, (unsigned long long)s->out->size);
+  s->out->size = (gr_eid)size;
+  s->out_visited = (gr_eid)edges;
+  s->out_counts = NULL;
+  return GR_SUCCESS;
+}
+
 /* Step 1: one pass puts owned outputs into the next frontier and the rest
  * into messages; the counters come back in one read. A list that
  * overflowed grows and the pass repeats (rare: a list grows by the memory
- * policy, and a uniform message's list never needs more than its bitmap). */
+ * policy, and a uniform message's list never needs more than its bitmap).
+ * An output whose size its advance left on the device (out_counts) is
+ * read to that size by the pass, which brings the size back with the
+ * counters: the advance and the package run with no host round trip
+ * between them. */
 static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   gr_comm *c = x->c;
   gr_device *dev = p->dev;
   const bool mode_bcast = c->mode == GR_COMM_BROADCAST;
   const bool bcast = mode_bcast || s->tell_all;
   const int n = x->n, me = x->me, n_msg = gr__messages(x, bcast);
-  const gr_eid n_out = s->out->size;
+  gr_eid n_out = s->out->size;
   const uint64_t rb = (uint64_t)x->layout.record_bytes;
   /* Withdraw the last iteration's packages before a send buffer can move
    * (a reserve below frees the old one): should this package fail after
@@ -625,7 +642,28 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   if (s->or_bits && (!s->out_owned || bcast || s->routed || !s->or_union))
     return gr_errorf(GR_ERR_INTERNAL, "exchange package: device %d ors bitmaps %s", me,
                      !s->or_union ? "with nowhere to put the union" : "with outputs not all its own, or under broadcast");
+  if (s->out_counts && (s->routed || s->out_owned || s->or_bits))
+    return gr_errorf(GR_ERR_INTERNAL, "exchange package: device %d's output size is on the device, with an output %s", me,
+                     s->routed ? "routed" : s->out_owned ? "kept as its next frontier" : "or'ed");
   if (s->routed) return gr__package_routed(x, p, s);
+  if (s->out_counts) {
+    /* A message that may take a bitmap chooses its forms from the
+     * output's size (a list always; a bitmap beside it where the list
+     * could be larger): where the bound leaves that open, the size is
+     * read first, as before. */
+    bool bits_too = false;
+    for (int j = 0; j < n_msg; j++)
+      if (gr__message_used(x, bcast, j) && x->uniform &&
+          (c->format == GR_COMM_FORMAT_BITMAP ||
+           gr_xk_list_bytes(&x->layout, n_out) > gr_xk_bitmap_bytes(gr__universe(x, p, j))))
+        bits_too = true;
+    if (bits_too) {
+      gr_eid h[2] = {0, 0};
+      GR_CHECK(gr_device_copy(dev, h, s->out_counts, sizeof h, GR_COPY_D2H));
+      GR_CHECK(gr__take_out_counts(x, s, h[0], h[1]));
+      n_out = s->out->size;
+    }
+  }
   if (s->claim_bits && s->tell_all) {
     /* A step told to all as lists (or a bitmap) starts the union of its
      * claims with this device's output, every vertex of it (global ids:
@@ -726,6 +764,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   a.cull = x->cull;
   a.deg = p->out.offsets;
   a.counters = x->counters.ptr;
+  a.counts = s->out_counts;
   /* The step's claims (set up above): the output's ids, set by the pass
    * that reads them. */
   a.claims = s->claim_bits && s->tell_all ? s->claim_bits : NULL;
@@ -773,7 +812,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
     for (int j = 0; j < n_msg; j++)
       if (a.bits[j]) GR_CHECK(gr_device_memset(dev, a.bits[j], 0, (size_t)gr_xk_bitmap_bytes(x->universe[j])));
     GR_CHECK(x->k->package(dev, &a));
-    GR_CHECK(gr__read_counters(x, dev, GR_XK_PEER + 2 * n));
+    GR_CHECK(gr__read_counters(x, dev, a.counts ? gr_xk_counters(n) : GR_XK_PEER + 2 * n));
     bool again = false;
     for (int j = 0; j < n_msg; j++) {
       const uint64_t cnt = x->hc[GR_XK_PEER + j];
@@ -793,6 +832,10 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
       again = true;
     }
     if (!again) break;
+  }
+  if (a.counts) {
+    const int k = gr_xk_out_counter(n);
+    GR_CHECK(gr__take_out_counts(x, s, x->hc[k], x->hc[k + 1]));
   }
   if (x->hc[GR_XK_NEXT] > gr_frontier_capacity(s->next))
     return gr_errorf(GR_ERR_INTERNAL, "exchange package: %llu owned vertices for a frontier of %llu",
@@ -1128,7 +1171,12 @@ static gr_status gr__exchange(void *local, gr_part *p, gr_exchange_step *s) {
   else if (s->routed) s->told_all = x->route_one;
   else s->told_all = s->tell_all || s->out->size == 0;
   x->claims_live = false;
+  const bool size_later = s->out_counts != NULL;
   if (st >= 0 && !s->skip) st = gr__package(x, p, s);
+  /* An output whose size the package read on the device: what it sent
+   * decides now. */
+  if (st >= 0 && !s->skip && size_later && x->c->mode != GR_COMM_BROADCAST)
+    s->told_all = s->tell_all || s->out->size == 0;
   if (st < 0) gr_sync_fail(s->sync, st);
   s->stats->package_ms += (gr_time_now() - t0) * 1e3;
   /* The one barrier inside the exchange: every package is published (or

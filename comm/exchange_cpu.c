@@ -48,8 +48,15 @@ static gr_status gr__xk_package_cpu(gr_device *dev, const gr_xk_package_args *a)
   const size_t vb = (size_t)l->value_bytes;
   unsigned long long *ctr = a->counters;
   int overflow = 0;
+  gr_eid n_out = a->n_out;
+  if (a->counts) {
+    /* The advance's results where it left them (gr_xk_package_args.counts). */
+    if ((gr_eid)a->counts[0] < n_out) n_out = (gr_eid)a->counts[0];
+    ctr[gr_xk_out_counter(a->parts)] = a->counts[0];
+    ctr[gr_xk_out_counter(a->parts) + 1] = a->counts[1];
+  }
 #pragma omp parallel for num_threads(nt) schedule(static, 4096)
-  for (gr_eid i = 0; i < a->n_out; i++) {
+  for (gr_eid i = 0; i < n_out; i++) {
     const gr_vid v = a->out[i];
     const int o = a->ranges.n ? gr_xk_range_owner(&a->ranges, v) : a->owner[v];
     if (a->claims) gr_atomic_or_u32(&a->claims[v >> 5], 1u << (v & 31u));

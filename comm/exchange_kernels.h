@@ -80,10 +80,15 @@ enum {
   GR_XK_NEXT_MAXDEG = 2, /* and the largest */
   GR_XK_PEER = 3         /* then, per message j: GR_XK_PEER + j list records reserved;
                           * GR_XK_PEER + P + j ids newly set in the bitmap;
-                          * GR_XK_PEER + 2P + j ids a combine found in message j's bitmap */
+                          * GR_XK_PEER + 2P + j ids a combine found in message j's bitmap;
+                          * then gr_xk_out_counter(P) and the one after it: a package's
+                          * copy of the output's size and of the edges its advance
+                          * visited, where it read them on the device
+                          * (gr_xk_package_args.counts) */
 };
 /* Counters of an exchange among `parts` devices. */
-GR_HD int gr_xk_counters(int parts) { return GR_XK_PEER + 3 * parts; }
+GR_HD int gr_xk_counters(int parts) { return GR_XK_PEER + 3 * parts + 2; }
+GR_HD int gr_xk_out_counter(int parts) { return GR_XK_PEER + 3 * parts; }
 
 /* GR_XK_OR: a bitmap the receiver ors into gr_exchange_step.or_union
  * (gr_iter.or_bits), with no combine. GR_XK_OR_IDS: the same bits as the
@@ -142,6 +147,13 @@ GR_HD int gr_xk_range_owner(const gr_xk_ranges *r, gr_vid v) {
 typedef struct gr_xk_package_args {
   const gr_vid *out;
   gr_eid n_out;
+  /* Or NULL: the output's size is counts[0] (device memory, written by the
+   * advance before this pass on the same stream: gr_advance_push_args
+   * .counts), of which n_out is a bound; the pass takes the smaller, and
+   * copies counts[0] and counts[1] (the advance's edges) to
+   * counters[gr_xk_out_counter(parts)] and the one after, for the host's
+   * one read of them all. */
+  const gr_eid *counts;
   const uint8_t *owner; /* part of each local vertex */
   gr_xk_ranges ranges;  /* the same as runs, where ranges.n > 0: read instead of owner */
   int me, parts;

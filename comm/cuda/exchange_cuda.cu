@@ -150,9 +150,20 @@ __global__ void __launch_bounds__(kBlock) package_kernel(gr_xk_package_args a) {
   __syncthreads();
   unsigned long long dsum = 0, dmax = 0;
   const gr_eid tile = (gr_eid)kBlock * kItems;
+  // The output's size where the advance left it (gr_xk_package_args.counts):
+  // the smaller of it and the bound, the same for every thread.
+  gr_eid n_out = a.n_out;
+  if (a.counts) {
+    const gr_eid c = a.counts[0];
+    if (c < n_out) n_out = c;
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+      a.counters[gr_xk_out_counter(a.parts)] = c;
+      a.counters[gr_xk_out_counter(a.parts) + 1] = a.counts[1];
+    }
+  }
   // The bound is the same for the whole block, so every barrier below is
   // reached by every thread.
-  for (gr_eid base = (gr_eid)blockIdx.x * tile; base < a.n_out; base += (gr_eid)gridDim.x * tile) {
+  for (gr_eid base = (gr_eid)blockIdx.x * tile; base < n_out; base += (gr_eid)gridDim.x * tile) {
     gr_vid v[kItems];
     int dst[kItems];
     bool mine[kItems], lst[kItems];
@@ -163,7 +174,7 @@ __global__ void __launch_bounds__(kBlock) package_kernel(gr_xk_package_args a) {
       v[k] = 0;
       dst[k] = -1;
       mine[k] = false;
-      if (i < a.n_out) {
+      if (i < n_out) {
         v[k] = a.out[i];
         if (a.claims) atomicOr(&a.claims[v[k] >> 5], 1u << (v[k] & 31u));
         const int o = a.ranges.n ? gr_xk_range_owner(&a.ranges, v[k]) : a.owner[v[k]];

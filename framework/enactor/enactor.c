@@ -237,6 +237,19 @@ static gr_status gr__part_post(gr_part *p, const uint64_t *local, int n, unsigne
   return gr_sync_wait(p->sync) ? GR_ERR_ABORTED : GR_SUCCESS;
 }
 
+gr_status gr_iter_take_out_counts(gr_iter *it, gr_device *dev) {
+  if (!it->out_counts) return GR_SUCCESS;
+  gr_eid h[2] = {0, 0};
+  GR_CHECK(gr_device_copy(dev, h, it->out_counts, sizeof h, GR_COPY_D2H));
+  if (h[0] > it->out->size)
+    return gr_errorf(GR_ERR_INTERNAL, "iteration %d: the advance output %llu vertices for a bound of %llu",
+                     it->iteration, (unsigned long long)h[0], (unsigned long long)it->out->size);
+  it->out->size = h[0];
+  it->edges += h[1];
+  it->out_counts = NULL;
+  return GR_SUCCESS;
+}
+
 gr_status gr_part_sum(gr_part *p, gr_eid local, gr_eid *total) {
   if (!p->sync) {
     *total = local;
@@ -834,6 +847,7 @@ static void gr__slot_loop(gr__slot *s) {
       x.out_edges = it.out_edges;
       x.out_max_degree = it.out_max_degree;
       x.routed = it.routed;
+      x.out_counts = it.out_counts;
       x.claim_bits = it.claim_bits;
       x.tell_all = it.tell_all;
       x.or_bits = it.or_bits;
@@ -850,6 +864,10 @@ static void gr__slot_loop(gr__slot *s) {
       if (st == GR_ERR_ABORTED) return;
       if (st < 0) gr__fail(e, s->index, st);
       s->out_size = next->size;
+      /* The advance's edges, read with the package's counters
+       * (gr_iter.out_counts). */
+      s->edges += x.out_visited;
+      s->iter_edges[cell] += x.out_visited;
       s->next_edges[cell] = x.next_edges;
       s->next_max_degree = x.next_max_degree;
       s->told_all[cell] = x.told_all;

@@ -270,9 +270,20 @@ gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c_in, gr_
    * edges, measured) and on one device (an exchange takes each output
    * vertex once). */
   a.idempotent = p->opts->tune.idempotent && alone && a.in_known && a.in_edges <= a.out_capacity;
+  /* Between devices a list output goes to the exchange's package, the next
+   * pass on the stream: the advance leaves its size there, which the
+   * package reads on the device and brings back with its own counters
+   * (one host round trip a level less; gr_iter.out_counts). */
+  a.counts_later = !alone && !rc.route;
   GR_CHECK((a.idempotent ? ops->push_idem : ops->push)(p->dev, p->ws, &a, c));
   it->out->size = a.n_out;
   it->edges += a.edges;
+  if (a.counts) {
+    /* A bound until the package reads the size: each vertex is claimed
+     * once, by one of the input's edges. */
+    if (a.in_known && a.in_edges < it->out->size) it->out->size = a.in_edges;
+    it->out_counts = a.counts;
+  }
   if (alone) gr_bfs_know(l, it->iteration + 1, a.out_edges, a.out_max_degree);
   if (rc.route) {
     if (a.n_out)

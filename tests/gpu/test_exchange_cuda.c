@@ -234,6 +234,11 @@ END_TEST
 START_TEST(cuda_or_union_ors_every_source_into_the_union_and_also) { xh_check_or_union(&gr__xk_ops_cuda, gpu); }
 END_TEST
 
+START_TEST(cuda_package_reads_the_output_size_an_advance_left_on_the_device) {
+  xh_check_package_size_on_device(&gr__xk_ops_cuda, gpu);
+}
+END_TEST
+
 /* The peer-to-peer transport's copies from several peers in one kernel:
  * ranges of every size class (empty, under a 16-byte word, words and a
  * tail, large), ends aligned and not, land byte for byte where they are
@@ -599,6 +604,8 @@ int main(void) {
        cuda_mark_and_select_take_exactly_the_marked_entries_of_a_list, true},
       {"cuda_or_union_ors_every_source_into_the_union_and_also", cuda_or_union_ors_every_source_into_the_union_and_also,
        true},
+      {"cuda_package_reads_the_output_size_an_advance_left_on_the_device",
+       cuda_package_reads_the_output_size_an_advance_left_on_the_device, true},
       {"bfs_on_devices_sharing_gpu_0_equals_one_cpu_device", bfs_on_devices_sharing_gpu_0_equals_one_cpu_device, false},
       {"dobfs_with_a_slow_device_on_gpu_0_equals_one_cpu_device", dobfs_with_a_slow_device_on_gpu_0_equals_one_cpu_device,
        false},

@@ -97,6 +97,11 @@ typedef struct gr_exchange_step {
    * lent (the next frontier is this device's; the others are the
    * messages). */
   bool routed;
+  /* gr_iter.out_counts: out->size is a bound, the output's size is
+   * out_counts[0] (device memory) and the edges its advance visited
+   * out_counts[1]. The exchange sets out->size and out_visited from them. */
+  const gr_eid *out_counts;
+  gr_eid out_visited; /* result, with out_counts */
   /* gr_iter.claim_bits: written when this device's outputs go to every
    * peer under duplicate-all proxies (routed into one bitmap of global
    * ids, or tell_all). */

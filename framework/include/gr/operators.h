@@ -51,6 +51,18 @@ typedef struct gr_advance_push_args {
    * duplicates on the way out, best effort. The caller guarantees room:
    * out_capacity >= the input's edges. */
   bool idempotent;
+  /* Optional, between devices: the results stay in device memory for the
+   * next pass on the device's stream to read there (the exchange's
+   * package), with no host round trip between the two. Where the advance
+   * honours it (it ran, on an input that was not empty), `counts` points
+   * at four words in the workspace's counters (ids written, edges
+   * visited, the output's out-degrees summed and their largest: the
+   * results below, in that order), valid until the workspace's next
+   * operator; n_out is then out_capacity (a bound, the output's room) and
+   * edges, out_edges and out_max_degree are 0. Otherwise counts is NULL
+   * and the results are as always. */
+  bool counts_later;
+  const gr_eid *counts;
 } gr_advance_push_args;
 
 /* Several push levels in one device-side loop, for small frontiers (CUDA:

@@ -72,6 +72,30 @@ static inline gr_status gr__cpu_emit_result(uint64_t count, int overflow, gr_eid
   return GR_SUCCESS;
 }
 
+/* A push's results; with counts_later (gr_advance_push_args) on an input
+ * that was not empty, left in the workspace's counters (host memory on a
+ * CPU device) as the GPU advance leaves them, so that the package that
+ * reads them there runs the same way on both backends. */
+static inline gr_status gr__cpu_push_results(gr_workspace *ws, gr_advance_push_args *a, uint64_t count, int overflow,
+                                             uint64_t edges, uint64_t osum, uint64_t omax, const char *op) {
+  a->counts = NULL;
+  a->edges = (gr_eid)edges;
+  a->out_edges = (gr_eid)osum;
+  a->out_max_degree = (gr_eid)omax;
+  GR_CHECK(gr__cpu_emit_result(count, overflow, a->out_capacity, &a->n_out, op));
+  if (a->counts_later && a->n_in > 0) {
+    gr_eid *c = (gr_eid *)ws->counters.ptr;
+    c[0] = a->n_out;
+    c[1] = a->edges;
+    c[2] = a->out_edges;
+    c[3] = a->out_max_degree;
+    a->counts = c;
+    a->n_out = a->out_capacity;
+    a->edges = a->out_edges = a->out_max_degree = 0;
+  }
+  return GR_SUCCESS;
+}
+
 #define GR_CPU_ADVANCE_PUSH(NAME, CTX_T, VISIT)                                         \
   gr_status NAME(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, const CTX_T *ctx) {          \
     GR_CHECK(gr__device_launch(dev, #NAME, NULL));                                          \
@@ -97,10 +121,7 @@ static inline gr_status gr__cpu_emit_result(uint64_t count, int overflow, gr_eid
       osum += em.dsum;                                                                  \
       omax = em.dmax > omax ? em.dmax : omax;                                           \
     }                                                                                   \
-    a->edges = edges;                                                                   \
-    a->out_edges = (gr_eid)osum;                                                        \
-    a->out_max_degree = (gr_eid)omax;                                                   \
-    return gr__cpu_emit_result(count, overflow, a->out_capacity, &a->n_out, #NAME);      \
+    return gr__cpu_push_results(ws, a, count, overflow, edges, osum, omax, #NAME);       \
   }
 
 /* Edge k's id in row `row` of g, whose edges are walked in order from the

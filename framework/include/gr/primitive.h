@@ -321,6 +321,16 @@ typedef struct gr_iter {
   /* To set, with the output left empty, when the iterate put its outputs
    * into the bitmaps gr_part_route lent. */
   bool routed;
+  /* To set, optional, between devices with a list output (not routed, not
+   * out_owned): the advance left its results in device memory
+   * (gr_advance_push_args.counts: the output's size, then the edges it
+   * visited), and out->size is a bound on the output. The exchange's
+   * package reads the size there, on the stream (no host round trip
+   * between the advance and the package), and brings both back with its
+   * own counters: out->size is then the output's, and the edges are added
+   * to the iteration's. The edges the iterate adds to `edges` exclude
+   * them. */
+  const gr_eid *out_counts;
   /* To set, optional, under duplicate-all proxies when this iteration's
    * outputs go to every peer (routed into one bitmap of global ids, or
    * tell_all): a bitmap over local ids (device memory, a bit per local
@@ -381,6 +391,12 @@ typedef struct gr_iter {
   gr_eid last_tally[GR_ITER_TALLIES];
   gr_eid last_pending;
 } gr_iter;
+
+/* For an iterate that wraps another and needs its output's size on the
+ * host: where the advance left it on the device (gr_iter.out_counts), reads
+ * it (a host round trip), sets out->size, adds the advance's edges to
+ * `edges` and clears out_counts. Nothing to do otherwise. */
+gr_status gr_iter_take_out_counts(gr_iter *it, gr_device *dev);
 
 enum { GR_MAX_PAYLOADS = 4 };
 

@@ -784,6 +784,15 @@ inline bool twc_fits(unsigned long long edges, unsigned long long max_degree) {
 // The push advances' counters: ids written, edges visited, the output's
 // degree sum and maximum.
 inline gr_status push_results(gr_workspace *ws, gr_advance_push_args *a, const char *op) {
+  if (a->counts_later) {
+    // Left where the kernels wrote them (gr_advance_push_args.counts): the
+    // caller's next pass reads them on the stream, and the overflow check
+    // is its (the kernels wrote at most out_capacity ids).
+    a->counts = (const gr_eid *)ws->counters.ptr;
+    a->n_out = a->out_capacity;
+    a->edges = a->out_edges = a->out_max_degree = 0;
+    return GR_SUCCESS;
+  }
   GR_CHECK(gr_workspace_read_counters(ws, 4));
   GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity, op));
   a->n_out = ws->host_counters[0];
@@ -996,6 +1005,7 @@ template <class Visit>
 gr_status advance_push(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, Visit visit) {
   a->n_out = 0;
   a->edges = 0;
+  a->counts = nullptr;
   if (a->n_in == 0) return GR_SUCCESS;
   if (a->g->packed) return advance_push_with(dev, ws, a, PackedLists{*a->g->packed}, visit);
   return advance_push_with(dev, ws, a, PlainLists{a->g->indices}, visit);

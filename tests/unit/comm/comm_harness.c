@@ -400,7 +400,7 @@ gr_status xh_run_package(const gr_xk_ops *ops, gr_device *dev, const xh_package_
   dev_state ds;
   gr_buffer b_out = GR_BUFFER_INIT, b_owner = GR_BUFFER_INIT, b_conv = GR_BUFFER_INIT, b_next = GR_BUFFER_INIT,
             b_cull = GR_BUFFER_INIT, b_ctr = GR_BUFFER_INIT, b_deg = GR_BUFFER_INIT, b_claims = GR_BUFFER_INIT,
-            b_list[GR_COMM_MAX_DEVICES], b_bits[GR_COMM_MAX_DEVICES];
+            b_counts = GR_BUFFER_INIT, b_list[GR_COMM_MAX_DEVICES], b_bits[GR_COMM_MAX_DEVICES];
   uint32_t *claims = NULL;
   for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
     gr_buffer z = GR_BUFFER_INIT;
@@ -410,7 +410,32 @@ gr_status xh_run_package(const gr_xk_ops *ops, gr_device *dev, const xh_package_
   const size_t nctr = (size_t)gr_xk_counters(in->parts);
   gr_status st = state_upload(&ds, dev, s);
   if (st < 0) goto done;
-  GR_CHECK_GOTO(upload(&b_out, dev, in->out, (size_t)in->n_out * sizeof(gr_vid), "test out"), st, done);
+  if (in->bound > in->n_out) {
+    /* The output, then ids of vertices it does not hold up to the bound. */
+    gr_vid *room = malloc((size_t)in->bound * sizeof *room);
+    char *held = calloc(n ? n : 1, 1);
+    if (!room || !held) {
+      free(room);
+      free(held);
+      st = gr_errorf(GR_ERR_HOST_OOM, "test out");
+      goto done;
+    }
+    for (gr_eid i = 0; i < in->n_out; i++) held[in->out[i]] = 1, room[i] = in->out[i];
+    gr_vid v = 0;
+    for (gr_eid i = in->n_out; i < in->bound; i++) {
+      while (n > (gr_vid)in->n_out && held[v]) v = (v + 1) % n;
+      room[i] = v;
+      v = (v + 1) % n;
+    }
+    st = upload(&b_out, dev, room, (size_t)in->bound * sizeof(gr_vid), "test out");
+    free(room);
+    free(held);
+    if (st < 0) goto done;
+    const gr_eid counts[4] = {in->n_out, XH_OUT_EDGES, 0, 0};
+    GR_CHECK_GOTO(upload(&b_counts, dev, counts, sizeof counts, "test output counts"), st, done);
+  } else {
+    GR_CHECK_GOTO(upload(&b_out, dev, in->out, (size_t)in->n_out * sizeof(gr_vid), "test out"), st, done);
+  }
   GR_CHECK_GOTO(owner_upload(&b_owner, dev, in->owner, n), st, done);
   if (in->convert)
     GR_CHECK_GOTO(upload(&b_conv, dev, in->convert, (size_t)n * sizeof(gr_vid), "test convert"), st, done);
@@ -423,7 +448,8 @@ gr_status xh_run_package(const gr_xk_ops *ops, gr_device *dev, const xh_package_
   gr_xk_package_args a;
   memset(&a, 0, sizeof a);
   a.out = b_out.ptr;
-  a.n_out = in->n_out;
+  a.n_out = in->bound > in->n_out ? in->bound : in->n_out;
+  a.counts = in->bound > in->n_out ? b_counts.ptr : NULL;
   a.owner = b_owner.ptr;
   if (in->ranges) {
     uint8_t *o8 = malloc((size_t)n + 1);
@@ -522,6 +548,7 @@ done:
   free(h);
   free(claims);
   gr_buffer_release(&b_claims);
+  gr_buffer_release(&b_counts);
   state_release(&ds);
   gr_buffer_release(&b_out);
   gr_buffer_release(&b_owner);
@@ -1519,4 +1546,98 @@ void xh_check_combine_more(const gr_xk_ops *ops, gr_device *dev) {
   free(settled0);
   free(depth0);
   free(owner);
+}
+
+/* One package told its size (a) and told it on the device (b): equal. */
+static void same_package_size_later(const gr_xk_ops *ops, gr_device *dev, xh_package_in *in, gr_eid extra,
+                                    const char *what) {
+  xh_package_out a, b;
+  in->bound = 0;
+  XH_CHECK(xh_run_package(ops, dev, in, &a) == GR_SUCCESS, "%s: %s", what, gr_error_message());
+  in->bound = in->n_out + extra;
+  XH_CHECK(xh_run_package(ops, dev, in, &b) == GR_SUCCESS, "%s: %s", what, gr_error_message());
+  in->bound = 0;
+  const int out = gr_xk_out_counter(in->parts);
+  for (int k = 0; k < out; k++)
+    XH_CHECK(a.counters[k] == b.counters[k], "%s: counter %d is %llu, %llu with the size on the device", what, k,
+             a.counters[k], b.counters[k]);
+  XH_CHECK(a.counters[out] == 0 && a.counters[out + 1] == 0, "%s: a size told wrote the counters of one on the device",
+           what);
+  XH_CHECK(b.counters[out] == in->n_out && b.counters[out + 1] == XH_OUT_EDGES,
+           "%s: the size and edges copied as %llu and %llu, not %llu and %llu", what, b.counters[out],
+           b.counters[out + 1], (unsigned long long)in->n_out, (unsigned long long)XH_OUT_EDGES);
+  XH_CHECK(a.n_next == b.n_next && !memcmp(a.next, b.next, (size_t)a.n_next * sizeof(gr_vid)),
+           "%s: next differs (%llu, %llu vertices)", what, (unsigned long long)a.n_next, (unsigned long long)b.n_next);
+  const gr_vid n = in->state->n;
+  XH_CHECK(!memcmp(a.cull, b.cull, gr_bitmap_words(n) * sizeof(uint32_t)), "%s: culling bits differ", what);
+  XH_CHECK(a.guard_intact && b.guard_intact && a.claims_exact && b.claims_exact,
+           "%s: a list written past its room, or claims not the output's", what);
+  const int n_msg = in->broadcast ? 1 : in->parts;
+  for (int j = 0; j < n_msg; j++) {
+    XH_CHECK(a.written[j] == b.written[j], "%s: message %d: %llu records, %llu", what, j,
+             (unsigned long long)a.written[j], (unsigned long long)b.written[j]);
+    /* Overflowed lists hold some of the records, whichever came first. */
+    if (a.written[j] == a.counters[GR_XK_PEER + j]) {
+      xh_sort_items(a.items[j], a.written[j]);
+      xh_sort_items(b.items[j], b.written[j]);
+      XH_CHECK(!memcmp(a.items[j], b.items[j], (size_t)a.written[j] * sizeof(xh_item)), "%s: message %d differs", what,
+               j);
+    }
+    XH_CHECK(a.n_bit_ids[j] == b.n_bit_ids[j] &&
+                 (!a.n_bit_ids[j] || (!memcmp(a.bit_ids[j], b.bit_ids[j], (size_t)a.n_bit_ids[j] * sizeof(gr_vid)) &&
+                                      a.bit_value[j] == b.bit_value[j])),
+             "%s: bitmap %d differs", what, j);
+  }
+  xh_package_free(&a);
+  xh_package_free(&b);
+}
+
+void xh_check_package_size_on_device(const gr_xk_ops *ops, gr_device *dev) {
+  enum { N = 30000 };
+  const gr_value_type types[] = {GR_VALUE_SVID, GR_VALUE_FLOAT, GR_VALUE_DOUBLE};
+  gr_eid *deg = malloc(((size_t)N + 1) * sizeof *deg);
+  XH_CHECK(deg != NULL, "no room");
+  deg[0] = 0;
+  for (gr_vid v = 0; v < N; v++) deg[v + 1] = deg[v] + (v * 7u) % 31u;
+  for (int c = 0; c < 8; c++) {
+    const gr_value_type t = types[c % 3];
+    const bool uniform = c == 2 || c == 3, runs = c == 4 || c == 5, bcast = c == 1 || c == 3 || c == 5;
+    const int parts = 2 + c % 3, me = c % parts;
+    const gr_eid n_out = c == 6 ? 0 : c == 7 ? 5000 : 1500 + 100 * (gr_eid)c;
+    xh_state s;
+    XH_CHECK(xh_state_alloc(&s, N, t, uniform ? 1 : 1 + c % 2, uniform ? 0 : c % 2), "no room");
+    if (uniform) {
+      for (gr_vid v = 0; v < N; v++) xh_state_set(&s, 0, v, xh_value_bits(t, 5));
+    } else {
+      xh_state_random(&s, GR_COMBINE_MIN, 300 + (uint64_t)c);
+    }
+    int32_t *owner = runs ? xh_owner_runs(N, parts, me, 310 + (uint64_t)c) : xh_owner_random(N, parts, 310 + (uint64_t)c);
+    gr_vid *out = xh_vertices_random(N, n_out ? n_out : 1, 320 + (uint64_t)c);
+    xh_package_in in;
+    memset(&in, 0, sizeof in);
+    in.state = &s;
+    in.owner = owner;
+    in.parts = parts;
+    in.me = me;
+    in.broadcast = bcast;
+    in.out = out;
+    in.n_out = n_out;
+    in.deg = deg;
+    in.claims = bcast;
+    in.ranges = runs;
+    for (int j = 0; j < (bcast ? 1 : parts); j++) {
+      if (!bcast && j == me) continue;
+      /* c 7: lists that overflow (their records counted, not written). */
+      in.list_capacity[j] = c == 7 ? 700 : n_out + 1;
+      if (uniform) in.universe[j] = N;
+    }
+    char what[96];
+    snprintf(what, sizeof what, "case %d (type %d, %d parts, %s%s%s)", c, (int)t, parts, bcast ? "broadcast" : "selective",
+             uniform ? ", bitmaps" : "", runs ? ", owners as runs" : "");
+    same_package_size_later(ops, dev, &in, 3000, what);
+    free(out);
+    free(owner);
+    xh_state_free(&s);
+  }
+  free(deg);
 }

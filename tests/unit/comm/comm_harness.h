@@ -96,12 +96,19 @@ typedef struct xh_package_in {
   gr_vid universe[GR_COMM_MAX_DEVICES];        /* per message: bitmap id space; 0: no bitmap */
   bool claims;                                 /* the output's ids set in a claims bitmap (gr_xk_package_args) */
   bool ranges; /* the owners given as runs (gr_xk_ranges) instead of the table: the owner table must be few runs */
+  /* Above n_out: the output's size left on the device as an advance leaves
+   * it (gr_xk_package_args.counts, beside an edge count of XH_OUT_EDGES),
+   * the pass told this bound; the output's room up to the bound holds ids
+   * that are not the output's (a pass that read past the size would send
+   * them). */
+  gr_eid bound;
 } xh_package_in;
+enum { XH_OUT_EDGES = 987654321 };
 typedef struct xh_package_out {
   gr_vid *next; /* sorted */
   gr_eid n_next;
   uint32_t *cull;
-  unsigned long long counters[3 + 3 * GR_COMM_MAX_DEVICES];
+  unsigned long long counters[3 + 3 * GR_COMM_MAX_DEVICES + 2];
   xh_item *items[GR_COMM_MAX_DEVICES]; /* records written, in slot order */
   uint64_t written[GR_COMM_MAX_DEVICES];
   gr_vid *bit_ids[GR_COMM_MAX_DEVICES]; /* ids set in the bitmap, ascending */
@@ -247,5 +254,12 @@ void xh_check_mark_select(const gr_xk_ops *ops, gr_device *dev);
  * bitmap that also takes it or'ed, nothing else written; more sources
  * refused. */
 void xh_check_or_union(const gr_xk_ops *ops, gr_device *dev);
+/* A package told its output's size on the device (gr_xk_package_args
+ * .counts, under a bound with other ids past the output) on `dev`: the
+ * same next frontier, culling bits, claims, messages and counters as told
+ * the size itself, the size and the advance's edges copied into the
+ * counters; selective and broadcast, lists and bitmaps, owners as a table
+ * and as runs, an empty output, a list that overflows. */
+void xh_check_package_size_on_device(const gr_xk_ops *ops, gr_device *dev);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bfs/bfs.h"
+#include "dobfs/dobfs.h"
 #include "comm_harness.h"
 #include "comm_internal.h"
 #include "gr/atomic.h"
@@ -424,6 +425,11 @@ START_TEST(mark_and_select_take_exactly_the_marked_entries_of_a_list) { xh_check
 END_TEST
 
 START_TEST(or_union_ors_every_source_into_the_union_and_also) { xh_check_or_union(&gr__xk_ops_cpu, dev); }
+END_TEST
+
+START_TEST(package_reads_the_output_size_an_advance_left_on_the_device) {
+  xh_check_package_size_on_device(&gr__xk_ops_cpu, dev);
+}
 END_TEST
 
 START_TEST(package_refuses_to_overflow_next) {
@@ -1295,6 +1301,9 @@ static void check_multi_device_bfs(const char *spec, bool connected) {
 static gr_status own_output_iterate(void *slice, gr_part *p, gr_iter *it) {
   GR_CHECK(gr_bfs_primitive.iterate(slice, p, it));
   if (p->count > 1 && p->index == 0 && !it->routed) {
+    /* The output's size where the advance left it (gr_iter.out_counts):
+     * an output kept as the next frontier is measured here. */
+    GR_CHECK(gr_iter_take_out_counts(it, p->dev));
     it->out_owned = true;
     GR_CHECK(gr_frontier_degree_sum(it->out, p->dev, p->ws, &p->out, &it->out_edges));
     it->out_max_degree = p->sub->n_local; /* a bound */
@@ -1346,6 +1355,62 @@ START_TEST(an_output_kept_as_next_frontier_takes_what_peers_send) {
     gr_result_free(&base[s]);
     gr_result_free(&r[s]);
     gr_run_stats_free(&st[s]);
+  }
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+/* Between devices a pushed level's output goes to the exchange's package
+ * with its size left where the advance counted it (gr_iter.out_counts: no
+ * host round trip between the two, which a GPU pays per level): BFS's and
+ * DOBFS's levels that output lists leave it so on every device that
+ * pushed, with predecessors (records) and without (a uniform payload), under
+ * selective and broadcast exchange, and the answers are one device's. */
+static int sized_later[4], pushed[4];
+static const gr_primitive *size_later_inner; /* set before the run */
+static gr_status size_later_iterate(void *slice, gr_part *p, gr_iter *it) {
+  const gr_eid in = it->in->size;
+  GR_CHECK(size_later_inner->iterate(slice, p, it));
+  if (it->tag != 'U' && !it->routed && in > 0) {
+    pushed[p->index]++;
+    if (it->out_counts) sized_later[p->index]++;
+  }
+  return GR_SUCCESS;
+}
+
+START_TEST(pushed_levels_leave_their_output_size_to_the_package) {
+  gr_graph *g = xh_gen("kron:11:8");
+  ck_assert_ptr_nonnull(g);
+  const gr_vid n = gr_graph_num_vertices(g);
+  gr_vid src[N_SRC];
+  pick_sources(g, src);
+  for (int k = 0; k < 4; k++) {
+    const bool dobfs = k >= 2;
+    size_later_inner = dobfs ? &gr_dobfs_primitive : &gr_bfs_primitive;
+    gr_primitive prim = *size_later_inner;
+    prim.iterate = size_later_iterate;
+    xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, k == 1 ? GR_COMM_BROADCAST : GR_COMM_SELECTIVE,
+                         GR_TRANSPORT_AUTO, 1, GR_COMM_FORMAT_LIST, k != 0, dobfs ? &gr_dobfs_primitive : NULL};
+    xh_bfs_config two = one;
+    two.n_devices = 2;
+    two.prim = &prim;
+    gr_result base[N_SRC], r[N_SRC];
+    xh_stage stage;
+    memset(sized_later, 0, sizeof sized_later);
+    memset(pushed, 0, sizeof pushed);
+    ck_assert_msg(xh_bfs_run(g, &one, src, N_SRC, base, NULL, &stage) == GR_SUCCESS, "%s", gr_error_message());
+    ck_assert_msg(xh_bfs_run(g, &two, src, N_SRC, r, NULL, &stage) == GR_SUCCESS, "case %d: stage %d: %s", k, stage,
+                  gr_error_message());
+    for (int s = 0; s < N_SRC; s++) {
+      ck_assert_msg(!memcmp(r[s].values, base[s].values, (size_t)n * sizeof(gr_svid)),
+                    "case %d, source %u: depths differ from one device", k, (unsigned)src[s]);
+      gr_result_free(&base[s]);
+      gr_result_free(&r[s]);
+    }
+    for (int d = 0; d < 2; d++)
+      ck_assert_msg(pushed[d] > 0 && sized_later[d] == pushed[d],
+                    "case %d: device %d left %d of its %d pushed levels' sizes to the package", k, d, sized_later[d],
+                    pushed[d]);
   }
   gr_graph_destroy(&g);
 }
@@ -1441,6 +1506,7 @@ int main(void) {
   tcase_add_test(package, compact_refuses_a_claim_whose_vertex_holds_a_value);
   tcase_add_test(package, mark_and_select_take_exactly_the_marked_entries_of_a_list);
   tcase_add_test(package, or_union_ors_every_source_into_the_union_and_also);
+  tcase_add_test(package, package_reads_the_output_size_an_advance_left_on_the_device);
   tcase_add_test(package, owner_tables_of_few_runs_become_ranges);
   suite_add_tcase(s, package);
 
@@ -1476,6 +1542,7 @@ int main(void) {
   tcase_set_timeout(bfs, 300);
   tcase_add_test(bfs, bfs_on_several_cpu_devices_equals_one_device_on_a_grid);
   tcase_add_test(bfs, an_output_kept_as_next_frontier_takes_what_peers_send);
+  tcase_add_test(bfs, pushed_levels_leave_their_output_size_to_the_package);
   tcase_add_test(bfs, bfs_on_several_cpu_devices_equals_one_device_on_kronecker);
   tcase_add_test(bfs, bfs_on_several_cpu_devices_equals_one_device_on_a_directed_graph);
   suite_add_tcase(s, bfs);
