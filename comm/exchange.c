@@ -747,6 +747,17 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
     c->recv_capacity[me] = x->recv.capacity;
     return GR_SUCCESS;
   }
+  if (n_out == 0 && !s->out_counts) {
+    /* Nothing to send: the counters are zero, set on the host (uploaded,
+     * with the culling bitmap cleared, only before a combine that adds to
+     * the next frontier, as for an output kept as it is), with no pass and
+     * no read. */
+    for (int k = 0; k < gr_xk_counters(n); k++) x->hc[k] = 0;
+    x->counters_on_host = true;
+    s->next->size = 0;
+    c->recv_capacity[me] = x->recv.capacity;
+    return GR_SUCCESS;
+  }
   gr_xk_package_args a;
   memset(&a, 0, sizeof a);
   a.out = gr_frontier_items(s->out);
