@@ -805,8 +805,9 @@ static void gr__slot_loop(gr__slot *s) {
            (unsigned long long)in->size);
     st = prim->iterate(s->slice, &s->part, &it);
     if (st >= 0)
-      gr_log(GR_LOG_TRACE, GR_SUBSYS_PRIM, "device %d: iteration %d: %llu items out, %llu edges, %d levels", s->index,
-             iter, (unsigned long long)out->size, (unsigned long long)it.edges, it.levels > 0 ? it.levels : 1);
+      gr_log(GR_LOG_TRACE, GR_SUBSYS_PRIM, "device %d: iteration %d: %s%llu items out, %llu edges, %d levels", s->index,
+             iter, it.out_counts ? "at most " : "", (unsigned long long)out->size, (unsigned long long)it.edges,
+             it.levels > 0 ? it.levels : 1);
     else
       gr_log(GR_LOG_TRACE, GR_SUBSYS_PRIM, "device %d: iteration %d: ended with %s", s->index, iter,
              gr_status_string(st));
