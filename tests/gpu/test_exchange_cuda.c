@@ -55,16 +55,8 @@ static void same_package_owners(gr_value_type t, int nv, int nx, int parts, int 
   deg[0] = 0;
   for (gr_vid v = 0; v < NL; v++) deg[v + 1] = deg[v] + (v * 13u) % 97u;
   xh_package_in in;
-  memset(&in, 0, sizeof in);
-  in.state = &s;
-  in.owner = owner;
-  in.parts = parts;
-  in.me = me;
-  in.broadcast = broadcast;
+  xh_package_in_init(&in, &s, owner, parts, me, broadcast, out, n_out, deg);
   in.convert = convert;
-  in.out = out;
-  in.n_out = n_out;
-  in.deg = deg;
   in.claims = broadcast; /* a step told to all sets its claims in the same pass */
   in.ranges = runs;
   const int n_msg = broadcast ? 1 : parts;

@@ -389,6 +389,19 @@ void xh_package_free(xh_package_out *r) {
   memset(r, 0, sizeof *r);
 }
 
+void xh_package_in_init(xh_package_in *in, const xh_state *s, const int32_t *owner, int parts, int me, bool broadcast,
+                        const gr_vid *out, gr_eid n_out, const gr_eid *deg) {
+  memset(in, 0, sizeof *in);
+  in->state = s;
+  in->owner = owner;
+  in->parts = parts;
+  in->me = me;
+  in->broadcast = broadcast;
+  in->out = out;
+  in->n_out = n_out;
+  in->deg = deg;
+}
+
 gr_status xh_run_package(const gr_xk_ops *ops, gr_device *dev, const xh_package_in *in, xh_package_out *r) {
   memset(r, 0, sizeof *r);
   const xh_state *s = in->state;
@@ -1614,15 +1627,7 @@ void xh_check_package_size_on_device(const gr_xk_ops *ops, gr_device *dev) {
     int32_t *owner = runs ? xh_owner_runs(N, parts, me, 310 + (uint64_t)c) : xh_owner_random(N, parts, 310 + (uint64_t)c);
     gr_vid *out = xh_vertices_random(N, n_out ? n_out : 1, 320 + (uint64_t)c);
     xh_package_in in;
-    memset(&in, 0, sizeof in);
-    in.state = &s;
-    in.owner = owner;
-    in.parts = parts;
-    in.me = me;
-    in.broadcast = bcast;
-    in.out = out;
-    in.n_out = n_out;
-    in.deg = deg;
+    xh_package_in_init(&in, &s, owner, parts, me, bcast, out, n_out, deg);
     in.claims = bcast;
     in.ranges = runs;
     for (int j = 0; j < (bcast ? 1 : parts); j++) {

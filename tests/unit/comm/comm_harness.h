@@ -117,6 +117,11 @@ typedef struct xh_package_out {
   bool guard_intact; /* nothing written past a list's capacity */
   bool claims_exact; /* the claims bitmap holds the output's ids and no other (true when not asked for) */
 } xh_package_out;
+/* A package's inputs with everything else cleared: no ids converted, no
+ * lists or bitmaps (set list_capacity and universe per message), the owners
+ * as a table. */
+void xh_package_in_init(xh_package_in *in, const xh_state *s, const int32_t *owner, int parts, int me, bool broadcast,
+                        const gr_vid *out, gr_eid n_out, const gr_eid *deg);
 gr_status xh_run_package(const gr_xk_ops *ops, gr_device *dev, const xh_package_in *in, xh_package_out *r);
 void xh_package_free(xh_package_out *r);
 

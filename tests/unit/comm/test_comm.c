@@ -183,15 +183,8 @@ static void check_package_selective(gr_value_type t, int nv, int nx, bool with_c
   gr_vid *convert = with_convert ? xh_vertices_random(4 * NL, NL, seed + 2) : NULL; /* distinct ids */
   gr_eid *deg = degree_offsets();
   xh_package_in in;
-  memset(&in, 0, sizeof in);
-  in.state = &s;
-  in.owner = owner;
-  in.parts = parts;
-  in.me = me;
+  xh_package_in_init(&in, &s, owner, parts, me, false, out, 2000, deg);
   in.convert = convert;
-  in.out = out;
-  in.n_out = 2000;
-  in.deg = deg;
   in.ranges = runs;
   for (int j = 0; j < parts; j++)
     if (j != me) in.list_capacity[j] = 2000;
