@@ -1589,8 +1589,9 @@ static void same_package_size_later(const gr_xk_ops *ops, gr_device *dev, xh_pac
   for (int j = 0; j < n_msg; j++) {
     XH_CHECK(a.written[j] == b.written[j], "%s: message %d: %llu records, %llu", what, j,
              (unsigned long long)a.written[j], (unsigned long long)b.written[j]);
-    /* Overflowed lists hold some of the records, whichever came first. */
-    if (a.written[j] == a.counters[GR_XK_PEER + j]) {
+    /* Overflowed lists hold some of the records, whichever came first
+     * (no list, or an empty one, has no records to compare). */
+    if (a.written[j] && a.written[j] == a.counters[GR_XK_PEER + j]) {
       xh_sort_items(a.items[j], a.written[j]);
       xh_sort_items(b.items[j], b.written[j]);
       XH_CHECK(!memcmp(a.items[j], b.items[j], (size_t)a.written[j] * sizeof(xh_item)), "%s: message %d differs", what,
