@@ -606,6 +606,14 @@ static gr_status gr__take_out_counts(gr__xlocal *x, gr_exchange_step *s, uint64_
   return GR_SUCCESS;
 }
 
+/* Whether a message of n_out records over a bitmap of `universe` ids
+ * takes a bitmap beside its list: a uniform payload's, where the format
+ * asks for bitmaps or the list could be larger. */
+static bool gr__with_bits(const gr__xlocal *x, gr_eid n_out, gr_vid universe) {
+  return x->uniform && (x->c->format == GR_COMM_FORMAT_BITMAP ||
+                        gr_xk_list_bytes(&x->layout, n_out) > gr_xk_bitmap_bytes(universe));
+}
+
 /* Step 1: one pass puts owned outputs into the next frontier and the rest
  * into messages; the counters come back in one read. A list that
  * overflowed grows and the pass repeats (rare: a list grows by the memory
@@ -653,10 +661,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
      * read first, as before. */
     bool bits_too = false;
     for (int j = 0; j < n_msg; j++)
-      if (gr__message_used(x, bcast, j) && x->uniform &&
-          (c->format == GR_COMM_FORMAT_BITMAP ||
-           gr_xk_list_bytes(&x->layout, n_out) > gr_xk_bitmap_bytes(gr__universe(x, p, j))))
-        bits_too = true;
+      if (gr__message_used(x, bcast, j) && gr__with_bits(x, n_out, gr__universe(x, p, j))) bits_too = true;
     if (bits_too) {
       gr_eid h[2] = {0, 0};
       GR_CHECK(gr_device_copy(dev, h, s->out_counts, sizeof h, GR_COPY_D2H));
@@ -787,7 +792,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
     if (!gr__message_used(x, bcast, j) || !n_out) continue;
     x->universe[j] = gr__universe(x, p, j);
     const uint64_t bb = gr_xk_bitmap_bytes(x->universe[j]);
-    with_bits[j] = x->uniform && (c->format == GR_COMM_FORMAT_BITMAP || gr_xk_list_bytes(&x->layout, n_out) > bb);
+    with_bits[j] = gr__with_bits(x, n_out, x->universe[j]);
     uint64_t want = n_out;
     if (with_bits[j]) {
       want = c->format == GR_COMM_FORMAT_BITMAP ? 0 : bb / rb;
