@@ -890,6 +890,89 @@ static double json_level_bytes(const char *path) {
   return total;
 }
 
+/* A --json report, parsed (the caller deletes it). */
+static cJSON *json_read(const char *path) {
+  FILE *f = fopen(path, "rb");
+  ck_assert_msg(f != NULL, "cannot open %s", path);
+  ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+  const long len = ftell(f);
+  ck_assert_msg(len > 0, "%s is empty", path);
+  rewind(f);
+  char *text = malloc((size_t)len);
+  ck_assert_ptr_nonnull(text);
+  ck_assert_uint_eq(fread(text, 1, (size_t)len, f), (size_t)len);
+  fclose(f);
+  cJSON *j = cJSON_ParseWithLength(text, (size_t)len);
+  free(text);
+  ck_assert_msg(j != NULL, "%s is not JSON", path);
+  return j;
+}
+
+/* What an iteration between devices costs the host beyond its kernels is
+ * mostly its round trips: reads that wait for the device (about 10 us each
+ * on an H200) and barriers. Their counts per iteration and device, on CPU
+ * devices (the exchange's and the primitives' host code, which GPUs run
+ * too; a GPU's operators add reads of their own, counted by the GPU
+ * timelines of docs/benchmarks.md), stay within what they are today, so
+ * that a change adding one to every level is seen and argued for. The
+ * budgets: BFS 3 reads (its first level 1) and 2 barriers (the exchange's
+ * and the one that ends the iteration); DOBFS 3 reads and 2 barriers (3
+ * in its first iteration); SSSP 2 reads and 3 barriers; PageRank 2 and 5;
+ * BC 5 and 5 (where its forward pass turns into the backward one); CC 5
+ * and 7 a label round (the refresh, the sum of what changed, the largest
+ * trees' agreement), and in its first iteration 5 reads plus two lookups
+ * per peer (the largest trees joined) and 5 barriers. Every first
+ * iteration but CC's and PageRank's reads once. */
+START_TEST(host_round_trips_per_iteration_stay_within_budget) {
+  if (on_gpu()) {
+    printf("skip: CPU devices count the host code's round trips alone; GPU timelines count a GPU's\n");
+    return;
+  }
+  static const struct {
+    const char *prim;
+    int first_waits, waits, first_barriers, barriers;
+  } budget[] = {{"bfs", 1, 3, 2, 2}, {"dobfs", 1, 3, 3, 2}, {"sssp", 1, 2, 3, 3},
+                {"cc", 5, 5, 5, 7},  {"pr", 2, 2, 5, 5},    {"bc", 1, 5, 2, 5}};
+  const char *graphs[] = {"kron:14:16", "uniform:14:8", "grid2d:64x64", "kron:12:8,directed"};
+  char js[512];
+  tmp_path(js, sizeof js, "round-trips.json");
+  for (size_t b = 0; b < sizeof budget / sizeof *budget; b++)
+    for (size_t g = 0; g < sizeof graphs / sizeof *graphs; g++)
+      for (int d = 2; d <= 4; d++) {
+        unlink(js);
+        int rc = run_dev(NULL, d, NULL, "--primitive", budget[b].prim, "--gen", graphs[g], "--weights", "random:1:255",
+                         "--runs", "3", "--timeline", "--quiet", "--json", js, NULL);
+        ck_assert_msg(rc == 0, "%s on %s, %d devices: exit %d\n%s", budget[b].prim, graphs[g], d, rc, err_text);
+        cJSON *j = json_read(js);
+        int entries = 0;
+        const cJSON *run;
+        cJSON_ArrayForEach(run, cJSON_GetObjectItem(j, "runs")) {
+          const cJSON *e;
+          cJSON_ArrayForEach(e, cJSON_GetObjectItem(run, "timeline")) {
+            const cJSON *it = cJSON_GetObjectItem(e, "iteration"), *dev = cJSON_GetObjectItem(e, "device"),
+                        *w = cJSON_GetObjectItem(e, "waits"), *bar = cJSON_GetObjectItem(e, "barriers");
+            ck_assert_msg(cJSON_IsNumber(it) && cJSON_IsNumber(dev) && cJSON_IsNumber(w) && cJSON_IsNumber(bar),
+                          "%s: a timeline entry lacks its iteration, device, waits or barriers", js);
+            const bool first = it->valueint == 0;
+            int max_waits = first ? budget[b].first_waits : budget[b].waits;
+            if (first && !strcmp(budget[b].prim, "cc")) max_waits += 2 * (d - 1);
+            const int max_barriers = first ? budget[b].first_barriers : budget[b].barriers;
+            ck_assert_msg(w->valueint <= max_waits && bar->valueint <= max_barriers,
+                          "%s on %s, %d devices: device %d's iteration %d waited for it %d times (budget %d) and "
+                          "passed %d barriers (budget %d)",
+                          budget[b].prim, graphs[g], d, dev->valueint, it->valueint, w->valueint, max_waits,
+                          bar->valueint, max_barriers);
+            entries++;
+          }
+        }
+        ck_assert_msg(entries >= 3 * d, "%s on %s, %d devices: %d timeline entries for 3 runs", budget[b].prim,
+                      graphs[g], d, entries);
+        cJSON_Delete(j);
+      }
+  unlink(js);
+}
+END_TEST
+
 /* Broadcast packages of BFS/DOBFS depths as lists, bitmaps or whichever is
  * smaller: the one-device answer every way, and auto never moves more
  * bytes than either format alone (it picks per device and iteration). */
@@ -1485,6 +1568,7 @@ int main(void) {
       GR__CASE(bfs_over_nccl_equals_one_device, "multi_device sliced", 1800),
       GR__CASE(summary_reports_partition_exchange_and_time_split, "multi_device", 1800),
       GR__CASE(proxy_auto_takes_1hop_where_it_divides_the_passes, "multi_device", 600),
+      GR__CASE(host_round_trips_per_iteration_stay_within_budget, "multi_device", 900),
       GR__CASE(failure_on_one_device_ends_the_run_cleanly, "failures", 600),
       GR__CASE(failure_on_one_device_ends_cc_pr_and_bc_cleanly, "failures sliced", 600),
       GR__CASE(launch_failure_on_one_device_ends_every_primitive_cleanly, "failures sliced", 600),
