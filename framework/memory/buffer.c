@@ -49,6 +49,16 @@ gr_status gr_buffer_reserve(gr_buffer *b, gr_device *dev, size_t bytes, int keep
   if (policy && policy->kind == GR_MEM_PREALLOC) cap = (size_t)((double)bytes * policy->factor);
   if (policy && policy->kind == GR_MEM_MAX && max_bytes > cap) cap = max_bytes;
   if (cap < bytes) cap = bytes;
+  if (b->ptr && !(keep && b->size)) {
+    /* Nothing to keep: the old room goes first, so that the device never
+     * holds both (a frontier queue that grew at CC's peak on four devices
+     * held 4 MB it no longer needed beside its new 6 MB). A failed
+     * allocation below then leaves the buffer empty. */
+    gr__device_count_realloc(dev);
+    gr_device_free(dev, b->ptr, b->capacity);
+    b->ptr = NULL;
+    b->size = b->capacity = 0;
+  }
   void *p = NULL;
   gr_status st = gr_device_malloc(dev, &p, cap, b->what);
   if (st < 0) return st;

@@ -82,6 +82,42 @@ START_TEST(buffers_grow_just_enough_and_count_reallocations) {
 }
 END_TEST
 
+/* A buffer that grows without keeping its contents gives its old room
+ * back first: the device never holds both (the peak is the larger, not the
+ * sum), and a failed growth leaves it empty, its bytes counted out. */
+START_TEST(buffers_growing_without_keeping_never_hold_both) {
+  gr_device *d = NULL;
+  ck_assert_int_eq(gr_device_create(&d, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
+  gr_buffer b = GR_BUFFER_INIT;
+  ck_assert_int_eq(gr_buffer_resize(&b, d, 1000, 0, "b"), GR_SUCCESS);
+  ck_assert_int_eq(gr_buffer_resize(&b, d, 3000, 0, "b"), GR_SUCCESS);
+  gr_device_mem_stats m = gr_device_mem_stats_get(d);
+  ck_assert_uint_eq(m.peak_bytes, 3000);
+  ck_assert_uint_eq(m.bytes_in_use, 3000);
+  ck_assert_uint_eq(m.reallocations, 1);
+  /* An empty buffer (size 0) asked to keep has nothing to keep either. */
+  ck_assert_int_eq(gr_buffer_resize(&b, d, 0, 0, "b"), GR_SUCCESS);
+  ck_assert_int_eq(gr_buffer_resize(&b, d, 5000, 1, "b"), GR_SUCCESS);
+  ck_assert_uint_eq(gr_device_mem_stats_get(d).peak_bytes, 5000);
+  gr_buffer_release(&b);
+  gr_device_destroy(&d);
+  /* The growth's allocation fails: the old room is gone, the buffer empty. */
+  setenv("GR_FAULT_ALLOC", "0:2", 1);
+  ck_assert_int_eq(gr_device_create(&d, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
+  unsetenv("GR_FAULT_ALLOC");
+  gr_buffer c = GR_BUFFER_INIT;
+  ck_assert_int_eq(gr_buffer_resize(&c, d, 100, 0, "c"), GR_SUCCESS);
+  ck_assert_int_eq(gr_buffer_resize(&c, d, 200, 0, "c"), GR_ERR_DEVICE_OOM);
+  ck_assert_ptr_null(c.ptr);
+  ck_assert_uint_eq(c.capacity, 0);
+  ck_assert_uint_eq(c.size, 0);
+  ck_assert_uint_eq(gr_device_mem_stats_get(d).bytes_in_use, 0);
+  ck_assert_int_eq(gr_buffer_resize(&c, d, 200, 0, "c"), GR_SUCCESS);
+  gr_buffer_release(&c);
+  gr_device_destroy(&d);
+}
+END_TEST
+
 /* A buffer that grows by small steps (a frontier on a high-diameter graph)
  * must not be reallocated at every step. */
 START_TEST(buffers_growing_in_small_steps_reallocate_logarithmically) {
@@ -198,6 +234,7 @@ int main(void) {
   tcase_add_test(tc, copies_and_memset_work_on_the_cpu);
   tcase_add_test(tc, buffers_grow_just_enough_and_count_reallocations);
   tcase_add_test(tc, buffers_growing_in_small_steps_reallocate_logarithmically);
+  tcase_add_test(tc, buffers_growing_without_keeping_never_hold_both);
   tcase_add_test(tc, memory_policy_rejects_bad_text);
   tcase_add_test(tc, fault_injection_fails_the_nth_allocation);
   tcase_add_test(tc, fault_injection_fails_the_nth_launch);
