@@ -866,30 +866,6 @@ START_TEST(pr_pulls_and_pushes_under_either_exchange) {
 }
 END_TEST
 
-/* Bytes the exchange moved over a run's levels, from the --json report. */
-static double json_level_bytes(const char *path) {
-  FILE *f = fopen(path, "r");
-  ck_assert_msg(f != NULL, "cannot open %s", path);
-  static char buf[1 << 20];
-  size_t k = fread(buf, 1, sizeof buf - 1, f);
-  buf[k] = '\0';
-  fclose(f);
-  cJSON *j = cJSON_Parse(buf);
-  ck_assert_msg(j != NULL, "%s is not JSON", path);
-  double total = 0;
-  const cJSON *runs = cJSON_GetObjectItem(j, "runs"), *run;
-  cJSON_ArrayForEach(run, runs) {
-    const cJSON *lv = cJSON_GetObjectItem(run, "levels"), *l;
-    cJSON_ArrayForEach(l, lv) {
-      const cJSON *b = cJSON_GetObjectItem(l, "bytes");
-      ck_assert_msg(cJSON_IsNumber(b), "a level of %s lacks its bytes", path);
-      total += b->valuedouble;
-    }
-  }
-  cJSON_Delete(j);
-  return total;
-}
-
 /* A --json report, parsed (the caller deletes it). */
 static cJSON *json_read(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -906,6 +882,23 @@ static cJSON *json_read(const char *path) {
   free(text);
   ck_assert_msg(j != NULL, "%s is not JSON", path);
   return j;
+}
+
+/* Bytes the exchange moved over a run's levels, from the --json report. */
+static double json_level_bytes(const char *path) {
+  cJSON *j = json_read(path);
+  double total = 0;
+  const cJSON *runs = cJSON_GetObjectItem(j, "runs"), *run;
+  cJSON_ArrayForEach(run, runs) {
+    const cJSON *lv = cJSON_GetObjectItem(run, "levels"), *l;
+    cJSON_ArrayForEach(l, lv) {
+      const cJSON *b = cJSON_GetObjectItem(l, "bytes");
+      ck_assert_msg(cJSON_IsNumber(b), "a level of %s lacks its bytes", path);
+      total += b->valuedouble;
+    }
+  }
+  cJSON_Delete(j);
+  return total;
 }
 
 /* What an iteration between devices costs the host beyond its kernels is
