@@ -2,6 +2,7 @@
 /* Just-enough buffers: grow on demand following the memory policy; every
  * growth after the first allocation counts as a reallocation, and a buffer
  * that grows again grows by at least half its capacity. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,8 @@ gr_status gr_buffer_reserve(gr_buffer *b, gr_device *dev, size_t bytes, int keep
   if (policy && policy->kind == GR_MEM_PREALLOC) cap = (size_t)((double)bytes * policy->factor);
   if (policy && policy->kind == GR_MEM_MAX && max_bytes > cap) cap = max_bytes;
   if (cap < bytes) cap = bytes;
-  if (b->ptr && !(keep && b->size)) {
+  const bool keeping = keep && b->size;
+  if (b->ptr && !keeping) {
     /* Nothing to keep: the old room goes first, so that the device never
      * holds both (a frontier queue that grew at CC's peak on four devices
      * held 4 MB it no longer needed beside its new 6 MB). A failed
@@ -62,14 +64,12 @@ gr_status gr_buffer_reserve(gr_buffer *b, gr_device *dev, size_t bytes, int keep
   void *p = NULL;
   gr_status st = gr_device_malloc(dev, &p, cap, b->what);
   if (st < 0) return st;
-  if (keep && b->size) {
+  if (keeping) {
     st = gr_device_copy(dev, p, b->ptr, b->size < bytes ? b->size : bytes, GR_COPY_D2D);
     if (st < 0) {
       gr_device_free(dev, p, cap);
       return st;
     }
-  }
-  if (b->ptr) {
     gr__device_count_realloc(dev);
     /* The copy above is ordered on the stream before the free, and
      * cudaFree waits for the device anyway. */
