@@ -152,9 +152,13 @@ typedef struct gr__xlocal {
   gr_buffer owner;       /* part of each local vertex (bytes) */
   gr_buffer word_owner;  /* part of each whole word of 32 local ids, where each has one (gr_xk_word_owners) */
   gr_xk_ranges ranges;   /* the owner table as runs of local ids, where it is few (gr_xk_owner_ranges) */
+  /* Local vertices each part owns: a selective list to part j holds each
+   * of its output's vertices once, so never more records than held[j]. */
+  uint64_t held[GR_COMM_MAX_DEVICES];
   gr_buffer convert;     /* owner-local ids (1-hop, selective) */
   gr_buffer g2l;         /* global-to-local ids (1-hop, broadcast) */
   const gr_vid *convert_d;
+  gr_vid convert_first;  /* convert_d[0] is this local id's (gr_xk_package_args.convert_first) */
   const gr_vid *g2l_d;
   /* The vertices already in the next frontier: a bitmap of cull_bytes
    * behind the counters, in their buffer, so that one memset clears both
@@ -355,7 +359,10 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
   /* Owners as bytes: 32 devices at most, and a quarter of the memory of a
    * table that every device holds for all its vertices. */
   GR_CHECK_GOTO(gr_host_alloc((void **)&owner8, nl ? nl : 1, "owner table"), st, fail);
-  for (size_t v = 0; v < nl; v++) owner8[v] = (uint8_t)sub->owner[v];
+  for (size_t v = 0; v < nl; v++) {
+    owner8[v] = (uint8_t)sub->owner[v];
+    x->held[owner8[v]]++;
+  }
   GR_CHECK_GOTO(gr__upload(&x->owner, p->dev, owner8, nl, "owner table"), st, fail);
   /* Read only by bitmaps of local ids that are global ids (routed claims
    * and steps told to all, duplicate-all proxies): no table elsewhere. */
@@ -372,9 +379,16 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
   owner8 = NULL;
   if (sub->proxy == GR_PROXY_1HOP) {
     if (c->mode == GR_COMM_SELECTIVE) {
-      GR_CHECK_GOTO(gr__upload(&x->convert, p->dev, sub->owner_local, nl * sizeof(gr_vid), "owner-local ids"),
+      /* Read for the copies alone (an owned vertex's id is its own: the
+       * owned ones come first), so the table starts at the first copy:
+       * 4 bytes an owned vertex less (on 4 devices of Kronecker 22, 4.2 of
+       * a device's 8.7 MB). */
+      const size_t first = sub->n_owned;
+      GR_CHECK_GOTO(gr__upload(&x->convert, p->dev, sub->owner_local + first, (nl - first) * sizeof(gr_vid),
+                               "owner-local ids"),
                     st, fail);
       x->convert_d = x->convert.ptr;
+      x->convert_first = (gr_vid)first;
     } else {
       /* Broadcast with 1-hop proxies sends global ids, so each device
        * needs the global-to-local table (|V| ids): duplicate-all proxies
@@ -587,6 +601,7 @@ static gr_status gr__route(void *local, gr_part *p, gr_eid bound, const void *va
   x->route_lent = true;
   r->owner = x->route_one ? NULL : x->owner.ptr;
   r->convert = x->route_one ? NULL : x->convert_d;
+  r->convert_first = x->convert_first;
   r->words = x->route.ptr;
   r->stride = stride;
   r->me = me;
@@ -773,6 +788,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   a.parts = n;
   a.broadcast = bcast;
   a.convert = x->convert_d;
+  a.convert_first = x->convert_first;
   a.pay = gr__step_payload(x, s);
   a.layout = x->layout;
   a.next = gr_frontier_items(s->next);
@@ -814,6 +830,11 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
      * loop (a reallocation waits for the device: 0.1-0.5 ms on an H200,
      * in 3 or 4 of 8 BFS and DOBFS runs on Kronecker 25). */
     if (x->uniform && want && bb / rb > first) first = bb / rb;
+    /* No more than the local vertices j owns either (an output holds each vertex
+     * once): the share counts the output's own vertices too, which stay
+     * (BC on 4 CPU devices of Kronecker 22: three lists of 7.2 MB a
+     * device where 4.9 MB hold every copy each peer owns here). */
+    if (!bcast && first > x->held[j]) first = x->held[j] ? x->held[j] : 1;
     if (have < first)
       GR_CHECK(gr__reserve_send(x, &x->list[j], dev, (size_t)gr_xk_list_bytes(&x->layout, first), &p->mem,
                                 "exchange send list"));

@@ -68,7 +68,7 @@ static gr_status gr__xk_package_cpu(gr_device *dev, const gr_xk_package_args *a)
       if (!a->broadcast) continue;
     }
     const int j = a->broadcast ? 0 : o;
-    const gr_vid id = a->convert ? a->convert[v] : v;
+    const gr_vid id = a->convert ? a->convert[v - a->convert_first] : v;
     if (a->list[j]) {
       const uint64_t slot = gr_atomic_add_u64((uint64_t *)&ctr[GR_XK_PEER + j], 1);
       if (slot < a->list_capacity[j])

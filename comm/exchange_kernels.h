@@ -109,7 +109,7 @@ enum { GR_XK_LIST = 1, GR_XK_BITMAP = 2, GR_XK_OR = 3, GR_XK_SPARSE = 4, GR_XK_O
  *     whose words are clear) the id's bit is set, newly set ones counted at
  *     GR_XK_PEER + P + j, and the value written to the message's first 8
  *     bytes (payloads are uniform, so every writer writes the same).
- * The id written is convert[v] when convert is given, else v. */
+ * The id written is convert[v - convert_first] when convert is given, else v. */
 /* Owners as runs of local ids: the table is `n` runs, run k holding the
  * ids [end[k - 1], end[k]) (end[-1] = 0), all of part part[k]. Under
  * duplicate-1-hop proxies a device's own vertices come first and its
@@ -158,7 +158,11 @@ typedef struct gr_xk_package_args {
   gr_xk_ranges ranges;  /* the same as runs, where ranges.n > 0: read instead of owner */
   int me, parts;
   int broadcast;
+  /* Each item's id on its owner: convert[v - convert_first] (1-hop,
+   * selective: the copies' ids on their owners, the table starting at the
+   * first copy; broadcast: every vertex's global id, from 0), else v. */
   const gr_vid *convert;
+  gr_vid convert_first;
   gr_payload pay;
   gr_xk_layout layout;
   gr_vid *next;

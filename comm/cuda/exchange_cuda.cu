@@ -189,7 +189,7 @@ __global__ void __launch_bounds__(kBlock) package_kernel(gr_xk_package_args a) {
       rm[k] = warp_reserve(lst[k] ? dst[k] : -1, s_cnt);
       bool fresh = false;
       if (dst[k] >= 0 && a.bits[dst[k]]) {
-        const gr_vid id = a.convert ? a.convert[v[k]] : v[k];
+        const gr_vid id = a.convert ? a.convert[v[k] - a.convert_first] : v[k];
         uint32_t *words = (uint32_t *)(a.bits[dst[k]] + 8);
         const uint32_t mask = 1u << (id & 31u);
         fresh = !(atomicOr(&words[id >> 5], mask) & mask);
@@ -233,7 +233,7 @@ __global__ void __launch_bounds__(kBlock) package_kernel(gr_xk_package_args a) {
         const unsigned long long slot = s_base[j] + rm[k];
         if (slot < a.list_capacity[j])
           write_record(a.list[j] + slot * (unsigned long long)a.layout.record_bytes, a.layout, a.pay,
-                       a.convert ? a.convert[v[k]] : v[k], v[k]);
+                       a.convert ? a.convert[v[k] - a.convert_first] : v[k], v[k]);
       }
     }
   }

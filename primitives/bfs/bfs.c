@@ -253,6 +253,7 @@ gr_status gr_bfs_push_level(gr_part *p, gr_iter *it, const gr_bfs_ctx *c_in, gr_
     if (r.words) {
       rc.route_owner = r.owner;
       rc.route_convert = r.convert;
+      rc.route_convert_first = r.convert_first;
       rc.route = r.words;
       rc.route_stride = r.stride;
       rc.me = r.me;

@@ -33,6 +33,7 @@ typedef struct gr_bfs_ctx {
    * ids where route_owner is NULL, instead of being output. */
   const uint8_t *route_owner;
   const gr_vid *route_convert;
+  gr_vid route_convert_first;
   uint32_t *route;
   uint64_t route_stride;
   int me;
@@ -82,7 +83,7 @@ GR_HD void gr__bfs_route(const gr_bfs_ctx *c, gr_vid dst) {
   /* No owner table: one bitmap of global ids (duplicate-all proxies). */
   const int o = c->route_owner ? c->route_owner[dst] : 0;
   /* Owned vertices keep their local ids (1-hop: the owned ones come first). */
-  const gr_vid id = o != c->me && c->route_convert ? c->route_convert[dst] : dst;
+  const gr_vid id = o != c->me && c->route_convert ? c->route_convert[dst - c->route_convert_first] : dst;
   /* Words 0 and 1 of a message hold its value. */
   uint32_t *w = c->route + (uint64_t)o * c->route_stride + 2u + (id >> 5);
   const uint32_t bit = 1u << (id & 31u);

@@ -229,13 +229,15 @@ gr_status gr_part_borders(gr_part *p, gr_borders *b);
  * claims). Owner j's bitmap is its message as it travels: `stride` words
  * per owner from `words`, the first two holding the value, then a bit per
  * id of the owner's id space: the local id for this device's own vertices,
- * convert[v] for the others' where convert is given, else v. */
+ * convert[v - convert_first] for the others' where convert is given, else
+ * v. */
 typedef struct gr_route {
   /* device: the part owning each local vertex; NULL when one bitmap of
    * global ids (duplicate-all proxies: local ids are global) holds every
    * claim and goes to every peer */
   const uint8_t *owner;
-  const gr_vid *convert; /* device: a vertex's id on its owner, or NULL */
+  const gr_vid *convert; /* device: a copy's id on its owner, or NULL */
+  gr_vid convert_first;  /* convert[0] is local id convert_first's (1-hop: the first copy) */
   uint32_t *words;       /* device: NULL when this iteration does not route */
   uint64_t stride;       /* words per owner */
   int me;

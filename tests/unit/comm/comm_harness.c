@@ -451,7 +451,9 @@ gr_status xh_run_package(const gr_xk_ops *ops, gr_device *dev, const xh_package_
   }
   GR_CHECK_GOTO(owner_upload(&b_owner, dev, in->owner, n), st, done);
   if (in->convert)
-    GR_CHECK_GOTO(upload(&b_conv, dev, in->convert, (size_t)n * sizeof(gr_vid), "test convert"), st, done);
+    GR_CHECK_GOTO(upload(&b_conv, dev, in->convert + in->convert_first, (size_t)(n - in->convert_first) * sizeof(gr_vid),
+                         "test convert"),
+                  st, done);
   if (in->deg) GR_CHECK_GOTO(upload(&b_deg, dev, in->deg, ((size_t)n + 1) * sizeof(gr_eid), "test degrees"), st, done);
   GR_CHECK_GOTO(gr_buffer_resize(&b_next, dev, (size_t)cap * sizeof(gr_vid) + 8, 0, "test next"), st, done);
   GR_CHECK_GOTO(gr_buffer_resize(&b_cull, dev, words * sizeof(uint32_t) + 4, 0, "test cull"), st, done);
@@ -482,6 +484,7 @@ gr_status xh_run_package(const gr_xk_ops *ops, gr_device *dev, const xh_package_
   a.parts = in->parts;
   a.broadcast = in->broadcast;
   a.convert = in->convert ? b_conv.ptr : NULL;
+  a.convert_first = in->convert_first;
   a.pay = ds.pay;
   a.layout = s->layout;
   a.next = b_next.ptr;

@@ -88,6 +88,9 @@ typedef struct xh_package_in {
   int parts, me;
   bool broadcast;
   const gr_vid *convert; /* host table or NULL */
+  /* The pass gets convert from this id on (every item owned elsewhere is
+   * at or past it: the 1-hop layout, owned vertices first). */
+  gr_vid convert_first;
   const gr_vid *out;
   gr_eid n_out;
   gr_eid next_capacity; /* 0: the vertex count */

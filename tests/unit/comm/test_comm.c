@@ -186,6 +186,9 @@ static void check_package_selective(gr_value_type t, int nv, int nx, bool with_c
   xh_package_in_init(&in, &s, owner, parts, me, false, out, 2000, deg);
   in.convert = convert;
   in.ranges = runs;
+  /* Owners as runs: this part's vertices first, so the table starts at
+   * the first copy, as the exchange hands it over (1-hop). */
+  while (runs && convert && owner[in.convert_first] == me) in.convert_first++;
   for (int j = 0; j < parts; j++)
     if (j != me) in.list_capacity[j] = 2000;
   xh_package_out r;
