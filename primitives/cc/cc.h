@@ -84,7 +84,8 @@ typedef struct gr_cc_ctx {
   gr_svid largest;                /* root of the sampled largest component; -1: no skip */
   gr_svid hot;                    /* several devices: a vertex of the largest tree, whose root's best the GPU
                                    * lowers once a block (best_of_tree, lower_root); -1: none. A hint only */
-  gr_svid *samples;               /* GR_CC_SAMPLES roots */
+  gr_svid *samples;               /* GR_CC_SAMPLES roots; between devices also the lookups (gr_cc_lookup) */
+  gr_vid lookups;                 /* gr_cc_lookup: ids in samples[0, lookups), results behind them */
   uint64_t seed;
 } gr_cc_ctx;
 
@@ -191,6 +192,15 @@ GR_HD void gr_cc_sample(const gr_cc_ctx *c, gr_vid i) {
   c->samples[i] = gr_cc_find(c, (gr_svid)v);
 }
 
+/* For each i < c->lookups (several devices, after compress): the root of
+ * vertex samples[i] and that root's best, into samples[lookups + 2i] and
+ * the one after, so that a device reads any number of them at once. */
+GR_HD void gr_cc_lookup(const gr_cc_ctx *c, gr_vid i) {
+  const gr_svid r = c->parent[c->samples[i]];
+  c->samples[c->lookups + 2 * (gr_eid)i] = r;
+  c->samples[c->lookups + 2 * (gr_eid)i + 1] = c->best[r];
+}
+
 /* Filter: the vertices whose remaining arcs still need linking (outside
  * the largest component, with out-edges beyond the sampled ones or with
  * in-edges). */
@@ -235,6 +245,13 @@ GR_HD int gr_cc_take_label(const gr_cc_ctx *c, gr_vid v) {
   return gr_cc_owned(c, v) ? 1 : 0;
 }
 
+/* For each owned vertex (several devices, once no label moves): its
+ * root's label where lower. Only the owned labels are read after it. */
+GR_HD void gr_cc_settle(const gr_cc_ctx *c, gr_vid v) {
+  const gr_svid b = c->best[c->parent[v]];
+  if (b < c->label[v]) c->label[v] = b;
+}
+
 /* The operator instantiations of one backend. */
 typedef struct gr_cc_ops {
   gr_status (*init)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
@@ -246,6 +263,8 @@ typedef struct gr_cc_ops {
   gr_status (*best_of_tree)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   gr_status (*lower_root)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   gr_status (*take_label)(gr_device *, gr_workspace *, gr_split_args *, const gr_cc_ctx *);
+  gr_status (*lookup)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
+  gr_status (*settle)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
 } gr_cc_ops;
 
 extern const gr_cc_ops gr__cc_ops_cpu;

@@ -71,6 +71,14 @@ gr_status lower_best(gr_device *dev, gr_for_each_args *a, const gr_cc_ctx *c) {
   GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
 }
+struct Lookup {
+  gr_cc_ctx c;
+  __device__ void operator()(gr_vid i) const { gr_cc_lookup(&c, i); }
+};
+struct Settle {
+  gr_cc_ctx c;
+  __device__ void operator()(gr_vid v) const { gr_cc_settle(&c, v); }
+};
 struct TakeLabel {
   gr_cc_ctx c;
   __device__ int operator()(gr_vid v) const { return gr_cc_take_label(&c, v); }
@@ -110,10 +118,20 @@ gr_status take_label_cuda(gr_device *dev, gr_workspace *ws, gr_split_args *a, co
   return gr_cuda::split(dev, ws, a, TakeLabel{*c});
 }
 
+gr_status lookup_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_cc_ctx *c) {
+  (void)ws;
+  return gr_cuda::for_each(dev, a, Lookup{*c});
+}
+gr_status settle_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_cc_ctx *c) {
+  (void)ws;
+  return gr_cuda::for_each(dev, a, Settle{*c});
+}
+
 }  // namespace
 
 extern "C" const gr_cc_ops gr__cc_ops_cuda = {init_cuda,       link_round_cuda, compress_cuda,
                                               sample_cuda,     needs_rest_cuda, link_arcs_cuda,
-                                              best_of_tree_cuda, lower_root_cuda, take_label_cuda};
+                                              best_of_tree_cuda, lower_root_cuda, take_label_cuda,
+                                              lookup_cuda,     settle_cuda};
 
 GR_CUDA_PRELOAD(gr__cc_cuda_preload)
