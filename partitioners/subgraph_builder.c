@@ -219,7 +219,7 @@ cleanup:
 }
 
 gr_status gr_subgraphs_build(gr_subgraph ***out, gr_graph *g, const gr_partition *p, gr_proxy_mode proxy,
-                             bool needs_in) {
+                             bool needs_in, bool needs_weights) {
   gr_status st = GR_SUCCESS;
   gr_subgraph **subs = NULL;
   gr_vid *owned = NULL, *rank = NULL;
@@ -231,7 +231,12 @@ gr_status gr_subgraphs_build(gr_subgraph ***out, gr_graph *g, const gr_partition
   if (!g || !p) return gr_errorf(GR_ERR_INVALID_ARG, "gr_subgraphs_build: NULL graph or partition");
   if (proxy != GR_PROXY_ALL && proxy != GR_PROXY_1HOP)
     return gr_errorf(GR_ERR_INVALID_ARG, "gr_subgraphs_build: unknown proxy mode %d", (int)proxy);
-  const gr_csr *csr = gr_graph_out(g);
+  /* The graph's arrays as the parts copy them: without the weights where
+   * the primitive reads none (4 bytes an arc of host memory and copying
+   * less, the same as the neighbour ids). */
+  gr_csr out_v = *gr_graph_out(g), in_v;
+  if (!needs_weights) out_v.weights = NULL;
+  const gr_csr *csr = &out_v;
   const uint64_t n = csr->n;
   if (p->parts < 1 || (uint64_t)p->n != n)
     return gr_errorf(GR_ERR_INVALID_ARG,
@@ -241,7 +246,17 @@ gr_status gr_subgraphs_build(gr_subgraph ***out, gr_graph *g, const gr_partition
   parts = p->parts;
   const int threads = gr__part_threads(0);
   const double t0 = gr_time_now();
-  if (needs_in) GR_CHECK_GOTO(gr_graph_in(g, &in), st, cleanup);
+  if (needs_in) {
+    GR_CHECK_GOTO(gr_graph_in(g, &in), st, cleanup);
+    /* An undirected graph's CSC is its CSR: the builders test for that. */
+    if (in == gr_graph_out(g)) {
+      in = csr;
+    } else {
+      in_v = *in;
+      if (!needs_weights) in_v.weights = NULL;
+      in = &in_v;
+    }
+  }
 
   /* Owned vertices of every part, and each vertex's index among its part's
    * (its local id on its owner under 1-hop). */

@@ -21,9 +21,10 @@ extern "C" {
  * vertices), where every arc lands in the part owning its destination.
  * GR_PROXY_ALL keeps global ids (rows of non-owned vertices empty);
  * GR_PROXY_1HOP renumbers: owned vertices first (ascending global id), then
- * the remote neighbours grouped by owner (peer_begin). */
+ * the remote neighbours grouped by owner (peer_begin). needs_weights: the
+ * parts keep the arcs' weights (where the graph has them), else none. */
 gr_status gr_subgraphs_build(gr_subgraph ***out, gr_graph *g, const gr_partition *p,
-                             gr_proxy_mode proxy, bool needs_in);
+                             gr_proxy_mode proxy, bool needs_in, bool needs_weights);
 /* Frees the subgraphs and the array, sets *subs to NULL; accepts NULL. */
 void gr_subgraphs_destroy(gr_subgraph ***subs, int parts);
 

@@ -822,6 +822,50 @@ START_TEST(json_report_has_the_summary_and_devices) {
 }
 END_TEST
 
+/* The device's peak from a --json report. */
+static double json_peak(const char *path) {
+  FILE *f = fopen(path, "r");
+  ck_assert_ptr_nonnull(f);
+  static char text[1 << 20];
+  const size_t n = fread(text, 1, sizeof text - 1, f);
+  text[n] = '\0';
+  fclose(f);
+  cJSON *root = cJSON_Parse(text);
+  ck_assert_ptr_nonnull(root);
+  const cJSON *peak = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "devices"), 0), "peak_bytes");
+  ck_assert(cJSON_IsNumber(peak));
+  const double v = peak->valuedouble;
+  cJSON_Delete(root);
+  return v;
+}
+
+/* Weights reach a device only for a primitive that reads them: a weighted
+ * graph run by the others holds what the same graph unweighted holds (4
+ * bytes an arc more otherwise, as many as the neighbour ids), and SSSP's
+ * part holds its weights. */
+START_TEST(weights_reach_the_device_only_where_read) {
+  const char *prims[] = {"bfs", "dobfs", "cc", "pr", "bc"};
+  char j[512];
+  tmpfile_path(j, sizeof j, "weights.json");
+  for (size_t i = 0; i < sizeof prims / sizeof *prims; i++) {
+    ck_assert_int_eq(run("--primitive", prims[i], "--gen", "kron:12:8", "--runs", "1", "--quiet", "--json", j), 0);
+    const double plain = json_peak(j);
+    ck_assert_int_eq(run("--primitive", prims[i], "--gen", "kron:12:8", "--weights", "random:1:255", "--runs", "1",
+                         "--quiet", "--json", j),
+                     0);
+    const double weighted = json_peak(j);
+    ck_assert_msg(weighted == plain, "%s: peak %.0f bytes on a weighted graph, %.0f unweighted", prims[i], weighted,
+                  plain);
+  }
+  /* kron:12:8 holds 65,500-odd arcs: SSSP's peak holds their 4-byte weights. */
+  ck_assert_int_eq(run("--primitive", "sssp", "--gen", "kron:12:8", "--weights", "random:1:255", "--runs", "1",
+                       "--quiet", "--json", j),
+                   0);
+  ck_assert_msg(json_peak(j) >= 4.0 * 60000, "sssp's peak %.0f bytes cannot hold its weights", json_peak(j));
+  unlink(j);
+}
+END_TEST
+
 /* --graph-memory host: every primitive reads its column indices (and
  * weights) from host memory and validates; device placement under a
  * device memory limit smaller than the graph ends with exit 3 and names
@@ -1270,6 +1314,7 @@ int main(void) {
   TCase *runs = tcase_create("runs");
   tcase_set_timeout(runs, 900);
   tcase_add_test(runs, bfs_validates_on_generated_graphs);
+  tcase_add_test(runs, weights_reach_the_device_only_where_read);
   tcase_add_test(runs, phases_account_for_the_wall_time);
   tcase_add_test(runs, bfs_validates_with_predecessors_and_sources);
   tcase_add_test(runs, bfs_validates_on_real_graphs);

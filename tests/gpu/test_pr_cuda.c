@@ -361,7 +361,7 @@ START_TEST(pr_on_devices_sharing_gpu_0_equals_one_gpu) {
       ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
       for (int xi = 0; xi < 2; xi++) {
         gr_subgraph **subs = NULL;
-        ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[xi], true), GR_SUCCESS);
+        ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[xi], true, false), GR_SUCCESS);
         for (int mi = 0; mi < 2; mi++) {
           gr_comm_options co = {modes[mi], GR_TRANSPORT_P2P, GR_COMM_FORMAT_AUTO, NULL};
           gr_comm *comm = NULL;

@@ -404,7 +404,7 @@ START_TEST(sssp_on_devices_sharing_gpu_0_equals_reference) {
         for (int xi = 0; xi < 2; xi++) {
           if (!gr_test_slice_enter(&combo, 2)) continue;
           gr_subgraph **subs = NULL;
-          ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[xi], false), GR_SUCCESS);
+          ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[xi], false, true), GR_SUCCESS);
           for (int mi = 0; mi < 2; mi++) {
             if (!gr_test_in_slice(&combo)) continue;
             gr_comm_options co = {modes[mi], GR_TRANSPORT_P2P, GR_COMM_FORMAT_AUTO, NULL};

@@ -730,7 +730,7 @@ gr_status xh_bfs_run(gr_graph *g, const xh_bfs_config *c, const gr_vid *sources,
     po.parts = c->n_devices;
     po.seed = 7;
     GR_CHECK_GOTO(gr_partition_create(&part, g, &po), st, fail);
-    GR_CHECK_GOTO(gr_subgraphs_build(&subs, g, part, c->proxy, prim->needs_in_edges), st, fail);
+    GR_CHECK_GOTO(gr_subgraphs_build(&subs, g, part, c->proxy, prim->needs_in_edges, prim->needs_weights), st, fail);
     gr_comm_options co = {c->mode, c->transport, c->format, NULL};
     GR_CHECK_GOTO(gr_comm_create(&comm, c->backend, c->n_devices, &co), st, fail);
     cfg.subs = subs;

@@ -1187,7 +1187,7 @@ START_TEST(exchange_set_up_for_other_device_count_is_refused) {
   gr_partition *part = NULL;
   ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
   gr_subgraph **subs = NULL;
-  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, false), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, false, false), GR_SUCCESS);
   gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, GR_COMM_FORMAT_AUTO, NULL};
   gr_comm *comm = NULL;
   ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, 3, &co), GR_SUCCESS);

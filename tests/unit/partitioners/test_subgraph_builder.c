@@ -37,7 +37,7 @@ static gr_graph *graph_at(int i) {
 
 static gr_subgraph **build_ok(gr_graph *g, const gr_partition *p, gr_proxy_mode proxy, bool needs_in) {
   gr_subgraph **subs = NULL;
-  gr_status st = gr_subgraphs_build(&subs, g, p, proxy, needs_in);
+  gr_status st = gr_subgraphs_build(&subs, g, p, proxy, needs_in, true);
   ck_assert_msg(st == GR_SUCCESS, "building %d subgraphs: %s", p->parts, gr_error_message());
   ck_assert_ptr_nonnull(subs);
   return subs;
@@ -299,7 +299,7 @@ START_TEST(a_1hop_build_refuses_an_undirected_graph_without_reverse_arcs) {
   g->directed = false;
   gr_partition *p = pt_partition(g, GR_PART_STATIC, 2, 1, 0);
   gr_subgraph **subs = NULL;
-  ck_assert_int_eq(gr_subgraphs_build(&subs, g, p, GR_PROXY_1HOP, true), GR_ERR_BAD_INPUT);
+  ck_assert_int_eq(gr_subgraphs_build(&subs, g, p, GR_PROXY_1HOP, true, true), GR_ERR_BAD_INPUT);
   ck_assert_ptr_null(subs);
   ck_assert_ptr_nonnull(strstr(gr_error_message(), "have no reverse arc"));
   /* Duplicate-all keeps global ids and needs no proxies: it builds. */
@@ -375,6 +375,38 @@ START_TEST(the_build_is_the_same_for_any_thread_count) {
 }
 END_TEST
 
+/* ---- weights -------------------------------------------------------------------- */
+
+/* Built for a primitive that reads no weights, the parts of a weighted
+ * graph hold none, and the rest is what a build with them holds. */
+START_TEST(a_build_without_weights_leaves_them_out) {
+  const char *specs[] = {"kron:9:8", "uniform:9:4,directed"};
+  for (int i = 0; i < 2; i++) {
+    gr_graph *g = pt_gen(specs[i], true);
+    ck_assert(gr_graph_has_weights(g));
+    gr_partition *p = pt_partition(g, GR_PART_RANDOM, 3, 1, 0);
+    for (int proxy = 0; proxy <= 1; proxy++) {
+      gr_subgraph **with = build_ok(g, p, (gr_proxy_mode)proxy, true), **without = NULL;
+      ck_assert_int_eq(gr_subgraphs_build(&without, g, p, (gr_proxy_mode)proxy, true, false), GR_SUCCESS);
+      for (int q = 0; q < 3; q++)
+        for (int dir = 0; dir < 2; dir++) {
+          const gr_csr *a = dir ? &with[q]->in : &with[q]->out, *b = dir ? &without[q]->in : &without[q]->out;
+          ck_assert_ptr_null(b->weights);
+          ck_assert_ptr_nonnull(a->weights);
+          ck_assert_uint_eq(a->n, b->n);
+          ck_assert_uint_eq(a->m, b->m);
+          ck_assert(memcmp(a->offsets, b->offsets, ((size_t)a->n + 1) * sizeof *a->offsets) == 0);
+          ck_assert(memcmp(a->indices, b->indices, a->m * sizeof *a->indices) == 0);
+        }
+      gr_subgraphs_destroy(&with, 3);
+      gr_subgraphs_destroy(&without, 3);
+    }
+    gr_partition_destroy(&p);
+    gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
 /* ---- arguments ------------------------------------------------------------------ */
 
 START_TEST(build_rejects_bad_arguments) {
@@ -384,13 +416,13 @@ START_TEST(build_rejects_bad_arguments) {
   gr_subgraph sentinel_part;
   gr_subgraph *sentinel = &sentinel_part;
   gr_subgraph **subs = &sentinel;
-  ck_assert_int_eq(gr_subgraphs_build(NULL, g, p, GR_PROXY_ALL, false), GR_ERR_INVALID_ARG);
-  ck_assert_int_eq(gr_subgraphs_build(&subs, NULL, p, GR_PROXY_ALL, false), GR_ERR_INVALID_ARG);
+  ck_assert_int_eq(gr_subgraphs_build(NULL, g, p, GR_PROXY_ALL, false, true), GR_ERR_INVALID_ARG);
+  ck_assert_int_eq(gr_subgraphs_build(&subs, NULL, p, GR_PROXY_ALL, false, true), GR_ERR_INVALID_ARG);
   ck_assert_ptr_null(subs);
-  ck_assert_int_eq(gr_subgraphs_build(&subs, g, NULL, GR_PROXY_ALL, false), GR_ERR_INVALID_ARG);
-  ck_assert_int_eq(gr_subgraphs_build(&subs, g, p, (gr_proxy_mode)5, false), GR_ERR_INVALID_ARG);
+  ck_assert_int_eq(gr_subgraphs_build(&subs, g, NULL, GR_PROXY_ALL, false, true), GR_ERR_INVALID_ARG);
+  ck_assert_int_eq(gr_subgraphs_build(&subs, g, p, (gr_proxy_mode)5, false, true), GR_ERR_INVALID_ARG);
   ck_assert_msg(strstr(gr_error_message(), "proxy mode 5"), "%s", gr_error_message());
-  ck_assert_int_eq(gr_subgraphs_build(&subs, h, p, GR_PROXY_1HOP, false), GR_ERR_INVALID_ARG);
+  ck_assert_int_eq(gr_subgraphs_build(&subs, h, p, GR_PROXY_1HOP, false, true), GR_ERR_INVALID_ARG);
   ck_assert_msg(strstr(gr_error_message(), "does not fit"), "%s", gr_error_message());
   ck_assert_ptr_null(subs);
   gr_subgraphs_destroy(&subs, 2);
@@ -415,7 +447,7 @@ START_TEST(every_allocation_failure_is_reported_and_cleaned_up) {
     for (;; k++) {
       gr_subgraph **subs = NULL;
       pt_fail_alloc_after(k);
-      gr_status st = gr_subgraphs_build(&subs, g, p, (gr_proxy_mode)proxy, true);
+      gr_status st = gr_subgraphs_build(&subs, g, p, (gr_proxy_mode)proxy, true, true);
       pt_fail_alloc_after(-1);
       if (st == GR_SUCCESS) {
         check_subgraphs(g, p, subs, (gr_proxy_mode)proxy, true);
@@ -454,6 +486,7 @@ static Suite *builder_suite(void) {
   tcase_add_test(tc, a_part_that_owns_nothing_gets_an_empty_subgraph);
   tcase_add_test(tc, an_empty_graph_gives_empty_subgraphs);
   tcase_add_test(tc, a_1hop_build_refuses_an_undirected_graph_without_reverse_arcs);
+  tcase_add_test(tc, a_build_without_weights_leaves_them_out);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("determinism");

@@ -18,7 +18,7 @@ void gr_test_devices_create(gr_test_devices *t, gr_graph *g, const gr_primitive 
     po.parts = devices;
     po.threads = 1;
     ck_assert_int_eq(gr_partition_create(&t->part, g, &po), GR_SUCCESS);
-    ck_assert_int_eq(gr_subgraphs_build(&t->subs, g, t->part, proxy, needs_in), GR_SUCCESS);
+    ck_assert_int_eq(gr_subgraphs_build(&t->subs, g, t->part, proxy, needs_in, prim->needs_weights), GR_SUCCESS);
     gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
     ck_assert_int_eq(gr_comm_create(&t->comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
   }

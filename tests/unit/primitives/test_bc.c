@@ -346,7 +346,7 @@ START_TEST(several_devices_equal_one_device) {
         ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
         for (size_t x = 0; x < sizeof proxies / sizeof proxies[0]; x++) {
           gr_subgraph **subs = NULL;
-          ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
+          ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true, false), GR_SUCCESS);
           for (size_t w = 0; w < sizeof modes / sizeof modes[0]; w++) {
             gr_comm_options co = {modes[w], GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
             gr_comm *comm = NULL;
@@ -667,7 +667,7 @@ START_TEST(several_devices_beyond_double) {
       ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
       for (size_t x = 0; x < sizeof proxies / sizeof proxies[0]; x++) {
         gr_subgraph **subs = NULL;
-        ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
+        ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true, false), GR_SUCCESS);
         for (size_t w = 0; w < sizeof modes / sizeof modes[0]; w++) {
           gr_comm_options co = {modes[w], GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
           gr_comm *comm = NULL;
@@ -738,7 +738,7 @@ START_TEST(counts_as_logarithms_from_the_start_equal_reference) {
       ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
       for (size_t x = 0; x < 2; x++) {
         gr_subgraph **subs = NULL;
-        ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
+        ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true, false), GR_SUCCESS);
         for (size_t w = 0; w < 2; w++) {
           gr_comm_options co = {modes[w], GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
           gr_comm *comm = NULL;

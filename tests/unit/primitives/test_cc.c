@@ -587,7 +587,7 @@ START_TEST(several_devices_equal_one_device) {
         ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
         for (size_t x = 0; x < sizeof proxies / sizeof proxies[0]; x++) {
           gr_subgraph **subs = NULL;
-          ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
+          ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true, false), GR_SUCCESS);
           for (size_t c = 0; c < sizeof comms / sizeof comms[0]; c++) {
             gr_comm_options co = {comms[c], GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
             gr_comm *comm = NULL;
@@ -647,7 +647,7 @@ static gr_svid *run_blocks(int devices, int block, int path, bool stars, gr_prox
   gr_partition *part = NULL;
   ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
   gr_subgraph **subs = NULL;
-  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxy, true), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxy, true, false), GR_SUCCESS);
   gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
   gr_comm *comm = NULL;
   ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);

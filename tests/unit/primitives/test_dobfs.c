@@ -101,7 +101,7 @@ static void two_parts_open(two_parts *t, gr_graph *g, gr_proxy_mode proxy, gr_co
   t->subs = NULL;
   t->comm = NULL;
   ck_assert_int_eq(gr_partition_create(&t->part, g, &po), GR_SUCCESS);
-  ck_assert_int_eq(gr_subgraphs_build(&t->subs, g, t->part, proxy, true), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraphs_build(&t->subs, g, t->part, proxy, true, false), GR_SUCCESS);
   gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, format, NULL};
   ck_assert_int_eq(gr_comm_create(&t->comm, GR_BACKEND_CPU, 2, &co), GR_SUCCESS);
 }
@@ -237,7 +237,7 @@ START_TEST(several_devices_equal_one_device) {
         ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
         for (size_t x = 0; x < 2; x++) {
           gr_subgraph **subs = NULL;
-          ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
+          ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true, false), GR_SUCCESS);
           for (size_t c = 0; c < 2; c++) {
             gr_comm_options co = {comms[c], GR_TRANSPORT_HOST, variants[vi].format, NULL};
             gr_comm *comm = NULL;

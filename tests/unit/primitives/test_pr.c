@@ -375,7 +375,7 @@ START_TEST(several_devices_equal_one_device) {
         ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
         for (size_t x = 0; x < sizeof proxies / sizeof proxies[0]; x++) {
           gr_subgraph **subs = NULL;
-          ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true), GR_SUCCESS);
+          ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true, false), GR_SUCCESS);
           for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
             gr_comm_options co = {ways[w].comm, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
             gr_comm *comm = NULL;
@@ -462,7 +462,7 @@ START_TEST(other_dampings_equal_reference_on_one_and_several_devices) {
         po.threads = 1;
         ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
         subs = NULL;
-        ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, true), GR_SUCCESS);
+        ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, true, false), GR_SUCCESS);
       }
       for (int dir = 0; dir < 2; dir++) {
         gr_prim_options o = GR_PRIM_OPTIONS_INIT;
@@ -504,7 +504,7 @@ START_TEST(pull_moves_one_float_per_copy_and_iteration) {
     gr_partition *part = NULL;
     ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
     gr_subgraph **subs = NULL;
-    ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, true), GR_SUCCESS);
+    ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, true, false), GR_SUCCESS);
     gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
     gr_comm *comm = NULL;
     ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
