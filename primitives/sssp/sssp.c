@@ -463,9 +463,17 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
     a.n_in = near_n;
     a.out = gr_frontier_items(it->out);
     a.out_capacity = gr_frontier_capacity(it->out);
+    /* Between devices the output goes to the exchange's package, the next
+     * pass on the stream: the relax leaves its size there, which the
+     * package reads on the device and brings back with its own counters
+     * (gr_iter.out_counts: one host wait an iteration less; with
+     * predecessors the publish below needs the size first). */
+    a.counts_later = p->count > 1 && !exchanged;
     GR_CHECK(ops->relax(p->dev, p->ws, &a, &c));
     it->out->size = a.n_out;
     it->edges += a.edges;
+    /* A bound until the package reads the size. */
+    if (a.counts) it->out_counts = a.counts;
     if (exchanged && a.n_out) {
       gr_for_each_args fa = {gr_frontier_items(it->out), a.n_out};
       GR_CHECK(ops->publish(p->dev, p->ws, &fa, &c));
