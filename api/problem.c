@@ -154,7 +154,9 @@ gr_status gr_problem_create(gr_problem **out, gr_context *ctx, gr_graph *g, cons
                          (prim->auto_1hop || (prim->proxy == GR_PROXY_1HOP && gr_partition_1hop_pays(p->part)))
                      ? GR_PROXY_1HOP
                      : GR_PROXY_ALL;
-    GR_CHECK_GOTO(gr_subgraphs_build(&p->subs, g, p->part, p->proxy, prim->needs_in_edges, prim->needs_weights), st, cleanup);
+    GR_CHECK_GOTO(
+        gr_subgraphs_build(&p->subs, g, p->part, p->proxy, prim->needs_in_edges, prim->needs_weights), st,
+        cleanup);
     p->build_seconds = gr_time_now() - t;
     /* The exchange's set-up (peer access, NCCL's communicators) opens the
      * devices: setup, not the partition. */

@@ -830,10 +830,10 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
      * loop (a reallocation waits for the device: 0.1-0.5 ms on an H200,
      * in 3 or 4 of 8 BFS and DOBFS runs on Kronecker 25). */
     if (x->uniform && want && bb / rb > first) first = bb / rb;
-    /* No more than the local vertices j owns either (an output holds each vertex
-     * once): the share counts the output's own vertices too, which stay
-     * (BC on 4 CPU devices of Kronecker 22: three lists of 7.2 MB a
-     * device where 4.9 MB hold every copy each peer owns here). */
+    /* No more than the local vertices j owns either (an output holds
+     * each vertex once): the share counts the output's own vertices too,
+     * which stay (BC on 4 CPU devices of Kronecker 22: three lists of 7.2
+     * MB a device where 6.6 MB hold every copy each peer owns here). */
     if (!bcast && first > x->held[j]) first = x->held[j] ? x->held[j] : 1;
     if (have < first)
       GR_CHECK(gr__reserve_send(x, &x->list[j], dev, (size_t)gr_xk_list_bytes(&x->layout, first), &p->mem,

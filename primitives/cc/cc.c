@@ -235,6 +235,19 @@ static gr_status gr__cc_local(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ct
   return gr__cc_rest(s, p, it, c);
 }
 
+/* The roots of k local vertices (ids) and those roots' bests, into out[2i]
+ * and out[2i + 1]: one pass over the lookups in the samples' room and one
+ * read. */
+static gr_status gr__cc_lookup(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const gr_svid *ids, int k, gr_svid *out) {
+  if (3 * (size_t)k > GR_CC_SAMPLES)
+    return gr_errorf(GR_ERR_INTERNAL, "cc: %d lookups exceed the samples' room", k);
+  GR_CHECK(gr_device_copy(p->dev, s->samples.ptr, ids, (size_t)k * sizeof *ids, GR_COPY_H2D));
+  c->lookups = (gr_vid)k;
+  gr_for_each_args a = {NULL, (gr_eid)k};
+  GR_CHECK(gr__cc_ops(p->dev)->lookup(p->dev, p->ws, &a, c));
+  return gr_device_copy(p->dev, out, (gr_svid *)s->samples.ptr + k, 2 * (size_t)k * sizeof *out, GR_COPY_D2H);
+}
+
 /* Several devices, after Afforest: every device's largest tree has taken
  * the smallest global id it holds, but its component's smallest id may be
  * held by one device only (a vertex no other device's arcs reach, or a
@@ -248,19 +261,8 @@ static gr_status gr__cc_local(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ct
  * the id of a vertex of its component, so the rounds end with the labels
  * they would have reached (and the largest trees agree, which the end of
  * the run checks as before). Up to 64 devices (a mask each). The roots are
- * found on the device, every lookup of a step in one pass and one read
- * (gr__cc_lookup): a device waits twice whatever its peers' count, where
- * a read per lookup made it wait 2 + 2 per peer. */
-static gr_status gr__cc_lookup(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const gr_svid *ids, int k, gr_svid *out) {
-  if (3 * (size_t)k > GR_CC_SAMPLES)
-    return gr_errorf(GR_ERR_INTERNAL, "cc: %d lookups exceed the samples' room", k);
-  GR_CHECK(gr_device_copy(p->dev, s->samples.ptr, ids, (size_t)k * sizeof *ids, GR_COPY_H2D));
-  c->lookups = (gr_vid)k;
-  gr_for_each_args a = {NULL, (gr_eid)k};
-  GR_CHECK(gr__cc_ops(p->dev)->lookup(p->dev, p->ws, &a, c));
-  return gr_device_copy(p->dev, out, (gr_svid *)s->samples.ptr + k, 2 * (size_t)k * sizeof *out, GR_COPY_D2H);
-}
-
+ * found on the device (gr__cc_lookup): a device waits twice whatever its
+ * peers' count, where a read per lookup made it wait 2 + 2 per peer. */
 static gr_status gr__cc_join_largest(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c) {
   enum { MAX_DEVICES = 64 };
   const int n_dev = p->count, me = p->index;
