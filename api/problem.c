@@ -128,7 +128,7 @@ gr_status gr_problem_create(gr_problem **out, gr_context *ctx, gr_graph *g, cons
                            false, co->timeline, gr__context_gpus(ctx), co->turns};
   double t = gr_time_now();
   if (ctx->devices == 1) {
-    GR_CHECK_GOTO(gr_subgraph_whole(&p->sub, g, prim->needs_in_edges), st, cleanup);
+    GR_CHECK_GOTO(gr_subgraph_whole(&p->sub, g, prim->needs_in_edges, prim->needs_weights), st, cleanup);
     p->build_seconds = gr_time_now() - t;
     t = gr_time_now();
     cfg.subs = &p->sub;

@@ -497,12 +497,11 @@ static gr_status gr__upload_packed(gr_device *dev, const gr_packed *hp, bool on_
  * mapped host memory (host[0], host[1], freed by the slot), read by the
  * kernels over the host link, and only the offsets onto the device. With
  * hp (--compress packed) the ids go as packed lists instead (pb, dp; their
- * blocks in host[0] when on_host). Weights go only where the primitive
- * reads them (`weights`): a weighted file run by BFS, CC, PageRank or BC
- * would otherwise hold 4 bytes an arc more, as many as its ids. */
-static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, bool weights, gr_buffer bufs[3], gr_csr *d,
-                                const char *what, bool on_host, void *host[2], const gr_packed *hp, gr_buffer pb[3],
-                                gr_packed *dp) {
+ * blocks in host[0] when on_host). Weights go where the part holds them:
+ * only a primitive that reads them gets them (gr_subgraph_whole,
+ * gr_subgraphs_build). */
+static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_buffer bufs[3], gr_csr *d, const char *what,
+                                bool on_host, void *host[2], const gr_packed *hp, gr_buffer pb[3], gr_packed *dp) {
   gr_csr z = {0};
   *d = z;
   d->n = h->n;
@@ -511,7 +510,7 @@ static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, bool weights, g
   GR_CHECK(gr_buffer_resize(&bufs[0], dev, ob, 0, what));
   GR_CHECK(gr_device_upload(dev, bufs[0].ptr, h->offsets, ob));
   d->offsets = (gr_eid *)bufs[0].ptr;
-  const size_t wb = weights && h->weights ? (size_t)h->m * sizeof(gr_weight) : 0;
+  const size_t wb = h->weights ? (size_t)h->m * sizeof(gr_weight) : 0;
   if (hp) {
     GR_CHECK(gr__upload_packed(dev, hp, on_host, &host[0], pb, dp, d, what));
     ib = 0;
@@ -544,13 +543,12 @@ static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, bool weights, g
 }
 
 /* Bytes of a host CSR once on a device (on_host: its offsets only, and
- * the block index of its packed lists where hp is given; its weights where
- * the primitive reads them). */
-static uint64_t gr__csr_bytes(const gr_csr *h, bool weights, bool on_host, const gr_packed *hp) {
+ * the block index of its packed lists where hp is given). */
+static uint64_t gr__csr_bytes(const gr_csr *h, bool on_host, const gr_packed *hp) {
   const uint64_t offsets = ((uint64_t)h->n + 1) * sizeof(gr_eid);
   const uint64_t ids = hp ? gr_packed_get_sizes(hp).total : (uint64_t)h->m * sizeof(gr_vid);
   if (on_host) return offsets + (hp ? gr_packed_get_sizes(hp).index : 0);
-  return offsets + ids + (weights && h->weights ? (uint64_t)h->m * sizeof(gr_weight) : 0);
+  return offsets + ids + (h->weights ? (uint64_t)h->m * sizeof(gr_weight) : 0);
 }
 
 /* A part too large for its device fails here, before the uploads and the
@@ -564,9 +562,8 @@ static uint64_t gr__csr_bytes(const gr_csr *h, bool weights, bool on_host, const
 static gr_status gr__check_fits(gr__slot *s, const gr_subgraph *sub, bool csc, gr_graph_memory mode,
                                 const gr_packed hp[2], uint64_t state_b) {
   const bool on_host = mode == GR_GRAPH_MEMORY_HOST;
-  const bool w = s->e->cfg.prim->needs_weights;
-  const uint64_t out_b = gr__csr_bytes(&sub->out, w, on_host, hp ? &hp[0] : NULL);
-  const uint64_t in_b = csc ? gr__csr_bytes(&sub->in, w, on_host, hp ? &hp[1] : NULL) : 0;
+  const uint64_t out_b = gr__csr_bytes(&sub->out, on_host, hp ? &hp[0] : NULL);
+  const uint64_t in_b = csc ? gr__csr_bytes(&sub->in, on_host, hp ? &hp[1] : NULL) : 0;
   const uint64_t ids_b = sub->local_to_global ? (uint64_t)sub->n_local * sizeof(gr_vid) : 0;
   const uint64_t need = out_b + in_b + ids_b + state_b;
   size_t free_b = 0, total_b = 0;
@@ -658,8 +655,7 @@ static gr_status gr__slot_init(gr__slot *s) {
   if (s->graph_on_host)
     gr_log(GR_LOG_INFO, GR_SUBSYS_INIT, "device %d: graph arrays in host memory (zero-copy)%s", s->index,
            pack ? " (its lists packed there; their block index in device memory)" : "");
-  const bool weights = e->cfg.prim->needs_weights;
-  GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->out, weights, s->dev_out, &p->out, "graph (CSR)", s->graph_on_host,
+  GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->out, s->dev_out, &p->out, "graph (CSR)", s->graph_on_host,
                                &s->host_arrays[0], pack ? &hp[0] : NULL, s->dev_packed[0], &s->packed[0]),
                 st, done);
   if (e->cfg.prim->needs_in_edges) {
@@ -667,7 +663,7 @@ static gr_status gr__slot_init(gr__slot *s) {
     if (!own_csc)
       p->in = p->out;
     else
-      GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->in, weights, s->dev_in, &p->in, "graph (CSC)", s->graph_on_host,
+      GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->in, s->dev_in, &p->in, "graph (CSC)", s->graph_on_host,
                                    &s->host_arrays[2], pack ? &hp[1] : NULL, s->dev_packed[1], &s->packed[1]),
                     st, done);
   }
@@ -1178,7 +1174,7 @@ void gr_enactor_device_report(const gr_enactor *e, int device, gr_device_report 
       const gr_csr *c = k ? &sub->in : &sub->out;
       if (k && !s->host_arrays[2] && !s->host_arrays[3]) continue;
       b += packed ? (uint64_t)s->packed[k].n_bytes : (uint64_t)c->m * sizeof(gr_vid);
-      if (c->weights && e->cfg.prim->needs_weights) b += (uint64_t)c->m * sizeof(gr_weight);
+      if (c->weights) b += (uint64_t)c->m * sizeof(gr_weight);
     }
     rep->host_graph_bytes = b;
   }

@@ -5,7 +5,7 @@
 #include "gr/subgraph.h"
 #include "gr/util.h"
 
-gr_status gr_subgraph_whole(gr_subgraph **out, gr_graph *g, bool needs_in) {
+gr_status gr_subgraph_whole(gr_subgraph **out, gr_graph *g, bool needs_in, bool needs_weights) {
   *out = NULL;
   gr_subgraph *s = NULL;
   GR_CHECK(gr_host_calloc((void **)&s, 1, sizeof *s, "subgraph"));
@@ -14,6 +14,7 @@ gr_status gr_subgraph_whole(gr_subgraph **out, gr_graph *g, bool needs_in) {
   s->proxy = GR_PROXY_ALL;
   s->n_global = s->n_local = s->n_owned = gr_graph_num_vertices(g);
   s->out = *gr_graph_out(g);
+  if (!needs_weights) s->out.weights = NULL;
   if (needs_in) {
     const gr_csr *in = NULL;
     gr_status st = gr_graph_in(g, &in);
@@ -22,6 +23,7 @@ gr_status gr_subgraph_whole(gr_subgraph **out, gr_graph *g, bool needs_in) {
       return st;
     }
     s->in = *in;
+    if (!needs_weights) s->in.weights = NULL;
   }
   s->owns_arrays = false;
   *out = s;

@@ -507,7 +507,7 @@ START_TEST(cuda_bc_equals_reference) {
     gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
     gr_subgraph *sub = NULL;
-    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
     gr_vid src[4];
     for (int k = 0; k < 4; k++) src[k] = (gr_vid)((k * 7919u + 5u) % n);
     for (int c = 0; c < 2; c++) {
@@ -624,7 +624,7 @@ START_TEST(bc_on_devices_sharing_gpu_0_equals_one_gpu) {
     }
     gr_run_args a = {src[0], 0, src, ns};
     gr_subgraph *sub = NULL;
-    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
     gr_result expect = GR_RESULT_INIT;
     run_bc(&sub, 1, NULL, NULL, &o, &a, &expect);
     gr_subgraph_destroy(&sub);
@@ -679,7 +679,7 @@ START_TEST(cuda_bc_counts_as_logarithms_equal_reference) {
     gr_vid src[4];
     for (int k = 0; k < 4; k++) src[k] = (gr_vid)((k * 7919u + 5u) % n);
     gr_subgraph *sub = NULL;
-    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
     for (int t = 0; t < 3; t++)
       for (int c = 0; c < 2; c++) {
         if (!gr_test_in_slice(&combo)) continue;
@@ -737,7 +737,7 @@ START_TEST(cuda_bc_beyond_double_equals_reference) {
   gr_graph *g = gr_test_generated("grid2d:700x700");
   const gr_vid n = gr_graph_num_vertices(g);
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
   gr_vid src[] = {0, 350u * 700u + 350u, n - 1};
   /* The loops throughout; none; the corner's levels of more than 200
    * vertices level by level, so its overflow (near level 960, where a
@@ -806,7 +806,7 @@ START_TEST(bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu) {
   gr_vid src[] = {n - 1, (gr_vid)(GRID / 3) * GRID + GRID / 2, GRID - 1};
   gr_run_args a = {src[0], 0, src, 3};
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
   gr_result expect = GR_RESULT_INIT, ref = GR_RESULT_INIT;
   run_bc(&sub, 1, NULL, NULL, &o, &a, &expect);
   gr_subgraph_destroy(&sub);

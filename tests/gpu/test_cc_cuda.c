@@ -212,7 +212,7 @@ START_TEST(cuda_cc_equals_reference) {
   for (int i = 0; i < 5; i++) {
     gr_graph *g = gr_test_generated(specs[i]);
     gr_subgraph *sub = NULL;
-    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
     gr_svid *l = run_cc(&sub, 1, NULL, NULL);
     check(g, l, specs[i]);
     free(l);

@@ -319,7 +319,7 @@ START_TEST(cuda_pr_equals_double_iteration) {
   for (int i = 0; i < 4; i++) {
     gr_graph *g = graphs[i];
     gr_subgraph *sub = NULL;
-    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
     for (int dir = 0; dir < 2; dir++) {
       gr_prim_options o = GR_PRIM_OPTIONS_INIT;
       o.direction = dir ? GR_DIRECTION_PUSH : GR_DIRECTION_PULL;
@@ -348,7 +348,7 @@ START_TEST(pr_on_devices_sharing_gpu_0_equals_one_gpu) {
     gr_prim_options o = GR_PRIM_OPTIONS_INIT;
     ck_assert_int_eq(gr_pr_prepare(g, &o), GR_SUCCESS);
     gr_subgraph *sub = NULL;
-    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
     int k1 = 0;
     float *expect = run_pr(&sub, 1, NULL, NULL, &o, &k1);
     gr_subgraph_destroy(&sub);

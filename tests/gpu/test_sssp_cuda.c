@@ -344,7 +344,7 @@ START_TEST(cuda_sssp_equals_reference) {
       gr_vid src[N_SRC];
       sources(g, src);
       gr_subgraph *sub = NULL;
-      ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
+      ck_assert_int_eq(gr_subgraph_whole(&sub, g, false, true), GR_SUCCESS);
       /* With the device-side loop over small buckets (the default), without
        * it, and with limits that make runs enter and leave it often. */
       const char *tunings[] = {"", "small=off", "small-vertices=300,small-edges=3000"};

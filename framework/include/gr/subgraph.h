@@ -41,8 +41,10 @@ typedef struct gr_subgraph {
 } gr_subgraph;
 
 /* The whole graph as the single part of a one-device run (arrays aliased,
- * in-edges when needs_in). */
-gr_status gr_subgraph_whole(gr_subgraph **out, gr_graph *g, bool needs_in);
+ * in-edges when needs_in, the weights when needs_weights: the devices
+ * receive what a part holds, so a primitive that reads no weights gets
+ * none, as from gr_subgraphs_build). */
+gr_status gr_subgraph_whole(gr_subgraph **out, gr_graph *g, bool needs_in, bool needs_weights);
 void gr_subgraph_destroy(gr_subgraph **s);
 
 static inline gr_vid gr_subgraph_global(const gr_subgraph *s, gr_vid local) {

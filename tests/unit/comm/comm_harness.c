@@ -722,7 +722,7 @@ gr_status xh_bfs_run(gr_graph *g, const xh_bfs_config *c, const gr_vid *sources,
   gr_enactor_config cfg = {prim, &o, c->backend, c->n_devices, c->cpu_threads,
                            GR_MEM_POLICY_INIT, NULL, NULL, NULL, false, false, NULL, false};
   if (c->n_devices == 1) {
-    GR_CHECK_GOTO(gr_subgraph_whole(&whole, g, prim->needs_in_edges), st, fail);
+    GR_CHECK_GOTO(gr_subgraph_whole(&whole, g, prim->needs_in_edges, prim->needs_weights), st, fail);
     cfg.subs = &whole;
   } else {
     gr_partition_options po = GR_PARTITION_OPTIONS_INIT;

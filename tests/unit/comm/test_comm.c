@@ -1167,7 +1167,7 @@ START_TEST(enactor_on_several_devices_needs_an_exchange) {
   gr_graph *g = xh_gen("grid2d:4x4");
   ck_assert_ptr_nonnull(g);
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false, false), GR_SUCCESS);
   gr_subgraph *subs[2] = {sub, sub};
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 2, 1, GR_MEM_POLICY_INIT, subs, NULL, NULL, false, false, NULL, false};

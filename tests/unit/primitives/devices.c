@@ -12,7 +12,7 @@ void gr_test_devices_create(gr_test_devices *t, gr_graph *g, const gr_primitive 
   memset(t, 0, sizeof *t);
   t->devices = devices;
   if (devices == 1) {
-    ck_assert_int_eq(gr_subgraph_whole(&t->whole, g, needs_in), GR_SUCCESS);
+    ck_assert_int_eq(gr_subgraph_whole(&t->whole, g, needs_in, prim->needs_weights), GR_SUCCESS);
   } else {
     gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
     po.parts = devices;

@@ -254,7 +254,7 @@ START_TEST(one_device_equals_reference) {
     gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
     gr_subgraph *sub = NULL;
-    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
     gr_vid *all = all_vertices(n);
     /* One source; eight; every vertex (sources without out-edges too),
      * normalized. */
@@ -292,7 +292,7 @@ START_TEST(trivial_sources_and_isolated_vertices) {
   const gr_vid e[][2] = {{0, 1}, {0, 2}, {3, 0}};
   gr_graph *g = from_edges(6, e, 3, false);
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
   gr_vid src[] = {1, 0, 5, 3, 4};
   /* In double, and as logarithms from the start (a level of one vertex,
    * ln 1 = 0, and nothing reached: -inf everywhere but the source). */
@@ -327,7 +327,7 @@ START_TEST(several_devices_equal_one_device) {
     gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
     gr_subgraph *sub = NULL;
-    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
     gr_vid src[3];
     for (int k = 0; k < 3; k++) src[k] = (gr_vid)((k * 131u + 7u) % n);
     gr_run_args a = {src[0], 0, src, 3};
@@ -571,7 +571,7 @@ START_TEST(one_device_beyond_double) {
   gr_graph *g = gr_test_generated("grid2d:600x600");
   const gr_vid n = gr_graph_num_vertices(g);
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
   gr_vid src[] = {0, (gr_vid)(GRID / 2) * GRID + GRID / 2, n - 1};
   /* The loops throughout (the overflow stops the forward one); none (found
    * at the end of the pass); the corner's levels of more than 200 vertices
@@ -637,7 +637,7 @@ START_TEST(several_devices_beyond_double) {
   gr_graph *g = gr_test_generated("grid2d:600x600");
   const gr_vid n = gr_graph_num_vertices(g);
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
   gr_vid src[] = {n - 1, (gr_vid)(GRID / 3) * GRID + GRID / 2, GRID - 1};
   gr_run_args a = {src[0], 0, src, 3};
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
@@ -712,7 +712,7 @@ START_TEST(counts_as_logarithms_from_the_start_equal_reference) {
     gr_vid src[3];
     for (int k = 0; k < 3; k++) src[k] = (gr_vid)((k * 977u + 3u * (gr_vid)i) % n);
     gr_subgraph *sub = NULL;
-    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
     for (int t = 0; t < N_TUNINGS; t++)
       for (int threads = 1; threads <= 3; threads += 2) {
         gr_prim_options o = options_tuned(tunings[t]);
@@ -769,7 +769,7 @@ END_TEST
 START_TEST(bad_sources_are_refused) {
   gr_graph *g = gr_test_generated("kron:6:4");
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   gr_enactor_config cfg = {.prim = &gr_bc_primitive, .opts = &o, .backend = GR_BACKEND_CPU, .n_devices = 1,
                            .mem = GR_MEM_POLICY_INIT, .subs = &sub};

@@ -119,7 +119,7 @@ END_TEST
 
 static void run_bfs_on_cpu(gr_graph *g, int threads, bool pred) {
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false, false), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   o.mark_pred = pred;
   gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 1, threads, GR_MEM_POLICY_INIT, &sub, NULL, NULL, false, false, NULL, false};
@@ -164,7 +164,7 @@ END_TEST
 START_TEST(iteration_limit_stops_early) {
   gr_graph *g = gr_test_generated("grid2d:50x50");
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false, false), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   o.max_iterations = 5;
   gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 1, 2, GR_MEM_POLICY_INIT, &sub, NULL, NULL, false, false, NULL, false};
@@ -185,7 +185,7 @@ END_TEST
 START_TEST(allocation_failure_names_the_device_and_frees_everything) {
   gr_graph *g = gr_test_generated("kron:10:8");
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false, false), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   gr_enactor_config cfg = {&gr_bfs_primitive, &o, GR_BACKEND_CPU, 1, 2, GR_MEM_POLICY_INIT, &sub, NULL, NULL, false, false, NULL, false};
   for (int n = 1; n <= 8; n++) {

@@ -381,7 +381,7 @@ START_TEST(border_lists_hold_each_copy_and_copied_vertex_once) {
   checked.iterate = checked_iterate;
   gr_graph *g = gr_test_generated("kron:10:8");
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
   gr_svid *expect = run_cc(&sub, 1, 1, NULL, NULL, NULL, false);
   gr_subgraph_destroy(&sub);
   static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
@@ -504,7 +504,7 @@ END_TEST
 
 static gr_svid *run_one_device(gr_graph *g, int threads, int *iterations, bool packed) {
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
   gr_svid *l = run_cc(&sub, 1, threads, NULL, NULL, iterations, packed);
   gr_subgraph_destroy(&sub);
   return l;

@@ -155,7 +155,7 @@ static void run_dobfs(gr_graph *g, gr_subgraph *const *subs, int devices, const 
 
 static void run_one_device(gr_graph *g, const gr_prim_options *o, outcome *out) {
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
   run_dobfs(g, &sub, 1, o, NULL, NULL, false, out);
   gr_subgraph_destroy(&sub);
 }

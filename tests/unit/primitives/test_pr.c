@@ -269,7 +269,7 @@ START_TEST(one_device_pull_and_push_equal_reference) {
     gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
     gr_subgraph *sub = NULL;
-    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
     /* Threads 1 and 3 with plain ids, 2 with packed lists. */
     for (int dir = 0; dir < 2; dir++)
       for (int threads = 1; threads <= 3; threads++) {
@@ -303,7 +303,7 @@ START_TEST(iteration_limit_and_graphs_without_arcs) {
   gr_run_args a = {0, 0, NULL, 0};
   gr_graph *g = gr_test_generated("kron:10:8");
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   o.max_iterations = 3;
   ck_assert_int_eq(gr_pr_prepare(g, &o), GR_SUCCESS);
@@ -326,7 +326,7 @@ START_TEST(iteration_limit_and_graphs_without_arcs) {
   /* Five vertices, no arcs: every one dangling, 1/5 from the start. */
   const gr_vid none[][2] = {{0, 0}};
   g = from_edges(5, none, 0, false);
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
   o.max_iterations = 0;
   ck_assert_int_eq(gr_pr_prepare(g, &o), GR_SUCCESS);
   x = run_pr(&sub, 1, 2, NULL, NULL, &o, &k, NULL, &st);
@@ -359,7 +359,7 @@ START_TEST(several_devices_equal_one_device) {
     gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
     gr_subgraph *sub = NULL;
-    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
     gr_prim_options o1 = GR_PRIM_OPTIONS_INIT;
     ck_assert_int_eq(gr_pr_prepare(g, &o1), GR_SUCCESS);
     int k1 = 0;
@@ -447,7 +447,7 @@ START_TEST(other_dampings_equal_reference_on_one_and_several_devices) {
   gr_graph *g = gr_test_generated("kron:9:4,directed");
   const gr_vid n = gr_graph_num_vertices(g);
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
   gr_prim_options o0 = GR_PRIM_OPTIONS_INIT;
   ck_assert_int_eq(gr_pr_prepare(g, &o0), GR_SUCCESS);
   float *dflt = run_validated(g, &sub, 1, &o0, "damping 0.85");

@@ -147,7 +147,7 @@ static void run_reach(gr_graph *g, gr_subgraph *const *subs, int devices, int th
 /* One CPU device: the whole graph, no exchange. */
 static void run_one_device(gr_graph *g, int threads, gr_svid *values[N_SOURCES]) {
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false, false), GR_SUCCESS);
   run_reach(g, &sub, 1, threads, NULL, NULL, values);
   gr_subgraph_destroy(&sub);
 }
@@ -244,7 +244,7 @@ END_TEST
 START_TEST(a_primitive_not_reading_packed_lists_is_refused_them) {
   gr_graph *g = gr_test_generated("kron:8:4");
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false, false), GR_SUCCESS);
   gr_primitive own = gr_reach_primitive;
   own.reads_packed_lists = false;
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;

@@ -578,7 +578,7 @@ static void run_sssp(gr_graph *g, gr_subgraph *const *subs, int devices, int thr
 
 static void run_one_device(gr_graph *g, int threads, const gr_prim_options *o, sssp_runs *out) {
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false, true), GR_SUCCESS);
   run_sssp(g, &sub, 1, threads, NULL, NULL, o, out);
   gr_subgraph_destroy(&sub);
 }
@@ -722,7 +722,7 @@ START_TEST(zero_weights_disconnected_parts_and_directions) {
   o.delta = 0;
   ck_assert_int_eq(gr_sssp_prepare(g, &o), GR_SUCCESS);
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false, true), GR_SUCCESS);
   gr_enactor_config cfg = {.prim = &gr_sssp_primitive, .opts = &o, .backend = GR_BACKEND_CPU, .n_devices = 1,
                            .cpu_threads = 2, .mem = GR_MEM_POLICY_INIT, .subs = &sub};
   gr_enactor *e = NULL;
@@ -813,7 +813,7 @@ END_TEST
 START_TEST(missing_weights_fail_at_init) {
   gr_graph *g = generated("kron:6:4", "none");
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false, true), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   gr_enactor_config cfg = {.prim = &gr_sssp_primitive, .opts = &o, .backend = GR_BACKEND_CPU, .n_devices = 1,
                            .cpu_threads = 1, .mem = GR_MEM_POLICY_INIT, .subs = &sub};
@@ -829,7 +829,7 @@ END_TEST
 START_TEST(allocation_failure_names_the_device_and_frees_everything) {
   gr_graph *g = generated("kron:10:8", "random:1:64");
   gr_subgraph *sub = NULL;
-  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false, true), GR_SUCCESS);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   o.mark_pred = true;
   ck_assert_int_eq(gr_sssp_prepare(g, &o), GR_SUCCESS);
