@@ -201,6 +201,45 @@ START_TEST(largest_component_vote_takes_the_most_frequent_root) {
 }
 END_TEST
 
+/* The most frequent of n roots by counting each against all, smallest on
+ * a tie: what gr_cc_mode's sort must agree with. */
+static gr_svid mode_by_counting(const gr_svid *v, int n) {
+  gr_svid best = -1;
+  int best_count = 0;
+  for (int i = 0; i < n; i++) {
+    int c = 0;
+    for (int j = 0; j < n; j++) c += v[j] == v[i];
+    if (c > best_count || (c == best_count && v[i] < best)) {
+      best_count = c;
+      best = v[i];
+    }
+  }
+  return best;
+}
+
+START_TEST(largest_component_vote_agrees_with_counting_on_full_samples) {
+  /* Full samples (the radix sort's path) and one longer list (qsort's):
+   * ids that differ in every byte, negative ones, ties between runs. */
+  enum { N = GR_CC_SAMPLES + 7 };
+  gr_svid v[N], copy[N];
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (int round = 0; round < 40; round++) {
+    const int n = round == 39 ? N : GR_CC_SAMPLES - round % 3;
+    for (int i = 0; i < n; i++) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      const uint64_t r = x >> 33;
+      /* A few frequent ids and many rare ones, spread over the id range. */
+      const gr_svid frequent[] = {0x7ffffffe, 3, 0x01020304, 0x00ff0000, -5, 0x40000000};
+      v[i] = r % 4 ? frequent[(r >> 8) % (2 + round % 5)] : (gr_svid)((r * 2654435761u) & 0x7fffffff) - (r & 1 ? 7 : 0);
+      copy[i] = v[i];
+    }
+    const gr_svid want = mode_by_counting(copy, n);
+    ck_assert_int_eq(gr_cc_mode(v, n), want);
+    for (int i = 1; i < n; i++) ck_assert(v[i - 1] <= v[i]);
+  }
+}
+END_TEST
+
 /* gr_cc_finish over labels it counts in two ways (the sampled giant's in
  * per-thread sums, every other label in the table), on 4 threads: a giant
  * label that the samples find, one they miss (a component larger than any
@@ -712,6 +751,7 @@ int main(void) {
   tcase_add_test(ref, reference_over_threads_equals_a_search);
   tcase_add_test(ref, validator_rejects_each_kind_of_wrong_answer);
   tcase_add_test(ref, largest_component_vote_takes_the_most_frequent_root);
+  tcase_add_test(ref, largest_component_vote_agrees_with_counting_on_full_samples);
   tcase_add_test(ref, finish_counts_every_label_whatever_the_sample);
   tcase_add_test(ref, concurrent_links_join_exactly_the_arcs_components);
   suite_add_tcase(s, ref);
