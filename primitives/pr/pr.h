@@ -242,11 +242,15 @@ void gr_pr_plan_release(gr_pr_plan *pl);
  * together and which stay in shared memory, never a rank). */
 gr_status gr_pr_order(const gr_csr *in, const gr_csr *out, unsigned sample, gr_vid *order, gr_vid *position,
                       gr_eid *top_fed);
+/* The same order from counts already made: fed[v] in-edges fed by each of
+ * the n vertices. */
+gr_status gr_pr_order_fed(gr_vid n, const gr_eid *fed, gr_vid *order, gr_vid *position, gr_eid *top_fed);
 /* A part's in-edges (no transpose: its sources include copies) are counted
- * one in GR_PR_ORDER_SAMPLE from GR_PR_ORDER_SAMPLE_FROM in-edges on: the
- * count of every in-edge took most of PageRank's 8-10 s setup on each of 2
- * H200s for Kronecker 27 (2.1 G in-edges a part); the hubs, which the
- * order is for, feed thousands each and keep their places. */
+ * on the device (gr_pr_ops.count_sources); where that cannot be, on the
+ * host, one in GR_PR_ORDER_SAMPLE from GR_PR_ORDER_SAMPLE_FROM in-edges on:
+ * the host's count of every in-edge took most of PageRank's 8-10 s setup
+ * on each of 2 H200s for Kronecker 27 (2.1 G in-edges a part); the hubs
+ * feed thousands each and keep their places, the tail's order blurs. */
 enum { GR_PR_ORDER_SAMPLE = 8 };
 #define GR_PR_ORDER_SAMPLE_FROM ((gr_eid)1 << 26)
 
@@ -262,6 +266,9 @@ typedef struct gr_pr_ops {
   gr_status (*push_out)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_pr_ctx *);
   /* ids[e] = position[src[e]] for the m in-edges (the relabelled copy). */
   gr_status (*relabel)(gr_device *, gr_vid *ids, const gr_vid *src, const gr_vid *position, gr_eid m);
+  /* fed[src[e]] += 1 for the m in-edges (fed zeroed by the caller; m below
+   * 2^32, so no count overflows): the in-edges each source feeds. */
+  gr_status (*count_sources)(gr_device *, uint32_t *fed, const gr_vid *src, gr_eid m);
 } gr_pr_ops;
 
 extern const gr_pr_ops gr__pr_ops_cpu;

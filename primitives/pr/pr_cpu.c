@@ -49,10 +49,19 @@ static gr_status gr__pr_relabel_cpu(gr_device *dev, gr_vid *ids, const gr_vid *s
   return GR_SUCCESS;
 }
 
+static gr_status gr__pr_count_sources_cpu(gr_device *dev, uint32_t *fed, const gr_vid *src, gr_eid m) {
+  GR_CHECK(gr__device_launch(dev, "gr__pr_count_sources_cpu", NULL));
+  const int nt = gr_device_cpu_threads(dev);
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (gr_eid e = 0; e < m; e++) __atomic_fetch_add(&fed[src[e]], 1u, __ATOMIC_RELAXED);
+  return GR_SUCCESS;
+}
+
 const gr_pr_ops gr__pr_ops_cpu = {.init = gr__pr_init_cpu,
                                   .publish = gr__pr_publish_cpu,
                                   .pull_step = gr__pr_pull_step_cpu,
                                   .push_step = gr__pr_push_step_cpu,
                                   .push = gr__pr_push_cpu,
                                   .push_out = gr__pr_push_out_cpu,
-                                  .relabel = gr__pr_relabel_cpu};
+                                  .relabel = gr__pr_relabel_cpu,
+                                  .count_sources = gr__pr_count_sources_cpu};

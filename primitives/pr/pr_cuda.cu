@@ -522,6 +522,30 @@ gr_status relabel_cuda(gr_device *dev, gr_vid *ids, const gr_vid *src, const gr_
   return GR_SUCCESS;
 }
 
+// A source's count: most in-edges come from a few hubs, so a warp adds
+// once per distinct source among its 32 ids (__match_any_sync) rather than
+// once per id.
+__global__ void count_sources_kernel(uint32_t *__restrict__ fed, const gr_vid *__restrict__ src, gr_eid m) {
+  const gr_eid stride = (gr_eid)gridDim.x * blockDim.x;
+  for (gr_eid base = (gr_eid)blockIdx.x * blockDim.x; base < m; base += stride) {
+    const gr_eid e = base + threadIdx.x;
+    const bool valid = e < m;
+    const unsigned active = __ballot_sync(0xffffffffu, valid);
+    if (!valid) continue;
+    const gr_vid v = src[e];
+    const unsigned same = __match_any_sync(active, v);
+    if ((threadIdx.x & 31) == __ffs(same) - 1) atomicAdd(&fed[v], (unsigned)__popc(same));
+  }
+}
+
+gr_status count_sources_cuda(gr_device *dev, uint32_t *fed, const gr_vid *src, gr_eid m) {
+  if (!m) return GR_SUCCESS;
+  count_sources_kernel<<<gr_cuda::grid_for(m, kBlock, gr_cuda::max_blocks(dev)), kBlock, 0,
+                         (cudaStream_t)gr_device_stream(dev)>>>(fed, src, m);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  return GR_SUCCESS;
+}
+
 gr_status init_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_pr_ctx *c) {
   (void)ws;
   return gr_cuda::for_each(dev, a, Init{*c});
@@ -541,6 +565,6 @@ gr_status push_cuda(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, c
 }  // namespace
 
 extern "C" const gr_pr_ops gr__pr_ops_cuda = {init_cuda, publish_cuda, pull_step_cuda, push_step_cuda,
-                                              push_cuda,  push_out_cuda, relabel_cuda};
+                                              push_cuda,  push_out_cuda, relabel_cuda,   count_sources_cuda};
 
 GR_CUDA_PRELOAD(gr__pr_cuda_preload)

@@ -180,6 +180,17 @@ START_TEST(cuda_pull_push_and_publish_equal_cpu) {
                                         hots[h][0], hots[h][1]),
                        GR_SUCCESS);
       ck_assert(rg.plan.relabelled);
+      if (!transpose) {
+        /* Counted on the GPU (gr_pr_ops.count_sources): the order of every
+         * in-edge counted on the host. */
+        gr_vid *want = malloc(sizeof *want * n), *wpos = malloc(sizeof *wpos * n), *got = malloc(sizeof *got * n);
+        ck_assert_int_eq(gr_pr_order(in_host, NULL, 1, want, wpos, NULL), GR_SUCCESS);
+        get(gpu, got, &rg.plan.order, sizeof(gr_vid) * n);
+        for (gr_vid i = 0; i < n; i++) ck_assert_uint_eq(got[i], want[i]);
+        free(want);
+        free(wpos);
+        free(got);
+      }
       ck_assert_int_eq(gr_device_copy(gpu, rg.rank.ptr, rank, sizeof(float) * n, GR_COPY_H2D), GR_SUCCESS);
       ck_assert_int_eq(gr__pr_ops(gpu)->pull_step(gpu, &rg.ws, &rg.plan, n, &rg.c, &l1g, &dg), GR_SUCCESS);
       get(gpu, a, &rg.rank, sizeof(float) * n);

@@ -619,6 +619,30 @@ START_TEST(relabel_order_ranks_sources_by_in_edges_fed) {
   ck_assert_int_eq(gr_device_create(&dev, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
   ck_assert_int_eq(gr__pr_ops(dev)->relabel(dev, ids, kin->indices, position_k, kin->m), GR_SUCCESS);
   for (gr_eid e = 0; e < kin->m; e++) ck_assert_uint_eq(order_k[ids[e]], kin->indices[e]);
+  /* The backend's count of what each source feeds (a part's order, where
+   * no transpose exists), and the order from those counts: every in-edge
+   * counted, the same order as the host's exact count. */
+  uint32_t *counted = calloc(kin->n, sizeof *counted);
+  gr_eid *fed = calloc(kin->n, sizeof *fed), *fed_want = calloc(kin->n, sizeof *fed_want);
+  ck_assert_int_eq(gr__pr_ops(dev)->count_sources(dev, counted, kin->indices, kin->m), GR_SUCCESS);
+  for (gr_eid e = 0; e < kin->m; e++) fed_want[kin->indices[e]]++;
+  for (gr_vid v = 0; v < kin->n; v++) {
+    ck_assert_uint_eq(counted[v], fed_want[v]);
+    fed[v] = counted[v];
+  }
+  gr_vid *order_f = malloc(sizeof *order_f * kin->n), *position_f = malloc(sizeof *position_f * kin->n);
+  gr_eid top_f = 0;
+  ck_assert_int_eq(gr_pr_order_fed(kin->n, fed, order_f, position_f, &top_f), GR_SUCCESS);
+  for (gr_vid i = 0; i < kin->n; i++) {
+    ck_assert_uint_eq(order_f[i], order_k[i]);
+    ck_assert_uint_eq(position_f[i], position_k[i]);
+  }
+  ck_assert_uint_eq(top_f, top);
+  free(counted);
+  free(fed);
+  free(fed_want);
+  free(order_f);
+  free(position_f);
   gr_device_destroy(&dev);
   free(ids);
   free(position_k);
