@@ -223,13 +223,15 @@ done:
 
 /* The in-edges each of a part's n sources feeds, counted on the device
  * from its copy of the ids (every one, where a sample of them was all the
- * host could afford: gr_pr_order), into fed on the host. Returns
- * GR_ERR_UNSUPPORTED, nothing counted, where the backend has no count or
- * a count could pass 32 bits. */
-static gr_status gr__pr_count_on_device(gr_device *dev, const gr_csr *in, const gr_vid *dev_indices, gr_eid *fed) {
+ * host could afford: gr_pr_order), into fed on the host; *counted false,
+ * nothing counted, where the backend has no count or a count could pass
+ * 32 bits. */
+static gr_status gr__pr_count_on_device(gr_device *dev, const gr_csr *in, const gr_vid *dev_indices, gr_eid *fed,
+                                        bool *counted) {
   const gr_pr_ops *ops = gr__pr_ops(dev);
   const gr_vid n = in->n;
-  if (!ops->count_sources || in->m > (gr_eid)UINT32_MAX) return GR_ERR_UNSUPPORTED;
+  *counted = false;
+  if (!ops->count_sources || in->m > (gr_eid)UINT32_MAX) return GR_SUCCESS;
   gr_buffer counts = {0};
   uint32_t *host = NULL;
   gr_status st = GR_SUCCESS;
@@ -241,6 +243,7 @@ static gr_status gr__pr_count_on_device(gr_device *dev, const gr_csr *in, const 
   GR_CHECK_GOTO(gr_device_copy(dev, host, counts.ptr, bytes, GR_COPY_D2H), st, done);
 #pragma omp parallel for schedule(static)
   for (gr_vid v = 0; v < n; v++) fed[v] = host[v];
+  *counted = true;
 done:
   gr_buffer_release(&counts);
   free(host);
@@ -271,19 +274,17 @@ static gr_status gr__pr_plan_relabel(gr_pr_plan *pl, gr_device *dev, const gr_cs
   if (!out) {
     gr_eid *fed = NULL;
     GR_CHECK_GOTO(gr_host_alloc((void **)&fed, slots * sizeof *fed, "pr vertex order"), st, done);
-    st = gr__pr_count_on_device(dev, in, dev_indices, fed);
-    if (st >= 0) st = gr_pr_order_fed(n, fed, order, position, &top_fed);
+    st = gr__pr_count_on_device(dev, in, dev_indices, fed, &counted);
+    if (st >= 0 && counted) st = gr_pr_order_fed(n, fed, order, position, &top_fed);
     free(fed);
-    if (st == GR_ERR_UNSUPPORTED) st = GR_SUCCESS;
-    else if (st < 0) goto done;
-    else counted = true;
+    if (st < 0) goto done;
   }
   if (!counted) GR_CHECK_GOTO(gr_pr_order(in, out, sample, order, position, &top_fed), st, done);
   const double t1 = gr_time_now();
-  const char *how = out           ? "row lengths"
-                    : counted     ? "in-edges counted on the device"
-                    : sample > 1  ? "a sample of the in-edges"
-                                  : "in-edges counted";
+  const char *how = out       ? "row lengths"
+                    : counted ? "in-edges counted on the device"
+                    : sample > 1 ? "a sample of the in-edges"
+                                 : "in-edges counted";
   if (relabel == GR_PR_RELABEL_SKEWED && (double)top_fed * 100.0 < (double)in->m * GR_PR_SKEWED_PERCENT) {
     gr_log(GR_LOG_TRACE, GR_SUBSYS_PRIM, "pr: the order of %llu sources (%s) %.3f s; not skewed, not relabelled",
            (unsigned long long)n, how, t1 - t0);
