@@ -93,6 +93,13 @@ static size_t gr__bc_owned_slots(const gr__bc_slice *s, const gr_part *p) {
   return n ? (size_t)n : 1;
 }
 
+/* The proxies' stamps (gr__bc_mark): the copies under 1-hop proxies,
+ * every local vertex otherwise. */
+static size_t gr__bc_proxy_slots(const gr__bc_slice *s, const gr_part *p) {
+  const gr_vid n = p->sub->n_local - s->owned_first;
+  return n ? (size_t)n : 1;
+}
+
 static gr_status bc_init(void **slice, gr_part *p) {
   gr__bc_slice *s = NULL;
   gr_status st = GR_SUCCESS;
@@ -112,7 +119,8 @@ static gr_status bc_init(void **slice, gr_part *p) {
   GR_CHECK_GOTO(gr_buffer_resize(&s->bc, p->dev, own * sizeof(double), 0, "bc centralities"), st, fail);
   GR_CHECK_GOTO(gr_buffer_resize(&s->overflow, p->dev, sizeof(uint32_t), 0, "bc overflow flag"), st, fail);
   if (s->multi)
-    GR_CHECK_GOTO(gr_buffer_resize(&s->mark, p->dev, slots * sizeof(int32_t), 0, "bc proxy stamps"), st, fail);
+    GR_CHECK_GOTO(gr_buffer_resize(&s->mark, p->dev, gr__bc_proxy_slots(s, p) * sizeof(int32_t), 0, "bc proxy stamps"),
+                  st, fail);
   /* Each owned vertex joins one level per source. */
   s->stack_capacity = p->sub->n_owned ? p->sub->n_owned : 1;
   GR_CHECK_GOTO(gr_buffer_resize(&s->stack, p->dev, (size_t)s->stack_capacity * sizeof(gr_vid), 0, "bc levels"), st,
@@ -259,7 +267,7 @@ static gr_status bc_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fron
   GR_CHECK(gr_device_memset(p->dev, s->bc.ptr, 0, gr__bc_owned_slots(s, p) * sizeof(double)));
   GR_CHECK(gr_device_memset(p->dev, s->acc.ptr, 0, slots * sizeof(double)));
   if (s->multi) {
-    GR_CHECK(gr_device_memset(p->dev, s->mark.ptr, 0xff, slots * sizeof(int32_t)));
+    GR_CHECK(gr_device_memset(p->dev, s->mark.ptr, 0xff, gr__bc_proxy_slots(s, p) * sizeof(int32_t)));
   }
   /* A level or a backward message holds each local vertex at most once. */
   if (gr_frontier_capacity(first) < slots) GR_CHECK(gr_frontier_reserve(first, p->dev, slots, 0, &p->mem));
@@ -452,7 +460,7 @@ static gr_status gr__bc_backward_push(gr__bc_slice *s, gr_part *p, gr_iter *it, 
   gr_vid *level = (gr_vid *)s->stack.ptr + start;
   if (s->multi && s->stamp == INT32_MAX) {
     /* Stamps ran out (2^31 levels in one run): start them again. */
-    GR_CHECK(gr_device_memset(p->dev, s->mark.ptr, 0xff, (size_t)p->sub->n_local * sizeof(int32_t)));
+    GR_CHECK(gr_device_memset(p->dev, s->mark.ptr, 0xff, gr__bc_proxy_slots(s, p) * sizeof(int32_t)));
     s->stamp = 0;
   }
   c.stamp = s->stamp++;
