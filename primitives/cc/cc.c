@@ -13,6 +13,10 @@
 #include "cc/cc.h"
 #include "gr/log.h"
 
+/* The devices whose words the joins and a round's end gather on the stack
+ * (a mask bit each in gr__cc_join_largest). */
+enum { GR__CC_MAX_DEVICES = 64 };
+
 typedef struct gr__cc_slice {
   gr_buffer parent;  /* the forest (one device: also the labels) */
   gr_buffer label;   /* several devices: labels (global ids), the payload */
@@ -294,7 +298,7 @@ static gr_status gr__cc_lookup(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const 
  * found on the device (gr__cc_lookup): a device waits twice whatever its
  * peers' count, where a read per lookup made it wait 2 + 2 per peer. */
 static gr_status gr__cc_join_largest(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c) {
-  enum { MAX_DEVICES = 64 };
+  enum { MAX_DEVICES = GR__CC_MAX_DEVICES };
   const int n_dev = p->count, me = p->index;
   if (n_dev > MAX_DEVICES) return GR_SUCCESS;
   const gr_eid none = UINT64_MAX;
@@ -355,7 +359,7 @@ static gr_status gr__cc_join_largest(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c) 
  * at the last round a sum and two minima took three barriers. The same
  * answers on every device. */
 static gr_status gr__cc_round_end(gr__cc_slice *s, gr_part *p, gr_eid changed_here, gr_eid *changed, bool *agree) {
-  enum { MAX_DEVICES = 64, WORDS = 3 };
+  enum { MAX_DEVICES = GR__CC_MAX_DEVICES, WORDS = 3 };
   if (p->count > MAX_DEVICES) return gr_errorf(GR_ERR_UNSUPPORTED, "cc: %d devices, at most %d", p->count, MAX_DEVICES);
   gr_eid mine[WORDS] = {changed_here, UINT64_MAX, UINT64_MAX};
   if (!changed_here && !s->repaired && s->largest >= 0) {

@@ -861,22 +861,6 @@ START_TEST(weights_reach_the_device_only_where_read) {
 }
 END_TEST
 
-/* The vertex id width gr_run was built with (its --json report's
- * versions.vertex_id_bits). */
-static int id_bits(void) {
-  char j[512];
-  tmpfile_path(j, sizeof j, "id-bits.json");
-  ck_assert_int_eq(run("--gen", "kron:4:4", "--runs", "1", "--quiet", "--json", j), 0);
-  cJSON *root = cJSON_Parse(slurp(j));
-  ck_assert_ptr_nonnull(root);
-  const cJSON *b = cJSON_GetObjectItem(cJSON_GetObjectItem(root, "versions"), "vertex_id_bits");
-  ck_assert(cJSON_IsNumber(b));
-  const int bits = b->valueint;
-  cJSON_Delete(root);
-  unlink(j);
-  return bits;
-}
-
 /* --graph-memory host: every primitive reads its column indices (and
  * weights) from host memory and validates; device placement under a
  * device memory limit smaller than the graph ends with exit 3 and names
@@ -902,8 +886,8 @@ START_TEST(graph_memory_host_validates_every_primitive) {
                    0);
   /* kron:13:8's arrays (about 500 KiB; 930 KiB with 64-bit ids) do not fit
    * in 320 KiB (640 KiB with 64-bit ids, whose state is twice as large);
-   * its offsets and BFS's state do. */
-  const char *limit = id_bits() == 64 ? "640K" : "320K";
+   * its offsets and BFS's state do (gr_run has this build's ids). */
+  const char *limit = GR_VID_BITS == 64 ? "640K" : "320K";
   ck_assert_int_eq(run("--gen", "kron:13:8", "--graph-memory", "device", "--device-memory-limit", limit), 3);
   assert_err_has("--graph-memory host");
   ck_assert_int_eq(run("--gen", "kron:13:8", "--device-memory-limit", limit, "--runs", "2", "--validate"), 0);
