@@ -48,8 +48,10 @@ static gr_status reach_reset(void *slice, gr_part *p, const gr_run_args *a, gr_f
   /* Every byte 0xff is -1 in two's complement: "unreached". */
   GR_CHECK(gr_device_memset(p->dev, s->reached.ptr, 0xff, (size_t)n * sizeof(gr_svid)));
   /* Each vertex is output at most once, so frontiers of n_local entries are
-   * all a run ever needs. */
-  if (gr_frontier_capacity(first) < n) GR_CHECK(gr_frontier_reserve(first, p->dev, n, 0, &p->mem));
+   * all a run ever needs (between devices the input holds owned vertices
+   * only, in the room the enactor gave it). */
+  const gr_eid first_room = p->count > 1 || n == 0 ? 1 : n;
+  if (gr_frontier_capacity(first) < first_room) GR_CHECK(gr_frontier_reserve(first, p->dev, first_room, 0, &p->mem));
   /* Only the owner starts from the source. */
   return gr_part_seed(p, a->source, s->reached.ptr, 1, first);
 }

@@ -269,8 +269,12 @@ static gr_status bc_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fron
   if (s->multi) {
     GR_CHECK(gr_device_memset(p->dev, s->mark.ptr, 0xff, gr__bc_proxy_slots(s, p) * sizeof(int32_t)));
   }
-  /* A level or a backward message holds each local vertex at most once. */
-  if (gr_frontier_capacity(first) < slots) GR_CHECK(gr_frontier_reserve(first, p->dev, slots, 0, &p->mem));
+  /* A level or a backward message holds each local vertex at most once.
+   * Between devices the input holds owned vertices only, in the room the
+   * enactor gave it. */
+  const size_t first_room = s->multi ? 1 : slots;
+  if (gr_frontier_capacity(first) < first_room)
+    GR_CHECK(gr_frontier_reserve(first, p->dev, first_room, 0, &p->mem));
   return gr__bc_start_source(s, p, first, false);
 }
 

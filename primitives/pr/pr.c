@@ -488,10 +488,10 @@ static gr_status pr_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fron
   s->iterations = 0;
   s->converged = s->stop = false;
   s->l1 = 0;
-  /* What travels is at most the outbound list (the exchange reserves the
-   * next frontiers itself). */
-  const gr_eid room = s->n_outbound ? s->n_outbound : 1;
-  if (gr_frontier_capacity(first) < room) GR_CHECK(gr_frontier_reserve(first, p->dev, room, 0, &p->mem));
+  /* No vertex starts: the output's room (the outbound list) is reserved
+   * where it is filled, and the exchange's next frontiers go into the
+   * room the enactor gave the input. */
+  if (gr_frontier_capacity(first) < 1) GR_CHECK(gr_frontier_reserve(first, p->dev, 1, 0, &p->mem));
   return GR_SUCCESS;
 }
 

@@ -232,8 +232,11 @@ static gr_status sssp_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fr
   gr_for_each_args fa = {NULL, n};
   GR_CHECK(gr__sssp_ops(p->dev)->init(p->dev, p->ws, &fa, &c));
   GR_CHECK(gr_device_memset(p->dev, s->pile_bits.ptr, 0, gr_bitmap_words(n ? n : 1) * sizeof(uint32_t)));
-  /* A frontier holds each changed vertex once: n_local entries suffice. */
-  if (gr_frontier_capacity(first) < n) GR_CHECK(gr_frontier_reserve(first, p->dev, n, 0, &p->mem));
+  /* A frontier holds each changed vertex once: n_local entries suffice
+   * (between devices the input holds owned vertices only, in the room the
+   * enactor gave it). */
+  const gr_eid first_room = p->count > 1 || n == 0 ? 1 : n;
+  if (gr_frontier_capacity(first) < first_room) GR_CHECK(gr_frontier_reserve(first, p->dev, first_room, 0, &p->mem));
   GR_CHECK(gr_part_seed_float(p, a->source, s->dist.ptr, 0.0f, first));
   if (s->mark_pred && first->size) {
     gr_for_each_args src = {gr_frontier_items(first), first->size};
@@ -341,12 +344,14 @@ static gr_status gr__sssp_loop(gr__sssp_slice *s, gr_part *p, gr_iter *it, gr_ss
  * *near_n: the bucket's size. */
 static gr_status gr__sssp_take(gr__sssp_slice *s, gr_part *p, gr_frontier *in, gr_eid *near_n) {
   const gr_sssp_ops *ops = gr__sssp_ops(p->dev);
-  const gr_vid n = p->sub->n_local;
-  /* Near and pile entries are distinct owned vertices. */
-  gr_eid room = s->pile_n + in->size;
-  if (room > n) room = n;
+  /* Near and pile entries are distinct owned vertices: room for every one
+   * at the first take, so that no later run grows a buffer inside its
+   * loop (a reallocation waits for the device; on 2 logical devices of
+   * Kronecker 25, 2 of 4 timed runs grew the bucket and the pile once
+   * each, as 1 of 4 did on one device). */
+  const gr_eid room = p->sub->n_owned ? p->sub->n_owned : 1;
   s->room = room;
-  const size_t room_bytes = (size_t)(room ? room : 1) * sizeof(gr_vid);
+  const size_t room_bytes = (size_t)room * sizeof(gr_vid);
   s->pile[s->cur].size = (size_t)s->pile_n * sizeof(gr_vid);  // the live part, as below
   GR_CHECK(gr_buffer_reserve(&s->pile[s->cur], p->dev, room_bytes, 1, &p->mem, 0, "sssp far pile"));
   GR_CHECK(gr_buffer_reserve(&s->near, p->dev, room_bytes, 0, &p->mem, 0, "sssp near bucket"));
@@ -421,7 +426,7 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
     c.split = isinf(global_least) ? s->split : gr_sssp_next_split(s->delta, global_least);
     if (s->pile_n) {
       gr_buffer *keep = &s->pile[s->cur ^ 1];
-      GR_CHECK(gr_buffer_reserve(keep, p->dev, (size_t)s->pile_n * sizeof(gr_vid), 0, &p->mem, 0, "sssp far pile"));
+      GR_CHECK(gr_buffer_reserve(keep, p->dev, (size_t)room * sizeof(gr_vid), 0, &p->mem, 0, "sssp far pile"));
       gr_split_args pa;
       memset(&pa, 0, sizeof pa);
       pa.in = s->pile[s->cur].ptr;
