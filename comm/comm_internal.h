@@ -44,6 +44,9 @@ typedef struct gr__xfer {
    * lies by this device's combine (gr__transport_ops.reads_in_place), so
    * the move leaves it. */
   bool in_place[GR_COMM_MAX_DEVICES];
+  /* The moves' time on the device, read once the combine's read returned
+   * (its events' queries are host calls: read once an exchange). */
+  double moved_ms;
 } gr__xfer;
 
 typedef struct gr__transport_ops {

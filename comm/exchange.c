@@ -1031,7 +1031,8 @@ static gr_status gr__receive(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   } else if (any || copied || c->tops->wait) {
     GR_CHECK(gr__read_counters(x, dev, gr_xk_counters(n)));
   }
-  s->stats->transfer_ms += gr_device_marks_ms(x->marks, 0, 1);
+  t->moved_ms = gr_device_marks_ms(x->marks, 0, 1);
+  s->stats->transfer_ms += t->moved_ms;
   if (any) {
     for (int j = 0; j < n; j++) {
       const gr__pkg *m = &c->pkg[j][me];
@@ -1089,13 +1090,22 @@ static gr_status gr__or_round(gr__xlocal *x, gr_part *p, gr_exchange_step *s, co
   }
   o.also = s->or_also;
   GR_CHECK(x->k->or_union(dev, &o));
+  /* The ids peers sent, into the union and or_also at once. */
+  gr_xk_mark_args mk;
+  memset(&mk, 0, sizeof mk);
+  mk.bits[0] = s->or_union;
+  mk.bits[1] = s->or_also;
   for (int j = 0; j < n; j++) {
     const gr__pkg *m = &c->pkg[j][me];
     if (j == me || !m->items || m->format != GR_XK_OR_IDS) continue;
-    const gr_vid *got = (const gr_vid *)gr__arrived(t, m, j);
-    GR_CHECK(x->k->mark(dev, s->or_union, got, m->items));
-    if (s->or_also) GR_CHECK(x->k->mark(dev, s->or_also, got, m->items));
+    if (mk.lists == GR_XK_MARK_MAX) {
+      GR_CHECK(x->k->mark(dev, &mk));
+      mk.lists = 0;
+    }
+    mk.ids[mk.lists] = (const gr_vid *)gr__arrived(t, m, j);
+    mk.n[mk.lists++] = m->items;
   }
+  if (mk.lists) GR_CHECK(x->k->mark(dev, &mk));
   return GR_SUCCESS;
 }
 
@@ -1228,7 +1238,7 @@ static gr_status gr__exchange(void *local, gr_part *p, gr_exchange_step *s) {
   for (int j = 0; j < n; j++) s->stats->bytes_to[j] += t.moved_to[j];
   /* The moves ran on the device between two marks; the rest of this
    * phase's wall time (enqueueing, combining, the read) is the combine's. */
-  const double moved = st < 0 ? 0.0 : gr_device_marks_ms(x->marks, 0, 1);
+  const double moved = st < 0 ? 0.0 : t.moved_ms;
   s->stats->combine_ms += (gr_time_now() - t1 - waited) * 1e3 - moved;
   return st;
 }
@@ -1496,8 +1506,19 @@ static gr_status gr__refresh_some_package(gr__xlocal *x, gr_part *p, const gr_re
   const size_t words = gr_bitmap_words(p->sub->n_local ? p->sub->n_local : 1);
   GR_CHECK(gr_buffer_reserve(&x->rmark, dev, words * sizeof(uint32_t), 0, &p->mem, 0, "refresh changed bits"));
   GR_CHECK(gr_device_memset(dev, x->rmark.ptr, 0, words * sizeof(uint32_t)));
-  for (int l = 0; l < a->n_lists; l++)
-    if (a->n_changed[l]) GR_CHECK(x->k->mark(dev, x->rmark.ptr, a->changed[l], a->n_changed[l]));
+  gr_xk_mark_args mk;
+  memset(&mk, 0, sizeof mk);
+  mk.bits[0] = x->rmark.ptr;
+  for (int l = 0; l < a->n_lists; l++) {
+    if (!a->n_changed[l]) continue;
+    if (mk.lists == GR_XK_MARK_MAX) {
+      GR_CHECK(x->k->mark(dev, &mk));
+      mk.lists = 0;
+    }
+    mk.ids[mk.lists] = a->changed[l];
+    mk.n[mk.lists++] = a->n_changed[l];
+  }
+  if (mk.lists) GR_CHECK(x->k->mark(dev, &mk));
   /* Per peer at most its list's length and at most every changed vertex. */
   uint64_t cap[GR_COMM_MAX_DEVICES] = {0}, at[GR_COMM_MAX_DEVICES + 1] = {0}, ids_at[GR_COMM_MAX_DEVICES + 1] = {0};
   for (int j = 0; j < n; j++) {

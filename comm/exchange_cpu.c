@@ -434,11 +434,20 @@ static gr_status gr__xk_compact_cpu(gr_device *dev, const gr_xk_compact_args *a)
   return GR_SUCCESS;
 }
 
-static gr_status gr__xk_mark_cpu(gr_device *dev, uint32_t *bits, const gr_vid *ids, uint64_t n) {
+static gr_status gr__xk_mark_cpu(gr_device *dev, const gr_xk_mark_args *a) {
+  if (a->lists < 0 || a->lists > GR_XK_MARK_MAX)
+    return gr_errorf(GR_ERR_INTERNAL, "exchange mark: %d lists, at most %d", a->lists, (int)GR_XK_MARK_MAX);
   GR_CHECK(gr__device_launch(dev, "gr__xk_mark_cpu", NULL));
   const int nt = gr_device_cpu_threads(dev);
+  for (int i = 0; i < a->lists; i++) {
+    const gr_vid *ids = a->ids[i];
+    const uint64_t n = a->n[i];
 #pragma omp parallel for num_threads(nt) schedule(static)
-  for (uint64_t k = 0; k < n; k++) gr_bitmap_test_and_set(bits, ids[k]);
+    for (uint64_t k = 0; k < n; k++) {
+      gr_bitmap_test_and_set(a->bits[0], ids[k]);
+      if (a->bits[1]) gr_bitmap_test_and_set(a->bits[1], ids[k]);
+    }
+  }
   return GR_SUCCESS;
 }
 

@@ -308,6 +308,18 @@ typedef struct gr_xk_or_args {
   uint64_t words;
 } gr_xk_or_args;
 
+/* Ids to set in one or two bitmaps: ids[i][k] for k < n[i], i < lists, in
+ * one pass. An or-round's ids from 3 peers into its union and or_also
+ * took 6 launches a pull level (DOBFS, 4 devices: about 40 us of the
+ * host's time a level), and a sparse refresh's lists one each. */
+enum { GR_XK_MARK_MAX = 8 };
+typedef struct gr_xk_mark_args {
+  uint32_t *bits[2]; /* bits[1] NULL: one bitmap */
+  const gr_vid *ids[GR_XK_MARK_MAX];
+  uint64_t n[GR_XK_MARK_MAX];
+  int lists;
+} gr_xk_mark_args;
+
 typedef struct gr_xk_ops {
   gr_status (*package)(gr_device *dev, const gr_xk_package_args *a);
   gr_status (*combine)(gr_device *dev, const gr_xk_combine_args *a);
@@ -332,9 +344,10 @@ typedef struct gr_xk_ops {
   /* This device's routed bitmap becomes the next frontier, its ids taking
    * the step's value (gr_xk_compact_args). */
   gr_status (*compact)(gr_device *dev, const gr_xk_compact_args *a);
-  /* Sets the bits of ids[k] for k < n (gr_part_refresh_some: the owned
-   * vertices that changed). */
-  gr_status (*mark)(gr_device *dev, uint32_t *bits, const gr_vid *ids, uint64_t n);
+  /* Sets the bits of every id of a's lists in a's bitmaps
+   * (gr_part_refresh_some: the owned vertices that changed; an or-round:
+   * the ids peers sent). */
+  gr_status (*mark)(gr_device *dev, const gr_xk_mark_args *a);
   /* The entries of a border list whose vertex's bit is set: for each k < n
    * with bits[ids[k]] set, a slot r reserved through *counter (in no set
    * order) gets pos[r] = k and id[r] = ids[k]; slots past capacity are

@@ -669,18 +669,29 @@ gr_status load_typed() {
   return GR_SUCCESS;
 }
 
-__global__ void __launch_bounds__(kBlock) mark_kernel(uint32_t *bits, const gr_vid *ids, unsigned long long n) {
-  for (unsigned long long k = blockIdx.x * (unsigned long long)kBlock + threadIdx.x; k < n;
+// The lists one after another: position k of the whole is found by
+// walking the (at most GR_XK_MARK_MAX) counts.
+__global__ void __launch_bounds__(kBlock) mark_kernel(gr_xk_mark_args a, unsigned long long total) {
+  for (unsigned long long k = blockIdx.x * (unsigned long long)kBlock + threadIdx.x; k < total;
        k += (unsigned long long)gridDim.x * kBlock) {
-    const gr_vid v = ids[k];
-    atomicOr(&bits[v >> 5], 1u << (v & 31u));
+    unsigned long long r = k;
+    int i = 0;
+    while (r >= a.n[i]) r -= a.n[i++];
+    const gr_vid v = a.ids[i][r];
+    const uint32_t bit = 1u << (v & 31u);
+    atomicOr(&a.bits[0][v >> 5], bit);
+    if (a.bits[1]) atomicOr(&a.bits[1][v >> 5], bit);
   }
 }
 
-gr_status mark_cuda(gr_device *dev, uint32_t *bits, const gr_vid *ids, uint64_t n) {
-  if (!n) return GR_SUCCESS;
+gr_status mark_cuda(gr_device *dev, const gr_xk_mark_args *a) {
+  if (a->lists < 0 || a->lists > GR_XK_MARK_MAX)
+    return gr_errorf(GR_ERR_INTERNAL, "exchange mark: %d lists, at most %d", a->lists, (int)GR_XK_MARK_MAX);
+  unsigned long long total = 0;
+  for (int i = 0; i < a->lists; i++) total += a->n[i];
+  if (!total) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  mark_kernel<<<blocks_for(dev, n), kBlock, 0, s>>>(bits, ids, n);
+  mark_kernel<<<blocks_for(dev, total), kBlock, 0, s>>>(*a, total);
   GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
 }

@@ -1119,10 +1119,44 @@ void xh_check_mark_select(const gr_xk_ops *ops, gr_device *dev) {
   XH_CHECK(gr_device_memset(dev, bb.ptr, 0, words * sizeof *bits) == GR_SUCCESS, "memset: %s", gr_error_message());
   XH_CHECK(gr_device_copy(dev, mb.ptr, marked, sizeof *marked * MARKED, GR_COPY_H2D) == GR_SUCCESS, "copy");
   XH_CHECK(gr_device_copy(dev, lb.ptr, list, sizeof *list * LIST, GR_COPY_H2D) == GR_SUCCESS, "copy");
-  XH_CHECK(ops->mark(dev, bb.ptr, mb.ptr, MARKED) == GR_SUCCESS, "mark: %s", gr_error_message());
+  /* The marked ids as four lists (one empty, one of a single id) into two
+   * bitmaps at once, the second holding bits already (they stay); then as
+   * one list into one bitmap, with bits[1] NULL. */
+  gr_buffer ab = GR_BUFFER_INIT;
+  XH_CHECK(gr_buffer_resize(&ab, dev, words * sizeof *bits, 0, "also") == GR_SUCCESS, "%s", gr_error_message());
+  XH_CHECK(gr_device_memset(dev, ab.ptr, 0x41, words * sizeof *bits) == GR_SUCCESS, "memset: %s", gr_error_message());
+  gr_xk_mark_args mk;
+  memset(&mk, 0, sizeof mk);
+  mk.bits[0] = bb.ptr;
+  mk.bits[1] = ab.ptr;
+  const uint64_t cut[5] = {0, 7001, 7001, 7002, MARKED};
+  for (int i = 0; i < 4; i++) {
+    mk.ids[i] = (const gr_vid *)mb.ptr + cut[i];
+    mk.n[i] = cut[i + 1] - cut[i];
+  }
+  mk.lists = 4;
+  XH_CHECK(ops->mark(dev, &mk) == GR_SUCCESS, "mark: %s", gr_error_message());
+  XH_CHECK(gr_device_copy(dev, bits, ab.ptr, words * sizeof *bits, GR_COPY_D2H) == GR_SUCCESS, "copy");
+  for (gr_vid v = 0; v < N; v++) {
+    const unsigned preset = (0x41414141u >> (v & 31u)) & 1u;
+    XH_CHECK(((bits[v >> 5] >> (v & 31u)) & 1u) == (want[v] | preset), "second bitmap: bit of %llu is %u",
+             (unsigned long long)v, (bits[v >> 5] >> (v & 31u)) & 1u);
+  }
+  gr_buffer_release(&ab);
   XH_CHECK(gr_device_copy(dev, bits, bb.ptr, words * sizeof *bits, GR_COPY_D2H) == GR_SUCCESS, "copy");
   for (gr_vid v = 0; v < N; v++)
     XH_CHECK(((bits[v >> 5] >> (v & 31u)) & 1u) == want[v], "bit of %llu is %u", (unsigned long long)v,
+             (bits[v >> 5] >> (v & 31u)) & 1u);
+  XH_CHECK(gr_device_memset(dev, bb.ptr, 0, words * sizeof *bits) == GR_SUCCESS, "memset: %s", gr_error_message());
+  memset(&mk, 0, sizeof mk);
+  mk.bits[0] = bb.ptr;
+  mk.ids[0] = mb.ptr;
+  mk.n[0] = MARKED;
+  mk.lists = 1;
+  XH_CHECK(ops->mark(dev, &mk) == GR_SUCCESS, "mark: %s", gr_error_message());
+  XH_CHECK(gr_device_copy(dev, bits, bb.ptr, words * sizeof *bits, GR_COPY_D2H) == GR_SUCCESS, "copy");
+  for (gr_vid v = 0; v < N; v++)
+    XH_CHECK(((bits[v >> 5] >> (v & 31u)) & 1u) == want[v], "one list: bit of %llu is %u", (unsigned long long)v,
              (bits[v >> 5] >> (v & 31u)) & 1u);
   uint64_t hits = 0;
   for (int k = 0; k < LIST; k++) hits += want[list[k]];
