@@ -195,10 +195,16 @@ typedef struct gr__xlocal {
    * here (rwritten_n of them so far in this refresh). */
   gr_buffer rmark, rids, rwritten;
   uint64_t rwritten_n;
-  /* The owned vertices of bsend, each once (two devices: bsend itself). */
-  gr_buffer bowned;
-  const gr_vid *bowned_d;
+  /* brecv holds the copies, then the owned vertices of bsend each once
+   * (gr_borders: one list of the vertices a refresh moves, which a
+   * primitive may pass over in one operator), from bowned_d on. Two
+   * devices: that tail is bsend itself (bsend_d), which has no buffer of
+   * its own then. */
+  const gr_vid *bowned_d, *bsend_d;
   uint64_t n_bowned;
+  /* The copies' local ids on the host, from the border lists' first half
+   * to their second (NULL under duplicate-all proxies: border_ids). */
+  gr_vid *border_local;
   uint64_t send_begin[GR_COMM_MAX_DEVICES + 1], recv_begin[GR_COMM_MAX_DEVICES + 1];
   gr_vid *border_ids; /* host, while the lists are made */
   /* Routed outputs (gr_part_route), lent for the iteration that asked for
@@ -254,7 +260,7 @@ static void gr__detach(void *local, gr_part *p) {
   gr__xlocal *x = local;
   if (!x) return;
   gr_buffer *bufs[] = {&x->owner, &x->word_owner, &x->convert, &x->g2l, &x->recv, &x->counters, &x->bsend, &x->brecv,
-                       &x->bowned, &x->rsend, &x->route, &x->rmark, &x->rids, &x->rwritten};
+                       &x->rsend, &x->route, &x->rmark, &x->rids, &x->rwritten};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) gr_buffer_release(bufs[i]);
   for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
     gr_buffer_release(&x->list[j]);
@@ -263,6 +269,7 @@ static void gr__detach(void *local, gr_part *p) {
   if (x->hc) gr_device_host_free(p->dev, x->hc);
   gr_device_marks_destroy(&x->marks);
   free(x->border_ids);
+  free(x->border_local);
   free(x);
 }
 
@@ -1303,9 +1310,9 @@ static gr_status gr__borders_mine(gr__xlocal *x, gr_part *p) {
     local = NULL;
   }
   memcpy(x->recv_begin, begin, (size_t)(n + 1) * sizeof *begin);
-  GR_CHECK_GOTO(gr__upload(&x->brecv, p->dev, local ? local : x->border_ids, total * sizeof(gr_vid),
-                           "border lists (copies)"),
-                st, done);
+  /* Uploaded with the owned list (gr__borders_theirs). */
+  x->border_local = local;
+  local = NULL;
   x->c->border_ids[x->me] = x->border_ids;
 done:
   free(mark);
@@ -1330,23 +1337,34 @@ static gr_status gr__borders_theirs(gr__xlocal *x, gr_part *p) {
     if (j != me)
       memcpy(ids + x->send_begin[j], c->border_ids[j] + c->border_begin[j][me],
              (x->send_begin[j + 1] - x->send_begin[j]) * sizeof *ids);
-  gr_status st = gr__upload(&x->bsend, p->dev, ids, total * sizeof *ids, "border lists (owned)");
-  x->bowned_d = x->bsend.ptr;
-  x->n_bowned = total;
-  if (st >= 0 && n > 2) {
-    /* A vertex that several peers copy is on several lists. */
+  gr_status st = GR_SUCCESS;
+  uint64_t k = total;
+  if (n > 2) {
+    /* Per peer, with the vertices that several peers copy on several
+     * lists; the joint list below holds each once. */
+    st = gr__upload(&x->bsend, p->dev, ids, total * sizeof *ids, "border lists (owned)");
     uint8_t *seen = NULL;
-    st = gr_host_calloc((void **)&seen, p->sub->n_local ? p->sub->n_local : 1, 1, "border marks");
-    uint64_t k = 0;
+    if (st >= 0) st = gr_host_calloc((void **)&seen, p->sub->n_local ? p->sub->n_local : 1, 1, "border marks");
+    k = 0;
     for (uint64_t i = 0; i < total && st >= 0; i++)
       if (!seen[ids[i]]) {
         seen[ids[i]] = 1;
         ids[k++] = ids[i];
       }
     free(seen);
-    if (st >= 0) st = gr__upload(&x->bowned, p->dev, ids, k * sizeof *ids, "border lists (owned, once)");
-    x->bowned_d = x->bowned.ptr;
+  }
+  /* The copies, then the owned vertices each once, in one buffer. */
+  const uint64_t nc = x->recv_begin[n];
+  const gr_vid *copies = x->border_local ? x->border_local : x->border_ids;
+  if (st >= 0)
+    st = gr_buffer_resize(&x->brecv, p->dev, (size_t)(nc + k ? nc + k : 1) * sizeof(gr_vid), 0,
+                          "border lists (copies, then owned)");
+  if (st >= 0 && nc) st = gr_device_upload(p->dev, x->brecv.ptr, copies, (size_t)nc * sizeof(gr_vid));
+  if (st >= 0 && k) st = gr_device_upload(p->dev, (gr_vid *)x->brecv.ptr + nc, ids, (size_t)k * sizeof(gr_vid));
+  if (st >= 0) {
+    x->bowned_d = (const gr_vid *)x->brecv.ptr + nc;
     x->n_bowned = k;
+    x->bsend_d = n > 2 ? (const gr_vid *)x->bsend.ptr : x->bowned_d;
   }
   free(ids);
   return st;
@@ -1367,6 +1385,8 @@ static gr_status gr__borders_make(gr__xlocal *x, gr_part *p, gr_sync *sync) {
   x->c->border_ids[x->me] = NULL;
   free(x->border_ids);
   x->border_ids = NULL;
+  free(x->border_local);
+  x->border_local = NULL;
   x->borders_ready = true;
   gr_log(GR_LOG_INFO, GR_SUBSYS_COMM, "device %d: border lists made in %.3f s (%llu entries out, %llu in)", x->me,
          gr_time_now() - t0, (unsigned long long)x->send_begin[x->n], (unsigned long long)x->recv_begin[x->n]);
@@ -1534,7 +1554,7 @@ static gr_status gr__refresh_some_package(gr__xlocal *x, gr_part *p, const gr_re
   unsigned long long *counters = x->counters.ptr;
   for (int j = 0; j < n; j++)
     if (cap[j])
-      GR_CHECK(x->k->select(dev, x->rmark.ptr, (const gr_vid *)x->bsend.ptr + x->send_begin[j],
+      GR_CHECK(x->k->select(dev, x->rmark.ptr, x->bsend_d + x->send_begin[j],
                             x->send_begin[j + 1] - x->send_begin[j],
                             (gr_vid *)((unsigned char *)x->rsend.ptr + at[j]), (gr_vid *)x->rids.ptr + ids_at[j],
                             cap[j], counters + j));
@@ -1552,7 +1572,7 @@ static gr_status gr__refresh_some_package(gr__xlocal *x, gr_part *p, const gr_re
        * changed): the values of the whole list, as gr_part_refresh sends
        * them (they fit: c records take more room). */
       for (uint64_t q = 0; q < na; q++)
-        GR_CHECK(x->k->gather(dev, msg + q * k * eb, a->arrays[q], (const gr_vid *)x->bsend.ptr + x->send_begin[j], k,
+        GR_CHECK(x->k->gather(dev, msg + q * k * eb, a->arrays[q], x->bsend_d + x->send_begin[j], k,
                               a->elem_bytes));
       const gr__pkg m = {msg, gr_xk_align8(k * na * eb), k * na * eb, k, GR_XK_LIST, 0, false};
       x->c->pkg[me][j] = m;
@@ -1600,7 +1620,7 @@ static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_re
     if (j == me || !k) continue;
     unsigned char *msg = (unsigned char *)x->rsend.ptr + x->send_begin[j] * na * eb;
     for (uint64_t q = 0; q < na && st >= 0; q++)
-      st = x->k->gather(dev, msg + q * k * eb, a->arrays[q], (const gr_vid *)x->bsend.ptr + x->send_begin[j], k,
+      st = x->k->gather(dev, msg + q * k * eb, a->arrays[q], x->bsend_d + x->send_begin[j], k,
                         a->elem_bytes);
     const gr__pkg m = {msg, gr_xk_align8(k * na * eb), k * na * eb, k, GR_XK_LIST, 0, false};
     x->c->pkg[me][j] = m;

@@ -487,8 +487,11 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
   if (whole) {
     GR_CHECK(gr__cc_take(s, p, it, &c, NULL, n, &copies, &owned));
   } else {
-    if (b.n_copies) GR_CHECK(gr__cc_take(s, p, it, &c, b.copies, b.n_copies, &copies, &owned));
-    if (b.n_owned) GR_CHECK(gr__cc_take(s, p, it, &c, b.owned, b.n_owned, &copies, &owned));
+    /* Both border lists in one pass (one array, owned after copies): the
+     * take sorts copies from owned vertices itself. */
+    if (b.owned != b.copies + b.n_copies)
+      return gr_errorf(GR_ERR_INTERNAL, "cc: device %d's border lists are not one array", p->index);
+    if (b.n_copies + b.n_owned) GR_CHECK(gr__cc_take(s, p, it, &c, b.copies, b.n_copies + b.n_owned, &copies, &owned));
   }
   it->out->size = copies;
   s->tracked = !whole;

@@ -210,7 +210,8 @@ gr_status gr_part_refresh_some(gr_part *p, void *const *arrays, int n_arrays, in
  * its owned vertices that other devices copy, each once. Only they change
  * in a refresh, and only the owned ones receive what copies send to their
  * owners. One device: both empty. For primitives with refreshes_copies,
- * from the first iteration on. */
+ * from the first iteration on. The two are one array, owned after copies
+ * (owned == copies + n_copies), so that one pass may take both. */
 typedef struct gr_borders {
   const gr_vid *copies;
   gr_eid n_copies;

@@ -392,13 +392,17 @@ static gr_svid *run_cc(gr_subgraph *const *subs, int devices, int threads, const
 }
 
 /* CC with gr_part_borders checked at every iteration (CPU devices: the
- * lists are host memory): each copy is a vertex another device owns, each
- * owned entry one this device owns, each once; and some device has some. */
+ * lists are host memory): one array, the owned entries after the copies;
+ * each copy is a vertex another device owns, each owned entry one this
+ * device owns, each once; and some device has some. */
 static int borders_seen;
 static gr_status checked_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr_borders b;
   GR_CHECK(gr_part_borders(p, &b));
   const gr_subgraph *sub = p->sub;
+  /* One array, owned after copies (CC takes both in one pass). */
+  ck_assert_ptr_nonnull(b.copies);
+  ck_assert_ptr_eq(b.owned, b.copies + b.n_copies);
   uint8_t *seen = calloc(sub->n_local ? sub->n_local : 1, 1);
   ck_assert_ptr_nonnull(seen);
   for (gr_eid k = 0; k < b.n_copies + b.n_owned; k++) {
