@@ -383,6 +383,70 @@ START_TEST(big_levels_between_devices_trust_bits_set_from_depths) {
 }
 END_TEST
 
+/* Two frontier queues a device, whatever the count of devices: on one
+ * device the input and the output trade places every iteration; between
+ * devices the input stays the input (the exchange writes the next
+ * frontier into it) with room for every owned vertex from the first
+ * iteration on, and the output stays the output, with room for the owned
+ * vertices at least wherever BFS reserved it (a list output), so that a
+ * later run does not grow it. A third queue rotating through the roles
+ * took one of the largest role's room more (BC on 4 devices of Kronecker
+ * 25: 64.5 MiB a device). */
+enum { QUEUE_DEVICES = 4, QUEUE_SEEN = 8 };
+static const gr_frontier *queue_seen[QUEUE_DEVICES][QUEUE_SEEN];
+static int queue_n[QUEUE_DEVICES];
+static const gr_frontier *queue_last_in[QUEUE_DEVICES], *queue_last_out[QUEUE_DEVICES];
+static int queue_bad[QUEUE_DEVICES];
+
+static void queue_note(int d, const gr_frontier *f) {
+  for (int k = 0; k < queue_n[d]; k++)
+    if (queue_seen[d][k] == f) return;
+  if (queue_n[d] < QUEUE_SEEN) queue_seen[d][queue_n[d]] = f;
+  queue_n[d]++;
+}
+
+static gr_status queue_iterate(void *slice, gr_part *p, gr_iter *it) {
+  const int d = p->index;
+  queue_note(d, it->in);
+  queue_note(d, it->out);
+  if (it->in == it->out) queue_bad[d] |= 1;
+  if (it->iteration > 0) {
+    /* One device: last output is this input; several: the same input. */
+    const gr_frontier *want_in = p->count == 1 ? queue_last_out[d] : queue_last_in[d];
+    if (it->in != want_in) queue_bad[d] |= 2;
+  }
+  if (p->count > 1 && gr_frontier_capacity(it->in) < p->sub->n_owned) queue_bad[d] |= 4;
+  queue_last_in[d] = it->in;
+  queue_last_out[d] = it->out;
+  const gr_status st = gr_bfs_primitive.iterate(slice, p, it);
+  if (st >= 0 && p->count > 1 && it->out->size && gr_frontier_capacity(it->out) < p->sub->n_owned)
+    queue_bad[d] |= 8;
+  return st;
+}
+
+START_TEST(a_device_holds_two_frontier_queues) {
+  gr_primitive checked = gr_bfs_primitive;
+  checked.iterate = queue_iterate;
+  gr_graph *g = gr_test_generated("kron:12:16");
+  static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+  for (int devices = 1; devices <= QUEUE_DEVICES; devices++)
+    for (size_t x = 0; x < (devices == 1 ? 1u : 2u); x++) {
+      memset(queue_n, 0, sizeof queue_n);
+      memset(queue_bad, 0, sizeof queue_bad);
+      gr_svid *depth = gr_test_run_svid(g, &checked, devices, proxies[x], false, 1, NULL);
+      free(depth);
+      for (int d = 0; d < devices; d++) {
+        ck_assert_msg(queue_n[d] == 2, "%d devices, %s proxies: device %d saw %d frontier queues", devices,
+                      proxies[x] == GR_PROXY_1HOP ? "1hop" : "all", d, queue_n[d]);
+        ck_assert_msg(!queue_bad[d], "%d devices, %s proxies: device %d broke the queues' roles (%d: 1 in is out, "
+                      "2 the input moved, 4 an input without the owned vertices' room, 8 an output without it)",
+                      devices, proxies[x] == GR_PROXY_1HOP ? "1hop" : "all", d, queue_bad[d]);
+      }
+    }
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 /* Between devices a level whose claims are routed outputs nothing, so the
  * frontier queues hold about the owned vertices a next frontier takes, not
  * every local vertex a big level claims: on 4 devices each device's peak
@@ -413,6 +477,7 @@ int main(void) {
   TCase *multi = tcase_create("multi_device");
   tcase_set_timeout(multi, 300);
   tcase_add_test(multi, memory_per_device_divides_on_four_cpu_devices);
+  tcase_add_test(multi, a_device_holds_two_frontier_queues);
   tcase_add_test(multi, big_levels_between_devices_trust_bits_set_from_depths);
   suite_add_tcase(s, multi);
   TCase *fail = tcase_create("alloc_failure");
