@@ -63,9 +63,9 @@ typedef struct gr__slot {
    * every iteration. Several: f[0] the input and, once the iterate is done
    * with it, the next frontier the exchange builds (owned vertices only);
    * f[1] the output (copies too), so each keeps the room its role takes.
-   * A third that rotated through every role took a third queue of room
-   * for every local vertex (BC on 4 devices of Kronecker 25: 64.5 MiB a
-   * queue a device). */
+   * Three that rotated through every role each ended with the largest
+   * role's room (BC on 4 CPU devices of Kronecker 22: 26.1 MiB of queues
+   * a device, 12.7 now). */
   gr_frontier f[2];
   int cur;
   gr_buffer dev_out[3]; /* offsets, indices, weights */

@@ -389,9 +389,9 @@ END_TEST
  * frontier into it) with room for every owned vertex from the first
  * iteration on, and the output stays the output, with room for the owned
  * vertices at least wherever BFS reserved it (a list output), so that a
- * later run does not grow it. A third queue rotating through the roles
- * took one of the largest role's room more (BC on 4 devices of Kronecker
- * 25: 64.5 MiB a device). */
+ * later run does not grow it. Three queues that rotated through the roles
+ * each ended with the largest role's room (BC on 4 CPU devices of
+ * Kronecker 22: 26.1 MiB of queues a device, 12.7 with two). */
 enum { QUEUE_DEVICES = 4, QUEUE_SEEN = 8 };
 static const gr_frontier *queue_seen[QUEUE_DEVICES][QUEUE_SEEN];
 static int queue_n[QUEUE_DEVICES];
