@@ -354,6 +354,8 @@ static gr_status gr__sssp_take(gr__sssp_slice *s, gr_part *p, gr_frontier *in, g
   const size_t room_bytes = (size_t)room * sizeof(gr_vid);
   s->pile[s->cur].size = (size_t)s->pile_n * sizeof(gr_vid);  // the live part, as below
   GR_CHECK(gr_buffer_reserve(&s->pile[s->cur], p->dev, room_bytes, 1, &p->mem, 0, "sssp far pile"));
+  /* The pile a split keeps into holds nothing live until that split. */
+  GR_CHECK(gr_buffer_reserve(&s->pile[s->cur ^ 1], p->dev, room_bytes, 0, &p->mem, 0, "sssp far pile"));
   GR_CHECK(gr_buffer_reserve(&s->near, p->dev, room_bytes, 0, &p->mem, 0, "sssp near bucket"));
   /* The split reads neither the iteration nor its bucket's lower end. */
   gr_sssp_ctx c = gr__sssp_ctx(s, p, 0);
