@@ -810,6 +810,61 @@ START_TEST(several_devices_equal_one_device) {
 }
 END_TEST
 
+/* No run after the first grows the bucket or a pile inside its loop: the
+ * bucket and both piles get their room (every owned vertex) at the first
+ * take. A first run from an isolated vertex (no pile, no split), then runs
+ * from the vertex of highest degree (piles split): on one device the later
+ * runs allocate nothing. */
+START_TEST(later_runs_allocate_nothing_on_one_device) {
+  gr_graph *g = generated("kron:12:8", "random:1:255");
+  const gr_csr *c = gr_graph_out(g);
+  gr_vid lone = c->n, hub = 0;
+  for (gr_vid v = 0; v < c->n; v++) {
+    const gr_eid d = c->offsets[v + 1] - c->offsets[v];
+    if (d == 0 && lone == c->n) lone = v;
+    if (d > c->offsets[hub + 1] - c->offsets[hub]) hub = v;
+  }
+  ck_assert_msg(lone < c->n, "kron:12:8 has no isolated vertex");
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  ck_assert_int_eq(gr_sssp_prepare(g, &o), GR_SUCCESS);
+  gr_subgraph *sub = NULL;
+  ck_assert_int_eq(gr_subgraph_whole(&sub, g, false, true), GR_SUCCESS);
+  for (int t = 0; t < N_TUNINGS; t++) {
+    gr_prim_options ot = o;
+    ck_assert_int_eq(gr_tuning_parse(&ot.tune, tunings[t]), GR_SUCCESS);
+    gr_enactor_config cfg = {.prim = &gr_sssp_primitive,
+                             .opts = &ot,
+                             .backend = GR_BACKEND_CPU,
+                             .n_devices = 1,
+                             .cpu_threads = 2,
+                             .mem = GR_MEM_POLICY_INIT,
+                             .subs = &sub};
+    gr_enactor *e = NULL;
+    ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+    const gr_vid sources[] = {lone, hub, lone, hub};
+    int splits = 0;
+    for (int k = 0; k < 4; k++) {
+      gr_run_args a = {sources[k], k, NULL, 0};
+      gr_run_stats st;
+      ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+      ck_assert_int_eq(st.n_devices, 1);
+      if (k > 0)
+        ck_assert_msg(st.devices[0].allocations == 0, "tuning '%s', run %d from %llu: %llu allocations", tunings[t], k,
+                      (unsigned long long)sources[k], (unsigned long long)st.devices[0].allocations);
+      gr_result r;
+      ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
+      for (int i = 1; i < r.extra.series_len; i++) splits += r.extra.series[2][i] != r.extra.series[2][i - 1];
+      gr_result_free(&r);
+      gr_run_stats_free(&st);
+    }
+    ck_assert_msg(splits > 0, "tuning '%s': no run moved its bucket", tunings[t]);
+    gr_enactor_destroy(&e);
+  }
+  gr_subgraph_destroy(&sub);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 START_TEST(missing_weights_fail_at_init) {
   gr_graph *g = generated("kron:6:4", "none");
   gr_subgraph *sub = NULL;
@@ -891,6 +946,7 @@ int main(void) {
   tcase_add_test(one, one_device_equals_reference);
   tcase_add_test(one, every_delta_gives_the_same_distances);
   tcase_add_test(one, zero_weights_disconnected_parts_and_directions);
+  tcase_add_test(one, later_runs_allocate_nothing_on_one_device);
   suite_add_tcase(s, one);
   TCase *multi = tcase_create("multi_device");
   tcase_set_timeout(multi, 900);
