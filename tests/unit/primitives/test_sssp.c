@@ -519,9 +519,9 @@ static void runs_free(sssp_runs *x) {
   memset(x, 0, sizeof *x);
 }
 
-/* Runs SSSP from the first N_SOURCES sources on the given parts. */
-static void run_sssp(gr_graph *g, gr_subgraph *const *subs, int devices, int threads, const gr_exchange_ops *ex,
-                     void *shared, const gr_prim_options *o, sssp_runs *out) {
+/* An enactor of SSSP on CPU devices over the given parts. */
+static gr_enactor *sssp_enactor(gr_subgraph *const *subs, int devices, int threads, const gr_exchange_ops *ex,
+                                void *shared, const gr_prim_options *o) {
   gr_enactor_config cfg = {.prim = &gr_sssp_primitive,
                            .opts = o,
                            .backend = GR_BACKEND_CPU,
@@ -533,6 +533,13 @@ static void run_sssp(gr_graph *g, gr_subgraph *const *subs, int devices, int thr
                            .exchange_shared = shared};
   gr_enactor *e = NULL;
   ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+  return e;
+}
+
+/* Runs SSSP from the first N_SOURCES sources on the given parts. */
+static void run_sssp(gr_graph *g, gr_subgraph *const *subs, int devices, int threads, const gr_exchange_ops *ex,
+                     void *shared, const gr_prim_options *o, sssp_runs *out) {
+  gr_enactor *e = sssp_enactor(subs, devices, threads, ex, shared, o);
   memset(out, 0, sizeof *out);
   for (int k = 0; k < N_SOURCES; k++) {
     gr_run_args a = {source_of(g, k), k, NULL, 0};
@@ -832,15 +839,7 @@ START_TEST(later_runs_allocate_nothing_on_one_device) {
   for (int t = 0; t < N_TUNINGS; t++) {
     gr_prim_options ot = o;
     ck_assert_int_eq(gr_tuning_parse(&ot.tune, tunings[t]), GR_SUCCESS);
-    gr_enactor_config cfg = {.prim = &gr_sssp_primitive,
-                             .opts = &ot,
-                             .backend = GR_BACKEND_CPU,
-                             .n_devices = 1,
-                             .cpu_threads = 2,
-                             .mem = GR_MEM_POLICY_INIT,
-                             .subs = &sub};
-    gr_enactor *e = NULL;
-    ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+    gr_enactor *e = sssp_enactor(&sub, 1, 2, NULL, NULL, &ot);
     const gr_vid sources[] = {lone, hub, lone, hub};
     int splits = 0;
     for (int k = 0; k < 4; k++) {
