@@ -507,13 +507,28 @@ static gr_status gr__upload_packed(gr_device *dev, const gr_packed *hp, bool on_
  * blocks in host[0] when on_host). Weights go where the part holds them:
  * only a primitive that reads them gets them (gr_subgraph_whole,
  * gr_subgraphs_build). */
-static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_buffer bufs[3], gr_csr *d, const char *what,
-                                bool on_host, void *host[2], const gr_packed *hp, gr_buffer pb[3], gr_packed *dp) {
+/* The rows of a part's CSR (or CSC) that its device holds: under 1-hop
+ * proxies the owned vertices come first and a copy's row is empty (the
+ * subgraph builder fills the owned rows only), so the device's offsets stop
+ * after the owned rows, where the host's run on with the same total for
+ * every copy. No operator reads a copy's row: an advance's input, a pull's
+ * candidates and every primitive's own row reads are owned vertices (a
+ * device of 4 on Kronecker 25: 8.5 M copies, 65 MiB of offsets). Every row
+ * where a part has no owned vertex, or a copy's row holds arcs. */
+static gr_vid gr__device_rows(const gr_subgraph *sub, const gr_csr *h) {
+  const gr_vid k = sub->n_owned;
+  if (sub->proxy != GR_PROXY_1HOP || k == 0 || k >= h->n || h->offsets[h->n] != h->offsets[k]) return h->n;
+  return k;
+}
+
+static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_vid rows, gr_buffer bufs[3], gr_csr *d,
+                                const char *what, bool on_host, void *host[2], const gr_packed *hp, gr_buffer pb[3],
+                                gr_packed *dp) {
   gr_csr z = {0};
   *d = z;
-  d->n = h->n;
+  d->n = rows;
   d->m = h->m;
-  size_t ob = ((size_t)h->n + 1) * sizeof(gr_eid), ib = (size_t)h->m * sizeof(gr_vid);
+  size_t ob = ((size_t)rows + 1) * sizeof(gr_eid), ib = (size_t)h->m * sizeof(gr_vid);
   GR_CHECK(gr_buffer_resize(&bufs[0], dev, ob, 0, what));
   GR_CHECK(gr_device_upload(dev, bufs[0].ptr, h->offsets, ob));
   d->offsets = (gr_eid *)bufs[0].ptr;
@@ -551,8 +566,8 @@ static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_buffer bufs[
 
 /* Bytes of a host CSR once on a device (on_host: its offsets only, and
  * the block index of its packed lists where hp is given). */
-static uint64_t gr__csr_bytes(const gr_csr *h, bool on_host, const gr_packed *hp) {
-  const uint64_t offsets = ((uint64_t)h->n + 1) * sizeof(gr_eid);
+static uint64_t gr__csr_bytes(const gr_subgraph *sub, const gr_csr *h, bool on_host, const gr_packed *hp) {
+  const uint64_t offsets = ((uint64_t)gr__device_rows(sub, h) + 1) * sizeof(gr_eid);
   const uint64_t ids = hp ? gr_packed_get_sizes(hp).total : (uint64_t)h->m * sizeof(gr_vid);
   if (on_host) return offsets + (hp ? gr_packed_get_sizes(hp).index : 0);
   return offsets + ids + (h->weights ? (uint64_t)h->m * sizeof(gr_weight) : 0);
@@ -569,8 +584,8 @@ static uint64_t gr__csr_bytes(const gr_csr *h, bool on_host, const gr_packed *hp
 static gr_status gr__check_fits(gr__slot *s, const gr_subgraph *sub, bool csc, gr_graph_memory mode,
                                 const gr_packed hp[2], uint64_t state_b) {
   const bool on_host = mode == GR_GRAPH_MEMORY_HOST;
-  const uint64_t out_b = gr__csr_bytes(&sub->out, on_host, hp ? &hp[0] : NULL);
-  const uint64_t in_b = csc ? gr__csr_bytes(&sub->in, on_host, hp ? &hp[1] : NULL) : 0;
+  const uint64_t out_b = gr__csr_bytes(sub, &sub->out, on_host, hp ? &hp[0] : NULL);
+  const uint64_t in_b = csc ? gr__csr_bytes(sub, &sub->in, on_host, hp ? &hp[1] : NULL) : 0;
   const uint64_t ids_b = sub->local_to_global ? (uint64_t)sub->n_local * sizeof(gr_vid) : 0;
   const uint64_t need = out_b + in_b + ids_b + state_b;
   size_t free_b = 0, total_b = 0;
@@ -662,7 +677,8 @@ static gr_status gr__slot_init(gr__slot *s) {
   if (s->graph_on_host)
     gr_log(GR_LOG_INFO, GR_SUBSYS_INIT, "device %d: graph arrays in host memory (zero-copy)%s", s->index,
            pack ? " (its lists packed there; their block index in device memory)" : "");
-  GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->out, s->dev_out, &p->out, "graph (CSR)", s->graph_on_host,
+  GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->out, gr__device_rows(sub, &sub->out), s->dev_out, &p->out, "graph (CSR)",
+                               s->graph_on_host,
                                &s->host_arrays[0], pack ? &hp[0] : NULL, s->dev_packed[0], &s->packed[0]),
                 st, done);
   if (e->cfg.prim->needs_in_edges) {
@@ -670,7 +686,8 @@ static gr_status gr__slot_init(gr__slot *s) {
     if (!own_csc)
       p->in = p->out;
     else
-      GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->in, s->dev_in, &p->in, "graph (CSC)", s->graph_on_host,
+      GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->in, gr__device_rows(sub, &sub->in), s->dev_in, &p->in, "graph (CSC)",
+                                   s->graph_on_host,
                                    &s->host_arrays[2], pack ? &hp[1] : NULL, s->dev_packed[1], &s->packed[1]),
                     st, done);
   }

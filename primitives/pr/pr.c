@@ -355,17 +355,23 @@ gr_eid gr_pr_tiles(const gr_csr *in, gr_vid *lo, gr_vid *hi, gr_vid *heavy, gr_e
   return k;
 }
 
-gr_status gr_pr_plan_build(gr_pr_plan *pl, gr_device *dev, const gr_csr *in, const gr_csr *out,
+gr_status gr_pr_plan_build(gr_pr_plan *pl, gr_device *dev, const gr_csr *in, gr_vid rows, const gr_csr *out,
                            const gr_vid *dev_indices, gr_pr_relabel relabel, gr_eid hot, gr_eid hub) {
   const gr_vid n = in->n;
   gr_status st = GR_SUCCESS;
   gr_vid *heavy = NULL, *tlo = NULL, *thi = NULL;
   gr_eid nh = 0;
-  const gr_eid nt = gr_pr_tiles(in, NULL, NULL, NULL, &nh);
+  if (rows > n || in->offsets[rows] != in->m)
+    return gr_errorf(GR_ERR_INTERNAL, "pr: a pull plan over %llu of %llu rows leaves arcs out",
+                     (unsigned long long)rows, (unsigned long long)n);
+  /* The tiles over the device's rows: a tile's last row bound is read. */
+  gr_csr held = *in;
+  held.n = rows;
+  const gr_eid nt = gr_pr_tiles(&held, NULL, NULL, NULL, &nh);
   GR_CHECK_GOTO(gr_host_alloc((void **)&heavy, (nh ? (size_t)nh : 1) * sizeof *heavy, "pr pull plan"), st, done);
   GR_CHECK_GOTO(gr_host_alloc((void **)&tlo, (nt ? (size_t)nt : 1) * sizeof *tlo, "pr pull plan"), st, done);
   GR_CHECK_GOTO(gr_host_alloc((void **)&thi, (nt ? (size_t)nt : 1) * sizeof *thi, "pr pull plan"), st, done);
-  gr_pr_tiles(in, tlo, thi, heavy, &nh);
+  gr_pr_tiles(&held, tlo, thi, heavy, &nh);
   pl->n_rows = n;
   pl->n_heavy = nh;
   pl->n_tiles = nt;
@@ -430,13 +436,13 @@ static gr_status pr_init(void **slice, gr_part *p) {
      * vertices whose out-edges it does not hold (copies), so the device
      * counts them (gr_pr_ops.count_sources). */
     const gr_csr *transpose = p->count == 1 ? &p->sub->out : NULL;
-    st = gr_pr_plan_build(&s->plan, p->dev, &p->sub->in, transpose, p->in.indices, rl, t->hot, t->hub);
+    st = gr_pr_plan_build(&s->plan, p->dev, &p->sub->in, p->in.n, transpose, p->in.indices, rl, t->hot, t->hub);
     if (st == GR_ERR_DEVICE_OOM && rl == GR_PR_RELABEL_SKEWED) {
       gr_log(GR_LOG_INFO, GR_SUBSYS_PRIM,
              "pr: device %d has no room for the relabelled in-edge ids (%llu bytes); pulling without them", p->index,
              (unsigned long long)p->in.m * sizeof(gr_vid));
       gr_error_clear();
-      st = gr_pr_plan_build(&s->plan, p->dev, &p->sub->in, NULL, NULL, GR_PR_RELABEL_OFF, t->hot, t->hub);
+      st = gr_pr_plan_build(&s->plan, p->dev, &p->sub->in, p->in.n, NULL, NULL, GR_PR_RELABEL_OFF, t->hot, t->hub);
     }
     if (st < 0) goto fail;
   }

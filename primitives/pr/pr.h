@@ -220,11 +220,14 @@ gr_eid gr_pr_tiles(const gr_csr *in, gr_vid *lo, gr_vid *hi, gr_vid *heavy, gr_e
 typedef enum gr_pr_relabel { GR_PR_RELABEL_OFF = 0, GR_PR_RELABEL_ON = 1, GR_PR_RELABEL_SKEWED = 2 } gr_pr_relabel;
 enum { GR_PR_SKEWED_PERCENT = 20 };
 
-/* Builds the plan of a CSC whose host copy is `in` (rows = its n), on dev;
- * unless `relabel` is off, with `dev_indices` (the device copy of in's
- * ids), also the relabelled copy (GR_ERR_DEVICE_OOM, the plan released,
- * when it does not fit); release frees its buffers. */
-gr_status gr_pr_plan_build(gr_pr_plan *pl, gr_device *dev, const gr_csr *in, const gr_csr *out,
+/* Builds the plan of a CSC whose host copy is `in` (its n local vertices,
+ * the sources its ids name), on dev, its tiles over in's first `rows` rows
+ * (the rows the device holds: a part's owned vertices, its copies' rows
+ * being empty and absent on the device; rows <= in->n, every later row
+ * empty); unless `relabel` is off, with `dev_indices` (the device copy of
+ * in's ids), also the relabelled copy (GR_ERR_DEVICE_OOM, the plan
+ * released, when it does not fit); release frees its buffers. */
+gr_status gr_pr_plan_build(gr_pr_plan *pl, gr_device *dev, const gr_csr *in, gr_vid rows, const gr_csr *out,
                            const gr_vid *dev_indices, gr_pr_relabel relabel, gr_eid hot, gr_eid hub);
 void gr_pr_plan_release(gr_pr_plan *pl);
 

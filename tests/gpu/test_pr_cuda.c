@@ -110,7 +110,7 @@ static void dev_run_init(dev_run *r, gr_device *dev, gr_graph *g, const float *r
   put(dev, &r->sources, src, (size_t)k * sizeof(gr_vid));
   free(src);
   if (gr_device_backend(dev) == GR_BACKEND_CUDA)
-    ck_assert_int_eq(gr_pr_plan_build(&r->plan, dev, i, NULL, NULL, GR_PR_RELABEL_OFF, 0, 0), GR_SUCCESS);
+    ck_assert_int_eq(gr_pr_plan_build(&r->plan, dev, i, i->n, NULL, NULL, GR_PR_RELABEL_OFF, 0, 0), GR_SUCCESS);
   r->c.rank = r->rank.ptr;
   r->c.contrib = r->contrib.ptr;
   r->c.acc = r->acc.ptr;
@@ -176,7 +176,7 @@ START_TEST(cuda_pull_push_and_publish_equal_cpu) {
       /* Every other plan orders the sources by the out-edges' row lengths
        * (the whole graph's transpose), the rest by counting. */
       const gr_csr *transpose = h % 2 ? gr_graph_out(g) : NULL;
-      ck_assert_int_eq(gr_pr_plan_build(&rg.plan, gpu, in_host, transpose, rg.in.indices, GR_PR_RELABEL_ON,
+      ck_assert_int_eq(gr_pr_plan_build(&rg.plan, gpu, in_host, in_host->n, transpose, rg.in.indices, GR_PR_RELABEL_ON,
                                         hots[h][0], hots[h][1]),
                        GR_SUCCESS);
       ck_assert(rg.plan.relabelled);
@@ -204,7 +204,7 @@ START_TEST(cuda_pull_push_and_publish_equal_cpu) {
      * are the plain ones exactly. */
     {
       gr_pr_plan_release(&rg.plan);
-      ck_assert_int_eq(gr_pr_plan_build(&rg.plan, gpu, in_host, NULL, NULL, GR_PR_RELABEL_OFF, 0, 0), GR_SUCCESS);
+      ck_assert_int_eq(gr_pr_plan_build(&rg.plan, gpu, in_host, in_host->n, NULL, NULL, GR_PR_RELABEL_OFF, 0, 0), GR_SUCCESS);
       gr_buffer pg[3] = {GR_BUFFER_INIT, GR_BUFFER_INIT, GR_BUFFER_INIT},
                 pc[3] = {GR_BUFFER_INIT, GR_BUFFER_INIT, GR_BUFFER_INIT};
       gr_pr_ctx cg = rg.c, cc = rc.c;

@@ -442,6 +442,61 @@ START_TEST(border_lists_hold_each_copy_and_copied_vertex_once) {
 }
 END_TEST
 
+/* Under 1-hop proxies a device holds the rows of its owned vertices only:
+ * its CSR's and CSC's offsets end after the owned rows (a copy's row is
+ * empty on the host; the device keeps no entry for it), under
+ * duplicate-all every local row, and the answers stay one device's. CC
+ * reads both arrays (a directed graph's CSC is its own). */
+enum { ROWS_DEVICES = 4 };
+static gr_vid rows_out[ROWS_DEVICES], rows_in[ROWS_DEVICES], rows_owned[ROWS_DEVICES], rows_local[ROWS_DEVICES];
+static bool rows_csc_own[ROWS_DEVICES];
+
+static gr_status rows_init(void **slice, gr_part *p) {
+  rows_out[p->index] = p->out.n;
+  rows_in[p->index] = p->in.n;
+  rows_owned[p->index] = p->sub->n_owned;
+  rows_local[p->index] = p->sub->n_local;
+  rows_csc_own[p->index] = p->in.offsets != p->out.offsets;
+  return gr_cc_primitive.init(slice, p);
+}
+
+START_TEST(a_device_holds_the_rows_of_its_owned_vertices_only) {
+  gr_primitive checked = gr_cc_primitive;
+  checked.init = rows_init;
+  static const char *const graphs[] = {"kron:10:8", "kron:10:8,directed"};
+  static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+  for (int k = 0; k < 2; k++) {
+    gr_graph *g = gr_test_generated(graphs[k]);
+    const gr_vid n = gr_graph_num_vertices(g);
+    gr_subgraph *sub = NULL;
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
+    gr_svid *expect = run_cc(&sub, 1, 1, NULL, NULL, NULL, false);
+    gr_subgraph_destroy(&sub);
+    for (int devices = 2; devices <= ROWS_DEVICES; devices++)
+      for (int x = 0; x < 2; x++) {
+        memset(rows_out, 0, sizeof rows_out);
+        gr_svid *got = gr_test_run_svid(g, &checked, devices, proxies[x], true, 0, NULL);
+        for (int d = 0; d < devices; d++) {
+          const gr_vid want = proxies[x] == GR_PROXY_1HOP ? rows_owned[d] : rows_local[d];
+          ck_assert_msg(rows_owned[d] > 0 && rows_owned[d] < rows_local[d], "%s, %d devices: device %d owns %llu of %llu",
+                        graphs[k], devices, d, (unsigned long long)rows_owned[d], (unsigned long long)rows_local[d]);
+          ck_assert_msg(rows_out[d] == want && rows_in[d] == want,
+                        "%s, %d devices, %s proxies: device %d holds %llu CSR and %llu CSC rows for %llu owned of "
+                        "%llu local vertices",
+                        graphs[k], devices, proxies[x] == GR_PROXY_1HOP ? "1hop" : "all", d,
+                        (unsigned long long)rows_out[d], (unsigned long long)rows_in[d],
+                        (unsigned long long)rows_owned[d], (unsigned long long)rows_local[d]);
+          ck_assert_int_eq(rows_csc_own[d], k == 1);
+        }
+        ck_assert_int_eq(memcmp(got, expect, (size_t)n * sizeof(gr_svid)), 0);
+        free(got);
+      }
+    free(expect);
+    gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
 /* gr_part_refresh_some checked from inside CC's runs (CPU devices: device
  * lists are host memory), on an array of its own: at the first iteration
  * every owned entry takes version 0 and a full refresh sends it; at
@@ -770,6 +825,7 @@ int main(void) {
   tcase_add_test(multi, a_label_crosses_every_device_of_a_path);
   tcase_add_test(multi, largest_trees_that_share_a_vertex_start_from_one_label);
   tcase_add_test(multi, border_lists_hold_each_copy_and_copied_vertex_once);
+  tcase_add_test(multi, a_device_holds_the_rows_of_its_owned_vertices_only);
   tcase_add_test(multi, refresh_some_sends_the_listed_owned_entries_to_every_copy);
   suite_add_tcase(s, multi);
   return gr_test_run_suite(s, 0);
