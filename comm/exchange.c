@@ -149,7 +149,7 @@ typedef struct gr__xlocal {
   gr_payload pay;
   gr_xk_layout layout;
   bool uniform;          /* one value payload, the same per iteration: bitmaps allowed */
-  gr_buffer owner;       /* part of each local vertex (bytes) */
+  gr_buffer owner;       /* part of each local vertex (bytes), where a kernel reads it */
   gr_buffer word_owner;  /* part of each whole word of 32 local ids, where each has one (gr_xk_word_owners) */
   gr_xk_ranges ranges;   /* the owner table as runs of local ids, where it is few (gr_xk_owner_ranges) */
   /* Local vertices each part owns: a selective list to part j holds each
@@ -157,6 +157,7 @@ typedef struct gr__xlocal {
   uint64_t held[GR_COMM_MAX_DEVICES];
   gr_buffer convert;     /* owner-local ids (1-hop, selective) */
   gr_buffer g2l;         /* global-to-local ids (1-hop, broadcast) */
+  gr_buffer l2g;         /* local-to-global ids (1-hop, broadcast) where the part has none on the device */
   const gr_vid *convert_d;
   gr_vid convert_first;  /* convert_d[0] is this local id's (gr_xk_package_args.convert_first) */
   const gr_vid *g2l_d;
@@ -259,8 +260,8 @@ static gr_status gr__upload(gr_buffer *b, gr_device *dev, const void *host, size
 static void gr__detach(void *local, gr_part *p) {
   gr__xlocal *x = local;
   if (!x) return;
-  gr_buffer *bufs[] = {&x->owner, &x->word_owner, &x->convert, &x->g2l, &x->recv, &x->counters, &x->bsend, &x->brecv,
-                       &x->rsend, &x->route, &x->rmark, &x->rids, &x->rwritten};
+  gr_buffer *bufs[] = {&x->owner, &x->word_owner, &x->convert, &x->g2l,   &x->l2g,  &x->recv, &x->counters, &x->bsend,
+                       &x->brecv, &x->rsend,      &x->route,   &x->rmark, &x->rids, &x->rwritten};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) gr_buffer_release(bufs[i]);
   for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
     gr_buffer_release(&x->list[j]);
@@ -370,16 +371,24 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
     owner8[v] = (uint8_t)sub->owner[v];
     x->held[owner8[v]]++;
   }
-  GR_CHECK_GOTO(gr__upload(&x->owner, p->dev, owner8, nl, "owner table"), st, fail);
+  /* Duplicate-1-hop proxies: the owned vertices, then the copies grouped
+   * by owner (the subgraph's layout), as runs the package scans. */
+  gr_xk_owner_ranges(owner8, nl, &x->ranges);
+  /* The table on the device only where a kernel reads it: a package whose
+   * owners are not a few runs, routed outputs (uniform payloads under
+   * selective exchange), the combines of broadcast and of steps told to
+   * all (duplicate-all proxies). Selective exchange between 1-hop parts
+   * with any other payload (SSSP, CC, PageRank, BC) reads the runs alone:
+   * a byte a local vertex less (16 MiB a device on 4 devices of Kronecker
+   * 25). */
+  if (sub->proxy != GR_PROXY_1HOP || x->ranges.n == 0 || c->mode != GR_COMM_SELECTIVE || x->uniform)
+    GR_CHECK_GOTO(gr__upload(&x->owner, p->dev, owner8, nl, "owner table"), st, fail);
   /* Read only by bitmaps of local ids that are global ids (routed claims
    * and steps told to all, duplicate-all proxies): no table elsewhere. */
   if (sub->proxy == GR_PROXY_ALL) GR_CHECK_GOTO(gr_xk_word_owners(owner8, nl, &words8), st, fail);
   if (words8)
     GR_CHECK_GOTO(gr__upload(&x->word_owner, p->dev, words8, nl / 32 ? nl / 32 : 1, "owner table by words"), st,
                   fail);
-  /* Duplicate-1-hop proxies: the owned vertices, then the copies grouped
-   * by owner (the subgraph's layout), as runs the package scans. */
-  gr_xk_owner_ranges(owner8, nl, &x->ranges);
   free(words8);
   words8 = NULL;
   free(owner8);
@@ -400,7 +409,15 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
       /* Broadcast with 1-hop proxies sends global ids, so each device
        * needs the global-to-local table (|V| ids): duplicate-all proxies
        * are the cheaper partner of broadcast. */
-      x->convert_d = p->local_to_global;
+      if (p->local_to_global) {
+        x->convert_d = p->local_to_global;
+      } else {
+        /* A primitive that reads no global ids (skips_global_ids) leaves
+         * the part's on the host: the exchange's own copy. */
+        GR_CHECK_GOTO(gr__upload(&x->l2g, p->dev, sub->local_to_global, nl * sizeof(gr_vid), "local-to-global ids"),
+                      st, fail);
+        x->convert_d = x->l2g.ptr;
+      }
       GR_CHECK_GOTO(gr__upload(&x->g2l, p->dev, sub->global_to_local, (size_t)sub->n_global * sizeof(gr_vid),
                                "global-to-local ids"),
                     st, fail);

@@ -521,6 +521,13 @@ static gr_vid gr__device_rows(const gr_subgraph *sub, const gr_csr *h) {
   return k;
 }
 
+/* Whether a device holds its part's global ids: where local ids are not
+ * global, unless the primitive reads none on the device (an exchange that
+ * sends global ids uploads its own). */
+static bool gr__device_ids(const struct gr_enactor *e, const gr_subgraph *sub) {
+  return sub->local_to_global && !e->cfg.prim->skips_global_ids;
+}
+
 static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_vid rows, gr_buffer bufs[3], gr_csr *d,
                                 const char *what, bool on_host, void *host[2], const gr_packed *hp, gr_buffer pb[3],
                                 gr_packed *dp) {
@@ -586,7 +593,7 @@ static gr_status gr__check_fits(gr__slot *s, const gr_subgraph *sub, bool csc, g
   const bool on_host = mode == GR_GRAPH_MEMORY_HOST;
   const uint64_t out_b = gr__csr_bytes(sub, &sub->out, on_host, hp ? &hp[0] : NULL);
   const uint64_t in_b = csc ? gr__csr_bytes(sub, &sub->in, on_host, hp ? &hp[1] : NULL) : 0;
-  const uint64_t ids_b = sub->local_to_global ? (uint64_t)sub->n_local * sizeof(gr_vid) : 0;
+  const uint64_t ids_b = gr__device_ids(s->e, sub) ? (uint64_t)sub->n_local * sizeof(gr_vid) : 0;
   const uint64_t need = out_b + in_b + ids_b + state_b;
   size_t free_b = 0, total_b = 0;
   GR_CHECK(gr_device_mem_info(s->dev, &free_b, &total_b));
@@ -695,7 +702,7 @@ done:
   gr_packed_free(&hp[0]);
   gr_packed_free(&hp[1]);
   if (st < 0) return st;
-  if (sub->local_to_global) {
+  if (gr__device_ids(e, sub)) {
     size_t bytes = (size_t)sub->n_local * sizeof(gr_vid);
     GR_CHECK(gr_buffer_resize(&s->dev_l2g, s->dev, bytes, 0, "local-to-global ids"));
     GR_CHECK(gr_device_copy(s->dev, s->dev_l2g.ptr, sub->local_to_global, bytes, GR_COPY_H2D));

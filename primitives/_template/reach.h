@@ -46,7 +46,10 @@
  *   value_type, needs_source, needs_in_edges (CSC, for pulls),
  *   needs_weights, reads_packed_lists (true when the kernels read lists
  *   only through the framework's operators: --compress packed then
- *   works), state_bytes_per_vertex (what a run holds per local vertex
+ *   works), skips_global_ids (set only where nothing on the device reads
+ *   gr_part.local_to_global, which then stays NULL under 1-hop proxies,
+ *   as PageRank and BC do; reach leaves it unset, the safe default),
+ *   state_bytes_per_vertex (what a run holds per local vertex
  *   beside the graph, one device and several: --graph-memory auto counts
  *   it; measure the peak with the lists in host memory, as
  *   docs/architecture.md's Placement says), and the functions init, release, reset, iterate,

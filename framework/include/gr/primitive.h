@@ -127,7 +127,7 @@ typedef struct gr_part {
   const gr_subgraph *sub;  /* host-side description, local ids */
   gr_csr out;              /* device-resident local CSR */
   gr_csr in;               /* device-resident local CSC (needs_in_edges) */
-  const gr_vid *local_to_global; /* device copy; NULL when local ids are global */
+  const gr_vid *local_to_global; /* device copy; NULL when local ids are global (or skips_global_ids) */
   gr_workspace *ws;
   const gr_prim_options *opts;
   gr_mem_policy mem;
@@ -500,6 +500,12 @@ typedef struct gr_primitive {
   /* Its iterate refreshes copies from their owners (gr_part_refresh): the
    * exchange makes the border lists before the first run. */
   bool refreshes_copies;
+  /* Nothing it runs on a device reads gr_part.local_to_global (its values
+   * are not global ids: ranks, path counts): under 1-hop proxies the table
+   * stays on the host (4 bytes a local vertex; 64.5 MiB a device on 4
+   * devices of Kronecker 25) and gr_part.local_to_global is NULL (the
+   * exchange keeps its own where it sends global ids: broadcast). */
+  bool skips_global_ids;
   /* One run may take several sources (gr_run_args.sources) and accumulate
    * over them (bc); gr_run's --sources and --normalize apply. */
   bool accumulates_sources;
