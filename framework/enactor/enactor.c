@@ -500,21 +500,14 @@ static gr_status gr__upload_packed(gr_device *dev, const gr_packed *hp, bool on_
   return gr_device_sync(dev);
 }
 
-/* Puts one host CSR onto the device; on_host: its indices and weights into
- * mapped host memory (host[0], host[1], freed by the slot), read by the
- * kernels over the host link, and only the offsets onto the device. With
- * hp (--compress packed) the ids go as packed lists instead (pb, dp; their
- * blocks in host[0] when on_host). Weights go where the part holds them:
- * only a primitive that reads them gets them (gr_subgraph_whole,
- * gr_subgraphs_build). */
 /* The rows of a part's CSR (or CSC) that its device holds: under 1-hop
  * proxies the owned vertices come first and a copy's row is empty (the
  * subgraph builder fills the owned rows only), so the device's offsets stop
  * after the owned rows, where the host's run on with the same total for
  * every copy. No operator reads a copy's row: an advance's input, a pull's
  * candidates and every primitive's own row reads are owned vertices (a
- * device of 4 on Kronecker 25: 8.5 M copies, 65 MiB of offsets). Every row
- * where a part has no owned vertex, or a copy's row holds arcs. */
+ * device of 4 on Kronecker 25: 8.5 M copies, 65 MiB of offsets). A part
+ * that owns no vertex, or whose copies' rows hold arcs, keeps every row. */
 static gr_vid gr__device_rows(const gr_subgraph *sub, const gr_csr *h) {
   const gr_vid k = sub->n_owned;
   if (sub->proxy != GR_PROXY_1HOP || k == 0 || k >= h->n || h->offsets[h->n] != h->offsets[k]) return h->n;
@@ -528,6 +521,13 @@ static bool gr__device_ids(const struct gr_enactor *e, const gr_subgraph *sub) {
   return sub->local_to_global && !e->cfg.prim->skips_global_ids;
 }
 
+/* Puts one host CSR onto the device, its first `rows` rows (every later
+ * row empty); on_host: its indices and weights into mapped host memory
+ * (host[0], host[1], freed by the slot), read by the kernels over the host
+ * link, and only the offsets onto the device. With hp (--compress packed)
+ * the ids go as packed lists instead (pb, dp; their blocks in host[0] when
+ * on_host). Weights go where the part holds them: only a primitive that
+ * reads them gets them (gr_subgraph_whole, gr_subgraphs_build). */
 static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_vid rows, gr_buffer bufs[3], gr_csr *d,
                                 const char *what, bool on_host, void *host[2], const gr_packed *hp, gr_buffer pb[3],
                                 gr_packed *dp) {
@@ -684,18 +684,18 @@ static gr_status gr__slot_init(gr__slot *s) {
   if (s->graph_on_host)
     gr_log(GR_LOG_INFO, GR_SUBSYS_INIT, "device %d: graph arrays in host memory (zero-copy)%s", s->index,
            pack ? " (its lists packed there; their block index in device memory)" : "");
-  GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->out, gr__device_rows(sub, &sub->out), s->dev_out, &p->out, "graph (CSR)",
-                               s->graph_on_host,
-                               &s->host_arrays[0], pack ? &hp[0] : NULL, s->dev_packed[0], &s->packed[0]),
+  GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->out, gr__device_rows(sub, &sub->out), s->dev_out, &p->out,
+                               "graph (CSR)", s->graph_on_host, &s->host_arrays[0], pack ? &hp[0] : NULL,
+                               s->dev_packed[0], &s->packed[0]),
                 st, done);
   if (e->cfg.prim->needs_in_edges) {
     /* An undirected graph's CSC is its CSR: one copy on the device. */
     if (!own_csc)
       p->in = p->out;
     else
-      GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->in, gr__device_rows(sub, &sub->in), s->dev_in, &p->in, "graph (CSC)",
-                                   s->graph_on_host,
-                                   &s->host_arrays[2], pack ? &hp[1] : NULL, s->dev_packed[1], &s->packed[1]),
+      GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->in, gr__device_rows(sub, &sub->in), s->dev_in, &p->in,
+                                   "graph (CSC)", s->graph_on_host, &s->host_arrays[2], pack ? &hp[1] : NULL,
+                                   s->dev_packed[1], &s->packed[1]),
                     st, done);
   }
 done:
