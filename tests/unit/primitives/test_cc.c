@@ -503,10 +503,11 @@ END_TEST
  * owner table (the exchange reads the 1-hop layout's runs) and no offsets
  * for the copies' empty rows: on 4 devices each device's peak is at most
  * 0.428 of one device's on Kronecker 16 (0.425; 0.430 with the owner
- * table, 0.454 with the copies' rows too). */
+ * table, 0.454 with the copies' rows too). With 64-bit ids the arrays of
+ * ids weigh more against the byte table: 0.430 today, bounded by 0.435. */
 START_TEST(memory_per_device_on_four_cpu_devices) {
   gr_graph *g = gr_test_generated("kron:16:16");
-  gr_test_check_peak_on_four(g, &gr_cc_primitive, GR_PROXY_1HOP, true, 1, 0.428);
+  gr_test_check_peak_on_four(g, &gr_cc_primitive, GR_PROXY_1HOP, true, 1, GR_VID_BITS == 64 ? 0.435 : 0.428);
   gr_graph_destroy(&g);
 }
 END_TEST
