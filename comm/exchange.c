@@ -1086,6 +1086,18 @@ static const unsigned char *gr__arrived(const gr__xfer *t, const gr__pkg *m, int
  * into or_union and or'ed into or_also, then the ids that peers sent in
  * place of their bitmaps set in both. Written whole whatever arrived: a
  * peer that found nothing sent nothing. */
+/* Adds one list to a mark's lists, marking those gathered so far first
+ * where they are as many as one pass takes. */
+static gr_status gr__mark_add(gr__xlocal *x, gr_device *dev, gr_xk_mark_args *mk, const gr_vid *ids, uint64_t n) {
+  if (mk->lists == GR_XK_MARK_MAX) {
+    GR_CHECK(x->k->mark(dev, mk));
+    mk->lists = 0;
+  }
+  mk->ids[mk->lists] = ids;
+  mk->n[mk->lists++] = n;
+  return GR_SUCCESS;
+}
+
 static gr_status gr__or_round(gr__xlocal *x, gr_part *p, gr_exchange_step *s, const gr__xfer *t) {
   gr_comm *c = x->c;
   gr_device *dev = p->dev;
@@ -1122,12 +1134,7 @@ static gr_status gr__or_round(gr__xlocal *x, gr_part *p, gr_exchange_step *s, co
   for (int j = 0; j < n; j++) {
     const gr__pkg *m = &c->pkg[j][me];
     if (j == me || !m->items || m->format != GR_XK_OR_IDS) continue;
-    if (mk.lists == GR_XK_MARK_MAX) {
-      GR_CHECK(x->k->mark(dev, &mk));
-      mk.lists = 0;
-    }
-    mk.ids[mk.lists] = (const gr_vid *)gr__arrived(t, m, j);
-    mk.n[mk.lists++] = m->items;
+    GR_CHECK(gr__mark_add(x, dev, &mk, (const gr_vid *)gr__arrived(t, m, j), m->items));
   }
   if (mk.lists) GR_CHECK(x->k->mark(dev, &mk));
   return GR_SUCCESS;
@@ -1546,15 +1553,8 @@ static gr_status gr__refresh_some_package(gr__xlocal *x, gr_part *p, const gr_re
   gr_xk_mark_args mk;
   memset(&mk, 0, sizeof mk);
   mk.bits[0] = x->rmark.ptr;
-  for (int l = 0; l < a->n_lists; l++) {
-    if (!a->n_changed[l]) continue;
-    if (mk.lists == GR_XK_MARK_MAX) {
-      GR_CHECK(x->k->mark(dev, &mk));
-      mk.lists = 0;
-    }
-    mk.ids[mk.lists] = a->changed[l];
-    mk.n[mk.lists++] = a->n_changed[l];
-  }
+  for (int l = 0; l < a->n_lists; l++)
+    if (a->n_changed[l]) GR_CHECK(gr__mark_add(x, dev, &mk, a->changed[l], a->n_changed[l]));
   if (mk.lists) GR_CHECK(x->k->mark(dev, &mk));
   /* Per peer at most its list's length and at most every changed vertex. */
   uint64_t cap[GR_COMM_MAX_DEVICES] = {0}, at[GR_COMM_MAX_DEVICES + 1] = {0}, ids_at[GR_COMM_MAX_DEVICES + 1] = {0};
