@@ -22,6 +22,11 @@ typedef struct gr__pkg {
   /* Holds vertices of other owners than its receiver (a routed bitmap
    * under duplicate-all proxies): the combine needs the owner table. */
   bool mixed;
+  /* A refresh's values of one array for every entry of the border list
+   * between sender and receiver, in its order: a receiver whose copies of
+   * the sender's vertices are contiguous local ids in that order
+   * (gr_comm.lands) takes it straight into the array (gr__xfer.land). */
+  bool whole;
 } gr__pkg;
 
 /* One device's transfer of one iteration: the packages of every peer j for
@@ -44,6 +49,10 @@ typedef struct gr__xfer {
    * lies by this device's combine (gr__transport_ops.reads_in_place), so
    * the move leaves it. */
   bool in_place[GR_COMM_MAX_DEVICES];
+  /* Set by a refresh before the move: where peer j's package lands instead
+   * of the receive buffer (the copies' own slots of the refreshed array;
+   * NULL: the receive buffer). Such a package takes no room there. */
+  unsigned char *land[GR_COMM_MAX_DEVICES];
   /* The moves' time on the device, read once the combine's read returned
    * (its events' queries are host calls: read once an exchange). */
   double moved_ms;
@@ -109,6 +118,10 @@ struct gr_comm {
    * of device j (host memory, read by owner i after a barrier). */
   const gr_vid *border_ids[GR_COMM_MAX_DEVICES];
   uint64_t border_begin[GR_COMM_MAX_DEVICES][GR_COMM_MAX_DEVICES + 1];
+  /* Set by each device when its border lists are made: its copies are
+   * contiguous local ids in the lists' order (duplicate-1-hop proxies), so
+   * a refresh's whole packages land in its arrays (gr__pkg.whole). */
+  bool lands[GR_COMM_MAX_DEVICES];
 };
 
 /* Whether any device must grow its receive buffer for this iteration's

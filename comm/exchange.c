@@ -160,6 +160,10 @@ typedef struct gr__xlocal {
   gr_buffer l2g;         /* local-to-global ids (1-hop, broadcast) where the part has none on the device */
   const gr_vid *convert_d;
   gr_vid convert_first;  /* convert_d[0] is this local id's (gr_xk_package_args.convert_first) */
+  /* Messages carry positions in the border lists (gr_xk_package_args
+   * .positions): 1-hop selective exchange of a primitive that refreshes
+   * copies, owners as runs, payloads never sent as bitmaps. */
+  bool positions;
   const gr_vid *g2l_d;
   /* The vertices already in the next frontier: a bitmap of cull_bytes
    * behind the counters, in their buffer, so that one memset clears both
@@ -203,6 +207,14 @@ typedef struct gr__xlocal {
    * its own then. */
   const gr_vid *bowned_d, *bsend_d;
   uint64_t n_bowned;
+  /* Duplicate-1-hop proxies: the copies are the local ids from
+   * copies_first on, owner after owner in the lists' order (gr_comm.lands),
+   * so a whole refresh lands in land_array (land_eb bytes an entry) while
+   * a refresh moves it, with no receive buffer and no scatter. */
+  bool copies_lined;
+  gr_vid copies_first;
+  unsigned char *land_array;
+  uint64_t land_eb;
   /* The copies' local ids on the host, from the border lists' first half
    * to their second (NULL under duplicate-all proxies: border_ids). */
   gr_vid *border_local;
@@ -394,7 +406,13 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
   free(owner8);
   owner8 = NULL;
   if (sub->proxy == GR_PROXY_1HOP) {
-    if (c->mode == GR_COMM_SELECTIVE) {
+    x->positions = c->mode == GR_COMM_SELECTIVE && x->borders && x->ranges.n > 0 && !x->uniform;
+    if (x->positions) {
+      /* A copy goes to its owner as its position in the border list
+       * between them, which the owner holds anyway: no table of the
+       * copies' ids on their owners (4 bytes a copy: 41 MiB a device of 4
+       * on Kronecker 25). */
+    } else if (c->mode == GR_COMM_SELECTIVE) {
       /* Read for the copies alone (an owned vertex's id is its own: the
        * owned ones come first), so the table starts at the first copy:
        * 4 bytes an owned vertex less (on 4 devices of Kronecker 22, 4.2 of
@@ -578,7 +596,7 @@ static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step 
     if (!ids) continue;
     const gr_vid u = x->route_one ? p->sub->n_global : gr__universe(x, p, j);
     const gr__pkg m = {(const unsigned char *)(base + (uint64_t)k * x->route_stride), gr_xk_bitmap_bytes(u),
-                       gr_xk_bitmap_bytes(u), ids, GR_XK_BITMAP, u, x->route_one};
+                       gr_xk_bitmap_bytes(u), ids, GR_XK_BITMAP, u, x->route_one, false};
     c->pkg[me][j] = m;
     s->stats->items_sent += ids;
   }
@@ -674,7 +692,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
    * it, the table must not point into freed memory. Peers read the table
    * only after this iteration's barrier, when it is published again. */
   for (int j = 0; j < n; j++) {
-    const gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0, false};
+    const gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0, false, false};
     c->pkg[me][j] = z;
   }
   x->counters_on_host = false;
@@ -772,9 +790,9 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
       for (int j = 0; j < n; j++)
         if (j != me) {
           const gr__pkg m = ids ? (gr__pkg){(const unsigned char *)gr_frontier_items(s->next), gr_xk_align8(id_bytes),
-                                            id_bytes, (uint64_t)n_out, GR_XK_OR_IDS, 0, false}
+                                            id_bytes, (uint64_t)n_out, GR_XK_OR_IDS, 0, false, false}
                                 : (gr__pkg){(const unsigned char *)s->or_bits, gr_xk_align8(bytes), bytes,
-                                            s->or_words, GR_XK_OR, 0, false};
+                                            s->or_words, GR_XK_OR, 0, false, false};
           c->pkg[me][j] = m;
         }
       /* Peers copy the bitmap out of this device once past the barrier,
@@ -813,6 +831,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   a.broadcast = bcast;
   a.convert = x->convert_d;
   a.convert_first = x->convert_first;
+  a.positions = x->positions && !bcast;
   a.pay = gr__step_payload(x, s);
   a.layout = x->layout;
   a.next = gr_frontier_items(s->next);
@@ -910,7 +929,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
     /* A step's broadcast under selective exchange: the receivers keep
      * vertices they do not own out of their next frontiers (the owner
      * table), as under the broadcast mode. */
-    gr__pkg m = {NULL, 0, 0, 0, GR_XK_LIST, 0, s->tell_all};
+    gr__pkg m = {NULL, 0, 0, 0, GR_XK_LIST, 0, s->tell_all, false};
     const uint64_t cnt = x->hc[GR_XK_PEER + j], distinct = x->hc[GR_XK_PEER + n + j];
     const uint64_t lb = gr_xk_list_bytes(&x->layout, cnt);
     if (a.bits[j] && distinct && (!a.list[j] || gr_xk_bitmap_bytes(x->universe[j]) < lb)) {
@@ -949,7 +968,7 @@ bool gr__comm_any_recv_grows(const gr_comm *c) {
   for (int i = 0; i < c->n; i++) {
     uint64_t total = 0;
     for (int j = 0; j < c->n; j++)
-      if (j != i) total += c->pkg[j][i].bytes;
+      if (j != i && !(c->pkg[j][i].whole && c->lands[i])) total += c->pkg[j][i].bytes;
     if (total > c->recv_capacity[i]) return true;
   }
   return false;
@@ -964,6 +983,12 @@ static void gr__xfer_init(gr__xlocal *x, gr_part *p, gr_sync *sync, gr__xfer *t)
   t->recv = &x->recv;
   t->sync = sync;
   t->mem = &p->mem;
+  /* Read past the barrier that published the packages (a refresh's). */
+  for (int j = 0; j < x->n && x->land_array; j++) {
+    const gr__pkg *m = &x->c->pkg[j][x->me];
+    if (j != x->me && m->whole && m->items && x->copies_lined)
+      t->land[j] = x->land_array + ((uint64_t)x->copies_first + x->recv_begin[j]) * x->land_eb;
+  }
 }
 
 /* gr__xfer_init, past the barrier that published the packages. A
@@ -1194,6 +1219,14 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
         x->counters_on_host = false;
       }
       a.msg = gr__arrived(t, m, j);
+      /* Positions in the border list to j: its entries are the ids here. */
+      if (x->positions && !bcast) {
+        if (!x->borders_ready)
+          return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d received positions before its border lists", me);
+        if (m->format != GR_XK_LIST)
+          return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent positions as a bitmap", j);
+        a.g2l = x->bsend_d + x->send_begin[j];
+      }
       a.format = m->format;
       a.count = m->items;
       a.universe = m->universe;
@@ -1298,6 +1331,8 @@ static gr_status gr__borders_mine(gr__xlocal *x, gr_part *p) {
     GR_CHECK_GOTO(gr_host_alloc((void **)&local, (total ? total : 1) * sizeof *local, "border lists"), st, done);
     GR_CHECK_GOTO(gr_host_alloc((void **)&x->border_ids, (total ? total : 1) * sizeof *x->border_ids, "border lists"),
                   st, done);
+    x->copies_lined = true;
+    x->copies_first = (gr_vid)lo;
     for (uint64_t k = 0; k < total; k++) {
       local[k] = (gr_vid)(lo + k);
       x->border_ids[k] = sub->owner_local[lo + k];
@@ -1334,6 +1369,7 @@ static gr_status gr__borders_mine(gr__xlocal *x, gr_part *p) {
     local = NULL;
   }
   memcpy(x->recv_begin, begin, (size_t)(n + 1) * sizeof *begin);
+  x->c->lands[x->me] = x->copies_lined;
   /* Uploaded with the owned list (gr__borders_theirs). */
   x->border_local = local;
   local = NULL;
@@ -1377,12 +1413,13 @@ static gr_status gr__borders_theirs(gr__xlocal *x, gr_part *p) {
       }
     free(seen);
   }
-  /* The copies, then the owned vertices each once, in one buffer. */
-  const uint64_t nc = x->recv_begin[n];
+  /* The copies, then the owned vertices each once, in one buffer; copies
+   * that are a range of ids (copies_lined) are not listed. */
+  const uint64_t nc = x->copies_lined ? 0 : x->recv_begin[n];
   const gr_vid *copies = x->border_local ? x->border_local : x->border_ids;
   if (st >= 0)
     st = gr_buffer_resize(&x->brecv, p->dev, (size_t)(nc + k ? nc + k : 1) * sizeof(gr_vid), 0,
-                          "border lists (copies, then owned)");
+                          x->copies_lined ? "border lists (owned, each once)" : "border lists (copies, then owned)");
   if (st >= 0 && nc) st = gr_device_upload(p->dev, x->brecv.ptr, copies, (size_t)nc * sizeof(gr_vid));
   if (st >= 0 && k) st = gr_device_upload(p->dev, (gr_vid *)x->brecv.ptr + nc, ids, (size_t)k * sizeof(gr_vid));
   if (st >= 0) {
@@ -1450,8 +1487,10 @@ static gr_status gr__direct(gr__xlocal *x, gr_part *p, gr_sync *sync, gr_device_
   if (st >= 0) st = gr_device_mark(x->marks, 1);
   for (int j = 0; j < n; j++) {
     const bool sent = j != me && c->pkg[j][me].items && st >= 0;
-    if (arrived) arrived[j] = sent ? t.recv_offset[j] : UINT64_MAX;
-    if (sent && apply) st = apply(x, p, j, (const unsigned char *)x->recv.ptr + t.recv_offset[j], arg);
+    if (arrived) arrived[j] = sent && !t.land[j] ? t.recv_offset[j] : UINT64_MAX;
+    /* A package that landed in place is applied with no message (NULL). */
+    if (sent && apply)
+      st = apply(x, p, j, t.land[j] ? NULL : (const unsigned char *)x->recv.ptr + t.recv_offset[j], arg);
   }
   if (st < 0) gr_sync_fail(sync, st);
   /* Drained before leaving (a failed device too: its stream may hold copies
@@ -1476,7 +1515,7 @@ static gr_status gr__direct(gr__xlocal *x, gr_part *p, gr_sync *sync, gr_device_
 
 static void gr__withdraw(gr__xlocal *x) {
   for (int j = 0; j < x->n; j++) {
-    const gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0, false};
+    const gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0, false, false};
     x->c->pkg[x->me][j] = z;
   }
 }
@@ -1489,9 +1528,16 @@ static gr_status gr__refresh_apply(gr__xlocal *x, gr_part *p, int j, const unsig
   if (x->c->pkg[j][x->me].items != k)
     return gr_errorf(GR_ERR_INTERNAL, "refresh: device %d sent %llu entries for the %llu copies device %d holds", j,
                      (unsigned long long)x->c->pkg[j][x->me].items, (unsigned long long)k, x->me);
-  for (int q = 0; q < a->n_arrays; q++)
-    GR_CHECK(x->k->scatter(p->dev, a->arrays[q], msg + (uint64_t)q * k * eb,
-                           (const gr_vid *)x->brecv.ptr + x->recv_begin[j], k, a->elem_bytes));
+  if (!msg) return GR_SUCCESS; /* landed in the copies' slots */
+  for (int q = 0; q < a->n_arrays; q++) {
+    const unsigned char *vals = msg + (uint64_t)q * k * eb;
+    if (x->copies_lined)
+      GR_CHECK(gr_device_copy(p->dev, (unsigned char *)a->arrays[q] + ((uint64_t)x->copies_first + x->recv_begin[j]) * eb,
+                              vals, k * eb, GR_COPY_D2D));
+    else
+      GR_CHECK(x->k->scatter(p->dev, a->arrays[q], vals, (const gr_vid *)x->brecv.ptr + x->recv_begin[j], k,
+                             a->elem_bytes));
+  }
   return GR_SUCCESS;
 }
 
@@ -1509,7 +1555,9 @@ static gr_status gr__refresh_some_apply(gr__xlocal *x, gr_part *p, int j, const 
   const gr__pkg *m = &x->c->pkg[j][x->me];
   const uint64_t c = m->items, eb = (uint64_t)a->elem_bytes;
   const uint64_t k = x->recv_begin[j + 1] - x->recv_begin[j];
-  const gr_vid *copies = (const gr_vid *)x->brecv.ptr + x->recv_begin[j];
+  /* NULL: the copies are the ids from `base` on (copies_lined). */
+  const gr_vid *copies = x->copies_lined ? NULL : (const gr_vid *)x->brecv.ptr + x->recv_begin[j];
+  const gr_vid base = (gr_vid)(x->copies_first + x->recv_begin[j]);
   if (c > k || (m->format != GR_XK_SPARSE && c != k))
     return gr_errorf(GR_ERR_INTERNAL, "refresh: device %d sent %llu entries for the %llu copies device %d holds", j,
                      (unsigned long long)c, (unsigned long long)k, x->me);
@@ -1525,11 +1573,21 @@ static gr_status gr__refresh_some_apply(gr__xlocal *x, gr_part *p, int j, const 
   gr_vid *ids = (gr_vid *)x->rwritten.ptr + x->rwritten_n;
   const unsigned char *vals = msg;
   if (m->format == GR_XK_SPARSE) {
-    GR_CHECK(x->k->gather(p->dev, ids, copies, (const gr_vid *)msg, c, (int)sizeof(gr_vid)));
+    if (copies)
+      GR_CHECK(x->k->gather(p->dev, ids, copies, (const gr_vid *)msg, c, (int)sizeof(gr_vid)));
+    else
+      GR_CHECK(x->k->offset(p->dev, ids, (const gr_vid *)msg, c, base));
     vals = msg + gr_xk_align8(c * sizeof(gr_vid));
   } else {
     /* Every copy's values, in list order (most of them changed). */
-    GR_CHECK(gr_device_copy(p->dev, ids, copies, (size_t)c * sizeof(gr_vid), GR_COPY_D2D));
+    if (copies)
+      GR_CHECK(gr_device_copy(p->dev, ids, copies, (size_t)c * sizeof(gr_vid), GR_COPY_D2D));
+    else
+      GR_CHECK(x->k->offset(p->dev, ids, NULL, c, base));
+    if (!msg) {
+      x->rwritten_n += c; /* the values landed in the copies' slots */
+      return GR_SUCCESS;
+    }
   }
   for (int q = 0; q < a->n_arrays; q++)
     GR_CHECK(x->k->scatter(p->dev, a->arrays[q], vals + (uint64_t)q * c * eb, ids, c, a->elem_bytes));
@@ -1591,7 +1649,7 @@ static gr_status gr__refresh_some_package(gr__xlocal *x, gr_part *p, const gr_re
       for (uint64_t q = 0; q < na; q++)
         GR_CHECK(x->k->gather(dev, msg + q * k * eb, a->arrays[q], x->bsend_d + x->send_begin[j], k,
                               a->elem_bytes));
-      const gr__pkg m = {msg, gr_xk_align8(k * na * eb), k * na * eb, k, GR_XK_LIST, 0, false};
+      const gr__pkg m = {msg, gr_xk_align8(k * na * eb), k * na * eb, k, GR_XK_LIST, 0, false, na == 1};
       x->c->pkg[me][j] = m;
       continue;
     }
@@ -1600,7 +1658,7 @@ static gr_status gr__refresh_some_package(gr__xlocal *x, gr_part *p, const gr_re
       GR_CHECK(x->k->gather(dev, vals + q * c * eb, a->arrays[q], (const gr_vid *)x->rids.ptr + ids_at[j], c,
                             a->elem_bytes));
     const uint64_t bytes = gr__some_bytes(c, na, eb);
-    const gr__pkg m = {msg, gr_xk_align8(bytes), bytes, c, GR_XK_SPARSE, 0, false};
+    const gr__pkg m = {msg, gr_xk_align8(bytes), bytes, c, GR_XK_SPARSE, 0, false, false};
     x->c->pkg[me][j] = m;
   }
   return GR_SUCCESS;
@@ -1616,19 +1674,20 @@ static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_re
   gr__withdraw(x);
   gr_status st = x->borders_ready ? GR_SUCCESS
                                   : gr_errorf(GR_ERR_INTERNAL, "device %d: copies refreshed without border lists", me);
+  /* Whole packages of one array land where this device's copies are
+   * (gr__xfer_init), past the barrier that publishes them. */
+  x->land_array = na == 1 ? a->arrays[0] : NULL;
+  x->land_eb = eb;
   if (a->changed) {
     x->rwritten_n = 0;
     if (st >= 0) st = gr__refresh_some_package(x, p, a);
     st = gr__direct(x, p, sync, stats, st, t0, gr__refresh_some_apply, a, NULL);
+    x->land_array = NULL;
     if (st >= 0 && a->written) {
       *a->written = x->rwritten.ptr;
       *a->n_written = x->rwritten_n;
     }
     return st;
-  }
-  if (a->written) {
-    *a->written = x->brecv.ptr;
-    *a->n_written = x->recv_begin[n];
   }
   if (st >= 0)
     st = gr__reserve_send(x, &x->rsend, dev, (size_t)(x->send_begin[n] * na * eb), &p->mem, "refresh send buffer");
@@ -1639,10 +1698,12 @@ static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_re
     for (uint64_t q = 0; q < na && st >= 0; q++)
       st = x->k->gather(dev, msg + q * k * eb, a->arrays[q], x->bsend_d + x->send_begin[j], k,
                         a->elem_bytes);
-    const gr__pkg m = {msg, gr_xk_align8(k * na * eb), k * na * eb, k, GR_XK_LIST, 0, false};
+    const gr__pkg m = {msg, gr_xk_align8(k * na * eb), k * na * eb, k, GR_XK_LIST, 0, false, na == 1};
     x->c->pkg[me][j] = m;
   }
-  return gr__direct(x, p, sync, stats, st, t0, gr__refresh_apply, a, NULL);
+  st = gr__direct(x, p, sync, stats, st, t0, gr__refresh_apply, a, NULL);
+  x->land_array = NULL;
+  return st;
 }
 
 static gr_status gr__borders(void *local, gr_part *p, gr_borders *b) {
@@ -1650,7 +1711,8 @@ static gr_status gr__borders(void *local, gr_part *p, gr_borders *b) {
   gr__xlocal *x = local;
   if (!x->borders_ready)
     return gr_errorf(GR_ERR_INTERNAL, "device %d: border lists asked for before they were made", x->me);
-  b->copies = x->brecv.ptr;
+  b->copies = x->copies_lined ? NULL : x->brecv.ptr;
+  b->copies_first = x->copies_lined ? x->copies_first : 0;
   b->n_copies = x->recv_begin[x->n];
   b->owned = x->bowned_d;
   b->n_owned = x->n_bowned;

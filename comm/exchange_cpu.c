@@ -68,7 +68,7 @@ static gr_status gr__xk_package_cpu(gr_device *dev, const gr_xk_package_args *a)
       if (!a->broadcast) continue;
     }
     const int j = a->broadcast ? 0 : o;
-    const gr_vid id = a->convert ? a->convert[v - a->convert_first] : v;
+    const gr_vid id = gr_xk_package_id(a, v);
     if (a->list[j]) {
       const uint64_t slot = gr_atomic_add_u64((uint64_t *)&ctr[GR_XK_PEER + j], 1);
       if (slot < a->list_capacity[j])
@@ -467,7 +467,15 @@ static gr_status gr__xk_select_cpu(gr_device *dev, const uint32_t *bits, const g
   return GR_SUCCESS;
 }
 
+static gr_status gr__xk_offset_cpu(gr_device *dev, gr_vid *dst, const gr_vid *src, uint64_t n, gr_vid base) {
+  GR_CHECK(gr__device_launch(dev, "gr__xk_offset_cpu", NULL));
+  const int nt = gr_device_cpu_threads(dev);
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (uint64_t k = 0; k < n; k++) dst[k] = (gr_vid)((src ? src[k] : (gr_vid)k) + base);
+  return GR_SUCCESS;
+}
+
 const gr_xk_ops gr__xk_ops_cpu = {gr__xk_package_cpu, gr__xk_combine_cpu, NULL,
                                   gr__xk_gather_cpu,  gr__xk_scatter_cpu, gr__xk_or_union_cpu,
                                   gr__xk_seal_cpu,    gr__xk_compact_cpu, gr__xk_mark_cpu,
-                                  gr__xk_select_cpu};
+                                  gr__xk_select_cpu,  gr__xk_offset_cpu};

@@ -109,7 +109,7 @@ enum { GR_XK_LIST = 1, GR_XK_BITMAP = 2, GR_XK_OR = 3, GR_XK_SPARSE = 4, GR_XK_O
  *     whose words are clear) the id's bit is set, newly set ones counted at
  *     GR_XK_PEER + P + j, and the value written to the message's first 8
  *     bytes (payloads are uniform, so every writer writes the same).
- * The id written is convert[v - convert_first] when convert is given, else v. */
+ * The id written is gr_xk_package_id's. */
 /* Owners as runs of local ids: the table is `n` runs, run k holding the
  * ids [end[k - 1], end[k]) (end[-1] = 0), all of part part[k]. Under
  * duplicate-1-hop proxies a device's own vertices come first and its
@@ -144,6 +144,17 @@ GR_HD int gr_xk_range_owner(const gr_xk_ranges *r, gr_vid v) {
   return o;
 }
 
+/* The first local id of v's run (v < the last end). */
+GR_HD gr_vid gr_xk_range_start(const gr_xk_ranges *r, gr_vid v) {
+  gr_vid s = 0;
+#ifdef __CUDA_ARCH__
+#pragma unroll
+#endif
+  for (int k = 0; k + 1 < GR_XK_RANGES_MAX; k++)
+    if (k + 1 < r->n && v >= r->end[k]) s = r->end[k];
+  return s;
+}
+
 typedef struct gr_xk_package_args {
   const gr_vid *out;
   gr_eid n_out;
@@ -163,6 +174,13 @@ typedef struct gr_xk_package_args {
    * first copy; broadcast: every vertex's global id, from 0), else v. */
   const gr_vid *convert;
   gr_vid convert_first;
+  /* Without convert (1-hop, selective, owners as runs, border lists made):
+   * each item's position among this device's copies of its owner's
+   * vertices, v less the start of its run, which is its entry in the
+   * border list between the two; the owner reads its own id there
+   * (gr_xk_combine_args.g2l), and no device holds the copies' ids on their
+   * owners. */
+  bool positions;
   gr_payload pay;
   gr_xk_layout layout;
   gr_vid *next;
@@ -178,6 +196,12 @@ typedef struct gr_xk_package_args {
    * this device's claims, in the pass that reads them anyway). */
   uint32_t *claims;
 } gr_xk_package_args;
+
+/* The id a package writes for the item v that goes to a peer. */
+GR_HD gr_vid gr_xk_package_id(const gr_xk_package_args *a, gr_vid v) {
+  if (a->convert) return a->convert[v - a->convert_first];
+  return a->positions ? v - gr_xk_range_start(&a->ranges, v) : v;
+}
 
 /* Bitmaps a combine takes in one pass besides its first (gr_xk_combine_args.n_more). */
 enum { GR_XK_MORE_MAX = 7 };
@@ -197,6 +221,8 @@ typedef struct gr_xk_combine_args {
   int format;
   uint64_t count;  /* list: records */
   gr_vid universe; /* bitmap */
+  /* Or, for a message of positions (gr_xk_package_args.positions), this
+   * device's border list to its sender: the ids at those positions. */
   const gr_vid *g2l;
   const uint8_t *owner; /* NULL: every vertex is owned */
   int me;
@@ -354,6 +380,10 @@ typedef struct gr_xk_ops {
    * counted, not written. */
   gr_status (*select)(gr_device *dev, const uint32_t *bits, const gr_vid *ids, uint64_t n, gr_vid *pos, gr_vid *id,
                       uint64_t capacity, unsigned long long *counter);
+  /* dst[k] = (src ? src[k] : k) + base for k < n: the local ids of copies
+   * at positions of a border list whose copies are the ids from base on
+   * (a sparse refresh's records; NULL: the whole list). */
+  gr_status (*offset)(gr_device *dev, gr_vid *dst, const gr_vid *src, uint64_t n, gr_vid base);
 } gr_xk_ops;
 
 extern const gr_xk_ops gr__xk_ops_cpu;

@@ -9,7 +9,7 @@ gr_status gr__transport_reserve_packed(gr_comm *c, gr__xfer *x) {
   uint64_t total = 0;
   for (int j = 0; j < x->n; j++) {
     x->recv_offset[j] = total;
-    if (j != x->me && !x->in_place[j]) total += c->pkg[j][x->me].bytes;
+    if (j != x->me && !x->in_place[j] && !x->land[j]) total += c->pkg[j][x->me].bytes;
   }
   if (total > x->recv->capacity)
     GR_CHECK(gr_buffer_reserve(x->recv, x->dev, total, 0, x->mem, 0, "exchange receive buffer"));
@@ -21,7 +21,8 @@ static gr_status gr__host_move(gr_comm *c, gr__xfer *x) {
   for (int j = 0; j < x->n; j++) {
     if (j == x->me) continue;
     const gr__pkg *m = &c->pkg[j][x->me];
-    if (m->copy && !x->in_place[j]) memcpy((unsigned char *)x->recv->ptr + x->recv_offset[j], m->ptr, m->copy);
+    unsigned char *to = x->land[j] ? x->land[j] : (unsigned char *)x->recv->ptr + x->recv_offset[j];
+    if (m->copy && !x->in_place[j]) memcpy(to, m->ptr, m->copy);
     x->moved_to[j] = c->pkg[x->me][j].copy;
   }
   return GR_SUCCESS;

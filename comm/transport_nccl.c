@@ -218,7 +218,7 @@ static gr_status gr__nccl_move(gr_comm *c, gr__xfer *x) {
   for (int j = 0; j < x->n; j++) {
     send[j] = c->pkg[x->me][j].ptr;
     send_bytes[j] = j == x->me ? 0 : c->pkg[x->me][j].copy;
-    recv[j] = (unsigned char *)x->recv->ptr + x->recv_offset[j];
+    recv[j] = x->land[j] ? x->land[j] : (unsigned char *)x->recv->ptr + x->recv_offset[j];
     recv_bytes[j] = j == x->me ? 0 : c->pkg[j][x->me].copy;
     x->moved_to[j] = send_bytes[j];
   }

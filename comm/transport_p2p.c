@@ -94,7 +94,7 @@ static gr_status gr__p2p_move(gr_comm *c, gr__xfer *x) {
     const gr__pkg *m = &c->pkg[j][x->me];
     if (!m->copy || x->in_place[j]) continue;
     gr__device_activity_copy();
-    unsigned char *to = (unsigned char *)x->recv->ptr + x->recv_offset[j];
+    unsigned char *to = x->land[j] ? x->land[j] : (unsigned char *)x->recv->ptr + x->recv_offset[j];
     /* What the exchange would read in place, moved (a refresh's): one
      * kernel reads them all. */
     if (gr__p2p_in_place(c, x->me, j, m->copy)) {

@@ -189,7 +189,7 @@ __global__ void __launch_bounds__(kBlock) package_kernel(gr_xk_package_args a) {
       rm[k] = warp_reserve(lst[k] ? dst[k] : -1, s_cnt);
       bool fresh = false;
       if (dst[k] >= 0 && a.bits[dst[k]]) {
-        const gr_vid id = a.convert ? a.convert[v[k] - a.convert_first] : v[k];
+        const gr_vid id = gr_xk_package_id(&a, v[k]);
         uint32_t *words = (uint32_t *)(a.bits[dst[k]] + 8);
         const uint32_t mask = 1u << (id & 31u);
         fresh = !(atomicOr(&words[id >> 5], mask) & mask);
@@ -233,7 +233,7 @@ __global__ void __launch_bounds__(kBlock) package_kernel(gr_xk_package_args a) {
         const unsigned long long slot = s_base[j] + rm[k];
         if (slot < a.list_capacity[j])
           write_record(a.list[j] + slot * (unsigned long long)a.layout.record_bytes, a.layout, a.pay,
-                       a.convert ? a.convert[v[k] - a.convert_first] : v[k], v[k]);
+                       gr_xk_package_id(&a, v[k]), v[k]);
       }
     }
   }
@@ -539,6 +539,21 @@ gr_status scatter_cuda(gr_device *dev, void *dst, const void *src, const gr_vid 
   return GR_SUCCESS;
 }
 
+__global__ void __launch_bounds__(kBlock) offset_kernel(gr_vid *dst, const gr_vid *src, unsigned long long n,
+                                                        gr_vid base) {
+  for (unsigned long long k = blockIdx.x * (unsigned long long)kBlock + threadIdx.x; k < n;
+       k += (unsigned long long)gridDim.x * kBlock)
+    dst[k] = (gr_vid)((src ? src[k] : (gr_vid)k) + base);
+}
+
+gr_status offset_cuda(gr_device *dev, gr_vid *dst, const gr_vid *src, uint64_t n, gr_vid base) {
+  if (!n) return GR_SUCCESS;
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  offset_kernel<<<blocks_for(dev, n), kBlock, 0, s>>>(dst, src, n, base);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  return GR_SUCCESS;
+}
+
 // An or-round's union: the base and every source read once, the union
 // (and the bitmap that also takes it) written once. The sources' loop has
 // a fixed trip count, unrolled, so that each pointer is read at a constant
@@ -665,6 +680,8 @@ gr_status load_typed() {
   // A sparse refresh's gather of the copies' ids follows the moves too.
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, gather_kernel<uint32_t>));
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, gather_kernel<uint64_t>));
+  // ... or, where the copies are a range of ids, their offset.
+  GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, offset_kernel));
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, or_union_kernel));
   return GR_SUCCESS;
 }
@@ -774,8 +791,9 @@ gr_status load_cuda(gr_device *dev, gr_value_type type) {
 
 // Copies from several peers at once (gr__xk_peer_copies_cuda): blockIdx.y
 // picks the range. Words of 16 bytes where both ends are aligned so, of 8
-// where they are (the packages' offsets are multiples of 8), then the tail
-// byte by byte; 4 loads in flight a thread before their stores, as a
+// where they are (the packages' offsets are multiples of 8), of 4 (a
+// refresh's values landing in the copies' slots of a 4-byte array), then
+// the tail byte by byte; 4 loads in flight a thread before their stores, as a
 // peer's word is a round trip over its link. Read through the L2 only:
 // nothing here is read twice.
 template <class W>
@@ -810,6 +828,8 @@ __global__ void __launch_bounds__(kBlock) peer_copies_kernel(gr_xk_peer_copies a
     done = copy_words<uint4>(src, dst, n, t, stride);
   else if ((ends & 7u) == 0)
     done = copy_words<unsigned long long>(src, dst, n, t, stride);
+  else if ((ends & 3u) == 0)
+    done = copy_words<unsigned int>(src, dst, n, t, stride);
   for (unsigned long long i = done + t; i < n; i += stride) dst[i] = __ldcg(src + i);
 }
 
@@ -833,4 +853,4 @@ extern "C" gr_status gr__xk_peer_copies_cuda(gr_device *dev, const gr_xk_peer_co
 
 extern "C" const gr_xk_ops gr__xk_ops_cuda = {package_cuda, combine_cuda, load_cuda,   gather_cuda,
                                               scatter_cuda, or_union_cuda, seal_cuda,   compact_cuda,
-                                              mark_cuda,    select_cuda};
+                                              mark_cuda,    select_cuda,   offset_cuda};

@@ -190,7 +190,7 @@ static gr_status gr__bc_level_room(gr__bc_slice *s, int k) {
 static gr_status gr__bc_fill(gr__bc_slice *s, gr_part *p, double zero) {
   gr_bc_ctx c = gr__bc_ctx(s, p);
   c.fill = zero;
-  gr_for_each_args all = {NULL, p->sub->n_local};
+  gr_for_each_args all = {NULL, p->sub->n_local, 0};
   return gr__bc_ops(p->dev)->fill(p->dev, p->ws, &all, &c);
 }
 
@@ -540,7 +540,7 @@ static gr_status gr__bc_backward(gr__bc_slice *s, gr_part *p, gr_iter *it) {
   c.level = d;
   const gr_eid start = s->level_start[d], n_level = s->level_start[d + 1] - start;
   gr_vid *level = (gr_vid *)s->stack.ptr + start;
-  gr_for_each_args e = {level, n_level};
+  gr_for_each_args e = {level, n_level, 0};
   GR_CHECK(ops->backward_compute[s->mode](p->dev, p->ws, &e, &c));
   it->tag = 'B';
   s->acc_ready = true;
@@ -554,7 +554,7 @@ static gr_status gr__bc_finish_run(gr__bc_slice *s, gr_part *p) {
   if (!p->opts->normalize) return GR_SUCCESS;
   gr_bc_ctx c = gr__bc_ctx(s, p);
   c.scale = gr_bc_normalizer(p->sub->n_global, s->n_sources);
-  gr_for_each_args all = {NULL, (gr_vid)gr__bc_owned_slots(s, p)};
+  gr_for_each_args all = {NULL, (gr_vid)gr__bc_owned_slots(s, p), 0};
   return gr__bc_ops(p->dev)->scale(p->dev, p->ws, &all, &c);
 }
 

@@ -210,7 +210,7 @@ static gr_status cc_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fron
 static gr_status gr__cc_rest(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ctx *c) {
   const gr_cc_ops *ops = gr__cc_ops(p->dev);
   const gr_vid n = p->sub->n_local;
-  gr_for_each_args all = {NULL, n};
+  gr_for_each_args all = {NULL, n, 0};
   gr_filter_args f;
   memset(&f, 0, sizeof f);
   f.n_in = s->rows;
@@ -245,8 +245,8 @@ static gr_status gr__cc_rest(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ctx
 static gr_status gr__cc_local(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ctx *c) {
   const gr_cc_ops *ops = gr__cc_ops(p->dev);
   const gr_vid n = p->sub->n_local;
-  gr_for_each_args all = {NULL, n};
-  gr_for_each_args rows = {NULL, s->rows};
+  gr_for_each_args all = {NULL, n, 0};
+  gr_for_each_args rows = {NULL, s->rows, 0};
   GR_CHECK(ops->init(p->dev, p->ws, &all, c));
   for (int r = 0; r < GR_CC_ROUNDS; r++) {
     c->round = (gr_eid)r;
@@ -257,7 +257,7 @@ static gr_status gr__cc_local(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ct
   /* The largest tree's vertices skip their remaining arcs, between devices
    * too (cc.h says why nothing is lost). */
   if (n > 0) {
-    gr_for_each_args k = {NULL, GR_CC_SAMPLES};
+    gr_for_each_args k = {NULL, GR_CC_SAMPLES, 0};
     GR_CHECK(ops->sample(p->dev, p->ws, &k, c));
     GR_CHECK(gr_device_copy(p->dev, s->host_samples, s->samples.ptr, sizeof s->host_samples, GR_COPY_D2H));
     c->largest = gr_cc_mode(s->host_samples, GR_CC_SAMPLES);
@@ -275,7 +275,7 @@ static gr_status gr__cc_lookup(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const 
     return gr_errorf(GR_ERR_INTERNAL, "cc: %d lookups exceed the samples' room", k);
   GR_CHECK(gr_device_copy(p->dev, s->samples.ptr, ids, (size_t)k * sizeof *ids, GR_COPY_H2D));
   c->lookups = (gr_vid)k;
-  gr_for_each_args a = {NULL, (gr_eid)k};
+  gr_for_each_args a = {NULL, (gr_eid)k, 0};
   GR_CHECK(gr__cc_ops(p->dev)->lookup(p->dev, p->ws, &a, c));
   return gr_device_copy(p->dev, out, (gr_svid *)s->samples.ptr + k, 2 * (size_t)k * sizeof *out, GR_COPY_D2H);
 }
@@ -380,14 +380,17 @@ static gr_status gr__cc_round_end(gr__cc_slice *s, gr_part *p, gr_eid changed_he
   return GR_SUCCESS;
 }
 
-/* take_label over `list` (NULL: every local vertex): class 0 (copies that
- * changed) into the output, class 1 (owned ones) into rest. */
-static gr_status gr__cc_take(gr__cc_slice *s, gr_part *p, gr_iter *it, const gr_cc_ctx *c, const gr_vid *list,
-                             gr_eid n, gr_eid *copies, gr_eid *owned) {
+/* take_label over the ids [first, first + n_first), then `list` (NULL
+ * with n_first 0: every local vertex, n of them in all): class 0 (copies
+ * that changed) into the output, class 1 (owned ones) into rest. */
+static gr_status gr__cc_take(gr__cc_slice *s, gr_part *p, gr_iter *it, const gr_cc_ctx *c, gr_vid first,
+                             gr_eid n_first, const gr_vid *list, gr_eid n, gr_eid *copies, gr_eid *owned) {
   gr_split_args sp;
   memset(&sp, 0, sizeof sp);
   sp.in = list;
   sp.n_in = n;
+  sp.first = first;
+  sp.n_first = n_first;
   sp.out[0] = gr_frontier_items(it->out) + *copies;
   sp.out_capacity[0] = gr_frontier_capacity(it->out) - *copies;
   sp.out[1] = (gr_vid *)s->rest.ptr + *owned;
@@ -410,7 +413,7 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
   if (gr_frontier_capacity(it->out) < room) GR_CHECK(gr_frontier_reserve(it->out, p->dev, room, 0, &p->mem));
   it->out->size = 0;
   gr_cc_ctx c = gr__cc_ctx(s, p);
-  gr_for_each_args all = {NULL, n};
+  gr_for_each_args all = {NULL, n, 0};
   /* A label round passes over the vertices whose labels can move the
    * others': the border lists (gr_part_borders: the copies, which the
    * refresh changes and whose changes go to their owners, and the owned
@@ -442,7 +445,7 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
        * every label is brought up first, so that the roots of the trees
        * it joins start from their trees' labels. */
       gr_eid cp = 0, ow = 0;
-      GR_CHECK(gr__cc_take(s, p, it, &c, NULL, n, &cp, &ow));
+      GR_CHECK(gr__cc_take(s, p, it, &c, 0, 0, NULL, n, &cp, &ow));
       s->repair = false;
       s->repaired = true;
       whole = true;
@@ -473,8 +476,8 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
       } else {
         GR_CHECK(gr_part_refresh(p, arrays, 1, (int)sizeof(gr_svid)));
       }
-      gr_for_each_args in = {gr_frontier_items(it->in), it->in->size};
-      gr_for_each_args cp = {copies, n_copies};
+      gr_for_each_args in = {gr_frontier_items(it->in), it->in->size, 0};
+      gr_for_each_args cp = {copies, n_copies, copies ? 0 : b.copies_first};
       if (in.n) GR_CHECK(ops->lower_root(p->dev, p->ws, &in, &c));
       if (cp.n) GR_CHECK(ops->lower_root(p->dev, p->ws, &cp, &c));
     }
@@ -483,13 +486,16 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
    * are counted (their copies take them at the next refresh). */
   gr_eid copies = 0, owned = 0;
   if (whole) {
-    GR_CHECK(gr__cc_take(s, p, it, &c, NULL, n, &copies, &owned));
+    GR_CHECK(gr__cc_take(s, p, it, &c, 0, 0, NULL, n, &copies, &owned));
   } else {
-    /* Both border lists in one pass (one array, owned after copies): the
-     * take sorts copies from owned vertices itself. */
-    if (b.owned != b.copies + b.n_copies)
+    /* Both border lists in one pass (the copies' range and the owned
+     * list, or one array, owned after copies): the take sorts copies from
+     * owned vertices itself. */
+    if (b.copies && b.owned != b.copies + b.n_copies)
       return gr_errorf(GR_ERR_INTERNAL, "cc: device %d's border lists are not one array", p->index);
-    if (b.n_copies + b.n_owned) GR_CHECK(gr__cc_take(s, p, it, &c, b.copies, b.n_copies + b.n_owned, &copies, &owned));
+    if (b.n_copies + b.n_owned)
+      GR_CHECK(gr__cc_take(s, p, it, &c, b.copies_first, b.copies ? 0 : b.n_copies, b.copies ? b.copies : b.owned,
+                           b.n_copies + b.n_owned, &copies, &owned));
   }
   it->out->size = copies;
   s->tracked = !whole;
@@ -518,7 +524,7 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
    * the ones that changed (Kronecker 22 on 2 devices: 1.5 local vertices
    * per owned one, 2.2 on 4). */
   if (!whole) {
-    gr_for_each_args own = {NULL, s->owned_first ? s->owned_first : n};
+    gr_for_each_args own = {NULL, s->owned_first ? s->owned_first : n, 0};
     GR_CHECK(ops->settle(p->dev, p->ws, &own, &c));
   }
   return GR_SUCCESS;

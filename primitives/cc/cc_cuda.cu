@@ -43,7 +43,7 @@ struct LinkArc {
 // vertices).
 template <bool Label>
 __global__ void __launch_bounds__(gr_cuda::kBlock)
-    lower_best_kernel(const gr_vid *__restrict__ in, gr_eid n, gr_cc_ctx c) {
+    lower_best_kernel(const gr_vid *__restrict__ in, gr_eid n, gr_vid first, gr_cc_ctx c) {
   __shared__ gr_svid block_least;
   if (threadIdx.x == 0) block_least = GR_SVID_MAX;
   const gr_svid hot = c.hot >= 0 ? c.parent[c.hot] : (gr_svid)-1;
@@ -51,7 +51,7 @@ __global__ void __launch_bounds__(gr_cuda::kBlock)
   gr_svid least = GR_SVID_MAX;
   for (gr_eid i = blockIdx.x * (gr_eid)gr_cuda::kBlock + threadIdx.x; i < n;
        i += (gr_eid)gridDim.x * gr_cuda::kBlock) {
-    const gr_vid v = in ? in[i] : (gr_vid)i;
+    const gr_vid v = in ? in[i] : (gr_vid)(first + i);
     const gr_svid r = c.parent[v];
     const gr_svid x = Label ? c.label[v] : gr_cc_key(&c, v);
     if (r == hot) least = x < least ? x : least;
@@ -67,7 +67,7 @@ gr_status lower_best(gr_device *dev, gr_for_each_args *a, const gr_cc_ctx *c) {
   if (a->n == 0) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   lower_best_kernel<Label><<<gr_cuda::grid_for(a->n, gr_cuda::kBlock, gr_cuda::max_blocks(dev)), gr_cuda::kBlock, 0,
-                             s>>>(a->in, a->n, *c);
+                             s>>>(a->in, a->n, a->first, *c);
   GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
 }

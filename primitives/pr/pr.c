@@ -518,7 +518,7 @@ static gr_status pr_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr__pr_slice *s = slice;
   const gr_pr_ops *ops = gr__pr_ops(p->dev);
   const gr_vid n = p->sub->n_local;
-  gr_for_each_args all = {NULL, n};
+  gr_for_each_args all = {NULL, n, 0};
   it->out->size = 0;
   if (it->iteration == 0) {
     /* Every rank starts at deg/m, so no dangling vertex holds any; without
@@ -575,7 +575,7 @@ static gr_status pr_iterate(void *slice, gr_part *p, gr_iter *it) {
     GR_CHECK(ops->push(p->dev, p->ws, &a, &c));
     it->edges += a.edges;
     if (s->multi && s->n_outbound) {
-      gr_for_each_args t = {s->outbound.ptr, s->n_outbound};
+      gr_for_each_args t = {s->outbound.ptr, s->n_outbound, 0};
       GR_CHECK(ops->push_out(p->dev, p->ws, &t, &c));
     }
   }

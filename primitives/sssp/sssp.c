@@ -229,7 +229,7 @@ static gr_status sssp_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fr
   /* The first bucket is [0, delta). */
   s->split = gr_sssp_next_split(s->delta, 0.0f);
   gr_sssp_ctx c = gr__sssp_ctx(s, p, 0);
-  gr_for_each_args fa = {NULL, n};
+  gr_for_each_args fa = {NULL, n, 0};
   GR_CHECK(gr__sssp_ops(p->dev)->init(p->dev, p->ws, &fa, &c));
   GR_CHECK(gr_device_memset(p->dev, s->pile_bits.ptr, 0, gr_bitmap_words(n ? n : 1) * sizeof(uint32_t)));
   /* A frontier holds each changed vertex once: n_local entries suffice
@@ -239,7 +239,7 @@ static gr_status sssp_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fr
   if (gr_frontier_capacity(first) < first_room) GR_CHECK(gr_frontier_reserve(first, p->dev, first_room, 0, &p->mem));
   GR_CHECK(gr_part_seed_float(p, a->source, s->dist.ptr, 0.0f, first));
   if (s->mark_pred && first->size) {
-    gr_for_each_args src = {gr_frontier_items(first), first->size};
+    gr_for_each_args src = {gr_frontier_items(first), first->size, 0};
     GR_CHECK(gr__sssp_ops(p->dev)->absorb(p->dev, p->ws, &src, &c));
   }
   return GR_SUCCESS;
@@ -361,7 +361,7 @@ static gr_status gr__sssp_take(gr__sssp_slice *s, gr_part *p, gr_frontier *in, g
   gr_sssp_ctx c = gr__sssp_ctx(s, p, 0);
   /* Between devices, what peers improved arrived in the exchange's arrays. */
   if (s->mark_pred && p->count > 1 && in->size) {
-    gr_for_each_args fa = {gr_frontier_items(in), in->size};
+    gr_for_each_args fa = {gr_frontier_items(in), in->size, 0};
     GR_CHECK(ops->absorb(p->dev, p->ws, &fa, &c));
   }
   gr_split_args sa;
@@ -482,7 +482,7 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
     /* A bound until the package reads the size. */
     if (a.counts) it->out_counts = a.counts;
     if (exchanged && a.n_out) {
-      gr_for_each_args fa = {gr_frontier_items(it->out), a.n_out};
+      gr_for_each_args fa = {gr_frontier_items(it->out), a.n_out, 0};
       GR_CHECK(ops->publish(p->dev, p->ws, &fa, &c));
     }
   }
@@ -525,7 +525,7 @@ static gr_status sssp_extract(void *slice, gr_part *p, gr_result *r) {
   }
   if (s->mark_pred) {
     gr_sssp_ctx c = gr__sssp_ctx(s, p, 0);
-    gr_for_each_args all = {NULL, p->sub->n_local};
+    gr_for_each_args all = {NULL, p->sub->n_local, 0};
     GR_CHECK(gr__sssp_ops(p->dev)->publish(p->dev, p->ws, &all, &c));
     GR_CHECK(gr_device_sync(p->dev));
   }

@@ -221,7 +221,7 @@ START_TEST(cuda_kernels_equal_cpu) {
       r->c.me = 0;
       r->c.level = k;
       r->c.stamp = 7;
-      gr_for_each_args e = {r->list.ptr, n_list};
+      gr_for_each_args e = {r->list.ptr, n_list, 0};
       ck_assert_int_eq(gr__bc_ops(r->dev)->backward_compute[GR_BC_LINEAR](r->dev, &r->ws, &e, &r->c), GR_SUCCESS);
       gr_advance_push_args pa;
       memset(&pa, 0, sizeof pa);
@@ -421,7 +421,7 @@ START_TEST(cuda_log_kernels_equal_cpu) {
     r->c.me = 0;
     r->c.level = k;
     r->c.stamp = 7;
-    gr_for_each_args e = {r->list.ptr, n_list};
+    gr_for_each_args e = {r->list.ptr, n_list, 0};
     ck_assert_int_eq(gr__bc_ops(r->dev)->backward_compute[GR_BC_LOG](r->dev, &r->ws, &e, &r->c), GR_SUCCESS);
     gr_advance_push_args pa;
     memset(&pa, 0, sizeof pa);

@@ -93,7 +93,7 @@ static int cmp_vid(const void *a, const void *b) {
 static void run_steps(dev_run *r, steps *out) {
   const gr_cc_ops *ops = gr__cc_ops(r->dev);
   const gr_vid n = r->g.n;
-  gr_for_each_args all = {NULL, n};
+  gr_for_each_args all = {NULL, n, 0};
   ck_assert_int_eq(ops->init(r->dev, &r->ws, &all, &r->c), GR_SUCCESS);
   for (int k = 0; k < GR_CC_ROUNDS; k++) {
     r->c.round = (gr_eid)k;
@@ -102,7 +102,7 @@ static void run_steps(dev_run *r, steps *out) {
   }
   out->rounds = malloc(sizeof(gr_svid) * n);
   get(r->dev, out->rounds, &r->parent, sizeof(gr_svid) * n);
-  gr_for_each_args ks = {NULL, GR_CC_SAMPLES};
+  gr_for_each_args ks = {NULL, GR_CC_SAMPLES, 0};
   ck_assert_int_eq(ops->sample(r->dev, &r->ws, &ks, &r->c), GR_SUCCESS);
   get(r->dev, out->samples, &r->samples, sizeof out->samples);
   gr_svid copy[GR_CC_SAMPLES];

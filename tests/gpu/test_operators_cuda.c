@@ -244,9 +244,35 @@ START_TEST(cuda_filter_split_and_for_each_equal_cpu) {
     op_result_free(&g);
   }
   op_result g, c;
+  /* A range, then a list, in one split (a device's copies, then owned
+   * vertices); a range alone. */
+  for (int with_list = 0; with_list < 2; with_list++) {
+    const gr_vid first = N / 3;
+    const gr_eid n_first = N / 2, total = n_first + (with_list ? n : 0);
+    ck_assert_int_eq(op_run_split_range(&test_ops_cuda, gpu, N, first, n_first, with_list ? in : NULL, total, 3,
+                                        total, total, &g),
+                     GR_SUCCESS);
+    ck_assert_int_eq(op_run_split_range(&test_ops_cpu, cpu, N, first, n_first, with_list ? in : NULL, total, 3, total,
+                                        total, &c),
+                     GR_SUCCESS);
+    ck_assert_uint_eq(g.n_out, c.n_out);
+    ck_assert_uint_eq(g.n_remaining, c.n_remaining);
+    ck_assert_uint_gt(g.n_out, n_first / 4);
+    ck_assert_int_eq(memcmp(g.out, c.out, (size_t)g.n_out * sizeof(gr_vid)), 0);
+    ck_assert_int_eq(memcmp(g.remaining, c.remaining, (size_t)g.n_remaining * sizeof(gr_vid)), 0);
+    op_result_free(&g);
+    op_result_free(&c);
+  }
   ck_assert_int_eq(op_run_for_each(&test_ops_cuda, gpu, N, NULL, N, &g), GR_SUCCESS);
   ck_assert_int_eq(op_run_for_each(&test_ops_cpu, cpu, N, NULL, N, &c), GR_SUCCESS);
   ck_assert_int_eq(memcmp(g.marks, c.marks, N * sizeof(uint32_t)), 0);
+  op_result_free(&g);
+  op_result_free(&c);
+  ck_assert_int_eq(op_run_for_each_from(&test_ops_cuda, gpu, N, NULL, N / 2, N / 4, &g), GR_SUCCESS);
+  ck_assert_int_eq(op_run_for_each_from(&test_ops_cpu, cpu, N, NULL, N / 2, N / 4, &c), GR_SUCCESS);
+  ck_assert_int_eq(memcmp(g.marks, c.marks, N * sizeof(uint32_t)), 0);
+  ck_assert_uint_eq(g.marks[N / 4 - 1], 0);
+  ck_assert_uint_ne(g.marks[N / 4], 0);
   op_result_free(&g);
   op_result_free(&c);
   free(in);

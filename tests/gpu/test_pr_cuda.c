@@ -235,7 +235,7 @@ START_TEST(cuda_pull_push_and_publish_equal_cpu) {
     /* Publish: the same division on both, from the same ranks (the pulled
      * ranks agree to rounding only: their sums run in different orders). */
     ck_assert_int_eq(gr_device_copy(gpu, rg.rank.ptr, b, sizeof(float) * n, GR_COPY_H2D), GR_SUCCESS);
-    gr_for_each_args all = {NULL, n};
+    gr_for_each_args all = {NULL, n, 0};
     ck_assert_int_eq(gr__pr_ops(gpu)->publish(gpu, &rg.ws, &all, &rg.c), GR_SUCCESS);
     ck_assert_int_eq(gr__pr_ops(cpu)->publish(cpu, &rc.ws, &all, &rc.c), GR_SUCCESS);
     get(gpu, a, &rg.contrib, sizeof(float) * n);

@@ -142,9 +142,9 @@ typedef struct gr_refresh_args {
   const gr_vid *const *changed;
   const gr_eid *n_changed;
   int n_lists;
-  /* Optional, set by the refresh: the local ids of the copies written here
-   * (device memory the exchange keeps until its next step) and their
-   * count. */
+  /* gr_part_refresh_some, optional, set by the refresh: the local ids of
+   * the copies written here (device memory the exchange keeps until its
+   * next step) and their count. */
   const gr_vid **written;
   gr_eid *n_written;
 } gr_refresh_args;

@@ -159,11 +159,16 @@ typedef struct gr_filter_args {
  * its own counter, so out[1] may point into a list that is being appended
  * to (its capacity then counts only the room left). */
 typedef struct gr_split_args {
-  const gr_vid *in;      /* NULL: every id in [0, n_in) */
+  const gr_vid *in;      /* NULL: every id in [first, first + n_in) */
   gr_eid n_in;
   gr_vid *out[2];        /* may not alias in or each other */
   gr_eid out_capacity[2];
   gr_eid n_out[2];       /* result */
+  /* The first n_first items are the ids [first, first + n_first), the
+   * rest in[0, n_in - n_first): a range and a list in one pass (a device's
+   * copies under duplicate-1-hop proxies, then a list of owned ids). */
+  gr_vid first;
+  gr_eid n_first;
 } gr_split_args;
 
 typedef struct gr_bitmap_args {
@@ -173,9 +178,15 @@ typedef struct gr_bitmap_args {
 } gr_bitmap_args;
 
 typedef struct gr_for_each_args {
-  const gr_vid *in;  /* NULL: every id in [0, n) */
+  const gr_vid *in;  /* NULL: every id in [first, first + n) */
   gr_eid n;
+  gr_vid first;
 } gr_for_each_args;
+
+/* Item i of a split's input (gr_split_args.first and n_first). */
+GR_HD gr_vid gr_split_item(const gr_vid *in, gr_vid first, gr_eid n_first, gr_eid i) {
+  return !in || i < n_first ? (gr_vid)(first + i) : in[i - n_first];
+}
 
 #ifdef GR_HAVE_CUDA
 /* Loads operators.cu's kernels on the device's GPU (gr_device_preload;

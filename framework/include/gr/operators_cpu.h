@@ -289,7 +289,7 @@ static inline void gr__cpu_list_degrees(int nt, const gr_eid *offsets, const gr_
       gr__cpu_emit e0 = {{0}, 0, a->out[0], a->out_capacity[0], &count0, &overflow0, NULL, 0, 0}; \
       gr__cpu_emit e1 = {{0}, 0, a->out[1], a->out_capacity[1], &count1, &overflow1, NULL, 0, 0}; \
       _Pragma("omp for schedule(static, 4096) nowait") for (gr_eid i = 0; i < n_in; i++) { \
-        const gr_vid v = in ? in[i] : (gr_vid)i;                                        \
+        const gr_vid v = gr_split_item(in, a->first, a->n_first, i);                    \
         const int k = KLASS(ctx, v);                                                    \
         if (k == 0) gr__cpu_emit_push(&e0, v);                                          \
         else if (k == 1) gr__cpu_emit_push(&e1, v);                                     \
@@ -309,7 +309,7 @@ static inline void gr__cpu_list_degrees(int nt, const gr_eid *offsets, const gr_
     const gr_eid n = a->n;                                                              \
     int nt = gr_device_cpu_threads(dev);                                                \
     _Pragma("omp parallel for num_threads(nt) schedule(static, 4096)")                 \
-    for (gr_eid i = 0; i < n; i++) OP(ctx, in ? in[i] : (gr_vid)i);                     \
+    for (gr_eid i = 0; i < n; i++) OP(ctx, in ? in[i] : (gr_vid)(a->first + i));        \
     return GR_SUCCESS;                                                                  \
   }
 

@@ -210,10 +210,15 @@ gr_status gr_part_refresh_some(gr_part *p, void *const *arrays, int n_arrays, in
  * its owned vertices that other devices copy, each once. Only they change
  * in a refresh, and only the owned ones receive what copies send to their
  * owners. One device: both empty. For primitives with refreshes_copies,
- * from the first iteration on. The two are one array, owned after copies
- * (owned == copies + n_copies), so that one pass may take both. */
+ * from the first iteration on. Under duplicate-1-hop proxies the copies
+ * are the ids [copies_first, copies_first + n_copies) and not listed
+ * (copies NULL: a device of 4 would hold a list as long as its copies);
+ * otherwise the two lists are one array, owned after copies (owned ==
+ * copies + n_copies). Either way one pass may take both (gr_split_args'
+ * range and list). */
 typedef struct gr_borders {
-  const gr_vid *copies;
+  const gr_vid *copies; /* NULL: the range from copies_first */
+  gr_vid copies_first;
   gr_eid n_copies;
   const gr_vid *owned;
   gr_eid n_owned;

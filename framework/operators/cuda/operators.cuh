@@ -680,8 +680,8 @@ __global__ void __launch_bounds__(kBlock)
 // round (the queues need block-uniform calls).
 template <class Klass>
 __global__ void __launch_bounds__(kBlock)
-    split_kernel(const gr_vid *__restrict__ in, gr_eid n, gr_vid *__restrict__ out0, gr_eid cap0,
-                 gr_vid *__restrict__ out1, gr_eid cap1, unsigned long long *count, Klass klass) {
+    split_kernel(const gr_vid *__restrict__ in, gr_eid n, gr_vid first, gr_eid n_first, gr_vid *__restrict__ out0,
+                 gr_eid cap0, gr_vid *__restrict__ out1, gr_eid cap1, unsigned long long *count, Klass klass) {
   __shared__ typename BlockQueue<kBlock>::Storage qs0, qs1;
   BlockQueue<kBlock> q0(qs0, out0, cap0, count), q1(qs1, out1, cap1, count + 1);
   for (gr_eid base = (gr_eid)blockIdx.x * kBlock; base < n; base += (gr_eid)gridDim.x * kBlock) {
@@ -689,7 +689,7 @@ __global__ void __launch_bounds__(kBlock)
     int k = -1;
     gr_vid v = 0;
     if (i < n) {
-      v = in ? in[i] : (gr_vid)i;
+      v = gr_split_item(in, first, n_first, i);
       k = klass(v);
     }
     q0.push(k == 0, v);
@@ -731,9 +731,10 @@ __global__ void __launch_bounds__(kBlock) bitmap_kernel(gr_vid n, uint32_t *__re
 }
 
 template <class Op>
-__global__ void __launch_bounds__(kBlock) for_each_kernel(const gr_vid *__restrict__ in, gr_eid n, Op op) {
+__global__ void __launch_bounds__(kBlock) for_each_kernel(const gr_vid *__restrict__ in, gr_eid n, gr_vid first,
+                                                          Op op) {
   for (gr_eid i = blockIdx.x * (gr_eid)kBlock + threadIdx.x; i < n; i += (gr_eid)gridDim.x * kBlock)
-    op(in ? in[i] : (gr_vid)i);
+    op(in ? in[i] : (gr_vid)(first + i));
 }
 
 inline unsigned max_blocks(gr_device *dev) {
@@ -1148,7 +1149,7 @@ gr_status split(gr_device *dev, gr_workspace *ws, gr_split_args *a, Klass klass)
   GR_CHECK(gr_workspace_zero_counters(ws, 2));
   unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
   split_kernel<Klass><<<grid_for(a->n_in, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
-      a->in, a->n_in, a->out[0], a->out_capacity[0], a->out[1], a->out_capacity[1], ctr, klass);
+      a->in, a->n_in, a->first, a->n_first, a->out[0], a->out_capacity[0], a->out[1], a->out_capacity[1], ctr, klass);
   GR_CUDA_CHECK_LAUNCH(dev);
   GR_CHECK(gr_workspace_read_counters(ws, 2));
   GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity[0], "split (first output)"));
@@ -1172,7 +1173,7 @@ template <class Op>
 gr_status for_each(gr_device *dev, gr_for_each_args *a, Op op) {
   if (a->n == 0) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  for_each_kernel<Op><<<grid_for(a->n, kBlock, max_blocks(dev)), kBlock, 0, s>>>(a->in, a->n, op);
+  for_each_kernel<Op><<<grid_for(a->n, kBlock, max_blocks(dev)), kBlock, 0, s>>>(a->in, a->n, a->first, op);
   GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
 }

@@ -1080,7 +1080,9 @@ END_TEST
 /* CPU devices' combines read their peers' packages where they lie: the
  * host transport says so for every package, and its move then leaves those
  * packages (no receive room, nothing copied) while it still copies the
- * others, each where the layout says. */
+ * others, each where the layout says. A package given a landing place (a
+ * refresh's values for copies in contiguous slots) goes there and takes no
+ * receive room. */
 START_TEST(host_transport_leaves_packages_read_in_place) {
   gr_comm_options o = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
   gr_comm *c = NULL;
@@ -1089,13 +1091,16 @@ START_TEST(host_transport_leaves_packages_read_in_place) {
   ck_assert(c->tops->reads_in_place(c, 0, 2, (uint64_t)1 << 40));
   static const unsigned char from1[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
   static const unsigned char from2[8] = {21, 22, 23, 24, 25, 26, 27, 28};
-  const gr__pkg p1 = {from1, 16, 12, 3, GR_XK_LIST, 0, false}, p2 = {from2, 8, 8, 2, GR_XK_LIST, 0, false};
+  const gr__pkg p1 = {from1, 16, 12, 3, GR_XK_LIST, 0, false, true}, p2 = {from2, 8, 8, 2, GR_XK_LIST, 0, false, false};
   c->pkg[1][0] = p1;
   c->pkg[2][0] = p2;
   const gr_mem_policy mem = GR_MEM_POLICY_INIT;
-  for (int place = 0; place < 3; place++) {
-    /* place 0: both moved; 1: peer 1's read in place; 2: both in place */
+  for (int place = 0; place < 4; place++) {
+    /* place 0: both moved; 1: peer 1's read in place; 2: both in place;
+     * 3: peer 1's landed in an array of the receiver's, peer 2's moved */
     gr_buffer recv = GR_BUFFER_INIT;
+    unsigned char array[20];
+    memset(array, 0xee, sizeof array);
     gr__xfer x;
     memset(&x, 0, sizeof x);
     x.me = 0;
@@ -1103,15 +1108,25 @@ START_TEST(host_transport_leaves_packages_read_in_place) {
     x.dev = dev;
     x.recv = &recv;
     x.mem = &mem;
-    x.in_place[1] = place >= 1;
-    x.in_place[2] = place >= 2;
+    x.in_place[1] = place == 1 || place == 2;
+    x.in_place[2] = place == 2;
+    if (place == 3) x.land[1] = array + 4;
     ck_assert_int_eq(c->tops->move(c, &x), GR_SUCCESS);
-    const size_t room = (place < 1 ? 16 : 0) + (place < 2 ? 8 : 0);
+    const size_t room = (place < 1 ? 16 : 0) + (place != 2 ? 8 : 0);
     ck_assert_uint_ge(recv.capacity, room);
     if (place == 0) ck_assert_int_eq(memcmp(recv.ptr, from1, 12), 0);
-    if (place < 2) ck_assert_int_eq(memcmp((unsigned char *)recv.ptr + x.recv_offset[2], from2, 8), 0);
-    if (place == 1) ck_assert_uint_eq(x.recv_offset[2], 0);
+    if (place != 2) ck_assert_int_eq(memcmp((unsigned char *)recv.ptr + x.recv_offset[2], from2, 8), 0);
+    if (place == 1 || place == 3) ck_assert_uint_eq(x.recv_offset[2], 0);
     if (place == 2) ck_assert_uint_eq(recv.capacity, 0);
+    if (place == 3) {
+      /* 12 bytes written from the fifth on, none around them. */
+      ck_assert_int_eq(memcmp(array + 4, from1, 12), 0);
+      ck_assert_uint_eq(array[3], 0xee);
+      ck_assert_uint_eq(array[16], 0xee);
+      ck_assert_uint_lt(recv.capacity, 16 + 8);
+    } else {
+      ck_assert_uint_eq(array[4], 0xee);
+    }
     gr_buffer_release(&recv);
   }
   gr_comm_destroy(&c);

@@ -295,6 +295,11 @@ gr_status op_run_levels(const test_ops *ops, gr_device *dev, const gr_csr *g, co
 
 gr_status op_run_split(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n,
                        gr_vid modulus, gr_eid cap0, gr_eid cap1, op_result *r) {
+  return op_run_split_range(ops, dev, universe, 0, 0, in, n, modulus, cap0, cap1, r);
+}
+
+gr_status op_run_split_range(const test_ops *ops, gr_device *dev, gr_vid universe, gr_vid first, gr_eid n_first,
+                             const gr_vid *in, gr_eid n, gr_vid modulus, gr_eid cap0, gr_eid cap1, op_result *r) {
   memset(r, 0, sizeof *r);
   dev_state s;
   gr_buffer second = GR_BUFFER_INIT;
@@ -302,9 +307,9 @@ gr_status op_run_split(const test_ops *ops, gr_device *dev, gr_vid universe, con
   if (st >= 0) st = gr_buffer_resize(&s.in, dev, ((size_t)n + 1) * sizeof(gr_vid), 0, "in");
   if (st >= 0) st = gr_buffer_resize(&s.out, dev, ((size_t)cap0 + 1) * sizeof(gr_vid), 0, "out");
   if (st >= 0) st = gr_buffer_resize(&second, dev, ((size_t)cap1 + 1) * sizeof(gr_vid), 0, "second out");
-  if (st >= 0) st = gr_device_copy(dev, s.in.ptr, in, (size_t)n * sizeof(gr_vid), GR_COPY_H2D);
+  if (st >= 0 && in) st = gr_device_copy(dev, s.in.ptr, in, (size_t)(n - n_first) * sizeof(gr_vid), GR_COPY_H2D);
   s.ctx.modulus = modulus;
-  gr_split_args a = {s.in.ptr, n, {s.out.ptr, second.ptr}, {cap0, cap1}, {0, 0}};
+  gr_split_args a = {in ? s.in.ptr : NULL, n, {s.out.ptr, second.ptr}, {cap0, cap1}, {0, 0}, first, n_first};
   if (st >= 0) st = ops->split(dev, &s.ws, &a, &s.ctx);
   if (st >= 0) st = state_fetch(&s, dev, universe, a.n_out[0], r);
   if (st >= 0) {
@@ -321,10 +326,15 @@ gr_status op_run_split(const test_ops *ops, gr_device *dev, gr_vid universe, con
 
 gr_status op_run_for_each(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in,
                           gr_eid n, op_result *r) {
+  return op_run_for_each_from(ops, dev, universe, in, n, 0, r);
+}
+
+gr_status op_run_for_each_from(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n,
+                               gr_vid first, op_result *r) {
   memset(r, 0, sizeof *r);
   dev_state s;
   gr_status st = state_init(&s, dev, universe, in, in ? n : 0);
-  gr_for_each_args a = {in ? s.in.ptr : NULL, n};
+  gr_for_each_args a = {in ? s.in.ptr : NULL, n, first};
   if (st >= 0) st = ops->for_each(dev, &s.ws, &a, &s.ctx);
   if (st >= 0) st = gr_device_sync(dev);
   if (st >= 0) st = state_fetch(&s, dev, universe, 0, r);

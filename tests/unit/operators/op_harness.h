@@ -52,6 +52,10 @@ gr_status op_run_filter(const test_ops *ops, gr_device *dev, gr_vid universe, co
  * sorted); outputs of the given capacities. */
 gr_status op_run_split(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n,
                        gr_vid modulus, gr_eid cap0, gr_eid cap1, op_result *r);
+/* The same over the ids [first, first + n_first), then in[0, n - n_first)
+ * (in NULL: every item from the range, n == n_first). */
+gr_status op_run_split_range(const test_ops *ops, gr_device *dev, gr_vid universe, gr_vid first, gr_eid n_first,
+                             const gr_vid *in, gr_eid n, gr_vid modulus, gr_eid cap0, gr_eid cap1, op_result *r);
 /* Levels from a frontier (labels 0) with the given limits: labels are
  * depths; r->out is the frontier left (sorted). limits->trail_capacity > 0
  * asks for a trail of that capacity (r->trail, as written); limits->stop
@@ -61,6 +65,9 @@ gr_status op_run_levels(const test_ops *ops, gr_device *dev, const gr_csr *g, co
                         const gr_advance_levels_args *limits, op_result *r);
 gr_status op_run_for_each(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in,
                           gr_eid n, op_result *r);
+/* The same, in NULL meaning the ids [first, first + n). */
+gr_status op_run_for_each_from(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n,
+                               gr_vid first, op_result *r);
 /* A kernel that decodes every edge of a device CSR with packed lists into
  * out (device, m ids), in one of its lane patterns. */
 typedef gr_status (*op_decode_fn)(gr_device *dev, const gr_csr *g, int pattern, gr_vid *out);

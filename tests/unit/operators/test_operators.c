@@ -346,6 +346,40 @@ START_TEST(split_sends_each_item_to_its_class) {
 }
 END_TEST
 
+/* A range of ids, then a list, in one pass (a device's copies under
+ * duplicate-1-hop proxies, then its owned border vertices): every item of
+ * both goes to its class; a range alone too. */
+START_TEST(split_takes_a_range_then_a_list) {
+  const gr_eid n_list = 700;
+  gr_vid *list = malloc(n_list * sizeof(gr_vid));
+  for (gr_eid i = 0; i < n_list; i++) list[i] = (gr_vid)(gr_rand64(8, 0, i) % 1000);
+  const gr_vid first = 3000;
+  const gr_eid n_first = 1500;
+  for (int with_list = 0; with_list < 2; with_list++) {
+    const gr_eid total = n_first + (with_list ? n_list : 0);
+    op_result r;
+    ck_assert_int_eq(op_run_split_range(&test_ops_cpu, dev, 5000, first, n_first, with_list ? list : NULL, total, 3,
+                                        total, total, &r),
+                     GR_SUCCESS);
+    gr_eid want0 = 0, want1 = 0;
+    for (gr_eid i = 0; i < total; i++) {
+      const gr_vid v = i < n_first ? (gr_vid)(first + i) : list[i - n_first];
+      want0 += v % 3 == 0;
+      want1 += v % 3 == 1;
+    }
+    ck_assert_uint_eq(r.n_out, want0);
+    ck_assert_uint_eq(r.n_remaining, want1);
+    /* Sorted: the range's ids come after the list's (all below 1000). */
+    ck_assert_uint_eq(r.out[r.n_out - 1], first + n_first - 1 - (first + n_first - 1) % 3);
+    for (gr_eid i = 0; i < r.n_out; i++) ck_assert_uint_eq(r.out[i] % 3, 0);
+    for (gr_eid i = 0; i < r.n_remaining; i++) ck_assert_uint_eq(r.remaining[i] % 3, 1);
+    if (!with_list) ck_assert_uint_ge(r.out[0], first);
+    op_result_free(&r);
+  }
+  free(list);
+}
+END_TEST
+
 START_TEST(for_each_visits_every_vertex_or_every_item) {
   op_result r;
   ck_assert_int_eq(op_run_for_each(&test_ops_cpu, dev, N, NULL, N, &r), GR_SUCCESS);
@@ -359,6 +393,10 @@ START_TEST(for_each_visits_every_vertex_or_every_item) {
   for (int i = 0; i < 300; i++) ck_assert_uint_eq(r.marks[f[i]], 2 * f[i] + 1);
   op_result_free(&r);
   free(f);
+  /* The ids [first, first + n) when no list is given. */
+  ck_assert_int_eq(op_run_for_each_from(&test_ops_cpu, dev, N, NULL, 100, N - 100, &r), GR_SUCCESS);
+  for (gr_vid v = 0; v < N; v++) ck_assert_uint_eq(r.marks[v], v >= N - 100 ? 2 * v + 1 : 0);
+  op_result_free(&r);
 }
 END_TEST
 
@@ -519,6 +557,7 @@ int main(void) {
   tcase_add_test(tc, filter_keeps_matching_items_and_culls_duplicates);
   tcase_add_test(tc, filter_without_a_list_takes_every_id);
   tcase_add_test(tc, split_sends_each_item_to_its_class);
+  tcase_add_test(tc, split_takes_a_range_then_a_list);
   tcase_add_loop_test(tc, levels_run_breadth_first_until_a_limit, 0, 2);
   tcase_add_loop_test(tc, levels_keep_a_trail_and_stop_on_a_flag, 0, 2);
   tcase_add_test(tc, for_each_visits_every_vertex_or_every_item);

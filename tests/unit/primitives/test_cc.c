@@ -392,22 +392,31 @@ static gr_svid *run_cc(gr_subgraph *const *subs, int devices, int threads, const
 }
 
 /* CC with gr_part_borders checked at every iteration (CPU devices: the
- * lists are host memory): one array, the owned entries after the copies;
- * each copy is a vertex another device owns, each owned entry one this
- * device owns, each once; and some device has some. */
+ * lists are host memory): under duplicate-1-hop proxies the copies are a
+ * range of ids (no list: every copy is there), otherwise one array, the
+ * owned entries after the copies; each copy is a vertex another device
+ * owns, each owned entry one this device owns, each once; and some device
+ * has some. */
 static int borders_seen;
 static gr_status checked_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr_borders b;
   GR_CHECK(gr_part_borders(p, &b));
   const gr_subgraph *sub = p->sub;
-  /* One array, owned after copies (CC takes both in one pass). */
-  ck_assert_ptr_nonnull(b.copies);
-  ck_assert_ptr_eq(b.owned, b.copies + b.n_copies);
+  if (sub->peer_begin) {
+    /* 1-hop: the copies are the local ids after the owned ones. */
+    ck_assert_ptr_null(b.copies);
+    ck_assert_uint_eq(b.copies_first, sub->n_owned);
+    ck_assert_uint_eq(b.copies_first + b.n_copies, sub->n_local);
+  } else {
+    /* One array, owned after copies (CC takes both in one pass). */
+    ck_assert_ptr_nonnull(b.copies);
+    ck_assert_ptr_eq(b.owned, b.copies + b.n_copies);
+  }
   uint8_t *seen = calloc(sub->n_local ? sub->n_local : 1, 1);
   ck_assert_ptr_nonnull(seen);
   for (gr_eid k = 0; k < b.n_copies + b.n_owned; k++) {
     const bool copy = k < b.n_copies;
-    const gr_vid v = copy ? b.copies[k] : b.owned[k - b.n_copies];
+    const gr_vid v = copy ? (b.copies ? b.copies[k] : (gr_vid)(b.copies_first + k)) : b.owned[k - b.n_copies];
     ck_assert_uint_lt(v, sub->n_local);
     ck_assert_msg(gr_subgraph_owns(sub, v) != copy, "device %d: %s %llu", p->index, copy ? "copy" : "owned",
                   (unsigned long long)v);
@@ -498,16 +507,19 @@ START_TEST(a_device_holds_the_rows_of_its_owned_vertices_only) {
 END_TEST
 
 /* Between devices a device holds per local vertex CC's forest, labels,
- * roots' labels and global ids, and per owned vertex or copy the border
- * lists and the exchange's buffers, beside its quarter of the arcs; no
- * owner table (the exchange reads the 1-hop layout's runs) and no offsets
- * for the copies' empty rows: on 4 devices each device's peak is at most
- * 0.428 of one device's on Kronecker 16 (0.425; 0.430 with the owner
- * table, 0.454 with the copies' rows too). With 64-bit ids the arrays of
- * ids weigh more against the byte table: 0.430 today, bounded by 0.435. */
+ * roots' labels and global ids, and per owned vertex the border lists and
+ * the exchange's buffers, beside its quarter of the arcs; no owner table
+ * (the exchange reads the 1-hop layout's runs), no offsets for the
+ * copies' empty rows, no list of the copies (a range of ids), no table of
+ * their ids on their owners (messages carry positions in the border
+ * lists) and no receive buffer for a refresh (its values land in the
+ * copies' slots): on 4 devices each device's peak is at most 0.395 of one
+ * device's on Kronecker 16 (0.389; 0.425 with the list, the table and the
+ * buffer, 0.430 with the owner table too, 0.454 with the copies' rows
+ * too). With 64-bit ids the arrays of ids weigh more: bounded by 0.40. */
 START_TEST(memory_per_device_on_four_cpu_devices) {
   gr_graph *g = gr_test_generated("kron:16:16");
-  gr_test_check_peak_on_four(g, &gr_cc_primitive, GR_PROXY_1HOP, true, 1, GR_VID_BITS == 64 ? 0.435 : 0.428);
+  gr_test_check_peak_on_four(g, &gr_cc_primitive, GR_PROXY_1HOP, true, 1, GR_VID_BITS == 64 ? 0.40 : 0.395);
   gr_graph_destroy(&g);
 }
 END_TEST
@@ -577,7 +589,7 @@ static gr_status probe_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr_borders b;
   GR_CHECK(gr_part_borders(p, &b));
   for (gr_eid c = 0; c < b.n_copies; c++) {
-    const gr_vid v = b.copies[c];
+    const gr_vid v = b.copies ? b.copies[c] : (gr_vid)(b.copies_first + c);
     const gr_vid g = gr_subgraph_global(sub, v);
     ck_assert_msg(val[v] == probe_value(g, probe_version(g, t)),
                   "device %d, iteration %d: copy of %llu holds %u, its owner %u", p->index, t,
