@@ -847,8 +847,35 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
    * the payload is uniform and n_out records could be larger than the
    * bitmap, whose list then never needs more room than the bitmap takes. */
   bool with_bits[GR_COMM_MAX_DEVICES] = {false};
+  /* Positions with one value: dense messages (GR_XK_DENSE, a bit and a
+   * value slot a border-list entry) where the output's records would take
+   * more bytes than every peer's dense message, so that a send list never
+   * needs more room than those (BC's widest level sends nearly every copy:
+   * 16-byte records against 8 bytes and a bit). */
+  bool dense = false;
+  if (x->positions && !bcast && x->layout.n_values == 1 && x->layout.n_vertices == 0 && n_out) {
+    if (!x->borders_ready)
+      return gr_errorf(GR_ERR_INTERNAL, "exchange package: device %d sends positions before its border lists", me);
+    uint64_t db = 0;
+    for (int j = 0; j < n; j++)
+      if (j != me) db += gr_xk_dense_bytes((gr_vid)(x->recv_begin[j + 1] - x->recv_begin[j]), x->layout.value_bytes);
+    dense = (uint64_t)n_out * rb > db;
+  }
   for (int j = 0; j < n_msg; j++) {
     if (!gr__message_used(x, bcast, j) || !n_out) continue;
+    if (dense) {
+      const gr_vid k = (gr_vid)(x->recv_begin[j + 1] - x->recv_begin[j]);
+      if (!k) continue; /* no copy of j's vertices here: nothing for j */
+      const uint64_t db = gr_xk_dense_bytes(k, x->layout.value_bytes);
+      if (x->list[j].capacity < db)
+        GR_CHECK(gr__reserve_send(x, &x->list[j], dev, (size_t)db, &p->mem, "exchange send list"));
+      /* Zeroed whole: the bits, and the slots that no position sets (the
+       * message moves them all). */
+      GR_CHECK(gr_device_memset(dev, x->list[j].ptr, 0, (size_t)db));
+      a.dense[j] = x->list[j].ptr;
+      a.dense_universe[j] = k;
+      continue;
+    }
     x->universe[j] = gr__universe(x, p, j);
     const uint64_t bb = gr_xk_bitmap_bytes(x->universe[j]);
     with_bits[j] = gr__with_bits(x, n_out, x->universe[j]);
@@ -932,7 +959,17 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
     gr__pkg m = {NULL, 0, 0, 0, GR_XK_LIST, 0, s->tell_all, false};
     const uint64_t cnt = x->hc[GR_XK_PEER + j], distinct = x->hc[GR_XK_PEER + n + j];
     const uint64_t lb = gr_xk_list_bytes(&x->layout, cnt);
-    if (a.bits[j] && distinct && (!a.list[j] || gr_xk_bitmap_bytes(x->universe[j]) < lb)) {
+    if (a.dense[j]) {
+      if (cnt) {
+        const uint64_t db = gr_xk_dense_bytes(a.dense_universe[j], x->layout.value_bytes);
+        m.ptr = a.dense[j];
+        m.bytes = gr_xk_align8(db);
+        m.copy = db;
+        m.items = cnt;
+        m.format = GR_XK_DENSE;
+        m.universe = a.dense_universe[j];
+      }
+    } else if (a.bits[j] && distinct && (!a.list[j] || gr_xk_bitmap_bytes(x->universe[j]) < lb)) {
       m.ptr = a.bits[j];
       m.bytes = gr_xk_bitmap_bytes(x->universe[j]);
       m.copy = m.bytes;
@@ -1210,7 +1247,7 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
                            me);
         continue;
       }
-      if (s->guard && m->format != GR_XK_LIST)
+      if (s->guard && m->format != GR_XK_LIST && m->format != GR_XK_DENSE)
         return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent a bitmap to a guarded combine", j);
       if (x->counters_on_host) {
         GR_CHECK(gr_device_copy(dev, x->counters.ptr, x->hc, (size_t)gr_xk_counters(n) * sizeof(unsigned long long),
@@ -1223,9 +1260,15 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
       if (x->positions && !bcast) {
         if (!x->borders_ready)
           return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d received positions before its border lists", me);
-        if (m->format != GR_XK_LIST)
+        if (m->format != GR_XK_LIST && m->format != GR_XK_DENSE)
           return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent positions as a bitmap", j);
+        if (m->format == GR_XK_DENSE && m->universe != x->send_begin[j + 1] - x->send_begin[j])
+          return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent %llu positions for a border list of %llu", j,
+                           (unsigned long long)m->universe,
+                           (unsigned long long)(x->send_begin[j + 1] - x->send_begin[j]));
         a.g2l = x->bsend_d + x->send_begin[j];
+      } else if (m->format == GR_XK_DENSE) {
+        return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent a dense message to a device without positions", j);
       }
       a.format = m->format;
       a.count = m->items;

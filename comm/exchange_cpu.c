@@ -69,7 +69,15 @@ static gr_status gr__xk_package_cpu(gr_device *dev, const gr_xk_package_args *a)
     }
     const int j = a->broadcast ? 0 : o;
     const gr_vid id = gr_xk_package_id(a, v);
-    if (a->list[j]) {
+    if (a->dense[j]) {
+      /* Its position's bit and slot (an output holds each vertex once:
+       * one writer a slot). */
+      uint32_t *words = (uint32_t *)a->dense[j];
+      gr_atomic_or_u32(&words[id >> 5], 1u << (id & 31u));
+      memcpy(a->dense[j] + gr_xk_dense_bits_bytes(a->dense_universe[j]) + (uint64_t)id * vb,
+             (const unsigned char *)a->pay.values[0] + v * vb, vb);
+      gr__ctr_add(&ctr[GR_XK_PEER + j], 1);
+    } else if (a->list[j]) {
       const uint64_t slot = gr_atomic_add_u64((uint64_t *)&ctr[GR_XK_PEER + j], 1);
       if (slot < a->list_capacity[j])
         gr__write_record(a->list[j] + slot * (uint64_t)l->record_bytes, l, &a->pay, id, v);
@@ -293,6 +301,23 @@ static gr_status gr__xk_combine_cpu(gr_device *dev, const gr_xk_combine_args *a)
     }
     gr__ctr_add(&a->counters[a->found], found);
     for (int k = 0; k < n_more; k++) gr__ctr_add(&a->counters[a->more_found[k]], more[k]);
+  } else if (a->format == GR_XK_DENSE) {
+    if (a->n_more || !a->g2l || l->n_values != 1 || l->n_vertices)
+      return gr_errorf(GR_ERR_INTERNAL, "exchange combine: a dense message needs its border list and one value");
+    const uint32_t *words = (const uint32_t *)a->msg;
+    const unsigned char *vals = a->msg + gr_xk_dense_bits_bytes(a->universe);
+    const size_t vb = (size_t)l->value_bytes;
+    const gr_eid n_words = ((gr_eid)a->universe + 31) / 32;
+#pragma omp parallel for num_threads(nt) schedule(static, 1024)
+    for (gr_eid w = 0; w < n_words; w++)
+      for (uint32_t word = words[w]; word; word &= word - 1) {
+        const gr_eid pos = w * 32 + (gr_eid)__builtin_ctz(word);
+        const gr_vid v = a->g2l[pos];
+        if (a->claims) gr_bitmap_test_and_set(a->claims, v);
+        if (gr__combine_one(a, v, vals + pos * vb, NULL, a->settled) &&
+            !gr__to_next(a->next, a->next_capacity, a->deg, a->counters, v))
+          __atomic_store_n(&overflow, 1, __ATOMIC_RELAXED);
+      }
   } else {
     if (a->n_more)
       return gr_errorf(GR_ERR_INTERNAL, "exchange combine: %d more messages beside a list (bitmaps only)", a->n_more);

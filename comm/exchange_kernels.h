@@ -96,7 +96,17 @@ GR_HD int gr_xk_out_counter(int parts) { return GR_XK_PEER + 3 * parts; }
  * the receiver sets them in or_union. */
 /* GR_XK_SPARSE: a refresh's (position, values) records
  * (gr_part_refresh_some), where a list of values would be longer. */
-enum { GR_XK_LIST = 1, GR_XK_BITMAP = 2, GR_XK_OR = 3, GR_XK_SPARSE = 4, GR_XK_OR_IDS = 5 };
+/* GR_XK_DENSE: positions in a border list (gr_xk_package_args.positions)
+ * with one value payload each, as a bitmap over the list's `universe`
+ * positions, padded to 8 bytes, then a value slot per position
+ * (gr_xk_dense_bytes): 8 bytes a position and a bit for a double, where a
+ * record takes 16, so that a level that sends most copies moves about
+ * half (BC's widest). Only the set positions' slots are read. */
+enum { GR_XK_LIST = 1, GR_XK_BITMAP = 2, GR_XK_OR = 3, GR_XK_SPARSE = 4, GR_XK_OR_IDS = 5, GR_XK_DENSE = 6 };
+GR_HD uint64_t gr_xk_dense_bits_bytes(gr_vid universe) { return gr_xk_align8(((uint64_t)universe + 31u) / 32u * 4u); }
+GR_HD uint64_t gr_xk_dense_bytes(gr_vid universe, int value_bytes) {
+  return gr_xk_dense_bits_bytes(universe) + (uint64_t)universe * (uint64_t)value_bytes;
+}
 
 /* Package: one pass over `out` (local ids, each vertex once).
  *   - An item owned here (owner[v] == me) goes to `next` (its cull bit set,
@@ -181,6 +191,11 @@ typedef struct gr_xk_package_args {
    * (gr_xk_combine_args.g2l), and no device holds the copies' ids on their
    * owners. */
   bool positions;
+  /* With positions and one value payload: message j as GR_XK_DENSE over
+   * dense_universe[j] positions (zeroed), instead of list[j]; its items
+   * counted at GR_XK_PEER + j as a list's. */
+  unsigned char *dense[GR_COMM_MAX_DEVICES];
+  gr_vid dense_universe[GR_COMM_MAX_DEVICES];
   gr_payload pay;
   gr_xk_layout layout;
   gr_vid *next;

@@ -185,7 +185,20 @@ __global__ void __launch_bounds__(kBlock) package_kernel(gr_xk_package_args a) {
         mine[k] = owned && gr_bitmap_test_and_set(a.cull, v[k]);
       }
       rn[k] = warp_reserve(mine[k] ? kNext : -1, s_cnt);
-      lst[k] = dst[k] >= 0 && a.list[dst[k]] != nullptr;
+      // A dense message: the item's bit and value slot by its position
+      // (one writer a slot), counted as a list's records are.
+      const bool dn = dst[k] >= 0 && a.dense[dst[k]] != nullptr;
+      if (dn) {
+        const gr_vid id = gr_xk_package_id(&a, v[k]);
+        unsigned char *msg = a.dense[dst[k]];
+        atomicOr((uint32_t *)msg + (id >> 5), 1u << (id & 31u));
+        unsigned char *slot = msg + gr_xk_dense_bits_bytes(a.dense_universe[dst[k]]) +
+                              (unsigned long long)id * a.layout.value_bytes;
+        const unsigned char *src = (const unsigned char *)a.pay.values[0] + (size_t)v[k] * a.layout.value_bytes;
+        if (a.layout.value_bytes == 8) *(uint64_t *)slot = *(const uint64_t *)src;
+        else *(uint32_t *)slot = *(const uint32_t *)src;
+      }
+      lst[k] = dst[k] >= 0 && (a.list[dst[k]] != nullptr || dn);
       rm[k] = warp_reserve(lst[k] ? dst[k] : -1, s_cnt);
       bool fresh = false;
       if (dst[k] >= 0 && a.bits[dst[k]]) {
@@ -228,7 +241,7 @@ __global__ void __launch_bounds__(kBlock) package_kernel(gr_xk_package_args a) {
           }
         }
       }
-      if (lst[k]) {
+      if (lst[k] && a.list[dst[k]]) {
         const int j = dst[k];
         const unsigned long long slot = s_base[j] + rm[k];
         if (slot < a.list_capacity[j])
@@ -399,6 +412,29 @@ __global__ void __launch_bounds__(kBlock) combine_list_kernel(gr_xk_combine_args
   q.finish(&a.counters[GR_XK_NEXT_EDGES]);
 }
 
+// A dense message (GR_XK_DENSE): a thread per position, the set ones
+// combined from their value slots into the vertex the border list names.
+template <class T>
+__global__ void __launch_bounds__(kBlock) combine_dense_kernel(gr_xk_combine_args a) {
+  __shared__ Queue::Storage qs;
+  Queue q(qs, a.next, a.next_capacity, &a.counters[GR_XK_NEXT], a.deg);
+  const uint32_t *words = (const uint32_t *)a.msg;
+  const T *vals = (const T *)(a.msg + gr_xk_dense_bits_bytes(a.universe));
+  // A block-uniform bound: every thread reaches every push.
+  for (gr_eid base = (gr_eid)blockIdx.x * kBlock; base < a.universe; base += (gr_eid)gridDim.x * kBlock) {
+    const gr_eid i = base + threadIdx.x;
+    bool emit = false;
+    gr_vid v = 0;
+    if (i < a.universe && (words[i >> 5] >> (i & 31u) & 1u)) {
+      v = a.g2l[i];
+      if (a.claims) atomicOr(&a.claims[v >> 5], 1u << (v & 31u));
+      emit = combine_one<T>(a, v, (const unsigned char *)(vals + i), nullptr, a.settled);
+    }
+    q.push(emit, v);
+  }
+  q.finish(&a.counters[GR_XK_NEXT_EDGES]);
+}
+
 // A thread per word of the bitmap; a warp deals its words' bits out to its
 // lanes (WarpBits), so the staging queue's warp-level calls always have
 // every lane.
@@ -484,6 +520,11 @@ gr_status combine_typed(gr_device *dev, const gr_xk_combine_args *a, cudaStream_
       combine_bits_kernel<T, true><<<blocks_for(dev, words), kBlock, 0, s>>>(*a);
     else
       combine_bits_kernel<T, false><<<blocks_for(dev, words), kBlock, 0, s>>>(*a);
+  } else if (a->format == GR_XK_DENSE) {
+    if (!a->g2l || a->layout.n_values != 1 || a->layout.n_vertices)
+      return gr_errorf(GR_ERR_INTERNAL, "exchange combine: a dense message needs its border list and one value");
+    if (!a->universe) return GR_SUCCESS;
+    combine_dense_kernel<T><<<blocks_for(dev, a->universe), kBlock, 0, s>>>(*a);
   } else {
     if (!a->count) return GR_SUCCESS;
     combine_list_kernel<T><<<blocks_for(dev, a->count), kBlock, 0, s>>>(*a);
@@ -674,6 +715,7 @@ gr_status load_typed() {
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, combine_bits_kernel<T, false>));
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, combine_bits_kernel<T, true>));
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, combine_list_kernel<T>));
+  GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, combine_dense_kernel<T>));
   // The refresh's scatter follows the moves too.
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, scatter_kernel<uint32_t>));
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, scatter_kernel<uint64_t>));
