@@ -1001,11 +1001,19 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   return GR_SUCCESS;
 }
 
+/* Whether device i takes peer j's package of the table straight into the
+ * array a refresh names (gr__xfer.land): a whole list of one array's
+ * values, on a device whose copies are contiguous in the lists' order. */
+static bool gr__lands(const gr_comm *c, int j, int i) {
+  const gr__pkg *m = &c->pkg[j][i];
+  return j != i && m->whole && m->items && c->lands[i];
+}
+
 bool gr__comm_any_recv_grows(const gr_comm *c) {
   for (int i = 0; i < c->n; i++) {
     uint64_t total = 0;
     for (int j = 0; j < c->n; j++)
-      if (j != i && !(c->pkg[j][i].whole && c->lands[i])) total += c->pkg[j][i].bytes;
+      if (j != i && !gr__lands(c, j, i)) total += c->pkg[j][i].bytes;
     if (total > c->recv_capacity[i]) return true;
   }
   return false;
@@ -1021,11 +1029,9 @@ static void gr__xfer_init(gr__xlocal *x, gr_part *p, gr_sync *sync, gr__xfer *t)
   t->sync = sync;
   t->mem = &p->mem;
   /* Read past the barrier that published the packages (a refresh's). */
-  for (int j = 0; j < x->n && x->land_array; j++) {
-    const gr__pkg *m = &x->c->pkg[j][x->me];
-    if (j != x->me && m->whole && m->items && x->copies_lined)
+  for (int j = 0; j < x->n && x->land_array; j++)
+    if (gr__lands(x->c, j, x->me))
       t->land[j] = x->land_array + ((uint64_t)x->copies_first + x->recv_begin[j]) * x->land_eb;
-  }
 }
 
 /* gr__xfer_init, past the barrier that published the packages. A

@@ -74,7 +74,7 @@ static gr_status gr__xk_package_cpu(gr_device *dev, const gr_xk_package_args *a)
        * one writer a slot). */
       uint32_t *words = (uint32_t *)a->dense[j];
       gr_atomic_or_u32(&words[id >> 5], 1u << (id & 31u));
-      memcpy(a->dense[j] + gr_xk_dense_bits_bytes(a->dense_universe[j]) + (uint64_t)id * vb,
+      memcpy(a->dense[j] + gr_xk_bits_bytes(a->dense_universe[j]) + (uint64_t)id * vb,
              (const unsigned char *)a->pay.values[0] + v * vb, vb);
       gr__ctr_add(&ctr[GR_XK_PEER + j], 1);
     } else if (a->list[j]) {
@@ -305,7 +305,7 @@ static gr_status gr__xk_combine_cpu(gr_device *dev, const gr_xk_combine_args *a)
     if (a->n_more || !a->g2l || l->n_values != 1 || l->n_vertices)
       return gr_errorf(GR_ERR_INTERNAL, "exchange combine: a dense message needs its border list and one value");
     const uint32_t *words = (const uint32_t *)a->msg;
-    const unsigned char *vals = a->msg + gr_xk_dense_bits_bytes(a->universe);
+    const unsigned char *vals = a->msg + gr_xk_bits_bytes(a->universe);
     const size_t vb = (size_t)l->value_bytes;
     const gr_eid n_words = ((gr_eid)a->universe + 31) / 32;
 #pragma omp parallel for num_threads(nt) schedule(static, 1024)

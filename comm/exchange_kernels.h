@@ -63,12 +63,12 @@ GR_HD uint64_t gr_xk_align8(uint64_t b) { return (b + 7u) & ~(uint64_t)7u; }
 GR_HD uint64_t gr_xk_list_bytes(const gr_xk_layout *l, uint64_t count) {
   return gr_xk_align8(count * (uint64_t)l->record_bytes);
 }
+/* A bit per id of [0, universe), in 32-bit words, padded to 8 bytes. */
+GR_HD uint64_t gr_xk_bits_bytes(gr_vid universe) { return gr_xk_align8(((uint64_t)universe + 31u) / 32u * 4u); }
 /* A bitmap message over ids [0, universe): the value in its first
  * GR_XK_BITMAP_HEADER bytes, then a bit per id. */
 enum { GR_XK_BITMAP_HEADER = 8 };
-GR_HD uint64_t gr_xk_bitmap_bytes(gr_vid universe) {
-  return GR_XK_BITMAP_HEADER + gr_xk_align8(((uint64_t)universe + 31u) / 32u * 4u);
-}
+GR_HD uint64_t gr_xk_bitmap_bytes(gr_vid universe) { return GR_XK_BITMAP_HEADER + gr_xk_bits_bytes(universe); }
 GR_HD const uint32_t *gr_xk_bitmap_words(const unsigned char *msg) {
   return (const uint32_t *)(msg + GR_XK_BITMAP_HEADER);
 }
@@ -103,9 +103,8 @@ GR_HD int gr_xk_out_counter(int parts) { return GR_XK_PEER + 3 * parts; }
  * record takes 16, so that a level that sends most copies moves about
  * half (BC's widest). Only the set positions' slots are read. */
 enum { GR_XK_LIST = 1, GR_XK_BITMAP = 2, GR_XK_OR = 3, GR_XK_SPARSE = 4, GR_XK_OR_IDS = 5, GR_XK_DENSE = 6 };
-GR_HD uint64_t gr_xk_dense_bits_bytes(gr_vid universe) { return gr_xk_align8(((uint64_t)universe + 31u) / 32u * 4u); }
 GR_HD uint64_t gr_xk_dense_bytes(gr_vid universe, int value_bytes) {
-  return gr_xk_dense_bits_bytes(universe) + (uint64_t)universe * (uint64_t)value_bytes;
+  return gr_xk_bits_bytes(universe) + (uint64_t)universe * (uint64_t)value_bytes;
 }
 
 /* Package: one pass over `out` (local ids, each vertex once).

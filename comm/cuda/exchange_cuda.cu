@@ -192,7 +192,7 @@ __global__ void __launch_bounds__(kBlock) package_kernel(gr_xk_package_args a) {
         const gr_vid id = gr_xk_package_id(&a, v[k]);
         unsigned char *msg = a.dense[dst[k]];
         atomicOr((uint32_t *)msg + (id >> 5), 1u << (id & 31u));
-        unsigned char *slot = msg + gr_xk_dense_bits_bytes(a.dense_universe[dst[k]]) +
+        unsigned char *slot = msg + gr_xk_bits_bytes(a.dense_universe[dst[k]]) +
                               (unsigned long long)id * a.layout.value_bytes;
         const unsigned char *src = (const unsigned char *)a.pay.values[0] + (size_t)v[k] * a.layout.value_bytes;
         if (a.layout.value_bytes == 8) *(uint64_t *)slot = *(const uint64_t *)src;
@@ -419,7 +419,7 @@ __global__ void __launch_bounds__(kBlock) combine_dense_kernel(gr_xk_combine_arg
   __shared__ Queue::Storage qs;
   Queue q(qs, a.next, a.next_capacity, &a.counters[GR_XK_NEXT], a.deg);
   const uint32_t *words = (const uint32_t *)a.msg;
-  const T *vals = (const T *)(a.msg + gr_xk_dense_bits_bytes(a.universe));
+  const T *vals = (const T *)(a.msg + gr_xk_bits_bytes(a.universe));
   // A block-uniform bound: every thread reaches every push.
   for (gr_eid base = (gr_eid)blockIdx.x * kBlock; base < a.universe; base += (gr_eid)gridDim.x * kBlock) {
     const gr_eid i = base + threadIdx.x;
