@@ -52,6 +52,19 @@ typedef struct gr__sssp_slice {
    * extract. */
   bool owed;
   gr_eid last_near, last_pile;
+  /* Light and heavy arcs (sssp.h): the bits of the vertices whose heavy
+   * arcs wait; whether this part holds a heavy arc (set at init); whether
+   * the run tells arcs apart (every device alike: known at the first
+   * iteration, from every part's); whether a bucket's expansions ran since
+   * the last relaxation of heavy arcs (alike on every device: it follows
+   * the bucket's size of all of them). */
+  gr_buffer heavy_bits;
+  bool has_heavy, heavy_known, heavy_on, heavy_owed;
+  /* The split rows (sssp.h), where this device's rows were reordered: two
+   * rows for each (light arcs, heavy arcs), over the device's lists. */
+  gr_buffer split_offsets;
+  gr_csr rows_view;
+  bool rows_split;
 } gr__sssp_slice;
 
 const gr_sssp_ops *gr__sssp_ops(const gr_device *dev) {
@@ -150,8 +163,49 @@ static void gr__sssp_release_buffers(gr__sssp_slice *s) {
   gr_buffer_release(&s->pile[1]);
   gr_buffer_release(&s->loop_sizes);
   gr_buffer_release(&s->pile_count);
+  gr_buffer_release(&s->heavy_bits);
+  gr_buffer_release(&s->split_offsets);
   free(s->host_sizes);
   for (int k = 0; k < GR__SSSP_SERIES; k++) free(s->series[k]);
+}
+
+/* Reorders the device's rows, light arcs first, and builds the split rows'
+ * offsets (sssp.h), where the lists are plain ids in device memory and the
+ * doubled ids fit; elsewhere relaxations skip the other kind's arcs. The
+ * reorder's room: the longest row, and otherwise what the first split
+ * reserves later for the bucket and the piles (no higher peak). */
+static gr_status gr__sssp_split_rows(gr__sssp_slice *s, gr_part *p, float heavy) {
+  const gr_csr *g = &p->out;
+  const gr_vid rows = g->n;
+  if (g->packed || !g->indices || !g->weights || p->ws->graph_on_host) return GR_SUCCESS;
+  if ((uint64_t)rows > ((uint64_t)GR_VID_MAX - 1) / 2) return GR_SUCCESS;
+  const gr_eid *ho = p->sub->out.offsets;
+  gr_eid longest = 0;
+#pragma omp parallel for schedule(static) reduction(max : longest)
+  for (gr_vid u = 0; u < rows; u++) longest = ho[u + 1] - ho[u] > longest ? ho[u + 1] - ho[u] : longest;
+  gr_eid room = p->sub->n_owned > longest ? (gr_eid)p->sub->n_owned : longest;
+  if (room > g->m) room = g->m;
+  if (room == 0) room = 1;
+  gr_status st = GR_SUCCESS;
+  gr_buffer ids = {0}, ws = {0};
+  GR_CHECK(gr_buffer_resize(&s->split_offsets, p->dev, (2 * (size_t)rows + 1) * sizeof(gr_eid), 0, "sssp split rows"));
+  GR_CHECK_GOTO(gr_buffer_resize(&ids, p->dev, (size_t)room * sizeof(gr_vid), 0, "sssp row reorder"), st, out);
+  GR_CHECK_GOTO(gr_buffer_resize(&ws, p->dev, (size_t)room * sizeof(gr_weight), 0, "sssp row reorder"), st, out);
+  GR_CHECK_GOTO(gr__sssp_ops(p->dev)->split_rows(p->dev, g, rows, heavy, s->split_offsets.ptr, ho, ids.ptr, ws.ptr, room), st,
+                out);
+  /* The room goes back before the runs allocate theirs. */
+  GR_CHECK_GOTO(gr_device_sync(p->dev), st, out);
+  memset(&s->rows_view, 0, sizeof s->rows_view);
+  s->rows_view.n = 2 * rows;
+  s->rows_view.m = g->m;
+  s->rows_view.offsets = s->split_offsets.ptr;
+  s->rows_view.indices = g->indices;
+  s->rows_view.weights = g->weights;
+  s->rows_split = true;
+out:
+  gr_buffer_release(&ids);
+  gr_buffer_release(&ws);
+  return st;
 }
 
 static gr_status sssp_init(void **slice, gr_part *p) {
@@ -172,6 +226,20 @@ static gr_status sssp_init(void **slice, gr_part *p) {
   GR_CHECK_GOTO(gr_buffer_resize(&s->pile_bits, p->dev, gr_bitmap_words(n ? n : 1) * sizeof(uint32_t), 0,
                                  "sssp far-pile bits"),
                 st, fail);
+  /* Heavy arcs wait for their bucket's end only where some arc is heavy
+   * (sssp.h): with none, the end's pass would find nothing. */
+  if (p->ws->tune.sssp_heavy_once && p->sub->out.weights) {
+    const gr_csr *g = &p->sub->out;
+    const float heavy = (float)s->delta;
+    bool any = false;
+#pragma omp parallel for schedule(static) reduction(|| : any)
+    for (gr_eid e = 0; e < g->m; e++) any = any || !(g->weights[e] < heavy);
+    s->has_heavy = any;
+    GR_CHECK_GOTO(gr_buffer_resize(&s->heavy_bits, p->dev, gr_bitmap_words(n ? n : 1) * sizeof(uint32_t), 0,
+                                   "sssp heavy-arc bits"),
+                  st, fail);
+    if (any) GR_CHECK_GOTO(gr__sssp_split_rows(s, p, heavy), st, fail);
+  }
   if (s->mark_pred) {
 #ifdef GR_VERTEX_64
     /* A predecessor's global id shares a 64-bit word with the distance
@@ -215,6 +283,11 @@ static gr_sssp_ctx gr__sssp_ctx(gr__sssp_slice *s, const gr_part *p, int iterati
   c.iteration = iteration;
   c.split = s->split;
   c.lower = s->split;
+  if (s->heavy_on) {
+    c.arcs = GR_SSSP_ARCS_LIGHT;
+    c.heavy = (float)s->delta;
+    c.heavy_bits = s->heavy_bits.ptr;
+  }
   return c;
 }
 
@@ -232,6 +305,9 @@ static gr_status sssp_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fr
   gr_for_each_args fa = {NULL, n, 0};
   GR_CHECK(gr__sssp_ops(p->dev)->init(p->dev, p->ws, &fa, &c));
   GR_CHECK(gr_device_memset(p->dev, s->pile_bits.ptr, 0, gr_bitmap_words(n ? n : 1) * sizeof(uint32_t)));
+  if (s->heavy_bits.ptr)
+    GR_CHECK(gr_device_memset(p->dev, s->heavy_bits.ptr, 0, gr_bitmap_words(n ? n : 1) * sizeof(uint32_t)));
+  s->heavy_owed = false;
   /* A frontier holds each changed vertex once: n_local entries suffice
    * (between devices the input holds owned vertices only, in the room the
    * enactor gave it). */
@@ -389,6 +465,42 @@ static gr_status sssp_arrived(void *slice, gr_part *p, gr_iter *it, gr_frontier 
   return GR_SUCCESS;
 }
 
+/* Relaxes the out-arcs of list[0, n) of the kind c->arcs says into the
+ * output from position `at` on (it->out's room), adding the arcs walked to
+ * it->edges; *n_out: the ids written (with counts_later, where the advance
+ * honours it, a bound: it->out_counts then points at the sizes). Over the
+ * split rows the list's ids are doubled in place (sssp.h). */
+static gr_status gr__sssp_relax_list(gr__sssp_slice *s, gr_part *p, gr_iter *it, const gr_sssp_ctx *c,
+                                     gr_vid *list, gr_eid n, gr_eid at, bool counts_later, gr_eid *n_out) {
+  const gr_sssp_ops *ops = gr__sssp_ops(p->dev);
+  *n_out = 0;
+  if (!n) return GR_SUCCESS;
+  gr_advance_push_args a;
+  memset(&a, 0, sizeof a);
+  a.g = &p->out;
+  a.in = list;
+  a.n_in = n;
+  a.out = gr_frontier_items(it->out) + at;
+  a.out_capacity = gr_frontier_capacity(it->out) - at;
+  a.counts_later = counts_later;
+  gr_sssp_ctx rc = *c;
+  if (s->rows_split && c->arcs != GR_SSSP_ARCS_ALL) {
+    rc.map_list = list;
+    rc.map_bit = c->arcs == GR_SSSP_ARCS_HEAVY;
+    gr_for_each_args m = {NULL, n, 0};
+    GR_CHECK(ops->map_ids(p->dev, p->ws, &m, &rc));
+    rc.arcs = GR_SSSP_ARCS_ALL;
+    rc.shift = 1;
+    a.g = &s->rows_view;
+  }
+  GR_CHECK(ops->relax(p->dev, p->ws, &a, &rc));
+  *n_out = a.n_out;
+  it->edges += a.edges;
+  /* A bound until the package reads the size. */
+  if (a.counts) it->out_counts = a.counts;
+  return GR_SUCCESS;
+}
+
 static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr__sssp_slice *s = slice;
   const gr_sssp_ops *ops = gr__sssp_ops(p->dev);
@@ -399,6 +511,16 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
   if (s->owed) {
     if (p->index == 0) gr__sssp_record(s, it->last_tally[1], it->last_pending);
     s->owed = false;
+  }
+
+  /* Whether arcs are told apart: alike on every device, so from every
+   * part's (the first iteration of the first run, before its split marks
+   * anything). */
+  if (!s->heavy_known) {
+    gr_eid parts = 0;
+    GR_CHECK(gr_part_sum(p, s->has_heavy ? 1 : 0, &parts));
+    s->heavy_on = parts > 0;
+    s->heavy_known = true;
   }
 
   /* 1. The input: near bucket or far pile (split when it arrived, between
@@ -416,7 +538,43 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr_vid *near = s->near.ptr;
   gr_sssp_ctx c = gr__sssp_ctx(s, p, it->iteration);
 
-  /* 2. No near vertex anywhere: the next bucket, from the pile. */
+  /* 2. No near vertex anywhere: the bucket is over. Where its heavy arcs
+   * are owed, they go first, from every vertex it expanded, at their final
+   * distances; their targets lie at or past the split. On one device they
+   * join the pile at once, so that the pick below sees them; between
+   * devices they are this iteration's output with the next bucket's (the
+   * targets a peer owns reach it with the exchange, like every output: the
+   * next bucket may then be picked without them, and they join it, or a
+   * later one, when they arrive). Then the next bucket, from the pile. */
+  it->out->size = 0;
+  it->levels = 0;
+  gr_eid heavy_out = 0;
+  if (near_all == 0 && s->heavy_owed) {
+    s->heavy_owed = false;
+    gr_filter_args f;
+    memset(&f, 0, sizeof f);
+    f.n_in = n;
+    f.out = near;
+    f.out_capacity = room;
+    GR_CHECK(ops->take_heavy(p->dev, p->ws, &f, &c));
+    gr_sssp_ctx hc = c;
+    hc.arcs = GR_SSSP_ARCS_HEAVY;
+    /* One device takes the output below and relaxes again in this
+     * iteration: a stamp of their own, or a target both lower would stay
+     * out of the second output. */
+    if (p->count == 1) hc.iteration = -2 - it->iteration;
+    GR_CHECK(gr__sssp_relax_list(s, p, it, &hc, near, f.n_out, 0, false, &heavy_out));
+    it->tag = 'H';
+    if (p->count == 1) {
+      it->out->size = heavy_out;
+      GR_CHECK(gr__sssp_take(s, p, it->out, &near_n));
+      near_all = near_n;
+      heavy_out = 0;
+      it->out->size = 0;
+    } else {
+      near_n = 0;
+    }
+  }
   if (near_all == 0) {
     float least = INFINITY;
     if (s->pile_n) GR_CHECK(ops->pile_min(p->dev, p->ws, s->pile[s->cur].ptr, s->pile_n, &c, &least));
@@ -433,7 +591,7 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
       memset(&pa, 0, sizeof pa);
       pa.in = s->pile[s->cur].ptr;
       pa.n_in = s->pile_n;
-      pa.out[0] = near;
+      pa.out[0] = s->near.ptr;
       pa.out_capacity[0] = room;
       pa.out[1] = keep->ptr;
       pa.out_capacity[1] = s->pile_n;
@@ -444,8 +602,14 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
     }
     s->split = c.split;
     c.lower = c.split;
-    if (!isinf(global_least)) it->tag = 'B';
+    if (!isinf(global_least)) {
+      if (!heavy_out) it->tag = 'B';
+      /* Some device took the least entry into its bucket. */
+      near_all = 1;
+    }
   }
+  /* A bucket's expansions (on some device): its heavy arcs are owed. */
+  if (near_all > 0 && s->heavy_on) s->heavy_owed = true;
 
   /* 3. Relax the bucket's out-edges: in a device-side loop while the
    * bucket is small (one GPU), else one level. The trace gives the relax's
@@ -453,40 +617,30 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr_log(GR_LOG_TRACE, GR_SUBSYS_PRIM, "sssp: device %d: iteration %d: bucket %llu, pile %llu, split %g",
          p->index, it->iteration, (unsigned long long)near_n, (unsigned long long)s->pile_n,
          (double)c.split);
-  it->out->size = 0;
   GR_CHECK(gr__sssp_loop(s, p, it, &c, near_n));
+  /* Owed heavy arcs are work left: the run goes on to relax them. */
+  const gr_eid owed = s->heavy_owed ? 1 : 0;
   if (it->levels > 0) {
-    it->pending = s->pile_n;
+    it->pending = s->pile_n + owed;
     /* Per level: its bucket, and the pile as the loop left it. */
     for (int l = 0; l < it->levels; l++) gr__sssp_record(s, l ? it->level_sizes[l - 1] : near_n, s->pile_n);
     return GR_SUCCESS;
   }
-  near = s->near.ptr; /* the loop's try may have grown the bucket's buffer */
-  if (near_n) {
-    gr_advance_push_args a;
-    memset(&a, 0, sizeof a);
-    a.g = &p->out;
-    a.in = near;
-    a.n_in = near_n;
-    a.out = gr_frontier_items(it->out);
-    a.out_capacity = gr_frontier_capacity(it->out);
-    /* Between devices the output goes to the exchange's package, the next
-     * pass on the stream: the relax leaves its size there, which the
-     * package reads on the device and brings back with its own counters
-     * (gr_iter.out_counts: one host wait an iteration less; with
-     * predecessors the publish below needs the size first). */
-    a.counts_later = p->count > 1 && !exchanged;
-    GR_CHECK(ops->relax(p->dev, p->ws, &a, &c));
-    it->out->size = a.n_out;
-    it->edges += a.edges;
-    /* A bound until the package reads the size. */
-    if (a.counts) it->out_counts = a.counts;
-    if (exchanged && a.n_out) {
-      gr_for_each_args fa = {gr_frontier_items(it->out), a.n_out, 0};
-      GR_CHECK(ops->publish(p->dev, p->ws, &fa, &c));
-    }
+  /* Between devices the output goes to the exchange's package, the next
+   * pass on the stream: the relax leaves its size there, which the package
+   * reads on the device and brings back with its own counters
+   * (gr_iter.out_counts: one host wait an iteration less; with
+   * predecessors the publish below needs the size first, and behind heavy
+   * arcs' targets the sizes add up on the host). */
+  const bool later = p->count > 1 && !exchanged && heavy_out == 0;
+  gr_eid light_out = 0;
+  GR_CHECK(gr__sssp_relax_list(s, p, it, &c, s->near.ptr, near_n, heavy_out, later, &light_out));
+  it->out->size = heavy_out + light_out;
+  if (exchanged && it->out->size) {
+    gr_for_each_args fa = {gr_frontier_items(it->out), it->out->size, 0};
+    GR_CHECK(ops->publish(p->dev, p->ws, &fa, &c));
   }
-  it->pending = s->pile_n;
+  it->pending = s->pile_n + owed;
   if (p->count > 1) {
     /* Summed at the barrier that ends the iteration (the pile as pending),
      * recorded at the next one or at extract. */

@@ -30,6 +30,33 @@
  * The far pile's size is reported as the iteration's pending work, so the
  * run goes on while any device holds some.
  *
+ * Light and heavy arcs (delta-stepping's; --tune sssp-heavy=once, the
+ * default where some arc is heavy): an arc of weight delta or more is
+ * heavy. Its target's distance, from a vertex of the bucket, is at or
+ * past the bucket's end, so it cannot change the bucket: the bucket's
+ * expansions relax light arcs only, and once no device has a near vertex
+ * left, one iteration relaxes the heavy arcs of every vertex the bucket
+ * expanded, at its final distance, before the next bucket is picked. A
+ * vertex that a bucket expands again (its distance fell again) no longer
+ * relaxes its heavy arcs each time: on Kronecker graphs with weights
+ * 1..255 three arcs in four are heavy, and a vertex is expanded about
+ * twice on one device, more between devices, where a peer's lower
+ * distance arrives an iteration late. Each device row holds its light arcs
+ * first (reordered in place at set-up, gr_sssp_ops.split_rows), and a
+ * second offsets array gives every row two: row 2u its light arcs, row
+ * 2u + 1 its heavy ones, so that the load-balanced advance, given the
+ * bucket's ids doubled (plus one for heavy arcs), walks only the arcs of
+ * its kind. Where rows cannot be reordered (packed lists, lists in host
+ * memory) a relaxation skips the other kind's arcs as it meets them. A
+ * bit per vertex marks the vertices
+ * expanded since their heavy arcs were relaxed (set as the input's split
+ * or the pile's puts a vertex in the near bucket, and by the device-side
+ * loop's levels); the bucket's end takes the marked vertices below the
+ * split. Which arcs count as heavy changes only the work, never the
+ * distances: a vertex whose distance falls later is marked again, and a
+ * heavy target that lands below the split (float rounding) reopens the
+ * bucket.
+ *
  * On one device, a bucket whose levels stay small runs them in one
  * device-side loop (on a GPU the advance's cooperative levels kernel, on
  * the CPU its portable definition; tuned by --tune small*): far targets go
@@ -77,7 +104,35 @@ typedef struct gr_sssp_ctx {
   gr_vid *pile;
   uint64_t *pile_count;
   gr_eid pile_capacity;
+  /* Light and heavy arcs (above): which ones a relaxation takes
+   * (GR_SSSP_ARCS_*), the smallest heavy weight, and per local vertex a bit
+   * set while its heavy arcs wait for the bucket's end (NULL: arcs are not
+   * told apart). */
+  int arcs;
+  float heavy;
+  uint32_t *heavy_bits;
+  /* Relaxing over the split rows (above): the advance's ids are a
+   * vertex's shifted left by `shift` (1), plus one for its heavy arcs;
+   * gr_sssp_map_id writes map_list[i] so, map_bit the one added. */
+  int shift;
+  gr_vid *map_list;
+  int map_bit;
 } gr_sssp_ctx;
+
+enum { GR_SSSP_ARCS_ALL = 0, GR_SSSP_ARCS_LIGHT = 1, GR_SSSP_ARCS_HEAVY = 2 };
+
+/* Whether a relaxation of this kind leaves an arc of weight w alone. */
+GR_HD bool gr__sssp_skips(const gr_sssp_ctx *c, float w) {
+  if (c->arcs == GR_SSSP_ARCS_LIGHT) return !(w < c->heavy);
+  if (c->arcs == GR_SSSP_ARCS_HEAVY) return w < c->heavy;
+  return false;
+}
+
+/* v is about to be expanded over its light arcs: its heavy ones wait for
+ * the bucket's end. */
+GR_HD void gr__sssp_mark_heavy(const gr_sssp_ctx *c, gr_vid v) {
+  if (c->heavy_bits) gr_bitmap_test_and_set(c->heavy_bits, v);
+}
 
 enum { GR_SSSP_INF_BITS = 0x7f800000u }; /* +inf as float bits */
 #define GR_SSSP_NO_PRED 0xffffffffu
@@ -157,8 +212,11 @@ GR_HD bool gr__sssp_lower(const gr_sssp_ctx *c, gr_vid u, gr_vid v, float nd) {
 
 /* Advance (relax): v joins the output when its distance fell and it was
  * not output yet in this iteration. */
-GR_HD bool gr_sssp_relax(const gr_sssp_ctx *c, gr_vid u, gr_vid v, gr_eid e) {
-  const float nd = gr_sssp_add(gr_sssp_dist(c, u), c->weights[e]);
+GR_HD bool gr_sssp_relax(const gr_sssp_ctx *c, gr_vid row, gr_vid v, gr_eid e) {
+  const gr_vid u = row >> c->shift;
+  const float w = c->weights[e];
+  if (gr__sssp_skips(c, w)) return false;
+  const float nd = gr_sssp_add(gr_sssp_dist(c, u), w);
   if (!(nd < gr_sssp_dist(c, v))) return false;
   if (!gr__sssp_lower(c, u, v, nd)) return false;
   return gr_atomic_exch_i32(&c->stamp[v], c->iteration) != c->iteration;
@@ -172,12 +230,19 @@ GR_HD bool gr_sssp_relax(const gr_sssp_ctx *c, gr_vid u, gr_vid v, gr_eid e) {
  * is lost. The source's distance was written in the previous level,
  * possibly by another block: it is read past the caches. */
 GR_HD bool gr_sssp_relax_level(const gr_sssp_ctx *c, int level, gr_vid u, gr_vid v, gr_eid e) {
+  const float w = c->weights[e];
+  if (gr__sssp_skips(c, w)) return false;
   const float du = c->dp ? gr__sssp_word_dist(gr_load_relaxed_u64(&c->dp[u]))
                          : gr__sssp_float(gr_load_relaxed_u32((const uint32_t *)&c->dist[u]));
-  const float nd = gr_sssp_add(du, c->weights[e]);
+  const float nd = gr_sssp_add(du, w);
   if (!(nd < gr_sssp_dist(c, v))) return false;
   if (!gr__sssp_lower(c, u, v, nd)) return false;
-  if (nd < c->split) return gr_atomic_exch_i32(&c->stamp[v], level) != level;
+  if (nd < c->split) {
+    if (gr_atomic_exch_i32(&c->stamp[v], level) == level) return false;
+    /* The loop's next level expands it. */
+    gr__sssp_mark_heavy(c, v);
+    return true;
+  }
   if (gr_bitmap_test_and_set(c->pile_bits, v)) {
     const uint64_t at = gr_atomic_add_u64(c->pile_count, 1);
     if (at < c->pile_capacity) c->pile[at] = v;
@@ -202,7 +267,10 @@ GR_HD void gr_sssp_absorb(const gr_sssp_ctx *c, gr_vid v) {
 /* Split of the input: 0 near bucket, 1 a new far-pile entry, -1 already in
  * the pile (its entry reads the distance when the pile is split). */
 GR_HD int gr_sssp_classify_input(const gr_sssp_ctx *c, gr_vid v) {
-  if (gr_sssp_dist(c, v) < c->split) return 0;
+  if (gr_sssp_dist(c, v) < c->split) {
+    gr__sssp_mark_heavy(c, v);
+    return 0;
+  }
   return gr_bitmap_test_and_set(c->pile_bits, v) ? 1 : -1;
 }
 
@@ -214,7 +282,24 @@ GR_HD int gr_sssp_classify_pile(const gr_sssp_ctx *c, gr_vid v) {
   const float d = gr_sssp_dist(c, v);
   if (!(d < c->split) && d >= c->lower) return 1;
   gr_bitmap_clear(c->pile_bits, v);
-  return d < c->lower ? -1 : 0;
+  if (d < c->lower) return -1;
+  gr__sssp_mark_heavy(c, v);
+  return 0;
+}
+
+/* Filter at a bucket's end (every local vertex): the vertices whose heavy
+ * arcs wait and whose distance is below the split (the bucket's, now
+ * final), their bits cleared. A marked vertex at or past the split sits in
+ * the pile and keeps its bit for its own bucket. */
+/* For each i below the bucket's size: its vertex as the split rows' id of
+ * its light (map_bit 0) or heavy (1) arcs. */
+GR_HD void gr_sssp_map_id(const gr_sssp_ctx *c, gr_vid i) { c->map_list[i] = c->map_list[i] << 1 | (gr_vid)c->map_bit; }
+
+GR_HD bool gr_sssp_take_heavy(const gr_sssp_ctx *c, gr_vid v) {
+  if (!gr_bitmap_test(c->heavy_bits, v)) return false;
+  if (!(gr_sssp_dist(c, v) < c->split)) return false;
+  gr_bitmap_clear(c->heavy_bits, v);
+  return true;
 }
 
 /* A pile entry's distance when it is live (not below split), else +inf:
@@ -247,6 +332,16 @@ typedef struct gr_sssp_ops {
    * *least on the host. */
   gr_status (*pile_min)(gr_device *, gr_workspace *, const gr_vid *pile, gr_eid n, const gr_sssp_ctx *,
                         float *least);
+  gr_status (*take_heavy)(gr_device *, gr_workspace *, gr_filter_args *, const gr_sssp_ctx *);
+  gr_status (*map_ids)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_sssp_ctx *);
+  /* Reorders each of the first `rows` rows of g (device arrays: offsets,
+   * indices, weights) in place, its arcs lighter than `heavy` first, each
+   * kind in its order, and writes split[2u] = the row's first arc,
+   * split[2u + 1] = its first heavy arc, split[2 rows] = the end. tmp_ids
+   * and tmp_weights hold tmp_arcs arcs (at least the longest row's);
+   * host_offsets is the host's copy of g's offsets. */
+  gr_status (*split_rows)(gr_device *, const gr_csr *g, gr_vid rows, float heavy, gr_eid *split,
+                          const gr_eid *host_offsets, gr_vid *tmp_ids, gr_weight *tmp_weights, gr_eid tmp_arcs);
 } gr_sssp_ops;
 
 extern const gr_sssp_ops gr__sssp_ops_cpu;

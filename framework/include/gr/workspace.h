@@ -93,14 +93,18 @@ typedef struct gr_tuning {
    * (their tests, compute-sanitizer over them), not only on graphs whose
    * counts pass 1.8e308 (grids of 600 x 600 and more). */
   bool bc_log;
+  /* SSSP relaxes an arc of weight delta or more (heavy) once per vertex
+   * and bucket, at the bucket's end (sssp-heavy=once), or with the light
+   * ones at every expansion of its vertex (sssp-heavy=always; sssp/sssp.h). */
+  bool sssp_heavy_once;
 } gr_tuning;
 #define GR_TUNING_INIT                                                                                              \
   {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true, 64, false, GR_SORT_AUTO, GR_SORT_AUTO, 32768, \
-   4096, GR_LONG_ROWS_AUTO, GR_SORT_AUTO, false}
+   4096, GR_LONG_ROWS_AUTO, GR_SORT_AUTO, false, true}
 /* "advance=chunked|serial|twc|auto,pull=hybrid|warp,small=on|off,small-vertices=N,
  * small-edges=N,small-degree=N,visited=bitmap|state,pull-light=N,status=atomic|idempotent,sort=auto|on|off,
- * relabel=auto|on|off,hot=N,hub=N,long-rows=auto|N,walk-stage=auto|on|off,bc-counts=auto|log" (any subset,
- * comma separated). */
+ * relabel=auto|on|off,hot=N,hub=N,long-rows=auto|N,walk-stage=auto|on|off,bc-counts=auto|log,
+ * sssp-heavy=once|always" (any subset, comma separated). */
 gr_status gr_tuning_parse(gr_tuning *t, const char *text);
 
 /* Device memory bandwidth (bytes a second) under which walk-stage=auto

@@ -494,6 +494,13 @@ START_TEST(tuning_parses_every_key) {
   ck_assert(t.bc_log);
   ck_assert_int_eq(gr_tuning_parse(&t, "bc-counts=auto"), GR_SUCCESS);
   ck_assert(!t.bc_log);
+  ck_assert(t.sssp_heavy_once);
+  ck_assert_int_eq(gr_tuning_parse(&t, "sssp-heavy=always"), GR_SUCCESS);
+  ck_assert(!t.sssp_heavy_once);
+  ck_assert_int_eq(gr_tuning_parse(&t, "sssp-heavy=never"), GR_ERR_INVALID_ARG);
+  ck_assert(!t.sssp_heavy_once);
+  ck_assert_int_eq(gr_tuning_parse(&t, "sssp-heavy=once"), GR_SUCCESS);
+  ck_assert(t.sssp_heavy_once);
   /* auto copies where the 4-byte states take 8x the L2 or more (n at least
    * twice the L2's bytes) and memory is slower than 4 TB/s; an unknown L2
    * or bandwidth (0) never; on and off whatever the device. */

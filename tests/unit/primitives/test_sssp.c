@@ -509,6 +509,7 @@ typedef struct sssp_runs {
   float *dist[N_SOURCES];
   gr_svid *pred[N_SOURCES];
   int iterations[N_SOURCES];
+  gr_eid edges; /* arcs the operators walked, all runs */
 } sssp_runs;
 
 static void runs_free(sssp_runs *x) {
@@ -547,6 +548,7 @@ static void run_sssp(gr_graph *g, gr_subgraph *const *subs, int devices, int thr
     ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
     ck_assert_int_eq(st.status, GR_SUCCESS);
     out->iterations[k] = st.iterations;
+    out->edges += st.edges;
     gr_result r;
     ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
     ck_assert_int_eq(r.type, GR_VALUE_FLOAT);
@@ -612,7 +614,8 @@ enum { N_SPECS = sizeof specs / sizeof specs[0], N_WEIGHTS = sizeof weight_kinds
 
 /* The device-side loop over small buckets (the default), without it, and
  * with limits that make runs enter and leave it often. */
-static const char *const tunings[] = {"", "small=off", "small-vertices=40,small-edges=400", "small-degree=3"};
+static const char *const tunings[] = {"", "small=off", "small-vertices=40,small-edges=400", "small-degree=3",
+                                      "sssp-heavy=always"};
 enum { N_TUNINGS = sizeof tunings / sizeof tunings[0] };
 
 START_TEST(one_device_equals_reference) {
@@ -755,6 +758,126 @@ START_TEST(zero_weights_disconnected_parts_and_directions) {
   }
   gr_enactor_destroy(&e);
   gr_subgraph_destroy(&sub);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+/* The rows of a CSR, reordered by split_rows: each row's light arcs (below
+ * `heavy`) first, then its heavy ones, each kind in its order, and the
+ * split offsets at the boundaries. */
+START_TEST(split_rows_put_light_arcs_first) {
+  gr_graph *g = generated("kron:10:8", "random:0:10");
+  const gr_csr *h = gr_graph_out(g);
+  const float heavy = 4.5f;
+  gr_csr c = *h;
+  c.indices = malloc((size_t)h->m * sizeof *c.indices);
+  c.weights = malloc((size_t)h->m * sizeof *c.weights);
+  gr_eid *split = malloc((2 * (size_t)h->n + 1) * sizeof *split);
+  ck_assert(c.indices && c.weights && split);
+  memcpy(c.indices, h->indices, (size_t)h->m * sizeof *c.indices);
+  memcpy(c.weights, h->weights, (size_t)h->m * sizeof *c.weights);
+  gr_device *dev = NULL;
+  ck_assert_int_eq(gr_device_create(&dev, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
+  ck_assert_int_eq(gr__sssp_ops_cpu.split_rows(dev, &c, h->n, heavy, split, h->offsets, NULL, NULL, 0), GR_SUCCESS);
+  ck_assert(split[2 * (size_t)h->n] == h->m);
+  gr_eid light = 0;
+  for (gr_vid u = 0; u < h->n; u++) {
+    const gr_eid b = h->offsets[u], mid = split[2 * (size_t)u + 1], end = h->offsets[u + 1];
+    ck_assert(split[2 * (size_t)u] == b && b <= mid && mid <= end);
+    light += mid - b;
+    /* Each kind in the row's order, the two merged back the row itself. */
+    gr_eid l = b, k = mid;
+    for (gr_eid e = b; e < end; e++) {
+      const bool is_light = h->weights[e] < heavy;
+      const gr_eid at = is_light ? l++ : k++;
+      ck_assert(c.indices[at] == h->indices[e] && c.weights[at] == h->weights[e]);
+    }
+    ck_assert(l == mid && k == end);
+  }
+  ck_assert(light > 0 && light < h->m);
+  gr_device_destroy(&dev);
+  free(c.indices);
+  free(c.weights);
+  free(split);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
+/* Runs SSSP on `devices` CPU devices (random parts, 1-hop proxies,
+ * selective exchange; one device: the whole graph). */
+static void run_on(gr_graph *g, int devices, const gr_prim_options *o, sssp_runs *out) {
+  if (devices == 1) {
+    run_one_device(g, 2, o, out);
+    return;
+  }
+  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+  po.parts = devices;
+  po.threads = 1;
+  gr_partition *part = NULL;
+  ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+  gr_subgraph **subs = NULL;
+  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, false, true), GR_SUCCESS);
+  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
+  gr_comm *comm = NULL;
+  ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
+  run_sssp(g, subs, devices, 1, &gr_comm_exchange_ops, comm, o, out);
+  gr_comm_destroy(&comm);
+  gr_subgraphs_destroy(&subs, devices);
+  gr_partition_destroy(&part);
+}
+
+/* Heavy arcs wait for their bucket's end (sssp-heavy=once, the default):
+ * the distances of relaxing every arc at every expansion (always), bit for
+ * bit, with far fewer arcs walked, on one device and between devices
+ * (where a peer's lower distance arrives an iteration late and vertices
+ * are expanded again); where no arc is heavy, runs are as they were (the
+ * same iterations). */
+START_TEST(heavy_arcs_wait_for_their_bucket) {
+  gr_graph *g = generated("kron:12:8", "random:1:255");
+  const gr_vid n = gr_graph_num_vertices(g);
+  gr_prim_options once = GR_PRIM_OPTIONS_INIT, always = GR_PRIM_OPTIONS_INIT;
+  ck_assert_int_eq(gr_tuning_parse(&always.tune, "sssp-heavy=always"), GR_SUCCESS);
+  ck_assert(once.tune.sssp_heavy_once && !always.tune.sssp_heavy_once);
+  /* Buckets as wide as on Kronecker 25 (delta 66.7 there; auto gives this
+   * sparser graph 229): three arcs in four heavy. */
+  once.delta = always.delta = 64;
+  ck_assert_int_eq(gr_sssp_prepare(g, &once), GR_SUCCESS);
+  ck_assert_int_eq(gr_sssp_prepare(g, &always), GR_SUCCESS);
+  /* One device: the levels of small buckets run in a device-side loop,
+   * whose lists are the graph's own (its relaxations skip the other
+   * kind's arcs as they meet them); without it every level walks the
+   * split rows, as between devices. */
+  gr_prim_options once_flat = once, always_flat = always;
+  ck_assert_int_eq(gr_tuning_parse(&once_flat.tune, "small=off"), GR_SUCCESS);
+  ck_assert_int_eq(gr_tuning_parse(&always_flat.tune, "small=off"), GR_SUCCESS);
+  for (int devices = 1; devices <= 4; devices *= 2) {
+    sssp_runs a, b;
+    run_on(g, devices, devices == 1 ? &once_flat : &once, &a);
+    run_on(g, devices, devices == 1 ? &always_flat : &always, &b);
+    for (int k = 0; k < N_SOURCES; k++)
+      ck_assert_msg(!memcmp(a.dist[k], b.dist[k], (size_t)n * sizeof(float)), "%d devices, source %d", devices, k);
+    check_runs(g, &once, &a, devices == 1, "heavy arcs once");
+    /* 0.62 of the arcs on Kronecker 18 with 1..255 (gr_run, 2 CPU
+     * devices), 0.55-0.65 on Kronecker 25 (one H200). */
+    ck_assert_msg(a.edges * 10 < b.edges * 8, "%d devices: %llu arcs walked against %llu", devices,
+                  (unsigned long long)a.edges, (unsigned long long)b.edges);
+    runs_free(&a);
+    runs_free(&b);
+  }
+  gr_graph_destroy(&g);
+  /* Every weight below delta: nothing is heavy, nothing waits. */
+  g = generated("kron:10:8", "random:1:1");
+  once.delta = always.delta = 0;
+  ck_assert_int_eq(gr_sssp_prepare(g, &once), GR_SUCCESS);
+  ck_assert_int_eq(gr_sssp_prepare(g, &always), GR_SUCCESS);
+  ck_assert(once.delta > 1.0);
+  sssp_runs a, b;
+  run_on(g, 2, &once, &a);
+  run_on(g, 2, &always, &b);
+  for (int k = 0; k < N_SOURCES; k++) ck_assert_int_eq(a.iterations[k], b.iterations[k]);
+  ck_assert(a.edges == b.edges);
+  runs_free(&a);
+  runs_free(&b);
   gr_graph_destroy(&g);
 }
 END_TEST
@@ -927,6 +1050,7 @@ int main(void) {
   tcase_add_test(el, classify_splits_near_far_and_stale);
   tcase_add_test(el, next_split_is_the_multiple_of_delta_above);
   tcase_add_test(el, level_relaxation_splits_near_and_far_at_once);
+  tcase_add_test(el, split_rows_put_light_arcs_first);
   suite_add_tcase(s, el);
   TCase *args = tcase_create("arguments");
   tcase_add_test(args, prepare_rejects_negative_and_non_finite_weights);
@@ -950,6 +1074,7 @@ int main(void) {
   TCase *multi = tcase_create("multi_device");
   tcase_set_timeout(multi, 900);
   tcase_add_test(multi, several_devices_equal_one_device);
+  tcase_add_test(multi, heavy_arcs_wait_for_their_bucket);
   suite_add_tcase(s, multi);
   TCase *fail = tcase_create("alloc_failure");
   tcase_set_timeout(fail, 300);
