@@ -53,13 +53,14 @@ typedef struct gr__sssp_slice {
   bool owed;
   gr_eid last_near, last_pile;
   /* Light and heavy arcs (sssp.h): the bits of the vertices whose heavy
-   * arcs wait; whether this part holds a heavy arc (set at init); whether
-   * the run tells arcs apart (every device alike: known at the first
-   * iteration, from every part's); whether a bucket's expansions ran since
-   * the last relaxation of heavy arcs (alike on every device: it follows
-   * the bucket's size of all of them). */
+   * arcs wait; whether this device tells arcs apart (its part holds a
+   * heavy arc: a device's choice alone, as its heavy arcs are relaxed
+   * inside the iteration that picks the next bucket, which every device
+   * runs alike); whether a bucket's expansions ran since its heavy arcs
+   * were last relaxed (then it reports pending work, so the run goes on
+   * to relax them). */
   gr_buffer heavy_bits;
-  bool has_heavy, heavy_known, heavy_on, heavy_owed;
+  bool heavy_on, heavy_owed;
   /* The split rows (sssp.h), where this device's rows were reordered: two
    * rows for each (light arcs, heavy arcs), over the device's lists. */
   gr_buffer split_offsets;
@@ -234,11 +235,13 @@ static gr_status sssp_init(void **slice, gr_part *p) {
     bool any = false;
 #pragma omp parallel for schedule(static) reduction(|| : any)
     for (gr_eid e = 0; e < g->m; e++) any = any || !(g->weights[e] < heavy);
-    s->has_heavy = any;
-    GR_CHECK_GOTO(gr_buffer_resize(&s->heavy_bits, p->dev, gr_bitmap_words(n ? n : 1) * sizeof(uint32_t), 0,
-                                   "sssp heavy-arc bits"),
-                  st, fail);
-    if (any) GR_CHECK_GOTO(gr__sssp_split_rows(s, p, heavy), st, fail);
+    if (any) {
+      s->heavy_on = true;
+      GR_CHECK_GOTO(gr_buffer_resize(&s->heavy_bits, p->dev, gr_bitmap_words(n ? n : 1) * sizeof(uint32_t), 0,
+                                     "sssp heavy-arc bits"),
+                    st, fail);
+      GR_CHECK_GOTO(gr__sssp_split_rows(s, p, heavy), st, fail);
+    }
   }
   if (s->mark_pred) {
 #ifdef GR_VERTEX_64
@@ -511,16 +514,6 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
   if (s->owed) {
     if (p->index == 0) gr__sssp_record(s, it->last_tally[1], it->last_pending);
     s->owed = false;
-  }
-
-  /* Whether arcs are told apart: alike on every device, so from every
-   * part's (the first iteration of the first run, before its split marks
-   * anything). */
-  if (!s->heavy_known) {
-    gr_eid parts = 0;
-    GR_CHECK(gr_part_sum(p, s->has_heavy ? 1 : 0, &parts));
-    s->heavy_on = parts > 0;
-    s->heavy_known = true;
   }
 
   /* 1. The input: near bucket or far pile (split when it arrived, between
