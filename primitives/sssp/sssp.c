@@ -596,7 +596,8 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
     s->split = c.split;
     c.lower = c.split;
     if (!isinf(global_least)) {
-      if (!heavy_out) it->tag = 'B';
+      /* 'H': the last bucket's heavy arcs went first. */
+      if (it->tag != 'H') it->tag = 'B';
       /* Some device took the least entry into its bucket. */
       near_all = 1;
     }
