@@ -2,7 +2,7 @@
 /* SSSP's CUDA instantiations against the portable definition (the CPU
  * backend) on the same inputs: the relaxation (distances and output sets
  * equal, predecessors valid), the input and pile splits and the pile
- * minimum; the whole primitive on one GPU against the serial reference bit
+ * minimum, the split rows and the bucket end's take of heavy arcs; the whole primitive on one GPU against the serial reference bit
  * for bit, with and without the device-side loop over small buckets, and
  * on 2 and 3 devices sharing GPU 0 (GR_DEVICE_MAP) under every proxy and
  * exchange mode. Skips (exit 77) where no GPU exists.
@@ -434,6 +434,98 @@ START_TEST(sssp_on_devices_sharing_gpu_0_equals_reference) {
 }
 END_TEST
 
+/* split_rows on the GPU (in batches: a room of the longest row only, and
+ * one of every arc) against the CPU's, array for array; then the bucket
+ * end's take of marked vertices below the split (take_heavy, a bitmap word
+ * a thread) against the CPU's filter: the same set, the same bits left. */
+START_TEST(cuda_split_rows_and_heavy_take_equal_cpu) {
+  gr_graph *gh = generated("kron:13:8", "random:1:255");
+  const gr_csr *h = gr_graph_out(gh);
+  const gr_vid n = h->n;
+  const float heavy = 64.0f;
+  gr_eid longest = 0;
+  for (gr_vid u = 0; u < n; u++)
+    if (h->offsets[u + 1] - h->offsets[u] > longest) longest = h->offsets[u + 1] - h->offsets[u];
+  float *dist = malloc((size_t)n * sizeof(float));
+  uint32_t *bits = calloc(gr_bitmap_words(n), sizeof(uint32_t));
+  for (gr_vid v = 0; v < n; v++) {
+    const uint64_t r = gr_rand64(13, 0, v);
+    dist[v] = (float)(r % 400);
+    if (r % 3 == 0) bits[v >> 5] |= 1u << (v & 31u);
+  }
+  const size_t m = (size_t)h->m, so = (2 * (size_t)n + 1) * sizeof(gr_eid);
+  gr_vid *ids_cpu = malloc(m * sizeof(gr_vid)), *ids_gpu = malloc(m * sizeof(gr_vid));
+  gr_weight *w_cpu = malloc(m * sizeof(gr_weight)), *w_gpu = malloc(m * sizeof(gr_weight));
+  gr_eid *split_cpu = malloc(so), *split_gpu = malloc(so);
+  for (int room = 0; room < 2; room++) {
+    dev_run a, b;
+    dev_run_init(&a, gpu, h, dist, false, bits, NULL, 0);
+    dev_run_init(&b, cpu, h, dist, false, bits, NULL, 0);
+    const gr_eid tmp_arcs = room ? h->m : longest;
+    gr_buffer ti = {0}, tw = {0}, sg = {0}, sc = {0};
+    put(gpu, &ti, NULL, (size_t)tmp_arcs * sizeof(gr_vid), "reorder room");
+    put(gpu, &tw, NULL, (size_t)tmp_arcs * sizeof(gr_weight), "reorder room");
+    put(gpu, &sg, NULL, so, "split rows");
+    put(cpu, &sc, NULL, so, "split rows");
+    ck_assert_int_eq(ops_of(&a)->split_rows(gpu, &a.g, n, heavy, sg.ptr, h->offsets, ti.ptr, tw.ptr, tmp_arcs),
+                     GR_SUCCESS);
+    ck_assert_int_eq(ops_of(&b)->split_rows(cpu, &b.g, n, heavy, sc.ptr, h->offsets, NULL, NULL, 0), GR_SUCCESS);
+    get(gpu, ids_gpu, &a.indices, m * sizeof(gr_vid));
+    get(gpu, w_gpu, &a.weights, m * sizeof(gr_weight));
+    get(gpu, split_gpu, &sg, so);
+    get(cpu, ids_cpu, &b.indices, m * sizeof(gr_vid));
+    get(cpu, w_cpu, &b.weights, m * sizeof(gr_weight));
+    get(cpu, split_cpu, &sc, so);
+    ck_assert_msg(!memcmp(split_gpu, split_cpu, so), "room %d: split offsets differ", room);
+    ck_assert_msg(!memcmp(ids_gpu, ids_cpu, m * sizeof(gr_vid)), "room %d: ids differ", room);
+    ck_assert_msg(!memcmp(w_gpu, w_cpu, m * sizeof(gr_weight)), "room %d: weights differ", room);
+    /* The take: marked and below the split, bits cleared. */
+    a.c.heavy_bits = a.bits.ptr;
+    b.c.heavy_bits = b.bits.ptr;
+    a.c.split = b.c.split = 150.0f;
+    gr_filter_args fa = {NULL, n, a.out.ptr, n, NULL, 0}, fb = {NULL, n, b.out.ptr, n, NULL, 0};
+    ck_assert_int_eq(ops_of(&a)->take_heavy(gpu, &a.ws, &fa, &a.c), GR_SUCCESS);
+    ck_assert_int_eq(ops_of(&b)->take_heavy(cpu, &b.ws, &fb, &b.c), GR_SUCCESS);
+    ck_assert_uint_eq(fa.n_out, fb.n_out);
+    ck_assert(fa.n_out > 0);
+    gr_vid *oa = malloc((size_t)fa.n_out * sizeof(gr_vid) + 4), *ob = malloc((size_t)fb.n_out * sizeof(gr_vid) + 4);
+    get(gpu, oa, &a.out, (size_t)fa.n_out * sizeof(gr_vid));
+    get(cpu, ob, &b.out, (size_t)fb.n_out * sizeof(gr_vid));
+    qsort(oa, fa.n_out, sizeof *oa, cmp_vid);
+    qsort(ob, fb.n_out, sizeof *ob, cmp_vid);
+    ck_assert(!memcmp(oa, ob, (size_t)fa.n_out * sizeof(gr_vid)));
+    const size_t wb = gr_bitmap_words(n) * sizeof(uint32_t);
+    uint32_t *ba = malloc(wb), *bb = malloc(wb);
+    get(gpu, ba, &a.bits, wb);
+    get(cpu, bb, &b.bits, wb);
+    ck_assert(!memcmp(ba, bb, wb));
+    for (gr_eid i = 0; i < fa.n_out; i++) {
+      ck_assert(dist[oa[i]] < 150.0f);
+      ck_assert(!((ba[oa[i] >> 5] >> (oa[i] & 31u)) & 1u));
+    }
+    free(oa);
+    free(ob);
+    free(ba);
+    free(bb);
+    gr_buffer_release(&ti);
+    gr_buffer_release(&tw);
+    gr_buffer_release(&sg);
+    gr_buffer_release(&sc);
+    dev_run_free(&a);
+    dev_run_free(&b);
+  }
+  free(ids_cpu);
+  free(ids_gpu);
+  free(w_cpu);
+  free(w_gpu);
+  free(split_cpu);
+  free(split_gpu);
+  free(dist);
+  free(bits);
+  gr_graph_destroy(&gh);
+}
+END_TEST
+
 int main(void) {
   int gpus = 0;
   if (gr_device_count(GR_BACKEND_CUDA, &gpus) < 0 || gpus == 0) {
@@ -445,6 +537,7 @@ int main(void) {
   const gr_test_case cases[] = {
       {"cuda_relax_equals_cpu_relax", cuda_relax_equals_cpu_relax, 0},
       {"cuda_bucket_splits_and_pile_minimum_equal_cpu", cuda_bucket_splits_and_pile_minimum_equal_cpu, 0},
+      {"cuda_split_rows_and_heavy_take_equal_cpu", cuda_split_rows_and_heavy_take_equal_cpu, 0},
       {"cuda_sssp_equals_reference", cuda_sssp_equals_reference, 0},
       {"sssp_on_devices_sharing_gpu_0_equals_reference", sssp_on_devices_sharing_gpu_0_equals_reference, 0},
   };
