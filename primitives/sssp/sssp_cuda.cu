@@ -98,9 +98,9 @@ __global__ void __launch_bounds__(kBlock)
   const unsigned lane = threadIdx.x & 31u, below = (1u << lane) - 1u;
   const gr_eid warps = (gr_eid)gridDim.x * (kBlock / 32);
   for (gr_eid u = r0 + (blockIdx.x * (gr_eid)kBlock + threadIdx.x) / 32; u < r1; u += warps) {
-    const gr_eid end = split[2 * u + 2];
-    gr_eid light_at = split[2 * u], heavy_at = split[2 * u + 1];
-    for (gr_eid k = light_at + lane; k - lane < end; k += 32) {
+    const gr_eid b = split[2 * u], end = split[2 * u + 2];
+    gr_eid light_at = b, heavy_at = split[2 * u + 1];
+    for (gr_eid k = b + lane; k - lane < end; k += 32) {
       const bool valid = k < end;
       const gr_weight x = valid ? tmp_w[k - base] : 0;
       const bool l = valid && x < heavy;
