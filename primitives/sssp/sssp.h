@@ -35,8 +35,8 @@
  * heavy. Its target's distance, from a vertex of the bucket, is at or
  * past the bucket's end, so it cannot change the bucket: the bucket's
  * expansions relax light arcs only, and once no device has a near vertex
- * left, one iteration relaxes the heavy arcs of every vertex the bucket
- * expanded, at its final distance, before the next bucket is picked. A
+ * left, the iteration that picks the next bucket first relaxes the heavy
+ * arcs of every vertex the bucket expanded, at its final distance. A
  * vertex that a bucket expands again (its distance fell again) no longer
  * relaxes its heavy arcs each time: on Kronecker graphs with weights
  * 1..255 three arcs in four are heavy, and a vertex is expanded about
@@ -48,11 +48,10 @@
  * bucket's ids doubled (plus one for heavy arcs), walks only the arcs of
  * its kind. Where rows cannot be reordered (packed lists, lists in host
  * memory) a relaxation skips the other kind's arcs as it meets them. A
- * bit per vertex marks the vertices
- * expanded since their heavy arcs were relaxed (set as the input's split
- * or the pile's puts a vertex in the near bucket, and by the device-side
- * loop's levels); the bucket's end takes the marked vertices below the
- * split. Which arcs count as heavy changes only the work, never the
+ * bit per vertex marks the vertices expanded since their heavy arcs were
+ * relaxed (set as the input's split or the pile's puts a vertex in the
+ * near bucket, and by the device-side loop's levels); the bucket's end
+ * takes the marked vertices below the split. Which arcs count as heavy changes only the work, never the
  * distances: a vertex whose distance falls later is marked again, and a
  * heavy target that lands below the split (float rounding) reopens the
  * bucket.
@@ -287,14 +286,14 @@ GR_HD int gr_sssp_classify_pile(const gr_sssp_ctx *c, gr_vid v) {
   return 0;
 }
 
-/* Filter at a bucket's end (every local vertex): the vertices whose heavy
- * arcs wait and whose distance is below the split (the bucket's, now
- * final), their bits cleared. A marked vertex at or past the split sits in
- * the pile and keeps its bit for its own bucket. */
 /* For each i below the bucket's size: its vertex as the split rows' id of
  * its light (map_bit 0) or heavy (1) arcs. */
 GR_HD void gr_sssp_map_id(const gr_sssp_ctx *c, gr_vid i) { c->map_list[i] = c->map_list[i] << 1 | (gr_vid)c->map_bit; }
 
+/* Filter at a bucket's end (every local vertex): the vertices whose heavy
+ * arcs wait and whose distance is below the split (the bucket's, now
+ * final), their bits cleared. A marked vertex at or past the split sits in
+ * the pile and keeps its bit for its own bucket. */
 GR_HD bool gr_sssp_take_heavy(const gr_sssp_ctx *c, gr_vid v) {
   if (!gr_bitmap_test(c->heavy_bits, v)) return false;
   if (!(gr_sssp_dist(c, v) < c->split)) return false;
