@@ -331,7 +331,10 @@ typedef struct gr_sssp_ops {
    * *least on the host. */
   gr_status (*pile_min)(gr_device *, gr_workspace *, const gr_vid *pile, gr_eid n, const gr_sssp_ctx *,
                         float *least);
+  /* The bucket's end: gr_sssp_take_heavy's vertices over the ids [0,
+   * n_in) (their bits cleared), in any order. */
   gr_status (*take_heavy)(gr_device *, gr_workspace *, gr_filter_args *, const gr_sssp_ctx *);
+  /* gr_sssp_map_id over the ids [0, n). */
   gr_status (*map_ids)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_sssp_ctx *);
   /* Reorders each of the first `rows` rows of g (device arrays: offsets,
    * indices, weights) in place, its arcs lighter than `heavy` first, each
