@@ -61,6 +61,7 @@ typedef struct gr__sssp_slice {
    * to relax them). */
   gr_buffer heavy_bits;
   bool heavy_on, heavy_owed;
+  float heavy; /* the smallest heavy weight: delta as a float */
   /* The split rows (sssp.h), where this device's rows were reordered: two
    * rows for each (light arcs, heavy arcs), over the device's lists. */
   gr_buffer split_offsets;
@@ -231,7 +232,8 @@ static gr_status sssp_init(void **slice, gr_part *p) {
    * (sssp.h): with none, the end's pass would find nothing. */
   if (p->ws->tune.sssp_heavy_once && p->sub->out.weights) {
     const gr_csr *g = &p->sub->out;
-    const float heavy = (float)s->delta;
+    s->heavy = (float)s->delta;
+    const float heavy = s->heavy;
     /* In blocks, the first heavy arc ending the look (three arcs in four
      * are heavy on Kronecker graphs with weights 1..255: the first block
      * decides); a part with none reads every weight once. */
@@ -301,7 +303,7 @@ static gr_sssp_ctx gr__sssp_ctx(gr__sssp_slice *s, const gr_part *p, int iterati
   c.lower = s->split;
   if (s->heavy_on) {
     c.arcs = GR_SSSP_ARCS_LIGHT;
-    c.heavy = (float)s->delta;
+    c.heavy = s->heavy;
     c.heavy_bits = s->heavy_bits.ptr;
   }
   return c;
