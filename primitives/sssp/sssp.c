@@ -487,12 +487,17 @@ static gr_status sssp_arrived(void *slice, gr_part *p, gr_iter *it, gr_frontier 
  * output from position `at` on (it->out's room), adding the arcs walked to
  * it->edges; *n_out: the ids written (with counts_later, where the advance
  * honours it, a bound: it->out_counts then points at the sizes). Over the
- * split rows the list's ids are doubled in place (sssp.h). */
+ * split rows the list's ids are doubled in place (sssp.h), and its first
+ * `heavy_first` ids may walk their heavy arcs instead, in the same advance
+ * (none unless the rows are split). */
 static gr_status gr__sssp_relax_list(gr__sssp_slice *s, gr_part *p, gr_iter *it, const gr_sssp_ctx *c,
-                                     gr_vid *list, gr_eid n, gr_eid at, bool counts_later, gr_eid *n_out) {
+                                     gr_vid *list, gr_eid heavy_first, gr_eid n, gr_eid at, bool counts_later,
+                                     gr_eid *n_out) {
   const gr_sssp_ops *ops = gr__sssp_ops(p->dev);
   *n_out = 0;
   if (!n) return GR_SUCCESS;
+  if (heavy_first && !(s->rows_split && c->arcs != GR_SSSP_ARCS_ALL))
+    return gr_errorf(GR_ERR_INTERNAL, "sssp: heavy arcs in a mixed list need split rows");
   gr_advance_push_args a;
   memset(&a, 0, sizeof a);
   a.g = &p->out;
@@ -503,10 +508,18 @@ static gr_status gr__sssp_relax_list(gr__sssp_slice *s, gr_part *p, gr_iter *it,
   a.counts_later = counts_later;
   gr_sssp_ctx rc = *c;
   if (s->rows_split && c->arcs != GR_SSSP_ARCS_ALL) {
-    rc.map_list = list;
-    rc.map_bit = c->arcs == GR_SSSP_ARCS_HEAVY;
-    gr_for_each_args m = {NULL, n, 0};
-    GR_CHECK(ops->map_ids(p->dev, p->ws, &m, &rc));
+    if (heavy_first) {
+      rc.map_list = list;
+      rc.map_bit = 1;
+      gr_for_each_args m = {NULL, heavy_first, 0};
+      GR_CHECK(ops->map_ids(p->dev, p->ws, &m, &rc));
+    }
+    if (n > heavy_first) {
+      rc.map_list = list + heavy_first;
+      rc.map_bit = c->arcs == GR_SSSP_ARCS_HEAVY;
+      gr_for_each_args m = {NULL, n - heavy_first, 0};
+      GR_CHECK(ops->map_ids(p->dev, p->ws, &m, &rc));
+    }
     rc.arcs = GR_SSSP_ARCS_ALL;
     rc.shift = 1;
     a.g = &s->rows_view;
@@ -557,30 +570,46 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
   it->out->size = 0;
   it->levels = 0;
   gr_eid heavy_out = 0;
+  /* Between devices over split rows the heavy arcs' list stays at the
+   * bucket's start and the next bucket's vertices follow it: one advance
+   * walks the heavy rows of the one and the light rows of the other (their
+   * relaxations share the iteration's stamp and output either way), one
+   * launch sequence and one host wait less an iteration that ends a
+   * bucket, and the output's size left on the device for the package. */
+  const bool one_advance = p->count > 1 && s->rows_split;
+  gr_eid heavy_n = 0;
   if (near_all == 0 && s->heavy_owed) {
     s->heavy_owed = false;
     gr_filter_args f;
     memset(&f, 0, sizeof f);
-    f.n_in = n;
+    /* Only owned vertices are marked: under 1-hop proxies they are the
+     * first ids, and the pass stops at them. */
+    f.n_in = p->sub->proxy == GR_PROXY_1HOP ? p->sub->n_owned : n;
     f.out = near;
     f.out_capacity = room;
     GR_CHECK(ops->take_heavy(p->dev, p->ws, &f, &c));
-    gr_sssp_ctx hc = c;
-    hc.arcs = GR_SSSP_ARCS_HEAVY;
-    /* One device takes the output below and relaxes again in this
-     * iteration: a stamp of their own, or a target both lower would stay
-     * out of the second output. */
-    if (p->count == 1) hc.iteration = -2 - it->iteration;
-    GR_CHECK(gr__sssp_relax_list(s, p, it, &hc, near, f.n_out, 0, false, &heavy_out));
     it->tag = 'H';
-    if (p->count == 1) {
-      it->out->size = heavy_out;
-      GR_CHECK(gr__sssp_take(s, p, it->out, &near_n));
-      near_all = near_n;
-      heavy_out = 0;
-      it->out->size = 0;
-    } else {
+    if (one_advance) {
+      /* Relaxed with the next bucket's light arcs, below. */
+      heavy_n = f.n_out;
       near_n = 0;
+    } else {
+      gr_sssp_ctx hc = c;
+      hc.arcs = GR_SSSP_ARCS_HEAVY;
+      /* One device takes the output below and relaxes again in this
+       * iteration: a stamp of their own, or a target both lower would stay
+       * out of the second output. */
+      if (p->count == 1) hc.iteration = -2 - it->iteration;
+      GR_CHECK(gr__sssp_relax_list(s, p, it, &hc, near, 0, f.n_out, 0, false, &heavy_out));
+      if (p->count == 1) {
+        it->out->size = heavy_out;
+        GR_CHECK(gr__sssp_take(s, p, it->out, &near_n));
+        near_all = near_n;
+        heavy_out = 0;
+        it->out->size = 0;
+      } else {
+        near_n = 0;
+      }
     }
   }
   if (near_all == 0) {
@@ -599,8 +628,11 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
       memset(&pa, 0, sizeof pa);
       pa.in = s->pile[s->cur].ptr;
       pa.n_in = s->pile_n;
-      pa.out[0] = s->near.ptr;
-      pa.out_capacity[0] = room;
+      /* Behind the heavy arcs' list, if any: the two are distinct
+       * vertices (those below the old split and those at or past it), both
+       * owned, so they fit the bucket's room together. */
+      pa.out[0] = near + heavy_n;
+      pa.out_capacity[0] = room - heavy_n;
       pa.out[1] = keep->ptr;
       pa.out_capacity[1] = s->pile_n;
       GR_CHECK(ops->split_pile(p->dev, p->ws, &pa, &c));
@@ -643,7 +675,7 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
    * arcs' targets the sizes add up on the host). */
   const bool later = p->count > 1 && !exchanged && heavy_out == 0;
   gr_eid light_out = 0;
-  GR_CHECK(gr__sssp_relax_list(s, p, it, &c, s->near.ptr, near_n, heavy_out, later, &light_out));
+  GR_CHECK(gr__sssp_relax_list(s, p, it, &c, near, heavy_n, heavy_n + near_n, heavy_out, later, &light_out));
   it->out->size = heavy_out + light_out;
   if (exchanged && it->out->size) {
     gr_for_each_args fa = {gr_frontier_items(it->out), it->out->size, 0};
