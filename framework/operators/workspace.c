@@ -126,10 +126,13 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
       if (!strcmp(v, "once")) r.sssp_heavy_once = true;
       else if (!strcmp(v, "always")) r.sssp_heavy_once = false;
       else ok = false;
+    } else if (!strcmp(k, "sssp-tail")) {
+      ok = gr__tune_count(v, &r.sssp_tail);
     } else {
       return gr_errorf(GR_ERR_INVALID_ARG,
                        "--tune: unknown key '%s' (advance, pull, small, small-vertices, small-edges, small-degree, "
-                       "visited, pull-light, status, sort, relabel, hot, hub, long-rows, walk-stage, bc-counts, sssp-heavy)",
+                       "visited, pull-light, status, sort, relabel, hot, hub, long-rows, walk-stage, bc-counts, sssp-heavy, "
+                       "sssp-tail)",
                        k);
     }
     if (!ok) return gr_errorf(GR_ERR_INVALID_ARG, "--tune: bad value '%s' for %s", v, k);

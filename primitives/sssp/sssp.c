@@ -67,6 +67,12 @@ typedef struct gr__sssp_slice {
   gr_buffer split_offsets;
   gr_csr rows_view;
   bool rows_split;
+  /* The tail (gr_tuning.sssp_tail): the largest bucket of the run so far
+   * (of all devices: every device takes the decision alike), and whether
+   * the last buckets go as one (split +inf, every arc at every
+   * expansion). */
+  gr_eid max_bucket;
+  bool tail;
 } gr__sssp_slice;
 
 const gr_sssp_ops *gr__sssp_ops(const gr_device *dev) {
@@ -301,7 +307,8 @@ static gr_sssp_ctx gr__sssp_ctx(gr__sssp_slice *s, const gr_part *p, int iterati
   c.iteration = iteration;
   c.split = s->split;
   c.lower = s->split;
-  if (s->heavy_on) {
+  /* In the tail every expansion relaxes every arc: nothing waits. */
+  if (s->heavy_on && !s->tail) {
     c.arcs = GR_SSSP_ARCS_LIGHT;
     c.heavy = s->heavy;
     c.heavy_bits = s->heavy_bits.ptr;
@@ -317,6 +324,8 @@ static gr_status sssp_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fr
   s->series_len = 0;
   s->left = false;
   s->taken = s->owed = false;
+  s->max_bucket = 0;
+  s->tail = false;
   /* The first bucket is [0, delta). */
   s->split = gr_sssp_next_split(s->delta, 0.0f);
   gr_sssp_ctx c = gr__sssp_ctx(s, p, 0);
@@ -532,6 +541,42 @@ static gr_status gr__sssp_relax_list(gr__sssp_slice *s, gr_part *p, gr_iter *it,
   return GR_SUCCESS;
 }
 
+/* At a bucket's end, every device alike: the least far-pile distance of
+ * all (+inf where every pile is empty or stale) and whether the last
+ * buckets go as one (gr_tuning.sssp_tail): the work left, every pile's
+ * entries and the sources of the heavy arcs this iteration sends out
+ * (their targets reach their owners with the exchange; on one device they
+ * joined the pile already), at most 1/sssp_tail of the largest bucket so
+ * far. A search's tail holds few vertices a bucket, and each bucket costs
+ * two or three iterations of launches and round trips; a large bucket
+ * still ahead (a graph whose frontier narrows and widens again) keeps the
+ * buckets, as the work left then outweighs the rule. One collective, as
+ * the least alone took. */
+static gr_status gr__sssp_pick(gr__sssp_slice *s, gr_part *p, float least, gr_eid heavy_taken, float *global_least,
+                               bool *tail) {
+  enum { MAX_DEVICES = 64, WORDS = 3 };
+  const gr_eid ratio = p->ws->tune.sssp_tail;
+  *tail = false;
+  if (p->count == 1 || p->count > MAX_DEVICES || ratio == 0) {
+    gr_eid m = 0;
+    GR_CHECK(gr_part_min(p, gr__sssp_bits(least), &m));
+    *global_least = gr__sssp_float((uint32_t)m);
+    if (p->count == 1 && ratio) *tail = s->pile_n <= s->max_bucket / ratio;
+    return GR_SUCCESS;
+  }
+  const gr_eid mine[WORDS] = {gr__sssp_bits(least), s->pile_n, heavy_taken};
+  gr_eid all[WORDS * MAX_DEVICES];
+  GR_CHECK(gr_part_gather(p, mine, WORDS, all));
+  gr_eid m = UINT64_MAX, left = 0;
+  for (int d = 0; d < p->count; d++) {
+    if (all[WORDS * d] < m) m = all[WORDS * d];
+    left += all[WORDS * d + 1] + all[WORDS * d + 2];
+  }
+  *global_least = gr__sssp_float((uint32_t)m);
+  *tail = left <= s->max_bucket / ratio;
+  return GR_SUCCESS;
+}
+
 static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
   gr__sssp_slice *s = slice;
   const gr_sssp_ops *ops = gr__sssp_ops(p->dev);
@@ -555,6 +600,7 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
     GR_CHECK(gr__sssp_take(s, p, it->in, &near_n));
     GR_CHECK(gr_part_sum(p, near_n, &near_all));
   }
+  if (near_all > s->max_bucket) s->max_bucket = near_all;
   const gr_eid room = s->room;
   gr_vid *near = s->near.ptr;
   gr_sssp_ctx c = gr__sssp_ctx(s, p, it->iteration);
@@ -577,7 +623,7 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
    * launch sequence and one host wait less an iteration that ends a
    * bucket, and the output's size left on the device for the package. */
   const bool one_advance = p->count > 1 && s->rows_split;
-  gr_eid heavy_n = 0;
+  gr_eid heavy_n = 0, heavy_taken = 0;
   if (near_all == 0 && s->heavy_owed) {
     s->heavy_owed = false;
     gr_filter_args f;
@@ -588,6 +634,7 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
     f.out = near;
     f.out_capacity = room;
     GR_CHECK(ops->take_heavy(p->dev, p->ws, &f, &c));
+    heavy_taken = f.n_out;
     it->tag = 'H';
     if (one_advance) {
       /* Relaxed with the next bucket's light arcs, below. */
@@ -615,12 +662,21 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
   if (near_all == 0) {
     float least = INFINITY;
     if (s->pile_n) GR_CHECK(ops->pile_min(p->dev, p->ws, s->pile[s->cur].ptr, s->pile_n, &c, &least));
-    gr_eid m = 0;
-    GR_CHECK(gr_part_min(p, gr__sssp_bits(least), &m));
-    const float global_least = gr__sssp_float((uint32_t)m);
+    float global_least = INFINITY;
+    bool tail = false;
+    GR_CHECK(gr__sssp_pick(s, p, least, heavy_taken, &global_least, &tail));
     /* +inf: every pile holds stale entries only; they are dropped. */
     c.lower = s->split;
     c.split = isinf(global_least) ? s->split : gr_sssp_next_split(s->delta, global_least);
+    if (tail && !isinf(global_least)) {
+      /* The last buckets as one: every pile entry at or past the old split
+       * joins it, and from here on every arc is relaxed at every
+       * expansion (the context below; no heavy arcs are owed). */
+      s->tail = true;
+      c.split = INFINITY;
+      c.arcs = GR_SSSP_ARCS_ALL;
+      c.heavy_bits = NULL;
+    }
     if (s->pile_n) {
       gr_buffer *keep = &s->pile[s->cur ^ 1];
       GR_CHECK(gr_buffer_reserve(keep, p->dev, (size_t)room * sizeof(gr_vid), 0, &p->mem, 0, "sssp far pile"));
@@ -643,14 +699,16 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
     s->split = c.split;
     c.lower = c.split;
     if (!isinf(global_least)) {
-      /* 'H': the last bucket's heavy arcs went first. */
-      if (it->tag != 'H') it->tag = 'B';
+      /* 'H': the last bucket's heavy arcs went first; 'T': the tail
+       * begins. */
+      if (s->tail && c.lower != c.split) it->tag = 'T';
+      else if (it->tag != 'H') it->tag = 'B';
       /* Some device took the least entry into its bucket. */
       near_all = 1;
     }
   }
   /* A bucket's expansions (on some device): its heavy arcs are owed. */
-  if (near_all > 0 && s->heavy_on) s->heavy_owed = true;
+  if (near_all > 0 && s->heavy_on && !s->tail) s->heavy_owed = true;
 
   /* 3. Relax the bucket's out-edges: in a device-side loop while the
    * bucket is small (one GPU), else one level. The trace gives the relax's
@@ -673,9 +731,19 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
    * (gr_iter.out_counts: one host wait an iteration less; with
    * predecessors the publish below needs the size first, and behind heavy
    * arcs' targets the sizes add up on the host). */
+  gr_vid *list = near;
+  if (heavy_n && c.arcs == GR_SSSP_ARCS_ALL) {
+    /* The tail begins behind a bucket's heavy arcs: those first, on their
+     * own (once a run), then every arc of the tail's first vertices. */
+    gr_sssp_ctx hc = c;
+    hc.arcs = GR_SSSP_ARCS_HEAVY;
+    GR_CHECK(gr__sssp_relax_list(s, p, it, &hc, near, heavy_n, heavy_n, 0, false, &heavy_out));
+    list = near + heavy_n;
+    heavy_n = 0;
+  }
   const bool later = p->count > 1 && !exchanged && heavy_out == 0;
   gr_eid light_out = 0;
-  GR_CHECK(gr__sssp_relax_list(s, p, it, &c, near, heavy_n, heavy_n + near_n, heavy_out, later, &light_out));
+  GR_CHECK(gr__sssp_relax_list(s, p, it, &c, list, heavy_n, heavy_n + near_n, heavy_out, later, &light_out));
   it->out->size = heavy_out + light_out;
   if (exchanged && it->out->size) {
     gr_for_each_args fa = {gr_frontier_items(it->out), it->out->size, 0};

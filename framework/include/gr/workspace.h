@@ -97,14 +97,21 @@ typedef struct gr_tuning {
    * and bucket, at the bucket's end (sssp-heavy=once), or with the light
    * ones at every expansion of its vertex (sssp-heavy=always; sssp/sssp.h). */
   bool sssp_heavy_once;
+  /* SSSP's last buckets go as one, every arc relaxed at every expansion
+   * (a Bellman-Ford over what is left), once the work left (the far piles,
+   * and between devices the heavy arcs' sources in flight) holds at most
+   * 1/sssp_tail of the largest bucket so far: the buckets of a search's
+   * tail hold few vertices each and cost their iterations' launches and
+   * round trips (sssp/sssp.c). 0: never. */
+  gr_eid sssp_tail;
 } gr_tuning;
 #define GR_TUNING_INIT                                                                                              \
   {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true, 64, false, GR_SORT_AUTO, GR_SORT_AUTO, 32768, \
-   4096, GR_LONG_ROWS_AUTO, GR_SORT_AUTO, false, true}
+   4096, GR_LONG_ROWS_AUTO, GR_SORT_AUTO, false, true, 16}
 /* "advance=chunked|serial|twc|auto,pull=hybrid|warp,small=on|off,small-vertices=N,
  * small-edges=N,small-degree=N,visited=bitmap|state,pull-light=N,status=atomic|idempotent,sort=auto|on|off,
  * relabel=auto|on|off,hot=N,hub=N,long-rows=auto|N,walk-stage=auto|on|off,bc-counts=auto|log,
- * sssp-heavy=once|always" (any subset, comma separated). */
+ * sssp-heavy=once|always,sssp-tail=N" (any subset, comma separated). */
 gr_status gr_tuning_parse(gr_tuning *t, const char *text);
 
 /* Device memory bandwidth (bytes a second) under which walk-stage=auto

@@ -501,6 +501,13 @@ START_TEST(tuning_parses_every_key) {
   ck_assert(!t.sssp_heavy_once);
   ck_assert_int_eq(gr_tuning_parse(&t, "sssp-heavy=once"), GR_SUCCESS);
   ck_assert(t.sssp_heavy_once);
+  ck_assert_uint_eq(t.sssp_tail, 16);
+  ck_assert_int_eq(gr_tuning_parse(&t, "sssp-tail=0"), GR_SUCCESS);
+  ck_assert_uint_eq(t.sssp_tail, 0);
+  ck_assert_int_eq(gr_tuning_parse(&t, "sssp-tail=64"), GR_SUCCESS);
+  ck_assert_uint_eq(t.sssp_tail, 64);
+  ck_assert_int_eq(gr_tuning_parse(&t, "sssp-tail=often"), GR_ERR_INVALID_ARG);
+  ck_assert_uint_eq(t.sssp_tail, 64);
   /* auto copies where the 4-byte states take 8x the L2 or more (n at least
    * twice the L2's bytes) and memory is slower than 4 TB/s; an unknown L2
    * or bandwidth (0) never; on and off whatever the device. */

@@ -615,7 +615,7 @@ enum { N_SPECS = sizeof specs / sizeof specs[0], N_WEIGHTS = sizeof weight_kinds
 /* The device-side loop over small buckets (the default), without it, and
  * with limits that make runs enter and leave it often. */
 static const char *const tunings[] = {"", "small=off", "small-vertices=40,small-edges=400", "small-degree=3",
-                                      "sssp-heavy=always"};
+                                      "sssp-heavy=always", "sssp-tail=0", "sssp-tail=1"};
 enum { N_TUNINGS = sizeof tunings / sizeof tunings[0] };
 
 START_TEST(one_device_equals_reference) {
@@ -882,6 +882,44 @@ START_TEST(heavy_arcs_wait_for_their_bucket) {
 }
 END_TEST
 
+/* The last buckets as one (sssp-tail=16, the default): once the work left
+ * is small against the largest bucket, every arc is relaxed at every
+ * expansion with no bucket boundary. The distances of the buckets kept to
+ * the end (sssp-tail=0), bit for bit, on one device and between devices,
+ * in fewer iterations over the sources (the tail's buckets cost two or
+ * three each), none of them more than a few arcs over (the tail holds few
+ * vertices). */
+START_TEST(tail_goes_as_one_bucket) {
+  gr_graph *g = generated("kron:12:8", "random:1:255");
+  const gr_vid n = gr_graph_num_vertices(g);
+  gr_prim_options tail = GR_PRIM_OPTIONS_INIT, buckets = GR_PRIM_OPTIONS_INIT;
+  ck_assert_uint_eq(tail.tune.sssp_tail, 16);
+  ck_assert_int_eq(gr_tuning_parse(&buckets.tune, "sssp-tail=0"), GR_SUCCESS);
+  tail.delta = buckets.delta = 64;
+  ck_assert_int_eq(gr_sssp_prepare(g, &tail), GR_SUCCESS);
+  ck_assert_int_eq(gr_sssp_prepare(g, &buckets), GR_SUCCESS);
+  for (int devices = 1; devices <= 4; devices *= 2) {
+    sssp_runs a, b;
+    run_on(g, devices, &tail, &a);
+    run_on(g, devices, &buckets, &b);
+    int fewer = 0, more = 0;
+    for (int k = 0; k < N_SOURCES; k++) {
+      ck_assert_msg(!memcmp(a.dist[k], b.dist[k], (size_t)n * sizeof(float)), "%d devices, source %d", devices, k);
+      fewer += a.iterations[k] < b.iterations[k];
+      more += a.iterations[k] > b.iterations[k];
+    }
+    check_runs(g, &tail, &a, devices == 1, "the tail as one bucket");
+    ck_assert_msg(fewer > 0 && more == 0, "%d devices: %d sources took fewer iterations, %d more", devices, fewer,
+                  more);
+    ck_assert_msg(a.edges * 10 <= b.edges * 11, "%d devices: %llu arcs walked against %llu", devices,
+                  (unsigned long long)a.edges, (unsigned long long)b.edges);
+    runs_free(&a);
+    runs_free(&b);
+  }
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 START_TEST(several_devices_equal_one_device) {
   static const gr_partitioner_kind kinds[] = {GR_PART_RANDOM, GR_PART_BIASED,
 #ifdef GR_HAVE_METIS
@@ -1075,6 +1113,7 @@ int main(void) {
   tcase_set_timeout(multi, 900);
   tcase_add_test(multi, several_devices_equal_one_device);
   tcase_add_test(multi, heavy_arcs_wait_for_their_bucket);
+  tcase_add_test(multi, tail_goes_as_one_bucket);
   suite_add_tcase(s, multi);
   TCase *fail = tcase_create("alloc_failure");
   tcase_set_timeout(fail, 300);
