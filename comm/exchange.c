@@ -837,7 +837,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   a.next = gr_frontier_items(s->next);
   a.next_capacity = gr_frontier_capacity(s->next);
   a.cull = x->cull;
-  a.deg = p->out.offsets;
+  a.deg = x->prim->skips_in_edges ? NULL : p->out.offsets;
   a.counters = x->counters.ptr;
   a.counts = s->out_counts;
   /* The step's claims (set up above): the output's ids, set by the pass
@@ -1233,7 +1233,7 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   a.settle_copies_bare = s->settle_copies_bare;
   a.next = gr_frontier_items(s->next);
   a.next_capacity = gr_frontier_capacity(s->next);
-  a.deg = p->out.offsets;
+  a.deg = x->prim->skips_in_edges ? NULL : p->out.offsets;
   a.counters = x->counters.ptr;
   const bool followers = (a.op == GR_COMBINE_MIN || a.op == GR_COMBINE_MAX) &&
                          (x->layout.n_values > 1 || x->layout.n_vertices > 0);

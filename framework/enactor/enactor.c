@@ -929,7 +929,7 @@ static void gr__slot_loop(gr__slot *s) {
     global_in = 0;
     global_in_edges = 0;
     memset(last_tally, 0, sizeof last_tally);
-    measured = multi;
+    measured = multi && !prim->skips_in_edges;
     told_all = multi;
     gr_eid global_pending = 0;
     bool all_converged = prim->converged != NULL;

@@ -624,6 +624,8 @@ const gr_primitive gr_cc_primitive = {
      * remaining arcs go through the advance. */
     .reads_packed_lists = true,
     .refreshes_copies = true,
+    /* Its label rounds advance nothing; Afforest's rest measures its own. */
+    .skips_in_edges = true,
     .state_bytes_per_vertex = {24, 96},
     .init = cc_init,
     .release = cc_release,

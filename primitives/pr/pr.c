@@ -658,6 +658,8 @@ const gr_primitive gr_pr_primitive = {
      * lists itself (a tile's on the GPU, a row's on the CPU). */
     .reads_packed_lists = true,
     .refreshes_copies = true,
+    /* Every iteration covers every owned vertex: no frontier to size. */
+    .skips_in_edges = true,
     /* Its values are ranks, its ids local: no global id on the device. */
     .skips_global_ids = true,
     .state_bytes_per_vertex = {16, 64},

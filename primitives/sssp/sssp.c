@@ -824,6 +824,9 @@ const gr_primitive gr_sssp_primitive = {
     .needs_source = true,
     .needs_in_edges = false,
     .needs_weights = true,
+    /* Its inputs are split into a bucket and a pile first; the advance
+     * measures the bucket. */
+    .skips_in_edges = true,
     .reads_packed_lists = true,
     /* With heavy arcs apart: 16 bytes a row more (the split rows'
      * offsets) and a bit a vertex. */

@@ -511,6 +511,13 @@ typedef struct gr_primitive {
    * devices of Kronecker 25) and gr_part.local_to_global is NULL (the
    * exchange keeps its own where it sends global ids: broadcast). */
   bool skips_global_ids;
+  /* Nothing it runs reads gr_iter.in_edges, in_max_degree or
+   * global_in_edges (its advances measure their own inputs, or it has
+   * none): between devices the exchange then sums no out-degrees of the
+   * next frontier (two random reads of the offsets for each vertex it adds
+   * there, in the package and in the combine) and in_measured stays
+   * false. */
+  bool skips_in_edges;
   /* One run may take several sources (gr_run_args.sources) and accumulate
    * over them (bc); gr_run's --sources and --normalize apply. */
   bool accumulates_sources;

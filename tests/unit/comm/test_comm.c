@@ -1427,6 +1427,72 @@ START_TEST(pushed_levels_leave_their_output_size_to_the_package) {
 }
 END_TEST
 
+/* The next frontier's out-edges, which the exchange sums while it builds
+ * the frontier (two reads of the offsets a vertex), reach the iterate as
+ * gr_iter.in_edges where the primitive reads them, exactly (BFS sizes its
+ * push by them), and are not summed where it says it never does
+ * (skips_in_edges: SSSP, CC, PageRank): in_measured stays false, and the
+ * answers do not change. */
+static int measured_right[2], measured_wrong[2], unmeasured[2];
+static gr_status edges_iterate(void *slice, gr_part *p, gr_iter *it) {
+  if (it->iteration > 0) {
+    if (!it->in_measured) {
+      unmeasured[p->index]++;
+    } else {
+      gr_eid sum = 0;
+      const gr_vid *in = gr_frontier_items(it->in);
+      for (gr_eid i = 0; i < it->in->size; i++) sum += p->sub->out.offsets[in[i] + 1] - p->sub->out.offsets[in[i]];
+      if (sum == it->in_edges) measured_right[p->index]++;
+      else measured_wrong[p->index]++;
+    }
+  }
+  return gr_bfs_primitive.iterate(slice, p, it);
+}
+
+START_TEST(next_frontier_edges_are_summed_only_where_read) {
+  gr_graph *g = xh_gen("kron:11:8");
+  ck_assert_ptr_nonnull(g);
+  const gr_vid n = gr_graph_num_vertices(g);
+  gr_vid src[N_SRC];
+  pick_sources(g, src);
+  for (int skips = 0; skips < 2; skips++) {
+    gr_primitive prim = gr_bfs_primitive;
+    prim.iterate = edges_iterate;
+    prim.skips_in_edges = skips;
+    xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE,
+                         GR_TRANSPORT_AUTO, 1, GR_COMM_FORMAT_LIST, false, NULL};
+    xh_bfs_config two = one;
+    two.n_devices = 2;
+    two.prim = &prim;
+    gr_result base[N_SRC], r[N_SRC];
+    xh_stage stage;
+    memset(measured_right, 0, sizeof measured_right);
+    memset(measured_wrong, 0, sizeof measured_wrong);
+    memset(unmeasured, 0, sizeof unmeasured);
+    ck_assert_msg(xh_bfs_run(g, &one, src, N_SRC, base, NULL, &stage) == GR_SUCCESS, "%s", gr_error_message());
+    ck_assert_msg(xh_bfs_run(g, &two, src, N_SRC, r, NULL, &stage) == GR_SUCCESS, "skips %d: stage %d: %s", skips,
+                  stage, gr_error_message());
+    for (int k = 0; k < N_SRC; k++) {
+      ck_assert_msg(!memcmp(r[k].values, base[k].values, (size_t)n * sizeof(gr_svid)),
+                    "skips %d, source %u: depths differ from one device", skips, (unsigned)src[k]);
+      gr_result_free(&base[k]);
+      gr_result_free(&r[k]);
+    }
+    for (int d = 0; d < 2; d++) {
+      ck_assert_msg(measured_wrong[d] == 0, "skips %d: device %d: %d inputs with other out-edges than measured", skips,
+                    d, measured_wrong[d]);
+      if (skips)
+        ck_assert_msg(measured_right[d] == 0 && unmeasured[d] > 0, "device %d: %d inputs measured, %d not", d,
+                      measured_right[d], unmeasured[d]);
+      else
+        ck_assert_msg(measured_right[d] > 0 && unmeasured[d] == 0, "device %d: %d inputs measured, %d not", d,
+                      measured_right[d], unmeasured[d]);
+    }
+  }
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 START_TEST(bfs_on_several_cpu_devices_equals_one_device_on_a_grid) {
   check_multi_device_bfs("grid2d:24x30", true);
 }
@@ -1554,6 +1620,7 @@ int main(void) {
   tcase_add_test(bfs, bfs_on_several_cpu_devices_equals_one_device_on_a_grid);
   tcase_add_test(bfs, an_output_kept_as_next_frontier_takes_what_peers_send);
   tcase_add_test(bfs, pushed_levels_leave_their_output_size_to_the_package);
+  tcase_add_test(bfs, next_frontier_edges_are_summed_only_where_read);
   tcase_add_test(bfs, bfs_on_several_cpu_devices_equals_one_device_on_kronecker);
   tcase_add_test(bfs, bfs_on_several_cpu_devices_equals_one_device_on_a_directed_graph);
   suite_add_tcase(s, bfs);
