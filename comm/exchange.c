@@ -180,7 +180,7 @@ typedef struct gr__xlocal {
    * frontier): the receive uploads them, and clears the culling bitmap,
    * before the first combine that adds to the next frontier, if any. */
   bool counters_on_host;
-  gr_device_marks *marks; /* around the moves and the combines */
+  gr_device_marks *marks; /* around the moves (the report's transfer time) */
   /* GR_FAULT_TRANSPORT=DEVICE:K[:MS]: this device's K-th transfer fails
    * (read once at attach; <0 off), after MS milliseconds. */
   int64_t fault_countdown;
@@ -452,7 +452,7 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
   GR_CHECK_GOTO(gr_device_host_alloc(p->dev, (void **)&x->hc, nctr * sizeof(unsigned long long),
                                      "exchange counters"),
                 st, fail);
-  GR_CHECK_GOTO(gr_device_marks_create(&x->marks, p->dev, 3), st, fail);
+  GR_CHECK_GOTO(gr_device_marks_create(&x->marks, p->dev, 2), st, fail);
   if (c->tops->attach) GR_CHECK_GOTO(c->tops->attach(c, x->me, p->dev), st, fail);
   GR_CHECK_GOTO(gr_device_sync(p->dev), st, fail);
   *local = x;
@@ -1315,7 +1315,7 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
       *any = true;
     }
   }
-  return gr_device_mark(x->marks, 2);
+  return GR_SUCCESS;
 }
 
 static gr_status gr__exchange(void *local, gr_part *p, gr_exchange_step *s) {
