@@ -49,6 +49,11 @@
  *   works), skips_global_ids (set only where nothing on the device reads
  *   gr_part.local_to_global, which then stays NULL under 1-hop proxies,
  *   as PageRank and BC do; reach leaves it unset, the safe default),
+ *   skips_in_edges (set only where the iterate never reads
+ *   gr_iter.in_edges, in_max_degree or global_in_edges: the exchange then
+ *   sums no out-degrees of the next frontier, as for SSSP, CC and
+ *   PageRank; reach's advance sizes nothing by them either, but leaves it
+ *   unset as a template should),
  *   state_bytes_per_vertex (what a run holds per local vertex
  *   beside the graph, one device and several: --graph-memory auto counts
  *   it; measure the peak with the lists in host memory, as
