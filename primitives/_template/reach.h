@@ -52,8 +52,7 @@
  *   skips_in_edges (set only where the iterate never reads
  *   gr_iter.in_edges, in_max_degree or global_in_edges: the exchange then
  *   sums no out-degrees of the next frontier, as for SSSP, CC and
- *   PageRank; reach's advance sizes nothing by them either, but leaves it
- *   unset as a template should),
+ *   PageRank; reach leaves it unset, the safe default),
  *   state_bytes_per_vertex (what a run holds per local vertex
  *   beside the graph, one device and several: --graph-memory auto counts
  *   it; measure the peak with the lists in host memory, as
