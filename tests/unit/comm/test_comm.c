@@ -1371,6 +1371,28 @@ START_TEST(an_output_kept_as_next_frontier_takes_what_peers_send) {
 }
 END_TEST
 
+/* Runs the sources on one device (`one`) and on two (`one` with the
+ * wrapped primitive `prim`), and checks that the depths are one device's;
+ * `what` names the case in messages. */
+static void check_two_equal_one(gr_graph *g, const gr_vid *src, const xh_bfs_config *one, const gr_primitive *prim,
+                                const char *what) {
+  const gr_vid n = gr_graph_num_vertices(g);
+  xh_bfs_config two = *one;
+  two.n_devices = 2;
+  two.prim = prim;
+  gr_result base[N_SRC], r[N_SRC];
+  xh_stage stage;
+  ck_assert_msg(xh_bfs_run(g, one, src, N_SRC, base, NULL, &stage) == GR_SUCCESS, "%s", gr_error_message());
+  ck_assert_msg(xh_bfs_run(g, &two, src, N_SRC, r, NULL, &stage) == GR_SUCCESS, "%s: stage %d: %s", what, stage,
+                gr_error_message());
+  for (int s = 0; s < N_SRC; s++) {
+    ck_assert_msg(!memcmp(r[s].values, base[s].values, (size_t)n * sizeof(gr_svid)),
+                  "%s, source %u: depths differ from one device", what, (unsigned)src[s]);
+    gr_result_free(&base[s]);
+    gr_result_free(&r[s]);
+  }
+}
+
 /* Between devices a pushed level's output goes to the exchange's package
  * with its size left where the advance counted it (gr_iter.out_counts: no
  * host round trip between the two, which a GPU pays per level): BFS's and
@@ -1392,7 +1414,6 @@ static gr_status size_later_iterate(void *slice, gr_part *p, gr_iter *it) {
 START_TEST(pushed_levels_leave_their_output_size_to_the_package) {
   gr_graph *g = xh_gen("kron:11:8");
   ck_assert_ptr_nonnull(g);
-  const gr_vid n = gr_graph_num_vertices(g);
   gr_vid src[N_SRC];
   pick_sources(g, src);
   for (int k = 0; k < 4; k++) {
@@ -1402,22 +1423,11 @@ START_TEST(pushed_levels_leave_their_output_size_to_the_package) {
     prim.iterate = size_later_iterate;
     xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, k == 1 ? GR_COMM_BROADCAST : GR_COMM_SELECTIVE,
                          GR_TRANSPORT_AUTO, 1, GR_COMM_FORMAT_LIST, k != 0, dobfs ? &gr_dobfs_primitive : NULL};
-    xh_bfs_config two = one;
-    two.n_devices = 2;
-    two.prim = &prim;
-    gr_result base[N_SRC], r[N_SRC];
-    xh_stage stage;
     memset(sized_later, 0, sizeof sized_later);
     memset(pushed, 0, sizeof pushed);
-    ck_assert_msg(xh_bfs_run(g, &one, src, N_SRC, base, NULL, &stage) == GR_SUCCESS, "%s", gr_error_message());
-    ck_assert_msg(xh_bfs_run(g, &two, src, N_SRC, r, NULL, &stage) == GR_SUCCESS, "case %d: stage %d: %s", k, stage,
-                  gr_error_message());
-    for (int s = 0; s < N_SRC; s++) {
-      ck_assert_msg(!memcmp(r[s].values, base[s].values, (size_t)n * sizeof(gr_svid)),
-                    "case %d, source %u: depths differ from one device", k, (unsigned)src[s]);
-      gr_result_free(&base[s]);
-      gr_result_free(&r[s]);
-    }
+    char what[32];
+    snprintf(what, sizeof what, "case %d", k);
+    check_two_equal_one(g, src, &one, &prim, what);
     for (int d = 0; d < 2; d++)
       ck_assert_msg(pushed[d] > 0 && sized_later[d] == pushed[d],
                     "case %d: device %d left %d of its %d pushed levels' sizes to the package", k, d, sized_later[d],
@@ -1452,7 +1462,6 @@ static gr_status edges_iterate(void *slice, gr_part *p, gr_iter *it) {
 START_TEST(next_frontier_edges_are_summed_only_where_read) {
   gr_graph *g = xh_gen("kron:11:8");
   ck_assert_ptr_nonnull(g);
-  const gr_vid n = gr_graph_num_vertices(g);
   gr_vid src[N_SRC];
   pick_sources(g, src);
   for (int skips = 0; skips < 2; skips++) {
@@ -1461,23 +1470,10 @@ START_TEST(next_frontier_edges_are_summed_only_where_read) {
     prim.skips_in_edges = skips;
     xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE,
                          GR_TRANSPORT_AUTO, 1, GR_COMM_FORMAT_LIST, false, NULL};
-    xh_bfs_config two = one;
-    two.n_devices = 2;
-    two.prim = &prim;
-    gr_result base[N_SRC], r[N_SRC];
-    xh_stage stage;
     memset(measured_right, 0, sizeof measured_right);
     memset(measured_wrong, 0, sizeof measured_wrong);
     memset(unmeasured, 0, sizeof unmeasured);
-    ck_assert_msg(xh_bfs_run(g, &one, src, N_SRC, base, NULL, &stage) == GR_SUCCESS, "%s", gr_error_message());
-    ck_assert_msg(xh_bfs_run(g, &two, src, N_SRC, r, NULL, &stage) == GR_SUCCESS, "skips %d: stage %d: %s", skips,
-                  stage, gr_error_message());
-    for (int k = 0; k < N_SRC; k++) {
-      ck_assert_msg(!memcmp(r[k].values, base[k].values, (size_t)n * sizeof(gr_svid)),
-                    "skips %d, source %u: depths differ from one device", skips, (unsigned)src[k]);
-      gr_result_free(&base[k]);
-      gr_result_free(&r[k]);
-    }
+    check_two_equal_one(g, src, &one, &prim, skips ? "skips" : "reads");
     for (int d = 0; d < 2; d++) {
       ck_assert_msg(measured_wrong[d] == 0, "skips %d: device %d: %d inputs with other out-edges than measured", skips,
                     d, measured_wrong[d]);
