@@ -665,10 +665,11 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
     float global_least = INFINITY;
     bool tail = false;
     GR_CHECK(gr__sssp_pick(s, p, least, heavy_taken, &global_least, &tail));
+    const bool tail_begins = tail && !s->tail && !isinf(global_least);
     /* +inf: every pile holds stale entries only; they are dropped. */
     c.lower = s->split;
     c.split = isinf(global_least) ? s->split : gr_sssp_next_split(s->delta, global_least);
-    if (tail && !isinf(global_least)) {
+    if (tail_begins) {
       /* The last buckets as one: every pile entry at or past the old split
        * joins it, and from here on every arc is relaxed at every
        * expansion (the context below; no heavy arcs are owed). */
@@ -701,7 +702,7 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
     if (!isinf(global_least)) {
       /* 'H': the last bucket's heavy arcs went first; 'T': the tail
        * begins. */
-      if (s->tail && c.lower != c.split) it->tag = 'T';
+      if (tail_begins) it->tag = 'T';
       else if (it->tag != 'H') it->tag = 'B';
       /* Some device took the least entry into its bucket. */
       near_all = 1;

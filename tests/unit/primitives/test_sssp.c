@@ -509,6 +509,7 @@ typedef struct sssp_runs {
   float *dist[N_SOURCES];
   gr_svid *pred[N_SOURCES];
   int iterations[N_SOURCES];
+  int tails[N_SOURCES]; /* iterations tagged 'T' (the tail begins) */
   gr_eid edges; /* arcs the operators walked, all runs */
 } sssp_runs;
 
@@ -549,6 +550,7 @@ static void run_sssp(gr_graph *g, gr_subgraph *const *subs, int devices, int thr
     ck_assert_int_eq(st.status, GR_SUCCESS);
     out->iterations[k] = st.iterations;
     out->edges += st.edges;
+    for (int i = 0; st.level_tag && i < st.frontier_len; i++) out->tails[k] += st.level_tag[i] == 'T';
     gr_result r;
     ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
     ck_assert_int_eq(r.type, GR_VALUE_FLOAT);
@@ -907,6 +909,11 @@ START_TEST(tail_goes_as_one_bucket) {
       ck_assert_msg(!memcmp(a.dist[k], b.dist[k], (size_t)n * sizeof(float)), "%d devices, source %d", devices, k);
       fewer += a.iterations[k] < b.iterations[k];
       more += a.iterations[k] > b.iterations[k];
+      /* The iteration where the tail begins is tagged, once at most. */
+      ck_assert_msg(a.tails[k] <= 1 && b.tails[k] == 0, "%d devices, source %d: %d and %d tails", devices, k,
+                    a.tails[k], b.tails[k]);
+      if (a.iterations[k] < b.iterations[k])
+        ck_assert_msg(a.tails[k] == 1, "%d devices, source %d: fewer iterations, no tail", devices, k);
     }
     check_runs(g, &tail, &a, devices == 1, "the tail as one bucket");
     ck_assert_msg(fewer > 0 && more == 0, "%d devices: %d sources took fewer iterations, %d more", devices, fewer,
