@@ -557,14 +557,14 @@ static gr_status gr__sssp_pick(gr__sssp_slice *s, gr_part *p, float least, gr_ei
   enum { MAX_DEVICES = 64, WORDS = 3 };
   const gr_eid ratio = p->ws->tune.sssp_tail;
   *tail = false;
-  if (p->count == 1 || p->count > MAX_DEVICES || ratio == 0) {
+  if (p->count > MAX_DEVICES) {
     gr_eid m = 0;
     GR_CHECK(gr_part_min(p, gr__sssp_bits(least), &m));
     *global_least = gr__sssp_float((uint32_t)m);
-    if (p->count == 1 && ratio) *tail = s->pile_n <= s->max_bucket / ratio;
     return GR_SUCCESS;
   }
-  const gr_eid mine[WORDS] = {gr__sssp_bits(least), s->pile_n, heavy_taken};
+  /* One device's heavy targets are in its pile already. */
+  const gr_eid mine[WORDS] = {gr__sssp_bits(least), s->pile_n, p->count > 1 ? heavy_taken : 0};
   gr_eid all[WORDS * MAX_DEVICES];
   GR_CHECK(gr_part_gather(p, mine, WORDS, all));
   gr_eid m = UINT64_MAX, left = 0;
@@ -573,7 +573,7 @@ static gr_status gr__sssp_pick(gr__sssp_slice *s, gr_part *p, float least, gr_ei
     left += all[WORDS * d + 1] + all[WORDS * d + 2];
   }
   *global_least = gr__sssp_float((uint32_t)m);
-  *tail = left <= s->max_bucket / ratio;
+  *tail = ratio && left <= s->max_bucket / ratio;
   return GR_SUCCESS;
 }
 
