@@ -206,8 +206,10 @@ static gr_status cc_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fron
 }
 
 /* Steps 4 and 5 (cc.h): the remaining arcs of every vertex outside the
- * tree c->largest (every vertex when it is -1), then compress. */
-static gr_status gr__cc_rest(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ctx *c) {
+ * tree c->largest (every vertex when it is -1), then compress; with
+ * `best`, the compress also gathers each tree's smallest global id at its
+ * root (gr_cc_compress_best). */
+static gr_status gr__cc_rest(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ctx *c, bool best) {
   const gr_cc_ops *ops = gr__cc_ops(p->dev);
   const gr_vid n = p->sub->n_local;
   gr_for_each_args all = {NULL, n, 0};
@@ -238,7 +240,7 @@ static gr_status gr__cc_rest(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ctx
       it->edges += a.edges;
     }
   }
-  return ops->compress(p->dev, p->ws, &all, c);
+  return best ? ops->compress_best(p->dev, p->ws, &all, c) : ops->compress(p->dev, p->ws, &all, c);
 }
 
 /* Afforest on this device's arcs (cc.h, steps 1-5). */
@@ -264,7 +266,9 @@ static gr_status gr__cc_local(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ct
   }
   s->largest = c->largest;
   c->hot = c->largest;
-  return gr__cc_rest(s, p, it, c);
+  /* Between devices with local ids renumbered a root is not the smallest
+   * global id of its tree: the last compress gathers those at the roots. */
+  return gr__cc_rest(s, p, it, c, s->multi && p->local_to_global);
 }
 
 /* The roots of k local vertices (ids) and those roots' bests, into out[2i]
@@ -433,10 +437,9 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
     s->repair = s->repaired = false;
     GR_CHECK(gr__cc_local(s, p, it, &c));
     if (!s->multi) return GR_SUCCESS;
-    /* Local ids renumbered: a root is not the smallest global id of its
-     * tree, so the trees' smallest ids are gathered at their roots. */
-    if (p->local_to_global) GR_CHECK(ops->best_of_tree(p->dev, p->ws, &all, &c));
     GR_CHECK(gr__cc_join_largest(s, p, &c));
+    /* No label was written since init: the take below writes them all. */
+    c.fresh = true;
   } else {
     if (!s->multi) return GR_SUCCESS;
     GR_CHECK(gr_part_borders(p, &b));
@@ -450,7 +453,7 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
       s->repaired = true;
       whole = true;
       c.largest = -1;
-      GR_CHECK(gr__cc_rest(s, p, it, &c));
+      GR_CHECK(gr__cc_rest(s, p, it, &c, false));
     }
     /* Copies take their owners' labels (never higher: a copy whose label
      * fell went to its owner, whose MIN took it), then every root the

@@ -33,27 +33,29 @@ struct LinkArc {
   __device__ bool operator()(gr_vid u, gr_vid v, gr_eid e) const { return gr_cc_link_arc(&c, u, v, e); }
 };
 
-// best_of_tree and lower_root: best[parent[v]] lowered to v's global id or
-// label, as gr_cc_best_of_tree and gr_cc_lower_root do, except for the
-// largest tree's root (the root of c.hot), whose values each thread keeps
-// the smallest of, and each block lowers it once. Read vertex by vertex,
-// that root's best is one word that half the vertices of a device read
-// (Kronecker 25 on 2 logical devices of an H200: best_of_tree took 239 us
-// over 24 M vertices, against 56 us for the compress over the same
-// vertices).
-template <bool Label>
+// compress_best and lower_root: best[root of v] lowered to v's global id
+// or label, as gr_cc_compress_best (which compresses v first) and
+// gr_cc_lower_root do, except for the largest tree's root (the root of
+// c.hot), whose values each thread keeps the smallest of, and each block
+// lowers it once. Read vertex by vertex, that root's best is one word that
+// half the vertices of a device read (Kronecker 25 on 2 logical devices of
+// an H200: a pass of its own took 239 us over 24 M vertices, against 56
+// us for the compress over the same vertices). Compress: the hot root is
+// found whole (the kernel's compresses only shorten paths towards roots,
+// which stay roots); otherwise every vertex has been compressed already.
+template <bool Compress>
 __global__ void __launch_bounds__(gr_cuda::kBlock)
     lower_best_kernel(const gr_vid *__restrict__ in, gr_eid n, gr_vid first, gr_cc_ctx c) {
   __shared__ gr_svid block_least;
   if (threadIdx.x == 0) block_least = GR_SVID_MAX;
-  const gr_svid hot = c.hot >= 0 ? c.parent[c.hot] : (gr_svid)-1;
+  const gr_svid hot = c.hot < 0 ? (gr_svid)-1 : Compress ? gr_cc_find(&c, c.hot) : c.parent[c.hot];
   __syncthreads();
   gr_svid least = GR_SVID_MAX;
   for (gr_eid i = blockIdx.x * (gr_eid)gr_cuda::kBlock + threadIdx.x; i < n;
        i += (gr_eid)gridDim.x * gr_cuda::kBlock) {
     const gr_vid v = in ? in[i] : (gr_vid)(first + i);
-    const gr_svid r = c.parent[v];
-    const gr_svid x = Label ? c.label[v] : gr_cc_key(&c, v);
+    const gr_svid r = Compress ? gr__cc_compress_root(&c, v) : c.parent[v];
+    const gr_svid x = Compress ? gr_cc_key(&c, v) : c.label[v];
     if (r == hot) least = x < least ? x : least;
     else gr__cc_lower(&c, r, x);
   }
@@ -62,11 +64,11 @@ __global__ void __launch_bounds__(gr_cuda::kBlock)
   if (threadIdx.x == 0 && block_least < GR_SVID_MAX) gr__cc_lower(&c, hot, block_least);
 }
 
-template <bool Label>
+template <bool Compress>
 gr_status lower_best(gr_device *dev, gr_for_each_args *a, const gr_cc_ctx *c) {
   if (a->n == 0) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  lower_best_kernel<Label><<<gr_cuda::grid_for(a->n, gr_cuda::kBlock, gr_cuda::max_blocks(dev)), gr_cuda::kBlock, 0,
+  lower_best_kernel<Compress><<<gr_cuda::grid_for(a->n, gr_cuda::kBlock, gr_cuda::max_blocks(dev)), gr_cuda::kBlock, 0,
                              s>>>(a->in, a->n, a->first, *c);
   GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
@@ -106,13 +108,13 @@ gr_status needs_rest_cuda(gr_device *dev, gr_workspace *ws, gr_filter_args *a, c
 gr_status link_arcs_cuda(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, const gr_cc_ctx *c) {
   return gr_cuda::advance_push(dev, ws, a, LinkArc{*c});
 }
-gr_status best_of_tree_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_cc_ctx *c) {
+gr_status compress_best_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_cc_ctx *c) {
   (void)ws;
-  return lower_best<false>(dev, a, c);
+  return lower_best<true>(dev, a, c);
 }
 gr_status lower_root_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_cc_ctx *c) {
   (void)ws;
-  return lower_best<true>(dev, a, c);
+  return lower_best<false>(dev, a, c);
 }
 gr_status take_label_cuda(gr_device *dev, gr_workspace *ws, gr_split_args *a, const gr_cc_ctx *c) {
   return gr_cuda::split(dev, ws, a, TakeLabel{*c});
@@ -131,7 +133,7 @@ gr_status settle_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, con
 
 extern "C" const gr_cc_ops gr__cc_ops_cuda = {init_cuda,       link_round_cuda, compress_cuda,
                                               sample_cuda,     needs_rest_cuda, link_arcs_cuda,
-                                              best_of_tree_cuda, lower_root_cuda, take_label_cuda,
+                                              compress_best_cuda, lower_root_cuda, take_label_cuda,
                                               lookup_cuda,     settle_cuda};
 
 GR_CUDA_PRELOAD(gr__cc_cuda_preload)
