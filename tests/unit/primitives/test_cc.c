@@ -830,6 +830,51 @@ START_TEST(largest_trees_that_share_a_vertex_start_from_one_label) {
 }
 END_TEST
 
+/* Two devices, a range partition (device 0 owns 0..31, device 1 32..63),
+ * 1-hop proxies. Each device's largest tree is a star of its own; a path
+ * 33..38 on device 1 holds copies of 3 and 7 (device 0's) at its ends, so
+ * that its tree's smallest global id, 3, is a copy there, whose local id
+ * comes after every owned one. Afforest's last compress gathers that id at
+ * the tree's root: the path takes 3 at the first take, and 7, which device
+ * 0 reaches through the path only, gets it in the first label round
+ * (three iterations, the last changing nothing). A root left with its
+ * smallest local id's label (32-something) would take 3 a round later. */
+START_TEST(a_tree_takes_its_smallest_global_id_at_once) {
+  enum { N = 64 };
+  gr_vid e[N][2];
+  int m = 0;
+  for (gr_vid v = 0; v < 32; v++)
+    if (v != 16 && v != 3 && v != 7) e[m][0] = 16, e[m++][1] = v;
+  for (gr_vid v = 32; v < N; v++)
+    if (v != 48 && (v < 33 || v > 38)) e[m][0] = 48, e[m++][1] = v;
+  const gr_vid path[][2] = {{3, 33}, {33, 34}, {34, 35}, {35, 36}, {36, 37}, {37, 38}, {38, 7}};
+  for (size_t k = 0; k < sizeof path / sizeof *path; k++) e[m][0] = path[k][0], e[m++][1] = path[k][1];
+  gr_graph *g = from_edges(N, (const gr_vid(*)[2])e, m, true);
+  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+  po.kind = GR_PART_RANGE;
+  po.parts = 2;
+  gr_partition *part = NULL;
+  ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+  gr_subgraph **subs = NULL;
+  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, true, false), GR_SUCCESS);
+  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
+  gr_comm *comm = NULL;
+  ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, 2, &co), GR_SUCCESS);
+  int iterations = 0;
+  gr_svid *l = run_cc(subs, 2, 1, &gr_comm_exchange_ops, comm, &iterations, false);
+  for (gr_vid v = 0; v < N; v++) {
+    const bool on_path = v == 3 || v == 7 || (v >= 33 && v <= 38);
+    ck_assert_int_eq(l[v], on_path ? 3 : v < 32 ? 0 : 32);
+  }
+  ck_assert_msg(iterations <= 3, "%d iterations", iterations);
+  free(l);
+  gr_comm_destroy(&comm);
+  gr_subgraphs_destroy(&subs, 2);
+  gr_partition_destroy(&part);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("cc");
   TCase *ref = tcase_create("reference");
@@ -851,6 +896,7 @@ int main(void) {
   tcase_add_test(multi, several_devices_equal_one_device);
   tcase_add_test(multi, a_label_crosses_every_device_of_a_path);
   tcase_add_test(multi, largest_trees_that_share_a_vertex_start_from_one_label);
+  tcase_add_test(multi, a_tree_takes_its_smallest_global_id_at_once);
   tcase_add_test(multi, border_lists_hold_each_copy_and_copied_vertex_once);
   tcase_add_test(multi, a_device_holds_the_rows_of_its_owned_vertices_only);
   tcase_add_test(multi, memory_per_device_on_four_cpu_devices);
