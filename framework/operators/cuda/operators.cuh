@@ -507,9 +507,6 @@ __global__ void __launch_bounds__(kBlock)
 // testing them in order, so a candidate costs about two memory round trips
 // per batch rather than two per edge.
 constexpr int kPullBatch = 4;
-// The warp per candidate's rounds after its first: chunks of 32 edges read
-// at once.
-constexpr int kPullWarpBatch = 4;
 
 // A pull's finds into a bitmap (gr_advance_pull_args.found_bits): the lanes
 // of a warp whose ids share a word or their bits together and one of them
@@ -621,57 +618,33 @@ __global__ void __launch_bounds__(kBlock)
       const int j = __ffs(todo) - 1;
       const gr_vid vj = __shfl_sync(kFullMask, v, j);
       const gr_eid bj = __shfl_sync(kFullMask, b, j), ej = __shfl_sync(kFullMask, end, j);
-      const typename Lists::Head h0 = Lists::share(head, j);
-      const gr_eid first = Lists::align(bj);
+      typename Lists::Head h = Lists::share(head, j);
       bool found = false;
-      // The first round reads one chunk (a candidate that finds a parent
-      // mostly finds it there); the later ones kPullWarpBatch chunks at
-      // once, their ids and frontier bits in flight together before any is
-      // tested, so a long row costs a round trip per batch, not per 32
-      // edges (a row with no parent in the frontier is read whole: DOBFS's
-      // first pull when it comes early, 0.3-0.5 ms of this kernel on
-      // Kronecker 25, docs/performance.md).
-      int batch = 1;
-      for (gr_eid chunk = first; chunk < ej && !found; chunk += 32 * (gr_eid)batch, batch = kPullWarpBatch) {
-        gr_vid u[kPullWarpBatch];
-        bool valid[kPullWarpBatch], hit[kPullWarpBatch];
-#pragma unroll
-        for (int c = 0; c < kPullWarpBatch; c++) {
-          const gr_eid at = chunk + 32 * (gr_eid)c;
-          // Warp-uniform: a chunk past the batch or the row is not read.
-          const bool live = c < batch && at < ej;
-          const gr_eid k = at + lane;
-          valid[c] = live && k >= bj && k < ej;
-          u[c] = 0;
-          if (live) u[c] = lists.warp_id_aligned(at == first ? h0 : lists.head(at), valid[c], vj, bj, k);
-        }
-#pragma unroll
-        for (int c = 0; c < kPullWarpBatch; c++) hit[c] = valid[c] && frontier_test(fbits, u[c]);
-#pragma unroll
-        for (int c = 0; c < kPullWarpBatch; c++) {
-          if (c >= batch || chunk + 32 * (gr_eid)c >= ej) break;
-          const gr_eid k = chunk + 32 * (gr_eid)c + lane;
-          unsigned bal = __ballot_sync(kFullMask, hit[c]);
-          // Edges examined: the chunk's, or those up to the parent found.
-          const unsigned in_row = __ballot_sync(kFullMask, valid[c]);
-          gr_eid span = (gr_eid)__popc(in_row);
-          while (bal) {
-            int l = __ffs(bal) - 1;
-            gr_vid ul = __shfl_sync(kFullMask, u[c], l);
-            gr_eid kl = __shfl_sync(kFullMask, k, l);
-            int ok = 0;
-            if (lane == 0) ok = visit(ul, vj, kl) ? 1 : 0;
-            ok = __shfl_sync(kFullMask, ok, 0);
-            if (ok) {
-              found = true;
-              span = (gr_eid)__popc(in_row & ((2u << l) - 1u));
-              break;
-            }
-            bal &= bal - 1;
+      for (gr_eid chunk = Lists::align(bj); chunk < ej && !found; chunk += 32) {
+        const gr_eid k = chunk + lane;
+        const bool valid = k >= bj && k < ej;
+        if (chunk != Lists::align(bj)) h = lists.head(chunk);
+        const gr_vid u = lists.warp_id_aligned(h, valid, vj, bj, k);
+        const bool hit = valid && frontier_test(fbits, u);
+        unsigned bal = __ballot_sync(kFullMask, hit);
+        // Edges examined: the chunk's, or those up to the parent found.
+        const unsigned in_row = __ballot_sync(kFullMask, valid);
+        gr_eid span = (gr_eid)__popc(in_row);
+        while (bal) {
+          int l = __ffs(bal) - 1;
+          gr_vid ul = __shfl_sync(kFullMask, u, l);
+          gr_eid kl = __shfl_sync(kFullMask, k, l);
+          int ok = 0;
+          if (lane == 0) ok = visit(ul, vj, kl) ? 1 : 0;
+          ok = __shfl_sync(kFullMask, ok, 0);
+          if (ok) {
+            found = true;
+            span = (gr_eid)__popc(in_row & ((2u << l) - 1u));
+            break;
           }
-          examined += span;
-          if (found) break;
+          bal &= bal - 1;
         }
+        examined += span;
       }
       if (lane == j) mine = found;
     }
