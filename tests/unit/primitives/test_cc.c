@@ -738,6 +738,26 @@ START_TEST(several_devices_equal_one_device) {
 }
 END_TEST
 
+/* CC on `devices` CPU devices of g, a range partition (a device a block of
+ * ids) under the given proxies, selective exchange over host copies. */
+static gr_svid *run_ranges(gr_graph *g, int devices, gr_proxy_mode proxy, int *iterations, bool packed) {
+  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+  po.kind = GR_PART_RANGE;
+  po.parts = devices;
+  gr_partition *part = NULL;
+  ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+  gr_subgraph **subs = NULL;
+  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxy, true, false), GR_SUCCESS);
+  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
+  gr_comm *comm = NULL;
+  ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
+  gr_svid *l = run_cc(subs, devices, 1, &gr_comm_exchange_ops, comm, iterations, packed);
+  gr_comm_destroy(&comm);
+  gr_subgraphs_destroy(&subs, devices);
+  gr_partition_destroy(&part);
+  return l;
+}
+
 /* A path of `path` vertices per block over `devices` blocks of `block`
  * vertices (ids [k block, (k + 1) block)), whose path part is the block's
  * last `path` ids, joined from block to block; with `stars`, each block's
@@ -766,20 +786,7 @@ static gr_svid *run_blocks(int devices, int block, int path, bool stars, gr_prox
   }
   gr_graph *g = from_edges((gr_vid)n, (const gr_vid(*)[2])e, m, true);
   free(e);
-  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-  po.kind = GR_PART_RANGE;
-  po.parts = devices;
-  gr_partition *part = NULL;
-  ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
-  gr_subgraph **subs = NULL;
-  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxy, true, false), GR_SUCCESS);
-  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
-  gr_comm *comm = NULL;
-  ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
-  gr_svid *l = run_cc(subs, devices, 1, &gr_comm_exchange_ops, comm, iterations, devices == 3);
-  gr_comm_destroy(&comm);
-  gr_subgraphs_destroy(&subs, devices);
-  gr_partition_destroy(&part);
+  gr_svid *l = run_ranges(g, devices, proxy, iterations, devices == 3);
   gr_graph_destroy(&g);
   return l;
 }
@@ -850,27 +857,14 @@ START_TEST(a_tree_takes_its_smallest_global_id_at_once) {
   const gr_vid path[][2] = {{3, 33}, {33, 34}, {34, 35}, {35, 36}, {36, 37}, {37, 38}, {38, 7}};
   for (size_t k = 0; k < sizeof path / sizeof *path; k++) e[m][0] = path[k][0], e[m++][1] = path[k][1];
   gr_graph *g = from_edges(N, (const gr_vid(*)[2])e, m, true);
-  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-  po.kind = GR_PART_RANGE;
-  po.parts = 2;
-  gr_partition *part = NULL;
-  ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
-  gr_subgraph **subs = NULL;
-  ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, true, false), GR_SUCCESS);
-  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
-  gr_comm *comm = NULL;
-  ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, 2, &co), GR_SUCCESS);
   int iterations = 0;
-  gr_svid *l = run_cc(subs, 2, 1, &gr_comm_exchange_ops, comm, &iterations, false);
+  gr_svid *l = run_ranges(g, 2, GR_PROXY_1HOP, &iterations, false);
   for (gr_vid v = 0; v < N; v++) {
     const bool on_path = v == 3 || v == 7 || (v >= 33 && v <= 38);
     ck_assert_int_eq(l[v], on_path ? 3 : v < 32 ? 0 : 32);
   }
   ck_assert_msg(iterations <= 3, "%d iterations", iterations);
   free(l);
-  gr_comm_destroy(&comm);
-  gr_subgraphs_destroy(&subs, 2);
-  gr_partition_destroy(&part);
   gr_graph_destroy(&g);
 }
 END_TEST
