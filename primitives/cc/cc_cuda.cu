@@ -68,8 +68,8 @@ template <bool Compress>
 gr_status lower_best(gr_device *dev, gr_for_each_args *a, const gr_cc_ctx *c) {
   if (a->n == 0) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  lower_best_kernel<Compress><<<gr_cuda::grid_for(a->n, gr_cuda::kBlock, gr_cuda::max_blocks(dev)), gr_cuda::kBlock, 0,
-                             s>>>(a->in, a->n, a->first, *c);
+  lower_best_kernel<Compress><<<gr_cuda::grid_for(a->n, gr_cuda::kBlock, gr_cuda::max_blocks(dev)), gr_cuda::kBlock,
+                                0, s>>>(a->in, a->n, a->first, *c);
   GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
 }
