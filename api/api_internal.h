@@ -66,8 +66,12 @@ struct gr_context {
    * devices), and a problem made while it is lent opens its own. */
   gr_comm *comm;
   bool comm_lent;
-  int problems; /* alive, to refuse a destroy under them */
+  int problems; /* alive: a destroy under them waits for the last */
+  bool closed;  /* destroyed while problems were alive: freed with the last */
 };
+
+/* Frees a context now (gr_context_destroy waits for its problems). */
+void gr__context_free(gr_context *c);
 
 /* The GPU of each device (gpu-ids), or NULL: device i on GPU i. */
 static inline const int *gr__context_gpus(const gr_context *c) {

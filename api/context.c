@@ -137,11 +137,19 @@ cleanup:
   return st;
 }
 
+void gr__context_free(gr_context *c) {
+  gr_comm_destroy(&c->comm);
+  gr__options_clear(&c->opts);
+  free(c);
+}
+
+/* A binding's collector (Python's at exit, among others) may free a context
+ * before the problems made on it; the problems still hold it (their
+ * exchange may be its own), so it goes with the last of them. */
 void gr_context_destroy(gr_context **c) {
   if (!c || !*c) return;
-  gr_comm_destroy(&(*c)->comm);
-  gr__options_clear(&(*c)->opts);
-  free(*c);
+  if ((*c)->problems > 0) (*c)->closed = true;
+  else gr__context_free(*c);
   *c = NULL;
 }
 

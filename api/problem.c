@@ -201,7 +201,7 @@ void gr_problem_destroy(gr_problem **pp) {
   free(p->values);
   free(p->preds);
   free(p->src_list);
-  p->ctx->problems--;
+  if (--p->ctx->problems == 0 && p->ctx->closed) gr__context_free(p->ctx);
   free(p);
   *pp = NULL;
 }

@@ -196,6 +196,21 @@ def test_a_problem_runs_again_from_any_source_as_run_does():
         p.run(0)                                 # closed
 
 
+def test_problems_outlive_a_context_closed_first():
+    # A collector may finalize a context before the problems made on it (at
+    # interpreter exit, objects in reference cycles): the library keeps the
+    # context until its last problem goes.
+    G = GRAPHS[0]
+    g = gr.from_coo(*map(np.array, zip(*G.edges())), n=G.number_of_nodes(), undirected=True)
+    ctx = gr.Context(devices=2, backend="cpu")
+    first, second = gr.Problem(g, "bfs", context=ctx), gr.Problem(g, "cc", context=ctx)
+    ctx.close()
+    np.testing.assert_array_equal(first.run(3, validate=True), gr.bfs(g, 3))
+    second.close()
+    np.testing.assert_array_equal(first.run(0, validate=True), gr.bfs(g, 0))
+    first.close()
+
+
 def test_files_keep_their_ids():
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "g.mtx")

@@ -182,7 +182,9 @@ typedef struct gr_context gr_context;
  * transport that does not fit the devices or the build; GR_ERR_NCCL.
  * The context keeps a copy of the settings; o may be destroyed after. */
 gr_status gr_context_create(gr_context **out, const gr_options *o);
-/* Frees the context. Every problem made on it must be destroyed first. */
+/* Frees the context; while problems made on it are alive, it stays with
+ * them (they still run) and goes with the last, so contexts and problems
+ * may be destroyed in any order. */
 void gr_context_destroy(gr_context **c);
 
 typedef struct gr_context_info {
@@ -264,12 +266,13 @@ typedef struct gr_stats gr_stats;
  * the input (sssp: weights present and non-negative), partitions the graph
  * when there are several devices, opens each device on a thread of its own,
  * uploads its part and initialises the primitive. The primitive keys of o
- * apply (o NULL: defaults). g and ctx must outlive the problem; g must not
- * change meanwhile. Errors: GR_ERR_INVALID_ARG (unknown primitive, more
- * devices than vertices, options the primitive rejects), GR_ERR_BAD_INPUT
- * (no vertices, missing or negative weights), GR_ERR_UNSUPPORTED (metis in
- * a build without METIS), GR_ERR_DEVICE_OOM / GR_ERR_HOST_OOM /
- * GR_ERR_CUDA naming the device. */
+ * apply (o NULL: defaults). g must outlive every call on the problem but
+ * its destroy, and not change meanwhile; ctx may be destroyed before the
+ * problem (it is freed with the last of its problems). Errors:
+ * GR_ERR_INVALID_ARG (unknown primitive, more devices than vertices,
+ * options the primitive rejects), GR_ERR_BAD_INPUT (no vertices, missing or
+ * negative weights), GR_ERR_UNSUPPORTED (metis in a build without METIS),
+ * GR_ERR_DEVICE_OOM / GR_ERR_HOST_OOM / GR_ERR_CUDA naming the device. */
 gr_status gr_problem_create(gr_problem **out, gr_context *ctx, gr_graph *g, const char *primitive,
                             const gr_options *o);
 void gr_problem_destroy(gr_problem **p);
