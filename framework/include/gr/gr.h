@@ -223,7 +223,7 @@ gr_status gr_graph_create_csr(gr_graph **out, uint64_t n, const int64_t *offsets
 gr_status gr_graph_create_coo(gr_graph **out, uint64_t n, uint64_t m, const int64_t *src, const int64_t *dst,
                               const float *weights, const gr_options *o);
 
-/* Frees the graph; every problem made on it must be destroyed first. */
+/* Frees the graph; a problem made on it may only be destroyed after. */
 void gr_graph_destroy(gr_graph **g);
 
 typedef struct gr_graph_info {
