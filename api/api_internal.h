@@ -66,12 +66,14 @@ struct gr_context {
    * devices), and a problem made while it is lent opens its own. */
   gr_comm *comm;
   bool comm_lent;
-  int problems; /* alive: a destroy under them waits for the last */
-  bool closed;  /* destroyed while problems were alive: freed with the last */
+  /* References: the handle's and each problem's, so that the context goes
+   * with the last of them (gr__context_release). Atomic: a binding may
+   * destroy problems on several threads. */
+  int refs;
 };
 
-/* Frees a context now (gr_context_destroy waits for its problems). */
-void gr__context_free(gr_context *c);
+void gr__context_hold(gr_context *c);
+void gr__context_release(gr_context *c);
 
 /* The GPU of each device (gpu-ids), or NULL: device i on GPU i. */
 static inline const int *gr__context_gpus(const gr_context *c) {

@@ -127,6 +127,7 @@ gr_status gr_context_create(gr_context **out, const gr_options *o) {
     gr_comm_options co = {c->opts.comm, c->opts.transport, c->opts.comm_format, gr__context_gpus(c)};
     GR_CHECK_GOTO(gr_comm_create(&c->comm, c->backend, c->devices, &co), st, cleanup);
   }
+  c->refs = 1;
   *out = c;
   c = NULL;
 cleanup:
@@ -137,19 +138,21 @@ cleanup:
   return st;
 }
 
-void gr__context_free(gr_context *c) {
+void gr__context_hold(gr_context *c) { __atomic_add_fetch(&c->refs, 1, __ATOMIC_RELAXED); }
+
+void gr__context_release(gr_context *c) {
+  if (!c || __atomic_sub_fetch(&c->refs, 1, __ATOMIC_ACQ_REL) > 0) return;
   gr_comm_destroy(&c->comm);
   gr__options_clear(&c->opts);
   free(c);
 }
 
 /* A binding's collector (Python's at exit, among others) may free a context
- * before the problems made on it; the problems still hold it (their
- * exchange may be its own), so it goes with the last of them. */
+ * before the problems made on it; each problem holds a reference (their
+ * exchange may be the context's), so the context goes with the last. */
 void gr_context_destroy(gr_context **c) {
   if (!c || !*c) return;
-  if ((*c)->problems > 0) (*c)->closed = true;
-  else gr__context_free(*c);
+  gr__context_release(*c);
   *c = NULL;
 }
 

@@ -111,8 +111,12 @@ gr_status gr_problem_create(gr_problem **out, gr_context *ctx, gr_graph *g, cons
   const gr_result init = GR_RESULT_INIT;
   p->res = init;
   p->ref = init;
+  /* Held until the problem goes (gr_problem_destroy), whatever is
+   * destroyed first. */
   p->ctx = ctx;
+  gr__context_hold(ctx);
   p->g = g;
+  gr__graph_hold(g);
   p->prim = prim;
   p->popts = o->prim;
   p->sources = o->sources;
@@ -177,12 +181,9 @@ gr_status gr_problem_create(gr_problem **out, gr_context *ctx, gr_graph *g, cons
   }
   GR_CHECK_GOTO(gr_enactor_create(&p->en, &cfg), st, cleanup);
   p->setup_seconds = gr_time_now() - t;
-  ctx->problems++;
   *out = p;
   return GR_SUCCESS;
 cleanup:
-  /* The context's count was not raised for this one. */
-  ctx->problems++;
   gr_problem_destroy(&p);
   return st;
 }
@@ -201,7 +202,8 @@ void gr_problem_destroy(gr_problem **pp) {
   free(p->values);
   free(p->preds);
   free(p->src_list);
-  if (--p->ctx->problems == 0 && p->ctx->closed) gr__context_free(p->ctx);
+  gr__graph_release(p->g);
+  gr__context_release(p->ctx);
   free(p);
   *pp = NULL;
 }

@@ -33,6 +33,7 @@ gr_status gr__vertex_limit_error(const char *what, uint64_t n) {
 gr_status gr__graph_alloc(gr_graph **out) {
   GR_CHECK(gr_host_calloc((void **)out, 1, sizeof **out, "graph"));
   (*out)->threads = 1;
+  (*out)->refs = 1;
   return GR_SUCCESS;
 }
 
@@ -53,9 +54,10 @@ void gr__graph_free_array(const gr_graph *g, void *p) {
   free(p);
 }
 
-void gr_graph_destroy(gr_graph **pg) {
-  if (!pg || !*pg) return;
-  gr_graph *g = *pg;
+void gr__graph_hold(gr_graph *g) { __atomic_add_fetch(&g->refs, 1, __ATOMIC_RELAXED); }
+
+void gr__graph_release(gr_graph *g) {
+  if (!g || __atomic_sub_fetch(&g->refs, 1, __ATOMIC_ACQ_REL) > 0) return;
   gr__graph_free_array(g, g->out.offsets);
   gr__graph_free_array(g, g->out.indices);
   gr__graph_free_array(g, g->out.weights);
@@ -68,6 +70,14 @@ void gr_graph_destroy(gr_graph **pg) {
   if (g->map) munmap(g->map, g->map_bytes);
   free(g->name);
   free(g);
+}
+
+/* A binding's collector may free a graph before the problems made on it,
+ * and a user may close one while a problem still runs on it: each problem
+ * holds a reference, and the graph goes with the last. */
+void gr_graph_destroy(gr_graph **pg) {
+  if (!pg || !*pg) return;
+  gr__graph_release(*pg);
   *pg = NULL;
 }
 

@@ -44,6 +44,7 @@ struct gr_graph {
   int threads;         /* as loaded; used to build the CSC later */
   void *map;           /* binary file the arrays may live in (mmap) */
   size_t map_bytes;
+  int refs;            /* the handle's and each problem's (gr__graph_hold); atomic */
 };
 
 /* Start of part k of `parts` equal parts of [0, total), without the

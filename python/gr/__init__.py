@@ -304,6 +304,8 @@ def from_coo(src, dst, n=None, weights=None, undirected=False, **kw):
 
 def _as_graph(g):
     if isinstance(g, Graph):
+        if not g.h:
+            raise ValueError("the graph is closed")
         return g
     if hasattr(g, "tocsr"):
         return from_csr(g)
@@ -333,6 +335,8 @@ class Problem(_Closing):
         rest = {k: v for k, v in kw.items() if k not in _DEVICE_KEYS}
         if context is not None and dev:
             raise TypeError("give device options to the Context, not with context=")
+        if context is not None and not getattr(context, "h", None):
+            raise ValueError("the context is closed")
         self._own = context is None
         self._ctx = Context(**dev) if self._own else context
         self.info = _lib.PrimitiveInfo()

@@ -196,19 +196,25 @@ def test_a_problem_runs_again_from_any_source_as_run_does():
         p.run(0)                                 # closed
 
 
-def test_problems_outlive_a_context_closed_first():
-    # A collector may finalize a context before the problems made on it (at
-    # interpreter exit, objects in reference cycles): the library keeps the
-    # context until its last problem goes.
+def test_problems_outlive_a_context_and_a_graph_closed_first():
+    # A collector may finalize a context or a graph before the problems made
+    # on them (at interpreter exit, objects in reference cycles), and a user
+    # may close them: the library keeps both until their last problem goes.
     G = GRAPHS[0]
     g = gr.from_coo(*map(np.array, zip(*G.edges())), n=G.number_of_nodes(), undirected=True)
+    want = {s: gr.bfs(g, s) for s in (0, 3)}
     ctx = gr.Context(devices=2, backend="cpu")
     first, second = gr.Problem(g, "bfs", context=ctx), gr.Problem(g, "cc", context=ctx)
     ctx.close()
-    np.testing.assert_array_equal(first.run(3, validate=True), gr.bfs(g, 3))
+    g.close()
+    np.testing.assert_array_equal(first.run(3, validate=True), want[3])
     second.close()
-    np.testing.assert_array_equal(first.run(0, validate=True), gr.bfs(g, 0))
+    np.testing.assert_array_equal(first.run(0, validate=True), want[0])
     first.close()
+    with pytest.raises(ValueError, match="graph is closed"):
+        gr.Problem(g, "bfs")
+    with pytest.raises(ValueError, match="context is closed"):
+        gr.Problem(gr.from_coo([0], [1], n=2), "bfs", context=ctx)
 
 
 def test_files_keep_their_ids():

@@ -223,7 +223,8 @@ gr_status gr_graph_create_csr(gr_graph **out, uint64_t n, const int64_t *offsets
 gr_status gr_graph_create_coo(gr_graph **out, uint64_t n, uint64_t m, const int64_t *src, const int64_t *dst,
                               const float *weights, const gr_options *o);
 
-/* Frees the graph; a problem made on it may only be destroyed after. */
+/* Frees the graph; while problems made on it are alive, it stays with
+ * them (they still run) and goes with the last. */
 void gr_graph_destroy(gr_graph **g);
 
 typedef struct gr_graph_info {
@@ -266,13 +267,13 @@ typedef struct gr_stats gr_stats;
  * the input (sssp: weights present and non-negative), partitions the graph
  * when there are several devices, opens each device on a thread of its own,
  * uploads its part and initialises the primitive. The primitive keys of o
- * apply (o NULL: defaults). g must outlive every call on the problem but
- * its destroy, and not change meanwhile; ctx may be destroyed before the
- * problem (it is freed with the last of its problems). Errors:
- * GR_ERR_INVALID_ARG (unknown primitive, more devices than vertices,
- * options the primitive rejects), GR_ERR_BAD_INPUT (no vertices, missing or
- * negative weights), GR_ERR_UNSUPPORTED (metis in a build without METIS),
- * GR_ERR_DEVICE_OOM / GR_ERR_HOST_OOM / GR_ERR_CUDA naming the device. */
+ * apply (o NULL: defaults). The problem holds g and ctx: either may be
+ * destroyed first (each is freed with the last problem holding it); g must
+ * not change meanwhile. Errors: GR_ERR_INVALID_ARG (unknown primitive, more
+ * devices than vertices, options the primitive rejects), GR_ERR_BAD_INPUT
+ * (no vertices, missing or negative weights), GR_ERR_UNSUPPORTED (metis in
+ * a build without METIS), GR_ERR_DEVICE_OOM / GR_ERR_HOST_OOM /
+ * GR_ERR_CUDA naming the device. */
 gr_status gr_problem_create(gr_problem **out, gr_context *ctx, gr_graph *g, const char *primitive,
                             const gr_options *o);
 void gr_problem_destroy(gr_problem **p);

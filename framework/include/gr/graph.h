@@ -108,7 +108,12 @@ gr_status gr_graph_load(gr_graph **out, const char *path,
 /* Builds the CSR from an edge list (consumed: *coo is freed). */
 gr_status gr_graph_from_coo(gr_graph **out, gr_coo *coo,
                             const gr_load_options *options);
+/* Drops the handle's reference: the graph goes once no problem holds it. */
 void gr_graph_destroy(gr_graph **g);
+/* Library-internal: a reference a problem holds (gr_problem_create), and
+ * its release (gr_problem_destroy); the last release frees the graph. */
+void gr__graph_hold(gr_graph *g);
+void gr__graph_release(gr_graph *g);
 
 /* Writes the graph: Matrix Market (symmetric lower triangle for undirected
  * graphs, with weights when it has them) or the binary CSR format. */

@@ -616,17 +616,19 @@ START_TEST(files_keep_their_ids_and_one_context_serves_many_problems) {
   /* CPU devices: no L2 or bandwidth for the tuning to read. */
   ck_assert_uint_eq(di.l2_bytes, 0);
   ck_assert_uint_eq(di.memory_bandwidth, 0);
-  /* The context destroyed first (as a collector may do) stays with its
-   * problems, the lent exchange and the problem's own, until the last. */
+  /* The context and the graph destroyed first (as a collector may do) stay
+   * with their problems, the lent exchange and the problem's own, until
+   * the last. */
   gr_context_destroy(&ctx);
   ck_assert_ptr_null(ctx);
+  gr_graph_destroy(&g);
+  ck_assert_ptr_null(g);
   ck_assert_int_eq(gr_problem_run(cc, 0, NULL), GR_SUCCESS);
   ck_assert_int_eq(gr_problem_validate(cc), GR_SUCCESS);
   gr_problem_destroy(&cc);
   ck_assert_int_eq(gr_problem_run(bfs, 3, NULL), GR_SUCCESS);
   ck_assert_int_eq(gr_problem_validate(bfs), GR_SUCCESS);
   gr_problem_destroy(&bfs);
-  gr_graph_destroy(&g);
   ck_assert_int_eq(gr_graph_open(&g, "/nonexistent/x.mtx", o), GR_ERR_IO);
   ck_assert_ptr_nonnull(strstr(gr_error_message(), "/nonexistent/x.mtx"));
   gr_options_destroy(&o);
