@@ -142,15 +142,18 @@ class Context(_Closing):
 
     @property
     def backend(self):
-        ci = _lib.ContextInfo()
-        _check(lib.gr_context_get_info(self.h, ctypes.byref(ci)))
-        return ci.backend.decode()
+        return self._info().backend.decode()
 
     @property
     def devices(self):
+        return self._info().devices
+
+    def _info(self):
+        if not getattr(self, "h", None):
+            raise ValueError("the context is closed")
         ci = _lib.ContextInfo()
         _check(lib.gr_context_get_info(self.h, ctypes.byref(ci)))
-        return ci.devices
+        return ci
 
     def close(self):
         if getattr(self, "h", None):
@@ -164,6 +167,8 @@ class Graph:
         self.h = handle
 
     def _info(self):
+        if not self.h:
+            raise ValueError("the graph is closed")
         gi = _lib.GraphInfo()
         _check(lib.gr_graph_get_info(self.h, ctypes.byref(gi)))
         return gi
@@ -198,6 +203,7 @@ class Graph:
         """count distinct vertices with out-edges (input ids, numpy int64):
         draw `draw` of the seeded draws, the ones gr.bc(sources=count)
         takes in its first run (and gr_run --sources in its run `draw`)."""
+        self._info()  # a closed graph raises here
         ids = np.empty(int(count), dtype=np.int64)
         _check(lib.gr_graph_sample_sources(self.h, int(seed), int(draw), int(count),
                                            ids.ctypes.data_as(_lib.c_int64_p)))
@@ -211,6 +217,8 @@ class Graph:
         self.close()
 
     def __repr__(self):
+        if not self.h:
+            return "<gr.Graph (closed)>"
         gi = self._info()
         return "<gr.Graph %s: %d vertices, %d edges, %s%s>" % (
             gi.name.decode(), gi.vertices, gi.edges, "directed" if gi.directed else "undirected",

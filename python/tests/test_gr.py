@@ -213,6 +213,11 @@ def test_problems_outlive_a_context_and_a_graph_closed_first():
     first.close()
     with pytest.raises(ValueError, match="graph is closed"):
         gr.Problem(g, "bfs")
+    with pytest.raises(ValueError, match="graph is closed"):
+        g.num_vertices
+    assert "closed" in repr(g)
+    with pytest.raises(ValueError, match="context is closed"):
+        ctx.devices
     with pytest.raises(ValueError, match="context is closed"):
         gr.Problem(gr.from_coo([0], [1], n=2), "bfs", context=ctx)
 
