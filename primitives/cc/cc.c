@@ -249,11 +249,22 @@ static gr_status gr__cc_local(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ct
   const gr_vid n = p->sub->n_local;
   gr_for_each_args all = {NULL, n, 0};
   gr_for_each_args rows = {NULL, s->rows, 0};
+  /* Under duplicate-1-hop proxies the copies (local ids from owned_first
+   * on) are never parents: every link has an owned end, whose walker only
+   * climbs through owned vertices, and a link hooks the larger root (a
+   * copy's id is larger than any owned one) under the other side's parent,
+   * so the parent a link or a halving writes is owned. Every step of a
+   * path past its first vertex is then an owned vertex's: the compresses
+   * between the rounds pass over the owned vertices alone (about 0.3 of a
+   * device's local vertices are copies on two devices of Kronecker 27),
+   * leaving a copy one step from a compressed path; the last compress
+   * (gr__cc_rest) takes every vertex. */
+  gr_for_each_args trees = {NULL, s->owned_first ? s->owned_first : n, 0};
   GR_CHECK(ops->init(p->dev, p->ws, &all, c));
   for (int r = 0; r < GR_CC_ROUNDS; r++) {
     c->round = (gr_eid)r;
     GR_CHECK(ops->link_round(p->dev, p->ws, &rows, c));
-    GR_CHECK(ops->compress(p->dev, p->ws, &all, c));
+    GR_CHECK(ops->compress(p->dev, p->ws, &trees, c));
   }
   it->edges += s->round_arcs;
   /* The largest tree's vertices skip their remaining arcs, between devices
