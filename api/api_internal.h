@@ -65,7 +65,7 @@ struct gr_context {
    * fails at once; lent to one problem at a time (its state is per run of
    * devices), and a problem made while it is lent opens its own. */
   gr_comm *comm;
-  bool comm_lent;
+  bool comm_lent; /* atomic */
   /* References: the handle's and each problem's, so that the context goes
    * with the last of them (gr__context_release). Atomic: a binding may
    * destroy problems on several threads. */

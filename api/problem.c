@@ -165,10 +165,11 @@ gr_status gr_problem_create(gr_problem **out, gr_context *ctx, gr_graph *g, cons
     /* The exchange's set-up (peer access, NCCL's communicators) opens the
      * devices: setup, not the partition. */
     t = gr_time_now();
-    if (ctx->comm && !ctx->comm_lent) {
+    /* Taken atomically: a binding may destroy one problem of the context
+     * on one thread while it makes another on a second. */
+    if (ctx->comm && !__atomic_exchange_n(&ctx->comm_lent, true, __ATOMIC_ACQ_REL)) {
       p->comm = ctx->comm;
       p->comm_borrowed = true;
-      ctx->comm_lent = true;
       gr_comm_set_mode(p->comm, p->cmode);
     } else {
       gr_comm_options cop = {p->cmode, co->transport, co->comm_format, gr__context_gpus(ctx)};
@@ -192,7 +193,7 @@ void gr_problem_destroy(gr_problem **pp) {
   if (!pp || !*pp) return;
   gr_problem *p = *pp;
   gr_enactor_destroy(&p->en);
-  if (p->comm_borrowed) p->ctx->comm_lent = false;
+  if (p->comm_borrowed) __atomic_store_n(&p->ctx->comm_lent, false, __ATOMIC_RELEASE);
   else gr_comm_destroy(&p->comm);
   gr_subgraph_destroy(&p->sub);
   gr_subgraphs_destroy(&p->subs, p->part ? p->part->parts : 0);

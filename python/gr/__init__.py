@@ -343,7 +343,9 @@ class Problem(_Closing):
         rest = {k: v for k, v in kw.items() if k not in _DEVICE_KEYS}
         if context is not None and dev:
             raise TypeError("give device options to the Context, not with context=")
-        if context is not None and not getattr(context, "h", None):
+        if context is not None and not isinstance(context, Context):
+            raise TypeError("context= takes a gr.Context, got %r" % type(context))
+        if context is not None and not context.h:
             raise ValueError("the context is closed")
         self._own = context is None
         self._ctx = Context(**dev) if self._own else context
