@@ -166,11 +166,15 @@ class Graph:
     def __init__(self, handle):
         self.h = handle
 
-    def _info(self):
+    def _open(self):
+        """The handle; a closed graph raises."""
         if not self.h:
             raise ValueError("the graph is closed")
+        return self.h
+
+    def _info(self):
         gi = _lib.GraphInfo()
-        _check(lib.gr_graph_get_info(self.h, ctypes.byref(gi)))
+        _check(lib.gr_graph_get_info(self._open(), ctypes.byref(gi)))
         return gi
 
     @property
@@ -203,9 +207,9 @@ class Graph:
         """count distinct vertices with out-edges (input ids, numpy int64):
         draw `draw` of the seeded draws, the ones gr.bc(sources=count)
         takes in its first run (and gr_run --sources in its run `draw`)."""
-        self._info()  # a closed graph raises here
+        h = self._open()
         ids = np.empty(int(count), dtype=np.int64)
-        _check(lib.gr_graph_sample_sources(self.h, int(seed), int(draw), int(count),
+        _check(lib.gr_graph_sample_sources(h, int(seed), int(draw), int(count),
                                            ids.ctypes.data_as(_lib.c_int64_p)))
         return ids
 
@@ -312,8 +316,7 @@ def from_coo(src, dst, n=None, weights=None, undirected=False, **kw):
 
 def _as_graph(g):
     if isinstance(g, Graph):
-        if not g.h:
-            raise ValueError("the graph is closed")
+        g._open()
         return g
     if hasattr(g, "tocsr"):
         return from_csr(g)
