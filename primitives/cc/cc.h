@@ -237,7 +237,11 @@ GR_HD void gr__cc_lower(const gr_cc_ctx *c, gr_svid r, gr_svid x) {
  * half that). The bests start as their vertices' ids (init), and a
  * compress links nothing: roots stay roots. */
 GR_HD void gr_cc_compress_best(const gr_cc_ctx *c, gr_vid v) {
-  gr__cc_lower(c, gr__cc_compress_root(c, v), gr_cc_key(c, v));
+  /* A root's best is its own id already (init): nothing to read. About a
+   * third of a device's local vertices on Kronecker 25, most of them
+   * without arcs. */
+  const gr_svid r = gr__cc_compress_root(c, v);
+  if (r != (gr_svid)v) gr__cc_lower(c, r, gr_cc_key(c, v));
 }
 
 /* For each local vertex (several devices, after compress): the root takes
@@ -261,6 +265,21 @@ GR_HD int gr_cc_take_label(const gr_cc_ctx *c, gr_vid v) {
   return gr_cc_owned(c, v) ? 1 : 0;
 }
 
+/* Split over the border lists (several devices, after compress: every
+ * vertex points at its root): the vertices outside the largest tree
+ * (c->hot its root), class 0, but for a copy under duplicate-1-hop proxies
+ * that is a tree of its own (a copy is never a parent there), whose label
+ * and best only its refresh lowers, alike, so that a take never changes
+ * it: most copies outside the largest tree are such (their owned
+ * neighbours here, all in the largest tree, skipped their arcs). A label
+ * round whose lowers left the largest tree's best alone takes these only
+ * (cc.c). */
+GR_HD int gr_cc_cold(const gr_cc_ctx *c, gr_vid v) {
+  const gr_svid r = c->parent[v];
+  if (r == c->hot) return -1;
+  return c->n_owned_first && v >= c->n_owned_first && r == (gr_svid)v ? -1 : 0;
+}
+
 /* For each owned vertex (several devices, once no label moves): its
  * root's label where lower. Only the owned labels are read after it. */
 GR_HD void gr_cc_settle(const gr_cc_ctx *c, gr_vid v) {
@@ -279,6 +298,7 @@ typedef struct gr_cc_ops {
   gr_status (*compress_best)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   gr_status (*lower_root)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   gr_status (*take_label)(gr_device *, gr_workspace *, gr_split_args *, const gr_cc_ctx *);
+  gr_status (*cold)(gr_device *, gr_workspace *, gr_split_args *, const gr_cc_ctx *);
   gr_status (*lookup)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   gr_status (*settle)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
 } gr_cc_ops;

@@ -55,6 +55,8 @@ __global__ void __launch_bounds__(gr_cuda::kBlock)
        i += (gr_eid)gridDim.x * gr_cuda::kBlock) {
     const gr_vid v = in ? in[i] : (gr_vid)(first + i);
     const gr_svid r = Compress ? gr__cc_compress_root(&c, v) : c.parent[v];
+    // A root's best is its own id already (init, as gr_cc_compress_best).
+    if (Compress && r == (gr_svid)v) continue;
     const gr_svid x = Compress ? gr_cc_key(&c, v) : c.label[v];
     if (r == hot) least = x < least ? x : least;
     else gr__cc_lower(&c, r, x);
@@ -84,6 +86,10 @@ struct Settle {
 struct TakeLabel {
   gr_cc_ctx c;
   __device__ int operator()(gr_vid v) const { return gr_cc_take_label(&c, v); }
+};
+struct Cold {
+  gr_cc_ctx c;
+  __device__ int operator()(gr_vid v) const { return gr_cc_cold(&c, v); }
 };
 
 gr_status init_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_cc_ctx *c) {
@@ -119,6 +125,9 @@ gr_status lower_root_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a,
 gr_status take_label_cuda(gr_device *dev, gr_workspace *ws, gr_split_args *a, const gr_cc_ctx *c) {
   return gr_cuda::split(dev, ws, a, TakeLabel{*c});
 }
+gr_status cold_cuda(gr_device *dev, gr_workspace *ws, gr_split_args *a, const gr_cc_ctx *c) {
+  return gr_cuda::split(dev, ws, a, Cold{*c});
+}
 
 gr_status lookup_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_cc_ctx *c) {
   (void)ws;
@@ -131,9 +140,9 @@ gr_status settle_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, con
 
 }  // namespace
 
-extern "C" const gr_cc_ops gr__cc_ops_cuda = {init_cuda,       link_round_cuda, compress_cuda,
-                                              sample_cuda,     needs_rest_cuda, link_arcs_cuda,
-                                              compress_best_cuda, lower_root_cuda, take_label_cuda,
-                                              lookup_cuda,     settle_cuda};
+extern "C" const gr_cc_ops gr__cc_ops_cuda = {init_cuda,          link_round_cuda, compress_cuda,   sample_cuda,
+                                              needs_rest_cuda,    link_arcs_cuda,  compress_best_cuda,
+                                              lower_root_cuda,    take_label_cuda, cold_cuda,
+                                              lookup_cuda,        settle_cuda};
 
 GR_CUDA_PRELOAD(gr__cc_cuda_preload)

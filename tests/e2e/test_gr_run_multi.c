@@ -911,11 +911,14 @@ static double json_level_bytes(const char *path) {
  * budgets: BFS 3 reads (its first level 1) and 2 barriers (the exchange's
  * and the one that ends the iteration); DOBFS 3 reads and 2 barriers (3
  * in its first iteration); SSSP 2 reads and 3 barriers; PageRank 2 and 5;
- * BC 5 and 5 (where its forward pass turns into the backward one); CC 5
+ * BC 5 and 5 (where its forward pass turns into the backward one); CC 6
  * and 7 a label round (the refresh, the sum of what changed, the largest
- * trees' agreement), and in its first iteration 5 reads (two of them the
- * largest trees' lookups, one each step whatever the count of peers) and
- * 5 barriers. Every first iteration but CC's and PageRank's reads once. */
+ * trees' agreement; one read of the largest tree's best after the round's
+ * lowers, which spares the take a pass over that tree's border vertices
+ * where it did not fall), and in its first iteration 5 reads (two of them
+ * the largest trees' lookups, one each step whatever the count of peers)
+ * and 5 barriers. Every first iteration but CC's and PageRank's reads
+ * once. */
 START_TEST(host_round_trips_per_iteration_stay_within_budget) {
   if (on_gpu()) {
     printf("skip: CPU devices count the host code's round trips alone; GPU timelines count a GPU's\n");
@@ -925,7 +928,7 @@ START_TEST(host_round_trips_per_iteration_stay_within_budget) {
     const char *prim;
     int first_waits, waits, first_barriers, barriers;
   } budget[] = {{"bfs", 1, 3, 2, 2}, {"dobfs", 1, 3, 3, 2}, {"sssp", 1, 2, 3, 3},
-                {"cc", 5, 5, 5, 7},  {"pr", 2, 2, 5, 5},    {"bc", 1, 5, 2, 5}};
+                {"cc", 5, 6, 5, 7},  {"pr", 2, 2, 5, 5},    {"bc", 1, 5, 2, 5}};
   const char *graphs[] = {"kron:14:16", "uniform:14:8", "grid2d:64x64", "kron:12:8,directed"};
   char js[512];
   tmp_path(js, sizeof js, "round-trips.json");

@@ -169,6 +169,10 @@ typedef struct gr_split_args {
    * copies under duplicate-1-hop proxies, then a list of owned ids). */
   gr_vid first;
   gr_eid n_first;
+  /* An output may be too small: n_out then counts every item of its class,
+   * only the first out_capacity written (the caller grows it and runs the
+   * pass again), where otherwise the pass fails. */
+  bool count_past;
 } gr_split_args;
 
 typedef struct gr_bitmap_args {

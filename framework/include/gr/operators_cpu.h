@@ -297,9 +297,11 @@ static inline void gr__cpu_list_degrees(int nt, const gr_eid *offsets, const gr_
       gr__cpu_emit_flush(&e0);                                                          \
       gr__cpu_emit_flush(&e1);                                                          \
     }                                                                                   \
-    gr_status st0 = gr__cpu_emit_result(count0, overflow0, a->out_capacity[0], &a->n_out[0], #NAME " (first output)"); \
+    gr_status st0 = gr__cpu_emit_result(count0, overflow0 && !a->count_past, a->out_capacity[0], &a->n_out[0], \
+                                        #NAME " (first output)");                       \
     if (st0 < 0) return st0;                                                            \
-    return gr__cpu_emit_result(count1, overflow1, a->out_capacity[1], &a->n_out[1], #NAME " (second output)"); \
+    return gr__cpu_emit_result(count1, overflow1 && !a->count_past, a->out_capacity[1], &a->n_out[1], \
+                               #NAME " (second output)");                               \
   }
 
 #define GR_CPU_FOR_EACH(NAME, CTX_T, OP)                                                \

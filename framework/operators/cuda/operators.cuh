@@ -1152,8 +1152,10 @@ gr_status split(gr_device *dev, gr_workspace *ws, gr_split_args *a, Klass klass)
       a->in, a->n_in, a->first, a->n_first, a->out[0], a->out_capacity[0], a->out[1], a->out_capacity[1], ctr, klass);
   GR_CUDA_CHECK_LAUNCH(dev);
   GR_CHECK(gr_workspace_read_counters(ws, 2));
-  GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity[0], "split (first output)"));
-  GR_CHECK(check_overflow(ws->host_counters[1], a->out_capacity[1], "split (second output)"));
+  if (!a->count_past) {
+    GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity[0], "split (first output)"));
+    GR_CHECK(check_overflow(ws->host_counters[1], a->out_capacity[1], "split (second output)"));
+  }
   a->n_out[0] = ws->host_counters[0];
   a->n_out[1] = ws->host_counters[1];
   return GR_SUCCESS;

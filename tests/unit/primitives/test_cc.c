@@ -869,6 +869,42 @@ START_TEST(a_tree_takes_its_smallest_global_id_at_once) {
 }
 END_TEST
 
+/* Two devices, a range partition (device 0 owns 0..31, device 1 32..63),
+ * 1-hop proxies. Each device's largest tree is a star of its own, not
+ * joined after Afforest (neither holds the other's smallest id or root),
+ * though one component (30 - 60, each end in its device's star). Device
+ * 1's star holds copies of 5 and 20 (through 50 and 49), so its best is 5
+ * after Afforest; it learns 0 in the first label round (60's label comes
+ * back as 0): the largest tree's best falls there, and that round's take
+ * must pass over the tree's border vertices too, so that 49 takes 0 and
+ * its copy carries it to 20 (whose tree on device 0 holds 49's copy). A
+ * take over the border vertices outside the largest tree alone leaves 20
+ * with 5, and the largest trees agreeing at the end, no repair follows. */
+START_TEST(a_largest_tree_whose_best_falls_takes_all_its_border) {
+  enum { N = 64 };
+  gr_vid e[N][2];
+  int m = 0;
+  for (gr_vid v = 0; v < 32; v++)
+    if (v != 16 && v != 2 && v != 5 && v != 20) e[m][0] = 16, e[m++][1] = v;
+  for (gr_vid v = 32; v < N; v++)
+    if (v != 48) e[m][0] = 48, e[m++][1] = v;
+  const gr_vid cross[][2] = {{2, 5}, {5, 50}, {20, 49}, {30, 60}};
+  for (size_t k = 0; k < sizeof cross / sizeof *cross; k++) e[m][0] = cross[k][0], e[m++][1] = cross[k][1];
+  gr_graph *g = from_edges(N, (const gr_vid(*)[2])e, m, true);
+  gr_svid *expect = run_one_device(g, 1, NULL, false);
+  int iterations = 0;
+  gr_svid *l = run_ranges(g, 2, GR_PROXY_1HOP, &iterations, false);
+  for (gr_vid v = 0; v < N; v++) {
+    ck_assert_int_eq(expect[v], 0);
+    ck_assert_msg(l[v] == expect[v], "vertex %llu: label %lld, one device %lld", (unsigned long long)v,
+                  (long long)l[v], (long long)expect[v]);
+  }
+  free(l);
+  free(expect);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("cc");
   TCase *ref = tcase_create("reference");
@@ -891,6 +927,7 @@ int main(void) {
   tcase_add_test(multi, a_label_crosses_every_device_of_a_path);
   tcase_add_test(multi, largest_trees_that_share_a_vertex_start_from_one_label);
   tcase_add_test(multi, a_tree_takes_its_smallest_global_id_at_once);
+  tcase_add_test(multi, a_largest_tree_whose_best_falls_takes_all_its_border);
   tcase_add_test(multi, border_lists_hold_each_copy_and_copied_vertex_once);
   tcase_add_test(multi, a_device_holds_the_rows_of_its_owned_vertices_only);
   tcase_add_test(multi, memory_per_device_on_four_cpu_devices);
