@@ -309,7 +309,7 @@ gr_status op_run_split_range(const test_ops *ops, gr_device *dev, gr_vid univers
   if (st >= 0) st = gr_buffer_resize(&second, dev, ((size_t)cap1 + 1) * sizeof(gr_vid), 0, "second out");
   if (st >= 0 && in) st = gr_device_copy(dev, s.in.ptr, in, (size_t)(n - n_first) * sizeof(gr_vid), GR_COPY_H2D);
   s.ctx.modulus = modulus;
-  gr_split_args a = {in ? s.in.ptr : NULL, n, {s.out.ptr, second.ptr}, {cap0, cap1}, {0, 0}, first, n_first};
+  gr_split_args a = {in ? s.in.ptr : NULL, n, {s.out.ptr, second.ptr}, {cap0, cap1}, {0, 0}, first, n_first, false};
   if (st >= 0) st = ops->split(dev, &s.ws, &a, &s.ctx);
   if (st >= 0) st = state_fetch(&s, dev, universe, a.n_out[0], r);
   if (st >= 0) {
