@@ -408,17 +408,12 @@ static gr_status gr__cc_round_end(gr__cc_slice *s, gr_part *p, gr_eid changed_he
   return GR_SUCCESS;
 }
 
-/* take_label over the ids [first, first + n_first), then `list` (NULL
- * with n_first 0: every local vertex, n of them in all): class 0 (copies
- * that changed) into the output, class 1 (owned ones) into rest. */
-static gr_status gr__cc_take(gr__cc_slice *s, gr_part *p, gr_iter *it, const gr_cc_ctx *c, gr_vid first,
-                             gr_eid n_first, const gr_vid *list, gr_eid n, gr_eid *copies, gr_eid *owned) {
-  gr_split_args sp;
-  memset(&sp, 0, sizeof sp);
-  sp.in = list;
-  sp.n_in = n;
-  sp.first = first;
-  sp.n_first = n_first;
+/* take_label over what `from` names (its input: every local vertex, a
+ * list, or the border lists): class 0 (copies that changed) into the
+ * output, class 1 (owned ones) into rest. */
+static gr_status gr__cc_take(gr__cc_slice *s, gr_part *p, gr_iter *it, const gr_cc_ctx *c, gr_split_args from,
+                             gr_eid *copies, gr_eid *owned) {
+  gr_split_args sp = from;
   sp.out[0] = gr_frontier_items(it->out) + *copies;
   sp.out_capacity[0] = gr_frontier_capacity(it->out) - *copies;
   sp.out[1] = (gr_vid *)s->rest.ptr + *owned;
@@ -429,16 +424,24 @@ static gr_status gr__cc_take(gr__cc_slice *s, gr_part *p, gr_iter *it, const gr_
   return GR_SUCCESS;
 }
 
+/* A split's input over both border lists in one pass: the copies (a range
+ * of ids under 1-hop proxies, or a list) and then the owned vertices, the
+ * two lists one array (checked by the caller). */
+static gr_split_args gr__cc_border_input(const gr_borders *b) {
+  gr_split_args sp = {.in = b->copies ? b->copies : b->owned,
+                      .n_in = b->n_copies + b->n_owned,
+                      .first = b->copies_first,
+                      .n_first = b->copies ? 0 : b->n_copies};
+  return sp;
+}
+
 /* The border vertices outside the largest tree (gr_cc_cold) into s->cold,
  * once a run: the list grows to what the pass counted and the pass runs
- * again where it did not fit (a first run). */
+ * again where it did not fit (a first run). Not reserved for every border
+ * vertex: a device of 4 on Kronecker 25 would hold 4 bytes a border vertex
+ * more, where the list is a few per cent of them. */
 static gr_status gr__cc_make_cold(gr__cc_slice *s, gr_part *p, const gr_cc_ctx *c, const gr_borders *b) {
-  gr_split_args sp;
-  memset(&sp, 0, sizeof sp);
-  sp.in = b->copies ? b->copies : b->owned;
-  sp.n_in = b->n_copies + b->n_owned;
-  sp.first = b->copies_first;
-  sp.n_first = b->copies ? 0 : b->n_copies;
+  gr_split_args sp = gr__cc_border_input(b);
   sp.count_past = true;
   for (int pass = 0;; pass++) {
     const gr_eid room = (gr_eid)(s->cold.capacity / sizeof(gr_vid));
@@ -504,7 +507,7 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
        * every label is brought up first, so that the roots of the trees
        * it joins start from their trees' labels. */
       gr_eid cp = 0, ow = 0;
-      GR_CHECK(gr__cc_take(s, p, it, &c, 0, 0, NULL, n, &cp, &ow));
+      GR_CHECK(gr__cc_take(s, p, it, &c, (gr_split_args){.n_in = n}, &cp, &ow));
       s->repair = false;
       s->repaired = true;
       s->hot_known = false;
@@ -561,7 +564,7 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
    * are counted (their copies take them at the next refresh). */
   gr_eid copies = 0, owned = 0;
   if (whole) {
-    GR_CHECK(gr__cc_take(s, p, it, &c, 0, 0, NULL, n, &copies, &owned));
+    GR_CHECK(gr__cc_take(s, p, it, &c, (gr_split_args){.n_in = n}, &copies, &owned));
   } else {
     /* Both border lists in one pass (the copies' range and the owned
      * list, or one array, owned after copies): the take sorts copies from
@@ -570,10 +573,10 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
       return gr_errorf(GR_ERR_INTERNAL, "cc: device %d's border lists are not one array", p->index);
     if (!hot_fell && !s->cold_made) GR_CHECK(gr__cc_make_cold(s, p, &c, &b));
     if (!hot_fell) {
-      if (s->n_cold) GR_CHECK(gr__cc_take(s, p, it, &c, 0, 0, s->cold.ptr, s->n_cold, &copies, &owned));
+      if (s->n_cold)
+        GR_CHECK(gr__cc_take(s, p, it, &c, (gr_split_args){.in = s->cold.ptr, .n_in = s->n_cold}, &copies, &owned));
     } else if (b.n_copies + b.n_owned) {
-      GR_CHECK(gr__cc_take(s, p, it, &c, b.copies_first, b.copies ? 0 : b.n_copies, b.copies ? b.copies : b.owned,
-                           b.n_copies + b.n_owned, &copies, &owned));
+      GR_CHECK(gr__cc_take(s, p, it, &c, gr__cc_border_input(&b), &copies, &owned));
     }
   }
   it->out->size = copies;
