@@ -242,6 +242,20 @@ START_TEST(cuda_filter_split_and_for_each_equal_cpu) {
     op_result_free(&c);
     ck_assert_int_eq(op_run_split(&test_ops_cuda, gpu, N, in, n, (gr_vid)modulus, n, 10, &g), GR_ERR_INTERNAL);
     op_result_free(&g);
+    /* Counting past a too-small output: filled to its capacity, no
+     * further, every item counted (as the CPU counts them). */
+    op_set_count_past(true);
+    ck_assert_int_eq(op_run_split(&test_ops_cuda, gpu, N, in, n, (gr_vid)modulus, 10, n, &g), GR_SUCCESS);
+    ck_assert_int_eq(op_run_split(&test_ops_cpu, cpu, N, in, n, (gr_vid)modulus, 10, n, &c), GR_SUCCESS);
+    op_set_count_past(false);
+    ck_assert_uint_eq(g.counted[0], c.counted[0]);
+    ck_assert_uint_eq(g.counted[1], c.counted[1]);
+    ck_assert_uint_gt(g.counted[0], 10);
+    ck_assert_uint_eq(g.n_out, 10);
+    ck_assert(!g.overran);
+    for (gr_eid i = 0; i < g.n_out; i++) ck_assert_uint_eq(g.out[i] % (gr_vid)modulus, 0);
+    op_result_free(&g);
+    op_result_free(&c);
   }
   op_result g, c;
   /* A range, then a list, in one split (a device's copies, then owned

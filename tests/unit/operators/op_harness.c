@@ -34,6 +34,8 @@ typedef struct dev_graph {
 
 static bool op_packed;
 void op_set_packed(bool packed) { op_packed = packed; }
+static bool op_count_past;
+void op_set_count_past(bool count_past) { op_count_past = count_past; }
 static bool op_known;
 void op_set_known(bool known) { op_known = known; }
 
@@ -309,16 +311,29 @@ gr_status op_run_split_range(const test_ops *ops, gr_device *dev, gr_vid univers
   if (st >= 0) st = gr_buffer_resize(&second, dev, ((size_t)cap1 + 1) * sizeof(gr_vid), 0, "second out");
   if (st >= 0 && in) st = gr_device_copy(dev, s.in.ptr, in, (size_t)(n - n_first) * sizeof(gr_vid), GR_COPY_H2D);
   s.ctx.modulus = modulus;
-  gr_split_args a = {in ? s.in.ptr : NULL, n, {s.out.ptr, second.ptr}, {cap0, cap1}, {0, 0}, first, n_first, false};
+  /* A guard word past each output's capacity: written, the pass overran. */
+  const gr_vid guard = (gr_vid)0x5a5a5a5a;
+  gr_vid *ends[2] = {(gr_vid *)s.out.ptr + cap0, (gr_vid *)second.ptr + cap1};
+  for (int k = 0; k < 2 && st >= 0; k++) st = gr_device_copy(dev, ends[k], &guard, sizeof guard, GR_COPY_H2D);
+  gr_split_args a = {in ? s.in.ptr : NULL, n, {s.out.ptr, second.ptr}, {cap0, cap1}, {0, 0}, first, n_first,
+                     op_count_past};
   if (st >= 0) st = ops->split(dev, &s.ws, &a, &s.ctx);
-  if (st >= 0) st = state_fetch(&s, dev, universe, a.n_out[0], r);
+  const gr_eid written0 = a.n_out[0] < cap0 ? a.n_out[0] : cap0, written1 = a.n_out[1] < cap1 ? a.n_out[1] : cap1;
+  r->counted[0] = a.n_out[0];
+  r->counted[1] = a.n_out[1];
+  if (st >= 0) st = state_fetch(&s, dev, universe, written0, r);
   if (st >= 0) {
-    r->n_remaining = a.n_out[1];
-    r->remaining = malloc(((size_t)a.n_out[1] + 1) * sizeof(gr_vid));
+    r->n_remaining = written1;
+    r->remaining = malloc(((size_t)written1 + 1) * sizeof(gr_vid));
     if (!r->remaining) st = GR_ERR_HOST_OOM;
   }
-  if (st >= 0) st = gr_device_copy(dev, r->remaining, second.ptr, (size_t)a.n_out[1] * sizeof(gr_vid), GR_COPY_D2H);
-  if (st >= 0) qsort(r->remaining, (size_t)a.n_out[1], sizeof(gr_vid), cmp_vid);
+  if (st >= 0) st = gr_device_copy(dev, r->remaining, second.ptr, (size_t)written1 * sizeof(gr_vid), GR_COPY_D2H);
+  if (st >= 0) qsort(r->remaining, (size_t)written1, sizeof(gr_vid), cmp_vid);
+  for (int k = 0; k < 2 && st >= 0; k++) {
+    gr_vid w = 0;
+    st = gr_device_copy(dev, &w, ends[k], sizeof w, GR_COPY_D2H);
+    if (w != guard) r->overran = true;
+  }
   gr_buffer_release(&second);
   state_free(&s);
   return st;

@@ -25,6 +25,8 @@ typedef struct op_result {
   gr_eid *level_sizes;
   gr_vid *trail;                    /* levels with a trail: each level's input, level after level */
   gr_eid n_trail;
+  gr_eid counted[2];                /* split: each class's items counted (past the capacity: op_set_count_past) */
+  bool overran;                     /* split: an output's word past its capacity was written */
 } op_result;
 
 void op_result_free(op_result *r);
@@ -34,6 +36,10 @@ void op_set_tuning(const char *text);
 /* Whether the next op_run_* calls put the graph's lists on the device
  * packed (gr/packed.h) rather than as ids. */
 void op_set_packed(bool packed);
+/* Whether the next op_run_split* calls count past a too-small output
+ * (gr_split_args.count_past): out and remaining then hold what was written,
+ * counted what the pass counted. */
+void op_set_count_past(bool count_past);
 /* Whether op_run_push tells the push its input's edges and largest degree
  * (gr_advance_push_args.in_known, as between devices), from the host CSR. */
 void op_set_known(bool known);

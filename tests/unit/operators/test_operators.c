@@ -346,6 +346,43 @@ START_TEST(split_sends_each_item_to_its_class) {
 }
 END_TEST
 
+/* count_past: an output too small is filled to its capacity and no
+ * further, and the pass counts every item of each class (the caller grows
+ * the output and runs again: CC's list of border vertices outside the
+ * largest tree). */
+START_TEST(split_counts_past_a_full_output) {
+  const gr_eid n = 30000;
+  gr_vid *in = malloc(n * sizeof(gr_vid));
+  for (gr_eid i = 0; i < n; i++) in[i] = (gr_vid)(gr_rand64(6, 0, i) % 5000);
+  gr_eid want0 = 0, want1 = 0;
+  for (gr_eid i = 0; i < n; i++) {
+    want0 += in[i] % 3 == 0;
+    want1 += in[i] % 3 == 1;
+  }
+  op_set_count_past(true);
+  op_result r;
+  const gr_eid cap0 = want0 / 3, cap1 = want1 - 1;
+  ck_assert_int_eq(op_run_split(&test_ops_cpu, dev, 5000, in, n, 3, cap0, cap1, &r), GR_SUCCESS);
+  ck_assert_uint_eq(r.counted[0], want0);
+  ck_assert_uint_eq(r.counted[1], want1);
+  ck_assert(!r.overran);
+  ck_assert_uint_eq(r.n_out, cap0);
+  ck_assert_uint_eq(r.n_remaining, cap1);
+  for (gr_eid i = 0; i < r.n_out; i++) ck_assert_uint_eq(r.out[i] % 3, 0);
+  for (gr_eid i = 0; i < r.n_remaining; i++) ck_assert_uint_eq(r.remaining[i] % 3, 1);
+  op_result_free(&r);
+  /* Room enough: the same as without it. */
+  ck_assert_int_eq(op_run_split(&test_ops_cpu, dev, 5000, in, n, 3, n, n, &r), GR_SUCCESS);
+  ck_assert_uint_eq(r.n_out, want0);
+  ck_assert_uint_eq(r.counted[0], want0);
+  ck_assert_uint_eq(r.n_remaining, want1);
+  ck_assert(!r.overran);
+  op_result_free(&r);
+  op_set_count_past(false);
+  free(in);
+}
+END_TEST
+
 /* A range of ids, then a list, in one pass (a device's copies under
  * duplicate-1-hop proxies, then its owned border vertices): every item of
  * both goes to its class; a range alone too. */
@@ -571,6 +608,7 @@ int main(void) {
   tcase_add_test(tc, filter_keeps_matching_items_and_culls_duplicates);
   tcase_add_test(tc, filter_without_a_list_takes_every_id);
   tcase_add_test(tc, split_sends_each_item_to_its_class);
+  tcase_add_test(tc, split_counts_past_a_full_output);
   tcase_add_test(tc, split_takes_a_range_then_a_list);
   tcase_add_loop_test(tc, levels_run_breadth_first_until_a_limit, 0, 2);
   tcase_add_loop_test(tc, levels_keep_a_trail_and_stop_on_a_flag, 0, 2);
