@@ -145,6 +145,7 @@ typedef struct gr__xlocal {
   gr_comm *c;
   int me, n;
   const gr_primitive *prim;
+  void *slice; /* the primitive's state on this device (its `arriving`) */
   const gr_xk_ops *k;
   gr_payload pay;
   gr_xk_layout layout;
@@ -266,8 +267,10 @@ static gr_status gr__upload(gr_buffer *b, gr_device *dev, const void *host, size
   return gr_device_copy(dev, b->ptr, host, bytes, GR_COPY_H2D);
 }
 
-/* The counters' room before the culling bitmap in their buffer. */
-#define GR__CTR_BYTES(n) (((size_t)gr_xk_counters(n) * sizeof(unsigned long long) + 255) & ~(size_t)255)
+/* The counters, then the words a primitive's `arriving` counts into
+ * (read with them), before the culling bitmap in their buffer. */
+#define GR__CTR_WORDS(n) ((size_t)gr_xk_counters(n) + GR_ARRIVING_COUNTS)
+#define GR__CTR_BYTES(n) ((GR__CTR_WORDS(n) * sizeof(unsigned long long) + 255) & ~(size_t)255)
 
 static void gr__detach(void *local, gr_part *p) {
   gr__xlocal *x = local;
@@ -358,6 +361,7 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
   x->me = p->index;
   x->n = p->count;
   x->prim = prim;
+  x->slice = slice;
   x->k = gr__xk_ops(p->dev);
   x->borders = prim->refreshes_copies;
   x->fault_countdown = gr__fault_hook("GR_FAULT_TRANSPORT", x->me, &x->fault_delay_ms);
@@ -443,7 +447,7 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
     }
   }
   c->n_owned[x->me] = sub->n_owned;
-  const size_t nctr = (size_t)gr_xk_counters(x->n);
+  const size_t nctr = GR__CTR_WORDS(x->n);
   x->cull_bytes = gr_bitmap_words(sub->n_local) * sizeof(uint32_t);
   GR_CHECK_GOTO(gr_buffer_resize(&x->counters, p->dev, GR__CTR_BYTES(x->n) + x->cull_bytes, 0,
                                  "exchange counters and culling bitmap"),
@@ -1121,7 +1125,38 @@ static gr_status gr__receive(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
     x->counters_on_host = false;
     if (copied && !c->tops->wait) GR_CHECK(gr_device_sync(dev));
   } else if (any || copied || c->tops->wait) {
-    GR_CHECK(gr__read_counters(x, dev, gr_xk_counters(n)));
+    int words = gr_xk_counters(n);
+    gr_eid bound = 0;
+    if (any && !s->skip && x->prim->arriving) {
+      /* The primitive's first pass over the next frontier goes on the
+       * stream behind the combines, reading its size there, and its
+       * counts come back with this read (gr_primitive.arriving). The
+       * combines add to the package's own outputs at most what arrived
+       * (checked once read). */
+      bound = (gr_eid)x->hc[GR_XK_NEXT];
+      for (int j = 0; j < n; j++)
+        if (j != me) bound += c->pkg[j][me].items;
+      if (bound > gr_frontier_capacity(s->next)) bound = gr_frontier_capacity(s->next);
+      unsigned long long *ctr = x->counters.ptr;
+      gr_arriving ar = {gr_frontier_items(s->next), (const gr_eid *)&ctr[GR_XK_NEXT], bound,
+                        (gr_eid *)&ctr[gr_xk_counters(n)], false};
+      st = x->prim->arriving(x->slice, p, &ar);
+      if (st < 0) {
+        gr_sync_fail(t->sync, st);
+        gr_device_sync(dev);
+        return st;
+      }
+      if (ar.ran) words = (int)GR__CTR_WORDS(n);
+      s->arriving_ran = ar.ran;
+    }
+    GR_CHECK(gr__read_counters(x, dev, words));
+    if (s->arriving_ran) {
+      if (x->hc[GR_XK_NEXT] > bound)
+        return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d's combines wrote %llu vertices past the bound of %llu "
+                         "its primitive's arriving read them to", me, (unsigned long long)x->hc[GR_XK_NEXT],
+                         (unsigned long long)bound);
+      for (int k = 0; k < GR_ARRIVING_COUNTS; k++) s->arriving_counts[k] = (gr_eid)x->hc[gr_xk_counters(n) + k];
+    }
   }
   t->moved_ms = gr_device_marks_ms(x->marks, 0, 1);
   s->stats->transfer_ms += t->moved_ms;
@@ -1256,7 +1291,9 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
       if (s->guard && m->format != GR_XK_LIST && m->format != GR_XK_DENSE)
         return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent a bitmap to a guarded combine", j);
       if (x->counters_on_host) {
-        GR_CHECK(gr_device_copy(dev, x->counters.ptr, x->hc, (size_t)gr_xk_counters(n) * sizeof(unsigned long long),
+        /* With the words an `arriving` counts into, zeroed. */
+        for (size_t k = (size_t)gr_xk_counters(n); k < GR__CTR_WORDS(n); k++) x->hc[k] = 0;
+        GR_CHECK(gr_device_copy(dev, x->counters.ptr, x->hc, GR__CTR_WORDS(n) * sizeof(unsigned long long),
                                 GR_COPY_H2D));
         GR_CHECK(gr_device_memset(dev, x->cull, 0, x->cull_bytes));
         x->counters_on_host = false;

@@ -910,6 +910,8 @@ static void gr__slot_loop(gr__slot *s) {
       s->next_edges[cell] = x.next_edges;
       s->next_max_degree = x.next_max_degree;
       s->told_all[cell] = x.told_all;
+      it.arriving_ran = x.arriving_ran;
+      memcpy(it.arriving_counts, x.arriving_counts, sizeof it.arriving_counts);
       if (prim->arrived && st >= 0 && !failed) {
         /* What arrived, counted before the barrier that sums the counts. */
         const double ta = gr_time_now();

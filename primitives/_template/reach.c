@@ -111,6 +111,7 @@ const gr_primitive gr_reach_primitive = {
     .iterate = reach_iterate,
     .converged = NULL,
     .arrived = NULL, /* optional: the next input counted before the iteration's last barrier (sssp) */
+    .arriving = NULL, /* optional, with arrived: its first pass enqueued inside the exchange, before its read (sssp) */
     .payload = reach_payload,
     .extract = reach_extract,
     .reference = gr_reach_reference,

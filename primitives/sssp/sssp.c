@@ -444,8 +444,11 @@ static gr_status gr__sssp_loop(gr__sssp_slice *s, gr_part *p, gr_iter *it, gr_ss
 
 /* Step 1, the input: what peers improved written into the distances (with
  * predecessors), then split into the near bucket and new far-pile entries.
- * *near_n: the bucket's size. */
-static gr_status gr__sssp_take(gr__sssp_slice *s, gr_part *p, gr_frontier *in, gr_eid *near_n) {
+ * *near_n: the bucket's size. With `later` (gr__sssp_arriving) the input's
+ * size is on the device at *later->n_at and the counts go to
+ * later->counts, read by the exchange: *near_n is left alone. */
+static gr_status gr__sssp_take(gr__sssp_slice *s, gr_part *p, gr_frontier *in, const gr_arriving *later,
+                               gr_eid *near_n) {
   const gr_sssp_ops *ops = gr__sssp_ops(p->dev);
   /* Near and pile entries are distinct owned vertices: room for every one
    * at the first take, so that no later run grows a buffer inside its
@@ -462,22 +465,42 @@ static gr_status gr__sssp_take(gr__sssp_slice *s, gr_part *p, gr_frontier *in, g
   GR_CHECK(gr_buffer_reserve(&s->near, p->dev, room_bytes, 0, &p->mem, 0, "sssp near bucket"));
   /* The split reads neither the iteration nor its bucket's lower end. */
   gr_sssp_ctx c = gr__sssp_ctx(s, p, 0);
-  /* Between devices, what peers improved arrived in the exchange's arrays. */
+  /* Between devices, what peers improved arrived in the exchange's arrays
+   * (never with `later`: see gr__sssp_arriving). */
   if (s->mark_pred && p->count > 1 && in->size) {
     gr_for_each_args fa = {gr_frontier_items(in), in->size, 0};
     GR_CHECK(ops->absorb(p->dev, p->ws, &fa, &c));
   }
   gr_split_args sa;
   memset(&sa, 0, sizeof sa);
-  sa.in = gr_frontier_items(in);
-  sa.n_in = in->size;
+  sa.in = later ? later->next : gr_frontier_items(in);
+  sa.n_in = later ? later->bound : in->size;
   sa.out[0] = s->near.ptr;
   sa.out_capacity[0] = room;
   sa.out[1] = (gr_vid *)s->pile[s->cur].ptr + s->pile_n;
   sa.out_capacity[1] = room - s->pile_n;
+  if (later) {
+    sa.n_in_at = later->n_at;
+    sa.counts_at = later->counts;
+  }
   GR_CHECK(ops->split_input(p->dev, p->ws, &sa, &c));
+  if (later) return GR_SUCCESS;
   *near_n = sa.n_out[0];
   s->pile_n += sa.n_out[1];
+  return GR_SUCCESS;
+}
+
+/* Between devices, inside the exchange (gr_primitive.arriving): step 1's
+ * split for the next iteration, on the stream behind the combines, its
+ * input's size read there; its counts come back with the exchange's read,
+ * one host round trip an iteration less than a split that reads its own.
+ * Not with predecessors: their absorb pass comes first and is sized on
+ * the host. */
+static gr_status sssp_arriving(void *slice, gr_part *p, gr_arriving *a) {
+  gr__sssp_slice *s = slice;
+  if (s->mark_pred || a->bound == 0) return GR_SUCCESS;
+  GR_CHECK(gr__sssp_take(s, p, NULL, a, NULL));
+  a->ran = true;
   return GR_SUCCESS;
 }
 
@@ -486,7 +509,19 @@ static gr_status gr__sssp_take(gr__sssp_slice *s, gr_part *p, gr_frontier *in, g
  * ends this one (gr_iter.tally[0]) instead of a gr_part_sum of its own. */
 static gr_status sssp_arrived(void *slice, gr_part *p, gr_iter *it, gr_frontier *next) {
   gr__sssp_slice *s = slice;
-  GR_CHECK(gr__sssp_take(s, p, next, &s->taken_near));
+  if (it->arriving_ran) {
+    /* The split ran inside the exchange (sssp_arriving): its counts. */
+    const gr_eid near_n = it->arriving_counts[0], pile_new = it->arriving_counts[1];
+    if (near_n > s->room || pile_new > s->room - s->pile_n)
+      return gr_errorf(GR_ERR_INTERNAL, "sssp: device %d split its input into %llu near and %llu new pile entries "
+                       "for a bucket of %llu and a pile of %llu of %llu", p->index, (unsigned long long)near_n,
+                       (unsigned long long)pile_new, (unsigned long long)s->room, (unsigned long long)s->pile_n,
+                       (unsigned long long)s->room);
+    s->taken_near = near_n;
+    s->pile_n += pile_new;
+  } else {
+    GR_CHECK(gr__sssp_take(s, p, next, NULL, &s->taken_near));
+  }
   s->taken = true;
   it->tally[0] = s->taken_near;
   return GR_SUCCESS;
@@ -597,7 +632,7 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
     near_n = s->taken_near;
     near_all = it->last_tally[0];
   } else {
-    GR_CHECK(gr__sssp_take(s, p, it->in, &near_n));
+    GR_CHECK(gr__sssp_take(s, p, it->in, NULL, &near_n));
     GR_CHECK(gr_part_sum(p, near_n, &near_all));
   }
   if (near_all > s->max_bucket) s->max_bucket = near_all;
@@ -650,7 +685,7 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
       GR_CHECK(gr__sssp_relax_list(s, p, it, &hc, near, 0, f.n_out, 0, false, &heavy_out));
       if (p->count == 1) {
         it->out->size = heavy_out;
-        GR_CHECK(gr__sssp_take(s, p, it->out, &near_n));
+        GR_CHECK(gr__sssp_take(s, p, it->out, NULL, &near_n));
         near_all = near_n;
         heavy_out = 0;
         it->out->size = 0;
@@ -841,6 +876,7 @@ const gr_primitive gr_sssp_primitive = {
     .iterate = sssp_iterate,
     .converged = NULL,
     .arrived = sssp_arrived,
+    .arriving = sssp_arriving,
     .payload = sssp_payload,
     .extract = sssp_extract,
     .prepare = gr_sssp_prepare,

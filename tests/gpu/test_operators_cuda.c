@@ -256,6 +256,20 @@ START_TEST(cuda_filter_split_and_for_each_equal_cpu) {
     for (gr_eid i = 0; i < g.n_out; i++) ck_assert_uint_eq(g.out[i] % (gr_vid)modulus, 0);
     op_result_free(&g);
     op_result_free(&c);
+    /* Enqueued before its input's size is read (gr_split_args.n_in_at and
+     * counts_at): the size on the device under a larger bound, ids of
+     * every class past it, the counts left there; as the CPU splits it. */
+    ck_assert_int_eq(op_run_split(&test_ops_cpu, cpu, N, in, n, (gr_vid)modulus, n, n, &c), GR_SUCCESS);
+    op_set_split_later(true, 3000);
+    ck_assert_int_eq(op_run_split(&test_ops_cuda, gpu, N, in, n, (gr_vid)modulus, n, n, &g), GR_SUCCESS);
+    op_set_split_later(false, 0);
+    ck_assert(!g.later_read);
+    ck_assert_uint_eq(g.n_out, c.n_out);
+    ck_assert_uint_eq(g.n_remaining, c.n_remaining);
+    ck_assert_int_eq(memcmp(g.out, c.out, (size_t)g.n_out * sizeof(gr_vid)), 0);
+    ck_assert_int_eq(memcmp(g.remaining, c.remaining, (size_t)g.n_remaining * sizeof(gr_vid)), 0);
+    op_result_free(&g);
+    op_result_free(&c);
   }
   op_result g, c;
   /* A range, then a list, in one split (a device's copies, then owned

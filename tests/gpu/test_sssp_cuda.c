@@ -230,8 +230,8 @@ START_TEST(cuda_bucket_splits_and_pile_minimum_equal_cpu) {
     a.c.split = b.c.split = 120.0f;
     a.c.lower = b.c.lower = pass ? 60.0f : 120.0f;
     if (pass) a.c.split = b.c.split = 180.0f;
-    gr_split_args sa = {a.in.ptr, n_in, {a.out.ptr, a.out2.ptr}, {n, n}, {0, 0}, 0, 0, false};
-    gr_split_args sb = {b.in.ptr, n_in, {b.out.ptr, b.out2.ptr}, {n, n}, {0, 0}, 0, 0, false};
+    gr_split_args sa = {a.in.ptr, n_in, {a.out.ptr, a.out2.ptr}, {n, n}, {0, 0}, 0, 0, false, NULL, NULL};
+    gr_split_args sb = {b.in.ptr, n_in, {b.out.ptr, b.out2.ptr}, {n, n}, {0, 0}, 0, 0, false, NULL, NULL};
     if (!pass) {
       ck_assert_int_eq(ops_of(&a)->split_input(gpu, &a.ws, &sa, &a.c), GR_SUCCESS);
       ck_assert_int_eq(ops_of(&b)->split_input(cpu, &b.ws, &sb, &b.c), GR_SUCCESS);

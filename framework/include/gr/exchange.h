@@ -127,6 +127,10 @@ typedef struct gr_exchange_step {
    * (a broadcast; claims routed into one bitmap of global ids, sent whole
    * to every peer; or no output), so every device knows it. */
   bool told_all;
+  /* Result: the primitive's `arriving` ran (gr_iter.arriving_ran) and
+   * what its work counted. */
+  bool arriving_ran;
+  gr_eid arriving_counts[GR_ARRIVING_COUNTS];
 } gr_exchange_step;
 
 /* Owner -> copy (gr_part_refresh): the arrays (one entry per local vertex,

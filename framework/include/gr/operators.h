@@ -173,6 +173,16 @@ typedef struct gr_split_args {
    * only the first out_capacity written (the caller grows it and runs the
    * pass again), where otherwise the pass fails. */
   bool count_past;
+  /* Optional, for work enqueued before its input's size is read
+   * (gr_primitive.arriving): the size lies in device memory at *n_in_at,
+   * at most n_in (a bound the launch is sized by), and the two classes'
+   * counts are added to counts_at[0] and [1] (device memory the caller
+   * zeroed) instead of being read back, so the pass waits for nothing:
+   * n_out stays zero, and the caller checks the counts against the
+   * capacities once it read them (an output writes no further than its
+   * capacity, as with count_past). NULL: n_in, and n_out as above. */
+  const gr_eid *n_in_at;
+  gr_eid *counts_at;
 } gr_split_args;
 
 typedef struct gr_bitmap_args {

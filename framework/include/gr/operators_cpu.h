@@ -281,7 +281,7 @@ static inline void gr__cpu_list_degrees(int nt, const gr_eid *offsets, const gr_
     GR_CHECK(gr__device_launch(dev, #NAME, NULL));                                          \
     (void)ws;                                                                           \
     const gr_vid *in = a->in;                                                           \
-    const gr_eid n_in = a->n_in;                                                        \
+    const gr_eid n_in = a->n_in_at && *a->n_in_at < a->n_in ? *a->n_in_at : a->n_in;    \
     uint64_t count0 = 0, count1 = 0;                                                    \
     int overflow0 = 0, overflow1 = 0;                                                   \
     int nt = gr_device_cpu_threads(dev);                                                \
@@ -296,6 +296,12 @@ static inline void gr__cpu_list_degrees(int nt, const gr_eid *offsets, const gr_
       }                                                                                 \
       gr__cpu_emit_flush(&e0);                                                          \
       gr__cpu_emit_flush(&e1);                                                          \
+    }                                                                                   \
+    if (a->counts_at) {                                                                 \
+      a->counts_at[0] += count0;                                                        \
+      a->counts_at[1] += count1;                                                        \
+      a->n_out[0] = a->n_out[1] = 0;                                                    \
+      return GR_SUCCESS;                                                                \
     }                                                                                   \
     gr_status st0 = gr__cpu_emit_result(count0, overflow0 && !a->count_past, a->out_capacity[0], &a->n_out[0], \
                                         #NAME " (first output)");                       \

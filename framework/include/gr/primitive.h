@@ -271,7 +271,7 @@ gr_status gr_part_gather_float(gr_part *p, const float *values, float *global);
 /* gr_part_gather_svid for double values (e.g. centralities, path counts). */
 gr_status gr_part_gather_double(gr_part *p, const double *values, double *global);
 
-enum { GR_ITER_TALLIES = 2 };
+enum { GR_ITER_TALLIES = 2, GR_ARRIVING_COUNTS = 2 };
 
 typedef struct gr_iter {
   int iteration;         /* 0 for the first */
@@ -398,7 +398,24 @@ typedef struct gr_iter {
   gr_eid tally[GR_ITER_TALLIES];
   gr_eid last_tally[GR_ITER_TALLIES];
   gr_eid last_pending;
+  /* Several devices, for `arrived`: the exchange called the primitive's
+   * `arriving` (the next frontier's size was still on the device), and
+   * these are the counts its work added, read with the exchange's own. */
+  bool arriving_ran;
+  gr_eid arriving_counts[GR_ARRIVING_COUNTS];
 } gr_iter;
+
+/* What gr_primitive.arriving gets: the next frontier's queue, whose size
+ * the combines enqueued before it leave at *n_at (device memory, at most
+ * `bound`), and GR_ARRIVING_COUNTS zeroed words of device memory for the
+ * counts of the work it enqueues (gr_split_args.n_in_at and counts_at). */
+typedef struct gr_arriving {
+  gr_vid *next;
+  const gr_eid *n_at;
+  gr_eid bound;
+  gr_eid *counts;
+  bool ran; /* to set: work was enqueued (else arrived does it all) */
+} gr_arriving;
 
 /* For an iterate that wraps another and needs its output's size on the
  * host: where the advance left it on the device (gr_iter.out_counts), reads
@@ -556,6 +573,18 @@ typedef struct gr_primitive {
    * gr_part_sum or any other step that meets the other devices. Not
    * called when this device's iterate or exchange failed. */
   gr_status (*arrived)(void *slice, gr_part *p, gr_iter *it, gr_frontier *next);
+  /* Optional, with arrived: called inside the exchange once the combines
+   * that build the next frontier are enqueued and before its one read of
+   * its counters, so that the first of arrived's passes runs without a
+   * host round trip of its own (sssp: the split of the input). It only
+   * enqueues work that reads the input's size on the device and counts
+   * into a->counts, and sets a->ran where it did; arrived then finds
+   * gr_iter.arriving_ran and the counts (checked there against its
+   * outputs' room). Where the exchange knows
+   * the next frontier's size on the host already (nothing was combined
+   * into it), or this device's iterate failed, it is not called and
+   * arrived does all its work itself. */
+  gr_status (*arriving)(void *slice, gr_part *p, gr_arriving *a);
   /* The payload arrays of this run (multi-device runs; e.g. predecessors
    * only with --mark-pred). */
   gr_status (*payload)(void *slice, gr_part *p, gr_payload *out);

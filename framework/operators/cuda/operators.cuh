@@ -680,8 +680,12 @@ __global__ void __launch_bounds__(kBlock)
 // round (the queues need block-uniform calls).
 template <class Klass>
 __global__ void __launch_bounds__(kBlock)
-    split_kernel(const gr_vid *__restrict__ in, gr_eid n, gr_vid first, gr_eid n_first, gr_vid *__restrict__ out0,
-                 gr_eid cap0, gr_vid *__restrict__ out1, gr_eid cap1, unsigned long long *count, Klass klass) {
+    split_kernel(const gr_vid *__restrict__ in, gr_eid n, const gr_eid *n_at, gr_vid first, gr_eid n_first,
+                 gr_vid *__restrict__ out0, gr_eid cap0, gr_vid *__restrict__ out1, gr_eid cap1,
+                 unsigned long long *count, Klass klass) {
+  // The input's size where an earlier pass on the stream left it (n a
+  // bound): the same for every thread, so the loop's bound stays uniform.
+  if (n_at && *n_at < n) n = *n_at;
   __shared__ typename BlockQueue<kBlock>::Storage qs0, qs1;
   BlockQueue<kBlock> q0(qs0, out0, cap0, count), q1(qs1, out1, cap1, count + 1);
   for (gr_eid base = (gr_eid)blockIdx.x * kBlock; base < n; base += (gr_eid)gridDim.x * kBlock) {
@@ -1146,11 +1150,18 @@ gr_status split(gr_device *dev, gr_workspace *ws, gr_split_args *a, Klass klass)
   a->n_out[0] = a->n_out[1] = 0;
   if (a->n_in == 0) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  GR_CHECK(gr_workspace_zero_counters(ws, 2));
-  unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
+  // Counts left on the device (counts_at, zeroed by the caller) are read
+  // by the caller with its own; n_out stays zero.
+  unsigned long long *ctr = (unsigned long long *)a->counts_at;
+  if (!ctr) {
+    GR_CHECK(gr_workspace_zero_counters(ws, 2));
+    ctr = (unsigned long long *)ws->counters.ptr;
+  }
   split_kernel<Klass><<<grid_for(a->n_in, kBlock, max_blocks(dev)), kBlock, 0, s>>>(
-      a->in, a->n_in, a->first, a->n_first, a->out[0], a->out_capacity[0], a->out[1], a->out_capacity[1], ctr, klass);
+      a->in, a->n_in, a->n_in_at, a->first, a->n_first, a->out[0], a->out_capacity[0], a->out[1], a->out_capacity[1],
+      ctr, klass);
   GR_CUDA_CHECK_LAUNCH(dev);
+  if (a->counts_at) return GR_SUCCESS;
   GR_CHECK(gr_workspace_read_counters(ws, 2));
   if (!a->count_past) {
     GR_CHECK(check_overflow(ws->host_counters[0], a->out_capacity[0], "split (first output)"));

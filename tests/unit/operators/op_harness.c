@@ -36,6 +36,12 @@ static bool op_packed;
 void op_set_packed(bool packed) { op_packed = packed; }
 static bool op_count_past;
 void op_set_count_past(bool count_past) { op_count_past = count_past; }
+static gr_eid op_later_slack;
+static bool op_later;
+void op_set_split_later(bool later, gr_eid slack) {
+  op_later = later;
+  op_later_slack = slack;
+}
 static bool op_known;
 void op_set_known(bool known) { op_known = known; }
 
@@ -316,8 +322,39 @@ gr_status op_run_split_range(const test_ops *ops, gr_device *dev, gr_vid univers
   gr_vid *ends[2] = {(gr_vid *)s.out.ptr + cap0, (gr_vid *)second.ptr + cap1};
   for (int k = 0; k < 2 && st >= 0; k++) st = gr_device_copy(dev, ends[k], &guard, sizeof guard, GR_COPY_H2D);
   gr_split_args a = {in ? s.in.ptr : NULL, n, {s.out.ptr, second.ptr}, {cap0, cap1}, {0, 0}, first, n_first,
-                     op_count_past};
+                     op_count_past, NULL, NULL};
+  /* op_set_split_later: the size on the device under a larger bound
+   * (what a list past it holds must not be read: guard ids there), the
+   * counts left there, on top of what they held. */
+  gr_buffer later = GR_BUFFER_INIT;
+  const gr_eid held[3] = {n, 7, 11};
+  if (op_later) {
+    a.n_in = n + op_later_slack;
+    if (st >= 0) st = gr_buffer_resize(&later, dev, sizeof held, 0, "split's size and counts");
+    if (st >= 0) st = gr_device_copy(dev, later.ptr, held, sizeof held, GR_COPY_H2D);
+    if (st >= 0 && in && op_later_slack) st = gr_buffer_resize(&s.in, dev, ((size_t)a.n_in + 1) * sizeof(gr_vid), 1, "in");
+    if (st >= 0 && in && op_later_slack) {
+      gr_vid *past = malloc((size_t)op_later_slack * sizeof(gr_vid));
+      if (!past) st = GR_ERR_HOST_OOM;
+      for (gr_eid i = 0; past && i < op_later_slack; i++) past[i] = (gr_vid)(i % universe); /* every class */
+      if (st >= 0)
+        st = gr_device_copy(dev, (gr_vid *)s.in.ptr + (n - n_first), past, (size_t)op_later_slack * sizeof(gr_vid),
+                            GR_COPY_H2D);
+      free(past);
+    }
+    a.in = in ? s.in.ptr : NULL;
+    a.n_in_at = later.ptr;
+    a.counts_at = (gr_eid *)later.ptr + 1;
+  }
   if (st >= 0) st = ops->split(dev, &s.ws, &a, &s.ctx);
+  if (op_later && st >= 0) {
+    gr_eid got[3] = {0, 0, 0};
+    if (a.n_out[0] || a.n_out[1]) r->later_read = true;
+    st = gr_device_copy(dev, got, later.ptr, sizeof got, GR_COPY_D2H);
+    a.n_out[0] = got[1] - held[1];
+    a.n_out[1] = got[2] - held[2];
+  }
+  gr_buffer_release(&later);
   const gr_eid written0 = a.n_out[0] < cap0 ? a.n_out[0] : cap0, written1 = a.n_out[1] < cap1 ? a.n_out[1] : cap1;
   r->counted[0] = a.n_out[0];
   r->counted[1] = a.n_out[1];

@@ -27,6 +27,7 @@ typedef struct op_result {
   gr_eid n_trail;
   gr_eid counted[2];                /* split: each class's items counted (past the capacity: op_set_count_past) */
   bool overran;                     /* split: an output's word past its capacity was written */
+  bool later_read;                  /* split, op_set_split_later: the pass gave counts in n_out too */
 } op_result;
 
 void op_result_free(op_result *r);
@@ -40,6 +41,12 @@ void op_set_packed(bool packed);
  * (gr_split_args.count_past): out and remaining then hold what was written,
  * counted what the pass counted. */
 void op_set_count_past(bool count_past);
+/* Whether the next op_run_split* calls leave the input's size on the
+ * device under a bound `slack` items larger (gr_split_args.n_in_at; ids of
+ * every class lie past the size, which the pass must not take) and the
+ * counts there (counts_at, added to what the words held); the results are
+ * read from there as the caller of such a pass does. */
+void op_set_split_later(bool later, gr_eid slack);
 /* Whether op_run_push tells the push its input's edges and largest degree
  * (gr_advance_push_args.in_known, as between devices), from the host CSR. */
 void op_set_known(bool known);

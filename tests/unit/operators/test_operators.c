@@ -383,6 +383,44 @@ START_TEST(split_counts_past_a_full_output) {
 }
 END_TEST
 
+/* A split enqueued before its input's size is known on the host
+ * (gr_primitive.arriving): it reads the size on the device under a larger
+ * bound, takes nothing past it, adds its counts to the words given and
+ * reads nothing back; over a list, a range, or both. Fails where the pass
+ * reads past the size (ids of both classes lie there) or reads its counts
+ * back as a split of its own would. */
+START_TEST(split_reads_its_size_and_leaves_its_counts_on_the_device) {
+  const gr_eid n_list = 20000;
+  gr_vid *list = malloc(n_list * sizeof(gr_vid));
+  for (gr_eid i = 0; i < n_list; i++) list[i] = (gr_vid)(gr_rand64(9, 0, i) % 5000);
+  for (int form = 0; form < 3; form++) {
+    const gr_vid first = 5000;
+    const gr_eid n_first = form == 0 ? 0 : 3000, total = n_first + (form == 1 ? 0 : n_list);
+    op_result want, got;
+    op_set_split_later(false, 0);
+    ck_assert_int_eq(op_run_split_range(&test_ops_cpu, dev, 8000, first, n_first, form == 1 ? NULL : list, total, 3,
+                                        total, total, &want),
+                     GR_SUCCESS);
+    for (int slack = 0; slack < 2; slack++) {
+      op_set_split_later(true, slack ? 4096 : 0);
+      ck_assert_int_eq(op_run_split_range(&test_ops_cpu, dev, 8000, first, n_first, form == 1 ? NULL : list, total, 3,
+                                          total, total, &got),
+                       GR_SUCCESS);
+      op_set_split_later(false, 0);
+      ck_assert_msg(!got.later_read, "form %d: the pass read its counts back", form);
+      ck_assert_uint_eq(got.n_out, want.n_out);
+      ck_assert_uint_eq(got.n_remaining, want.n_remaining);
+      ck_assert_uint_gt(want.n_out, total / 4);
+      ck_assert_int_eq(memcmp(got.out, want.out, (size_t)want.n_out * sizeof(gr_vid)), 0);
+      ck_assert_int_eq(memcmp(got.remaining, want.remaining, (size_t)want.n_remaining * sizeof(gr_vid)), 0);
+      op_result_free(&got);
+    }
+    op_result_free(&want);
+  }
+  free(list);
+}
+END_TEST
+
 /* A range of ids, then a list, in one pass (a device's copies under
  * duplicate-1-hop proxies, then its owned border vertices): every item of
  * both goes to its class; a range alone too. */
@@ -610,6 +648,7 @@ int main(void) {
   tcase_add_test(tc, split_sends_each_item_to_its_class);
   tcase_add_test(tc, split_counts_past_a_full_output);
   tcase_add_test(tc, split_takes_a_range_then_a_list);
+  tcase_add_test(tc, split_reads_its_size_and_leaves_its_counts_on_the_device);
   tcase_add_loop_test(tc, levels_run_breadth_first_until_a_limit, 0, 2);
   tcase_add_loop_test(tc, levels_keep_a_trail_and_stop_on_a_flag, 0, 2);
   tcase_add_test(tc, for_each_visits_every_vertex_or_every_item);
