@@ -44,8 +44,8 @@ void op_set_count_past(bool count_past);
 /* Whether the next op_run_split* calls leave the input's size on the
  * device under a bound `slack` items larger (gr_split_args.n_in_at; ids of
  * every class lie past the size, which the pass must not take) and the
- * counts there (counts_at, added to what the words held); the results are
- * read from there as the caller of such a pass does. */
+ * counts there (counts_at, zeroed words); the results are read from there
+ * as the caller of such a pass does. */
 void op_set_split_later(bool later, gr_eid slack);
 /* Whether op_run_push tells the push its input's edges and largest degree
  * (gr_advance_push_args.in_known, as between devices), from the host CSR. */
