@@ -659,6 +659,9 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
    * bucket, and the output's size left on the device for the package. */
   const bool one_advance = p->count > 1 && s->rows_split;
   gr_eid heavy_n = 0, heavy_taken = 0;
+  /* The pile's least where the heavy take brought it back with its count. */
+  float least = INFINITY;
+  bool least_known = false;
   if (near_all == 0 && s->heavy_owed) {
     s->heavy_owed = false;
     gr_filter_args f;
@@ -668,7 +671,14 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
     f.n_in = p->sub->proxy == GR_PROXY_1HOP ? p->sub->n_owned : n;
     f.out = near;
     f.out_capacity = room;
-    GR_CHECK(ops->take_heavy(p->dev, p->ws, &f, &c));
+    if (one_advance) {
+      /* Nothing runs between the take and the pile's least (below): one
+       * read brings back both. */
+      GR_CHECK(ops->take_heavy_least(p->dev, p->ws, &f, s->pile[s->cur].ptr, s->pile_n, &c, &least));
+      least_known = true;
+    } else {
+      GR_CHECK(ops->take_heavy(p->dev, p->ws, &f, &c));
+    }
     heavy_taken = f.n_out;
     it->tag = 'H';
     if (one_advance) {
@@ -695,8 +705,7 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
     }
   }
   if (near_all == 0) {
-    float least = INFINITY;
-    if (s->pile_n) GR_CHECK(ops->pile_min(p->dev, p->ws, s->pile[s->cur].ptr, s->pile_n, &c, &least));
+    if (!least_known && s->pile_n) GR_CHECK(ops->pile_min(p->dev, p->ws, s->pile[s->cur].ptr, s->pile_n, &c, &least));
     float global_least = INFINITY;
     bool tail = false;
     GR_CHECK(gr__sssp_pick(s, p, least, heavy_taken, &global_least, &tail));

@@ -344,6 +344,12 @@ typedef struct gr_sssp_ops {
    * host_offsets is the host's copy of g's offsets. */
   gr_status (*split_rows)(gr_device *, const gr_csr *g, gr_vid rows, float heavy, gr_eid *split,
                           const gr_eid *host_offsets, gr_vid *tmp_ids, gr_weight *tmp_weights, gr_eid tmp_arcs);
+  /* take_heavy, then pile_min over pile[0..n), their results brought back
+   * in one read (neither reads what the other writes): a bucket's end
+   * between devices, whose heavy arcs wait for the next bucket's pick,
+   * waits once for both. */
+  gr_status (*take_heavy_least)(gr_device *, gr_workspace *, gr_filter_args *, const gr_vid *pile, gr_eid n,
+                                const gr_sssp_ctx *, float *least);
 } gr_sssp_ops;
 
 extern const gr_sssp_ops gr__sssp_ops_cpu;

@@ -90,6 +90,13 @@ static gr_status gr__sssp_pile_min_cpu(gr_device *dev, gr_workspace *ws, const g
   return GR_SUCCESS;
 }
 
+/* The host's passes are complete as they return: the two in turn. */
+static gr_status gr__sssp_take_heavy_least_cpu(gr_device *dev, gr_workspace *ws, gr_filter_args *a, const gr_vid *pile,
+                                               gr_eid n, const gr_sssp_ctx *c, float *least) {
+  GR_CHECK(gr__sssp_take_heavy_cpu(dev, ws, a, c));
+  return gr__sssp_pile_min_cpu(dev, ws, pile, n, c, least);
+}
+
 /* The levels loop costs the CPU nothing it would save, but running it
  * here keeps the two backends on the same path (and tests it). */
 const gr_sssp_ops gr__sssp_ops_cpu = {.relax = gr__sssp_relax_cpu,
@@ -101,5 +108,6 @@ const gr_sssp_ops gr__sssp_ops_cpu = {.relax = gr__sssp_relax_cpu,
                                       .relax_levels = gr__sssp_relax_levels_cpu,
                                       .pile_min = gr__sssp_pile_min_cpu,
                                       .take_heavy = gr__sssp_take_heavy_cpu,
+                                      .take_heavy_least = gr__sssp_take_heavy_least_cpu,
                                       .map_ids = gr__sssp_map_ids_cpu,
                                       .split_rows = gr__sssp_split_rows_cpu};

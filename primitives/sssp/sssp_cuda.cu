@@ -256,10 +256,40 @@ gr_status pile_min_cuda(gr_device *dev, gr_workspace *ws, const gr_vid *pile, gr
   return GR_SUCCESS;
 }
 
+// Both passes on the stream, then one read: the take counts into the
+// second counter, the least into the first.
+gr_status take_heavy_least_cuda(gr_device *dev, gr_workspace *ws, gr_filter_args *a, const gr_vid *pile, gr_eid n,
+                                const gr_sssp_ctx *c, float *least) {
+  *least = gr__sssp_float(GR_SSSP_INF_BITS);
+  a->n_out = 0;
+  if (a->n_in == 0 && n == 0) return GR_SUCCESS;
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  GR_CHECK(gr_workspace_zero_counters(ws, 2));
+  unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
+  if (a->n_in) {
+    const gr_eid words = (a->n_in + 31) / 32;
+    take_heavy_kernel<<<gr_cuda::grid_for(words, kBlock, gr_cuda::max_blocks(dev)), kBlock, 0, s>>>(
+        a->n_in, *c, a->out, a->out_capacity, ctr + 1);
+    GR_CUDA_CHECK_LAUNCH(dev);
+  }
+  if (n) {
+    pile_min_kernel<<<gr_cuda::grid_for(n, kBlock, gr_cuda::max_blocks(dev)), kBlock, 0, s>>>(pile, n, *c, ctr);
+    GR_CUDA_CHECK_LAUNCH(dev);
+  }
+  GR_CHECK(gr_workspace_read_counters(ws, 2));
+  *least = gr__sssp_float(GR_SSSP_INF_BITS - (uint32_t)ws->host_counters[0]);
+  a->n_out = (gr_eid)ws->host_counters[1];
+  if (a->n_out > a->out_capacity)
+    return gr_errorf(GR_ERR_INTERNAL, "sssp: %llu vertices await their heavy arcs, room for %llu",
+                     (unsigned long long)a->n_out, (unsigned long long)a->out_capacity);
+  return GR_SUCCESS;
+}
+
 }  // namespace
 
-extern "C" const gr_sssp_ops gr__sssp_ops_cuda = {relax_cuda,   split_input_cuda, split_pile_cuda,   init_cuda,
-                                                  publish_cuda, absorb_cuda,      relax_levels_cuda, pile_min_cuda,
-                                                  take_heavy_cuda, map_ids_cuda,     split_rows_cuda};
+extern "C" const gr_sssp_ops gr__sssp_ops_cuda = {relax_cuda,      split_input_cuda, split_pile_cuda,   init_cuda,
+                                                  publish_cuda,    absorb_cuda,      relax_levels_cuda, pile_min_cuda,
+                                                  take_heavy_cuda, map_ids_cuda,     split_rows_cuda,
+                                                  take_heavy_least_cuda};
 
 GR_CUDA_PRELOAD(gr__sssp_cuda_preload)

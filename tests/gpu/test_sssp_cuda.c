@@ -264,6 +264,31 @@ START_TEST(cuda_bucket_splits_and_pile_minimum_equal_cpu) {
     ck_assert(ma == mb && ma >= a.c.split);
     ck_assert_int_eq(ops_of(&a)->pile_min(gpu, &a.ws, a.in.ptr, 0, &a.c, &ma), GR_SUCCESS);
     ck_assert(isinf(ma));
+    /* The heavy take and the least in one read (a bucket's end between
+     * devices) against the two apart, the pile bits standing in for the
+     * heavy ones; then each alone (an empty pile, an empty take). */
+    a.c.heavy_bits = a.bits.ptr;
+    b.c.heavy_bits = b.bits.ptr;
+    for (int form = 0; form < 3; form++) {
+      const gr_eid take_n = form == 2 ? 0 : n, pile_n = form == 1 ? 0 : n_in;
+      gr_filter_args fa = {NULL, take_n, a.out.ptr, n, NULL, 0}, fb = {NULL, take_n, b.out.ptr, n, NULL, 0};
+      float la = 0, lb = INFINITY;
+      ck_assert_int_eq(ops_of(&a)->take_heavy_least(gpu, &a.ws, &fa, a.in.ptr, pile_n, &a.c, &la), GR_SUCCESS);
+      if (take_n) ck_assert_int_eq(ops_of(&b)->take_heavy(cpu, &b.ws, &fb, &b.c), GR_SUCCESS);
+      if (pile_n) ck_assert_int_eq(ops_of(&b)->pile_min(cpu, &b.ws, b.in.ptr, pile_n, &b.c, &lb), GR_SUCCESS);
+      ck_assert_msg(la == lb || (isinf(la) && isinf(lb)), "form %d: least %g against %g", form, (double)la,
+                    (double)lb);
+      ck_assert_uint_eq(fa.n_out, fb.n_out);
+      if (form == 0) ck_assert(fa.n_out > 0);
+      gr_vid *oa = malloc(((size_t)fa.n_out + 1) * sizeof(gr_vid)), *ob = malloc(((size_t)fb.n_out + 1) * sizeof(gr_vid));
+      get(gpu, oa, &a.out, (size_t)fa.n_out * sizeof(gr_vid));
+      get(cpu, ob, &b.out, (size_t)fb.n_out * sizeof(gr_vid));
+      qsort(oa, (size_t)fa.n_out, sizeof *oa, cmp_vid);
+      qsort(ob, (size_t)fb.n_out, sizeof *ob, cmp_vid);
+      ck_assert_int_eq(memcmp(oa, ob, (size_t)fa.n_out * sizeof(gr_vid)), 0);
+      free(oa);
+      free(ob);
+    }
     dev_run_free(&a);
     dev_run_free(&b);
   }
