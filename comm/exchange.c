@@ -1152,8 +1152,9 @@ static gr_status gr__receive(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
     GR_CHECK(gr__read_counters(x, dev, words));
     if (s->arriving_ran) {
       if (x->hc[GR_XK_NEXT] > bound)
-        return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d's combines wrote %llu vertices past the bound of %llu "
-                         "its primitive's arriving read them to", me, (unsigned long long)x->hc[GR_XK_NEXT],
+        return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d's combines counted %llu vertices for %s of %llu, "
+                         "which its primitive's arriving read them to", me, (unsigned long long)x->hc[GR_XK_NEXT],
+                         bound == gr_frontier_capacity(s->next) ? "a next frontier" : "a bound",
                          (unsigned long long)bound);
       for (int k = 0; k < GR_ARRIVING_COUNTS; k++) s->arriving_counts[k] = (gr_eid)x->hc[gr_xk_counters(n) + k];
     }

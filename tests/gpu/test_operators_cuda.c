@@ -273,21 +273,43 @@ START_TEST(cuda_filter_split_and_for_each_equal_cpu) {
   }
   op_result g, c;
   /* A range, then a list, in one split (a device's copies, then owned
-   * vertices); a range alone. */
-  for (int with_list = 0; with_list < 2; with_list++) {
-    const gr_vid first = N / 3;
-    const gr_eid n_first = N / 2, total = n_first + (with_list ? n : 0);
-    ck_assert_int_eq(op_run_split_range(&test_ops_cuda, gpu, N, first, n_first, with_list ? in : NULL, total, 3,
-                                        total, total, &g),
-                     GR_SUCCESS);
-    ck_assert_int_eq(op_run_split_range(&test_ops_cpu, cpu, N, first, n_first, with_list ? in : NULL, total, 3, total,
-                                        total, &c),
-                     GR_SUCCESS);
-    ck_assert_uint_eq(g.n_out, c.n_out);
-    ck_assert_uint_eq(g.n_remaining, c.n_remaining);
-    ck_assert_uint_gt(g.n_out, n_first / 4);
-    ck_assert_int_eq(memcmp(g.out, c.out, (size_t)g.n_out * sizeof(gr_vid)), 0);
-    ck_assert_int_eq(memcmp(g.remaining, c.remaining, (size_t)g.n_remaining * sizeof(gr_vid)), 0);
+   * vertices); a range alone; each also with its size on the device under
+   * a larger bound and its counts left there. */
+  for (int with_list = 0; with_list < 2; with_list++)
+    for (int later = 0; later < 2; later++) {
+      const gr_vid first = N / 3;
+      const gr_eid n_first = N / 2, total = n_first + (with_list ? n : 0);
+      op_set_split_later(later, later ? 2048 : 0);
+      ck_assert_int_eq(op_run_split_range(&test_ops_cuda, gpu, N, first, n_first, with_list ? in : NULL, total, 3,
+                                          total, total, &g),
+                       GR_SUCCESS);
+      op_set_split_later(false, 0);
+      ck_assert_int_eq(op_run_split_range(&test_ops_cpu, cpu, N, first, n_first, with_list ? in : NULL, total, 3,
+                                          total, total, &c),
+                       GR_SUCCESS);
+      ck_assert(!g.later_read);
+      ck_assert_uint_eq(g.n_out, c.n_out);
+      ck_assert_uint_eq(g.n_remaining, c.n_remaining);
+      ck_assert_uint_gt(g.n_out, n_first / 4);
+      ck_assert_int_eq(memcmp(g.out, c.out, (size_t)g.n_out * sizeof(gr_vid)), 0);
+      ck_assert_int_eq(memcmp(g.remaining, c.remaining, (size_t)g.n_remaining * sizeof(gr_vid)), 0);
+      op_result_free(&g);
+      op_result_free(&c);
+    }
+  {
+    /* Outputs too small with the counts left on the device: written to
+     * their capacities, no further, every item counted. */
+    ck_assert_int_eq(op_run_split(&test_ops_cpu, cpu, N, in, n, 3, n, n, &c), GR_SUCCESS);
+    op_set_split_later(true, 1000);
+    ck_assert_int_eq(op_run_split(&test_ops_cuda, gpu, N, in, n, 3, 10, c.n_remaining - 1, &g), GR_SUCCESS);
+    op_set_split_later(false, 0);
+    ck_assert(!g.later_read);
+    ck_assert_uint_eq(g.counted[0], c.n_out);
+    ck_assert_uint_eq(g.counted[1], c.n_remaining);
+    ck_assert_uint_eq(g.n_out, 10);
+    ck_assert_uint_eq(g.n_remaining, c.n_remaining - 1);
+    ck_assert(!g.overran);
+    for (gr_eid i = 0; i < g.n_out; i++) ck_assert_uint_eq(g.out[i] % 3, 0);
     op_result_free(&g);
     op_result_free(&c);
   }

@@ -269,8 +269,12 @@ START_TEST(cuda_bucket_splits_and_pile_minimum_equal_cpu) {
      * heavy ones; then each alone (an empty pile, an empty take). */
     a.c.heavy_bits = a.bits.ptr;
     b.c.heavy_bits = b.bits.ptr;
+    const size_t wb = gr_bitmap_words(n) * sizeof(uint32_t);
     for (int form = 0; form < 3; form++) {
       const gr_eid take_n = form == 2 ? 0 : n, pile_n = form == 1 ? 0 : n_in;
+      /* Every form from the same marks (a take clears those it takes). */
+      ck_assert_int_eq(gr_device_copy(gpu, a.bits.ptr, bits, wb, GR_COPY_H2D), GR_SUCCESS);
+      ck_assert_int_eq(gr_device_copy(cpu, b.bits.ptr, bits, wb, GR_COPY_H2D), GR_SUCCESS);
       gr_filter_args fa = {NULL, take_n, a.out.ptr, n, NULL, 0}, fb = {NULL, take_n, b.out.ptr, n, NULL, 0};
       float la = 0, lb = INFINITY;
       ck_assert_int_eq(ops_of(&a)->take_heavy_least(gpu, &a.ws, &fa, a.in.ptr, pile_n, &a.c, &la), GR_SUCCESS);
@@ -279,7 +283,14 @@ START_TEST(cuda_bucket_splits_and_pile_minimum_equal_cpu) {
       ck_assert_msg(la == lb || (isinf(la) && isinf(lb)), "form %d: least %g against %g", form, (double)la,
                     (double)lb);
       ck_assert_uint_eq(fa.n_out, fb.n_out);
-      if (form == 0) ck_assert(fa.n_out > 0);
+      ck_assert(take_n == 0 || fa.n_out > 0);
+      ck_assert(pile_n == 0 || !isinf(la));
+      uint32_t *ka = malloc(wb), *kb = malloc(wb);
+      get(gpu, ka, &a.bits, wb);
+      get(cpu, kb, &b.bits, wb);
+      ck_assert_int_eq(memcmp(ka, kb, wb), 0);
+      free(ka);
+      free(kb);
       gr_vid *oa = malloc(((size_t)fa.n_out + 1) * sizeof(gr_vid)), *ob = malloc(((size_t)fb.n_out + 1) * sizeof(gr_vid));
       get(gpu, oa, &a.out, (size_t)fa.n_out * sizeof(gr_vid));
       get(cpu, ob, &b.out, (size_t)fb.n_out * sizeof(gr_vid));

@@ -177,7 +177,8 @@ typedef struct gr_split_args {
    * (gr_primitive.arriving): the size lies in device memory at *n_in_at,
    * at most n_in (a bound the launch is sized by), and the two classes'
    * counts are added to counts_at[0] and [1] (device memory the caller
-   * zeroed) instead of being read back, so the pass waits for nothing:
+   * zeroed: on a GPU they are the outputs' write cursors) instead of being
+   * read back, so the pass waits for nothing:
    * n_out stays zero, and the caller checks the counts against the
    * capacities once it read them (an output writes no further than its
    * capacity, as with count_past). NULL: n_in, and n_out as above. */

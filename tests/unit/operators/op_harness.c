@@ -346,10 +346,13 @@ gr_status op_run_split_range(const test_ops *ops, gr_device *dev, gr_vid univers
     a.n_in_at = later.ptr;
     a.counts_at = (gr_eid *)later.ptr + 1;
   }
+  const uint64_t waits = gr_device_activity_get().waits;
   if (st >= 0) st = ops->split(dev, &s.ws, &a, &s.ctx);
   if (op_later && st >= 0) {
     gr_eid got[3] = {0, 0, 0};
-    if (a.n_out[0] || a.n_out[1]) r->later_read = true;
+    /* A pass that waited for the device, or gave counts of its own, read
+     * them back. */
+    if (a.n_out[0] || a.n_out[1] || gr_device_activity_get().waits != waits) r->later_read = true;
     st = gr_device_copy(dev, got, later.ptr, sizeof got, GR_COPY_D2H);
     a.n_out[0] = got[1];
     a.n_out[1] = got[2];

@@ -27,7 +27,7 @@ typedef struct op_result {
   gr_eid n_trail;
   gr_eid counted[2];                /* split: each class's items counted (past the capacity: op_set_count_past) */
   bool overran;                     /* split: an output's word past its capacity was written */
-  bool later_read;                  /* split, op_set_split_later: the pass gave counts in n_out too */
+  bool later_read;                  /* split, op_set_split_later: the pass waited for the device or gave n_out */
 } op_result;
 
 void op_result_free(op_result *r);

@@ -415,6 +415,21 @@ START_TEST(split_reads_its_size_and_leaves_its_counts_on_the_device) {
       ck_assert_int_eq(memcmp(got.remaining, want.remaining, (size_t)want.n_remaining * sizeof(gr_vid)), 0);
       op_result_free(&got);
     }
+    /* Outputs too small: written to their capacities and no further,
+     * every item counted (the caller checks the counts). */
+    const gr_eid cap0 = want.n_out / 3, cap1 = want.n_remaining - 1;
+    op_set_split_later(true, 512);
+    ck_assert_int_eq(op_run_split_range(&test_ops_cpu, dev, 8000, first, n_first, form == 1 ? NULL : list, total, 3,
+                                        cap0, cap1, &got),
+                     GR_SUCCESS);
+    op_set_split_later(false, 0);
+    ck_assert_uint_eq(got.counted[0], want.n_out);
+    ck_assert_uint_eq(got.counted[1], want.n_remaining);
+    ck_assert_uint_eq(got.n_out, cap0);
+    ck_assert_uint_eq(got.n_remaining, cap1);
+    ck_assert(!got.overran);
+    for (gr_eid i = 0; i < got.n_out; i++) ck_assert_uint_eq(got.out[i] % 3, 0);
+    op_result_free(&got);
     op_result_free(&want);
   }
   free(list);
