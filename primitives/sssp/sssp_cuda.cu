@@ -200,23 +200,6 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
-gr_status take_heavy_cuda(gr_device *dev, gr_workspace *ws, gr_filter_args *a, const gr_sssp_ctx *c) {
-  a->n_out = 0;
-  if (a->n_in == 0) return GR_SUCCESS;
-  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  GR_CHECK(gr_workspace_zero_counters(ws, 1));
-  unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
-  const gr_eid words = (a->n_in + 31) / 32;
-  take_heavy_kernel<<<gr_cuda::grid_for(words, kBlock, gr_cuda::max_blocks(dev)), kBlock, 0, s>>>(
-      a->n_in, *c, a->out, a->out_capacity, ctr);
-  GR_CUDA_CHECK_LAUNCH(dev);
-  GR_CHECK(gr_workspace_read_counters(ws, 1));
-  a->n_out = (gr_eid)ws->host_counters[0];
-  if (a->n_out > a->out_capacity)
-    return gr_errorf(GR_ERR_INTERNAL, "sssp: %llu vertices await their heavy arcs, room for %llu",
-                     (unsigned long long)a->n_out, (unsigned long long)a->out_capacity);
-  return GR_SUCCESS;
-}
 
 gr_status map_ids_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_sssp_ctx *c) {
   (void)ws;
@@ -242,22 +225,9 @@ gr_status relax_levels_cuda(gr_device *dev, gr_workspace *ws, gr_advance_levels_
   return gr_cuda::advance_push_levels(dev, ws, a, RelaxLevel{*c});
 }
 
-gr_status pile_min_cuda(gr_device *dev, gr_workspace *ws, const gr_vid *pile, gr_eid n, const gr_sssp_ctx *c,
-                        float *least) {
-  *least = gr__sssp_float(GR_SSSP_INF_BITS);
-  if (n == 0) return GR_SUCCESS;
-  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  GR_CHECK(gr_workspace_zero_counters(ws, 1));
-  unsigned long long *ctr = (unsigned long long *)ws->counters.ptr;
-  pile_min_kernel<<<gr_cuda::grid_for(n, kBlock, gr_cuda::max_blocks(dev)), kBlock, 0, s>>>(pile, n, *c, ctr);
-  GR_CUDA_CHECK_LAUNCH(dev);
-  GR_CHECK(gr_workspace_read_counters(ws, 1));
-  *least = gr__sssp_float(GR_SSSP_INF_BITS - (uint32_t)ws->host_counters[0]);
-  return GR_SUCCESS;
-}
 
-// Both passes on the stream, then one read: the take counts into the
-// second counter, the least into the first.
+// The heavy take (counted into the second counter) and the pile's least
+// (into the first), either or both on the stream, then one read.
 gr_status take_heavy_least_cuda(gr_device *dev, gr_workspace *ws, gr_filter_args *a, const gr_vid *pile, gr_eid n,
                                 const gr_sssp_ctx *c, float *least) {
   *least = gr__sssp_float(GR_SSSP_INF_BITS);
@@ -283,6 +253,18 @@ gr_status take_heavy_least_cuda(gr_device *dev, gr_workspace *ws, gr_filter_args
     return gr_errorf(GR_ERR_INTERNAL, "sssp: %llu vertices await their heavy arcs, room for %llu",
                      (unsigned long long)a->n_out, (unsigned long long)a->out_capacity);
   return GR_SUCCESS;
+}
+
+gr_status take_heavy_cuda(gr_device *dev, gr_workspace *ws, gr_filter_args *a, const gr_sssp_ctx *c) {
+  float least = 0;
+  return take_heavy_least_cuda(dev, ws, a, nullptr, 0, c, &least);
+}
+
+gr_status pile_min_cuda(gr_device *dev, gr_workspace *ws, const gr_vid *pile, gr_eid n, const gr_sssp_ctx *c,
+                        float *least) {
+  gr_filter_args none;
+  memset(&none, 0, sizeof none);
+  return take_heavy_least_cuda(dev, ws, &none, pile, n, c, least);
 }
 
 }  // namespace

@@ -301,6 +301,12 @@ gr_status op_run_levels(const test_ops *ops, gr_device *dev, const gr_csr *g, co
   return st;
 }
 
+bool op_same_split(const op_result *a, const op_result *b) {
+  return a->n_out == b->n_out && a->n_remaining == b->n_remaining &&
+         !memcmp(a->out, b->out, (size_t)a->n_out * sizeof(gr_vid)) &&
+         !memcmp(a->remaining, b->remaining, (size_t)a->n_remaining * sizeof(gr_vid));
+}
+
 gr_status op_run_split(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n,
                        gr_vid modulus, gr_eid cap0, gr_eid cap1, op_result *r) {
   return op_run_split_range(ops, dev, universe, 0, 0, in, n, modulus, cap0, cap1, r);

@@ -31,6 +31,9 @@ typedef struct op_result {
 } op_result;
 
 void op_result_free(op_result *r);
+/* Whether two splits' results hold the same items in each class (both
+ * sorted by op_run_split*). */
+bool op_same_split(const op_result *a, const op_result *b);
 /* The operator variants the next op_run_* calls use (gr_tuning_parse
  * text; NULL or "" = the defaults). */
 void op_set_tuning(const char *text);
