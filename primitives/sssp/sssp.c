@@ -442,13 +442,17 @@ static gr_status gr__sssp_loop(gr__sssp_slice *s, gr_part *p, gr_iter *it, gr_ss
   return GR_SUCCESS;
 }
 
-/* Step 1, the input: what peers improved written into the distances (with
- * predecessors), then split into the near bucket and new far-pile entries.
- * *near_n: the bucket's size. With `later` (gr__sssp_arriving) the input's
- * size is on the device at *later->n_at and the counts go to
- * later->counts, read by the exchange: *near_n is left alone. */
-static gr_status gr__sssp_take(gr__sssp_slice *s, gr_part *p, gr_frontier *in, const gr_arriving *later,
-                               gr_eid *near_n) {
+/* A frontier as a split's input. */
+static gr_split_args gr__sssp_input(const gr_frontier *f) {
+  return (gr_split_args){.in = gr_frontier_items(f), .n_in = f->size};
+}
+
+/* Step 1, the input (`from`'s in and n_in): what peers improved written
+ * into the distances (with predecessors), then split into the near bucket
+ * and new far-pile entries. *near_n: the bucket's size. Where `from` leaves
+ * the counts on the device (counts_at: gr__sssp_arriving, its size at
+ * n_in_at), the exchange reads them and *near_n is left alone. */
+static gr_status gr__sssp_take(gr__sssp_slice *s, gr_part *p, gr_split_args from, gr_eid *near_n) {
   const gr_sssp_ops *ops = gr__sssp_ops(p->dev);
   /* Near and pile entries are distinct owned vertices: room for every one
    * at the first take, so that no later run grows a buffer inside its
@@ -466,25 +470,18 @@ static gr_status gr__sssp_take(gr__sssp_slice *s, gr_part *p, gr_frontier *in, c
   /* The split reads neither the iteration nor its bucket's lower end. */
   gr_sssp_ctx c = gr__sssp_ctx(s, p, 0);
   /* Between devices, what peers improved arrived in the exchange's arrays
-   * (never with `later`: see gr__sssp_arriving). */
-  if (s->mark_pred && p->count > 1 && in->size) {
-    gr_for_each_args fa = {gr_frontier_items(in), in->size, 0};
+   * (never with counts left on the device: see gr__sssp_arriving). */
+  if (s->mark_pred && p->count > 1 && from.n_in) {
+    gr_for_each_args fa = {from.in, from.n_in, 0};
     GR_CHECK(ops->absorb(p->dev, p->ws, &fa, &c));
   }
-  gr_split_args sa;
-  memset(&sa, 0, sizeof sa);
-  sa.in = later ? later->next : gr_frontier_items(in);
-  sa.n_in = later ? later->bound : in->size;
+  gr_split_args sa = from;
   sa.out[0] = s->near.ptr;
   sa.out_capacity[0] = room;
   sa.out[1] = (gr_vid *)s->pile[s->cur].ptr + s->pile_n;
   sa.out_capacity[1] = room - s->pile_n;
-  if (later) {
-    sa.n_in_at = later->n_at;
-    sa.counts_at = later->counts;
-  }
   GR_CHECK(ops->split_input(p->dev, p->ws, &sa, &c));
-  if (later) return GR_SUCCESS;
+  if (sa.counts_at) return GR_SUCCESS;
   *near_n = sa.n_out[0];
   s->pile_n += sa.n_out[1];
   return GR_SUCCESS;
@@ -499,7 +496,8 @@ static gr_status gr__sssp_take(gr__sssp_slice *s, gr_part *p, gr_frontier *in, c
 static gr_status sssp_arriving(void *slice, gr_part *p, gr_arriving *a) {
   gr__sssp_slice *s = slice;
   if (s->mark_pred || a->bound == 0) return GR_SUCCESS;
-  GR_CHECK(gr__sssp_take(s, p, NULL, a, NULL));
+  const gr_split_args from = {.in = a->next, .n_in = a->bound, .n_in_at = a->n_at, .counts_at = a->counts};
+  GR_CHECK(gr__sssp_take(s, p, from, NULL));
   a->ran = true;
   return GR_SUCCESS;
 }
@@ -520,7 +518,7 @@ static gr_status sssp_arrived(void *slice, gr_part *p, gr_iter *it, gr_frontier 
     s->taken_near = near_n;
     s->pile_n += pile_new;
   } else {
-    GR_CHECK(gr__sssp_take(s, p, next, NULL, &s->taken_near));
+    GR_CHECK(gr__sssp_take(s, p, gr__sssp_input(next), &s->taken_near));
   }
   s->taken = true;
   it->tally[0] = s->taken_near;
@@ -632,7 +630,7 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
     near_n = s->taken_near;
     near_all = it->last_tally[0];
   } else {
-    GR_CHECK(gr__sssp_take(s, p, it->in, NULL, &near_n));
+    GR_CHECK(gr__sssp_take(s, p, gr__sssp_input(it->in), &near_n));
     GR_CHECK(gr_part_sum(p, near_n, &near_all));
   }
   if (near_all > s->max_bucket) s->max_bucket = near_all;
@@ -695,7 +693,7 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
       GR_CHECK(gr__sssp_relax_list(s, p, it, &hc, near, 0, f.n_out, 0, false, &heavy_out));
       if (p->count == 1) {
         it->out->size = heavy_out;
-        GR_CHECK(gr__sssp_take(s, p, it->out, NULL, &near_n));
+        GR_CHECK(gr__sssp_take(s, p, gr__sssp_input(it->out), &near_n));
         near_all = near_n;
         heavy_out = 0;
         it->out->size = 0;

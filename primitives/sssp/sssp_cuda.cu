@@ -200,7 +200,6 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
-
 gr_status map_ids_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_sssp_ctx *c) {
   (void)ws;
   return gr_cuda::for_each(dev, a, MapId{*c});
@@ -224,7 +223,6 @@ gr_status absorb_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, con
 gr_status relax_levels_cuda(gr_device *dev, gr_workspace *ws, gr_advance_levels_args *a, const gr_sssp_ctx *c) {
   return gr_cuda::advance_push_levels(dev, ws, a, RelaxLevel{*c});
 }
-
 
 // The heavy take (counted into the second counter) and the pile's least
 // (into the first), either or both on the stream, then one read.

@@ -307,6 +307,14 @@ bool op_same_split(const op_result *a, const op_result *b) {
          !memcmp(a->remaining, b->remaining, (size_t)a->n_remaining * sizeof(gr_vid));
 }
 
+bool op_split_filled(const op_result *r, gr_eid want0, gr_eid want1, gr_eid cap0, gr_eid cap1, gr_vid modulus) {
+  if (r->counted[0] != want0 || r->counted[1] != want1 || r->overran) return false;
+  if (r->n_out != (want0 < cap0 ? want0 : cap0) || r->n_remaining != (want1 < cap1 ? want1 : cap1)) return false;
+  for (gr_eid i = 0; i < r->n_out; i++)
+    if (r->out[i] % modulus != 0) return false;
+  return true;
+}
+
 gr_status op_run_split(const test_ops *ops, gr_device *dev, gr_vid universe, const gr_vid *in, gr_eid n,
                        gr_vid modulus, gr_eid cap0, gr_eid cap1, op_result *r) {
   return op_run_split_range(ops, dev, universe, 0, 0, in, n, modulus, cap0, cap1, r);

@@ -34,6 +34,11 @@ void op_result_free(op_result *r);
 /* Whether two splits' results hold the same items in each class (both
  * sorted by op_run_split*). */
 bool op_same_split(const op_result *a, const op_result *b);
+/* Whether a split whose outputs may be too small (count_past, or counts
+ * left on the device) counted want0 and want1 items, wrote min(want,
+ * capacity) of each and nothing past, and wrote only class 0 (an id that
+ * `modulus` divides) into its first output. */
+bool op_split_filled(const op_result *r, gr_eid want0, gr_eid want1, gr_eid cap0, gr_eid cap1, gr_vid modulus);
 /* The operator variants the next op_run_* calls use (gr_tuning_parse
  * text; NULL or "" = the defaults). */
 void op_set_tuning(const char *text);

@@ -315,17 +315,31 @@ START_TEST(levels_keep_a_trail_and_stop_on_a_flag) {
 }
 END_TEST
 
+/* n random ids below `below` (repeats kept), from the seed's stream. */
+static gr_vid *random_ids(gr_eid n, uint64_t seed, gr_vid below) {
+  gr_vid *ids = malloc(n * sizeof(gr_vid));
+  ck_assert_ptr_nonnull(ids);
+  for (gr_eid i = 0; i < n; i++) ids[i] = (gr_vid)(gr_rand64(seed, 0, i) % below);
+  return ids;
+}
+
+/* n random ids below 5000 and how many fall in classes 0 and 1 of
+ * test_klass with modulus 3. */
+static gr_vid *split_input(gr_eid n, gr_eid *want0, gr_eid *want1) {
+  gr_vid *in = random_ids(n, 6, 5000);
+  *want0 = *want1 = 0;
+  for (gr_eid i = 0; i < n; i++) {
+    *want0 += in[i] % 3 == 0;
+    *want1 += in[i] % 3 == 1;
+  }
+  return in;
+}
+
 START_TEST(split_sends_each_item_to_its_class) {
-  gr_eid n = 30000;
-  gr_vid *in = malloc(n * sizeof(gr_vid));
-  for (gr_eid i = 0; i < n; i++) in[i] = (gr_vid)(gr_rand64(6, 0, i) % 5000);
+  gr_eid n = 30000, want0 = 0, want1 = 0;
+  gr_vid *in = split_input(n, &want0, &want1);
   op_result r;
   ck_assert_int_eq(op_run_split(&test_ops_cpu, dev, 5000, in, n, 3, n, n, &r), GR_SUCCESS);
-  gr_eid want0 = 0, want1 = 0;
-  for (gr_eid i = 0; i < n; i++) {
-    want0 += in[i] % 3 == 0;
-    want1 += in[i] % 3 == 1;
-  }
   /* Items keep their multiplicity: split does not uniquify. */
   ck_assert_uint_eq(r.n_out, want0);
   ck_assert_uint_eq(r.n_remaining, want1);
@@ -352,23 +366,15 @@ END_TEST
  * largest tree). */
 START_TEST(split_counts_past_a_full_output) {
   const gr_eid n = 30000;
-  gr_vid *in = malloc(n * sizeof(gr_vid));
-  for (gr_eid i = 0; i < n; i++) in[i] = (gr_vid)(gr_rand64(6, 0, i) % 5000);
   gr_eid want0 = 0, want1 = 0;
-  for (gr_eid i = 0; i < n; i++) {
-    want0 += in[i] % 3 == 0;
-    want1 += in[i] % 3 == 1;
-  }
+  gr_vid *in = split_input(n, &want0, &want1);
   op_set_count_past(true);
   op_result r;
   const gr_eid cap0 = want0 / 3, cap1 = want1 - 1;
   ck_assert_int_eq(op_run_split(&test_ops_cpu, dev, 5000, in, n, 3, cap0, cap1, &r), GR_SUCCESS);
-  ck_assert_uint_eq(r.counted[0], want0);
-  ck_assert_uint_eq(r.counted[1], want1);
-  ck_assert(!r.overran);
+  ck_assert(op_split_filled(&r, want0, want1, cap0, cap1, 3));
   ck_assert_uint_eq(r.n_out, cap0);
   ck_assert_uint_eq(r.n_remaining, cap1);
-  for (gr_eid i = 0; i < r.n_out; i++) ck_assert_uint_eq(r.out[i] % 3, 0);
   for (gr_eid i = 0; i < r.n_remaining; i++) ck_assert_uint_eq(r.remaining[i] % 3, 1);
   op_result_free(&r);
   /* Room enough: the same as without it. */
@@ -391,8 +397,7 @@ END_TEST
  * back as a split of its own would. */
 START_TEST(split_reads_its_size_and_leaves_its_counts_on_the_device) {
   const gr_eid n_list = 20000;
-  gr_vid *list = malloc(n_list * sizeof(gr_vid));
-  for (gr_eid i = 0; i < n_list; i++) list[i] = (gr_vid)(gr_rand64(9, 0, i) % 5000);
+  gr_vid *list = random_ids(n_list, 9, 5000);
   for (int form = 0; form < 3; form++) {
     const gr_vid first = 5000;
     const gr_eid n_first = form == 0 ? 0 : 3000, total = n_first + (form == 1 ? 0 : n_list);
@@ -422,12 +427,9 @@ START_TEST(split_reads_its_size_and_leaves_its_counts_on_the_device) {
                                         cap0, cap1, &got),
                      GR_SUCCESS);
     op_set_split_later(false, 0);
-    ck_assert_uint_eq(got.counted[0], want.n_out);
-    ck_assert_uint_eq(got.counted[1], want.n_remaining);
+    ck_assert(op_split_filled(&got, want.n_out, want.n_remaining, cap0, cap1, 3));
     ck_assert_uint_eq(got.n_out, cap0);
     ck_assert_uint_eq(got.n_remaining, cap1);
-    ck_assert(!got.overran);
-    for (gr_eid i = 0; i < got.n_out; i++) ck_assert_uint_eq(got.out[i] % 3, 0);
     op_result_free(&got);
     op_result_free(&want);
   }
@@ -440,8 +442,7 @@ END_TEST
  * both goes to its class; a range alone too. */
 START_TEST(split_takes_a_range_then_a_list) {
   const gr_eid n_list = 700;
-  gr_vid *list = malloc(n_list * sizeof(gr_vid));
-  for (gr_eid i = 0; i < n_list; i++) list[i] = (gr_vid)(gr_rand64(8, 0, i) % 1000);
+  gr_vid *list = random_ids(n_list, 8, 1000);
   const gr_vid first = 3000;
   const gr_eid n_first = 1500;
   for (int with_list = 0; with_list < 2; with_list++) {
