@@ -99,6 +99,13 @@ typedef struct gr__slot {
    * alternating (gr__part_post) */
   uint64_t cells[2][GR_PART_GATHER_VALUES];
   unsigned cell_calls;
+  /* gr_iter.post: the words posted into cells[post_k] before the exchange,
+   * whose barrier publishes them, and how many (by cell: a peer may read
+   * its count while this device posts into the other cell); post_live
+   * while gr_part_posted may read them (the primitive's arrived). */
+  int post_n[2];
+  unsigned post_k;
+  bool post_live;
   double inner_ms; /* exchange steps inside iterate (gr_part_refresh), less their waiting */
   gr_status st;
 } gr__slot;
@@ -242,6 +249,40 @@ static gr_status gr__part_post(gr_part *p, const uint64_t *local, int n, unsigne
   *k = me->cell_calls++ & 1u;
   for (int i = 0; i < n; i++) me->cells[*k][i] = local[i];
   return gr_sync_wait(p->sync) ? GR_ERR_ABORTED : GR_SUCCESS;
+}
+
+/* gr_iter.post, before the exchange: into the next cell (every device
+ * takes one at every exchange, posting or not, so that the cells stay in
+ * step with gr__part_post's), published by the exchange's barrier. */
+static gr_status gr__post_at_exchange(gr__slot *s, const gr_iter *it) {
+  const unsigned k = s->cell_calls++ & 1u;
+  s->post_k = k;
+  s->post_n[k] = 0;
+  s->post_live = false;
+  if (it->n_post < 0 || it->n_post > GR_PART_GATHER_VALUES)
+    return gr_errorf(GR_ERR_INTERNAL, "iteration %d posts %d words at the exchange, at most %d", it->iteration,
+                     it->n_post, GR_PART_GATHER_VALUES);
+  for (int i = 0; i < it->n_post; i++) s->cells[k][i] = it->post[i];
+  s->post_n[k] = it->n_post;
+  return GR_SUCCESS;
+}
+
+gr_status gr_part_posted(gr_part *p, gr_eid *all) {
+  if (!p->sync) return gr_errorf(GR_ERR_INTERNAL, "gr_part_posted: one device posts nothing");
+  const struct gr_enactor *e = p->sync->e;
+  const gr__slot *me = &e->slots[p->sync->index];
+  const unsigned k = me->post_k;
+  const int n = me->post_n[k];
+  if (!me->post_live || n < 1)
+    return gr_errorf(GR_ERR_INTERNAL, "gr_part_posted: device %d posted no words at this iteration's exchange",
+                     p->sync->index);
+  for (int d = 0; d < e->n; d++) {
+    if (e->slots[d].post_n[k] != n)
+      return gr_errorf(GR_ERR_INTERNAL, "gr_part_posted: device %d posted %d words at the exchange, device %d %d",
+                       p->sync->index, n, d, e->slots[d].post_n[k]);
+    for (int i = 0; i < n; i++) all[(size_t)d * (size_t)n + (size_t)i] = e->slots[d].cells[k][i];
+  }
+  return GR_SUCCESS;
 }
 
 gr_status gr_iter_take_out_counts(gr_iter *it, gr_device *dev) {
@@ -856,7 +897,7 @@ static void gr__slot_loop(gr__slot *s) {
      * device whose iterate failed goes on to the exchange's barrier (the
      * first one after iterate), where every device leaves. */
     if (st == GR_ERR_ABORTED) return;
-    const bool failed = st < 0;
+    bool failed = st < 0;
     if (failed) gr__fail(e, s->index, st);
     s->edges += it.edges;
     const int cell = iter & 1;
@@ -865,8 +906,14 @@ static void gr__slot_loop(gr__slot *s) {
     const int levels = it.levels > 0 ? it.levels : 1;
     iter += levels - 1;
     s->converged[cell] = prim->converged ? prim->converged(s->slice, &s->part, &it) : false;
-    s->pending[cell] = it.pending;
     if (multi) {
+      /* A device whose iterate failed posts nothing; every device leaves
+       * at the exchange's barrier. */
+      const gr_status sp = gr__post_at_exchange(s, &it);
+      if (sp < 0 && !failed) {
+        gr__fail(e, s->index, sp);
+        failed = true;
+      }
       gr_frontier *next = in;
       next->size = 0;
       gr_exchange_step x;
@@ -896,7 +943,12 @@ static void gr__slot_loop(gr__slot *s) {
       x.or_also = it.or_also;
       x.settled = it.settled;
       x.settle_copies_bare = it.settle_copies_bare;
+      const uint64_t passed = s->sync.passed;
       st = e->cfg.exchange->exchange(s->xlocal, &s->part, &x);
+      /* The posted words are read past a barrier: the exchange's (every
+       * device runs the same exchange, so all take this one alike). */
+      if (st >= 0 && s->sync.passed == passed && gr_sync_wait(&s->sync)) return;
+      s->post_live = true;
       uint64_t sent_after = 0;
       for (int j = 0; j < e->n && bytes_to; j++) sent_after += bytes_to[j];
       s->iter_bytes[cell] = sent_after - sent_before;
@@ -920,10 +972,14 @@ static void gr__slot_loop(gr__slot *s) {
         s->rs.compute_ms += (gr_time_now() - ta) * 1e3 - (s->sync.waited_ms - wa);
         if (st < 0) gr__fail(e, s->index, st);
       }
+      s->post_live = false;
     } else {
       s->out_size = out->size;
       s->cur ^= 1;
     }
+    /* As iterate and arrived left it (arrived may decide from the words
+     * posted at the exchange). */
+    s->pending[cell] = it.pending;
     /* The tallies as iterate and arrived left them (arrived runs after
      * the exchange, before this barrier). */
     memcpy(s->tally[cell], it.tally, sizeof it.tally);

@@ -38,6 +38,7 @@ typedef struct gr__cc_slice {
    * lowered (the next refresh sends those and the input only). */
   bool tracked;
   gr_eid owned_changed;
+  bool whole; /* several devices: the last iteration took every vertex (settled them all) */
   /* Several devices: the largest tree's root (largest) and its best as the
    * last take left it are known (the join after Afforest; not after a
    * repair, which links trees anew), and the border vertices outside that
@@ -375,16 +376,18 @@ static gr_status gr__cc_join_largest(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c) 
 }
 
 /* Several devices, at the end of each round: the labels that changed on
- * any device (*changed), and, once none did, whether every device's
- * largest tree ended with the same label (then no arc that both sides
- * skipped joins two components; cc.h). A device where no label changed
- * posts its largest tree's label with the count (as a pair whose minima
- * give the smallest and the largest label), so one gather answers both:
- * at the last round a sum and two minima took three barriers. The same
- * answers on every device. */
-static gr_status gr__cc_round_end(gr__cc_slice *s, gr_part *p, gr_eid changed_here, gr_eid *changed, bool *agree) {
-  enum { MAX_DEVICES = GR__CC_MAX_DEVICES, WORDS = 3 };
-  if (p->count > MAX_DEVICES) return gr_errorf(GR_ERR_UNSUPPORTED, "cc: %d devices, at most %d", p->count, MAX_DEVICES);
+ * any device, and, once none did, whether every device's largest tree
+ * ended with the same label (then no arc that both sides skipped joins two
+ * components; cc.h). A device where no label changed posts its largest
+ * tree's label with the count (as a pair whose minima give the smallest
+ * and the largest label), so one gather answers both. The words ride the
+ * exchange's barrier (gr_iter.post) and cc_arrived decides: a gather of
+ * their own took a barrier a round (on 2 logical devices of an H200 taking
+ * turns, a barrier drains the device's stream: 3 a run of 16). */
+static gr_status gr__cc_round_post(gr__cc_slice *s, gr_part *p, gr_eid changed_here, gr_iter *it) {
+  enum { WORDS = 3 };
+  if (p->count > GR__CC_MAX_DEVICES)
+    return gr_errorf(GR_ERR_UNSUPPORTED, "cc: %d devices, at most %d", p->count, GR__CC_MAX_DEVICES);
   gr_eid mine[WORDS] = {changed_here, UINT64_MAX, UINT64_MAX};
   if (!changed_here && !s->repaired && s->largest >= 0) {
     /* A root's best is its tree's label (its own label may lag); known
@@ -395,8 +398,17 @@ static gr_status gr__cc_round_end(gr__cc_slice *s, gr_part *p, gr_eid changed_he
     mine[1] = (gr_eid)l;
     mine[2] = UINT64_MAX - (gr_eid)l;
   }
-  gr_eid all[WORDS * MAX_DEVICES];
-  GR_CHECK(gr_part_gather(p, mine, WORDS, all));
+  for (int i = 0; i < WORDS; i++) it->post[i] = mine[i];
+  it->n_post = WORDS;
+  return GR_SUCCESS;
+}
+
+/* The round's end as every device posted it (gr__cc_round_post): the same
+ * answers on every device. */
+static gr_status gr__cc_round_end(gr_part *p, gr_eid *changed, bool *agree) {
+  enum { WORDS = 3 };
+  gr_eid all[WORDS * GR__CC_MAX_DEVICES];
+  GR_CHECK(gr_part_posted(p, all));
   gr_eid sum = 0, lo = UINT64_MAX, hi = UINT64_MAX;
   for (int d = 0; d < p->count; d++) {
     sum += all[WORDS * d];
@@ -582,9 +594,18 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
   it->out->size = copies;
   s->tracked = !whole;
   s->owned_changed = owned;
+  s->whole = whole;
+  return gr__cc_round_post(s, p, copies + owned, it);
+}
+
+/* Between devices, once the exchange is done: whether the run goes on
+ * (cc_iterate posted what this round changed). */
+static gr_status cc_arrived(void *slice, gr_part *p, gr_iter *it, gr_frontier *next) {
+  (void)next;
+  gr__cc_slice *s = slice;
   gr_eid changed = 0;
   bool agree = true;
-  GR_CHECK(gr__cc_round_end(s, p, copies + owned, &changed, &agree));
+  GR_CHECK(gr__cc_round_end(p, &changed, &agree));
   bool done = !changed && s->repaired;
   if (!changed && !s->repaired) {
     if (!agree) {
@@ -605,9 +626,10 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
    * output and no read, where a take over every local vertex sorted out
    * the ones that changed (Kronecker 22 on 2 devices: 1.5 local vertices
    * per owned one, 2.2 on 4). */
-  if (!whole) {
-    gr_for_each_args own = {NULL, s->owned_first ? s->owned_first : n, 0};
-    GR_CHECK(ops->settle(p->dev, p->ws, &own, &c));
+  if (!s->whole) {
+    gr_cc_ctx c = gr__cc_ctx(s, p);
+    gr_for_each_args own = {NULL, s->owned_first ? s->owned_first : p->sub->n_local, 0};
+    GR_CHECK(gr__cc_ops(p->dev)->settle(p->dev, p->ws, &own, &c));
   }
   return GR_SUCCESS;
 }
@@ -717,6 +739,7 @@ const gr_primitive gr_cc_primitive = {
     .reset = cc_reset,
     .iterate = cc_iterate,
     .converged = NULL,
+    .arrived = cc_arrived,
     .payload = cc_payload,
     .extract = cc_extract,
     .finish = gr_cc_finish,

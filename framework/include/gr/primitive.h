@@ -182,6 +182,11 @@ gr_status gr_part_sum_double(gr_part *p, const double *local, double *total, int
  * Called like gr_part_sum (the calls count together). */
 enum { GR_PART_GATHER_VALUES = 4 };
 gr_status gr_part_gather(gr_part *p, const gr_eid *local, int n, gr_eid *all);
+/* In `arrived`: every device's words posted at this iteration's exchange
+ * (gr_iter.post), in device order, as gr_part_gather gives them (p->count *
+ * n_post entries). No barrier: the exchange's published them. An error
+ * where this device posted none or the devices' counts differ. */
+gr_status gr_part_posted(gr_part *p, gr_eid *all);
 
 /* Owner -> copy: after the owners changed the entries of `arrays` (device
  * arrays over local ids, elem_bytes each: 4 or 8), every copy of a vertex
@@ -398,6 +403,15 @@ typedef struct gr_iter {
   gr_eid tally[GR_ITER_TALLIES];
   gr_eid last_tally[GR_ITER_TALLIES];
   gr_eid last_pending;
+  /* To set, optional, several devices (by iterate): n_post words (at most
+   * GR_PART_GATHER_VALUES) that the exchange's barrier publishes, which
+   * `arrived` reads from every device with gr_part_posted: a decision
+   * taken from every device's figures without a gr_part_gather (and its
+   * barrier) of its own, where it can wait until the exchange is done (cc:
+   * whether any label changed and the largest trees agree). Every device
+   * posts the same count in an iteration. */
+  gr_eid post[GR_PART_GATHER_VALUES];
+  int n_post;
   /* Several devices, for `arrived`: the exchange called the primitive's
    * `arriving` (the next frontier's size was still on the device), and
    * these are the counts its work added, read with the exchange's own. */
@@ -569,9 +583,12 @@ typedef struct gr_primitive {
    * iteration's input) and before the barrier that ends the iteration, so
    * that what it counts of the input rides that barrier (gr_iter.tally)
    * instead of a gr_part_sum of the next iterate (sssp: the split of the
-   * input into bucket and pile, and the bucket's size). It must not call
-   * gr_part_sum or any other step that meets the other devices. Not
-   * called when this device's iterate or exchange failed. */
+   * input into bucket and pile, and the bucket's size), and so that a
+   * decision from the words iterate posted (gr_iter.post, read with
+   * gr_part_posted) is taken before that barrier (cc: whether the run
+   * ends). It must not call gr_part_sum or any other step that meets the
+   * other devices. Not called when this device's iterate or exchange
+   * failed. */
   gr_status (*arrived)(void *slice, gr_part *p, gr_iter *it, gr_frontier *next);
   /* Optional, with arrived: called inside the exchange once the combines
    * that build the next frontier are enqueued and before its one read of
