@@ -17,6 +17,20 @@
  * (a mask bit each in gr__cc_join_largest). */
 enum { GR__CC_MAX_DEVICES = 64 };
 
+/* Behind the samples on the device, the first iteration's tail: the vote's
+ * word (samples[GR_CC_SAMPLES]), then from byte GR__CC_EDGES_AT the arcs
+ * the rest's advances visited (out, then in), which their counters leave
+ * on the device. One read after Afforest's last pass brings all three
+ * back: on one device the run's only read after the filter's, where the
+ * samples' read (the vote on the host) and the advance's each waited for
+ * the device. */
+enum {
+  GR__CC_EDGES_AT = GR_CC_SAMPLES * (int)sizeof(gr_svid) + 8,
+  GR__CC_TAIL_BYTES = 8 + 2 * (int)sizeof(uint64_t),
+  GR__CC_SAMPLES_BYTES = GR_CC_SAMPLES * (int)sizeof(gr_svid) + GR__CC_TAIL_BYTES
+};
+_Static_assert(sizeof(gr_svid) <= 8, "the vote's word fits its 8 bytes");
+
 typedef struct gr__cc_slice {
   gr_buffer parent;  /* the forest (one device: also the labels) */
   gr_buffer label;   /* several devices: labels (global ids), the payload */
@@ -49,7 +63,7 @@ typedef struct gr__cc_slice {
   gr_buffer cold;
   gr_eid n_cold;
   gr_eid round_arcs; /* arcs the sampling rounds link */
-  gr_svid host_samples[GR_CC_SAMPLES];
+  int tail_edges; /* words of the tail's arcs the rest's advances left (0-2) */
 } gr__cc_slice;
 
 const gr_cc_ops *gr__cc_ops(const gr_device *dev) {
@@ -69,8 +83,8 @@ static int gr__cc_cmp_svid(const void *a, const void *b) {
  * sign flipped, so that unsigned order is signed order), a byte a pass,
  * skipping the bytes every id shares (the samples are mostly one root and
  * small ids: two or three passes). libc's qsort of the 1,024 samples took
- * 34 us on a build machine and about 0.1 ms between the vote's read and the
- * next launch on an H200's host, 2-3 % of CC's run on Kronecker 25. */
+ * 34 us on a build machine. The CPU backend's vote and gr_cc_finish's
+ * giant label sort here; a GPU votes on the device (cc_cuda.cu). */
 static void gr__cc_sort_samples(gr_svid *ids, int n) {
   uint64_t a[GR_CC_SAMPLES], b[GR_CC_SAMPLES];
   const uint64_t flip = (uint64_t)1 << 63;
@@ -157,7 +171,7 @@ static gr_status cc_init(void **slice, gr_part *p) {
     GR_CHECK_GOTO(gr_buffer_resize(&s->best, p->dev, slots * sizeof(gr_svid), 0, "cc labels of roots"), st, fail);
     GR_CHECK_GOTO(gr_part_owners(p, &s->owners, &s->owner_table, &s->owned_first), st, fail);
   }
-  GR_CHECK_GOTO(gr_buffer_resize(&s->samples, p->dev, GR_CC_SAMPLES * sizeof(gr_svid), 0, "cc samples"), st, fail);
+  GR_CHECK_GOTO(gr_buffer_resize(&s->samples, p->dev, GR__CC_SAMPLES_BYTES, 0, "cc samples"), st, fail);
   /* The rows the device holds (the enactor's: under 1-hop proxies the
    * owned vertices', a copy's row being empty), so that the passes that
    * read rows (the sampling rounds, the filter of the rest) skip the
@@ -215,11 +229,28 @@ static gr_status cc_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fron
   return GR_SUCCESS;
 }
 
+/* An advance of the rest's arcs: the arcs it visited, or where it left its
+ * counters on the device (counts_later), their word copied into the tail
+ * (the workspace's counters serve the next operator). */
+static gr_status gr__cc_rest_edges(gr__cc_slice *s, gr_part *p, gr_iter *it, const gr_advance_push_args *a) {
+  if (!a->counts) {
+    it->edges += a->edges;
+    return GR_SUCCESS;
+  }
+  if (s->tail_edges >= 2) return gr_errorf(GR_ERR_INTERNAL, "cc: more than two advances of the rest's arcs");
+  unsigned char *at = (unsigned char *)s->samples.ptr + GR__CC_EDGES_AT + (size_t)s->tail_edges * sizeof(uint64_t);
+  GR_CHECK(gr_device_copy(p->dev, at, a->counts + 1, sizeof(uint64_t), GR_COPY_D2D));
+  s->tail_edges++;
+  return GR_SUCCESS;
+}
+
 /* Steps 4 and 5 (cc.h): the remaining arcs of every vertex outside the
- * tree c->largest (every vertex when it is -1), then compress; with
+ * tree gr_cc_largest(c) (every vertex when it is -1), then compress; with
  * `best`, the compress also gathers each tree's smallest global id at its
- * root (gr_cc_compress_best). */
-static gr_status gr__cc_rest(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ctx *c, bool best) {
+ * root (gr_cc_compress_best). `later`: the advances' arcs stay on the
+ * device, in the tail (s->tail_edges words), for one read after the
+ * compress; otherwise each advance reads its own. */
+static gr_status gr__cc_rest(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ctx *c, bool best, bool later) {
   const gr_cc_ops *ops = gr__cc_ops(p->dev);
   const gr_vid n = p->sub->n_local;
   gr_for_each_args all = {NULL, n, 0};
@@ -235,19 +266,21 @@ static gr_status gr__cc_rest(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ctx
     a.g = &p->out;
     a.in = s->rest.ptr;
     a.n_in = f.n_out;
+    a.counts_later = later;
     c->offsets = p->out.offsets;
     c->skip = GR_CC_ROUNDS;
     GR_CHECK(ops->link_arcs(p->dev, p->ws, &a, c));
-    it->edges += a.edges;
+    GR_CHECK(gr__cc_rest_edges(s, p, it, &a));
     if (s->directed) {
       memset(&a, 0, sizeof a);
       a.g = &p->in;
       a.in = s->rest.ptr;
       a.n_in = f.n_out;
+      a.counts_later = later;
       c->offsets = p->in.offsets;
       c->skip = 0;
       GR_CHECK(ops->link_arcs(p->dev, p->ws, &a, c));
-      it->edges += a.edges;
+      GR_CHECK(gr__cc_rest_edges(s, p, it, &a));
     }
   }
   return best ? ops->compress_best(p->dev, p->ws, &all, c) : ops->compress(p->dev, p->ws, &all, c);
@@ -278,18 +311,36 @@ static gr_status gr__cc_local(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ct
   }
   it->edges += s->round_arcs;
   /* The largest tree's vertices skip their remaining arcs, between devices
-   * too (cc.h says why nothing is lost). */
+   * too (cc.h says why nothing is lost). The vote stays on the device,
+   * where the passes below read it (gr_cc_ctx.vote). */
+  s->tail_edges = 0;
+  c->hot = -1;
   if (n > 0) {
     gr_for_each_args k = {NULL, GR_CC_SAMPLES, 0};
     GR_CHECK(ops->sample(p->dev, p->ws, &k, c));
-    GR_CHECK(gr_device_copy(p->dev, s->host_samples, s->samples.ptr, sizeof s->host_samples, GR_COPY_D2H));
-    c->largest = gr_cc_mode(s->host_samples, GR_CC_SAMPLES);
+    GR_CHECK(ops->vote(p->dev, p->ws, c));
+    c->vote = (const gr_svid *)s->samples.ptr + GR_CC_SAMPLES;
   }
-  s->largest = c->largest;
-  c->hot = c->largest;
   /* Between devices with local ids renumbered a root is not the smallest
    * global id of its tree: the last compress gathers those at the roots. */
-  return gr__cc_rest(s, p, it, c, s->multi && p->local_to_global);
+  GR_CHECK(gr__cc_rest(s, p, it, c, s->multi && p->local_to_global, true));
+  s->largest = -1;
+  if (n == 0 && !s->tail_edges) return GR_SUCCESS;
+  unsigned char tail[GR__CC_TAIL_BYTES];
+  GR_CHECK(gr_device_copy(p->dev, tail, (const unsigned char *)s->samples.ptr + GR_CC_SAMPLES * sizeof(gr_svid),
+                          sizeof tail, GR_COPY_D2H));
+  if (n > 0) memcpy(&s->largest, tail, sizeof s->largest);
+  for (int k = 0; k < s->tail_edges; k++) {
+    uint64_t e = 0;
+    memcpy(&e, tail + 8 + (size_t)k * sizeof e, sizeof e);
+    it->edges += e;
+  }
+  if (s->largest < -1 || s->largest >= (gr_svid)n)
+    return gr_errorf(GR_ERR_INTERNAL, "cc: device %d's vote found root %lld of %llu vertices", p->index,
+                     (long long)s->largest, (unsigned long long)n);
+  c->vote = NULL;
+  c->largest = c->hot = s->largest;
+  return GR_SUCCESS;
 }
 
 /* The roots of k local vertices (ids) and those roots' bests, into out[2i]
@@ -525,7 +576,7 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
       s->hot_known = false;
       whole = true;
       c.largest = -1;
-      GR_CHECK(gr__cc_rest(s, p, it, &c, false));
+      GR_CHECK(gr__cc_rest(s, p, it, &c, false, false));
     }
     /* Copies take their owners' labels (never higher: a copy whose label
      * fell went to its owner, whose MIN took it), then every root the

@@ -86,7 +86,13 @@ typedef struct gr_cc_ctx {
                                    * lowers once a block (compress_best, lower_root); -1: none. A hint only */
   bool fresh;                     /* several devices, the first take: labels unwritten since init (read as the
                                    * vertices' global ids, and written whatever the take finds) */
-  gr_svid *samples;               /* GR_CC_SAMPLES roots; between devices also the lookups (gr_cc_lookup) */
+  /* Where the vote left the largest tree's root on the device (the ops'
+   * vote, samples[GR_CC_SAMPLES]), read there in place of largest and hot
+   * by the passes that follow it in the first iteration, so that no read
+   * waits for the vote; NULL: largest and hot as they are. */
+  const gr_svid *vote;
+  gr_svid *samples;               /* GR_CC_SAMPLES roots, then the vote's word (GR_CC_SAMPLES + 1 in all); between
+                                   * devices the lookups too (gr_cc_lookup) */
   gr_vid lookups;                 /* gr_cc_lookup: ids in samples[0, lookups), results behind them */
   uint64_t seed;
 } gr_cc_ctx;
@@ -206,6 +212,10 @@ GR_HD void gr_cc_lookup(const gr_cc_ctx *c, gr_vid i) {
   c->samples[c->lookups + 2 * (gr_eid)i + 1] = c->best[r];
 }
 
+/* The largest tree's root: the vote's word on the device where it left
+ * one (c->vote), else c->largest. */
+GR_HD gr_svid gr_cc_largest(const gr_cc_ctx *c) { return c->vote ? *c->vote : c->largest; }
+
 /* Filter: the vertices whose remaining arcs still need linking (outside
  * the largest component, with out-edges beyond the sampled ones or with
  * in-edges). */
@@ -213,7 +223,8 @@ GR_HD bool gr_cc_needs_rest(const gr_cc_ctx *c, gr_vid v) {
   const bool more_out = c->out_offsets[v + 1] - c->out_offsets[v] > (gr_eid)GR_CC_ROUNDS;
   const bool any_in = c->in_offsets && c->in_offsets[v + 1] > c->in_offsets[v];
   if (!more_out && !any_in) return false;
-  return c->largest < 0 || gr_cc_find(c, (gr_svid)v) != c->largest;
+  const gr_svid largest = gr_cc_largest(c);
+  return largest < 0 || gr_cc_find(c, (gr_svid)v) != largest;
 }
 
 /* Advance visit: links the ends of each arc after the row's first `skip`.
@@ -301,6 +312,9 @@ typedef struct gr_cc_ops {
   gr_status (*cold)(gr_device *, gr_workspace *, gr_split_args *, const gr_cc_ctx *);
   gr_status (*lookup)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   gr_status (*settle)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
+  /* The most frequent of samples[0, GR_CC_SAMPLES) (gr_cc_mode's choice)
+   * into samples[GR_CC_SAMPLES], on the device: nothing waits for it. */
+  gr_status (*vote)(gr_device *, gr_workspace *, const gr_cc_ctx *);
 } gr_cc_ops;
 
 extern const gr_cc_ops gr__cc_ops_cpu;

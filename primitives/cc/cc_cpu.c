@@ -3,6 +3,8 @@
 #include "cc/cc.h"
 #include "gr/operators_cpu.h"
 
+#include <string.h>
+
 static GR_CPU_FOR_EACH(gr__cc_init_cpu, gr_cc_ctx, gr_cc_init_vertex)
 static GR_CPU_FOR_EACH(gr__cc_link_round_cpu, gr_cc_ctx, gr_cc_link_round)
 static GR_CPU_FOR_EACH(gr__cc_compress_cpu, gr_cc_ctx, gr_cc_compress)
@@ -16,6 +18,15 @@ static GR_CPU_SPLIT(gr__cc_cold_cpu, gr_cc_ctx, gr_cc_cold)
 static GR_CPU_FOR_EACH(gr__cc_lookup_cpu, gr_cc_ctx, gr_cc_lookup)
 static GR_CPU_FOR_EACH(gr__cc_settle_cpu, gr_cc_ctx, gr_cc_settle)
 
+static gr_status gr__cc_vote_cpu(gr_device *dev, gr_workspace *ws, const gr_cc_ctx *c) {
+  (void)dev;
+  (void)ws;
+  gr_svid roots[GR_CC_SAMPLES];
+  memcpy(roots, c->samples, sizeof roots);
+  c->samples[GR_CC_SAMPLES] = gr_cc_mode(roots, GR_CC_SAMPLES);
+  return GR_SUCCESS;
+}
+
 const gr_cc_ops gr__cc_ops_cpu = {.init = gr__cc_init_cpu,
                                   .link_round = gr__cc_link_round_cpu,
                                   .compress = gr__cc_compress_cpu,
@@ -27,4 +38,5 @@ const gr_cc_ops gr__cc_ops_cpu = {.init = gr__cc_init_cpu,
                                   .take_label = gr__cc_take_label_cpu,
                                   .cold = gr__cc_cold_cpu,
                                   .lookup = gr__cc_lookup_cpu,
-                                  .settle = gr__cc_settle_cpu};
+                                  .settle = gr__cc_settle_cpu,
+                                  .vote = gr__cc_vote_cpu};

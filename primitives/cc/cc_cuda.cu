@@ -6,6 +6,10 @@
 #include "cc/cc.h"
 #include "operators/cuda/operators.cuh"
 
+#include <cub/block/block_radix_sort.cuh>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+
 namespace {
 
 struct Init {
@@ -48,7 +52,8 @@ __global__ void __launch_bounds__(gr_cuda::kBlock)
     lower_best_kernel(const gr_vid *__restrict__ in, gr_eid n, gr_vid first, gr_cc_ctx c) {
   __shared__ gr_svid block_least;
   if (threadIdx.x == 0) block_least = GR_SVID_MAX;
-  const gr_svid hot = c.hot < 0 ? (gr_svid)-1 : Compress ? gr_cc_find(&c, c.hot) : c.parent[c.hot];
+  const gr_svid h = c.vote ? *c.vote : c.hot;
+  const gr_svid hot = h < 0 ? (gr_svid)-1 : Compress ? gr_cc_find(&c, h) : c.parent[h];
   __syncthreads();
   gr_svid least = GR_SVID_MAX;
   for (gr_eid i = blockIdx.x * (gr_eid)gr_cuda::kBlock + threadIdx.x; i < n;
@@ -129,6 +134,62 @@ gr_status cold_cuda(gr_device *dev, gr_workspace *ws, gr_split_args *a, const gr
   return gr_cuda::split(dev, ws, a, Cold{*c});
 }
 
+// The vote (gr_cc_mode's choice) in one block: the samples sorted, each
+// run's start found by a max-scan of the starts, the longest run (the
+// first of equal ones: the smallest root) by a reduction of (length,
+// -start). On the host it was a read of the samples and a sort there,
+// which the next pass waited for.
+constexpr int kVoteThreads = 256;
+constexpr int kVoteItems = GR_CC_SAMPLES / kVoteThreads;
+static_assert(kVoteThreads * kVoteItems == GR_CC_SAMPLES, "the vote's block holds every sample");
+
+struct Larger {
+  template <class T>
+  __device__ T operator()(const T &a, const T &b) const { return a < b ? b : a; }
+};
+
+__global__ void __launch_bounds__(kVoteThreads) vote_kernel(gr_svid *samples) {
+  using Sort = cub::BlockRadixSort<gr_svid, kVoteThreads, kVoteItems>;
+  using Scan = cub::BlockScan<int, kVoteThreads>;
+  using Reduce = cub::BlockReduce<unsigned long long, kVoteThreads>;
+  __shared__ union {
+    typename Sort::TempStorage sort;
+    typename Scan::TempStorage scan;
+    typename Reduce::TempStorage reduce;
+  } tmp;
+  __shared__ gr_svid sorted[GR_CC_SAMPLES];
+  gr_svid keys[kVoteItems];
+  const int base = threadIdx.x * kVoteItems;
+  for (int i = 0; i < kVoteItems; i++) keys[i] = samples[base + i];
+  Sort(tmp.sort).Sort(keys);
+  for (int i = 0; i < kVoteItems; i++) sorted[base + i] = keys[i];
+  __syncthreads();
+  int start[kVoteItems];
+  for (int i = 0; i < kVoteItems; i++) {
+    const int at = base + i;
+    start[i] = at == 0 || sorted[at - 1] != sorted[at] ? at : 0;
+  }
+  Scan(tmp.scan).InclusiveScan(start, start, Larger());
+  __syncthreads();
+  unsigned long long best = 0;
+  for (int i = 0; i < kVoteItems; i++) {
+    const int at = base + i;
+    if (at + 1 < GR_CC_SAMPLES && sorted[at + 1] == sorted[at]) continue;
+    const unsigned long long run = (unsigned long long)(at - start[i] + 1);
+    const unsigned long long key = run << 32 | (unsigned long long)(GR_CC_SAMPLES - 1 - start[i]);
+    if (key > best) best = key;
+  }
+  best = Reduce(tmp.reduce).Reduce(best, Larger());
+  if (threadIdx.x == 0) samples[GR_CC_SAMPLES] = sorted[GR_CC_SAMPLES - 1 - (int)(best & 0xffffffffu)];
+}
+
+gr_status vote_cuda(gr_device *dev, gr_workspace *ws, const gr_cc_ctx *c) {
+  (void)ws;
+  vote_kernel<<<1, kVoteThreads, 0, (cudaStream_t)gr_device_stream(dev)>>>(c->samples);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  return GR_SUCCESS;
+}
+
 gr_status lookup_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_cc_ctx *c) {
   (void)ws;
   return gr_cuda::for_each(dev, a, Lookup{*c});
@@ -143,6 +204,6 @@ gr_status settle_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, con
 extern "C" const gr_cc_ops gr__cc_ops_cuda = {init_cuda,          link_round_cuda, compress_cuda,   sample_cuda,
                                               needs_rest_cuda,    link_arcs_cuda,  compress_best_cuda,
                                               lower_root_cuda,    take_label_cuda, cold_cuda,
-                                              lookup_cuda,        settle_cuda};
+                                              lookup_cuda,        settle_cuda,     vote_cuda};
 
 GR_CUDA_PRELOAD(gr__cc_cuda_preload)

@@ -2,7 +2,8 @@
 /* CC's CUDA instantiations against the portable definition (the CPU
  * backend) on the same inputs: linking every arc and compressing gives
  * every vertex its component's smallest id on both; the sampled roots and
- * the vertices left to link agree; the whole primitive on one GPU equals
+ * the vertices left to link agree, and the vote on the device picks what
+ * the host's picks; the whole primitive on one GPU equals
  * the serial reference, and so do 2 and 3 devices sharing GPU 0
  * (GR_DEVICE_MAP) under every proxy and exchange mode. Skips (exit 77)
  * where no GPU exists. Runs with CK_NOFORK: CUDA must not cross a fork. */
@@ -59,7 +60,7 @@ static void dev_run_init(dev_run *r, gr_device *dev, const gr_csr *h) {
   r->g = (gr_csr){h->n, h->m, r->offsets.ptr, r->indices.ptr, NULL, NULL};
   put(dev, &r->parent, NULL, (size_t)h->n * sizeof(gr_svid));
   put(dev, &r->rest, NULL, (size_t)h->n * sizeof(gr_vid));
-  put(dev, &r->samples, NULL, GR_CC_SAMPLES * sizeof(gr_svid));
+  put(dev, &r->samples, NULL, (GR_CC_SAMPLES + 1) * sizeof(gr_svid));
   r->c.parent = r->parent.ptr;
   r->c.n = h->n;
   r->c.out_offsets = r->g.offsets;
@@ -107,9 +108,16 @@ static void run_steps(dev_run *r, steps *out) {
   get(r->dev, out->samples, &r->samples, sizeof out->samples);
   gr_svid copy[GR_CC_SAMPLES];
   memcpy(copy, out->samples, sizeof copy);
-  r->c.largest = gr_cc_mode(copy, GR_CC_SAMPLES);
+  /* The vote on the device, read where the filter reads it. */
+  ck_assert_int_eq(ops->vote(r->dev, &r->ws, &r->c), GR_SUCCESS);
+  gr_svid voted[GR_CC_SAMPLES + 1];
+  get(r->dev, voted, &r->samples, sizeof voted);
+  ck_assert_int_eq(voted[GR_CC_SAMPLES], gr_cc_mode(copy, GR_CC_SAMPLES));
+  r->c.vote = (const gr_svid *)r->samples.ptr + GR_CC_SAMPLES;
   gr_filter_args f = {NULL, n, r->rest.ptr, n, NULL, 0};
   ck_assert_int_eq(ops->needs_rest(r->dev, &r->ws, &f, &r->c), GR_SUCCESS);
+  r->c.vote = NULL;
+  r->c.largest = voted[GR_CC_SAMPLES];
   out->n_rest = f.n_out;
   out->rest = malloc(sizeof(gr_vid) * (n + 1));
   get(r->dev, out->rest, &r->rest, sizeof(gr_vid) * f.n_out);
@@ -163,6 +171,57 @@ START_TEST(cuda_afforest_steps_equal_cpu) {
     dev_run_free(&rg);
     dev_run_free(&rc);
     gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
+/* The vote on each backend picks what gr_cc_mode picks on the host: the
+ * most frequent root, the smallest of those that tie, over samples of one
+ * root, of all distinct roots, of two-way and many-way ties, of a run at
+ * either end and of random roots with a giant among them. */
+START_TEST(vote_picks_the_most_frequent_root_on_both_backends) {
+  enum { KINDS = 8 };
+  gr_device *devs[2] = {gpu, cpu};
+  for (int kind = 0; kind < KINDS; kind++) {
+    gr_svid in[GR_CC_SAMPLES];
+    uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(kind + 1);
+    for (int i = 0; i < GR_CC_SAMPLES; i++) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      switch (kind) {
+        case 0: in[i] = 42; break;
+        case 1: in[i] = (gr_svid)(GR_CC_SAMPLES - i) * 3; break;      /* all distinct: the smallest */
+        case 2: in[i] = i % 2 ? 7 : 5; break;                          /* a tie of two: 5 */
+        case 3: in[i] = (gr_svid)(i % 16) + 100; break;                /* 16 tie: 100 */
+        case 4: in[i] = i < 600 ? 0 : (gr_svid)i; break;               /* a run at the start */
+        case 5: in[i] = i >= 424 ? GR_SVID_MAX : (gr_svid)i; break;    /* a run at the end */
+        case 6: in[i] = x % 3 ? 1234567 : (gr_svid)(x % 100000); break; /* a giant among random roots */
+        default: in[i] = (gr_svid)(x % 40); break;                     /* small roots, close counts */
+      }
+    }
+    gr_svid want_in[GR_CC_SAMPLES];
+    memcpy(want_in, in, sizeof in);
+    const gr_svid want = gr_cc_mode(want_in, GR_CC_SAMPLES);
+    for (int d = 0; d < 2; d++) {
+      gr_buffer b = {0};
+      put(devs[d], &b, in, sizeof in);
+      ck_assert_int_eq(gr_buffer_resize(&b, devs[d], (GR_CC_SAMPLES + 1) * sizeof(gr_svid), 1, "test"),
+                       GR_SUCCESS);
+      gr_workspace ws;
+      ck_assert_int_eq(gr_workspace_init(&ws, devs[d], NULL), GR_SUCCESS);
+      gr_cc_ctx c;
+      memset(&c, 0, sizeof c);
+      c.samples = b.ptr;
+      ck_assert_int_eq(gr__cc_ops(devs[d])->vote(devs[d], &ws, &c), GR_SUCCESS);
+      gr_svid got[GR_CC_SAMPLES + 1];
+      get(devs[d], got, &b, sizeof got);
+      ck_assert_msg(got[GR_CC_SAMPLES] == want, "kind %d on the %s: %lld, want %lld", kind, d ? "CPU" : "GPU",
+                    (long long)got[GR_CC_SAMPLES], (long long)want);
+      ck_assert_msg(!memcmp(got, in, sizeof in), "kind %d on the %s: the samples changed", kind, d ? "CPU" : "GPU");
+      gr_workspace_release(&ws);
+      gr_buffer_release(&b);
+    }
   }
 }
 END_TEST
@@ -271,6 +330,7 @@ int main(void) {
   /* One case per test, named after it: CK_RUN_CASE=name runs one. */
   const gr_test_case cases[] = {
       {"cuda_afforest_steps_equal_cpu", cuda_afforest_steps_equal_cpu, 0},
+      {"vote_picks_the_most_frequent_root_on_both_backends", vote_picks_the_most_frequent_root_on_both_backends, 0},
       {"cuda_cc_equals_reference", cuda_cc_equals_reference, 0},
       {"cc_on_devices_sharing_gpu_0_equals_reference", cc_on_devices_sharing_gpu_0_equals_reference, 0},
   };

@@ -668,6 +668,56 @@ START_TEST(one_device_equals_reference) {
 }
 END_TEST
 
+/* The arcs a run visits (the run's edge count): the sampling rounds' (each
+ * vertex's first two out-arcs) and the rest's, which the advances leave on
+ * the device and one read brings back after the last compress. A star of
+ * 200 leaves beside a clique of 8: undirected, the star is the largest
+ * tree and the rest is the clique's rows (8 x 7 arcs); directed (the
+ * centre's arcs out, the clique's both ways), the rounds leave the clique
+ * the largest tree and the rest is the centre's 200 out-arcs and the
+ * leaves' 200 in-arcs (two advances, two words). */
+START_TEST(the_arcs_a_run_visits_are_counted) {
+  enum { LEAVES = 200, CLIQUE = 8 };
+  gr_vid e[LEAVES + CLIQUE * CLIQUE][2];
+  int m = 0;
+  for (int i = 1; i <= LEAVES; i++) {
+    e[m][0] = 0;
+    e[m++][1] = (gr_vid)i;
+  }
+  for (int d = 0; d < 2; d++) {
+    const bool directed = d == 1;
+    int mm = m;
+    for (int i = 0; i < CLIQUE; i++)
+      for (int j = directed ? 0 : i + 1; j < CLIQUE; j++) {
+        if (i == j) continue;
+        e[mm][0] = (gr_vid)(LEAVES + 1 + i);
+        e[mm++][1] = (gr_vid)(LEAVES + 1 + j);
+      }
+    gr_graph *g = from_edges(LEAVES + 1 + CLIQUE, e, mm, !directed);
+    gr_subgraph *sub = NULL;
+    ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
+    gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+    gr_enactor_config cfg = {.prim = &gr_cc_primitive, .opts = &o, .backend = GR_BACKEND_CPU, .n_devices = 1,
+                             .cpu_threads = 2, .mem = GR_MEM_POLICY_INIT, .subs = &sub};
+    gr_enactor *en = NULL;
+    ck_assert_msg(gr_enactor_create(&en, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+    const gr_eid want = directed ? 2 + CLIQUE * 2 + LEAVES + LEAVES
+                                 : 2 + LEAVES + CLIQUE * 2 + CLIQUE * (CLIQUE - 1);
+    for (int k = 0; k < 2; k++) {
+      gr_run_args a = {0, k, NULL, 0};
+      gr_run_stats st;
+      ck_assert_msg(gr_enactor_run(en, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+      ck_assert_msg(st.edges == want, "%s, run %d: %llu arcs visited, want %llu", directed ? "directed" : "undirected",
+                    k, (unsigned long long)st.edges, (unsigned long long)want);
+      gr_run_stats_free(&st);
+    }
+    gr_enactor_destroy(&en);
+    gr_subgraph_destroy(&sub);
+    gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
 START_TEST(graphs_without_edges_and_of_one_vertex) {
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   gr_run_args a = {0, 0, NULL, 0};
@@ -920,6 +970,7 @@ int main(void) {
   tcase_set_timeout(one, 300);
   tcase_add_test(one, one_device_equals_reference);
   tcase_add_test(one, graphs_without_edges_and_of_one_vertex);
+  tcase_add_test(one, the_arcs_a_run_visits_are_counted);
   suite_add_tcase(s, one);
   TCase *multi = tcase_create("multi_device");
   tcase_set_timeout(multi, 900);
