@@ -107,8 +107,8 @@ static void same(const op_result *g, const op_result *c, bool check_pred) { same
  * reading plain ids (_i < 8) and packed lists; then (_i >= 16) the two
  * that read the input's edges where they are told them (chunked: the small
  * inputs' grid and the chunk table; auto: its choice), plain and packed,
- * told them; frontiers of every size (up to 1024 vertices: the small
- * inputs' one-block preparation), with and without the hub (vertex 0) and
+ * told them; frontiers of every size (up to 8192 vertices: the small
+ * inputs' one-block preparation, tile by tile of 1024), with and without the hub (vertex 0) and
  * the middle-degree vertices (1..1000). */
 /* gr_device_preload loads every kernel of a module: under CUDA's lazy
  * loading most of test_ops_cuda.cu's are not loaded before (this case runs
@@ -144,7 +144,7 @@ START_TEST(cuda_push_equals_cpu_push) {
   gpu_known = _i >= 16;
   op_set_tuning(gpu_known ? told[_i % 2] : modes[_i % 8]);
   gpu_packed = gpu_known ? _i >= 18 : _i >= 8;
-  gr_eid sizes[] = {0, 1, 31, 32, 33, 1000, 1024, 1025, 50000, N / 2};
+  gr_eid sizes[] = {0, 1, 31, 32, 33, 1000, 1024, 1025, 4097, 8192, 8193, 50000, N / 2};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
     gr_vid *f = op_random_set(N, sizes[i], 40 + i);
     op_result g, c;

@@ -49,30 +49,36 @@ __global__ void chunk_start_kernel(const gr_eid *__restrict__ scan, gr_eid n_in,
 __global__ void __launch_bounds__(kBlock) small_prep_kernel(const gr_eid *__restrict__ offsets,
                                                              const gr_vid *__restrict__ in, gr_eid n_in,
                                                              gr_eid *__restrict__ scan, unsigned long long *ctr) {
-  static_assert(kSmallPrepMax == (gr_eid)kBlock * kSmallPrepItems, "one block holds a small input");
+  static_assert(kSmallPrepTile == (gr_eid)kBlock * kSmallPrepItems, "one block holds a tile");
   typedef cub::BlockScan<gr_eid, kBlock> Scan;
   __shared__ typename Scan::TempStorage tmp;
-  // A blocked arrangement: thread t holds items t * kSmallPrepItems on.
-  gr_eid d[kSmallPrepItems];
-  const gr_eid first = (gr_eid)threadIdx.x * kSmallPrepItems;
+  // Tile after tile, each a blocked arrangement (thread t holds items
+  // t * kSmallPrepItems on), the tiles' totals carried into the next.
+  gr_eid carry = 0;
+  for (gr_eid at = 0; at < n_in; at += kSmallPrepTile) {
+    gr_eid d[kSmallPrepItems];
+    const gr_eid first = at + (gr_eid)threadIdx.x * kSmallPrepItems;
 #pragma unroll
-  for (int k = 0; k < kSmallPrepItems; k++) {
-    const gr_eid i = first + k;
-    d[k] = 0;
-    if (i < n_in) {
-      const gr_vid u = in[i];
-      d[k] = offsets[u + 1] - offsets[u];
+    for (int k = 0; k < kSmallPrepItems; k++) {
+      const gr_eid i = first + k;
+      d[k] = 0;
+      if (i < n_in) {
+        const gr_vid u = in[i];
+        d[k] = offsets[u + 1] - offsets[u];
+      }
     }
-  }
-  gr_eid total = 0;
-  Scan(tmp).ExclusiveSum(d, d, total);
+    gr_eid total = 0;
+    Scan(tmp).ExclusiveSum(d, d, total);
+    __syncthreads();  // the scan's storage serves the next tile
 #pragma unroll
-  for (int k = 0; k < kSmallPrepItems; k++)
-    if (first + k < n_in) scan[first + k] = d[k];
+    for (int k = 0; k < kSmallPrepItems; k++)
+      if (first + k < n_in) scan[first + k] = carry + d[k];
+    carry += total;
+  }
   if (threadIdx.x == 0) {
-    scan[n_in] = total;
+    scan[n_in] = carry;
     ctr[0] = 0;
-    ctr[1] = total;
+    ctr[1] = carry;
     ctr[2] = 0;
     ctr[3] = 0;
   }

@@ -54,12 +54,16 @@ __global__ void chunk_start_kernel(const gr_eid *__restrict__ scan, gr_eid n_in,
                                    gr_eid max_chunks);
 // A small input's preparation for the edge-balanced push in one block of
 // kBlock threads (n_in at most kSmallPrepMax): its degrees scanned into
-// scan[0..n_in] (exclusive; scan[n_in] the level's edges), the push's
-// counters set (ids written, edges, the output's degree sum and maximum:
-// 0, the edges, 0, 0). The large path takes a memset, four launches and a
-// copy for the same.
+// scan[0..n_in] (exclusive; scan[n_in] the level's edges), tile after tile
+// of kBlock * kSmallPrepItems, the push's counters set (ids written,
+// edges, the output's degree sum and maximum: 0, the edges, 0, 0). The
+// large path takes a memset, four launches and a copy for the same, about
+// 50 us of an H200 host's time where a tile of one block takes 1-2 us of
+// the GPU's: inputs of up to 8 tiles come here.
 constexpr int kSmallPrepItems = 4;
-constexpr gr_eid kSmallPrepMax = (gr_eid)kBlock * kSmallPrepItems;
+constexpr int kSmallPrepTiles = 8;
+constexpr gr_eid kSmallPrepTile = (gr_eid)kBlock * kSmallPrepItems;
+constexpr gr_eid kSmallPrepMax = kSmallPrepTile * kSmallPrepTiles;
 __global__ void small_prep_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ in, gr_eid n_in,
                                   gr_eid *__restrict__ scan, unsigned long long *ctr);
 // For advance_push_rows: the 32-edge blocks each of the first *n_long rows
@@ -939,7 +943,7 @@ gr_status advance_push_with(gr_device *dev, gr_workspace *ws, gr_advance_push_ar
     // A small input (between devices every small level comes here; one
     // device runs them in its device-side loop): one block prepares it,
     // and the push's blocks find their chunks' first vertices by a search
-    // of at most 10 steps (no chunk table), 3 stream operations where the
+    // of at most 13 steps (no chunk table), 3 stream operations where the
     // path below takes 8 (about 50 us a level on an H200 host; the time
     // is the launches', not the kernels').
     small_prep_kernel<<<1, kBlock, 0, s>>>(a->g->offsets, a->in, a->n_in, scan, ctr);
