@@ -12,7 +12,6 @@
 #include "bfs/bfs.h"
 #include "devices.h"
 #include "gr/enactor.h"
-#include "gr/gen.h"
 #include "gr/graph.h"
 #include "gr/primitive.h"
 #include "gr/status.h"
@@ -72,15 +71,6 @@ static gr_primitive posting_primitive(void) {
   return prim;
 }
 
-static gr_graph *generated(const char *spec) {
-  gr_gen_spec s;
-  ck_assert_int_eq(gr_gen_parse(&s, spec), GR_SUCCESS);
-  gr_load_options o = GR_LOAD_OPTIONS_INIT;
-  gr_graph *g = NULL;
-  ck_assert_int_eq(gr_gen_graph(&g, &s, &o), GR_SUCCESS);
-  return g;
-}
-
 /* One run from vertex 0: its status and iterations. */
 static gr_status run_posting(gr_graph *g, int devices, int *iterations) {
   const gr_primitive prim = posting_primitive();
@@ -101,7 +91,7 @@ static gr_status run_posting(gr_graph *g, int devices, int *iterations) {
  * gathers in between find theirs (a post that took a gather's cell, or
  * left the cells out of step, would mix the iterations' words). */
 START_TEST(words_posted_at_the_exchange_reach_every_device_in_order) {
-  gr_graph *g = generated("grid2d:24x24");
+  gr_graph *g = gr_test_generated("grid2d:24x24");
   for (int d = 2; d <= MAX_DEV; d++) {
     memset(&g_post, 0, sizeof g_post);
     g_post.bad_device = -1;
@@ -123,7 +113,7 @@ END_TEST
  * cells hold, fails the run on every device with a message that says so,
  * and the enactor runs again afterwards. */
 START_TEST(devices_that_post_different_counts_fail_the_run) {
-  gr_graph *g = generated("grid2d:16x16");
+  gr_graph *g = gr_test_generated("grid2d:16x16");
   const int counts[] = {2, 0, GR_PART_GATHER_VALUES + 1, -1};
   for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
     memset(&g_post, 0, sizeof g_post);
