@@ -907,8 +907,8 @@ static void gr__slot_loop(gr__slot *s) {
     iter += levels - 1;
     s->converged[cell] = prim->converged ? prim->converged(s->slice, &s->part, &it) : false;
     if (multi) {
-      /* A device whose iterate failed posts nothing; every device leaves
-       * at the exchange's barrier. */
+      /* A device whose iterate failed takes its cell too (its words go
+       * unread: every device leaves at the exchange's barrier). */
       const gr_status sp = gr__post_at_exchange(s, &it);
       if (sp < 0 && !failed) {
         gr__fail(e, s->index, sp);
@@ -948,7 +948,7 @@ static void gr__slot_loop(gr__slot *s) {
       /* The posted words are read past a barrier: the exchange's (every
        * device runs the same exchange, so all take this one alike). */
       if (st >= 0 && s->sync.passed == passed && gr_sync_wait(&s->sync)) return;
-      s->post_live = true;
+      s->post_live = st >= 0;
       uint64_t sent_after = 0;
       for (int j = 0; j < e->n && bytes_to; j++) sent_after += bytes_to[j];
       s->iter_bytes[cell] = sent_after - sent_before;

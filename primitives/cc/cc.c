@@ -172,6 +172,9 @@ static gr_status cc_init(void **slice, gr_part *p) {
     GR_CHECK_GOTO(gr_part_owners(p, &s->owners, &s->owner_table, &s->owned_first), st, fail);
   }
   GR_CHECK_GOTO(gr_buffer_resize(&s->samples, p->dev, GR__CC_SAMPLES_BYTES, 0, "cc samples"), st, fail);
+  /* Zeroed once: the tail's read takes its 24 bytes whole, the words no
+   * advance wrote and the vote word's upper half (32-bit ids) included. */
+  GR_CHECK_GOTO(gr_device_memset(p->dev, s->samples.ptr, 0, GR__CC_SAMPLES_BYTES), st, fail);
   /* The rows the device holds (the enactor's: under 1-hop proxies the
    * owned vertices', a copy's row being empty), so that the passes that
    * read rows (the sampling rounds, the filter of the rest) skip the

@@ -91,8 +91,8 @@ typedef struct gr_cc_ctx {
    * by the passes that follow it in the first iteration, so that no read
    * waits for the vote; NULL: largest and hot as they are. */
   const gr_svid *vote;
-  gr_svid *samples;               /* GR_CC_SAMPLES roots, then the vote's word (GR_CC_SAMPLES + 1 in all); between
-                                   * devices the lookups too (gr_cc_lookup) */
+  gr_svid *samples;               /* GR_CC_SAMPLES roots, then the vote's word (samples[GR_CC_SAMPLES]; cc.c keeps
+                                   * more behind it); between devices the lookups too (gr_cc_lookup) */
   gr_vid lookups;                 /* gr_cc_lookup: ids in samples[0, lookups), results behind them */
   uint64_t seed;
 } gr_cc_ctx;

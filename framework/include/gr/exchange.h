@@ -159,7 +159,10 @@ typedef struct gr_exchange_ops {
    * enactor's configuration. */
   gr_status (*attach)(void *shared, gr_part *p, const gr_primitive *prim, void *slice,
                       void **local);
-  /* Calls gr_sync_wait on step->sync as described above. */
+  /* Calls gr_sync_wait on step->sync as described above, the same
+   * barriers on every device, and at least one before the combines (the
+   * words of gr_iter.post are read past it; where a step passes none, the
+   * enactor passes one after it). */
   gr_status (*exchange)(void *local, gr_part *p, gr_exchange_step *step);
   void (*detach)(void *local, gr_part *p);
   /* Optional: at the start of every run, before its timed part, called by
