@@ -438,11 +438,16 @@ static gr_status gr__cc_join_largest(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c) 
  * exchange's barrier (gr_iter.post) and cc_arrived decides: a gather of
  * their own took a barrier a round (on 2 logical devices of an H200 taking
  * turns, a barrier drains the device's stream: 3 a run of 16). */
+enum { GR__CC_ROUND_WORDS = 3 };
+_Static_assert((int)GR__CC_ROUND_WORDS <= (int)GR_PART_GATHER_VALUES, "a round's words fit gr_iter.post");
+
 static gr_status gr__cc_round_post(gr__cc_slice *s, gr_part *p, gr_eid changed_here, gr_iter *it) {
-  enum { WORDS = 3 };
   if (p->count > GR__CC_MAX_DEVICES)
     return gr_errorf(GR_ERR_UNSUPPORTED, "cc: %d devices, at most %d", p->count, GR__CC_MAX_DEVICES);
-  gr_eid mine[WORDS] = {changed_here, UINT64_MAX, UINT64_MAX};
+  gr_eid *mine = it->post;
+  mine[0] = changed_here;
+  mine[1] = mine[2] = UINT64_MAX;
+  it->n_post = GR__CC_ROUND_WORDS;
   if (!changed_here && !s->repaired && s->largest >= 0) {
     /* A root's best is its tree's label (its own label may lag); known
      * without a read since the join or this round's lowers. */
@@ -452,22 +457,19 @@ static gr_status gr__cc_round_post(gr__cc_slice *s, gr_part *p, gr_eid changed_h
     mine[1] = (gr_eid)l;
     mine[2] = UINT64_MAX - (gr_eid)l;
   }
-  for (int i = 0; i < WORDS; i++) it->post[i] = mine[i];
-  it->n_post = WORDS;
   return GR_SUCCESS;
 }
 
 /* The round's end as every device posted it (gr__cc_round_post): the same
  * answers on every device. */
 static gr_status gr__cc_round_end(gr_part *p, gr_eid *changed, bool *agree) {
-  enum { WORDS = 3 };
-  gr_eid all[WORDS * GR__CC_MAX_DEVICES];
+  gr_eid all[GR__CC_ROUND_WORDS * GR__CC_MAX_DEVICES];
   GR_CHECK(gr_part_posted(p, all));
   gr_eid sum = 0, lo = UINT64_MAX, hi = UINT64_MAX;
   for (int d = 0; d < p->count; d++) {
-    sum += all[WORDS * d];
-    if (all[WORDS * d + 1] < lo) lo = all[WORDS * d + 1];
-    if (all[WORDS * d + 2] < hi) hi = all[WORDS * d + 2];
+    sum += all[GR__CC_ROUND_WORDS * d];
+    if (all[GR__CC_ROUND_WORDS * d + 1] < lo) lo = all[GR__CC_ROUND_WORDS * d + 1];
+    if (all[GR__CC_ROUND_WORDS * d + 2] < hi) hi = all[GR__CC_ROUND_WORDS * d + 2];
   }
   *changed = sum;
   *agree = lo == UINT64_MAX || lo == UINT64_MAX - hi;
