@@ -206,6 +206,53 @@ START_TEST(cuda_pull_equals_cpu_pull) {
 }
 END_TEST
 
+/* The pull over a candidate list, as between devices: its finds' bits
+ * (the harness checks each find's bit and no other) where a warp's
+ * candidates share a word in runs of lanes (sorted, every vertex or every
+ * third), and where ids of one word lie apart among the lanes (shuffled:
+ * each run sets its own bits). */
+START_TEST(cuda_pull_of_candidates_in_any_order_equals_cpu) {
+  const char *modes[] = {"pull=hybrid", "pull=warp", "pull-light=1", "pull-light=5"};
+  op_set_tuning(modes[_i % 4]);
+  gpu_packed = _i >= 4;
+  gr_vid *cand = malloc((size_t)N * sizeof *cand);
+  ck_assert_ptr_nonnull(cand);
+  for (int order = 0; order < 3; order++) {
+    gr_eid nc = 0;
+    if (order == 2) {
+      gr_vid *pick = op_random_set(N, N / 2, 90);
+      ck_assert_ptr_nonnull(pick);
+      nc = N / 2;
+      memcpy(cand, pick, (size_t)nc * sizeof *cand);
+      free(pick);
+      for (gr_eid i = nc - 1; i > 0; i--) { /* Fisher-Yates, the harness's generator */
+        const gr_eid j = (gr_eid)(gr_rand64(91, 5, i) % (i + 1));
+        const gr_vid t = cand[i];
+        cand[i] = cand[j];
+        cand[j] = t;
+      }
+    } else {
+      for (gr_vid v = 0; v < N; v += order == 0 ? 1 : 3) cand[nc++] = v;
+    }
+    op_set_pull_candidates(cand, nc);
+    gr_eid sizes[] = {100, 20000, N / 2};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+      gr_vid *f = op_random_set(N, sizes[i], 80 + i);
+      op_result g, c;
+      ck_assert_int_eq(gpu_pull(&in_g, f, sizes[i], &g), GR_SUCCESS);
+      ck_assert_int_eq(op_run_pull(&test_ops_cpu, cpu, &in_g, f, sizes[i], &c), GR_SUCCESS);
+      same(&g, &c, true);
+      op_result_free(&g);
+      op_result_free(&c);
+      free(f);
+    }
+  }
+  op_set_pull_candidates(NULL, 0);
+  free(cand);
+  op_set_tuning(NULL);
+}
+END_TEST
+
 START_TEST(cuda_filter_split_and_for_each_equal_cpu) {
   gr_eid n = 1000000;
   gr_vid *in = malloc(n * sizeof(gr_vid));
@@ -610,6 +657,7 @@ int main(void) {
       {"cuda_preload_loads_every_kernel_of_a_module", cuda_preload_loads_every_kernel_of_a_module, 0},
       {"cuda_push_equals_cpu_push", cuda_push_equals_cpu_push, 20},
       {"cuda_pull_equals_cpu_pull", cuda_pull_equals_cpu_pull, 8},
+      {"cuda_pull_of_candidates_in_any_order_equals_cpu", cuda_pull_of_candidates_in_any_order_equals_cpu, 8},
       {"cuda_filter_split_and_for_each_equal_cpu", cuda_filter_split_and_for_each_equal_cpu, 0},
       {"cuda_levels_equal_cpu_levels", cuda_levels_equal_cpu_levels, 2},
       {"cuda_packed_lists_decode_to_the_ids", cuda_packed_lists_decode_to_the_ids, 0},

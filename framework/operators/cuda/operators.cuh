@@ -1090,12 +1090,21 @@ gr_status advance_pull_with(gr_device *dev, gr_workspace *ws, gr_advance_pull_ar
   // grid of the blocks resident at once (46 registers with plain ids, 48
   // with packed lists: 5 blocks an SM), no partial second wave.
   static const int warp_per_sm = blocks_per_sm(advance_pull_warp_kernel<Lists, Wanted, Visit>);
+  static const int thread_per_sm = blocks_per_sm(advance_pull_thread_kernel<Lists, Wanted, Visit>);
   if (ws->tune.pull == GR_PULL_HYBRID) {
     // The heavy candidates go to a list for the warp kernel, which reads
     // their number on the device: no round trip between the two.
     GR_CHECK(gr_buffer_reserve(&ws->scan, dev, (n + 1) * sizeof(gr_vid), 0, &ws->policy, 0, "pull heavy list"));
     gr_vid *heavy = (gr_vid *)ws->scan.ptr;
-    advance_pull_thread_kernel<Lists, Wanted, Visit><<<grid_for(n, kBlock, max_blocks(dev) * 4), kBlock, 0, s>>>(
+    // One resident wave of blocks, each looping over its candidates: a
+    // block's set-up and its queues' flushes are paid once a block, and
+    // between devices each device pays them over fewer candidates. Four
+    // waves cost the thread kernels of DOBFS's pulls on Kronecker 25 8 %
+    // more instructions and 2.5 % more time than one on 2 logical devices
+    // of an H200, 15 % and 7 % on 4, 5 % and 0.8 % on one device
+    // (docs/performance.md).
+    const unsigned grid = resident_grid(dev, thread_per_sm, grid_for(n, kBlock, max_blocks(dev)));
+    advance_pull_thread_kernel<Lists, Wanted, Visit><<<grid, kBlock, 0, s>>>(
         a->g->offsets, lists, a->frontier_bits, a->candidates, n, a->out, a->out_capacity, ctr, ctr + 1,
         heavy, ctr + 2, ws->tune.pull_light, a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, a->found_bits, wanted,
         visit);

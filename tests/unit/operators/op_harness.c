@@ -81,6 +81,12 @@ static const char *op_tuning;
 void op_set_tuning(const char *text) { op_tuning = text; }
 static gr_vid op_stop_at;
 void op_set_stop_at(gr_vid v) { op_stop_at = v; }
+static const gr_vid *op_cand;
+static gr_eid op_n_cand;
+void op_set_pull_candidates(const gr_vid *cand, gr_eid n) {
+  op_cand = cand;
+  op_n_cand = cand ? n : 0;
+}
 
 static gr_status state_init(dev_state *s, gr_device *dev, gr_vid n, const gr_vid *frontier, gr_eid nf) {
   memset(s, 0, sizeof *s);
@@ -172,8 +178,11 @@ gr_status op_run_pull(const test_ops *ops, gr_device *dev, const gr_csr *in_edge
   if (st >= 0) st = state_init(&s, dev, in_edges->n, frontier, nf);
   if (st >= 0) st = gr_frontier_assign(&f, dev, frontier, nf);
   if (st >= 0) st = gr_frontier_queue_to_bitmap(&f, dev, &s.ws);
-  gr_buffer rem = GR_BUFFER_INIT, found = GR_BUFFER_INIT;
+  gr_buffer rem = GR_BUFFER_INIT, found = GR_BUFFER_INIT, cand = GR_BUFFER_INIT;
   if (st >= 0) st = gr_buffer_resize(&rem, dev, ((size_t)in_edges->n + 1) * sizeof(gr_vid), 0, "remaining");
+  if (st >= 0 && op_cand) st = gr_buffer_resize(&cand, dev, ((size_t)op_n_cand + 1) * sizeof(gr_vid), 0, "candidates");
+  if (st >= 0 && op_cand)
+    st = gr_device_copy(dev, cand.ptr, op_cand, (size_t)op_n_cand * sizeof(gr_vid), GR_COPY_H2D);
   /* The finds' bitmap too: its bits must be the output's, exactly. */
   const size_t fw = gr_bitmap_words(in_edges->n);
   uint32_t *fh = calloc(fw + 1, sizeof *fh);
@@ -183,6 +192,10 @@ gr_status op_run_pull(const test_ops *ops, gr_device *dev, const gr_csr *in_edge
   gr_advance_pull_args a = {.g = &dg.c, .frontier_bits = gr_frontier_bits(&f), .out = s.out.ptr,
                             .out_capacity = in_edges->n, .next_offsets = dg.c.offsets,
                             .remaining = rem.ptr, .remaining_capacity = in_edges->n, .found_bits = found.ptr};
+  if (op_cand) {
+    a.candidates = cand.ptr;
+    a.n_candidates = op_n_cand;
+  }
   if (st >= 0) st = ops->pull(dev, &s.ws, &a, &s.ctx);
   if (st >= 0) st = state_fetch(&s, dev, in_edges->n, a.n_out, r);
   if (st >= 0) st = gr_device_copy(dev, fh, found.ptr, fw * sizeof(uint32_t), GR_COPY_D2H);
@@ -198,6 +211,7 @@ gr_status op_run_pull(const test_ops *ops, gr_device *dev, const gr_csr *in_edge
   }
   free(fh);
   gr_buffer_release(&found);
+  gr_buffer_release(&cand);
   if (st >= 0) {
     r->n_remaining = a.n_remaining;
     r->remaining = malloc(((size_t)a.n_remaining + 1) * sizeof(gr_vid));

@@ -60,6 +60,10 @@ void op_set_split_later(bool later, gr_eid slack);
 void op_set_known(bool known);
 /* The vertex whose claim raises the levels' stop flag. */
 void op_set_stop_at(gr_vid v);
+/* The candidates the next op_run_pull calls take, in this order
+ * (gr_advance_pull_args.candidates; NULL: every vertex, in id order). The
+ * array must outlive those calls. */
+void op_set_pull_candidates(const gr_vid *cand, gr_eid n);
 /* Labels start at -1 except the frontier's (0); outputs get label 1. */
 gr_status op_run_push(const test_ops *ops, gr_device *dev, const gr_csr *g, const gr_vid *frontier,
                       gr_eid nf, op_result *r);
