@@ -153,6 +153,53 @@ START_TEST(pull_stops_at_the_first_parent) {
 }
 END_TEST
 
+/* A pull over a candidate list (as between devices, where it is the owned
+ * vertices, then what the last pull handed on): only candidates are found
+ * or handed on, in whatever order the list holds them; the harness checks
+ * that the finds' bitmap holds exactly the finds. */
+START_TEST(pull_over_candidates_in_any_order_takes_only_them) {
+  op_set_packed(_i == 1);
+  gr_vid *cand = op_random_set(N, N / 2, 300);
+  ck_assert_ptr_nonnull(cand);
+  for (gr_eid i = N / 2 - 1; i > 0; i--) {
+    const gr_eid j = (gr_eid)(gr_rand64(301, 0, i) % (i + 1));
+    const gr_vid t = cand[i];
+    cand[i] = cand[j];
+    cand[j] = t;
+  }
+  unsigned char *is_cand = calloc(N, 1), *in_f = calloc(N, 1);
+  for (gr_eid i = 0; i < N / 2; i++) is_cand[cand[i]] = 1;
+  const gr_eid nf = 400;
+  gr_vid *f = op_random_set(N, nf, 302);
+  for (gr_eid i = 0; i < nf; i++) in_f[f[i]] = 1;
+  op_set_pull_candidates(cand, N / 2);
+  op_result r;
+  ck_assert_int_eq(op_run_pull(&test_ops_cpu, dev, &in_g, f, nf, &r), GR_SUCCESS);
+  op_set_pull_candidates(NULL, 0);
+  gr_eid n_expect = 0, n_rem = 0;
+  for (gr_vid v = 0; v < N; v++) {
+    bool want = false;
+    if (is_cand[v] && !in_f[v])
+      for (gr_eid k = in_g.offsets[v]; k < in_g.offsets[v + 1] && !want; k++) want = in_f[in_g.indices[k]];
+    n_expect += want;
+    if (is_cand[v] && !in_f[v] && !want) {
+      ck_assert_uint_lt(n_rem, r.n_remaining);
+      ck_assert_uint_eq(r.remaining[n_rem], v);
+      n_rem++;
+    }
+    ck_assert_int_eq(r.label[v], in_f[v] ? 0 : want ? 1 : -1);
+  }
+  ck_assert_uint_gt(n_expect, 0);
+  ck_assert_uint_eq(r.n_out, n_expect);
+  ck_assert_uint_eq(r.n_remaining, n_rem);
+  op_result_free(&r);
+  free(f);
+  free(in_f);
+  free(is_cand);
+  free(cand);
+}
+END_TEST
+
 START_TEST(filter_keeps_matching_items_and_culls_duplicates) {
   gr_eid n = 20000;
   gr_vid *in = malloc(n * sizeof(gr_vid));
@@ -658,6 +705,7 @@ int main(void) {
   tcase_add_loop_test(tc, push_outputs_each_unvisited_neighbour_once, 0, 2);
   tcase_add_loop_test(tc, pull_finds_a_frontier_parent_for_each_reachable_vertex, 0, 2);
   tcase_add_loop_test(tc, pull_stops_at_the_first_parent, 0, 2);
+  tcase_add_loop_test(tc, pull_over_candidates_in_any_order_takes_only_them, 0, 2);
   tcase_add_test(tc, filter_keeps_matching_items_and_culls_duplicates);
   tcase_add_test(tc, filter_without_a_list_takes_every_id);
   tcase_add_test(tc, split_sends_each_item_to_its_class);
