@@ -187,13 +187,11 @@ START_TEST(cuda_push_equals_cpu_push) {
 }
 END_TEST
 
-START_TEST(cuda_pull_equals_cpu_pull) {
-  const char *modes[] = {"pull=hybrid", "pull=warp", "pull-light=1", "pull-light=5"};
-  op_set_tuning(modes[_i % 4]);
-  gpu_packed = _i >= 4;
-  gr_eid sizes[] = {1, 100, 20000, N - 10};
-  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-    gr_vid *f = op_random_set(N, sizes[i], 70 + i);
+/* The GPU's pull against the CPU's over frontiers of these sizes, with
+ * the variant, the lists' form and the candidates set before. */
+static void pulls_equal(const gr_eid *sizes, size_t n_sizes, uint64_t seed) {
+  for (size_t i = 0; i < n_sizes; i++) {
+    gr_vid *f = op_random_set(N, sizes[i], seed + i);
     op_result g, c;
     ck_assert_int_eq(gpu_pull(&in_g, f, sizes[i], &g), GR_SUCCESS);
     ck_assert_int_eq(op_run_pull(&test_ops_cpu, cpu, &in_g, f, sizes[i], &c), GR_SUCCESS);
@@ -202,6 +200,15 @@ START_TEST(cuda_pull_equals_cpu_pull) {
     op_result_free(&c);
     free(f);
   }
+}
+
+static const char *const pull_modes[] = {"pull=hybrid", "pull=warp", "pull-light=1", "pull-light=5"};
+
+START_TEST(cuda_pull_equals_cpu_pull) {
+  op_set_tuning(pull_modes[_i % 4]);
+  gpu_packed = _i >= 4;
+  const gr_eid sizes[] = {1, 100, 20000, N - 10};
+  pulls_equal(sizes, sizeof sizes / sizeof sizes[0], 70);
   op_set_tuning(NULL);
 }
 END_TEST
@@ -209,11 +216,10 @@ END_TEST
 /* The pull over a candidate list, as between devices: its finds' bits
  * (the harness checks each find's bit and no other) where a warp's
  * candidates share a word in runs of lanes (sorted, every vertex or every
- * third), and where ids of one word lie apart among the lanes (shuffled:
- * each run sets its own bits). */
+ * third), and where ids of one word lie apart among the lanes
+ * (shuffled). */
 START_TEST(cuda_pull_of_candidates_in_any_order_equals_cpu) {
-  const char *modes[] = {"pull=hybrid", "pull=warp", "pull-light=1", "pull-light=5"};
-  op_set_tuning(modes[_i % 4]);
+  op_set_tuning(pull_modes[_i % 4]);
   gpu_packed = _i >= 4;
   gr_vid *cand = malloc((size_t)N * sizeof *cand);
   ck_assert_ptr_nonnull(cand);
@@ -225,27 +231,13 @@ START_TEST(cuda_pull_of_candidates_in_any_order_equals_cpu) {
       nc = N / 2;
       memcpy(cand, pick, (size_t)nc * sizeof *cand);
       free(pick);
-      for (gr_eid i = nc - 1; i > 0; i--) { /* Fisher-Yates, the harness's generator */
-        const gr_eid j = (gr_eid)(gr_rand64(91, 5, i) % (i + 1));
-        const gr_vid t = cand[i];
-        cand[i] = cand[j];
-        cand[j] = t;
-      }
+      op_shuffle(cand, nc, 91);
     } else {
       for (gr_vid v = 0; v < N; v += order == 0 ? 1 : 3) cand[nc++] = v;
     }
     op_set_pull_candidates(cand, nc);
-    gr_eid sizes[] = {100, 20000, N / 2};
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-      gr_vid *f = op_random_set(N, sizes[i], 80 + i);
-      op_result g, c;
-      ck_assert_int_eq(gpu_pull(&in_g, f, sizes[i], &g), GR_SUCCESS);
-      ck_assert_int_eq(op_run_pull(&test_ops_cpu, cpu, &in_g, f, sizes[i], &c), GR_SUCCESS);
-      same(&g, &c, true);
-      op_result_free(&g);
-      op_result_free(&c);
-      free(f);
-    }
+    const gr_eid sizes[] = {100, 20000, N / 2};
+    pulls_equal(sizes, sizeof sizes / sizeof sizes[0], 80);
   }
   op_set_pull_candidates(NULL, 0);
   free(cand);

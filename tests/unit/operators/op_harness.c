@@ -541,6 +541,15 @@ void op_graph_free(gr_csr *c) {
   memset(c, 0, sizeof *c);
 }
 
+void op_shuffle(gr_vid *v, gr_eid n, uint64_t seed) {
+  for (gr_eid i = n > 0 ? n - 1 : 0; i > 0; i--) {
+    const gr_eid j = (gr_eid)(gr_rand64(seed, 5, i) % (i + 1));
+    const gr_vid t = v[i];
+    v[i] = v[j];
+    v[j] = t;
+  }
+}
+
 gr_vid *op_random_set(gr_vid n, gr_eid k, uint64_t seed) {
   unsigned char *taken = calloc(n ? n : 1, 1);
   gr_vid *out = malloc(((size_t)k + 1) * sizeof(gr_vid));

@@ -115,4 +115,6 @@ gr_status op_random_graph(gr_csr *out, gr_csr *in, gr_vid n, gr_eid m, uint64_t 
 void op_graph_free(gr_csr *c);
 /* Random distinct vertices (sorted), k of n. */
 gr_vid *op_random_set(gr_vid n, gr_eid k, uint64_t seed);
+/* Puts v[0..n) in a random order (Fisher-Yates, gr_rand64 of seed). */
+void op_shuffle(gr_vid *v, gr_eid n, uint64_t seed);
 #endif

@@ -161,12 +161,7 @@ START_TEST(pull_over_candidates_in_any_order_takes_only_them) {
   op_set_packed(_i == 1);
   gr_vid *cand = op_random_set(N, N / 2, 300);
   ck_assert_ptr_nonnull(cand);
-  for (gr_eid i = N / 2 - 1; i > 0; i--) {
-    const gr_eid j = (gr_eid)(gr_rand64(301, 0, i) % (i + 1));
-    const gr_vid t = cand[i];
-    cand[i] = cand[j];
-    cand[j] = t;
-  }
+  op_shuffle(cand, N / 2, 301);
   unsigned char *is_cand = calloc(N, 1), *in_f = calloc(N, 1);
   for (gr_eid i = 0; i < N / 2; i++) is_cand[cand[i]] = 1;
   const gr_eid nf = 400;
