@@ -221,26 +221,22 @@ END_TEST
 START_TEST(cuda_pull_of_candidates_in_any_order_equals_cpu) {
   op_set_tuning(pull_modes[_i % 4]);
   gpu_packed = _i >= 4;
-  gr_vid *cand = malloc((size_t)N * sizeof *cand);
-  ck_assert_ptr_nonnull(cand);
   for (int order = 0; order < 3; order++) {
-    gr_eid nc = 0;
+    gr_eid nc = N / 2;
+    gr_vid *cand = order == 2 ? op_random_set(N, nc, 90) : malloc((size_t)N * sizeof *cand);
+    ck_assert_ptr_nonnull(cand);
     if (order == 2) {
-      gr_vid *pick = op_random_set(N, N / 2, 90);
-      ck_assert_ptr_nonnull(pick);
-      nc = N / 2;
-      memcpy(cand, pick, (size_t)nc * sizeof *cand);
-      free(pick);
       op_shuffle(cand, nc, 91);
     } else {
+      nc = 0;
       for (gr_vid v = 0; v < N; v += order == 0 ? 1 : 3) cand[nc++] = v;
     }
     op_set_pull_candidates(cand, nc);
     const gr_eid sizes[] = {100, 20000, N / 2};
     pulls_equal(sizes, sizeof sizes / sizeof sizes[0], 80);
+    op_set_pull_candidates(NULL, 0);
+    free(cand);
   }
-  op_set_pull_candidates(NULL, 0);
-  free(cand);
   op_set_tuning(NULL);
 }
 END_TEST
