@@ -177,7 +177,6 @@ gr_status gr_device_gpu_of(int ordinal, int *gpu) {
 const char *gr_device_name(const gr_device *dev) { return dev->name; }
 int gr_device_cpu_threads(const gr_device *dev) { return dev->cpu_threads; }
 void *gr_device_stream(const gr_device *dev) { return dev->compute_stream; }
-void *gr_device_comm_stream(const gr_device *dev) { return dev->comm_stream; }
 int gr_device_sm_count(const gr_device *dev) { return dev->sm_count; }
 uint64_t gr_device_l2_bytes(const gr_device *dev) { return dev->l2_bytes; }
 uint64_t gr_device_memory_bandwidth(const gr_device *dev) { return dev->memory_bandwidth; }

@@ -4,6 +4,7 @@
 #ifndef GR_DEVICE_INTERNAL_H
 #define GR_DEVICE_INTERNAL_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include "gr/device.h"
@@ -18,8 +19,11 @@ struct gr_device {
   uint64_t l2_bytes;
   uint64_t memory_bandwidth; /* bytes a second, peak; 0 if unknown */
   char name[288];
-  void *compute_stream; /* cudaStream_t */
-  void *comm_stream;
+  void *compute_stream; /* cudaStream_t: the one stream every operation goes on */
+  /* Pinned host memory that small reads from the device land in (CUDA):
+   * a copy into pageable memory costs the host more (gr__cuda_copy). */
+  void *read_stage;
+  pthread_mutex_t read_lock; /* the stage's: a device's own thread reads, but nothing forbids others */
   gr_device_mem_stats mem;
   int64_t fault_countdown; /* fail the allocation that makes it 0; <0 off */
   int64_t launch_countdown; /* fail the launch that makes it 0; <0 off (GR_FAULT_LAUNCH) */

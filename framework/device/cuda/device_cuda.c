@@ -55,6 +55,8 @@ static gr_status gr__cuda_device_map(int *map, int max, int *mapped) {
 }
 
 enum { GR__MAX_MAPPED = 1024 };
+/* Reads of at most this many bytes go through the device's pinned stage. */
+enum { GR__READ_STAGE_BYTES = 4096 };
 
 gr_status gr__cuda_gpu_of(int ordinal, int *gpu) {
   int map[GR__MAX_MAPPED], mapped = 0;
@@ -132,15 +134,19 @@ gr_status gr__cuda_device_init(gr_device *d) {
     khz = bits = 0;
   }
   d->memory_bandwidth = khz > 0 && bits > 0 ? 2u * (uint64_t)khz * 1000u * (uint64_t)bits / 8u : 0;
-  cudaStream_t s1 = NULL, s2 = NULL;
+  cudaStream_t s1 = NULL;
   GR_CUDA_CHECK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
-  cudaError_t e = cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);
+  void *stage = NULL;
+  const cudaError_t e = cudaMallocHost(&stage, GR__READ_STAGE_BYTES);
   if (e != cudaSuccess) {
+    cudaGetLastError();
     gr__cuda_released(cudaStreamDestroy(s1), d, "cudaStreamDestroy", s1);
-    GR_CUDA_CHECK(e);
+    return gr_errorf(GR_ERR_HOST_OOM, "cudaMallocHost(%d bytes) for device %d's reads: %s", GR__READ_STAGE_BYTES,
+                     d->ordinal, cudaGetErrorString(e));
   }
   d->compute_stream = s1;
-  d->comm_stream = s2;
+  d->read_stage = stage;
+  pthread_mutex_init(&d->read_lock, NULL);
   return GR_SUCCESS;
 }
 
@@ -148,9 +154,11 @@ void gr__cuda_device_fini(gr_device *d) {
   if (cudaSetDevice(d->gpu) != cudaSuccess) (void)cudaGetLastError();
   if (d->compute_stream)
     gr__cuda_released(cudaStreamDestroy((cudaStream_t)d->compute_stream), d, "cudaStreamDestroy", d->compute_stream);
-  if (d->comm_stream)
-    gr__cuda_released(cudaStreamDestroy((cudaStream_t)d->comm_stream), d, "cudaStreamDestroy", d->comm_stream);
-  d->compute_stream = d->comm_stream = NULL;
+  if (d->read_stage) {
+    gr__cuda_released(cudaFreeHost(d->read_stage), d, "cudaFreeHost", d->read_stage);
+    pthread_mutex_destroy(&d->read_lock);
+  }
+  d->compute_stream = d->read_stage = NULL;
 }
 
 gr_status gr__cuda_activate(gr_device *d) {
@@ -296,6 +304,21 @@ gr_status gr__cuda_copy(gr_device *d, void *dst, const void *src, size_t bytes,
   static const enum cudaMemcpyKind kinds[] = {cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost,
                                               cudaMemcpyDeviceToDevice, cudaMemcpyHostToHost};
   cudaStream_t s = (cudaStream_t)d->compute_stream;
+  if (kind == GR_COPY_D2H && bytes <= GR__READ_STAGE_BYTES) {
+    /* A small read (counters, a flag, a few labels), mostly into the
+     * caller's stack: through pinned memory, whose copy the copy engine
+     * takes directly. Into pageable memory the driver stages it itself,
+     * which cost the host 2.5 us more a read on an H200 host (a kernel
+     * then an 8-byte to 2 KiB read: 11.4 against 13.9 us, medians of
+     * 20,000). */
+    pthread_mutex_lock(&d->read_lock);
+    cudaError_t e = cudaMemcpyAsync(d->read_stage, src, bytes, cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+    if (e == cudaSuccess) memcpy(dst, d->read_stage, bytes);
+    pthread_mutex_unlock(&d->read_lock);
+    GR_CUDA_CHECK(e);
+    return GR_SUCCESS;
+  }
   GR_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kinds[kind], s));
   /* A copy to host memory is complete when this returns, whatever kind of
    * host memory it is, so callers may read it at once. */
@@ -322,7 +345,6 @@ gr_status gr__cuda_memset(gr_device *d, void *p, int byte, size_t bytes) {
 
 gr_status gr__cuda_sync(gr_device *d) {
   GR_CUDA_CHECK(cudaStreamSynchronize((cudaStream_t)d->compute_stream));
-  GR_CUDA_CHECK(cudaStreamSynchronize((cudaStream_t)d->comm_stream));
   return GR_SUCCESS;
 }
 

@@ -92,7 +92,6 @@ const char *gr_device_name(const gr_device *dev);
 int gr_device_cpu_threads(const gr_device *dev);
 /* cudaStream_t as void*, NULL on the CPU backend. */
 void *gr_device_stream(const gr_device *dev);
-void *gr_device_comm_stream(const gr_device *dev);
 /* Properties for tuning (CUDA): multiprocessors, L2 bytes, the device
  * memory's peak bandwidth in bytes a second (from its clock and bus width).
  * 0 on the CPU or where the device does not say. */
