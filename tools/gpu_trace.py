@@ -19,14 +19,18 @@ was going on meanwhile:
   host    its thread ran its own code (between calls: barriers, host
           work)
 
-  tools/gpu_trace.py trace.csv [--split-gap MS] [--kernels] [--list N]
+  tools/gpu_trace.py trace.csv [--split-gap MS] [--kernels] [--calls] [--list N]
 
 Windows: runs separated by at least --split-gap ms in which no GPU
 operation ran (default 0.5; 0: the whole trace is one window), those
 without a kernel left out (uploads, downloads of results); --skip K drops
 the first K (a first run). Prints, per device, the median
-over the windows kept, then the kernels by total time (--kernels), or the
-operations of window N one by one with the gaps between them (--list N).
+over the windows kept, then the kernels by total time (--kernels), the
+CUDA runtime calls each device's thread made (--calls: per call, the
+median over the windows of its count and of the host time inside it; a
+window's calls are those that start inside it or in the 0.2 ms before
+it, which issued its first operations), or the operations of window N one by one with the gaps
+between them (--list N).
 """
 import argparse
 import csv
@@ -91,6 +95,30 @@ def load(path):
     ops.sort(key=lambda o: o["start"])
     apis.sort(key=lambda a: a["start"])
     return ops, apis
+
+
+def call_name(api_name):
+    """A runtime call's name without its version suffix (cudaLaunchKernel_v7000)."""
+    return re.sub(r"_v\d+$", "", api_name)
+
+
+CALLS_BEFORE_NS = 200000
+
+
+def calls_per_window(apis, wins, threads):
+    """{(thread, call): [(count, ns) per window]}, zeros where a window
+    made none: a window's calls start inside it or in the 0.2 ms before
+    it (those that issued its first operations), after the previous
+    window's end."""
+    got = defaultdict(lambda: [(0, 0) for _ in wins])
+    for k, (lo, hi) in enumerate(wins):
+        after = max(wins[k - 1][1], lo - CALLS_BEFORE_NS) if k else lo - CALLS_BEFORE_NS
+        for a in apis:
+            if a["thread"] not in threads or a["start"] > hi or a["start"] <= after:
+                continue
+            n, ns = got[(a["thread"], call_name(a["name"]))][k]
+            got[(a["thread"], call_name(a["name"]))][k] = (n + 1, ns + a["end"] - a["start"])
+    return got
 
 
 def windows(ops, gap_ms):
@@ -203,11 +231,13 @@ def main():
     ap.add_argument("--split-gap", type=float, default=0.5, help="ms of GPU idleness between windows")
     ap.add_argument("--skip", type=int, default=0, help="windows dropped at the start")
     ap.add_argument("--kernels", action="store_true", help="kernels by total time, per device")
+    ap.add_argument("--calls", action="store_true", help="CUDA runtime calls by count and host time, per device")
     ap.add_argument("--list", type=int, default=None, metavar="N", help="window N's operations one by one")
     ap.add_argument("--csv", help="write the per-window, per-device figures here")
     a = ap.parse_args()
     ops, apis = load(a.trace)
-    wins = windows(ops, a.split_gap)[a.skip:]
+    all_wins = windows(ops, a.split_gap)
+    wins = all_wins[a.skip:]
     if not wins:
         sys.exit("gpu_trace: no GPU operations in %s" % a.trace)
     threads = sorted({o["thread"] for o in ops if o["thread"] >= 0})
@@ -245,6 +275,19 @@ def main():
         print("\n%-9s %-44s %7s %10s %9s" % ("", "operation", "count", "us a run", "us each"))
         for (dev, name), (n, ns) in sorted(total.items(), key=lambda kv: (kv[0][0], -kv[1][1])):
             print("%-9s %-44s %7d %10.1f %9.2f" % (dev, name[:44], n, ns / 1e3 / len(wins), ns / 1e3 / n))
+    if a.calls:
+        # The window before the first kept one bounds its calls too.
+        bounded = all_wins[max(0, a.skip - 1):]
+        per = calls_per_window(apis, bounded, set(threads))
+        keep = len(bounded) - len(wins)
+        print("\n%-9s %-44s %9s %12s" % ("", "CUDA call (median over windows)", "count", "host us"))
+        for t in threads:
+            mine = [(name, v[keep:]) for (th, name), v in per.items() if th == t]
+            mine = [(name, statistics.median(n for n, _ in v), statistics.median(ns for _, ns in v) / 1e3)
+                    for name, v in mine]
+            for name, n, us in sorted(mine, key=lambda x: (-x[2], x[0])):
+                if n or us:
+                    print("%-9s %-44s %9.1f %12.1f" % (names[t], name[:44], n, us))
     if a.list is not None:
         lo, hi = wins[a.list]
         print("\nwindow %d, operations in start order (us from the window's start)" % a.list)

@@ -6,8 +6,8 @@
 # what went on meanwhile (another device's work, its thread waiting in a
 # synchronize, inside another call, an operation issued and not started,
 # its own code); windows split at GPU idleness, those without a kernel
-# dropped; mangled kernel names shortened; a trace without operations
-# refused.
+# dropped; mangled kernel names shortened; the runtime calls a window per
+# device; a trace without operations refused.
 import csv
 import os
 import subprocess
@@ -82,6 +82,21 @@ with tempfile.TemporaryDirectory() as tmp:
     table = [ln.split() for ln in r.stdout.splitlines()]
     assert ["device", "0", "D", "2", "10.0", "10.00"] in table, r.stdout
     assert ["device", "1", "C", "1", "2.0", "4.00"] in table, r.stdout
+    # The runtime calls a window, per device: those that start inside it
+    # or in the 0.2 ms before it, medians over the two windows kept, zeros
+    # where a window made none (the memset's call belongs to the dropped
+    # window, neither kept one). Device 0: launches 2 (4 us) and 1 (0.5
+    # us), its copy, synchronize and event once each; device 1 one launch.
+    r = subprocess.run([sys.executable, tool, path, "--calls"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    calls = {(ln.split()[1], ln.split()[2]): (float(ln.split()[3]), float(ln.split()[4]))
+             for ln in r.stdout.splitlines() if ln.startswith("device ") and "cuda" in ln}
+    want = {("0", "cudaLaunchKernel"): (1.5, 2.25), ("0", "cudaMemcpyAsync"): (0.5, 0.5),
+            ("0", "cudaStreamSynchronize"): (0.5, 3.5), ("0", "cudaEventRecord"): (0.5, 0.5),
+            ("1", "cudaLaunchKernel"): (0.5, 0.5)}
+    assert set(calls) == set(want), (calls, r.stdout)
+    for k, (n, us) in want.items():
+        assert calls[k][0] == n and abs(calls[k][1] - us) <= 0.051, (k, calls[k], r.stdout)
     # Nothing to read.
     empty = os.path.join(tmp, "e.csv")
     with open(empty, "w") as f:
