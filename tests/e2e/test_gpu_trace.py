@@ -97,6 +97,13 @@ with tempfile.TemporaryDirectory() as tmp:
     assert set(calls) == set(want), (calls, r.stdout)
     for k, (n, us) in want.items():
         assert calls[k][0] == n and abs(calls[k][1] - us) <= 0.051, (k, calls[k], r.stdout)
+    # --skip 1: the second window's calls alone (its 0.2 ms before it
+    # bounded by the first window's end, which --skip drops).
+    r = subprocess.run([sys.executable, tool, path, "--calls", "--skip", "1"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    calls = {(ln.split()[1], ln.split()[2]): (float(ln.split()[3]), float(ln.split()[4]))
+             for ln in r.stdout.splitlines() if ln.startswith("device ") and "cuda" in ln}
+    assert calls == {("0", "cudaEventRecord"): (1.0, 1.0), ("0", "cudaLaunchKernel"): (1.0, 0.5)}, r.stdout
     # Nothing to read.
     empty = os.path.join(tmp, "e.csv")
     with open(empty, "w") as f:

@@ -2,9 +2,11 @@
 /* A GPU device's copies: reads from the device of every size around the
  * pinned stage small reads go through (framework/device/cuda), into
  * pageable and pinned memory, land exactly and touch nothing past their
- * end, from one thread and from several reading one device at once; a
- * device sync drains what was queued. Skips (exit 77) where no GPU exists.
- * Runs with CK_NOFORK: CUDA must not cross a fork. */
+ * end, from one thread and from several reading their own slices of one
+ * device at once (without the stage's lock their bytes would cross); a
+ * device sync drains what was queued. The reads' results are checked,
+ * not which path took them. Skips (exit 77) where no GPU exists. Runs
+ * with CK_NOFORK: CUDA must not cross a fork. */
 #include <check.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -23,7 +25,16 @@ static gr_device *gpu;
 static void setup(void) { ck_assert_int_eq(gr_device_create(&gpu, GR_BACKEND_CUDA, 0, NULL), GR_SUCCESS); }
 static void teardown(void) { gr_device_destroy(&gpu); }
 
-static unsigned char pattern(size_t i, unsigned seed) { return (unsigned char)((i * 131u + seed * 7u + 1u) & 0xffu); }
+/* Byte i of a buffer filled with `seed`: a hash of the position, so that
+ * no two slices hold the same bytes (a read from the wrong place, or one
+ * thread's bytes landing in another's, differs). */
+static unsigned char pattern(size_t i, unsigned seed) {
+  uint32_t x = (uint32_t)i * 2654435761u ^ (seed * 40503u + 0x9e3779b9u);
+  x ^= x >> 15;
+  x *= 2246822519u;
+  x ^= x >> 13;
+  return (unsigned char)(x >> 7);
+}
 
 /* The device buffer holds pattern(i, seed) at byte i. */
 static void fill(gr_buffer *b, unsigned seed) {
@@ -91,7 +102,7 @@ static void *reader(void *p) {
   unsigned char room[512 + 2 * GUARD];
   for (int r = 0; r < 400; r++) {
     const size_t bytes = 1 + (size_t)((r * 37 + a->id * 11) % 512);
-    const size_t at = (size_t)a->id * 1024;
+    const size_t at = (size_t)a->id * 1024 + (size_t)(r % 7) * 13;
     memset(room, 0xa5, sizeof room);
     if (gr_device_copy(gpu, room + GUARD, (const unsigned char *)a->b->ptr + at, bytes, GR_COPY_D2H) < 0) {
       a->failures++;
