@@ -822,11 +822,7 @@ START_TEST(bc_beyond_double_on_devices_sharing_gpu_0_equals_one_gpu) {
 END_TEST
 
 int main(void) {
-  int gpus = 0;
-  if (gr_device_count(GR_BACKEND_CUDA, &gpus) < 0 || gpus == 0) {
-    printf("skip: no CUDA GPU on this machine\n");
-    return 77;
-  }
+  if (!gr_test_have_gpu()) return 77;
   Suite *s = suite_create("bc_cuda");
   /* One case per test, named after it: CK_RUN_CASE=name runs one. */
   const gr_test_case cases[] = {

@@ -140,11 +140,7 @@ START_TEST(threads_reading_one_device_each_get_their_own_bytes) {
 END_TEST
 
 int main(void) {
-  int gpus = 0;
-  if (gr_device_count(GR_BACKEND_CUDA, &gpus) < 0 || gpus == 0) {
-    printf("skip: no CUDA GPU on this machine\n");
-    return 77;
-  }
+  if (!gr_test_have_gpu()) return 77;
   Suite *s = suite_create("device_cuda");
   const gr_test_case cases[] = {
       {"reads_of_every_size_land_exactly", reads_of_every_size_land_exactly, 0},

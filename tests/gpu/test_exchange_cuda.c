@@ -560,11 +560,7 @@ START_TEST(nccl_refuses_devices_that_share_a_gpu) {
 END_TEST
 
 int main(void) {
-  int n = 0;
-  if (gr_device_count(GR_BACKEND_CUDA, &n) < 0 || n == 0) {
-    printf("skip: no CUDA GPU on this machine\n");
-    return 77;
-  }
+  if (!gr_test_have_gpu()) return 77;
   Suite *s = suite_create("exchange_cuda");
   /* One case per test, named after it, so that a long tool
    * (compute-sanitizer) can run each apart and at once: CK_RUN_CASE=name.

@@ -632,11 +632,7 @@ START_TEST(cuda_failed_free_is_not_the_next_launch_s_error) {
 END_TEST
 
 int main(void) {
-  int n = 0;
-  if (gr_device_count(GR_BACKEND_CUDA, &n) < 0 || n == 0) {
-    printf("skip: no CUDA GPU on this machine\n");
-    return 77;
-  }
+  if (!gr_test_have_gpu()) return 77;
   Suite *s = suite_create("operators_cuda");
   /* A Check case per test, named after it, as in the other GPU programs:
    * a compute-sanitizer tool can run each apart (CK_RUN_CASE=name), all

@@ -3,6 +3,7 @@
 #include "testutil.h"
 
 #include "gr/buffer.h"
+#include "gr/device.h"
 #include "gr/gen.h"
 #include "gr/graph.h"
 #include "gr/packed.h"
@@ -491,4 +492,13 @@ int gr_test_upload_packed(gr_device *dev, const gr_csr *h, gr_buffer *b, gr_pack
   p->group_offsets = b[2].ptr;
   gr_packed_free(&hp);
   return st;
+}
+
+bool gr_test_have_gpu(void) {
+  int gpus = 0;
+  if (gr_device_count(GR_BACKEND_CUDA, &gpus) < 0 || gpus == 0) {
+    printf("skip: no CUDA GPU on this machine\n");
+    return false;
+  }
+  return true;
 }

@@ -4,6 +4,7 @@
 #ifndef GR_TESTUTIL_H
 #define GR_TESTUTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "gr/types.h"
@@ -77,6 +78,11 @@ typedef struct gr_test_case {
  * every test, in the test's process) and a timeout in seconds. */
 void gr_test_add_cases(struct Suite *s, const gr_test_case *cases, size_t n, void (*setup)(void),
                        void (*teardown)(void), double timeout_s);
+
+/* The GPU programs' first step: whether a CUDA GPU can be used; where none
+ * can, says so ("skip: ...") and the program returns 77, which CTest
+ * counts as skipped (SKIP_RETURN_CODE). */
+bool gr_test_have_gpu(void);
 
 /* Whether the next combination of a test's loops is this process's, then
  * counts it (*counter: the test's own, from 0). GR_TEST_SLICE=K/N keeps
