@@ -1793,6 +1793,56 @@ static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_re
   return st;
 }
 
+/* All-gather (gr_part_allgather): each device's bytes go whole to every
+ * peer, which copies them into `all` at their device's place. */
+typedef struct gr__gather_ctx {
+  const gr_gather_args *a;
+  bool placed; /* `all` reserved, at[] set and this device's own bytes copied */
+} gr__gather_ctx;
+
+/* Past the barrier that published the packages (the table holds still
+ * until the next one), or with no peer's bytes to place. */
+static gr_status gr__gather_place(gr__xlocal *x, gr_part *p, gr__gather_ctx *g, bool peers) {
+  if (g->placed) return GR_SUCCESS;
+  const gr_gather_args *a = g->a;
+  a->at[0] = 0;
+  for (int d = 0; d < x->n; d++)
+    a->at[d + 1] = a->at[d] + (d == x->me ? a->bytes : peers ? x->c->pkg[d][x->me].copy : 0);
+  if (a->at[x->n])
+    GR_CHECK(gr_buffer_reserve(a->all, p->dev, (size_t)a->at[x->n], 0, &p->mem, 0, a->what));
+  if (a->bytes)
+    GR_CHECK(gr_device_copy(p->dev, (unsigned char *)a->all->ptr + a->at[x->me], a->mine, (size_t)a->bytes,
+                            GR_COPY_D2D));
+  g->placed = true;
+  return GR_SUCCESS;
+}
+
+static gr_status gr__gather_apply(gr__xlocal *x, gr_part *p, int j, const unsigned char *msg, const void *arg) {
+  gr__gather_ctx *g = (gr__gather_ctx *)arg;
+  if (!msg) return gr_errorf(GR_ERR_INTERNAL, "gather: device %d's bytes landed outside the receive buffer", j);
+  GR_CHECK(gr__gather_place(x, p, g, true));
+  return gr_device_copy(p->dev, (unsigned char *)g->a->all->ptr + g->a->at[j], msg,
+                        (size_t)x->c->pkg[j][x->me].copy, GR_COPY_D2D);
+}
+
+static gr_status gr__gather(void *local, gr_part *p, gr_sync *sync, const gr_gather_args *a,
+                            gr_device_run_stats *stats) {
+  gr__xlocal *x = local;
+  const double t0 = gr_time_now();
+  gr__withdraw(x);
+  x->land_array = NULL;
+  if (a->bytes)
+    for (int j = 0; j < x->n; j++) {
+      if (j == x->me) continue;
+      const gr__pkg m = {a->mine, gr_xk_align8(a->bytes), a->bytes, (a->bytes + 7) / 8, GR_XK_LIST, 0, false, false};
+      x->c->pkg[x->me][j] = m;
+    }
+  gr__gather_ctx g = {a, false};
+  GR_CHECK(gr__direct(x, p, sync, stats, GR_SUCCESS, t0, gr__gather_apply, &g, NULL));
+  /* No peer sent anything: only this device's own bytes. */
+  return gr__gather_place(x, p, &g, false);
+}
+
 static gr_status gr__borders(void *local, gr_part *p, gr_borders *b) {
   (void)p;
   gr__xlocal *x = local;
@@ -1820,4 +1870,4 @@ static gr_status gr__prepare(void *local, gr_part *p, gr_sync *sync) {
 }
 
 const gr_exchange_ops gr_comm_exchange_ops = {gr__attach, gr__exchange, gr__detach, gr__prepare, gr__refresh,
-                                              gr__route, gr__borders};
+                                              gr__route, gr__borders, gr__gather};

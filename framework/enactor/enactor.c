@@ -410,6 +410,27 @@ static gr_status gr__part_refresh(gr_part *p, const gr_refresh_args *ra) {
   return st;
 }
 
+gr_status gr_part_allgather(gr_part *p, const void *mine, uint64_t bytes, gr_buffer *all, const char *what,
+                            uint64_t *at) {
+  if (!p->sync) {
+    at[0] = 0;
+    at[1] = bytes;
+    if (!bytes) return GR_SUCCESS;
+    GR_CHECK(gr_buffer_reserve(all, p->dev, (size_t)bytes, 0, &p->mem, 0, what));
+    return gr_device_copy(p->dev, all->ptr, mine, (size_t)bytes, GR_COPY_D2D);
+  }
+  struct gr_enactor *e = p->sync->e;
+  gr__slot *me = &e->slots[p->sync->index];
+  if (!e->cfg.exchange->gather)
+    return gr_errorf(GR_ERR_INTERNAL, "%s gathers device data but the exchange cannot", e->cfg.prim->name);
+  /* Counted as the exchange's steps, as a refresh is. */
+  const gr_gather_args a = {mine, bytes, all, what, at};
+  const double t = gr_time_now(), w = p->sync->waited_ms;
+  const gr_status st = e->cfg.exchange->gather(me->xlocal, p, p->sync, &a, &me->rs);
+  me->inner_ms += (gr_time_now() - t) * 1e3 - (p->sync->waited_ms - w);
+  return st;
+}
+
 gr_status gr_part_borders(gr_part *p, gr_borders *b) {
   memset(b, 0, sizeof *b);
   if (!p->sync) return GR_SUCCESS;

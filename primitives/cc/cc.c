@@ -2,11 +2,12 @@
 /* Connected components as a primitive spec (the algorithm: cc.h). The first
  * iteration runs Afforest on the device's own arcs; on one device that is
  * the answer and the run ends. Between devices a proxy whose label fell is
- * sent to its owner (MIN); every later iteration refreshes the copies of
- * owned vertices from their owners, passes the labels that arrived to the
- * local trees and sends on the proxies that changed, until no label changes
- * anywhere; then the largest trees' labels are compared (cc.h: the
- * repair). */
+ * sent to its owner (MIN), the next iteration merges every device's trees
+ * in one step (gr__cc_merge), and the largest trees' labels are compared
+ * (cc.h: the repair, whose label rounds refresh the copies of owned
+ * vertices from their owners, pass the labels that arrived to the local
+ * trees and send on the proxies that changed, until no label changes
+ * anywhere). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,15 +54,15 @@ typedef struct gr__cc_slice {
   bool tracked;
   gr_eid owned_changed;
   bool whole; /* several devices: the last iteration took every vertex (settled them all) */
-  /* Several devices: the largest tree's root (largest) and its best as the
-   * last take left it are known (the join after Afforest; not after a
-   * repair, which links trees anew), and the border vertices outside that
-   * tree, listed once a run at the first label round (gr_cc_cold). */
+  /* Several devices: the largest tree's root (largest) and its best are
+   * known on the host (the join after Afforest; not after the merge, which
+   * may lower it, nor after a repair, which links trees anew). */
   bool hot_known;
   gr_svid hot_best;
-  bool cold_made;
-  gr_buffer cold;
-  gr_eid n_cold;
+  /* Several devices, the merge (gr__cc_merge): every device's pairs (then
+   * each label's smallest), and the union-find's sorted labels and forest. */
+  gr_buffer merge_all;
+  gr_buffer merge_work;
   gr_eid round_arcs; /* arcs the sampling rounds link */
   int tail_edges; /* words of the tail's arcs the rest's advances left (0-2) */
 } gr__cc_slice;
@@ -138,7 +139,8 @@ gr_status gr_cc_prepare(gr_graph *g, gr_prim_options *o) {
 }
 
 static void gr__cc_release_buffers(gr__cc_slice *s) {
-  gr_buffer *b[] = {&s->parent, &s->label, &s->best, &s->rest, &s->samples, &s->owners, &s->cold};
+  gr_buffer *b[] = {&s->parent, &s->label,  &s->best,      &s->rest,
+                    &s->samples, &s->owners, &s->merge_all, &s->merge_work};
   for (size_t i = 0; i < sizeof b / sizeof *b; i++) gr_buffer_release(b[i]);
 }
 
@@ -218,6 +220,7 @@ static gr_cc_ctx gr__cc_ctx(gr__cc_slice *s, const gr_part *p) {
   if (p->out.packed) c.packed = *p->out.packed;
   c.largest = -1;
   c.hot = s->largest;
+  c.hot_root = -1;
   c.samples = s->samples.ptr;
   c.seed = 0x6363u;
   return c;
@@ -503,32 +506,99 @@ static gr_split_args gr__cc_border_input(const gr_borders *b) {
   return sp;
 }
 
-/* The border vertices outside the largest tree (gr_cc_cold) into s->cold,
- * once a run: the list grows to what the pass counted and the pass runs
- * again where it did not fit (a first run). Not reserved for every border
- * vertex: a device of 4 on Kronecker 25 would hold 4 bytes a border vertex
- * more, where the list is a few per cent of them. */
-static gr_status gr__cc_make_cold(gr__cc_slice *s, gr_part *p, const gr_cc_ctx *c, const gr_borders *b) {
+/* Several devices, the iteration after Afforest's (cc.h, the merge): the
+ * copies take their owners' labels (every one: after Afforest every label
+ * moved), each device lists the pairs of its border vertices whose tree's
+ * best and label differ, every device's pairs go to every device, and one
+ * union-find over their labels, the same on every device, lowers each
+ * tree that holds a border vertex to its component's smallest label. No
+ * label moves after it, where label rounds went on until one changed
+ * nothing: two rounds on 2 devices of Kronecker 25, three on 4, each with
+ * a refresh and an exchange. */
+static gr_status gr__cc_merge(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const gr_borders *b) {
+  const gr_cc_ops *ops = gr__cc_ops(p->dev);
+  if (p->count > GR__CC_MAX_DEVICES)
+    return gr_errorf(GR_ERR_UNSUPPORTED, "cc: %d devices, at most %d", p->count, GR__CC_MAX_DEVICES);
+  if (b->copies && b->owned != b->copies + b->n_copies)
+    return gr_errorf(GR_ERR_INTERNAL, "cc: device %d's border lists are not one array", p->index);
+  void *arrays[1] = {s->label.ptr};
+  GR_CHECK(gr_part_refresh(p, arrays, 1, (int)sizeof(gr_svid)));
+  /* The largest tree's best as the join left it (no lower since). */
+  c->hot_root = s->hot_known ? s->largest : -1;
+  c->hot_label = s->hot_best;
+  /* The chosen vertices of both classes and then class 0's pairs go into
+   * rest, which holds nothing between a round's take and the next (the
+   * first take's owned changes travelled with the refresh above): a
+   * quarter of it for each class's ids, the rest for the pairs, twice as
+   * wide. A few per cent of the border vertices are chosen on Kronecker
+   * graphs; rest grows where more are. */
   gr_split_args sp = gr__cc_border_input(b);
   sp.count_past = true;
+  gr_eid room = 0;
   for (int pass = 0;; pass++) {
-    const gr_eid room = (gr_eid)(s->cold.capacity / sizeof(gr_vid));
-    sp.out[0] = s->cold.ptr;
-    sp.out_capacity[0] = room;
-    GR_CHECK(gr__cc_ops(p->dev)->cold(p->dev, p->ws, &sp, c));
-    if (sp.n_out[0] <= room) break;
+    room = (gr_eid)(s->rest.capacity / (4 * sizeof(gr_vid)));
+    sp.out[0] = s->rest.ptr;
+    sp.out[1] = (gr_vid *)s->rest.ptr + room;
+    sp.out_capacity[0] = sp.out_capacity[1] = room;
+    GR_CHECK(ops->pair(p->dev, p->ws, &sp, c));
+    const gr_eid most = sp.n_out[0] > sp.n_out[1] ? sp.n_out[0] : sp.n_out[1];
+    if (most <= room) break;
     if (pass)
-      return gr_errorf(GR_ERR_INTERNAL, "cc: device %d counted %llu border vertices outside its largest tree, then %llu",
-                       p->index, (unsigned long long)room, (unsigned long long)sp.n_out[0]);
-    /* An eighth more: the forest, and with it the count, may differ from
-     * run to run (concurrent links). */
-    const gr_eid want = sp.n_out[0] + sp.n_out[0] / 8;
-    GR_CHECK(gr_buffer_reserve(&s->cold, p->dev, (size_t)want * sizeof(gr_vid), 0, &p->mem, 0,
-                               "cc border vertices outside the largest tree"));
+      return gr_errorf(GR_ERR_INTERNAL, "cc: device %d counted at most %llu border vertices to merge, then %llu",
+                       p->index, (unsigned long long)room, (unsigned long long)most);
+    GR_CHECK(gr_buffer_reserve(&s->rest, p->dev, 4 * (size_t)most * sizeof(gr_vid), 0, &p->mem, 0,
+                               "cc vertices to link"));
   }
-  s->n_cold = sp.n_out[0];
-  s->cold_made = true;
-  return GR_SUCCESS;
+  const gr_eid k = sp.n_out[0], k1 = sp.n_out[1];
+  _Static_assert(sizeof(gr_svid) == sizeof(gr_vid), "a pair takes the room of two ids");
+  const size_t pair_bytes = 2 * sizeof(gr_svid);
+  gr_svid *pairs = (gr_svid *)((gr_vid *)s->rest.ptr + 2 * room);
+  if (k) {
+    c->merge_ids = s->rest.ptr;
+    c->pairs = pairs;
+    gr_for_each_args each = {NULL, k, 0};
+    GR_CHECK(ops->pack(p->dev, p->ws, &each, c));
+  }
+  uint64_t at[GR__CC_MAX_DEVICES + 1];
+  GR_CHECK(gr_part_allgather(p, pairs, (uint64_t)k * pair_bytes, &s->merge_all, "cc pairs of every device", at));
+  if (at[p->count] % pair_bytes)
+    return gr_errorf(GR_ERR_INTERNAL, "cc: device %d received %llu bytes of pairs", p->index,
+                     (unsigned long long)at[p->count]);
+  const gr_eid n_pairs = at[p->count] / pair_bytes;
+  if (!n_pairs) return GR_SUCCESS;
+  /* The labels' count (8 bytes), then the labels and the sorted keys
+   * (later the forest), 2 n_pairs entries each: in rest behind class 1's
+   * ids (the pairs' room is free once they went out), where they fit;
+   * each label's smallest takes the pairs' place once the forest is
+   * linked. */
+  const size_t keys = 2 * (size_t)n_pairs, work = sizeof(gr_eid) + 2 * keys * sizeof(gr_svid);
+  const uintptr_t free_at = ((uintptr_t)((gr_vid *)s->rest.ptr + room + k1) + 7) & ~(uintptr_t)7;
+  void *at_pairs = (void *)free_at;
+  if (free_at + work > (uintptr_t)((gr_vid *)s->rest.ptr + 4 * room)) {
+    GR_CHECK(gr_buffer_reserve(&s->merge_work, p->dev, work, 0, &p->mem, 0, "cc union-find of the pairs"));
+    at_pairs = s->merge_work.ptr;
+  }
+  gr_cc_merge_args m;
+  m.pairs = s->merge_all.ptr;
+  m.n_pairs = n_pairs;
+  m.n_labels = at_pairs;
+  m.labels = (gr_svid *)((unsigned char *)at_pairs + sizeof(gr_eid));
+  m.parent = m.labels + keys;
+  m.lowest = s->merge_all.ptr;
+  GR_CHECK(ops->merge(p->dev, p->ws, &m));
+  c->merged = m.labels;
+  c->lowest = m.lowest;
+  c->n_merged = m.n_labels;
+  /* A tree the merge lowers holds a vertex of either class: one whose
+   * best and label differ (class 0), or an owned border vertex (class 1;
+   * every tree that holds a border vertex holds an owned one: a copy
+   * joined its tree over an arc of an owned vertex, which the copy's owner
+   * reaches by the same arc, and so copies). A pass over every owned
+   * border vertex took a device of 2 on Kronecker 25 0.12 ms, most of its
+   * vertices in the largest tree. */
+  gr_split_args a0 = {.in = s->rest.ptr, .n_in = k}, a1 = {.in = (gr_vid *)s->rest.ptr + room, .n_in = k1};
+  GR_CHECK(ops->merge_apply(p->dev, p->ws, &a0, c));
+  return k1 ? ops->merge_apply(p->dev, p->ws, &a1, c) : GR_SUCCESS;
 }
 
 static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
@@ -556,12 +626,12 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
    * Kronecker 27, its two passes over the lists took as long as the one
    * over every vertex, and the refresh after it, of the owned labels that
    * changed, marked and selected nearly every one: 0.3 ms a run more.) */
-  bool whole = it->iteration == 0, hot_fell = true;
+  bool whole = it->iteration == 0;
   gr_borders b;
   memset(&b, 0, sizeof b);
   if (it->iteration == 0) {
     s->repair = s->repaired = false;
-    s->hot_known = s->cold_made = false;
+    s->hot_known = false;
     GR_CHECK(gr__cc_local(s, p, it, &c));
     if (!s->multi) return GR_SUCCESS;
     GR_CHECK(gr__cc_join_largest(s, p, &c));
@@ -570,6 +640,17 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
   } else {
     if (!s->multi) return GR_SUCCESS;
     GR_CHECK(gr_part_borders(p, &b));
+    if (it->iteration == 1 && !s->repair) {
+      /* Every label moved in Afforest's iteration: the merge settles them
+       * in one step (a repair, if the votes differ, then goes by rounds). */
+      GR_CHECK(gr__cc_merge(s, p, &c, &b));
+      it->out->size = 0;
+      s->tracked = false;
+      s->owned_changed = 0;
+      s->whole = false;
+      s->hot_known = false;
+      return gr__cc_round_post(s, p, 0, it);
+    }
     if (s->repair) {
       /* The votes found different components: every arc is linked, and
        * every label is brought up first, so that the roots of the trees
@@ -611,21 +692,6 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
       gr_for_each_args cp = {copies, n_copies, copies ? 0 : b.copies_first};
       if (in.n) GR_CHECK(ops->lower_root(p->dev, p->ws, &in, &c));
       if (cp.n) GR_CHECK(ops->lower_root(p->dev, p->ws, &cp, &c));
-      /* The largest tree's border vertices hold its best since the last
-       * take, and any of their labels lowered since lowered it: where it
-       * did not fall, the take passes over the other border vertices only
-       * (on Kronecker 25 nearly every border vertex is in the largest
-       * tree, whose best the join after Afforest leaves final). */
-      if (s->hot_known) {
-        gr_svid hb = s->hot_best;
-        /* One read of 4 bytes (about 10 us) for a pass over the border
-         * lists (0.1 ms a device of 2 on Kronecker 25); no lowers, no
-         * fall. */
-        if (in.n || cp.n)
-          GR_CHECK(gr_device_copy(p->dev, &hb, (const gr_svid *)s->best.ptr + s->largest, sizeof hb, GR_COPY_D2H));
-        hot_fell = hb < s->hot_best;
-        s->hot_best = hb;
-      }
     }
   }
   /* Proxies that changed go to their owners; owned vertices that changed
@@ -639,13 +705,7 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
      * owned vertices itself. */
     if (b.copies && b.owned != b.copies + b.n_copies)
       return gr_errorf(GR_ERR_INTERNAL, "cc: device %d's border lists are not one array", p->index);
-    if (!hot_fell && !s->cold_made) GR_CHECK(gr__cc_make_cold(s, p, &c, &b));
-    if (!hot_fell) {
-      if (s->n_cold)
-        GR_CHECK(gr__cc_take(s, p, it, &c, (gr_split_args){.in = s->cold.ptr, .n_in = s->n_cold}, &copies, &owned));
-    } else if (b.n_copies + b.n_owned) {
-      GR_CHECK(gr__cc_take(s, p, it, &c, gr__cc_border_input(&b), &copies, &owned));
-    }
+    if (b.n_copies + b.n_owned) GR_CHECK(gr__cc_take(s, p, it, &c, gr__cc_border_input(&b), &copies, &owned));
   }
   it->out->size = copies;
   s->tracked = !whole;

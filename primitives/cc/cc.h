@@ -28,24 +28,25 @@
  * for a directed graph, in-edges of the vertices it owns, proxies included
  * as ends), its own vote and skip included. Labels are global ids: a local
  * root takes the smallest global id of its tree (`best`), and every vertex
- * its root's. Then, until no label changes on any device, an iteration
- *   - sends each proxy whose label fell to its owner (the exchange, MIN);
- *   - has each owner send its vertices' labels to the devices holding
- *     copies of them (gr_part_refresh), so that a label reaches every tree
- *     a vertex is in, on any device;
- *   - lowers every root to the smallest label in its tree and gives every
- *     vertex of the border lists (gr_part_borders: the copies, and the
- *     owned vertices that other devices copy) its root's label; no other
- *     label can move another device's, so theirs follow their roots in one
- *     pass when the run ends (and before the repair below).
- * Labels then are the smallest id of each component of the arcs linked on
- * some device. An arc is linked on neither side only when both ends were
- * in their devices' largest trees (each side skipped it); when every
+ * its root's; each proxy whose label fell goes to its owner (the exchange,
+ * MIN). The next iteration is the merge: every owner sends its vertices'
+ * labels to the devices holding copies (gr_part_refresh), each device
+ * lists the pairs (its tree's best, the label) of its border vertices
+ * (gr_part_borders: its copies, and its owned vertices that other devices
+ * copy) where the two differ, every device's pairs go to every device
+ * (gr_part_allgather), and one union-find over their labels gives every
+ * tree its component's smallest label at once (gr_cc_pair below). Labels
+ * then are the smallest id of each component of the arcs linked on some
+ * device. An arc is linked on neither side only when both ends were in
+ * their devices' largest trees (each side skipped it); when every
  * device's largest tree ends with the same label, such an arc joins
  * vertices of one component and nothing is lost. Otherwise (devices whose
  * votes found different components) every device links its skipped arcs
- * too and the labels settle again: the repair, which a graph with one
- * giant component never needs. */
+ * too and the labels settle again by label rounds, until no label changes
+ * on any device: an iteration refreshes the copies, lowers every root to
+ * the smallest label in its tree, gives every border vertex its root's
+ * label and sends the proxies that changed. That is the repair, which a
+ * graph with one giant component never needs. */
 #ifndef GR_CC_H
 #define GR_CC_H
 
@@ -93,6 +94,14 @@ typedef struct gr_cc_ctx {
   const gr_svid *vote;
   gr_svid *samples;               /* GR_CC_SAMPLES roots, then the vote's word (samples[GR_CC_SAMPLES]; cc.c keeps
                                    * more behind it); between devices the lookups too (gr_cc_lookup) */
+  /* Several devices, the merge (cc.c, gr__cc_merge): */
+  gr_svid hot_root;               /* the largest tree's root (local id); -1: none */
+  gr_svid hot_label;              /* ... its best, known on the host (the join's) */
+  const gr_vid *merge_ids;        /* gr_cc_pack: the vertices gr_cc_pair chose */
+  gr_svid *pairs;                 /* gr_cc_pack: per chosen vertex its tree's best and its label */
+  const gr_svid *merged;          /* gr_cc_merge_apply: every device's pairs' labels, sorted, once each */
+  const gr_svid *lowest;          /* ... per label there, the smallest label the pairs join it to */
+  const gr_eid *n_merged;         /* ... their count (device memory) */
   gr_vid lookups;                 /* gr_cc_lookup: ids in samples[0, lookups), results behind them */
   uint64_t seed;
 } gr_cc_ctx;
@@ -106,14 +115,15 @@ GR_HD gr_svid gr__cc_parent_hint(const gr_cc_ctx *c, gr_svid v) { return gr_load
 
 /* The root of v's tree (the smallest id of the tree), in a kernel that
  * links nothing (the vote's samples, the filter). */
-GR_HD gr_svid gr_cc_find(const gr_cc_ctx *c, gr_svid v) {
-  gr_svid p = gr__cc_parent_hint(c, v);
+GR_HD gr_svid gr__cc_find_in(const gr_svid *parent, gr_svid v) {
+  gr_svid p = gr_load_hint_svid(&parent[v]);
   while (p != v) {
     v = p;
-    p = gr__cc_parent_hint(c, v);
+    p = gr_load_hint_svid(&parent[v]);
   }
   return v;
 }
+GR_HD gr_svid gr_cc_find(const gr_cc_ctx *c, gr_svid v) { return gr__cc_find_in(c->parent, v); }
 
 /* Joins the trees of u and v (Rem's union-find, run concurrently): a
  * walker from each end; the one whose parent is larger climbs, so they
@@ -130,11 +140,11 @@ GR_HD gr_svid gr_cc_find(const gr_cc_ctx *c, gr_svid v) {
  * 9.71 -> 7.24 ms, uniform 22 5.74 -> 1.23 ms, Kronecker 22 and the 4096^2
  * grid unchanged; finding both roots whole with halving everywhere was
  * 7.82, 2.38, 2.11 (the hubs' writes) and 1.88 ms. */
-GR_HD void gr_cc_link(const gr_cc_ctx *c, gr_svid u, gr_svid v) {
+GR_HD void gr__cc_link_in(gr_svid *parent, gr_svid u, gr_svid v) {
   gr_svid x = u, y = v;
   bool x_first = true, y_first = true;
   for (;;) {
-    gr_svid px = gr__cc_parent(c, x), py = gr__cc_parent(c, y);
+    gr_svid px = gr_load_relaxed_svid(&parent[x]), py = gr_load_relaxed_svid(&parent[y]);
     if (px == py) return;
     if (px < py) {
       const gr_svid t = x, pt = px;
@@ -144,17 +154,18 @@ GR_HD void gr_cc_link(const gr_cc_ctx *c, gr_svid u, gr_svid v) {
     }
     /* px > py: x's side climbs. */
     if (px == x) {
-      if (gr_atomic_cas_svid(&c->parent[x], x, py)) return;
+      if (gr_atomic_cas_svid(&parent[x], x, py)) return;
       continue;
     }
     if (!x_first) {
-      const gr_svid gx = gr__cc_parent(c, px);
-      if (gx != px) gr_store_relaxed_svid(&c->parent[x], gx);
+      const gr_svid gx = gr_load_relaxed_svid(&parent[px]);
+      if (gx != px) gr_store_relaxed_svid(&parent[x], gx);
     }
     x = px;
     x_first = false;
   }
 }
+GR_HD void gr_cc_link(const gr_cc_ctx *c, gr_svid u, gr_svid v) { gr__cc_link_in(c->parent, u, v); }
 
 GR_HD bool gr_cc_owned(const gr_cc_ctx *c, gr_vid v) {
   if (c->n_owned_first) return v < c->n_owned_first;
@@ -276,19 +287,91 @@ GR_HD int gr_cc_take_label(const gr_cc_ctx *c, gr_vid v) {
   return gr_cc_owned(c, v) ? 1 : 0;
 }
 
-/* Split over the border lists (several devices, after compress: every
- * vertex points at its root): the vertices outside the largest tree
- * (c->hot its root), class 0, but for a copy under duplicate-1-hop proxies
- * that is a tree of its own (a copy is never a parent there), whose label
- * and best only its refresh lowers, alike, so that a take never changes
- * it: most copies outside the largest tree are such (their owned
- * neighbours here, all in the largest tree, skipped their arcs). A label
- * round whose lowers left the largest tree's best alone takes these only
- * (cc.c). */
-GR_HD int gr_cc_cold(const gr_cc_ctx *c, gr_vid v) {
+/* The merge (several devices, after Afforest, the first take and its
+ * exchange, and a refresh of every copy's label). A label is the id of a
+ * vertex of its component, and a border vertex v now carries m(v), the
+ * smallest best of the trees that hold v on any device: the take sent
+ * every copy whose tree's best was below v's id to its owner (MIN), which
+ * took its own tree's best at the take, and the refresh brought the
+ * owner's label to every copy. Every tree of a component is then joined
+ * to another through a border vertex whose best and label differ, or both
+ * hold one label already; so a union-find over the labels, of every
+ * device's pairs (its tree's best, m(v)) where they differ, gives every
+ * tree's component its smallest label at once: what label rounds found a
+ * device hop at a time, with two exchanges a round.
+ *
+ * Split over the border lists: class 0 where v's tree's best differs from
+ * its label, but for a copy that is a tree of its own under
+ * duplicate-1-hop proxies (a copy is never a parent there: its owner's
+ * tree holds v, and the owner's pair covers it; most copies outside the
+ * largest tree are such, their owned neighbours here having skipped their
+ * arcs). Class 1: an owned vertex outside the largest tree whose best and
+ * label agree, whose tree the merge may lower all the same (through
+ * another device's pairs): with class 0's vertices, every tree that holds
+ * a border vertex and may fall has one of them (gr_cc_merge_apply). The largest tree's best is c->hot_label, read on
+ * no vertex (millions of its vertices would read one word). */
+GR_HD gr_svid gr__cc_tree_best(const gr_cc_ctx *c, gr_svid r) {
+  return r == c->hot_root ? c->hot_label : c->best[r];
+}
+GR_HD int gr_cc_pair(const gr_cc_ctx *c, gr_vid v) {
   const gr_svid r = c->parent[v];
-  if (r == c->hot) return -1;
-  return c->n_owned_first && v >= c->n_owned_first && r == (gr_svid)v ? -1 : 0;
+  if (c->n_owned_first && v >= c->n_owned_first && r == (gr_svid)v) return -1;
+  if (c->label[v] != gr__cc_tree_best(c, r)) return 0;
+  return r != c->hot_root && gr_cc_owned(c, v) ? 1 : -1;
+}
+
+/* For each i below the chosen vertices' count: the pair of the i-th. */
+GR_HD void gr_cc_pack(const gr_cc_ctx *c, gr_vid i) {
+  const gr_vid v = c->merge_ids[i];
+  c->pairs[2 * (gr_eid)i] = gr__cc_tree_best(c, c->parent[v]);
+  c->pairs[2 * (gr_eid)i + 1] = c->label[v];
+}
+
+/* Where x is in the sorted labels[0, n); n when absent. */
+GR_HD gr_eid gr__cc_label_at(const gr_svid *labels, gr_eid n, gr_svid x) {
+  gr_eid lo = 0, hi = n;
+  while (lo < hi) {
+    const gr_eid mid = lo + (hi - lo) / 2;
+    if (labels[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < n && labels[lo] == x ? lo : n;
+}
+
+/* For each vertex gr_cc_pair chose (either class), once every device's
+ * pairs are merged: its tree's root takes the smallest label joined to
+ * its best. The largest tree's vertices leave it to its root (the caller
+ * passes that too), which alone reads its best. */
+GR_HD void gr_cc_merge_apply(const gr_cc_ctx *c, gr_vid v) {
+  const gr_svid r = c->parent[v];
+  if (r == c->hot_root && r != (gr_svid)v) return;
+  const gr_eid n = *c->n_merged;
+  const gr_eid i = gr__cc_label_at(c->merged, n, c->best[r]);
+  if (i < n) gr__cc_lower(c, r, c->lowest[i]);
+}
+
+/* The merge's union-find (gr_cc_ops.merge): over the labels of n_pairs
+ * pairs, each pair two labels of one component. */
+typedef struct gr_cc_merge_args {
+  const gr_svid *pairs; /* 2 n_pairs labels: pair i is pairs[2i], pairs[2i + 1] */
+  gr_eid n_pairs;
+  gr_svid *labels;      /* out, room for 2 n_pairs: the distinct labels, sorted */
+  gr_eid *n_labels;     /* out, device memory: their count */
+  gr_svid *lowest;      /* out, room for 2 n_pairs: per label, the smallest joined to it (written last:
+                         * may be the pairs' memory) */
+  gr_svid *parent;      /* room for 2 n_pairs: the sorted labels, then the forest over their positions */
+} gr_cc_merge_args;
+
+/* The forest over label positions: a position's tree is rooted at its
+ * smallest position, which is its smallest label (the labels are
+ * sorted); gr_cc_link's walk over that forest. */
+GR_HD void gr_cc_merge_link(const gr_cc_merge_args *m, gr_eid n, gr_eid i) {
+  const gr_eid a = gr__cc_label_at(m->labels, n, m->pairs[2 * i]);
+  const gr_eid b = gr__cc_label_at(m->labels, n, m->pairs[2 * i + 1]);
+  gr__cc_link_in(m->parent, (gr_svid)a, (gr_svid)b);
+}
+GR_HD void gr_cc_merge_lowest(const gr_cc_merge_args *m, gr_eid i) {
+  m->lowest[i] = m->labels[gr__cc_find_in(m->parent, (gr_svid)i)];
 }
 
 /* For each owned vertex (several devices, once no label moves): its
@@ -309,12 +392,18 @@ typedef struct gr_cc_ops {
   gr_status (*compress_best)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   gr_status (*lower_root)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   gr_status (*take_label)(gr_device *, gr_workspace *, gr_split_args *, const gr_cc_ctx *);
-  gr_status (*cold)(gr_device *, gr_workspace *, gr_split_args *, const gr_cc_ctx *);
   gr_status (*lookup)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   gr_status (*settle)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   /* The most frequent of samples[0, GR_CC_SAMPLES) (gr_cc_mode's choice)
    * into samples[GR_CC_SAMPLES], on the device: nothing waits for it. */
   gr_status (*vote)(gr_device *, gr_workspace *, const gr_cc_ctx *);
+  gr_status (*pair)(gr_device *, gr_workspace *, gr_split_args *, const gr_cc_ctx *);
+  gr_status (*pack)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
+  /* gr_cc_merge_args: the labels sorted once each, the forest linked over
+   * every pair, each label's smallest; on the device, nothing read. */
+  gr_status (*merge)(gr_device *, gr_workspace *, const gr_cc_merge_args *);
+  /* gr_cc_merge_apply over a split's input (nothing output). */
+  gr_status (*merge_apply)(gr_device *, gr_workspace *, const gr_split_args *, const gr_cc_ctx *);
 } gr_cc_ops;
 
 extern const gr_cc_ops gr__cc_ops_cpu;

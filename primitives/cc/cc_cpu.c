@@ -3,6 +3,7 @@
 #include "cc/cc.h"
 #include "gr/operators_cpu.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static GR_CPU_FOR_EACH(gr__cc_init_cpu, gr_cc_ctx, gr_cc_init_vertex)
@@ -14,7 +15,6 @@ static GR_CPU_ADVANCE_PUSH(gr__cc_link_arcs_cpu, gr_cc_ctx, gr_cc_link_arc)
 static GR_CPU_FOR_EACH(gr__cc_compress_best_cpu, gr_cc_ctx, gr_cc_compress_best)
 static GR_CPU_FOR_EACH(gr__cc_lower_root_cpu, gr_cc_ctx, gr_cc_lower_root)
 static GR_CPU_SPLIT(gr__cc_take_label_cpu, gr_cc_ctx, gr_cc_take_label)
-static GR_CPU_SPLIT(gr__cc_cold_cpu, gr_cc_ctx, gr_cc_cold)
 static GR_CPU_FOR_EACH(gr__cc_lookup_cpu, gr_cc_ctx, gr_cc_lookup)
 static GR_CPU_FOR_EACH(gr__cc_settle_cpu, gr_cc_ctx, gr_cc_settle)
 
@@ -27,6 +27,42 @@ static gr_status gr__cc_vote_cpu(gr_device *dev, gr_workspace *ws, const gr_cc_c
   return GR_SUCCESS;
 }
 
+static GR_CPU_SPLIT(gr__cc_pair_cpu, gr_cc_ctx, gr_cc_pair)
+static GR_CPU_FOR_EACH(gr__cc_pack_cpu, gr_cc_ctx, gr_cc_pack)
+
+static int gr__cc_cmp_label(const void *a, const void *b) {
+  const gr_svid x = *(const gr_svid *)a, y = *(const gr_svid *)b;
+  return (x > y) - (x < y);
+}
+
+/* The merge on one thread: a few devices' pairs of small graphs (CPU
+ * devices), sorted by the C library. */
+static gr_status gr__cc_merge_cpu(gr_device *dev, gr_workspace *ws, const gr_cc_merge_args *m) {
+  (void)ws;
+  GR_CHECK(gr__device_launch(dev, "gr__cc_merge_cpu", NULL));
+  const gr_eid keys = 2 * m->n_pairs;
+  memcpy(m->parent, m->pairs, (size_t)keys * sizeof(gr_svid));
+  qsort(m->parent, (size_t)keys, sizeof(gr_svid), gr__cc_cmp_label);
+  gr_eid n = 0;
+  for (gr_eid i = 0; i < keys; i++)
+    if (!n || m->labels[n - 1] != m->parent[i]) m->labels[n++] = m->parent[i];
+  *m->n_labels = n;
+  for (gr_eid i = 0; i < n; i++) m->parent[i] = (gr_svid)i;
+  for (gr_eid i = 0; i < m->n_pairs; i++) gr_cc_merge_link(m, n, i);
+  for (gr_eid i = 0; i < n; i++) gr_cc_merge_lowest(m, i);
+  return GR_SUCCESS;
+}
+
+static gr_status gr__cc_merge_apply_cpu(gr_device *dev, gr_workspace *ws, const gr_split_args *a, const gr_cc_ctx *c) {
+  (void)ws;
+  GR_CHECK(gr__device_launch(dev, "gr__cc_merge_apply_cpu", NULL));
+  if (c->hot_root >= 0) gr_cc_merge_apply(c, (gr_vid)c->hot_root);
+  const int nt = gr_device_cpu_threads(dev);
+#pragma omp parallel for num_threads(nt) schedule(static, 4096)
+  for (gr_eid i = 0; i < a->n_in; i++) gr_cc_merge_apply(c, gr_split_item(a->in, a->first, a->n_first, i));
+  return GR_SUCCESS;
+}
+
 const gr_cc_ops gr__cc_ops_cpu = {.init = gr__cc_init_cpu,
                                   .link_round = gr__cc_link_round_cpu,
                                   .compress = gr__cc_compress_cpu,
@@ -36,7 +72,10 @@ const gr_cc_ops gr__cc_ops_cpu = {.init = gr__cc_init_cpu,
                                   .compress_best = gr__cc_compress_best_cpu,
                                   .lower_root = gr__cc_lower_root_cpu,
                                   .take_label = gr__cc_take_label_cpu,
-                                  .cold = gr__cc_cold_cpu,
                                   .lookup = gr__cc_lookup_cpu,
                                   .settle = gr__cc_settle_cpu,
-                                  .vote = gr__cc_vote_cpu};
+                                  .vote = gr__cc_vote_cpu,
+                                  .pair = gr__cc_pair_cpu,
+                                  .pack = gr__cc_pack_cpu,
+                                  .merge = gr__cc_merge_cpu,
+                                  .merge_apply = gr__cc_merge_apply_cpu};

@@ -9,6 +9,8 @@
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
 
 namespace {
 
@@ -92,10 +94,6 @@ struct TakeLabel {
   gr_cc_ctx c;
   __device__ int operator()(gr_vid v) const { return gr_cc_take_label(&c, v); }
 };
-struct Cold {
-  gr_cc_ctx c;
-  __device__ int operator()(gr_vid v) const { return gr_cc_cold(&c, v); }
-};
 
 gr_status init_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_cc_ctx *c) {
   (void)ws;
@@ -129,9 +127,6 @@ gr_status lower_root_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a,
 }
 gr_status take_label_cuda(gr_device *dev, gr_workspace *ws, gr_split_args *a, const gr_cc_ctx *c) {
   return gr_cuda::split(dev, ws, a, TakeLabel{*c});
-}
-gr_status cold_cuda(gr_device *dev, gr_workspace *ws, gr_split_args *a, const gr_cc_ctx *c) {
-  return gr_cuda::split(dev, ws, a, Cold{*c});
 }
 
 // The vote (gr_cc_mode's choice) in one block: the samples sorted, each
@@ -199,11 +194,103 @@ gr_status settle_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, con
   return gr_cuda::for_each(dev, a, Settle{*c});
 }
 
+struct Pair {
+  gr_cc_ctx c;
+  __device__ int operator()(gr_vid v) const { return gr_cc_pair(&c, v); }
+};
+struct Pack {
+  gr_cc_ctx c;
+  __device__ void operator()(gr_vid i) const { gr_cc_pack(&c, i); }
+};
+
+gr_status pair_cuda(gr_device *dev, gr_workspace *ws, gr_split_args *a, const gr_cc_ctx *c) {
+  return gr_cuda::split(dev, ws, a, Pair{*c});
+}
+gr_status pack_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_cc_ctx *c) {
+  (void)ws;
+  return gr_cuda::for_each(dev, a, Pack{*c});
+}
+
+// The merge's kernels run over a bound (2 n_pairs positions, n_pairs
+// pairs) and read the labels' count on the device: nothing waits for it.
+__global__ void merge_init_kernel(gr_cc_merge_args m, gr_eid bound) {
+  for (gr_eid i = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; i < bound; i += (gr_eid)gridDim.x * blockDim.x)
+    m.parent[i] = (gr_svid)i;
+}
+__global__ void merge_link_kernel(gr_cc_merge_args m) {
+  const gr_eid n = *m.n_labels;
+  for (gr_eid i = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; i < m.n_pairs; i += (gr_eid)gridDim.x * blockDim.x)
+    gr_cc_merge_link(&m, n, i);
+}
+__global__ void merge_lowest_kernel(gr_cc_merge_args m, gr_eid bound) {
+  const gr_eid n = *m.n_labels;
+  for (gr_eid i = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; i < bound && i < n;
+       i += (gr_eid)gridDim.x * blockDim.x)
+    gr_cc_merge_lowest(&m, i);
+}
+
+// The labels sorted by CUB's radix sort over `parent` and `labels` as a
+// double buffer (its storage a few KiB, where sorting out of the pairs
+// would take as much again as the keys), then kept once each by CUB's
+// unique into the other of the two, which must end as `labels`.
+gr_status merge_cuda(gr_device *dev, gr_workspace *ws, const gr_cc_merge_args *m) {
+  if (!m->n_pairs) return gr_device_memset(dev, m->n_labels, 0, sizeof *m->n_labels);
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  const gr_eid keys = 2 * m->n_pairs;
+  if (keys > (gr_eid)INT32_MAX)
+    return gr_errorf(GR_ERR_UNSUPPORTED, "cc: %llu labels to merge, at most %d", (unsigned long long)keys,
+                     (int)INT32_MAX);
+  const int nk = (int)keys;
+  GR_CHECK(gr_device_copy(dev, m->parent, m->pairs, (size_t)keys * sizeof(gr_svid), GR_COPY_D2D));
+  cub::DoubleBuffer<gr_svid> db(m->parent, m->labels);
+  size_t sort_bytes = 0, unique_bytes = 0;
+  GR_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, sort_bytes, db, nk, 0, (int)sizeof(gr_svid) * 8, s));
+  GR_CUDA_CHECK(cub::DeviceSelect::Unique(nullptr, unique_bytes, m->parent, m->labels, m->n_labels, nk, s));
+  GR_CHECK(gr_buffer_reserve(&ws->temp, dev, sort_bytes > unique_bytes ? sort_bytes : unique_bytes, 0, &ws->policy,
+                             0, "CUB sort storage"));
+  GR_CUDA_CHECK_LIB(dev, cub::DeviceRadixSort::SortKeys(ws->temp.ptr, sort_bytes, db, nk, 0,
+                                                        (int)sizeof(gr_svid) * 8, s));
+  gr_svid *sorted = db.Current(), *other = db.Alternate();
+  GR_CUDA_CHECK_LIB(dev, cub::DeviceSelect::Unique(ws->temp.ptr, unique_bytes, sorted, other, m->n_labels, nk, s));
+  if (other != m->labels)
+    GR_CHECK(gr_device_copy(dev, m->labels, other, (size_t)keys * sizeof(gr_svid), GR_COPY_D2D));
+  const unsigned cap = gr_cuda::max_blocks(dev);
+  merge_init_kernel<<<gr_cuda::grid_for(keys, gr_cuda::kBlock, cap), gr_cuda::kBlock, 0, s>>>(*m, keys);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  merge_link_kernel<<<gr_cuda::grid_for(m->n_pairs, gr_cuda::kBlock, cap), gr_cuda::kBlock, 0, s>>>(*m);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  merge_lowest_kernel<<<gr_cuda::grid_for(keys, gr_cuda::kBlock, cap), gr_cuda::kBlock, 0, s>>>(*m, keys);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  return GR_SUCCESS;
+}
+
+// gr_cc_merge_apply over the border lists (a split's input); the first
+// thread also takes the largest tree's root, whose vertices leave it.
+__global__ void __launch_bounds__(gr_cuda::kBlock)
+    merge_apply_kernel(const gr_vid *__restrict__ in, gr_eid n, gr_vid first, gr_eid n_first, gr_cc_ctx c) {
+  const gr_eid t = blockIdx.x * (gr_eid)gr_cuda::kBlock + threadIdx.x;
+  if (t == 0 && c.hot_root >= 0) gr_cc_merge_apply(&c, (gr_vid)c.hot_root);
+  for (gr_eid i = t; i < n; i += (gr_eid)gridDim.x * gr_cuda::kBlock)
+    gr_cc_merge_apply(&c, gr_split_item(in, first, n_first, i));
+}
+
+gr_status merge_apply_cuda(gr_device *dev, gr_workspace *ws, const gr_split_args *a, const gr_cc_ctx *c) {
+  (void)ws;
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  const gr_eid n = a->n_in ? a->n_in : 1;
+  merge_apply_kernel<<<gr_cuda::grid_for(n, gr_cuda::kBlock, gr_cuda::max_blocks(dev)), gr_cuda::kBlock, 0, s>>>(
+      a->in, a->n_in, a->first, a->n_first, *c);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  return GR_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" const gr_cc_ops gr__cc_ops_cuda = {init_cuda,          link_round_cuda, compress_cuda,   sample_cuda,
                                               needs_rest_cuda,    link_arcs_cuda,  compress_best_cuda,
-                                              lower_root_cuda,    take_label_cuda, cold_cuda,
-                                              lookup_cuda,        settle_cuda,     vote_cuda};
+                                              lower_root_cuda,    take_label_cuda,
+                                              lookup_cuda,        settle_cuda,     vote_cuda,
+                                              pair_cuda,          pack_cuda,       merge_cuda,
+                                              merge_apply_cuda};
 
 GR_CUDA_PRELOAD(gr__cc_cuda_preload)

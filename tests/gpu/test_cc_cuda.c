@@ -3,7 +3,7 @@
  * backend) on the same inputs: linking every arc and compressing gives
  * every vertex its component's smallest id on both; the sampled roots and
  * the vertices left to link agree, and the vote on the device picks what
- * the host's picks; the whole primitive on one GPU equals
+ * the host's picks; the merge's union-find gives the same labels; the whole primitive on one GPU equals
  * the serial reference, and so do 2 and 3 devices sharing GPU 0
  * (GR_DEVICE_MAP) under every proxy and exchange mode. Skips (exit 77)
  * where no GPU exists. Runs with CK_NOFORK: CUDA must not cross a fork. */
@@ -320,12 +320,76 @@ START_TEST(cc_on_devices_sharing_gpu_0_equals_reference) {
 }
 END_TEST
 
+/* The merge's union-find on the GPU (CUB's sort and unique, then the
+ * forest over label positions) against the CPU backend's, on random pairs
+ * of few and of many distinct labels, with each label's smallest written
+ * over the pairs as cc.c does: the same labels, the same count and the
+ * same smallest per label. */
+START_TEST(cuda_merge_equals_cpu) {
+  static const gr_eid sizes[] = {1, 2, 1000, 300000};
+  static const gr_svid spans[] = {4, 1 << 20};
+  for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+    for (size_t pi = 0; pi < sizeof spans / sizeof *spans; pi++) {
+      const gr_eid np = sizes[si], keys = 2 * np;
+      gr_svid *pairs = malloc(keys * sizeof(gr_svid)), *host[2][2];
+      ck_assert_ptr_nonnull(pairs);
+      uint64_t x = 0x2545f4914f6cdd1dull + si * 31 + pi;
+      for (gr_eid i = 0; i < keys; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        pairs[i] = (gr_svid)(x % (uint64_t)spans[pi]);
+      }
+      gr_eid n[2] = {0, 0};
+      gr_device *devs[2] = {gpu, cpu};
+      for (int d = 0; d < 2; d++) {
+        gr_workspace ws;
+        ck_assert_int_eq(gr_workspace_init(&ws, devs[d], NULL), GR_SUCCESS);
+        gr_buffer in = {0}, work = {0};
+        put(devs[d], &in, pairs, keys * sizeof(gr_svid));
+        put(devs[d], &work, NULL, sizeof(gr_eid) + 2 * keys * sizeof(gr_svid));
+        gr_cc_merge_args m;
+        m.pairs = in.ptr;
+        m.n_pairs = np;
+        m.n_labels = work.ptr;
+        m.labels = (gr_svid *)((unsigned char *)work.ptr + sizeof(gr_eid));
+        m.parent = m.labels + keys;
+        m.lowest = in.ptr;
+        ck_assert_msg(gr__cc_ops(devs[d])->merge(devs[d], &ws, &m) == GR_SUCCESS, "%s", gr_error_message());
+        get(devs[d], &n[d], &work, sizeof n[d]);
+        for (int k = 0; k < 2; k++) {
+          host[d][k] = calloc(keys, sizeof(gr_svid));
+          ck_assert_ptr_nonnull(host[d][k]);
+        }
+        ck_assert_int_eq(gr_device_copy(devs[d], host[d][0], m.labels, n[d] * sizeof(gr_svid), GR_COPY_D2H),
+                         GR_SUCCESS);
+        ck_assert_int_eq(gr_device_copy(devs[d], host[d][1], m.lowest, n[d] * sizeof(gr_svid), GR_COPY_D2H),
+                         GR_SUCCESS);
+        gr_buffer_release(&in);
+        gr_buffer_release(&work);
+        gr_workspace_release(&ws);
+      }
+      ck_assert_uint_eq(n[0], n[1]);
+      ck_assert_msg(!memcmp(host[0][0], host[1][0], n[0] * sizeof(gr_svid)), "%llu pairs: labels",
+                    (unsigned long long)np);
+      ck_assert_msg(!memcmp(host[0][1], host[1][1], n[0] * sizeof(gr_svid)), "%llu pairs: each label's smallest",
+                    (unsigned long long)np);
+      /* A label's smallest is a label, at most itself. */
+      for (gr_eid i = 0; i < n[0]; i++) ck_assert(host[0][1][i] <= host[0][0][i]);
+      for (int d = 0; d < 2; d++)
+        for (int k = 0; k < 2; k++) free(host[d][k]);
+      free(pairs);
+    }
+}
+END_TEST
+
 int main(void) {
   if (!gr_test_have_gpu()) return 77;
   Suite *s = suite_create("cc_cuda");
   /* One case per test, named after it: CK_RUN_CASE=name runs one. */
   const gr_test_case cases[] = {
       {"cuda_afforest_steps_equal_cpu", cuda_afforest_steps_equal_cpu, 0},
+      {"cuda_merge_equals_cpu", cuda_merge_equals_cpu, 0},
       {"vote_picks_the_most_frequent_root_on_both_backends", vote_picks_the_most_frequent_root_on_both_backends, 0},
       {"cuda_cc_equals_reference", cuda_cc_equals_reference, 0},
       {"cc_on_devices_sharing_gpu_0_equals_reference", cc_on_devices_sharing_gpu_0_equals_reference, 0},

@@ -153,6 +153,15 @@ typedef struct gr_refresh_args {
   gr_eid *n_written;
 } gr_refresh_args;
 
+/* Every device's bytes to every device (gr_part_allgather). */
+typedef struct gr_gather_args {
+  const void *mine; /* this device's bytes (device memory, held until the call returns) */
+  uint64_t bytes;
+  gr_buffer *all;   /* receives every device's bytes, in device order (reserved here) */
+  const char *what; /* names `all` in allocation errors */
+  uint64_t *at;     /* host, count + 1 entries: where device d's bytes begin in all; at[count] the total */
+} gr_gather_args;
+
 typedef struct gr_exchange_ops {
   /* On each device thread after the primitive's init: per-device state
    * (tables, buffers) in *local. `shared` is what the caller gave in the
@@ -180,6 +189,10 @@ typedef struct gr_exchange_ops {
   /* Optional (NULL: none): the border lists `refresh` uses
    * (gr_part_borders), once they are made. */
   gr_status (*borders)(void *local, gr_part *p, gr_borders *b);
+  /* Every device's bytes to every device (gr_part_allgather), called by
+   * every device the same number of times, with the barriers and the
+   * failure handling of `refresh`; adds its time and bytes to stats. */
+  gr_status (*gather)(void *local, gr_part *p, gr_sync *sync, const gr_gather_args *a, gr_device_run_stats *stats);
 } gr_exchange_ops;
 
 #ifdef __cplusplus

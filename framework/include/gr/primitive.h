@@ -210,6 +210,17 @@ gr_status gr_part_refresh_some(gr_part *p, void *const *arrays, int n_arrays, in
                                const gr_vid *const *changed, const gr_eid *n_changed, int n_lists,
                                const gr_vid **written, gr_eid *n_written);
 
+/* Every device's `bytes` bytes at `mine` (device memory), in device
+ * order, into `all` on every device (reserved here, under `what`);
+ * at[d] is where device d's bytes begin, at[p->count] their total (host,
+ * p->count + 1 entries, the same on every device). For data every device
+ * needs whole, which a few devices' worth of small lists is (CC's merge
+ * of the labels its devices found joined). Every device calls it where
+ * the others do; GR_ERR_ABORTED as gr_part_sum. One device: its own
+ * bytes. */
+gr_status gr_part_allgather(gr_part *p, const void *mine, uint64_t bytes, gr_buffer *all, const char *what,
+                            uint64_t *at);
+
 /* The vertices a refresh moves (device lists of local ids, valid for the
  * problem's life): this device's copies of other devices' vertices, and
  * its owned vertices that other devices copy, each once. Only they change

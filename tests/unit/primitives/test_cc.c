@@ -627,6 +627,49 @@ START_TEST(refresh_some_sends_the_listed_owned_entries_to_every_copy) {
 }
 END_TEST
 
+/* gr_part_allgather checked from inside CC's runs (CPU devices: device
+ * memory is host memory): at iteration t device d gives 8 (d + t) % 5
+ * bytes (none for some), each word naming its device, iteration and
+ * place; every device receives every device's words in device order, at
+ * the places at[] says, the same at[] on every device. */
+static int gather_calls;
+static gr_status gather_iterate(void *slice, gr_part *p, gr_iter *it) {
+  const int t = it->iteration, me = p->index, n = p->count;
+  uint64_t mine[4], at[PROBE_DEVICES + 1];
+  const int k = (me + t) % 5;
+  for (int i = 0; i < k; i++) mine[i] = (uint64_t)me << 32 | (uint64_t)t << 16 | (uint64_t)i;
+  gr_buffer all = {0};
+  GR_CHECK(gr_part_allgather(p, mine, (uint64_t)k * sizeof(uint64_t), &all, "test gather", at));
+  ck_assert_uint_eq(at[0], 0);
+  for (int d = 0; d < n; d++) {
+    const int kd = (d + t) % 5;
+    ck_assert_uint_eq(at[d + 1] - at[d], (uint64_t)kd * sizeof(uint64_t));
+    for (int i = 0; i < kd; i++) {
+      const uint64_t w = ((const uint64_t *)all.ptr)[at[d] / sizeof(uint64_t) + (uint64_t)i];
+      ck_assert_msg(w == ((uint64_t)d << 32 | (uint64_t)t << 16 | (uint64_t)i),
+                    "device %d, iteration %d: word %d of device %d is %llx", me, t, i, d, (unsigned long long)w);
+    }
+  }
+  gr_buffer_release(&all);
+  __atomic_add_fetch(&gather_calls, 1, __ATOMIC_RELAXED);
+  return gr_cc_primitive.iterate(slice, p, it);
+}
+
+START_TEST(allgather_gives_every_device_every_devices_bytes_in_order) {
+  gr_primitive probed = gr_cc_primitive;
+  probed.iterate = gather_iterate;
+  gr_graph *g = gr_test_generated("kron:10:8");
+  for (int devices = 2; devices <= PROBE_DEVICES; devices++) {
+    gather_calls = 0;
+    int iterations = 0;
+    free(gr_test_run_svid(g, &probed, devices, GR_PROXY_1HOP, true, 0, &iterations));
+    ck_assert_int_ge(iterations, 2);
+    ck_assert_int_ge(gather_calls, 2 * devices);
+  }
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 static gr_svid *run_one_device(gr_graph *g, int threads, int *iterations, bool packed) {
   gr_subgraph *sub = NULL;
   ck_assert_int_eq(gr_subgraph_whole(&sub, g, true, false), GR_SUCCESS);
@@ -788,6 +831,39 @@ START_TEST(several_devices_equal_one_device) {
 }
 END_TEST
 
+/* The merge's union-find on the CPU backend: labels that pairs join, in
+ * chains and out of order, each take the smallest of their set, and a
+ * label joined to nothing else keeps its own; the same when each label's
+ * smallest is written over the pairs (as cc.c does). */
+START_TEST(merge_gives_each_label_its_sets_smallest) {
+  gr_device *dev = NULL;
+  gr_workspace ws;
+  ck_assert_int_eq(gr_device_create(&dev, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
+  ck_assert_int_eq(gr_workspace_init(&ws, dev, NULL), GR_SUCCESS);
+  enum { P = 9 };
+  /* Sets {2, 7, 8, 40}, {3, 5, 9}, {11}, {12, 13}. */
+  static const gr_svid pairs[2 * P] = {40, 8, 9, 5, 8, 7, 5, 3, 7, 2, 11, 11, 13, 12, 40, 7, 12, 13};
+  static const gr_svid labels_want[] = {2, 3, 5, 7, 8, 9, 11, 12, 13, 40};
+  static const gr_svid lowest_want[] = {2, 3, 3, 2, 2, 3, 11, 12, 12, 2};
+  const gr_eid n_want = sizeof labels_want / sizeof *labels_want;
+  for (int alias = 0; alias < 2; alias++) {
+    gr_svid in[2 * P], labels[2 * P], lowest[2 * P], parent[2 * P];
+    memcpy(in, pairs, sizeof in);
+    gr_eid n = 0;
+    gr_cc_merge_args m = {in, P, labels, &n, alias ? in : lowest, parent};
+    ck_assert_int_eq(gr__cc_ops_cpu.merge(dev, &ws, &m), GR_SUCCESS);
+    ck_assert_uint_eq(n, n_want);
+    for (gr_eid i = 0; i < n_want; i++) {
+      ck_assert_int_eq(labels[i], labels_want[i]);
+      ck_assert_msg(m.lowest[i] == lowest_want[i], "label %lld: %lld, want %lld", (long long)labels[i],
+                    (long long)m.lowest[i], (long long)lowest_want[i]);
+    }
+  }
+  gr_workspace_release(&ws);
+  gr_device_destroy(&dev);
+}
+END_TEST
+
 /* CC on `devices` CPU devices of g, a range partition (a device a block of
  * ids) under the given proxies, selective exchange over host copies. */
 static gr_svid *run_ranges(gr_graph *g, int devices, gr_proxy_mode proxy, int *iterations, bool packed) {
@@ -843,9 +919,8 @@ static gr_svid *run_blocks(int devices, int block, int path, bool stars, gr_prox
 
 /* Each device's largest tree is a star of its own block, so no two are
  * joined: the path's smallest id (block 0's first path vertex) has to
- * travel through every device, one exchange per border, so the run takes
- * iterations until the label has crossed them all (and the stars keep
- * their own labels). */
+ * reach every device's piece of the path (and the stars keep their own
+ * labels). */
 START_TEST(a_label_crosses_every_device_of_a_path) {
   enum { BLOCK = 300, PATH = 100 };
   static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
@@ -856,9 +931,12 @@ START_TEST(a_label_crosses_every_device_of_a_path) {
       for (int k = 0; k < devices; k++)
         for (int i = 0; i < BLOCK; i++)
           ck_assert_int_eq(l[k * BLOCK + i], i < BLOCK - PATH ? k * BLOCK : BLOCK - PATH);
-      /* The label moves one device per exchange, the last one changes
-       * nothing. */
-      ck_assert_int_ge(iterations, devices);
+      /* Afforest, the merge (which takes the label across every device
+       * at once, where label rounds took one device per exchange, at
+       * least `devices` iterations) and the repair that the stars'
+       * different labels call for, which changes nothing. */
+      ck_assert_msg(iterations == 3, "%d devices, %s proxies: %d iterations", devices,
+                    proxies[x] == GR_PROXY_1HOP ? "1hop" : "all", iterations);
       free(l);
     }
   }
@@ -869,8 +947,8 @@ END_TEST
  * and each shares a vertex (the proxy at a border) with its neighbour's,
  * so all of them start from the smallest label after Afforest and the run
  * ends after one label round, however many devices the label would cross.
- * A run whose largest trees do not start from one label takes a round per
- * device (the test above). */
+ * (The test above: largest trees that end with different labels take a
+ * repair after the merge.) */
 START_TEST(largest_trees_that_share_a_vertex_start_from_one_label) {
   enum { BLOCK = 100 };
   static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
@@ -976,6 +1054,8 @@ int main(void) {
   tcase_set_timeout(multi, 900);
   tcase_add_test(multi, several_devices_equal_one_device);
   tcase_add_test(multi, a_label_crosses_every_device_of_a_path);
+  tcase_add_test(multi, merge_gives_each_label_its_sets_smallest);
+  tcase_add_test(multi, allgather_gives_every_device_every_devices_bytes_in_order);
   tcase_add_test(multi, largest_trees_that_share_a_vertex_start_from_one_label);
   tcase_add_test(multi, a_tree_takes_its_smallest_global_id_at_once);
   tcase_add_test(multi, a_largest_tree_whose_best_falls_takes_all_its_border);
