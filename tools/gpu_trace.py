@@ -243,6 +243,8 @@ def main():
     wins = all_wins[a.skip:]
     if not wins:
         sys.exit("gpu_trace: no GPU operations in %s" % a.trace)
+    if a.list is not None and not 0 <= a.list < len(wins):
+        sys.exit("gpu_trace: --list %d: %d window(s) kept (--list counts from 0 after --skip)" % (a.list, len(wins)))
     threads = sorted({o["thread"] for o in ops if o["thread"] >= 0})
     names = {t: "device %d" % i for i, t in enumerate(threads)}
     rows = []

@@ -104,6 +104,9 @@ with tempfile.TemporaryDirectory() as tmp:
     calls = {(ln.split()[1], ln.split()[2]): (float(ln.split()[3]), float(ln.split()[4]))
              for ln in r.stdout.splitlines() if ln.startswith("device ") and "cuda" in ln}
     assert calls == {("0", "cudaEventRecord"): (1.0, 1.0), ("0", "cudaLaunchKernel"): (1.0, 0.5)}, r.stdout
+    # A window past those kept: a clear error, no traceback.
+    r = subprocess.run([sys.executable, tool, path, "--skip", "1", "--list", "1"], capture_output=True, text=True)
+    assert r.returncode != 0 and "--list 1: 1 window(s) kept" in r.stderr and "Traceback" not in r.stderr, r.stderr
     # Nothing to read.
     empty = os.path.join(tmp, "e.csv")
     with open(empty, "w") as f:
