@@ -63,6 +63,7 @@ typedef struct gr__cc_slice {
    * each label's smallest), and the union-find's sorted labels and forest. */
   gr_buffer merge_all;
   gr_buffer merge_work;
+  gr_buffer arcs; /* several devices: a bit per local vertex that has arcs here (gr_cc_take_first) */
   gr_eid round_arcs; /* arcs the sampling rounds link */
   int tail_edges; /* words of the tail's arcs the rest's advances left (0-2) */
 } gr__cc_slice;
@@ -139,9 +140,31 @@ gr_status gr_cc_prepare(gr_graph *g, gr_prim_options *o) {
 }
 
 static void gr__cc_release_buffers(gr__cc_slice *s) {
-  gr_buffer *b[] = {&s->parent, &s->label,  &s->best,      &s->rest,
-                    &s->samples, &s->owners, &s->merge_all, &s->merge_work};
+  gr_buffer *b[] = {&s->parent,  &s->label,  &s->best,      &s->rest,       &s->samples,
+                    &s->owners,  &s->arcs,   &s->merge_all, &s->merge_work};
   for (size_t i = 0; i < sizeof b / sizeof *b; i++) gr_buffer_release(b[i]);
+}
+
+/* Several devices: a bit per local vertex with arcs in this device's rows
+ * (out, or for a directed graph in), built on the host once a problem: the
+ * first take lists the trees outside the largest one by such vertices,
+ * and a tree's root with none is a vertex of its own (a third of
+ * Kronecker 25's vertices), where reading its offsets on the device took
+ * a device of 2 about 15 us a run. */
+static gr_status gr__cc_mark_arcs(gr__cc_slice *s, gr_part *p) {
+  const gr_vid n = p->sub->n_local;
+  const size_t words = gr_bitmap_words(n ? n : 1);
+  uint32_t *bits = NULL;
+  GR_CHECK(gr_host_calloc((void **)&bits, words, sizeof *bits, "cc vertices with arcs"));
+  const gr_csr *out = &p->sub->out, *in = &p->sub->in;
+  const bool with_in = s->directed && in->offsets;
+  for (gr_vid v = 0; v < n; v++)
+    if (out->offsets[v + 1] > out->offsets[v] || (with_in && in->offsets[v + 1] > in->offsets[v]))
+      bits[v >> 5] |= 1u << (v & 31);
+  gr_status st = gr_buffer_resize(&s->arcs, p->dev, words * sizeof *bits, 0, "cc vertices with arcs");
+  if (st >= 0) st = gr_device_copy(p->dev, s->arcs.ptr, bits, words * sizeof *bits, GR_COPY_H2D);
+  free(bits);
+  return st;
 }
 
 static gr_status cc_init(void **slice, gr_part *p) {
@@ -172,6 +195,7 @@ static gr_status cc_init(void **slice, gr_part *p) {
     GR_CHECK_GOTO(gr_buffer_resize(&s->label, p->dev, slots * sizeof(gr_svid), 0, "cc labels"), st, fail);
     GR_CHECK_GOTO(gr_buffer_resize(&s->best, p->dev, slots * sizeof(gr_svid), 0, "cc labels of roots"), st, fail);
     GR_CHECK_GOTO(gr_part_owners(p, &s->owners, &s->owner_table, &s->owned_first), st, fail);
+    GR_CHECK_GOTO(gr__cc_mark_arcs(s, p), st, fail);
   }
   GR_CHECK_GOTO(gr_buffer_resize(&s->samples, p->dev, GR__CC_SAMPLES_BYTES, 0, "cc samples"), st, fail);
   /* Zeroed once: the tail's read takes its 24 bytes whole, the words no
@@ -221,6 +245,7 @@ static gr_cc_ctx gr__cc_ctx(gr__cc_slice *s, const gr_part *p) {
   c.largest = -1;
   c.hot = s->largest;
   c.hot_root = -1;
+  c.arcs = s->multi ? s->arcs.ptr : NULL;
   c.samples = s->samples.ptr;
   c.seed = 0x6363u;
   return c;
@@ -484,12 +509,14 @@ static gr_status gr__cc_round_end(gr_part *p, gr_eid *changed, bool *agree) {
  * output, class 1 (owned ones) into rest. */
 static gr_status gr__cc_take(gr__cc_slice *s, gr_part *p, gr_iter *it, const gr_cc_ctx *c, gr_split_args from,
                              gr_eid *copies, gr_eid *owned) {
+  gr_status (*take)(gr_device *, gr_workspace *, gr_split_args *, const gr_cc_ctx *) =
+      c->fresh ? gr__cc_ops(p->dev)->take_first : gr__cc_ops(p->dev)->take_label;
   gr_split_args sp = from;
   sp.out[0] = gr_frontier_items(it->out) + *copies;
   sp.out_capacity[0] = gr_frontier_capacity(it->out) - *copies;
   sp.out[1] = (gr_vid *)s->rest.ptr + *owned;
   sp.out_capacity[1] = p->sub->n_owned - *owned;
-  GR_CHECK(gr__cc_ops(p->dev)->take_label(p->dev, p->ws, &sp, c));
+  GR_CHECK(take(p->dev, p->ws, &sp, c));
   *copies += sp.n_out[0];
   *owned += sp.n_out[1];
   return GR_SUCCESS;
@@ -515,66 +542,78 @@ static gr_split_args gr__cc_border_input(const gr_borders *b) {
  * label moves after it, where label rounds went on until one changed
  * nothing: two rounds on 2 devices of Kronecker 25, three on 4, each with
  * a refresh and an exchange. */
-static gr_status gr__cc_merge(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const gr_borders *b) {
+static gr_status gr__cc_merge(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const gr_borders *b, const gr_frontier *in) {
   const gr_cc_ops *ops = gr__cc_ops(p->dev);
   if (p->count > GR__CC_MAX_DEVICES)
     return gr_errorf(GR_ERR_UNSUPPORTED, "cc: %d devices, at most %d", p->count, GR__CC_MAX_DEVICES);
-  if (b->copies && b->owned != b->copies + b->n_copies)
-    return gr_errorf(GR_ERR_INTERNAL, "cc: device %d's border lists are not one array", p->index);
   void *arrays[1] = {s->label.ptr};
   GR_CHECK(gr_part_refresh(p, arrays, 1, (int)sizeof(gr_svid)));
   /* The largest tree's best as the join left it (no lower since). */
   c->hot_root = s->hot_known ? s->largest : -1;
   c->hot_label = s->hot_best;
-  /* The chosen vertices of both classes and then class 0's pairs go into
-   * rest, which holds nothing between a round's take and the next (the
-   * first take's owned changes travelled with the refresh above): a
-   * quarter of it for each class's ids, the rest for the pairs, twice as
-   * wide. A few per cent of the border vertices are chosen on Kronecker
-   * graphs; rest grows where more are. */
-  gr_split_args sp = gr__cc_border_input(b);
-  sp.count_past = true;
+  /* rest holds the first take's owned vertices outside the largest tree
+   * ([0, kc)); behind them go the copies this pass chooses and then the
+   * pairs, twice as wide: the chosen copies' and those of the owned
+   * vertices the exchange lowered (the input, whose labels alone differ
+   * from their trees' bests among the owned vertices). A few per cent of
+   * the copies are chosen on Kronecker graphs; rest grows (keeping the
+   * first take's list) where more are. */
+  const gr_eid kc = s->owned_changed, n_in = in->size;
+  const gr_eid from = (kc + 1) & ~(gr_eid)1; /* pairs start 8-byte aligned */
+  gr_split_args sp = {.in = b->copies,
+                      .n_in = b->n_copies,
+                      .first = b->copies_first,
+                      .n_first = b->copies ? 0 : b->n_copies,
+                      .count_past = true};
   gr_eid room = 0;
   for (int pass = 0;; pass++) {
-    room = (gr_eid)(s->rest.capacity / (4 * sizeof(gr_vid)));
-    sp.out[0] = s->rest.ptr;
-    sp.out[1] = (gr_vid *)s->rest.ptr + room;
-    sp.out_capacity[0] = sp.out_capacity[1] = room;
+    const gr_eid cap = (gr_eid)(s->rest.capacity / sizeof(gr_vid));
+    room = cap > from ? ((cap - from) / 3) & ~(gr_eid)1 : 0;
+    sp.out[0] = (gr_vid *)s->rest.ptr + from;
+    sp.out_capacity[0] = room;
     GR_CHECK(ops->pair(p->dev, p->ws, &sp, c));
-    const gr_eid most = sp.n_out[0] > sp.n_out[1] ? sp.n_out[0] : sp.n_out[1];
-    if (most <= room) break;
+    const gr_eid need = sp.n_out[0] + n_in;
+    if (need <= room) break;
     if (pass)
-      return gr_errorf(GR_ERR_INTERNAL, "cc: device %d counted at most %llu border vertices to merge, then %llu",
-                       p->index, (unsigned long long)room, (unsigned long long)most);
-    GR_CHECK(gr_buffer_reserve(&s->rest, p->dev, 4 * (size_t)most * sizeof(gr_vid), 0, &p->mem, 0,
+      return gr_errorf(GR_ERR_INTERNAL, "cc: device %d counted %llu vertices to merge, then %llu", p->index,
+                       (unsigned long long)room, (unsigned long long)need);
+    GR_CHECK(gr_buffer_reserve(&s->rest, p->dev, (size_t)(from + 3 * (need + 2)) * sizeof(gr_vid), 1, &p->mem, 0,
                                "cc vertices to link"));
   }
-  const gr_eid k = sp.n_out[0], k1 = sp.n_out[1];
+  const gr_eid k = sp.n_out[0];
+  gr_vid *chosen = (gr_vid *)s->rest.ptr + from;
   _Static_assert(sizeof(gr_svid) == sizeof(gr_vid), "a pair takes the room of two ids");
   const size_t pair_bytes = 2 * sizeof(gr_svid);
-  gr_svid *pairs = (gr_svid *)((gr_vid *)s->rest.ptr + 2 * room);
+  gr_svid *pairs = (gr_svid *)(chosen + room);
+  c->pairs = pairs;
   if (k) {
-    c->merge_ids = s->rest.ptr;
-    c->pairs = pairs;
+    c->merge_ids = chosen;
     gr_for_each_args each = {NULL, k, 0};
     GR_CHECK(ops->pack(p->dev, p->ws, &each, c));
   }
+  if (n_in) {
+    c->merge_ids = gr_frontier_items(in);
+    c->pairs = pairs + 2 * k;
+    gr_for_each_args each = {NULL, n_in, 0};
+    GR_CHECK(ops->pack(p->dev, p->ws, &each, c));
+  }
+  const gr_eid mine = k + n_in;
   uint64_t at[GR__CC_MAX_DEVICES + 1];
-  GR_CHECK(gr_part_allgather(p, pairs, (uint64_t)k * pair_bytes, &s->merge_all, "cc pairs of every device", at));
+  GR_CHECK(gr_part_allgather(p, pairs, (uint64_t)mine * pair_bytes, &s->merge_all, "cc pairs of every device", at));
   if (at[p->count] % pair_bytes)
     return gr_errorf(GR_ERR_INTERNAL, "cc: device %d received %llu bytes of pairs", p->index,
                      (unsigned long long)at[p->count]);
   const gr_eid n_pairs = at[p->count] / pair_bytes;
   if (!n_pairs) return GR_SUCCESS;
   /* The labels' count (8 bytes), then the labels and the sorted keys
-   * (later the forest), 2 n_pairs entries each: in rest behind class 1's
-   * ids (the pairs' room is free once they went out), where they fit;
+   * (later the forest), 2 n_pairs entries each: in rest behind the chosen
+   * copies (the pairs' room is free once they went out), where they fit;
    * each label's smallest takes the pairs' place once the forest is
    * linked. */
   const size_t keys = 2 * (size_t)n_pairs, work = sizeof(gr_eid) + 2 * keys * sizeof(gr_svid);
-  const uintptr_t free_at = ((uintptr_t)((gr_vid *)s->rest.ptr + room + k1) + 7) & ~(uintptr_t)7;
+  const uintptr_t free_at = ((uintptr_t)(chosen + k) + 7) & ~(uintptr_t)7;
   void *at_pairs = (void *)free_at;
-  if (free_at + work > (uintptr_t)((gr_vid *)s->rest.ptr + 4 * room)) {
+  if (free_at + work > (uintptr_t)((unsigned char *)s->rest.ptr + s->rest.capacity)) {
     GR_CHECK(gr_buffer_reserve(&s->merge_work, p->dev, work, 0, &p->mem, 0, "cc union-find of the pairs"));
     at_pairs = s->merge_work.ptr;
   }
@@ -589,16 +628,14 @@ static gr_status gr__cc_merge(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const g
   c->merged = m.labels;
   c->lowest = m.lowest;
   c->n_merged = m.n_labels;
-  /* A tree the merge lowers holds a vertex of either class: one whose
-   * best and label differ (class 0), or an owned border vertex (class 1;
-   * every tree that holds a border vertex holds an owned one: a copy
-   * joined its tree over an arc of an owned vertex, which the copy's owner
-   * reaches by the same arc, and so copies). A pass over every owned
+  /* A tree the merge can lower holds a border vertex, and so an owned
+   * vertex with arcs (a copy joined its tree over an arc of an owned
+   * vertex): the largest tree's root, or a tree of the first take's list
+   * (every vertex with a pair is in one of them). A pass over every owned
    * border vertex took a device of 2 on Kronecker 25 0.12 ms, most of its
    * vertices in the largest tree. */
-  gr_split_args a0 = {.in = s->rest.ptr, .n_in = k}, a1 = {.in = (gr_vid *)s->rest.ptr + room, .n_in = k1};
-  GR_CHECK(ops->merge_apply(p->dev, p->ws, &a0, c));
-  return k1 ? ops->merge_apply(p->dev, p->ws, &a1, c) : GR_SUCCESS;
+  const gr_split_args cold = {.in = s->rest.ptr, .n_in = kc};
+  return ops->merge_apply(p->dev, p->ws, &cold, c);
 }
 
 static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
@@ -635,15 +672,18 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
     GR_CHECK(gr__cc_local(s, p, it, &c));
     if (!s->multi) return GR_SUCCESS;
     GR_CHECK(gr__cc_join_largest(s, p, &c));
-    /* No label was written since init: the take below writes them all. */
+    /* No label was written since init: the take below writes them all,
+     * and lists the owned vertices outside the largest tree for the
+     * merge. */
     c.fresh = true;
+    c.hot_root = s->hot_known ? s->largest : -1;
   } else {
     if (!s->multi) return GR_SUCCESS;
     GR_CHECK(gr_part_borders(p, &b));
     if (it->iteration == 1 && !s->repair) {
       /* Every label moved in Afforest's iteration: the merge settles them
        * in one step (a repair, if the votes differ, then goes by rounds). */
-      GR_CHECK(gr__cc_merge(s, p, &c, &b));
+      GR_CHECK(gr__cc_merge(s, p, &c, &b, it->in));
       it->out->size = 0;
       s->tracked = false;
       s->owned_changed = 0;

@@ -85,8 +85,8 @@ typedef struct gr_cc_ctx {
   gr_svid largest;                /* root of the sampled largest component; -1: no skip */
   gr_svid hot;                    /* several devices: a vertex of the largest tree, whose root's best the GPU
                                    * lowers once a block (compress_best, lower_root); -1: none. A hint only */
-  bool fresh;                     /* several devices, the first take: labels unwritten since init (read as the
-                                   * vertices' global ids, and written whatever the take finds) */
+  bool fresh;                     /* several devices, the first take: labels unwritten since init (gr_cc_take_first
+                                   * writes every one) */
   /* Where the vote left the largest tree's root on the device (the ops'
    * vote, samples[GR_CC_SAMPLES]), read there in place of largest and hot
    * by the passes that follow it in the first iteration, so that no read
@@ -96,6 +96,7 @@ typedef struct gr_cc_ctx {
                                    * more behind it); between devices the lookups too (gr_cc_lookup) */
   /* Several devices, the merge (cc.c, gr__cc_merge): */
   gr_svid hot_root;               /* the largest tree's root (local id); -1: none */
+  const uint32_t *arcs;           /* a bit per local vertex with arcs in the device's rows */
   gr_svid hot_label;              /* ... its best, known on the host (the join's) */
   const gr_vid *merge_ids;        /* gr_cc_pack: the vertices gr_cc_pair chose */
   gr_svid *pairs;                 /* gr_cc_pack: per chosen vertex its tree's best and its label */
@@ -271,20 +272,34 @@ GR_HD void gr_cc_compress_best(const gr_cc_ctx *c, gr_vid v) {
  * its owner, an owned vertex's by a proxy's holder). */
 GR_HD void gr_cc_lower_root(const gr_cc_ctx *c, gr_vid v) { gr__cc_lower(c, c->parent[v], c->label[v]); }
 
-/* Split over every local vertex (several devices): takes the root's label
- * when it is lower; a proxy that changed is class 0 (output, for its
- * owner), an owned vertex that changed class 1 (counted: its copies
- * elsewhere need it), anything else neither. The first take (c->fresh)
- * reads a label as its vertex's id and writes every label. */
+/* Split over every local vertex (several devices, a label round's take):
+ * takes the root's label when it is lower; a proxy that changed is class
+ * 0 (output, for its owner), an owned vertex that changed class 1
+ * (counted: its copies elsewhere need it), anything else neither. */
 GR_HD int gr_cc_take_label(const gr_cc_ctx *c, gr_vid v) {
   const gr_svid b = c->best[c->parent[v]];
-  const gr_svid had = c->fresh ? gr_cc_key(c, v) : c->label[v];
-  if (!(b < had)) {
-    if (c->fresh) c->label[v] = had;
-    return -1;
-  }
+  if (!(b < c->label[v])) return -1;
   c->label[v] = b;
   return gr_cc_owned(c, v) ? 1 : 0;
+}
+
+/* Split over every local vertex, the first take between devices (after
+ * Afforest and the join; no label written since init, c->fresh): every
+ * label takes its root's best, which is at most its vertex's id; a copy
+ * whose label fell below its id is class 0 (output, for its owner), an
+ * owned vertex with arcs outside the largest tree (c->hot_root's) class 1
+ * (the merge lowers the trees these hold, gr_cc_merge_apply), anything
+ * else neither. Listing every owned vertex that changed, nearly all of
+ * them, took a device of 2 on Kronecker 25 most of the pass's 0.18 ms for
+ * a list no later step read. */
+GR_HD int gr_cc_take_first(const gr_cc_ctx *c, gr_vid v) {
+  const gr_svid r = c->parent[v], b = c->best[r];
+  c->label[v] = b;
+  if (!gr_cc_owned(c, v)) return b < gr_cc_key(c, v) ? 0 : -1;
+  if (r == c->hot_root) return -1;
+  /* A vertex with a parent is in a tree of several; a root with no arcs
+   * is a tree of its own. */
+  return r != (gr_svid)v || (c->arcs[v >> 5] >> (v & 31) & 1u) ? 1 : -1;
 }
 
 /* The merge (several devices, after Afforest, the first take and its
@@ -293,31 +308,29 @@ GR_HD int gr_cc_take_label(const gr_cc_ctx *c, gr_vid v) {
  * smallest best of the trees that hold v on any device: the take sent
  * every copy whose tree's best was below v's id to its owner (MIN), which
  * took its own tree's best at the take, and the refresh brought the
- * owner's label to every copy. Every tree of a component is then joined
- * to another through a border vertex whose best and label differ, or both
- * hold one label already; so a union-find over the labels, of every
- * device's pairs (its tree's best, m(v)) where they differ, gives every
- * tree's component its smallest label at once: what label rounds found a
- * device hop at a time, with two exchanges a round.
+ * owner's label to every copy. Two trees that hold one vertex v are then
+ * joined by the pairs (best, m(v)) of the trees whose best is not m(v)
+ * (one of them holds m(v) as its best, or both are joined to a third that
+ * does); so a union-find over the labels of every device's pairs gives
+ * every tree's component its smallest label at once: what label rounds
+ * found a device hop at a time, with two exchanges a round. An owned
+ * vertex's label differs from its tree's best only where the exchange
+ * lowered it (its input, which the caller packs as it is).
  *
- * Split over the border lists: class 0 where v's tree's best differs from
- * its label, but for a copy that is a tree of its own under
- * duplicate-1-hop proxies (a copy is never a parent there: its owner's
- * tree holds v, and the owner's pair covers it; most copies outside the
- * largest tree are such, their owned neighbours here having skipped their
- * arcs). Class 1: an owned vertex outside the largest tree whose best and
- * label agree, whose tree the merge may lower all the same (through
- * another device's pairs): with class 0's vertices, every tree that holds
- * a border vertex and may fall has one of them (gr_cc_merge_apply). The largest tree's best is c->hot_label, read on
- * no vertex (millions of its vertices would read one word). */
+ * Split over the copies: class 0 where v's tree's best differs from its
+ * label, but for a copy that is a tree of its own under duplicate-1-hop
+ * proxies (a copy is never a parent there: its owner's tree holds v, and
+ * the owner's pair covers it; most copies outside the largest tree are
+ * such, their owned neighbours here having skipped their arcs). The
+ * largest tree's best is c->hot_label, read on no vertex (millions of its
+ * vertices would read one word). */
 GR_HD gr_svid gr__cc_tree_best(const gr_cc_ctx *c, gr_svid r) {
   return r == c->hot_root ? c->hot_label : c->best[r];
 }
 GR_HD int gr_cc_pair(const gr_cc_ctx *c, gr_vid v) {
   const gr_svid r = c->parent[v];
   if (c->n_owned_first && v >= c->n_owned_first && r == (gr_svid)v) return -1;
-  if (c->label[v] != gr__cc_tree_best(c, r)) return 0;
-  return r != c->hot_root && gr_cc_owned(c, v) ? 1 : -1;
+  return c->label[v] != gr__cc_tree_best(c, r) ? 0 : -1;
 }
 
 /* For each i below the chosen vertices' count: the pair of the i-th. */
@@ -338,13 +351,12 @@ GR_HD gr_eid gr__cc_label_at(const gr_svid *labels, gr_eid n, gr_svid x) {
   return lo < n && labels[lo] == x ? lo : n;
 }
 
-/* For each vertex gr_cc_pair chose (either class), once every device's
- * pairs are merged: its tree's root takes the smallest label joined to
- * its best. The largest tree's vertices leave it to its root (the caller
- * passes that too), which alone reads its best. */
+/* For each owned vertex the first take listed (outside the largest tree,
+ * with arcs), once every device's pairs are merged: its tree's root takes
+ * the smallest label joined to its best. The largest tree's root is
+ * passed too, once. */
 GR_HD void gr_cc_merge_apply(const gr_cc_ctx *c, gr_vid v) {
   const gr_svid r = c->parent[v];
-  if (r == c->hot_root && r != (gr_svid)v) return;
   const gr_eid n = *c->n_merged;
   const gr_eid i = gr__cc_label_at(c->merged, n, c->best[r]);
   if (i < n) gr__cc_lower(c, r, c->lowest[i]);
@@ -392,6 +404,7 @@ typedef struct gr_cc_ops {
   gr_status (*compress_best)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   gr_status (*lower_root)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   gr_status (*take_label)(gr_device *, gr_workspace *, gr_split_args *, const gr_cc_ctx *);
+  gr_status (*take_first)(gr_device *, gr_workspace *, gr_split_args *, const gr_cc_ctx *);
   gr_status (*lookup)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   gr_status (*settle)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   /* The most frequent of samples[0, GR_CC_SAMPLES) (gr_cc_mode's choice)

@@ -94,6 +94,10 @@ struct TakeLabel {
   gr_cc_ctx c;
   __device__ int operator()(gr_vid v) const { return gr_cc_take_label(&c, v); }
 };
+struct TakeFirst {
+  gr_cc_ctx c;
+  __device__ int operator()(gr_vid v) const { return gr_cc_take_first(&c, v); }
+};
 
 gr_status init_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_cc_ctx *c) {
   (void)ws;
@@ -127,6 +131,9 @@ gr_status lower_root_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a,
 }
 gr_status take_label_cuda(gr_device *dev, gr_workspace *ws, gr_split_args *a, const gr_cc_ctx *c) {
   return gr_cuda::split(dev, ws, a, TakeLabel{*c});
+}
+gr_status take_first_cuda(gr_device *dev, gr_workspace *ws, gr_split_args *a, const gr_cc_ctx *c) {
+  return gr_cuda::split(dev, ws, a, TakeFirst{*c});
 }
 
 // The vote (gr_cc_mode's choice) in one block: the samples sorted, each
@@ -264,8 +271,8 @@ gr_status merge_cuda(gr_device *dev, gr_workspace *ws, const gr_cc_merge_args *m
   return GR_SUCCESS;
 }
 
-// gr_cc_merge_apply over the border lists (a split's input); the first
-// thread also takes the largest tree's root, whose vertices leave it.
+// gr_cc_merge_apply over a list (a split's input); the first thread also
+// takes the largest tree's root, which no list holds.
 __global__ void __launch_bounds__(gr_cuda::kBlock)
     merge_apply_kernel(const gr_vid *__restrict__ in, gr_eid n, gr_vid first, gr_eid n_first, gr_cc_ctx c) {
   const gr_eid t = blockIdx.x * (gr_eid)gr_cuda::kBlock + threadIdx.x;
@@ -288,7 +295,7 @@ gr_status merge_apply_cuda(gr_device *dev, gr_workspace *ws, const gr_split_args
 
 extern "C" const gr_cc_ops gr__cc_ops_cuda = {init_cuda,          link_round_cuda, compress_cuda,   sample_cuda,
                                               needs_rest_cuda,    link_arcs_cuda,  compress_best_cuda,
-                                              lower_root_cuda,    take_label_cuda,
+                                              lower_root_cuda,    take_label_cuda, take_first_cuda,
                                               lookup_cuda,        settle_cuda,     vote_cuda,
                                               pair_cuda,          pack_cuda,       merge_cuda,
                                               merge_apply_cuda};
