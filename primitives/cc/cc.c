@@ -610,6 +610,10 @@ static gr_status gr__cc_merge(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const g
                      (unsigned long long)at[p->count]);
   const gr_eid n_pairs = at[p->count] / pair_bytes;
   if (!n_pairs) return GR_SUCCESS;
+  /* The forest holds label positions as labels' type (gr_svid). */
+  if (n_pairs > (gr_eid)GR_SVID_MAX / 2)
+    return gr_errorf(GR_ERR_UNSUPPORTED, "cc: %llu pairs of labels to merge, at most %llu", (unsigned long long)n_pairs,
+                     (unsigned long long)GR_SVID_MAX / 2);
   /* The labels' count (8 bytes), then the labels and the sorted keys
    * (later the forest), 2 n_pairs entries each: in rest behind the chosen
    * copies (the pairs' room is free once they went out), where they fit;

@@ -358,7 +358,9 @@ GR_HD gr_eid gr__cc_label_at(const gr_svid *labels, gr_eid n, gr_svid x) {
 GR_HD void gr_cc_merge_apply(const gr_cc_ctx *c, gr_vid v) {
   const gr_svid r = c->parent[v];
   const gr_eid n = *c->n_merged;
-  const gr_eid i = gr__cc_label_at(c->merged, n, c->best[r]);
+  /* Relaxed: another thread may be lowering the same root (either value
+   * finds the same set). */
+  const gr_eid i = gr__cc_label_at(c->merged, n, gr_load_relaxed_svid(&c->best[r]));
   if (i < n) gr__cc_lower(c, r, c->lowest[i]);
 }
 
