@@ -234,6 +234,9 @@ typedef struct gr__xlocal {
   /* This step's union of claims (gr_exchange_step.claim_bits) holds this
    * device's claims, and the combines add each peer's as they read it. */
   bool claims_live;
+  /* gr_part_peers: per copy, its owner and its id there (made at the first
+   * call). */
+  gr_buffer peer_owner, peer_convert;
 } gr__xlocal;
 
 static const gr_xk_ops *gr__xk_ops(const gr_device *dev) {
@@ -276,7 +279,8 @@ static void gr__detach(void *local, gr_part *p) {
   gr__xlocal *x = local;
   if (!x) return;
   gr_buffer *bufs[] = {&x->owner, &x->word_owner, &x->convert, &x->g2l,   &x->l2g,  &x->recv, &x->counters, &x->bsend,
-                       &x->brecv, &x->rsend,      &x->route,   &x->rmark, &x->rids, &x->rwritten};
+                       &x->brecv, &x->rsend,      &x->route,   &x->rmark, &x->rids, &x->rwritten,
+                       &x->peer_owner, &x->peer_convert};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) gr_buffer_release(bufs[i]);
   for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
     gr_buffer_release(&x->list[j]);
@@ -331,6 +335,11 @@ static gr_status gr__step_suits(const gr__xlocal *x, const gr_exchange_step *s, 
     return gr_errorf(GR_ERR_INTERNAL, "%s: settled vertices need a MIN combine of one value payload, unguarded", name);
   if (s->settle_copies_bare && !s->settled)
     return gr_errorf(GR_ERR_INTERNAL, "%s: bare copies need settled vertices", name);
+  /* Ties join where a MIN of one value payload carries nothing to pick a
+   * winner's by. */
+  if (s->min_ties && (op != GR_COMBINE_MIN || x->pay.n_values != 1 || x->pay.n_vertices != 0 || s->guard || s->settled))
+    return gr_errorf(GR_ERR_INTERNAL, "%s: ties join under a MIN combine of one value payload, unguarded and unsettled",
+                     name);
   return GR_SUCCESS;
 }
 
@@ -1267,6 +1276,7 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   a.cull = x->cull;
   a.settled = s->settled;
   a.settle_copies_bare = s->settle_copies_bare;
+  a.min_ties = s->min_ties;
   a.next = gr_frontier_items(s->next);
   a.next_capacity = gr_frontier_capacity(s->next);
   a.deg = x->prim->skips_in_edges ? NULL : p->out.offsets;
@@ -1869,5 +1879,40 @@ static gr_status gr__prepare(void *local, gr_part *p, gr_sync *sync) {
   return x->c->tops->prepare(x->c, &t, x->counters.ptr);
 }
 
+/* gr_part_peers: a transport that reads every peer's packages where they
+ * lie, whatever their size, reaches the peers' memory (host memory for CPU
+ * devices; a GPU with peer access to each peer, or logical devices of one
+ * GPU, under the peer-to-peer transport; never NCCL). The copies' owners
+ * and ids there come from the subgraph, 5 bytes a copy. */
+static gr_status gr__peers(void *local, gr_part *p, gr_peers *r, bool *reach) {
+  gr__xlocal *x = local;
+  const gr_comm *c = x->c;
+  const gr_subgraph *sub = p->sub;
+  *reach = false;
+  if (x->n < 2 || c->mode != GR_COMM_SELECTIVE || sub->proxy != GR_PROXY_1HOP || !c->tops->reads_in_place)
+    return GR_SUCCESS;
+  for (int j = 0; j < x->n; j++)
+    if (j != x->me && !c->tops->reads_in_place(c, x->me, j, 0)) return GR_SUCCESS;
+  if (!sub->owner || !sub->owner_local)
+    return gr_errorf(GR_ERR_INTERNAL, "part %d has no owner tables for its peers' arrays", p->index);
+  const gr_vid first = (gr_vid)sub->n_owned;
+  const size_t nc = (size_t)(sub->n_local - first);
+  if (nc && !x->peer_owner.ptr) {
+    uint8_t *o8 = NULL;
+    GR_CHECK(gr_host_alloc((void **)&o8, nc, "copies' owners"));
+    for (size_t k = 0; k < nc; k++) o8[k] = (uint8_t)sub->owner[first + k];
+    gr_status st = gr__upload(&x->peer_owner, p->dev, o8, nc, "copies' owners");
+    free(o8);
+    GR_CHECK(st);
+    GR_CHECK(gr__upload(&x->peer_convert, p->dev, sub->owner_local + first, nc * sizeof(gr_vid), "copies' ids on their owners"));
+  }
+  r->owner = nc ? x->peer_owner.ptr : NULL;
+  r->convert = nc ? x->peer_convert.ptr : NULL;
+  r->first = first;
+  r->me = x->me;
+  *reach = true;
+  return GR_SUCCESS;
+}
+
 const gr_exchange_ops gr_comm_exchange_ops = {gr__attach, gr__exchange, gr__detach, gr__prepare, gr__refresh,
-                                              gr__route, gr__borders, gr__gather};
+                                              gr__route,  gr__borders,  gr__gather, gr__peers};

@@ -215,6 +215,33 @@ static bool gr__equal(gr_value_type t, const void *a, const void *b) {
   return false;
 }
 
+/* Equal as values, the local one read as other threads of the combine may
+ * write it. */
+static bool gr__equal_relaxed(gr_value_type t, const void *local, const void *in) {
+  switch (t) {
+    case GR_VALUE_FLOAT: {
+      const uint32_t b = gr_load_relaxed_u32((const uint32_t *)local);
+      float x, y;
+      memcpy(&x, &b, sizeof x);
+      memcpy(&y, in, sizeof y);
+      return x == y;
+    }
+    case GR_VALUE_DOUBLE: {
+      const uint64_t b = gr_load_relaxed_u64((const uint64_t *)local);
+      double x, y;
+      memcpy(&x, &b, sizeof x);
+      memcpy(&y, in, sizeof y);
+      return x == y;
+    }
+    case GR_VALUE_SVID: {
+      gr_svid y;
+      memcpy(&y, in, sizeof y);
+      return gr_load_relaxed_svid((const gr_svid *)local) == y;
+    }
+  }
+  return false;
+}
+
 /* Combines one item: the value payloads at `vals` (value_bytes apart) and
  * the vertex payloads at `vtx` (or none), into local vertex v. Returns
  * whether v joins the next frontier. */
@@ -249,6 +276,8 @@ static bool gr__combine_one(const gr_xk_combine_args *a, gr_vid v, const unsigne
     return (!a->owner || a->owner[v] == a->me) && gr_bitmap_test_and_set(a->cull, v);
   }
   bool changed = gr__apply(a->type, a->op, loc0, vals);
+  /* A peer lowered the vertex in place to the record's value (min_ties). */
+  if (!changed && a->min_ties) changed = gr__equal_relaxed(a->type, loc0, vals);
   if (a->op == GR_COMBINE_SUM || a->op == GR_COMBINE_OR || a->op == GR_COMBINE_REPLACE || a->op == GR_COMBINE_LOGADD)
     for (int k = 1; k < l->n_values; k++)
       changed |= gr__apply(a->type, a->op, (unsigned char *)a->pay.values[k] + v * vb, vals + k * vb);

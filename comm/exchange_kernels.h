@@ -257,6 +257,9 @@ typedef struct gr_xk_combine_args {
   /* With settled: a vertex another device owns (owner given) is settled
    * and keeps its value (gr_exchange_step.settle_copies_bare). */
   bool settle_copies_bare;
+  /* MIN: a value equal to the vertex's own counts as a change
+   * (gr_exchange_step.min_ties). */
+  bool min_ties;
   /* Optional: every id of the message set in it as it is read
    * (gr_exchange_step.claim_bits, the step's union of claims): a bitmap
    * without g2l a word at a time by the word's only writer, a list's ids

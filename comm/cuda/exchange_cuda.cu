@@ -380,6 +380,8 @@ __device__ __forceinline__ bool combine_one(const gr_xk_combine_args &a, gr_vid 
     return (!a.owner || a.owner[v] == a.me) && gr_bitmap_test_and_set(a.cull, v);
   }
   bool changed = op_apply(loc0, x0, a.op);
+  // A peer lowered the vertex in place to the record's value (min_ties).
+  if (!changed && a.min_ties) changed = *(volatile T *)loc0 == x0;
   if (a.op == GR_COMBINE_SUM || a.op == GR_COMBINE_OR || a.op == GR_COMBINE_REPLACE || a.op == GR_COMBINE_LOGADD)
     for (int k = 1; k < l.n_values; k++) changed |= op_apply((T *)a.pay.values[k] + v, ((const T *)vals)[k], a.op);
   if (a.op == GR_COMBINE_REPLACE)

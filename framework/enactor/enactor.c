@@ -458,6 +458,40 @@ gr_status gr_part_route(gr_part *p, gr_eid bound, const void *value, int value_b
   return st;
 }
 
+gr_status gr_part_peers(gr_part *p, void *mine, gr_buffer *table, gr_peers *r) {
+  memset(r, 0, sizeof *r);
+  if (!p->sync) return GR_SUCCESS;
+  struct gr_enactor *e = p->sync->e;
+  gr_peers got;
+  memset(&got, 0, sizeof got);
+  bool reach = false;
+  gr_status st = GR_SUCCESS;
+  if (e->cfg.exchange->peers) st = e->cfg.exchange->peers(e->slots[p->sync->index].xlocal, p, &got, &reach);
+  /* Every device takes part in the gather, one that failed too (saying it
+   * cannot reach), so that all decide alike and none waits for it. */
+  const gr_eid word[2] = {st == GR_SUCCESS && reach ? 1u : 0u, (gr_eid)(uintptr_t)mine};
+  gr_eid *all = NULL;
+  void **at = NULL;
+  gr_status gst = gr_host_alloc((void **)&all, 2 * (size_t)p->count * sizeof *all, "peers' arrays");
+  if (gst == GR_SUCCESS) gst = gr_part_gather(p, word, 2, all);
+  if (st == GR_SUCCESS) st = gst;
+  if (st != GR_SUCCESS) goto cleanup;
+  bool every = true;
+  for (int d = 0; d < p->count; d++) every = every && all[2 * d] == 1;
+  if (!every) goto cleanup;
+  GR_CHECK_GOTO(gr_host_alloc((void **)&at, (size_t)p->count * sizeof *at, "peers' arrays"), st, cleanup);
+  for (int d = 0; d < p->count; d++) at[d] = (void *)(uintptr_t)all[2 * d + 1];
+  GR_CHECK_GOTO(gr_buffer_reserve(table, p->dev, (size_t)p->count * sizeof *at, 0, &p->mem, 0, "peers' arrays"), st,
+                cleanup);
+  GR_CHECK_GOTO(gr_device_copy(p->dev, table->ptr, at, (size_t)p->count * sizeof *at, GR_COPY_H2D), st, cleanup);
+  *r = got;
+  r->at = (void *const *)table->ptr;
+cleanup:
+  free(at);
+  free(all);
+  return st;
+}
+
 /* Appends one iteration's figures to the run's statistics (thread 0). The
  * arrays double when full: a grid run has thousands of levels, and this is
  * inside the timed loop. */
@@ -964,6 +998,7 @@ static void gr__slot_loop(gr__slot *s) {
       x.or_also = it.or_also;
       x.settled = it.settled;
       x.settle_copies_bare = it.settle_copies_bare;
+      x.min_ties = it.min_ties;
       const uint64_t passed = s->sync.passed;
       st = e->cfg.exchange->exchange(s->xlocal, &s->part, &x);
       /* The posted words are read past a barrier: the exchange's (every

@@ -73,6 +73,12 @@ typedef struct gr__sssp_slice {
    * expansion). */
   gr_eid max_bucket;
   bool tail;
+  /* Peers' distances written in place (gr_part_peers, sssp-peers=on),
+   * asked for once, at the first iteration between devices; peers.at is
+   * NULL where they are out of reach. */
+  gr_buffer peer_table;
+  gr_peers peers;
+  bool peers_asked;
 } gr__sssp_slice;
 
 const gr_sssp_ops *gr__sssp_ops(const gr_device *dev) {
@@ -173,6 +179,7 @@ static void gr__sssp_release_buffers(gr__sssp_slice *s) {
   gr_buffer_release(&s->pile_count);
   gr_buffer_release(&s->heavy_bits);
   gr_buffer_release(&s->split_offsets);
+  gr_buffer_release(&s->peer_table);
   free(s->host_sizes);
   for (int k = 0; k < GR__SSSP_SERIES; k++) free(s->series[k]);
 }
@@ -312,6 +319,12 @@ static gr_sssp_ctx gr__sssp_ctx(gr__sssp_slice *s, const gr_part *p, int iterati
     c.arcs = GR_SSSP_ARCS_LIGHT;
     c.heavy = s->heavy;
     c.heavy_bits = s->heavy_bits.ptr;
+  }
+  if (s->peers.at) {
+    c.peer_dist = (float *const *)s->peers.at;
+    c.peer_owner = s->peers.owner;
+    c.peer_convert = s->peers.convert;
+    c.peer_first = s->peers.first;
   }
   return c;
 }
@@ -616,6 +629,17 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
   const gr_vid n = p->sub->n_local;
   if (gr_frontier_capacity(it->out) < n) GR_CHECK(gr_frontier_reserve(it->out, p->dev, n, 0, &p->mem));
   const bool exchanged = s->mark_pred && p->count > 1;
+  /* Peers' distances, once (a collective: every device asks alike, the
+   * tuning and the predecessors' choice being the run's). With
+   * predecessors a distance travels with its predecessor, in one word the
+   * owner alone writes: not in place. */
+  if (p->count > 1 && !s->peers_asked) {
+    s->peers_asked = true;
+    if (p->ws->tune.sssp_peers && !s->mark_pred) GR_CHECK(gr_part_peers(p, s->dist.ptr, &s->peer_table, &s->peers));
+  }
+  /* Records of copies lowered on their owners in place meet equal values
+   * there (gr__sssp_lower_owner). */
+  it->min_ties = s->peers.at != NULL;
   /* The last iteration's figures, summed at the barrier that ended it. */
   if (s->owed) {
     if (p->index == 0) gr__sssp_record(s, it->last_tally[1], it->last_pending);

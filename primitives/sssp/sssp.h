@@ -116,6 +116,14 @@ typedef struct gr_sssp_ctx {
   int shift;
   gr_vid *map_list;
   int map_bit;
+  /* Between devices whose kernels reach each other's memory
+   * (gr_part_peers, sssp-peers=on): every device's distances by device
+   * index, and per copy (the local ids from peer_first on) its owner and
+   * its id there. NULL: a copy is lowered here alone. */
+  float *const *peer_dist;
+  const uint8_t *peer_owner;
+  const gr_vid *peer_convert;
+  gr_vid peer_first;
 } gr_sssp_ctx;
 
 enum { GR_SSSP_ARCS_ALL = 0, GR_SSSP_ARCS_LIGHT = 1, GR_SSSP_ARCS_HEAVY = 2 };
@@ -209,8 +217,33 @@ GR_HD bool gr__sssp_lower(const gr_sssp_ctx *c, gr_vid u, gr_vid v, float nd) {
   }
 }
 
-/* Advance (relax): v joins the output when its distance fell and it was
- * not output yet in this iteration. */
+/* A copy v just lowered here to nd (c->peer_dist): its owner's distance
+ * too, in place, so that the owner's relax in this level reads it as one
+ * device's relax reads its own lowerings (between devices a level expands
+ * fewer vertices again later). True when that lowered the owner's: the
+ * copy joins the output and its record reaches the owner, whose combine
+ * finds its own value equal to the record's and takes the vertex
+ * (gr_iter.min_ties); each value a device wrote there so stays its
+ * sender's to tell. Otherwise the owner held as low a distance already
+ * (its own, or a peer's that tells it): the copy takes it and stays out. */
+GR_HD bool gr__sssp_lower_owner(const gr_sssp_ctx *c, gr_vid v, float nd) {
+  /* Only a distance inside the bucket: the owner expands it in the bucket,
+   * where reading it early saves a later expansion; one past it waits in
+   * the pile, and its record carries it (a tie there joins the vertex in
+   * vain, and the split drops it). */
+  if (!c->peer_dist || v < c->peer_first || !(nd < c->split)) return true;
+  const gr_vid k = v - c->peer_first;
+  float *od = c->peer_dist[c->peer_owner[k]];
+  const uint32_t b = gr__sssp_bits(nd);
+  const uint32_t old = gr_atomic_min_u32((uint32_t *)&od[c->peer_convert[k]], b);
+  if (old > b) return true;
+  gr_atomic_min_u32((uint32_t *)&c->dist[v], old);
+  return false;
+}
+
+/* Advance (relax): v joins the output when its distance fell (on its
+ * owner too, where peers are written in place) and it was not output yet
+ * in this iteration. */
 GR_HD bool gr_sssp_relax(const gr_sssp_ctx *c, gr_vid row, gr_vid v, gr_eid e) {
   const gr_vid u = row >> c->shift;
   const float w = c->weights[e];
@@ -218,6 +251,7 @@ GR_HD bool gr_sssp_relax(const gr_sssp_ctx *c, gr_vid row, gr_vid v, gr_eid e) {
   const float nd = gr_sssp_add(gr_sssp_dist(c, u), w);
   if (!(nd < gr_sssp_dist(c, v))) return false;
   if (!gr__sssp_lower(c, u, v, nd)) return false;
+  if (!gr__sssp_lower_owner(c, v, nd)) return false;
   return gr_atomic_exch_i32(&c->stamp[v], c->iteration) != c->iteration;
 }
 

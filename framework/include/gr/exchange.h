@@ -119,6 +119,8 @@ typedef struct gr_exchange_step {
   /* gr_iter.settled and settle_copies_bare. */
   uint32_t *settled;
   bool settle_copies_bare;
+  /* gr_iter.min_ties. */
+  bool min_ties;
   /* Results: the out-degrees of `next` over the device's CSR, summed and
    * the largest (what a traversal's direction test and advance choose
    * from, without a pass of their own). */
@@ -193,6 +195,10 @@ typedef struct gr_exchange_ops {
    * every device the same number of times, with the barriers and the
    * failure handling of `refresh`; adds its time and bytes to stats. */
   gr_status (*gather)(void *local, gr_part *p, gr_sync *sync, const gr_gather_args *a, gr_device_run_stats *stats);
+  /* Optional (NULL: never): gr_part_peers's tables on this device alone
+   * (r->owner, convert, first and me). *reach: whether this device's
+   * kernels reach every peer's memory and the tables were made. */
+  gr_status (*peers)(void *local, gr_part *p, gr_peers *r, bool *reach);
 } gr_exchange_ops;
 
 #ifdef __cplusplus

@@ -277,6 +277,30 @@ typedef struct gr_route {
  * `value` there without comparing. Each device decides alone; no barrier. */
 gr_status gr_part_route(gr_part *p, gr_eid bound, const void *value, int value_bytes, gr_route *r);
 
+/* Peers' per-vertex arrays that this device's kernels write in place
+ * (gr_part_peers). */
+typedef struct gr_peers {
+  /* device: every device's array by device index (this one's too); NULL
+   * where peers cannot be written so, on every device alike */
+  void *const *at;
+  /* device, per copy (the local ids from `first` on; NULL without copies):
+   * its owner's index and its id there */
+  const uint8_t *owner;
+  const gr_vid *convert;
+  gr_vid first;
+  int me;
+} gr_peers;
+
+/* Collective (every device calls it the same number of times, as
+ * gr_part_sum): publishes `mine`, this device's array of per-vertex values,
+ * and gives every device's, where each device's kernels reach every other
+ * device's memory (CPU devices; GPUs under the peer-to-peer transport with
+ * peer access between every pair, logical devices of one GPU included),
+ * under duplicate-1-hop proxies and selective exchange. `table`: device
+ * memory of the caller's that holds the arrays' addresses while r is
+ * used. One device, or peers out of reach: r->at is NULL. */
+gr_status gr_part_peers(gr_part *p, void *mine, gr_buffer *table, gr_peers *r);
+
 /* Copies a device array of local values into `global` (n_global entries,
  * host) at the global ids of the vertices this device owns; a proxy's copy
  * may lag behind its owner's, so only owners write. */
@@ -401,6 +425,11 @@ typedef struct gr_iter {
    * copy whose bit is set (BFS: a set visited bit ends every test), so a
    * copy that arrives is settled without being given the value. */
   bool settle_copies_bare;
+  /* To set, optional, with a MIN combine of one value payload: a record
+   * whose value equals the vertex's own makes an owned vertex join the
+   * next frontier as a lower one does (peers lowered it in place, through
+   * gr_part_peers, and send their records for those they lowered). */
+  bool min_ties;
   /* Several devices: the last iteration's exchange told every device every
    * vertex each device output (gr_exchange_step.told_all on all of them),
    * so each device holds the values the last iteration found. The same on

@@ -104,14 +104,22 @@ typedef struct gr_tuning {
    * tail hold few vertices each and cost their iterations' launches and
    * round trips (sssp/sssp.c). 0: never. */
   gr_eid sssp_tail;
+  /* Between devices whose kernels reach each other's memory (CPU devices;
+   * GPUs under the peer-to-peer transport), SSSP's relax lowers a copy's
+   * distance on its owner too, in place, so that the owner's relax in the
+   * same level reads it (sssp-peers=on; sssp/sssp.h); off (the default):
+   * owners learn of it at the exchange only. On logical devices of one
+   * H200 taking turns, on cost more than it saved (docs/performance.md,
+   * "SSSP's copies lowered on their owners in place"). */
+  bool sssp_peers;
 } gr_tuning;
 #define GR_TUNING_INIT                                                                                              \
   {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true, 64, false, GR_SORT_AUTO, GR_SORT_AUTO, 32768, \
-   4096, GR_LONG_ROWS_AUTO, GR_SORT_AUTO, false, true, 16}
+   4096, GR_LONG_ROWS_AUTO, GR_SORT_AUTO, false, true, 16, false}
 /* "advance=chunked|serial|twc|auto,pull=hybrid|warp,small=on|off,small-vertices=N,
  * small-edges=N,small-degree=N,visited=bitmap|state,pull-light=N,status=atomic|idempotent,sort=auto|on|off,
  * relabel=auto|on|off,hot=N,hub=N,long-rows=auto|N,walk-stage=auto|on|off,bc-counts=auto|log,
- * sssp-heavy=once|always,sssp-tail=N" (any subset, comma separated). */
+ * sssp-heavy=once|always,sssp-tail=N,sssp-peers=on|off" (any subset, comma separated). */
 gr_status gr_tuning_parse(gr_tuning *t, const char *text);
 
 /* Device memory bandwidth (bytes a second) under which walk-stage=auto

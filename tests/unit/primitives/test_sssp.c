@@ -511,6 +511,7 @@ typedef struct sssp_runs {
   int iterations[N_SOURCES];
   int tails[N_SOURCES]; /* iterations tagged 'T' (the tail begins) */
   gr_eid edges; /* arcs the operators walked, all runs */
+  uint64_t items_sent; /* records the exchange sent, all devices and runs */
 } sssp_runs;
 
 static void runs_free(sssp_runs *x) {
@@ -550,6 +551,7 @@ static void run_sssp(gr_graph *g, gr_subgraph *const *subs, int devices, int thr
     ck_assert_int_eq(st.status, GR_SUCCESS);
     out->iterations[k] = st.iterations;
     out->edges += st.edges;
+    for (int d = 0; d < devices && st.devices; d++) out->items_sent += st.devices[d].items_sent;
     for (int i = 0; st.level_tag && i < st.frontier_len; i++) out->tails[k] += st.level_tag[i] == 'T';
     gr_result r;
     ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
@@ -572,7 +574,7 @@ static void run_sssp(gr_graph *g, gr_subgraph *const *subs, int devices, int thr
       int changes = 0;
       for (int i = 1; i < r.extra.series_len; i++) changes += r.extra.series[2][i] != r.extra.series[2][i - 1];
       for (int d = 0; d < devices; d++)
-        ck_assert_msg(st.devices[d].barriers <= (uint64_t)(2 * st.iterations + changes + 4),
+        ck_assert_msg(st.devices[d].barriers <= (uint64_t)(2 * st.iterations + changes + 4 + (k == 0 && o->tune.sssp_peers)),
                       "device %d passed %llu barriers in %d iterations with %d new buckets", d,
                       (unsigned long long)st.devices[d].barriers, st.iterations, changes);
     }
@@ -927,6 +929,36 @@ START_TEST(tail_goes_as_one_bucket) {
 }
 END_TEST
 
+/* sssp-peers=on: a copy lowered inside its bucket is lowered on its owner
+ * too, in place, and its record goes only where that lowered the owner's
+ * distance, which the owner's combine takes as a tie (gr_iter.min_ties).
+ * The distances stay the reference's bit for bit on 2, 3 and 4 CPU devices
+ * (a tie the combine dropped would leave its vertex unexpanded), and the
+ * records sent are fewer than with the copies lowered here alone: a copy
+ * whose owner held as low a distance sends none. */
+START_TEST(copies_lowered_on_owners_in_place) {
+  gr_graph *g = generated("kron:12:8", "random:1:255");
+  gr_prim_options on = GR_PRIM_OPTIONS_INIT, off = GR_PRIM_OPTIONS_INIT;
+  ck_assert(!off.tune.sssp_peers);
+  ck_assert_int_eq(gr_tuning_parse(&on.tune, "sssp-peers=on"), GR_SUCCESS);
+  on.delta = off.delta = 64;
+  ck_assert_int_eq(gr_sssp_prepare(g, &on), GR_SUCCESS);
+  ck_assert_int_eq(gr_sssp_prepare(g, &off), GR_SUCCESS);
+  for (int devices = 2; devices <= 4; devices++) {
+    sssp_runs a, b;
+    run_on(g, devices, &on, &a);
+    run_on(g, devices, &off, &b);
+    check_runs(g, &on, &a, false, "copies lowered on their owners");
+    check_runs(g, &off, &b, false, "copies lowered here alone");
+    ck_assert_msg(a.items_sent < b.items_sent, "%d devices: %llu records sent against %llu", devices,
+                  (unsigned long long)a.items_sent, (unsigned long long)b.items_sent);
+    runs_free(&a);
+    runs_free(&b);
+  }
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 START_TEST(several_devices_equal_one_device) {
   static const gr_partitioner_kind kinds[] = {GR_PART_RANDOM, GR_PART_BIASED,
 #ifdef GR_HAVE_METIS
@@ -1121,6 +1153,7 @@ int main(void) {
   tcase_add_test(multi, several_devices_equal_one_device);
   tcase_add_test(multi, heavy_arcs_wait_for_their_bucket);
   tcase_add_test(multi, tail_goes_as_one_bucket);
+  tcase_add_test(multi, copies_lowered_on_owners_in_place);
   suite_add_tcase(s, multi);
   TCase *fail = tcase_create("alloc_failure");
   tcase_set_timeout(fail, 300);
