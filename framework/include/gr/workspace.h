@@ -109,8 +109,9 @@ typedef struct gr_tuning {
    * distance on its owner too, in place, so that the owner's relax in the
    * same level reads it (sssp-peers=on; sssp/sssp.h); off (the default):
    * owners learn of it at the exchange only. On logical devices of one
-   * H200 taking turns, on cost more than it saved (docs/performance.md,
-   * "SSSP's copies lowered on their owners in place"). */
+   * H200 taking turns it neither gained nor lost: the first device's
+   * writes help the second alone (docs/performance.md, "SSSP's copies
+   * lowered on their owners in place"). */
   bool sssp_peers;
 } gr_tuning;
 #define GR_TUNING_INIT                                                                                              \
