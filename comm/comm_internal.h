@@ -81,6 +81,10 @@ typedef struct gr__transport_ops {
    * or a peer whose memory this GPU reads directly, for packages small
    * enough that the read costs less than a copy's start. NULL: never. */
   bool (*reads_in_place)(const gr_comm *c, int me, int j, uint64_t bytes);
+  /* Whether device me's kernels may write device j's memory with atomics
+   * that are atomic against j's own (gr_part_peers): host memory, one GPU,
+   * or peer access with native peer atomics. NULL: never. */
+  bool (*writes_peer)(const gr_comm *c, int me, int j);
 } gr__transport_ops;
 
 /* Receive layout shared by the transports: peers' packages one after

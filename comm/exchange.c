@@ -1879,20 +1879,20 @@ static gr_status gr__prepare(void *local, gr_part *p, gr_sync *sync) {
   return x->c->tops->prepare(x->c, &t, x->counters.ptr);
 }
 
-/* gr_part_peers: a transport that reads every peer's packages where they
- * lie, whatever their size, reaches the peers' memory (host memory for CPU
- * devices; a GPU with peer access to each peer, or logical devices of one
- * GPU, under the peer-to-peer transport; never NCCL). The copies' owners
- * and ids there come from the subgraph, 5 bytes a copy. */
+/* gr_part_peers: where the transport says this device's kernels write
+ * every peer's memory with atomics that hold against the peer's own
+ * (CPU devices; under the peer-to-peer transport, logical devices of one
+ * GPU and GPUs with peer access and native peer atomics; never NCCL). The
+ * copies' owners and ids there come from the subgraph, 5 bytes a copy. */
 static gr_status gr__peers(void *local, gr_part *p, gr_peers *r, bool *reach) {
   gr__xlocal *x = local;
   const gr_comm *c = x->c;
   const gr_subgraph *sub = p->sub;
   *reach = false;
-  if (x->n < 2 || c->mode != GR_COMM_SELECTIVE || sub->proxy != GR_PROXY_1HOP || !c->tops->reads_in_place)
+  if (x->n < 2 || c->mode != GR_COMM_SELECTIVE || sub->proxy != GR_PROXY_1HOP || !c->tops->writes_peer)
     return GR_SUCCESS;
   for (int j = 0; j < x->n; j++)
-    if (j != x->me && !c->tops->reads_in_place(c, x->me, j, 0)) return GR_SUCCESS;
+    if (j != x->me && !c->tops->writes_peer(c, x->me, j)) return GR_SUCCESS;
   if (!sub->owner || !sub->owner_local)
     return gr_errorf(GR_ERR_INTERNAL, "part %d has no owner tables for its peers' arrays", p->index);
   const gr_vid first = (gr_vid)sub->n_owned;
@@ -1903,8 +1903,15 @@ static gr_status gr__peers(void *local, gr_part *p, gr_peers *r, bool *reach) {
     for (size_t k = 0; k < nc; k++) o8[k] = (uint8_t)sub->owner[first + k];
     gr_status st = gr__upload(&x->peer_owner, p->dev, o8, nc, "copies' owners");
     free(o8);
-    GR_CHECK(st);
-    GR_CHECK(gr__upload(&x->peer_convert, p->dev, sub->owner_local + first, nc * sizeof(gr_vid), "copies' ids on their owners"));
+    if (st == GR_SUCCESS)
+      st = gr__upload(&x->peer_convert, p->dev, sub->owner_local + first, nc * sizeof(gr_vid),
+                      "copies' ids on their owners");
+    if (st != GR_SUCCESS) {
+      /* Both tables or neither: a later call makes them again. */
+      gr_buffer_release(&x->peer_owner);
+      gr_buffer_release(&x->peer_convert);
+      return st;
+    }
   }
   r->owner = nc ? x->peer_owner.ptr : NULL;
   r->convert = nc ? x->peer_convert.ptr : NULL;

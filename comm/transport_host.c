@@ -35,4 +35,11 @@ static bool gr__host_in_place(const gr_comm *c, int me, int j, uint64_t bytes) {
   return true;
 }
 
-const gr__transport_ops gr__transport_host = {"host", NULL, NULL, NULL, gr__host_move, NULL, NULL, gr__host_in_place};
+/* CPU devices' atomics are the host's, on one memory. */
+static bool gr__host_writes_peer(const gr_comm *c, int me, int j) {
+  (void)me, (void)j;
+  return c->backend == GR_BACKEND_CPU;
+}
+
+const gr__transport_ops gr__transport_host = {"host",  NULL, NULL, NULL, gr__host_move, NULL, NULL, gr__host_in_place,
+                                              gr__host_writes_peer};

@@ -226,4 +226,4 @@ static gr_status gr__nccl_move(gr_comm *c, gr__xfer *x) {
 }
 
 const gr__transport_ops gr__transport_nccl = {"nccl", gr__nccl_create, gr__nccl_destroy, NULL, gr__nccl_move,
-                                              gr__nccl_wait, gr__nccl_prepare, NULL};
+                                              gr__nccl_wait, gr__nccl_prepare, NULL, NULL};

@@ -33,8 +33,11 @@
 
 /* direct[i][j]: device i's kernels can read device j's memory (peer access
  * enabled, or one GPU). Each device writes its own row at attach. */
+/* atomics[i][j]: and its atomics there are atomic against j's own (one
+ * GPU, or native peer atomics: NVLink; not every PCIe pair). */
 typedef struct gr__p2p_shared {
   bool direct[GR_COMM_MAX_DEVICES][GR_COMM_MAX_DEVICES];
+  bool atomics[GR_COMM_MAX_DEVICES][GR_COMM_MAX_DEVICES];
 } gr__p2p_shared;
 
 static gr_status gr__p2p_create(gr_comm *c) {
@@ -51,9 +54,11 @@ static gr_status gr__p2p_attach(gr_comm *c, int me, gr_device *dev) {
   gr__p2p_shared *sh = c->tshared;
   for (int j = 0; j < c->n; j++) {
     sh->direct[me][j] = false;
+    sh->atomics[me][j] = false;
     if (j == me) continue;
     if (c->gpu[j] == c->gpu[me]) {
       sh->direct[me][j] = true;
+      sh->atomics[me][j] = true;
       continue;
     }
     int can = 0;
@@ -69,6 +74,9 @@ static gr_status gr__p2p_attach(gr_comm *c, int me, gr_device *dev) {
     else
       GR_CUDA_CHECK(e);
     sh->direct[me][j] = true;
+    int native = 0;
+    GR_CUDA_CHECK(cudaDeviceGetP2PAttribute(&native, cudaDevP2PAttrNativeAtomicSupported, c->gpu[me], c->gpu[j]));
+    sh->atomics[me][j] = native != 0;
   }
   return GR_SUCCESS;
 }
@@ -80,6 +88,11 @@ static gr_status gr__p2p_attach(gr_comm *c, int me, gr_device *dev) {
 static bool gr__p2p_in_place(const gr_comm *c, int me, int j, uint64_t bytes) {
   const gr__p2p_shared *sh = c->tshared;
   return sh->direct[me][j] && bytes <= GR__P2P_SMALL_BYTES;
+}
+
+static bool gr__p2p_writes_peer(const gr_comm *c, int me, int j) {
+  const gr__p2p_shared *sh = c->tshared;
+  return sh->direct[me][j] && sh->atomics[me][j];
 }
 
 static gr_status gr__p2p_move(gr_comm *c, gr__xfer *x) {
@@ -118,4 +131,4 @@ static gr_status gr__p2p_move(gr_comm *c, gr__xfer *x) {
 }
 
 const gr__transport_ops gr__transport_p2p = {"p2p", gr__p2p_create, gr__p2p_destroy, gr__p2p_attach, gr__p2p_move,
-                                             NULL, NULL, gr__p2p_in_place};
+                                             NULL, NULL, gr__p2p_in_place, gr__p2p_writes_peer};

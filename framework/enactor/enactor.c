@@ -459,37 +459,36 @@ gr_status gr_part_route(gr_part *p, gr_eid bound, const void *value, int value_b
 }
 
 gr_status gr_part_peers(gr_part *p, void *mine, gr_buffer *table, gr_peers *r) {
+  enum { MAX_DEVICES = 64 };
   memset(r, 0, sizeof *r);
-  if (!p->sync) return GR_SUCCESS;
+  /* The same on every device: all leave here, or none. */
+  if (!p->sync || p->count > MAX_DEVICES) return GR_SUCCESS;
   struct gr_enactor *e = p->sync->e;
   gr_peers got;
   memset(&got, 0, sizeof got);
   bool reach = false;
   gr_status st = GR_SUCCESS;
   if (e->cfg.exchange->peers) st = e->cfg.exchange->peers(e->slots[p->sync->index].xlocal, p, &got, &reach);
-  /* Every device takes part in the gather, one that failed too (saying it
-   * cannot reach), so that all decide alike and none waits for it. */
+  /* Every device takes part in both collectives, one that failed too
+   * (saying it cannot reach, then that it has no table), so that all
+   * decide alike and none waits for it: the table is used only where
+   * every device made its own. */
   const gr_eid word[2] = {st == GR_SUCCESS && reach ? 1u : 0u, (gr_eid)(uintptr_t)mine};
-  gr_eid *all = NULL;
-  void **at = NULL;
-  gr_status gst = gr_host_alloc((void **)&all, 2 * (size_t)p->count * sizeof *all, "peers' arrays");
-  if (gst == GR_SUCCESS) gst = gr_part_gather(p, word, 2, all);
-  if (st == GR_SUCCESS) st = gst;
-  if (st != GR_SUCCESS) goto cleanup;
+  gr_eid all[2 * MAX_DEVICES];
+  void *at[MAX_DEVICES];
+  GR_CHECK(gr_part_gather(p, word, 2, all));
   bool every = true;
   for (int d = 0; d < p->count; d++) every = every && all[2 * d] == 1;
-  if (!every) goto cleanup;
-  GR_CHECK_GOTO(gr_host_alloc((void **)&at, (size_t)p->count * sizeof *at, "peers' arrays"), st, cleanup);
+  if (!every) return st;
   for (int d = 0; d < p->count; d++) at[d] = (void *)(uintptr_t)all[2 * d + 1];
-  GR_CHECK_GOTO(gr_buffer_reserve(table, p->dev, (size_t)p->count * sizeof *at, 0, &p->mem, 0, "peers' arrays"), st,
-                cleanup);
-  GR_CHECK_GOTO(gr_device_copy(p->dev, table->ptr, at, (size_t)p->count * sizeof *at, GR_COPY_H2D), st, cleanup);
+  st = gr_buffer_reserve(table, p->dev, (size_t)p->count * sizeof *at, 0, &p->mem, 0, "peers' arrays");
+  if (st == GR_SUCCESS) st = gr_device_copy(p->dev, table->ptr, at, (size_t)p->count * sizeof *at, GR_COPY_H2D);
+  gr_eid made = 0;
+  GR_CHECK(gr_part_min(p, st == GR_SUCCESS ? 1u : 0u, &made));
+  if (st != GR_SUCCESS || !made) return st;
   *r = got;
   r->at = (void *const *)table->ptr;
-cleanup:
-  free(at);
-  free(all);
-  return st;
+  return GR_SUCCESS;
 }
 
 /* Appends one iteration's figures to the run's statistics (thread 0). The

@@ -74,7 +74,7 @@ typedef struct gr__sssp_slice {
   gr_eid max_bucket;
   bool tail;
   /* Peers' distances written in place (gr_part_peers, sssp-peers=on),
-   * asked for once, at the first iteration between devices; peers.at is
+   * asked for once, at the first run's reset between devices; peers.at is
    * NULL where they are out of reach. */
   gr_buffer peer_table;
   gr_peers peers;
