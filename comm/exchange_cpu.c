@@ -190,34 +190,10 @@ static bool gr__apply(gr_value_type t, gr_combine_op op, void *local, const void
   return false;
 }
 
-/* Equal as values (as CUDA's pass 2 compares: -0.0 equals 0.0). */
-static bool gr__equal(gr_value_type t, const void *a, const void *b) {
-  switch (t) {
-    case GR_VALUE_FLOAT: {
-      float x, y;
-      memcpy(&x, a, sizeof x);
-      memcpy(&y, b, sizeof y);
-      return x == y;
-    }
-    case GR_VALUE_DOUBLE: {
-      double x, y;
-      memcpy(&x, a, sizeof x);
-      memcpy(&y, b, sizeof y);
-      return x == y;
-    }
-    case GR_VALUE_SVID: {
-      gr_svid x, y;
-      memcpy(&x, a, sizeof x);
-      memcpy(&y, b, sizeof y);
-      return x == y;
-    }
-  }
-  return false;
-}
-
-/* Equal as values, the local one read as other threads of the combine may
- * write it. */
-static bool gr__equal_relaxed(gr_value_type t, const void *local, const void *in) {
+/* Equal as values (as CUDA's pass 2 compares: -0.0 equals 0.0), the local
+ * one read relaxed: a combine's other threads may be writing it (ties,
+ * min_ties; pass 2 runs after every write). */
+static bool gr__equal(gr_value_type t, const void *local, const void *in) {
   switch (t) {
     case GR_VALUE_FLOAT: {
       const uint32_t b = gr_load_relaxed_u32((const uint32_t *)local);
@@ -277,7 +253,7 @@ static bool gr__combine_one(const gr_xk_combine_args *a, gr_vid v, const unsigne
   }
   bool changed = gr__apply(a->type, a->op, loc0, vals);
   /* A peer lowered the vertex in place to the record's value (min_ties). */
-  if (!changed && a->min_ties) changed = gr__equal_relaxed(a->type, loc0, vals);
+  if (!changed && a->min_ties) changed = gr__equal(a->type, loc0, vals);
   if (a->op == GR_COMBINE_SUM || a->op == GR_COMBINE_OR || a->op == GR_COMBINE_REPLACE || a->op == GR_COMBINE_LOGADD)
     for (int k = 1; k < l->n_values; k++)
       changed |= gr__apply(a->type, a->op, (unsigned char *)a->pay.values[k] + v * vb, vals + k * vb);

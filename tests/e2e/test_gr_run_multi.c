@@ -351,16 +351,16 @@ static void matrix_job_check(matrix_job *job, matrix_job *jobs, int n_jobs, cons
                ref->transport ? ref->transport : "auto", why, job->cmd.what, err_text ? err_text : "");
 }
 
-/* The arguments of a run compared with one device's: the primitive from
- * the highest-degree source, validated, with predecessors, seed 7; `extra`
- * (NULL-terminated, or NULL; at most 20); the input (a file with its
- * cache folder, or a generator spec when path is NULL); and "--out", whose
- * file the caller appends. Returns the count. */
 /* Whether the matrix's runs record predecessors (--mark-pred): a test of
  * what predecessors turn off (SSSP's copies lowered on their owners in
  * place) clears it around its matrices. */
 static bool matrix_preds = true;
 
+/* The arguments of a run compared with one device's: the primitive from
+ * the highest-degree source, validated, with predecessors (matrix_preds), seed 7; `extra`
+ * (NULL-terminated, or NULL; at most 20); the input (a file with its
+ * cache folder, or a generator spec when path is NULL); and "--out", whose
+ * file the caller appends. Returns the count. */
 static int compare_args(const char **args, const char *primitive, const char *path, const char *cache,
                         const char *spec, const char *const *extra) {
   int n = 0;
