@@ -4,19 +4,6 @@
 
 namespace gr_cuda {
 
-__global__ void degree_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ in,
-                              gr_eid n_in, gr_eid *__restrict__ deg) {
-  for (gr_eid i = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; i <= n_in;
-       i += (gr_eid)gridDim.x * blockDim.x) {
-    if (i < n_in) {
-      gr_vid u = in[i];
-      deg[i] = offsets[u + 1] - offsets[u];
-    } else {
-      deg[i] = 0;
-    }
-  }
-}
-
 __global__ void rows_degree_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ in, gr_eid n_in,
                                    const unsigned long long *n_long, gr_eid *__restrict__ deg,
                                    unsigned long long *edges) {
@@ -38,8 +25,14 @@ __global__ void rows_degree_kernel(const gr_eid *__restrict__ offsets, const gr_
 }
 
 __global__ void chunk_start_kernel(const gr_eid *__restrict__ scan, gr_eid n_in, gr_eid *__restrict__ chunks,
-                                   gr_eid max_chunks) {
+                                   gr_eid max_chunks, unsigned long long *ctr) {
   const gr_eid total = scan[n_in];
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    ctr[0] = 0;
+    ctr[1] = total;
+    ctr[2] = 0;
+    ctr[3] = 0;
+  }
   const gr_eid n_chunks = (total + kBlock - 1) / kBlock;
   for (gr_eid c = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; c < n_chunks && c < max_chunks;
        c += (gr_eid)gridDim.x * blockDim.x)

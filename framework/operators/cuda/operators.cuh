@@ -35,6 +35,8 @@
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #include "gr/atomic.h"
 #include "gr/cuda_check.h"
@@ -48,18 +50,37 @@ namespace gr_cuda {
 
 constexpr int kBlock = 256;
 
-__global__ void degree_kernel(const gr_eid *__restrict__ offsets, const gr_vid *__restrict__ in,
-                              gr_eid n_in, gr_eid *__restrict__ deg);
+// The input's degrees as the scan reads them (no pass of their own): item
+// i < n_in is in[i]'s, item n_in is 0, so the exclusive scan's last entry
+// is the level's edges.
+struct InputDegree {
+  const gr_eid *offsets;
+  const gr_vid *in;
+  gr_eid n_in;
+  __device__ __forceinline__ gr_eid operator()(gr_eid i) const {
+    if (i >= n_in) return 0;
+    const gr_vid u = in[i];
+    return offsets[u + 1] - offsets[u];
+  }
+};
+using InputDegrees = thrust::transform_iterator<InputDegree, thrust::counting_iterator<gr_eid>, gr_eid>;
+inline InputDegrees input_degrees(const gr_eid *offsets, const gr_vid *in, gr_eid n_in) {
+  return InputDegrees(thrust::counting_iterator<gr_eid>(0), InputDegree{offsets, in, n_in});
+}
+// Every chunk's first source, and the push's counters set as
+// small_prep_kernel sets them (ids written 0, the edges scan[n_in], the
+// output's degree sum and maximum 0): no memset before and no copy after.
 __global__ void chunk_start_kernel(const gr_eid *__restrict__ scan, gr_eid n_in, gr_eid *__restrict__ chunks,
-                                   gr_eid max_chunks);
+                                   gr_eid max_chunks, unsigned long long *ctr);
 // A small input's preparation for the edge-balanced push in one block of
 // kBlock threads (n_in at most kSmallPrepMax): its degrees scanned into
 // scan[0..n_in] (exclusive; scan[n_in] the level's edges), tile after tile
 // of kBlock * kSmallPrepItems, the push's counters set (ids written,
 // edges, the output's degree sum and maximum: 0, the edges, 0, 0). The
-// large path takes a memset, four launches and a copy for the same, about
-// 50 us of an H200 host's time where a tile of one block takes 1-2 us of
-// the GPU's: inputs of up to 8 tiles come here.
+// larger inputs' path takes three launches for the same (CUB's two scan
+// kernels over the degrees, the chunk table, which sets the counters),
+// tens of us of an H200 host's time where a tile of one block takes 1-2 us
+// of the GPU's: inputs of up to 8 tiles come here.
 constexpr int kSmallPrepItems = 4;
 constexpr int kSmallPrepTiles = 8;
 constexpr gr_eid kSmallPrepTile = (gr_eid)kBlock * kSmallPrepItems;
@@ -959,8 +980,12 @@ gr_status advance_push_with(gr_device *dev, gr_workspace *ws, gr_advance_push_ar
     GR_CUDA_CHECK_LAUNCH(dev);
     return push_results(ws, a, "advance (push)");
   }
+  // The degrees are read by the scan itself (InputDegree), and the chunk
+  // table's kernel sets the counters: 3 stream operations besides the
+  // push, where a memset, a degree pass and a copy of the edges made 6.
   size_t temp = 0, sort_temp = 0;
-  GR_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp, scan, scan, a->n_in + 1, s));
+  GR_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp, input_degrees(a->g->offsets, a->in, a->n_in), scan,
+                                              a->n_in + 1, s));
   const gr_vid *in = a->in;
   int bits = 1;
   while (bits < (int)(8 * sizeof(gr_vid)) && ((gr_eid)1 << bits) < (gr_eid)a->g->n) bits++;
@@ -975,16 +1000,16 @@ gr_status advance_push_with(gr_device *dev, gr_workspace *ws, gr_advance_push_ar
                                                           a->n_in, 0, bits, s));
     in = (const gr_vid *)ws->sorted.ptr;
   }
-  GR_CHECK(gr_workspace_zero_counters(ws, 4));
-  degree_kernel<<<grid_for(a->n_in + 1, kBlock, 65535), kBlock, 0, s>>>(a->g->offsets, in, a->n_in, scan);
-  GR_CUDA_CHECK_LAUNCH(dev);
-  GR_CUDA_CHECK_LIB(dev, cub::DeviceScan::ExclusiveSum(ws->temp.ptr, temp, scan, scan, a->n_in + 1, s));
+  GR_CUDA_CHECK_LIB(dev, cub::DeviceScan::ExclusiveSum(ws->temp.ptr, temp, input_degrees(a->g->offsets, in, a->n_in),
+                                                       scan, a->n_in + 1, s));
   if (ws->tune.advance == GR_ADVANCE_SERIAL) {
+    GR_CHECK(gr_workspace_zero_counters(ws, 4));
     static const int per_sm = blocks_per_sm(advance_push_lb_kernel<Lists, Visit>);
     advance_push_lb_kernel<Lists, Visit><<<resident_grid(dev, per_sm, max_blocks(dev)), kBlock, 0, s>>>(
         a->g->offsets, lists, in, a->n_in, scan, a->out, a->out_capacity, ctr, a->next_offsets, ctr + 2,
         a->idempotent, visit);
     GR_CUDA_CHECK_LAUNCH(dev);
+    GR_CUDA_CHECK(cudaMemcpyAsync(ctr + 1, scan + a->n_in, sizeof(gr_eid), cudaMemcpyDeviceToDevice, s));
   } else {
     // The chunk table covers the frontier's edges: measured ones when the
     // caller knows them (a small level then writes a small table instead of
@@ -999,14 +1024,13 @@ gr_status advance_push_with(gr_device *dev, gr_workspace *ws, gr_advance_push_ar
                                "advance chunk table"));
     gr_eid *chunks = (gr_eid *)ws->chunks.ptr;
     chunk_start_kernel<<<grid_for(max_chunks, kBlock, max_blocks(dev)), kBlock, 0, s>>>(scan, a->n_in, chunks,
-                                                                                         max_chunks);
+                                                                                         max_chunks, ctr);
     GR_CUDA_CHECK_LAUNCH(dev);
     advance_push_chunked_kernel<Lists, Visit><<<resident_grid(dev, chunked_per_sm, max_blocks(dev)), kBlock, 0, s>>>(
         a->g->offsets, lists, in, a->n_in, scan, chunks, max_chunks, a->out, a->out_capacity, ctr,
         a->next_offsets, ctr + 2, a->idempotent, visit);
     GR_CUDA_CHECK_LAUNCH(dev);
   }
-  GR_CUDA_CHECK(cudaMemcpyAsync(ctr + 1, scan + a->n_in, sizeof(gr_eid), cudaMemcpyDeviceToDevice, s));
   return push_results(ws, a, "advance (push)");
 }
 
