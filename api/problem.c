@@ -158,9 +158,16 @@ gr_status gr_problem_create(gr_problem **out, gr_context *ctx, gr_graph *g, cons
                          (prim->auto_1hop || (prim->proxy == GR_PROXY_1HOP && gr_partition_1hop_pays(p->part)))
                      ? GR_PROXY_1HOP
                      : GR_PROXY_ALL;
-    GR_CHECK_GOTO(
-        gr_subgraphs_build(&p->subs, g, p->part, p->proxy, prim->needs_in_edges, prim->needs_weights), st,
-        cleanup);
+    /* A primitive that reads its lists on the devices only gets them
+     * gathered from the graph at the upload (no part's copy on the host). */
+    if (prim->device_lists_only && !prim->refreshes_copies)
+      GR_CHECK_GOTO(
+          gr_subgraphs_build_lazy(&p->subs, g, p->part, p->proxy, prim->needs_in_edges, prim->needs_weights), st,
+          cleanup);
+    else
+      GR_CHECK_GOTO(
+          gr_subgraphs_build(&p->subs, g, p->part, p->proxy, prim->needs_in_edges, prim->needs_weights), st,
+          cleanup);
     p->build_seconds = gr_time_now() - t;
     /* The exchange's set-up (peer access, NCCL's communicators) opens the
      * devices: setup, not the partition. */

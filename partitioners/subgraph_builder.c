@@ -65,9 +65,10 @@ cleanup:
 /* One part's CSR (or CSC) with n_rows rows: the rows of its owned vertices
  * copied from src, every other row empty. Owned vertex i's row is local row
  * i when local_rows, else its global id; neighbours go through g2l when
- * given (1-hop), else keep their global ids. */
+ * given (1-hop), else keep their global ids. Without `lists`, the offsets
+ * alone (the lists stay in src: gr_subgraph.lists_out). */
 static gr_status gr__part_rows(gr_csr *dst, const gr_csr *src, uint64_t n_rows, const gr_vid *owned,
-                               uint64_t n_owned, bool local_rows, const gr_vid *g2l, int threads) {
+                               uint64_t n_owned, bool local_rows, const gr_vid *g2l, int threads, bool lists) {
   gr_status st = GR_SUCCESS;
   dst->n = (gr_vid)n_rows;
   GR_CHECK_GOTO(gr_host_calloc((void **)&dst->offsets, n_rows + 1, sizeof *dst->offsets, "subgraph offsets"),
@@ -77,6 +78,7 @@ static gr_status gr__part_rows(gr_csr *dst, const gr_csr *src, uint64_t n_rows, 
     dst->offsets[local_rows ? i : owned[i]] = gr_csr_degree(src, owned[i]);
   /* The exclusive prefix sum over n_rows + 1 entries leaves the total last. */
   dst->m = gr_prefix_sum_u64(dst->offsets, n_rows + 1);
+  if (!lists) return GR_SUCCESS;
   GR_CHECK_GOTO(gr_host_alloc((void **)&dst->indices, dst->m * sizeof *dst->indices, "subgraph indices"),
                 st, cleanup);
   if (src->weights)
@@ -113,16 +115,24 @@ cleanup:
   return st;
 }
 
-/* Duplicate-all: global ids, rows for every vertex, owner a copy. */
+/* Duplicate-all: global ids, rows for every vertex, owner a copy. lazy:
+ * the lists stay in the graph (gr_subgraph.lists_out), the part's rows
+ * being the same rows. */
 static gr_status gr__build_all(gr_subgraph *s, const gr_csr *out, const gr_csr *in, const gr_partition *p,
-                               const gr_vid *owned, int threads) {
+                               const gr_vid *owned, int threads, bool lazy) {
   const uint64_t n = p->n;
   s->n_local = p->n;
-  GR_CHECK(gr__part_rows(&s->out, out, n, owned, s->n_owned, false, NULL, threads));
+  GR_CHECK(gr__part_rows(&s->out, out, n, owned, s->n_owned, false, NULL, threads, !lazy));
+  if (lazy) s->lists_out = *out;
   /* An undirected graph's in-edges are its out-edges: the same rows, so one
    * copy serves both (a pull then holds no more than a push). */
-  if (in == out) s->in = s->out;
-  else if (in) GR_CHECK(gr__part_rows(&s->in, in, n, owned, s->n_owned, false, NULL, threads));
+  if (in == out) {
+    s->in = s->out;
+    s->lists_in = s->lists_out;
+  } else if (in) {
+    GR_CHECK(gr__part_rows(&s->in, in, n, owned, s->n_owned, false, NULL, threads, !lazy));
+    if (lazy) s->lists_in = *in;
+  }
   GR_CHECK(gr_host_alloc((void **)&s->owner, n * sizeof *s->owner, "subgraph owners"));
   memcpy(s->owner, p->owner, n * sizeof *s->owner);
   return GR_SUCCESS;
@@ -209,17 +219,18 @@ static gr_status gr__build_1hop(gr_subgraph *s, const gr_csr *out, const gr_csr 
     s->owner[l] = owner[w];
     s->owner_local[l] = rank[w];
   }
-  GR_CHECK_GOTO(gr__part_rows(&s->out, out, n_local, owned, n_owned, true, g2l, threads), st, cleanup);
+  GR_CHECK_GOTO(gr__part_rows(&s->out, out, n_local, owned, n_owned, true, g2l, threads, true), st, cleanup);
   if (in == out) s->in = s->out; /* undirected: the same rows (see gr__build_all) */
-  else if (in) GR_CHECK_GOTO(gr__part_rows(&s->in, in, n_local, owned, n_owned, true, g2l, threads), st, cleanup);
+  else if (in)
+    GR_CHECK_GOTO(gr__part_rows(&s->in, in, n_local, owned, n_owned, true, g2l, threads, true), st, cleanup);
 cleanup:
   free(proxies);
   free(pbegin);
   return st;
 }
 
-gr_status gr_subgraphs_build(gr_subgraph ***out, gr_graph *g, const gr_partition *p, gr_proxy_mode proxy,
-                             bool needs_in, bool needs_weights) {
+static gr_status gr__subgraphs_build(gr_subgraph ***out, gr_graph *g, const gr_partition *p, gr_proxy_mode proxy,
+                                     bool needs_in, bool needs_weights, bool lazy) {
   gr_status st = GR_SUCCESS;
   gr_subgraph **subs = NULL;
   gr_vid *owned = NULL, *rank = NULL;
@@ -282,14 +293,14 @@ gr_status gr_subgraphs_build(gr_subgraph ***out, gr_graph *g, const gr_partition
     /* Set first so that gr_subgraph_destroy frees a half-built part. */
     s->owns_arrays = true;
     if (proxy == GR_PROXY_ALL)
-      GR_CHECK_GOTO(gr__build_all(s, csr, in, p, owned + begin[q], threads), st, cleanup);
+      GR_CHECK_GOTO(gr__build_all(s, csr, in, p, owned + begin[q], threads, lazy), st, cleanup);
     else
       GR_CHECK_GOTO(gr__build_1hop(s, csr, in, p, owned + begin[q], rank, !gr_graph_is_directed(g), threads), st,
                     cleanup);
   }
-  gr_log(GR_LOG_INFO, GR_SUBSYS_PART, "built %d subgraphs (%s proxies%s) in %.3f s", parts,
+  gr_log(GR_LOG_INFO, GR_SUBSYS_PART, "built %d subgraphs (%s proxies%s%s) in %.3f s", parts,
          proxy == GR_PROXY_ALL ? "duplicate-all" : "duplicate-1-hop", needs_in ? ", in-edges" : "",
-         gr_time_now() - t0);
+         lazy && proxy == GR_PROXY_ALL ? ", lists gathered at upload" : "", gr_time_now() - t0);
   *out = subs;
   subs = NULL;
 cleanup:
@@ -298,6 +309,16 @@ cleanup:
   free(rank);
   free(begin);
   return st;
+}
+
+gr_status gr_subgraphs_build(gr_subgraph ***out, gr_graph *g, const gr_partition *p, gr_proxy_mode proxy,
+                             bool needs_in, bool needs_weights) {
+  return gr__subgraphs_build(out, g, p, proxy, needs_in, needs_weights, false);
+}
+
+gr_status gr_subgraphs_build_lazy(gr_subgraph ***out, gr_graph *g, const gr_partition *p, gr_proxy_mode proxy,
+                                  bool needs_in, bool needs_weights) {
+  return gr__subgraphs_build(out, g, p, proxy, needs_in, needs_weights, true);
 }
 
 void gr_subgraphs_destroy(gr_subgraph ***subs, int parts) {

@@ -25,6 +25,15 @@ extern "C" {
  * parts keep the arcs' weights (where the graph has them), else none. */
 gr_status gr_subgraphs_build(gr_subgraph ***out, gr_graph *g, const gr_partition *p,
                              gr_proxy_mode proxy, bool needs_in, bool needs_weights);
+/* As gr_subgraphs_build, but a duplicate-all part's lists (ids and weights,
+ * CSR and CSC) stay in the graph, which must outlive the parts: only their
+ * offsets are built, and the upload gathers the lists from the graph's
+ * rows into its staging buffers (gr_subgraph_fill_lists), one host copy
+ * where the part's arrays and their upload take two, with no host memory
+ * of their own. gr_subgraph_materialize builds them where the host's are
+ * read. 1-hop parts are built whole (their ids are converted). */
+gr_status gr_subgraphs_build_lazy(gr_subgraph ***out, gr_graph *g, const gr_partition *p, gr_proxy_mode proxy,
+                                  bool needs_in, bool needs_weights);
 /* Frees the subgraphs and the array, sets *subs to NULL; accepts NULL. */
 void gr_subgraphs_destroy(gr_subgraph ***subs, int parts);
 

@@ -34,6 +34,10 @@ struct gr_device {
   uint64_t memory_limit;    /* GR_DEVICE_MEMORY_LIMIT: the total the device reports; 0 none */
 };
 
+/* Fills [to, to + len) with bytes [off, off + len) of the data, 1 MiB
+ * pieces over `threads` host threads (gr_device_upload_fill). */
+void gr__fill_parallel(int threads, void *to, size_t off, size_t len, gr_fill_fn fill, void *ctx);
+
 /* Backend entry points. */
 gr_status gr__cpu_device_init(gr_device *d, const gr_device_options *o);
 gr_status gr__cpu_device_count(int *count);
@@ -61,6 +65,7 @@ gr_status gr__cuda_sync(gr_device *d);
 gr_status gr__cuda_host_alloc(gr_device *d, void **out, size_t bytes);
 gr_status gr__cuda_host_mapped_alloc(gr_device *d, void **host, void **device, size_t bytes);
 gr_status gr__cuda_upload(gr_device *d, void *dst, const void *src, size_t bytes);
+gr_status gr__cuda_upload_fill(gr_device *d, void *dst, size_t bytes, gr_fill_fn fill, void *ctx);
 gr_status gr__cuda_event_create(void **ev);
 void gr__cuda_event_destroy(void *ev);
 gr_status gr__cuda_event_record(gr_device *d, void *ev);

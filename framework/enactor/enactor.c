@@ -561,6 +561,18 @@ static void gr__copy_parallel(void *dst, const void *src, size_t n) {
   }
 }
 
+/* Where a part's CSR (CSC) h has its lists: NULL, in h; else the whole
+ * graph's rows (a duplicate-all part built lazily, gr_subgraph.lists_out). */
+static const gr_csr *gr__lists_of(const gr_subgraph *sub, const gr_csr *h) {
+  if (!gr_subgraph_lists_deferred(sub)) return NULL;
+  return h == &sub->out ? &sub->lists_out : &sub->lists_in;
+}
+
+/* Whether h's arcs carry weights, wherever its lists are. */
+static bool gr__csr_weighted(const gr_csr *h, const gr_csr *lists) {
+  return lists ? lists->weights != NULL : h->weights != NULL;
+}
+
 /* Puts a host CSR's packed lists (hp, encoded from it) onto the device:
  * the three arrays into pb, the view into dp, which d points at; d has no
  * plain ids. The blocks go into device memory, or into mapped host memory
@@ -623,9 +635,9 @@ static bool gr__device_ids(const struct gr_enactor *e, const gr_subgraph *sub) {
  * the ids go as packed lists instead (pb, dp; their blocks in host[0] when
  * on_host). Weights go where the part holds them: only a primitive that
  * reads them gets them (gr_subgraph_whole, gr_subgraphs_build). */
-static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_vid rows, gr_buffer bufs[3], gr_csr *d,
-                                const char *what, bool on_host, void *host[2], const gr_packed *hp, gr_buffer pb[3],
-                                gr_packed *dp) {
+static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, const gr_csr *lists, gr_vid rows, gr_buffer bufs[3],
+                                gr_csr *d, const char *what, bool on_host, void *host[2], const gr_packed *hp,
+                                gr_buffer pb[3], gr_packed *dp) {
   gr_csr z = {0};
   *d = z;
   d->n = rows;
@@ -634,7 +646,9 @@ static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_vid rows, gr
   GR_CHECK(gr_buffer_resize(&bufs[0], dev, ob, 0, what));
   GR_CHECK(gr_device_upload(dev, bufs[0].ptr, h->offsets, ob));
   d->offsets = (gr_eid *)bufs[0].ptr;
-  const size_t wb = h->weights ? (size_t)h->m * sizeof(gr_weight) : 0;
+  const size_t wb = gr__csr_weighted(h, lists) ? (size_t)h->m * sizeof(gr_weight) : 0;
+  if (lists && (hp || on_host))
+    return gr_errorf(GR_ERR_INTERNAL, "%s: lists left in the graph for a placement that reads the host's", what);
   if (hp) {
     GR_CHECK(gr__upload_packed(dev, hp, on_host, &host[0], pb, dp, d, what));
     ib = 0;
@@ -655,12 +669,22 @@ static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, gr_vid rows, gr
   }
   if (ib) {
     GR_CHECK(gr_buffer_resize(&bufs[1], dev, ib, 0, what));
-    GR_CHECK(gr_device_upload(dev, bufs[1].ptr, h->indices, ib));
+    if (lists) {
+      gr_subgraph_lists l = {h, lists, false};
+      GR_CHECK(gr_device_upload_fill(dev, bufs[1].ptr, ib, gr_subgraph_fill_lists, &l));
+    } else {
+      GR_CHECK(gr_device_upload(dev, bufs[1].ptr, h->indices, ib));
+    }
     d->indices = (gr_vid *)bufs[1].ptr;
   }
   if (wb) {
     GR_CHECK(gr_buffer_resize(&bufs[2], dev, wb, 0, what));
-    GR_CHECK(gr_device_upload(dev, bufs[2].ptr, h->weights, wb));
+    if (lists) {
+      gr_subgraph_lists l = {h, lists, true};
+      GR_CHECK(gr_device_upload_fill(dev, bufs[2].ptr, wb, gr_subgraph_fill_lists, &l));
+    } else {
+      GR_CHECK(gr_device_upload(dev, bufs[2].ptr, h->weights, wb));
+    }
     d->weights = (gr_weight *)bufs[2].ptr;
   }
   return gr_device_sync(dev);
@@ -672,7 +696,7 @@ static uint64_t gr__csr_bytes(const gr_subgraph *sub, const gr_csr *h, bool on_h
   const uint64_t offsets = ((uint64_t)gr__device_rows(sub, h) + 1) * sizeof(gr_eid);
   const uint64_t ids = hp ? gr_packed_get_sizes(hp).total : (uint64_t)h->m * sizeof(gr_vid);
   if (on_host) return offsets + (hp ? gr_packed_get_sizes(hp).index : 0);
-  return offsets + ids + (h->weights ? (uint64_t)h->m * sizeof(gr_weight) : 0);
+  return offsets + ids + (gr__csr_weighted(h, gr__lists_of(sub, h)) ? (uint64_t)h->m * sizeof(gr_weight) : 0);
 }
 
 /* A part too large for its device fails here, before the uploads and the
@@ -750,6 +774,8 @@ static gr_status gr__slot_init(gr__slot *s) {
                        "--compress packed: %s reads neighbour ids in kernels of its own that do not decode "
                        "packed lists (its reads_packed_lists is not set); use --compress none",
                        e->cfg.prim->name);
+    /* The encoder reads the host's lists. */
+    GR_CHECK_GOTO(gr_subgraph_materialize(e->cfg.subs[s->index]), st, done);
     GR_CHECK_GOTO(gr_packed_encode(&hp[0], &sub->out), st, done);
     if (own_csc) GR_CHECK_GOTO(gr_packed_encode(&hp[1], &sub->in), st, done);
     const uint64_t plain = ((uint64_t)sub->out.m + (own_csc ? (uint64_t)sub->in.m : 0)) * sizeof(gr_vid),
@@ -776,10 +802,13 @@ static gr_status gr__slot_init(gr__slot *s) {
   GR_CHECK_GOTO(gr__check_fits(s, sub, own_csc, mode, pack ? hp : NULL, 0), st, done);
   s->graph_on_host = mode == GR_GRAPH_MEMORY_HOST;
   s->ws.graph_on_host = s->graph_on_host;
+  /* Arrays in host memory are the part's own, copied whole. */
+  if (s->graph_on_host) GR_CHECK_GOTO(gr_subgraph_materialize(e->cfg.subs[s->index]), st, done);
   if (s->graph_on_host)
     gr_log(GR_LOG_INFO, GR_SUBSYS_INIT, "device %d: graph arrays in host memory (zero-copy)%s", s->index,
            pack ? " (its lists packed there; their block index in device memory)" : "");
-  GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->out, gr__device_rows(sub, &sub->out), s->dev_out, &p->out,
+  GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->out, gr__lists_of(sub, &sub->out), gr__device_rows(sub, &sub->out),
+                               s->dev_out, &p->out,
                                "graph (CSR)", s->graph_on_host, &s->host_arrays[0], pack ? &hp[0] : NULL,
                                s->dev_packed[0], &s->packed[0]),
                 st, done);
@@ -788,7 +817,8 @@ static gr_status gr__slot_init(gr__slot *s) {
     if (!own_csc)
       p->in = p->out;
     else
-      GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->in, gr__device_rows(sub, &sub->in), s->dev_in, &p->in,
+      GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->in, gr__lists_of(sub, &sub->in), gr__device_rows(sub, &sub->in),
+                                   s->dev_in, &p->in,
                                    "graph (CSC)", s->graph_on_host, &s->host_arrays[2], pack ? &hp[1] : NULL,
                                    s->dev_packed[1], &s->packed[1]),
                     st, done);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The one-device "partition": the whole graph, arrays aliased. */
+/* The one-device "partition": the whole graph, arrays aliased; and a
+ * deferred part's lists, gathered from the whole graph's rows. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "gr/subgraph.h"
 #include "gr/util.h"
@@ -28,6 +30,92 @@ gr_status gr_subgraph_whole(gr_subgraph **out, gr_graph *g, bool needs_in, bool 
   s->owns_arrays = false;
   *out = s;
   return GR_SUCCESS;
+}
+
+void gr_subgraph_fill_lists(void *ctx, void *to, size_t off, size_t len) {
+  const gr_subgraph_lists *l = ctx;
+  const size_t es = l->weights ? sizeof(gr_weight) : sizeof(gr_vid);
+  const unsigned char *src = l->weights ? (const unsigned char *)l->whole->weights
+                                        : (const unsigned char *)l->whole->indices;
+  const gr_eid *po = l->part->offsets, *wo = l->whole->offsets;
+  gr_eid e = (gr_eid)(off / es);
+  const gr_eid end = e + (gr_eid)(len / es);
+  if (e >= end || l->part->n == 0) return;
+  /* The row holding arc e: the last with offsets[u] <= e (rows before it
+   * that hold nothing share its offset). */
+  gr_vid lo = 0, hi = l->part->n - 1;
+  while (lo < hi) {
+    const gr_vid mid = lo + (hi - lo + 1) / 2;
+    if (po[mid] <= e) lo = mid;
+    else hi = mid - 1;
+  }
+  unsigned char *dst = to;
+  /* Consecutive owned rows are consecutive in the graph's arrays: one copy
+   * a run (under the random partition, a block of 32 ids). */
+  gr_eid run_src = 0, run_n = 0;
+  for (gr_vid u = lo; e < end; u++) {
+    const gr_eid rs = po[u], re = po[u + 1];
+    if (re <= e) continue;
+    const gr_eid n = (re < end ? re : end) - e, from = wo[u] + (e - rs);
+    if (run_n && run_src + run_n == from) {
+      run_n += n;
+    } else {
+      if (run_n) {
+        memcpy(dst, src + run_src * es, (size_t)run_n * es);
+        dst += (size_t)run_n * es;
+      }
+      run_src = from;
+      run_n = n;
+    }
+    e += n;
+  }
+  if (run_n) memcpy(dst, src + run_src * es, (size_t)run_n * es);
+}
+
+/* One array of a deferred part, gathered over the host's threads. */
+static gr_status gr__subgraph_gather(void **out, const gr_csr *part, const gr_csr *whole, bool weights) {
+  const size_t es = weights ? sizeof(gr_weight) : sizeof(gr_vid), bytes = (size_t)part->m * es;
+  GR_CHECK(gr_host_alloc(out, bytes ? bytes : 1, weights ? "subgraph weights" : "subgraph indices"));
+  gr_subgraph_lists l = {part, whole, weights};
+  const size_t piece = (size_t)1 << 20;
+  const long long pieces = (long long)((bytes + piece - 1) / piece);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (long long i = 0; i < pieces; i++) {
+    const size_t at = (size_t)i * piece, n = bytes - at < piece ? bytes - at : piece;
+    gr_subgraph_fill_lists(&l, (unsigned char *)*out + at, at, n);
+  }
+  return GR_SUCCESS;
+}
+
+gr_status gr_subgraph_materialize(gr_subgraph *s) {
+  if (!gr_subgraph_lists_deferred(s)) return GR_SUCCESS;
+  const bool in_is_out = s->in.offsets == s->out.offsets;
+  void *ids = NULL, *w = NULL, *in_ids = NULL, *in_w = NULL;
+  gr_status st = GR_SUCCESS;
+  GR_CHECK_GOTO(gr__subgraph_gather(&ids, &s->out, &s->lists_out, false), st, fail);
+  if (s->lists_out.weights) GR_CHECK_GOTO(gr__subgraph_gather(&w, &s->out, &s->lists_out, true), st, fail);
+  if (s->in.offsets && !in_is_out) {
+    GR_CHECK_GOTO(gr__subgraph_gather(&in_ids, &s->in, &s->lists_in, false), st, fail);
+    if (s->lists_in.weights) GR_CHECK_GOTO(gr__subgraph_gather(&in_w, &s->in, &s->lists_in, true), st, fail);
+  }
+  s->out.indices = ids;
+  s->out.weights = w;
+  if (in_is_out) {
+    s->in.indices = ids;
+    s->in.weights = w;
+  } else if (s->in.offsets) {
+    s->in.indices = in_ids;
+    s->in.weights = in_w;
+  }
+  memset(&s->lists_out, 0, sizeof s->lists_out);
+  memset(&s->lists_in, 0, sizeof s->lists_in);
+  return GR_SUCCESS;
+fail:
+  free(ids);
+  free(w);
+  free(in_ids);
+  free(in_w);
+  return st;
 }
 
 void gr_subgraph_destroy(gr_subgraph **sp) {

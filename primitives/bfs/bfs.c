@@ -340,6 +340,7 @@ const gr_primitive gr_bfs_primitive = {
     .needs_in_edges = false,
     .needs_weights = false,
     .reads_packed_lists = true,
+    .device_lists_only = true,
     .state_bytes_per_vertex = {24, 48},
     .init = bfs_init,
     .release = bfs_release,

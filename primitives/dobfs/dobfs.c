@@ -405,6 +405,7 @@ const gr_primitive gr_dobfs_primitive = {
     .needs_in_edges = true,
     .needs_weights = false,
     .reads_packed_lists = true,
+    .device_lists_only = true,
     .state_bytes_per_vertex = {44, 44},
     .init = dobfs_init,
     .release = dobfs_release,

@@ -4,7 +4,8 @@
  * pageable and pinned memory, land exactly and touch nothing past their
  * end, from one thread and from several reading their own slices of one
  * device at once (without the stage's lock their bytes would cross); a
- * device sync drains what was queued. The reads' results are checked,
+ * device sync drains what was queued; uploads from a fill, staged or not,
+ * land whole. The reads' results are checked,
  * not which path took them. Skips (exit 77) where no GPU exists. Runs
  * with CK_NOFORK: CUDA must not cross a fork. */
 #include <check.h>
@@ -139,12 +140,50 @@ START_TEST(threads_reading_one_device_each_get_their_own_bytes) {
 }
 END_TEST
 
+/* Byte i of the data a fill writes, and what it was asked for. */
+typedef struct fill_count {
+  unsigned long long asked;
+} fill_count;
+
+static void fill_pattern(void *ctx, void *to, size_t off, size_t len) {
+  fill_count *c = ctx;
+  for (size_t i = 0; i < len; i++) ((unsigned char *)to)[i] = pattern(off + i, 7);
+  __atomic_fetch_add(&c->asked, (unsigned long long)len, __ATOMIC_RELAXED);
+}
+
+/* gr_device_upload_fill: every byte lands where it belongs, asked for
+ * once, through ordinary memory (under 256 MiB) and through the two pinned
+ * stages (an odd size past four of them, so that the stages alternate and
+ * the last is short), and nothing past the end is written. */
+START_TEST(uploads_from_a_fill_land_whole) {
+  const size_t sizes[] = {17, ((size_t)1 << 20) + 3, ((size_t)257 << 20) + 4093};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    const size_t n = sizes[k];
+    gr_buffer b = {0};
+    ck_assert_int_eq(gr_buffer_resize(&b, gpu, n + GUARD, 0, "fill"), GR_SUCCESS);
+    ck_assert_int_eq(gr_device_memset(gpu, b.ptr, 0xa5, n + GUARD), GR_SUCCESS);
+    fill_count c = {0};
+    ck_assert_int_eq(gr_device_upload_fill(gpu, b.ptr, n, fill_pattern, &c), GR_SUCCESS);
+    ck_assert_uint_eq(c.asked, n);
+    unsigned char *h = malloc(n + GUARD);
+    ck_assert_ptr_nonnull(h);
+    ck_assert_int_eq(gr_device_copy(gpu, h, b.ptr, n + GUARD, GR_COPY_D2H), GR_SUCCESS);
+    for (size_t i = 0; i < n; i++)
+      if (h[i] != pattern(i, 7)) ck_abort_msg("upload of %zu bytes: byte %zu is %u, not %u", n, i, h[i], pattern(i, 7));
+    for (size_t i = n; i < n + GUARD; i++) ck_assert_uint_eq(h[i], 0xa5);
+    free(h);
+    gr_buffer_release(&b);
+  }
+}
+END_TEST
+
 int main(void) {
   if (!gr_test_have_gpu()) return 77;
   Suite *s = suite_create("device_cuda");
   const gr_test_case cases[] = {
       {"reads_of_every_size_land_exactly", reads_of_every_size_land_exactly, 0},
       {"threads_reading_one_device_each_get_their_own_bytes", threads_reading_one_device_each_get_their_own_bytes, 0},
+      {"uploads_from_a_fill_land_whole", uploads_from_a_fill_land_whole, 0},
   };
   gr_test_add_cases(s, cases, sizeof cases / sizeof cases[0], setup, teardown, 300);
   return gr_test_run_suite(s, 1);

@@ -14,6 +14,7 @@
 #include "device/device_internal.h"
 #include "gr/cuda_check.h"
 #include "gr/log.h"
+#include "gr/util.h"
 
 gr_status gr__cuda_physical_count(int *count) {
   int n = 0;
@@ -431,6 +432,10 @@ double gr__cuda_event_ms(void *a, void *b) {
  * allocations). */
 enum { GR__STAGE_BYTES = 64 << 20 };
 
+static void gr__fill_copy(void *ctx, void *to, size_t off, size_t len) {
+  memcpy(to, (const char *)ctx + off, len);
+}
+
 gr_status gr__cuda_upload(gr_device *d, void *dst, const void *src, size_t bytes) {
   cudaStream_t s = (cudaStream_t)d->compute_stream;
   if (bytes < 4 * (size_t)GR__STAGE_BYTES) {
@@ -438,6 +443,35 @@ gr_status gr__cuda_upload(gr_device *d, void *dst, const void *src, size_t bytes
     GR_CUDA_CHECK(cudaStreamSynchronize(s));
     return GR_SUCCESS;
   }
+  /* The fill's context is only read. */
+  return gr__cuda_upload_fill(d, dst, bytes, gr__fill_copy, (void *)(uintptr_t)src);
+}
+
+/* Data no host array holds (gr_device_upload_fill), small: filled into
+ * ordinary host memory, then one copy. */
+static gr_status gr__cuda_upload_filled(gr_device *d, void *dst, size_t bytes, gr_fill_fn fill, void *ctx,
+                                        int threads) {
+  cudaStream_t s = (cudaStream_t)d->compute_stream;
+  void *host = NULL;
+  GR_CHECK(gr_host_alloc(&host, bytes, "upload staging"));
+  gr__fill_parallel(threads, host, 0, bytes, fill, ctx);
+  gr_status st = GR_SUCCESS;
+  cudaError_t e = cudaMemcpyAsync(dst, host, bytes, cudaMemcpyHostToDevice, s);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    st = gr_errorf(e == cudaErrorMemoryAllocation ? GR_ERR_DEVICE_OOM : GR_ERR_CUDA, "upload of %zu bytes: %s", bytes,
+                   cudaGetErrorString(e));
+    (void)cudaStreamSynchronize(s);
+  }
+  free(host);
+  return st;
+}
+
+gr_status gr__cuda_upload_fill(gr_device *d, void *dst, size_t bytes, gr_fill_fn fill, void *ctx) {
+  cudaStream_t s = (cudaStream_t)d->compute_stream;
+  const int threads = d->host_threads > 0 ? d->host_threads : 1;
+  if (bytes < 4 * (size_t)GR__STAGE_BYTES) return gr__cuda_upload_filled(d, dst, bytes, fill, ctx, threads);
   gr_status st = GR_SUCCESS;
   void *stage[2] = {NULL, NULL};
   cudaEvent_t done[2] = {NULL, NULL};
@@ -447,29 +481,22 @@ gr_status gr__cuda_upload(gr_device *d, void *dst, const void *src, size_t bytes
     if (e == cudaSuccess) e = cudaEventCreateWithFlags(&done[k], cudaEventDisableTiming);
   }
   if (e != cudaSuccess) {
-    /* No pinned memory to spare: the plain copy is slower but works. */
+    /* No pinned memory to spare: the data filled whole into ordinary
+     * memory, slower but it works. */
     cudaGetLastError();
     for (int k = 0; k < 2; k++) {
       if (stage[k]) gr__cuda_released(cudaFreeHost(stage[k]), d, "cudaFreeHost", stage[k]);
       if (done[k]) gr__cuda_released(cudaEventDestroy(done[k]), d, "cudaEventDestroy", done[k]);
     }
-    GR_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
-    GR_CUDA_CHECK(cudaStreamSynchronize(s));
-    return GR_SUCCESS;
+    return gr__cuda_upload_filled(d, dst, bytes, fill, ctx, threads);
   }
-  const int threads = d->host_threads > 0 ? d->host_threads : 1;
-  (void)threads;
   for (size_t off = 0, k = 0; off < bytes; off += GR__STAGE_BYTES, k ^= 1) {
     const size_t len = bytes - off < (size_t)GR__STAGE_BYTES ? bytes - off : (size_t)GR__STAGE_BYTES;
     if (off >= 2 * (size_t)GR__STAGE_BYTES) {
       e = cudaEventSynchronize(done[k]);
       if (e != cudaSuccess) break;
     }
-    const char *from = (const char *)src + off;
-    char *to = stage[k];
-    const size_t piece = 1u << 20;
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (size_t p = 0; p < len; p += piece) memcpy(to + p, from + p, len - p < piece ? len - p : piece);
+    gr__fill_parallel(threads, stage[k], off, len, fill, ctx);
     e = cudaMemcpyAsync((char *)dst + off, stage[k], len, cudaMemcpyHostToDevice, s);
     if (e == cudaSuccess) e = cudaEventRecord(done[k], s);
     if (e != cudaSuccess) break;

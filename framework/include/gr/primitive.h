@@ -576,6 +576,13 @@ typedef struct gr_primitive {
   /* Its iterate refreshes copies from their owners (gr_part_refresh): the
    * exchange makes the border lists before the first run. */
   bool refreshes_copies;
+  /* Nothing it runs reads its part's neighbour lists or weights on the
+   * host (gr_part.sub's out and in), only the device's (gr_part.out, in):
+   * a duplicate-all part's lists then stay in the whole graph until the
+   * upload gathers them into its staging buffers (gr_subgraphs_build_lazy:
+   * one host copy of the arcs where building the part's arrays and
+   * uploading them take two). */
+  bool device_lists_only;
   /* Nothing it runs on a device reads gr_part.local_to_global (its values
    * are not global ids: ranks, path counts): under 1-hop proxies the table
    * stays on the host (4 bytes a local vertex; 64.5 MiB a device on 4

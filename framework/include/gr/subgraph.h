@@ -38,6 +38,15 @@ typedef struct gr_subgraph {
                              peer_begin[j+1]) (empty for this part); NULL
                              when local ids are global */
   bool owns_arrays;       /* false when out/in alias the host graph's arrays */
+  /* A duplicate-all part whose lists stay in the whole graph until they
+   * are uploaded (gr_subgraphs_build_lazy): out.indices and out.weights
+   * (in's too) are NULL, and lists_out (lists_in) is the whole graph's CSR
+   * (CSC), whose rows of owned vertices are the part's rows (the same row
+   * ids); gr_subgraph_fill_lists gathers them, gr_subgraph_materialize
+   * builds the part's arrays. lists_out.offsets NULL: the lists are in out
+   * and in. */
+  gr_csr lists_out;
+  gr_csr lists_in;
 } gr_subgraph;
 
 /* The whole graph as the single part of a one-device run (arrays aliased,
@@ -46,6 +55,25 @@ typedef struct gr_subgraph {
  * none, as from gr_subgraphs_build). */
 gr_status gr_subgraph_whole(gr_subgraph **out, gr_graph *g, bool needs_in, bool needs_weights);
 void gr_subgraph_destroy(gr_subgraph **s);
+
+/* Whether s's lists are still in the whole graph (lists_out). */
+static inline bool gr_subgraph_lists_deferred(const gr_subgraph *s) { return s->lists_out.offsets != NULL; }
+/* What gr_subgraph_fill_lists gathers: one array of a deferred part's CSR
+ * (CSC), its neighbour ids or (weights) its arcs' weights. */
+typedef struct gr_subgraph_lists {
+  const gr_csr *part;  /* the part's rows: offsets */
+  const gr_csr *whole; /* the graph's rows the part's are (lists_out or lists_in) */
+  bool weights;
+} gr_subgraph_lists;
+/* Writes bytes [off, off + len) of the part's array (ctx: a
+ * gr_subgraph_lists) to `to`, copying runs of consecutive rows at once (a
+ * gr_fill_fn for gr_device_upload_fill; off and len multiples of the
+ * element's size). */
+void gr_subgraph_fill_lists(void *ctx, void *to, size_t off, size_t len);
+/* Builds a deferred part's arrays in host memory (for a reader of the
+ * host's lists: packed lists, lists in host memory); nothing for a part
+ * that has them. */
+gr_status gr_subgraph_materialize(gr_subgraph *s);
 
 static inline gr_vid gr_subgraph_global(const gr_subgraph *s, gr_vid local) {
   return s->local_to_global ? s->local_to_global[local] : local;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* CPU device contexts: memory accounting, just-enough buffers and the memory
- * policies, the allocation fault-injection hook, clear errors for devices
+/* CPU device contexts: memory accounting, uploads from a fill, just-enough
+ * buffers and the memory policies, the allocation fault-injection hook, clear errors for devices
  * that do not exist. */
 #include <check.h>
 #include <stdlib.h>
@@ -46,6 +46,47 @@ START_TEST(copies_and_memset_work_on_the_cpu) {
   ck_assert_int_eq(gr_device_copy(d, dst, p, sizeof src, GR_COPY_D2H), GR_SUCCESS);
   ck_assert_int_eq(dst[2], -1);
   gr_device_free(d, p, sizeof src);
+  gr_device_destroy(&d);
+}
+END_TEST
+
+/* A fill that writes byte i of the data as a hash of i, and counts the
+ * bytes it was asked for. */
+typedef struct fill_count {
+  unsigned long long asked;
+} fill_count;
+
+static unsigned char fill_byte(size_t i) { return (unsigned char)((i * 2654435761u) >> 11); }
+
+static void fill_hashed(void *ctx, void *to, size_t off, size_t len) {
+  fill_count *c = ctx;
+  for (size_t i = 0; i < len; i++) ((unsigned char *)to)[i] = fill_byte(off + i);
+  __atomic_fetch_add(&c->asked, (unsigned long long)len, __ATOMIC_RELAXED);
+}
+
+/* gr_device_upload_fill puts every byte where it belongs, asking for each
+ * once, whatever the size (pieces of 1 MiB over the device's threads, the
+ * last one short), and writes nothing past the end. */
+START_TEST(an_upload_from_a_fill_lands_whole_on_the_cpu) {
+  gr_device *d = NULL;
+  ck_assert_int_eq(gr_device_create(&d, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
+  const size_t sizes[] = {1, 4096, ((size_t)1 << 20) - 1, (size_t)1 << 20, 3 * ((size_t)1 << 20) + 17};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    const size_t n = sizes[k];
+    unsigned char *p = NULL;
+    ck_assert_int_eq(gr_device_malloc(d, (void **)&p, n + 64, "fill"), GR_SUCCESS);
+    memset(p, 0xa5, n + 64);
+    fill_count c = {0};
+    ck_assert_int_eq(gr_device_upload_fill(d, p, n, fill_hashed, &c), GR_SUCCESS);
+    ck_assert_uint_eq(c.asked, n);
+    for (size_t i = 0; i < n; i++)
+      if (p[i] != fill_byte(i)) ck_abort_msg("upload of %zu bytes: byte %zu is %u, not %u", n, i, p[i], fill_byte(i));
+    for (size_t i = n; i < n + 64; i++) ck_assert_uint_eq(p[i], 0xa5);
+    gr_device_free(d, p, n + 64);
+  }
+  fill_count none = {0};
+  ck_assert_int_eq(gr_device_upload_fill(d, NULL, 0, fill_hashed, &none), GR_SUCCESS);
+  ck_assert_uint_eq(none.asked, 0);
   gr_device_destroy(&d);
 }
 END_TEST
@@ -232,6 +273,7 @@ int main(void) {
   TCase *tc = tcase_create("cpu");
   tcase_add_test(tc, cpu_device_counts_bytes_and_peak);
   tcase_add_test(tc, copies_and_memset_work_on_the_cpu);
+  tcase_add_test(tc, an_upload_from_a_fill_lands_whole_on_the_cpu);
   tcase_add_test(tc, buffers_grow_just_enough_and_count_reallocations);
   tcase_add_test(tc, buffers_growing_in_small_steps_reallocate_logarithmically);
   tcase_add_test(tc, buffers_growing_without_keeping_never_hold_both);

@@ -4,7 +4,8 @@
  * proxies are exactly the remote neighbours and sit grouped by owner in
  * their peer ranges, owner_local points at the owner's own copy, and every
  * arc (with its weight) lands exactly once across the parts' CSRs and CSCs;
- * an undirected graph without reverse arcs is refused, never half-mapped. */
+ * a lazy build's parts gather from the graph what a built part holds; an
+ * undirected graph without reverse arcs is refused, never half-mapped. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,7 +330,6 @@ END_TEST
 
 /* ---- determinism -------------------------------------------------------------- */
 
-#ifdef GR_HAVE_OPENMP
 static void expect_same_csr(const gr_csr *a, const gr_csr *b) {
   ck_assert_uint_eq(a->n, b->n);
   ck_assert_uint_eq(a->m, b->m);
@@ -342,7 +342,84 @@ static void expect_same_csr(const gr_csr *a, const gr_csr *b) {
   ck_assert((a->weights == NULL) == (b->weights == NULL));
   if (a->weights) ck_assert(memcmp(a->weights, b->weights, a->m * sizeof *a->weights) == 0);
 }
-#endif
+
+/* ---- lists left in the graph ----------------------------------------------------- */
+
+/* One array of a lazy part gathered by gr_subgraph_fill_lists in pieces
+ * of `piece` elements (as an upload's staging asks for them: anywhere in
+ * a row, across rows and runs), against the built part's array. */
+static void expect_gathered(const gr_csr *built, const gr_csr *part, const gr_csr *whole, bool weights,
+                            size_t piece) {
+  const size_t es = weights ? sizeof(gr_weight) : sizeof(gr_vid), bytes = (size_t)built->m * es;
+  const void *want = weights ? (const void *)built->weights : (const void *)built->indices;
+  unsigned char *got = malloc(bytes + 8);
+  ck_assert_ptr_nonnull(got);
+  memset(got, 0xa5, bytes + 8);
+  gr_subgraph_lists l = {part, whole, weights};
+  for (size_t at = 0; at < bytes; at += piece * es) {
+    const size_t len = bytes - at < piece * es ? bytes - at : piece * es;
+    gr_subgraph_fill_lists(&l, got + at, at, len);
+  }
+  ck_assert(bytes == 0 || memcmp(got, want, bytes) == 0);
+  for (size_t i = 0; i < 8; i++) ck_assert_uint_eq(got[bytes + i], 0xa5);
+  free(got);
+}
+
+/* gr_subgraphs_build_lazy: a duplicate-all part holds the built part's
+ * offsets and no lists of its own; gathered from the graph in pieces of
+ * any size, and materialized, its ids and weights (CSR and CSC) are the
+ * built part's. A 1-hop part is built whole. */
+START_TEST(a_lazy_part_gathers_what_a_built_one_holds) {
+  static const gr_partitioner_kind kinds[] = {GR_PART_RANDOM, GR_PART_BIASED, GR_PART_RANGE};
+  static const size_t pieces[] = {1, 3, 1000, (size_t)1 << 20};
+  gr_graph *g = graph_at(_i);
+  if (!g) return;
+  for (int k = 0; k < 3; k++)
+    for (int parts = 1; parts <= 4; parts++)
+      for (int needs_in = 0; needs_in <= 1; needs_in++)
+        for (int proxy = 0; proxy <= 1; proxy++)
+          for (int weights = 0; weights <= 1; weights++) {
+            gr_partition *p = pt_partition(g, kinds[k], parts, 3, 0);
+            gr_subgraph **a = NULL, **b = NULL;
+            ck_assert_int_eq(gr_subgraphs_build(&a, g, p, (gr_proxy_mode)proxy, needs_in, weights), GR_SUCCESS);
+            ck_assert_int_eq(gr_subgraphs_build_lazy(&b, g, p, (gr_proxy_mode)proxy, needs_in, weights),
+                             GR_SUCCESS);
+            for (int q = 0; q < parts; q++) {
+              gr_subgraph *x = a[q], *y = b[q];
+              ck_assert(gr_subgraph_lists_deferred(y) == (proxy == GR_PROXY_ALL));
+              ck_assert(!gr_subgraph_lists_deferred(x));
+              if (gr_subgraph_lists_deferred(y)) {
+                ck_assert_ptr_null(y->out.indices);
+                ck_assert_ptr_null(y->out.weights);
+                ck_assert_uint_eq(y->out.m, x->out.m);
+                ck_assert(memcmp(y->out.offsets, x->out.offsets, ((size_t)x->out.n + 1) * sizeof(gr_eid)) == 0);
+                ck_assert((y->lists_out.weights != NULL) == (x->out.weights != NULL));
+                for (size_t i = 0; i < sizeof pieces / sizeof pieces[0]; i++) {
+                  expect_gathered(&x->out, &y->out, &y->lists_out, false, pieces[i]);
+                  if (x->out.weights) expect_gathered(&x->out, &y->out, &y->lists_out, true, pieces[i]);
+                  if (needs_in && x->in.offsets != x->out.offsets) {
+                    expect_gathered(&x->in, &y->in, &y->lists_in, false, pieces[i]);
+                    if (x->in.weights) expect_gathered(&x->in, &y->in, &y->lists_in, true, pieces[i]);
+                  }
+                }
+                ck_assert_int_eq(gr_subgraph_materialize(y), GR_SUCCESS);
+                ck_assert(!gr_subgraph_lists_deferred(y));
+              }
+              expect_same_csr(&x->out, &y->out);
+              if (needs_in) {
+                expect_same_csr(&x->in, &y->in);
+                /* An undirected graph's CSC is its CSR, in both. */
+                ck_assert((x->in.indices == x->out.indices) == (y->in.indices == y->out.indices));
+              }
+              ck_assert_int_eq(gr_subgraph_materialize(y), GR_SUCCESS); /* nothing left to do */
+            }
+            gr_subgraphs_destroy(&a, parts);
+            gr_subgraphs_destroy(&b, parts);
+            gr_partition_destroy(&p);
+          }
+  gr_graph_destroy(&g);
+}
+END_TEST
 
 START_TEST(the_build_is_the_same_for_any_thread_count) {
 #ifndef GR_HAVE_OPENMP
@@ -487,6 +564,11 @@ static Suite *builder_suite(void) {
   tcase_add_test(tc, an_empty_graph_gives_empty_subgraphs);
   tcase_add_test(tc, a_1hop_build_refuses_an_undirected_graph_without_reverse_arcs);
   tcase_add_test(tc, a_build_without_weights_leaves_them_out);
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("lazy_lists");
+  tcase_set_timeout(tc, 300);
+  tcase_add_loop_test(tc, a_lazy_part_gathers_what_a_built_one_holds, 0, N_GRAPHS);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("determinism");
