@@ -159,8 +159,10 @@ gr_status gr_problem_create(gr_problem **out, gr_context *ctx, gr_graph *g, cons
                      ? GR_PROXY_1HOP
                      : GR_PROXY_ALL;
     /* A primitive that reads its lists on the devices only gets them
-     * gathered from the graph at the upload (no part's copy on the host). */
-    if (prim->device_lists_only && !prim->refreshes_copies)
+     * gathered from the graph at the upload (no part's copy on the host);
+     * not a duplicate-all part whose copies are refreshed, whose border
+     * lists the exchange finds in its lists. */
+    if (prim->device_lists_only && (p->proxy == GR_PROXY_1HOP || !prim->refreshes_copies))
       GR_CHECK_GOTO(
           gr_subgraphs_build_lazy(&p->subs, g, p->part, p->proxy, prim->needs_in_edges, prim->needs_weights), st,
           cleanup);

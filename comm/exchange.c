@@ -1435,6 +1435,9 @@ static gr_status gr__borders_mine(gr__xlocal *x, gr_part *p) {
       x->border_ids[k] = sub->owner_local[lo + k];
     }
   } else {
+    if (gr_subgraph_lists_deferred(sub))
+      return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d's border lists need its part's lists, left in the graph",
+                       x->me);
     GR_CHECK_GOTO(gr_host_calloc((void **)&mark, nl ? nl : 1, 1, "border marks"), st, done);
     const gr_csr *in = sub->in.offsets && sub->in.indices != sub->out.indices ? &sub->in : NULL;
 #pragma omp parallel for schedule(dynamic, 1024)

@@ -107,10 +107,7 @@ static gr_status gr__part_rows(gr_csr *dst, const gr_csr *src, uint64_t n_rows, 
     }
     if (src->weights) memcpy(dst->weights + d0, src->weights + s0, len * sizeof *dst->weights);
   }
-  if (unmapped)
-    st = gr_errorf(GR_ERR_BAD_INPUT,
-                   "the graph is marked undirected but %llu of its arcs have no reverse arc (a corrupt binary file?)",
-                   (unsigned long long)unmapped);
+  st = gr_subgraph_unmapped_error(unmapped);
 cleanup:
   return st;
 }
@@ -142,7 +139,7 @@ static gr_status gr__build_all(gr_subgraph *s, const gr_csr *out, const gr_csr *
  * the remote vertices their arcs reach, grouped by owner. rank[v] is v's
  * local id on its owner. */
 static gr_status gr__build_1hop(gr_subgraph *s, const gr_csr *out, const gr_csr *in, const gr_partition *p,
-                                const gr_vid *owned, const gr_vid *rank, bool undirected, int threads) {
+                                const gr_vid *owned, const gr_vid *rank, bool undirected, int threads, bool lazy) {
   gr_status st = GR_SUCCESS;
   gr_vid *proxies = NULL;
   uint64_t *pbegin = NULL;
@@ -219,10 +216,15 @@ static gr_status gr__build_1hop(gr_subgraph *s, const gr_csr *out, const gr_csr 
     s->owner[l] = owner[w];
     s->owner_local[l] = rank[w];
   }
-  GR_CHECK_GOTO(gr__part_rows(&s->out, out, n_local, owned, n_owned, true, g2l, threads, true), st, cleanup);
-  if (in == out) s->in = s->out; /* undirected: the same rows (see gr__build_all) */
-  else if (in)
-    GR_CHECK_GOTO(gr__part_rows(&s->in, in, n_local, owned, n_owned, true, g2l, threads, true), st, cleanup);
+  GR_CHECK_GOTO(gr__part_rows(&s->out, out, n_local, owned, n_owned, true, g2l, threads, !lazy), st, cleanup);
+  if (lazy) s->lists_out = *out;
+  if (in == out) {
+    s->in = s->out; /* undirected: the same rows (see gr__build_all) */
+    s->lists_in = s->lists_out;
+  } else if (in) {
+    GR_CHECK_GOTO(gr__part_rows(&s->in, in, n_local, owned, n_owned, true, g2l, threads, !lazy), st, cleanup);
+    if (lazy) s->lists_in = *in;
+  }
 cleanup:
   free(proxies);
   free(pbegin);
@@ -295,12 +297,13 @@ static gr_status gr__subgraphs_build(gr_subgraph ***out, gr_graph *g, const gr_p
     if (proxy == GR_PROXY_ALL)
       GR_CHECK_GOTO(gr__build_all(s, csr, in, p, owned + begin[q], threads, lazy), st, cleanup);
     else
-      GR_CHECK_GOTO(gr__build_1hop(s, csr, in, p, owned + begin[q], rank, !gr_graph_is_directed(g), threads), st,
-                    cleanup);
+      GR_CHECK_GOTO(
+          gr__build_1hop(s, csr, in, p, owned + begin[q], rank, !gr_graph_is_directed(g), threads, lazy), st,
+          cleanup);
   }
   gr_log(GR_LOG_INFO, GR_SUBSYS_PART, "built %d subgraphs (%s proxies%s%s) in %.3f s", parts,
          proxy == GR_PROXY_ALL ? "duplicate-all" : "duplicate-1-hop", needs_in ? ", in-edges" : "",
-         lazy && proxy == GR_PROXY_ALL ? ", lists gathered at upload" : "", gr_time_now() - t0);
+         lazy ? ", lists gathered at upload" : "", gr_time_now() - t0);
   *out = subs;
   subs = NULL;
 cleanup:

@@ -25,13 +25,14 @@ extern "C" {
  * parts keep the arcs' weights (where the graph has them), else none. */
 gr_status gr_subgraphs_build(gr_subgraph ***out, gr_graph *g, const gr_partition *p,
                              gr_proxy_mode proxy, bool needs_in, bool needs_weights);
-/* As gr_subgraphs_build, but a duplicate-all part's lists (ids and weights,
- * CSR and CSC) stay in the graph, which must outlive the parts: only their
- * offsets are built, and the upload gathers the lists from the graph's
- * rows into its staging buffers (gr_subgraph_fill_lists), one host copy
- * where the part's arrays and their upload take two, with no host memory
- * of their own. gr_subgraph_materialize builds them where the host's are
- * read. 1-hop parts are built whole (their ids are converted). */
+/* As gr_subgraphs_build, but each part's lists (ids and weights, CSR and
+ * CSC) stay in the graph, which must outlive the parts: only their offsets
+ * (and under 1-hop proxies the id maps) are built, and the upload gathers
+ * the lists from the graph's rows into its staging buffers, converting
+ * 1-hop ids on the way (gr_subgraph_fill_lists): one host copy where the
+ * part's arrays and their upload take two, with no host memory of their
+ * own. gr_subgraph_materialize builds them where the host's are read. An
+ * undirected graph missing reverse arcs is then refused at the upload. */
 gr_status gr_subgraphs_build_lazy(gr_subgraph ***out, gr_graph *g, const gr_partition *p, gr_proxy_mode proxy,
                                   bool needs_in, bool needs_weights);
 /* Frees the subgraphs and the array, sets *subs to NULL; accepts NULL. */

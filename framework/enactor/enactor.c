@@ -562,7 +562,7 @@ static void gr__copy_parallel(void *dst, const void *src, size_t n) {
 }
 
 /* Where a part's CSR (CSC) h has its lists: NULL, in h; else the whole
- * graph's rows (a duplicate-all part built lazily, gr_subgraph.lists_out). */
+ * graph's rows (a part built lazily, gr_subgraph.lists_out). */
 static const gr_csr *gr__lists_of(const gr_subgraph *sub, const gr_csr *h) {
   if (!gr_subgraph_lists_deferred(sub)) return NULL;
   return h == &sub->out ? &sub->lists_out : &sub->lists_in;
@@ -635,9 +635,10 @@ static bool gr__device_ids(const struct gr_enactor *e, const gr_subgraph *sub) {
  * the ids go as packed lists instead (pb, dp; their blocks in host[0] when
  * on_host). Weights go where the part holds them: only a primitive that
  * reads them gets them (gr_subgraph_whole, gr_subgraphs_build). */
-static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, const gr_csr *lists, gr_vid rows, gr_buffer bufs[3],
-                                gr_csr *d, const char *what, bool on_host, void *host[2], const gr_packed *hp,
-                                gr_buffer pb[3], gr_packed *dp) {
+static gr_status gr__upload_csr(gr_device *dev, const gr_subgraph *sub, const gr_csr *h, gr_vid rows,
+                                gr_buffer bufs[3], gr_csr *d, const char *what, bool on_host, void *host[2],
+                                const gr_packed *hp, gr_buffer pb[3], gr_packed *dp) {
+  const gr_csr *lists = gr__lists_of(sub, h);
   gr_csr z = {0};
   *d = z;
   d->n = rows;
@@ -670,8 +671,10 @@ static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, const gr_csr *l
   if (ib) {
     GR_CHECK(gr_buffer_resize(&bufs[1], dev, ib, 0, what));
     if (lists) {
-      gr_subgraph_lists l = {h, lists, false};
+      unsigned long long unmapped = 0;
+      gr_subgraph_lists l = gr_subgraph_lists_of(sub, h != &sub->out, false, &unmapped);
       GR_CHECK(gr_device_upload_fill(dev, bufs[1].ptr, ib, gr_subgraph_fill_lists, &l));
+      GR_CHECK(gr_subgraph_unmapped_error(unmapped));
     } else {
       GR_CHECK(gr_device_upload(dev, bufs[1].ptr, h->indices, ib));
     }
@@ -680,7 +683,7 @@ static gr_status gr__upload_csr(gr_device *dev, const gr_csr *h, const gr_csr *l
   if (wb) {
     GR_CHECK(gr_buffer_resize(&bufs[2], dev, wb, 0, what));
     if (lists) {
-      gr_subgraph_lists l = {h, lists, true};
+      gr_subgraph_lists l = gr_subgraph_lists_of(sub, h != &sub->out, true, NULL);
       GR_CHECK(gr_device_upload_fill(dev, bufs[2].ptr, wb, gr_subgraph_fill_lists, &l));
     } else {
       GR_CHECK(gr_device_upload(dev, bufs[2].ptr, h->weights, wb));
@@ -807,8 +810,7 @@ static gr_status gr__slot_init(gr__slot *s) {
   if (s->graph_on_host)
     gr_log(GR_LOG_INFO, GR_SUBSYS_INIT, "device %d: graph arrays in host memory (zero-copy)%s", s->index,
            pack ? " (its lists packed there; their block index in device memory)" : "");
-  GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->out, gr__lists_of(sub, &sub->out), gr__device_rows(sub, &sub->out),
-                               s->dev_out, &p->out,
+  GR_CHECK_GOTO(gr__upload_csr(s->dev, sub, &sub->out, gr__device_rows(sub, &sub->out), s->dev_out, &p->out,
                                "graph (CSR)", s->graph_on_host, &s->host_arrays[0], pack ? &hp[0] : NULL,
                                s->dev_packed[0], &s->packed[0]),
                 st, done);
@@ -817,8 +819,7 @@ static gr_status gr__slot_init(gr__slot *s) {
     if (!own_csc)
       p->in = p->out;
     else
-      GR_CHECK_GOTO(gr__upload_csr(s->dev, &sub->in, gr__lists_of(sub, &sub->in), gr__device_rows(sub, &sub->in),
-                                   s->dev_in, &p->in,
+      GR_CHECK_GOTO(gr__upload_csr(s->dev, sub, &sub->in, gr__device_rows(sub, &sub->in), s->dev_in, &p->in,
                                    "graph (CSC)", s->graph_on_host, &s->host_arrays[2], pack ? &hp[1] : NULL,
                                    s->dev_packed[1], &s->packed[1]),
                     st, done);

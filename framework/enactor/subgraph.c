@@ -32,6 +32,26 @@ gr_status gr_subgraph_whole(gr_subgraph **out, gr_graph *g, bool needs_in, bool 
   return GR_SUCCESS;
 }
 
+gr_subgraph_lists gr_subgraph_lists_of(const gr_subgraph *s, bool in, bool weights, unsigned long long *unmapped) {
+  gr_subgraph_lists l;
+  memset(&l, 0, sizeof l);
+  l.part = in ? &s->in : &s->out;
+  l.whole = in ? &s->lists_in : &s->lists_out;
+  l.weights = weights;
+  l.rows = s->local_to_global;
+  l.ids = weights ? NULL : s->global_to_local;
+  l.n_ids = s->n_local;
+  l.unmapped = unmapped;
+  return l;
+}
+
+gr_status gr_subgraph_unmapped_error(unsigned long long unmapped) {
+  if (!unmapped) return GR_SUCCESS;
+  return gr_errorf(GR_ERR_BAD_INPUT,
+                   "the graph is marked undirected but %llu of its arcs have no reverse arc (a corrupt binary file?)",
+                   unmapped);
+}
+
 void gr_subgraph_fill_lists(void *ctx, void *to, size_t off, size_t len) {
   const gr_subgraph_lists *l = ctx;
   const size_t es = l->weights ? sizeof(gr_weight) : sizeof(gr_vid);
@@ -50,14 +70,26 @@ void gr_subgraph_fill_lists(void *ctx, void *to, size_t off, size_t len) {
     else hi = mid - 1;
   }
   unsigned char *dst = to;
-  /* Consecutive owned rows are consecutive in the graph's arrays: one copy
-   * a run (under the random partition, a block of 32 ids). */
+  unsigned long long bad = 0;
+  /* Rows consecutive in the graph's arrays: one copy a run (duplicate-all
+   * under the random partition: a block of 32 ids). Ids to convert go one
+   * by one, a few table reads in flight ahead. */
   gr_eid run_src = 0, run_n = 0;
   for (gr_vid u = lo; e < end; u++) {
     const gr_eid rs = po[u], re = po[u + 1];
     if (re <= e) continue;
-    const gr_eid n = (re < end ? re : end) - e, from = wo[u] + (e - rs);
-    if (run_n && run_src + run_n == from) {
+    const gr_eid n = (re < end ? re : end) - e, from = wo[l->rows ? l->rows[u] : u] + (e - rs);
+    if (l->ids) {
+      const gr_vid *si = (const gr_vid *)src + from;
+      gr_vid *di = (gr_vid *)dst;
+      for (gr_eid k = 0; k < n; k++) {
+        if (k + 16 < n) __builtin_prefetch(&l->ids[si[k + 16]]);
+        const gr_vid v = l->ids[si[k]];
+        bad += v >= l->n_ids;
+        di[k] = v < l->n_ids ? v : 0;
+      }
+      dst += (size_t)n * es;
+    } else if (run_n && run_src + run_n == from) {
       run_n += n;
     } else {
       if (run_n) {
@@ -70,13 +102,16 @@ void gr_subgraph_fill_lists(void *ctx, void *to, size_t off, size_t len) {
     e += n;
   }
   if (run_n) memcpy(dst, src + run_src * es, (size_t)run_n * es);
+  if (bad) __atomic_fetch_add(l->unmapped, bad, __ATOMIC_RELAXED);
 }
 
 /* One array of a deferred part, gathered over the host's threads. */
-static gr_status gr__subgraph_gather(void **out, const gr_csr *part, const gr_csr *whole, bool weights) {
+static gr_status gr__subgraph_gather(void **out, const gr_subgraph *s, bool in, bool weights) {
+  const gr_csr *part = in ? &s->in : &s->out;
   const size_t es = weights ? sizeof(gr_weight) : sizeof(gr_vid), bytes = (size_t)part->m * es;
   GR_CHECK(gr_host_alloc(out, bytes ? bytes : 1, weights ? "subgraph weights" : "subgraph indices"));
-  gr_subgraph_lists l = {part, whole, weights};
+  unsigned long long unmapped = 0;
+  gr_subgraph_lists l = gr_subgraph_lists_of(s, in, weights, &unmapped);
   const size_t piece = (size_t)1 << 20;
   const long long pieces = (long long)((bytes + piece - 1) / piece);
 #pragma omp parallel for schedule(dynamic, 1)
@@ -84,7 +119,12 @@ static gr_status gr__subgraph_gather(void **out, const gr_csr *part, const gr_cs
     const size_t at = (size_t)i * piece, n = bytes - at < piece ? bytes - at : piece;
     gr_subgraph_fill_lists(&l, (unsigned char *)*out + at, at, n);
   }
-  return GR_SUCCESS;
+  const gr_status st = gr_subgraph_unmapped_error(unmapped);
+  if (st < 0) {
+    free(*out);
+    *out = NULL;
+  }
+  return st;
 }
 
 gr_status gr_subgraph_materialize(gr_subgraph *s) {
@@ -92,11 +132,11 @@ gr_status gr_subgraph_materialize(gr_subgraph *s) {
   const bool in_is_out = s->in.offsets == s->out.offsets;
   void *ids = NULL, *w = NULL, *in_ids = NULL, *in_w = NULL;
   gr_status st = GR_SUCCESS;
-  GR_CHECK_GOTO(gr__subgraph_gather(&ids, &s->out, &s->lists_out, false), st, fail);
-  if (s->lists_out.weights) GR_CHECK_GOTO(gr__subgraph_gather(&w, &s->out, &s->lists_out, true), st, fail);
+  GR_CHECK_GOTO(gr__subgraph_gather(&ids, s, false, false), st, fail);
+  if (s->lists_out.weights) GR_CHECK_GOTO(gr__subgraph_gather(&w, s, false, true), st, fail);
   if (s->in.offsets && !in_is_out) {
-    GR_CHECK_GOTO(gr__subgraph_gather(&in_ids, &s->in, &s->lists_in, false), st, fail);
-    if (s->lists_in.weights) GR_CHECK_GOTO(gr__subgraph_gather(&in_w, &s->in, &s->lists_in, true), st, fail);
+    GR_CHECK_GOTO(gr__subgraph_gather(&in_ids, s, true, false), st, fail);
+    if (s->lists_in.weights) GR_CHECK_GOTO(gr__subgraph_gather(&in_w, s, true, true), st, fail);
   }
   s->out.indices = ids;
   s->out.weights = w;

@@ -696,6 +696,7 @@ const gr_primitive gr_bc_primitive = {
     .state_bytes_per_vertex = {80, 200},
     .accumulates_sources = true,
     .refreshes_copies = true,
+    .device_lists_only = true,
     /* Its values are path counts and centralities, its ids local: no global id on the device. */
     .skips_global_ids = true,
     .aux = {2, {"depth", "sigma"}, {GR_VALUE_SVID, GR_VALUE_DOUBLE}},

@@ -909,6 +909,7 @@ const gr_primitive gr_cc_primitive = {
      * remaining arcs go through the advance. */
     .reads_packed_lists = true,
     .refreshes_copies = true,
+    .device_lists_only = true,
     /* Its label rounds advance nothing; Afforest's rest measures its own. */
     .skips_in_edges = true,
     .state_bytes_per_vertex = {24, 96},

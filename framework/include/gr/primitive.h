@@ -578,10 +578,11 @@ typedef struct gr_primitive {
   bool refreshes_copies;
   /* Nothing it runs reads its part's neighbour lists or weights on the
    * host (gr_part.sub's out and in), only the device's (gr_part.out, in):
-   * a duplicate-all part's lists then stay in the whole graph until the
-   * upload gathers them into its staging buffers (gr_subgraphs_build_lazy:
-   * one host copy of the arcs where building the part's arrays and
-   * uploading them take two). */
+   * a part's lists then stay in the whole graph until the upload gathers
+   * them into its staging buffers (gr_subgraphs_build_lazy: one host copy
+   * of the arcs where building the part's arrays and uploading them take
+   * two); under duplicate-all proxies only without refreshes_copies,
+   * whose border lists the exchange finds in the host's lists. */
   bool device_lists_only;
   /* Nothing it runs on a device reads gr_part.local_to_global (its values
    * are not global ids: ranks, path counts): under 1-hop proxies the table

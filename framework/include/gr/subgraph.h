@@ -38,13 +38,14 @@ typedef struct gr_subgraph {
                              peer_begin[j+1]) (empty for this part); NULL
                              when local ids are global */
   bool owns_arrays;       /* false when out/in alias the host graph's arrays */
-  /* A duplicate-all part whose lists stay in the whole graph until they
-   * are uploaded (gr_subgraphs_build_lazy): out.indices and out.weights
-   * (in's too) are NULL, and lists_out (lists_in) is the whole graph's CSR
-   * (CSC), whose rows of owned vertices are the part's rows (the same row
-   * ids); gr_subgraph_fill_lists gathers them, gr_subgraph_materialize
-   * builds the part's arrays. lists_out.offsets NULL: the lists are in out
-   * and in. */
+  /* A part whose lists stay in the whole graph until they are uploaded
+   * (gr_subgraphs_build_lazy): out.indices and out.weights (in's too) are
+   * NULL, and lists_out (lists_in) is the whole graph's CSR (CSC), whose
+   * rows of owned vertices are the part's rows (duplicate-all: the same
+   * row ids; 1-hop: local row i is row local_to_global[i], its ids to be
+   * converted through global_to_local); gr_subgraph_fill_lists gathers
+   * them, gr_subgraph_materialize builds the part's arrays.
+   * lists_out.offsets NULL: the lists are in out and in. */
   gr_csr lists_out;
   gr_csr lists_in;
 } gr_subgraph;
@@ -64,12 +65,22 @@ typedef struct gr_subgraph_lists {
   const gr_csr *part;  /* the part's rows: offsets */
   const gr_csr *whole; /* the graph's rows the part's are (lists_out or lists_in) */
   bool weights;
+  const gr_vid *rows;  /* part row i is the graph's row rows[i] (1-hop); NULL: row i */
+  const gr_vid *ids;   /* neighbour ids become ids[id] (1-hop: local ids); NULL: kept */
+  gr_vid n_ids;        /* ... an id at or past it has no local id: stored as 0, and counted */
+  unsigned long long *unmapped; /* ... here (atomically) */
 } gr_subgraph_lists;
+/* The gathering of s's out-lists (in: its in-lists), their ids or weights;
+ * ids without a local id counted in *unmapped. */
+gr_subgraph_lists gr_subgraph_lists_of(const gr_subgraph *s, bool in, bool weights, unsigned long long *unmapped);
 /* Writes bytes [off, off + len) of the part's array (ctx: a
  * gr_subgraph_lists) to `to`, copying runs of consecutive rows at once (a
  * gr_fill_fn for gr_device_upload_fill; off and len multiples of the
  * element's size). */
 void gr_subgraph_fill_lists(void *ctx, void *to, size_t off, size_t len);
+/* GR_ERR_BAD_INPUT for `unmapped` neighbours without a local id (an
+ * undirected graph missing reverse arcs), GR_SUCCESS for none. */
+gr_status gr_subgraph_unmapped_error(unsigned long long unmapped);
 /* Builds a deferred part's arrays in host memory (for a reader of the
  * host's lists: packed lists, lists in host memory); nothing for a part
  * that has them. */

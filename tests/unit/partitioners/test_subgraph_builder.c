@@ -303,6 +303,14 @@ START_TEST(a_1hop_build_refuses_an_undirected_graph_without_reverse_arcs) {
   ck_assert_int_eq(gr_subgraphs_build(&subs, g, p, GR_PROXY_1HOP, true, true), GR_ERR_BAD_INPUT);
   ck_assert_ptr_null(subs);
   ck_assert_ptr_nonnull(strstr(gr_error_message(), "have no reverse arc"));
+  /* Built lazily, the parts' lists are read at their upload or
+   * materialization, which refuses them then, the part left as it was. */
+  ck_assert_int_eq(gr_subgraphs_build_lazy(&subs, g, p, GR_PROXY_1HOP, true, true), GR_SUCCESS);
+  ck_assert_int_eq(gr_subgraph_materialize(subs[0]), GR_ERR_BAD_INPUT);
+  ck_assert_ptr_nonnull(strstr(gr_error_message(), "have no reverse arc"));
+  ck_assert(gr_subgraph_lists_deferred(subs[0]));
+  ck_assert_ptr_null(subs[0]->out.indices);
+  gr_subgraphs_destroy(&subs, 2);
   /* Duplicate-all keeps global ids and needs no proxies: it builds. */
   subs = build_ok(g, p, GR_PROXY_ALL, true);
   gr_subgraphs_destroy(&subs, 2);
@@ -348,27 +356,28 @@ static void expect_same_csr(const gr_csr *a, const gr_csr *b) {
 /* One array of a lazy part gathered by gr_subgraph_fill_lists in pieces
  * of `piece` elements (as an upload's staging asks for them: anywhere in
  * a row, across rows and runs), against the built part's array. */
-static void expect_gathered(const gr_csr *built, const gr_csr *part, const gr_csr *whole, bool weights,
-                            size_t piece) {
+static void expect_gathered(const gr_csr *built, const gr_subgraph *lazy, bool in, bool weights, size_t piece) {
   const size_t es = weights ? sizeof(gr_weight) : sizeof(gr_vid), bytes = (size_t)built->m * es;
   const void *want = weights ? (const void *)built->weights : (const void *)built->indices;
   unsigned char *got = malloc(bytes + 8);
   ck_assert_ptr_nonnull(got);
   memset(got, 0xa5, bytes + 8);
-  gr_subgraph_lists l = {part, whole, weights};
+  unsigned long long unmapped = 0;
+  gr_subgraph_lists l = gr_subgraph_lists_of(lazy, in, weights, &unmapped);
   for (size_t at = 0; at < bytes; at += piece * es) {
     const size_t len = bytes - at < piece * es ? bytes - at : piece * es;
     gr_subgraph_fill_lists(&l, got + at, at, len);
   }
   ck_assert(bytes == 0 || memcmp(got, want, bytes) == 0);
   for (size_t i = 0; i < 8; i++) ck_assert_uint_eq(got[bytes + i], 0xa5);
+  ck_assert_uint_eq(unmapped, 0);
   free(got);
 }
 
-/* gr_subgraphs_build_lazy: a duplicate-all part holds the built part's
- * offsets and no lists of its own; gathered from the graph in pieces of
- * any size, and materialized, its ids and weights (CSR and CSC) are the
- * built part's. A 1-hop part is built whole. */
+/* gr_subgraphs_build_lazy: a part holds the built part's offsets (and id
+ * maps) and no lists of its own; gathered from the graph in pieces of any
+ * size (1-hop ids converted on the way), and materialized, its ids and
+ * weights (CSR and CSC) are the built part's. */
 START_TEST(a_lazy_part_gathers_what_a_built_one_holds) {
   static const gr_partitioner_kind kinds[] = {GR_PART_RANDOM, GR_PART_BIASED, GR_PART_RANGE};
   static const size_t pieces[] = {1, 3, 1000, (size_t)1 << 20};
@@ -386,20 +395,23 @@ START_TEST(a_lazy_part_gathers_what_a_built_one_holds) {
                              GR_SUCCESS);
             for (int q = 0; q < parts; q++) {
               gr_subgraph *x = a[q], *y = b[q];
-              ck_assert(gr_subgraph_lists_deferred(y) == (proxy == GR_PROXY_ALL));
+              ck_assert(gr_subgraph_lists_deferred(y));
               ck_assert(!gr_subgraph_lists_deferred(x));
-              if (gr_subgraph_lists_deferred(y)) {
+              ck_assert_uint_eq(y->n_local, x->n_local);
+              if (proxy == GR_PROXY_1HOP)
+                ck_assert(memcmp(y->local_to_global, x->local_to_global, x->n_local * sizeof(gr_vid)) == 0);
+              {
                 ck_assert_ptr_null(y->out.indices);
                 ck_assert_ptr_null(y->out.weights);
                 ck_assert_uint_eq(y->out.m, x->out.m);
                 ck_assert(memcmp(y->out.offsets, x->out.offsets, ((size_t)x->out.n + 1) * sizeof(gr_eid)) == 0);
                 ck_assert((y->lists_out.weights != NULL) == (x->out.weights != NULL));
                 for (size_t i = 0; i < sizeof pieces / sizeof pieces[0]; i++) {
-                  expect_gathered(&x->out, &y->out, &y->lists_out, false, pieces[i]);
-                  if (x->out.weights) expect_gathered(&x->out, &y->out, &y->lists_out, true, pieces[i]);
+                  expect_gathered(&x->out, y, false, false, pieces[i]);
+                  if (x->out.weights) expect_gathered(&x->out, y, false, true, pieces[i]);
                   if (needs_in && x->in.offsets != x->out.offsets) {
-                    expect_gathered(&x->in, &y->in, &y->lists_in, false, pieces[i]);
-                    if (x->in.weights) expect_gathered(&x->in, &y->in, &y->lists_in, true, pieces[i]);
+                    expect_gathered(&x->in, y, true, false, pieces[i]);
+                    if (x->in.weights) expect_gathered(&x->in, y, true, true, pieces[i]);
                   }
                 }
                 ck_assert_int_eq(gr_subgraph_materialize(y), GR_SUCCESS);
