@@ -561,6 +561,18 @@ static void gr__copy_parallel(void *dst, const void *src, size_t n) {
   }
 }
 
+/* A lazy part's lists gathered into n bytes of host memory at dst (mapped:
+ * arrays in host memory), by the host's threads. */
+static void gr__fill_host(void *dst, size_t n, gr_subgraph_lists *l) {
+  const size_t piece = (size_t)1 << 20;
+  const long long pieces = (long long)((n + piece - 1) / piece);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (long long i = 0; i < pieces; i++) {
+    const size_t at = (size_t)i * piece, len = n - at < piece ? n - at : piece;
+    gr_subgraph_fill_lists(l, (char *)dst + at, at, len);
+  }
+}
+
 /* Where a part's CSR (CSC) h has its lists: NULL, in h; else the whole
  * graph's rows (a part built lazily, gr_subgraph.lists_out). */
 static const gr_csr *gr__lists_of(const gr_subgraph *sub, const gr_csr *h) {
@@ -648,22 +660,34 @@ static gr_status gr__upload_csr(gr_device *dev, const gr_subgraph *sub, const gr
   GR_CHECK(gr_device_upload(dev, bufs[0].ptr, h->offsets, ob));
   d->offsets = (gr_eid *)bufs[0].ptr;
   const size_t wb = gr__csr_weighted(h, lists) ? (size_t)h->m * sizeof(gr_weight) : 0;
-  if (lists && (hp || on_host))
-    return gr_errorf(GR_ERR_INTERNAL, "%s: lists left in the graph for a placement that reads the host's", what);
+  if (lists && hp) return gr_errorf(GR_ERR_INTERNAL, "%s: lists left in the graph for the packed lists' encoder", what);
   if (hp) {
     GR_CHECK(gr__upload_packed(dev, hp, on_host, &host[0], pb, dp, d, what));
     ib = 0;
   }
   if (on_host) {
+    /* Lists left in the graph go straight into the mapped memory. */
     void *mapped = NULL;
     if (ib) {
       GR_CHECK(gr_device_host_mapped_alloc(dev, &host[0], &mapped, ib, what));
-      gr__copy_parallel(host[0], h->indices, ib);
+      if (lists) {
+        unsigned long long unmapped = 0;
+        gr_subgraph_lists l = gr_subgraph_lists_of(sub, h != &sub->out, false, &unmapped);
+        gr__fill_host(host[0], ib, &l);
+        GR_CHECK(gr_subgraph_unmapped_error(unmapped));
+      } else {
+        gr__copy_parallel(host[0], h->indices, ib);
+      }
       d->indices = (gr_vid *)mapped;
     }
     if (wb) {
       GR_CHECK(gr_device_host_mapped_alloc(dev, &host[1], &mapped, wb, what));
-      gr__copy_parallel(host[1], h->weights, wb);
+      if (lists) {
+        gr_subgraph_lists l = gr_subgraph_lists_of(sub, h != &sub->out, true, NULL);
+        gr__fill_host(host[1], wb, &l);
+      } else {
+        gr__copy_parallel(host[1], h->weights, wb);
+      }
       d->weights = (gr_weight *)mapped;
     }
     return gr_device_sync(dev);
@@ -805,8 +829,6 @@ static gr_status gr__slot_init(gr__slot *s) {
   GR_CHECK_GOTO(gr__check_fits(s, sub, own_csc, mode, pack ? hp : NULL, 0), st, done);
   s->graph_on_host = mode == GR_GRAPH_MEMORY_HOST;
   s->ws.graph_on_host = s->graph_on_host;
-  /* Arrays in host memory are the part's own, copied whole. */
-  if (s->graph_on_host) GR_CHECK_GOTO(gr_subgraph_materialize(e->cfg.subs[s->index]), st, done);
   if (s->graph_on_host)
     gr_log(GR_LOG_INFO, GR_SUBSYS_INIT, "device %d: graph arrays in host memory (zero-copy)%s", s->index,
            pack ? " (its lists packed there; their block index in device memory)" : "");
@@ -1353,7 +1375,7 @@ void gr_enactor_device_report(const gr_enactor *e, int device, gr_device_report 
       const gr_csr *c = k ? &sub->in : &sub->out;
       if (k && !s->host_arrays[2] && !s->host_arrays[3]) continue;
       b += packed ? (uint64_t)s->packed[k].n_bytes : (uint64_t)c->m * sizeof(gr_vid);
-      if (c->weights) b += (uint64_t)c->m * sizeof(gr_weight);
+      if (gr__csr_weighted(c, gr__lists_of(sub, c))) b += (uint64_t)c->m * sizeof(gr_weight);
     }
     rep->host_graph_bytes = b;
   }

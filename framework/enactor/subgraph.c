@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The one-device "partition": the whole graph, arrays aliased; and a
  * deferred part's lists, gathered from the whole graph's rows. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,9 @@ void gr_subgraph_fill_lists(void *ctx, void *to, size_t off, size_t len) {
   const gr_eid *po = l->part->offsets, *wo = l->whole->offsets;
   gr_eid e = (gr_eid)(off / es);
   const gr_eid end = e + (gr_eid)(len / es);
+  /* Whole elements within the array (the callers' pieces are multiples of
+   * 1 MiB, their totals of the element's size). */
+  assert(off % es == 0 && len % es == 0 && end <= l->part->m);
   if (e >= end || l->part->n == 0) return;
   /* The row holding arc e: the last with offsets[u] <= e (rows before it
    * that hold nothing share its offset). */
@@ -102,7 +106,9 @@ void gr_subgraph_fill_lists(void *ctx, void *to, size_t off, size_t len) {
     e += n;
   }
   if (run_n) memcpy(dst, src + run_src * es, (size_t)run_n * es);
-  if (bad) __atomic_fetch_add(l->unmapped, bad, __ATOMIC_RELAXED);
+  /* Without a counter (a caller sure of its ids) an unmapped id is stored
+   * as 0 all the same. */
+  if (bad && l->unmapped) __atomic_fetch_add(l->unmapped, bad, __ATOMIC_RELAXED);
 }
 
 /* One array of a deferred part, gathered over the host's threads. */

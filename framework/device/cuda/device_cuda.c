@@ -436,28 +436,43 @@ static void gr__fill_copy(void *ctx, void *to, size_t off, size_t len) {
   memcpy(to, (const char *)ctx + off, len);
 }
 
+/* The staged upload of a fill through two pinned stages; true in
+ * *no_stages (and nothing done) where they could not be had. */
+static gr_status gr__cuda_upload_staged(gr_device *d, void *dst, size_t bytes, gr_fill_fn fill, void *ctx,
+                                        bool *no_stages);
+
 gr_status gr__cuda_upload(gr_device *d, void *dst, const void *src, size_t bytes) {
   cudaStream_t s = (cudaStream_t)d->compute_stream;
-  if (bytes < 4 * (size_t)GR__STAGE_BYTES) {
-    GR_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
-    GR_CUDA_CHECK(cudaStreamSynchronize(s));
-    return GR_SUCCESS;
+  bool no_stages = false;
+  if (bytes >= 4 * (size_t)GR__STAGE_BYTES) {
+    /* The fill's context is only read. */
+    const gr_status st = gr__cuda_upload_staged(d, dst, bytes, gr__fill_copy, (void *)(uintptr_t)src, &no_stages);
+    if (!no_stages) return st;
   }
-  /* The fill's context is only read. */
-  return gr__cuda_upload_fill(d, dst, bytes, gr__fill_copy, (void *)(uintptr_t)src);
+  /* Small, or no pinned memory to spare: the plain copy, slower for a
+   * large array but with no host memory of its own. */
+  GR_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
+  GR_CUDA_CHECK(cudaStreamSynchronize(s));
+  return GR_SUCCESS;
 }
 
-/* Data no host array holds (gr_device_upload_fill), small: filled into
- * ordinary host memory, then one copy. */
-static gr_status gr__cuda_upload_filled(gr_device *d, void *dst, size_t bytes, gr_fill_fn fill, void *ctx,
-                                        int threads) {
+/* A fill without pinned stages (one stage's worth or less, or none to be
+ * had): one ordinary buffer of at most a stage, filled and copied in turn. */
+static gr_status gr__cuda_upload_chunked(gr_device *d, void *dst, size_t bytes, gr_fill_fn fill, void *ctx,
+                                         int threads) {
   cudaStream_t s = (cudaStream_t)d->compute_stream;
+  const size_t chunk = bytes < (size_t)GR__STAGE_BYTES ? bytes : (size_t)GR__STAGE_BYTES;
   void *host = NULL;
-  GR_CHECK(gr_host_alloc(&host, bytes, "upload staging"));
-  gr__fill_parallel(threads, host, 0, bytes, fill, ctx);
+  GR_CHECK(gr_host_alloc(&host, chunk, "upload staging"));
   gr_status st = GR_SUCCESS;
-  cudaError_t e = cudaMemcpyAsync(dst, host, bytes, cudaMemcpyHostToDevice, s);
-  if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+  cudaError_t e = cudaSuccess;
+  for (size_t off = 0; off < bytes && e == cudaSuccess; off += chunk) {
+    const size_t len = bytes - off < chunk ? bytes - off : chunk;
+    gr__fill_parallel(threads, host, off, len, fill, ctx);
+    e = cudaMemcpyAsync((char *)dst + off, host, len, cudaMemcpyHostToDevice, s);
+    /* The buffer is written again next: the copy must be done. */
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+  }
   if (e != cudaSuccess) {
     cudaGetLastError();
     st = gr_errorf(e == cudaErrorMemoryAllocation ? GR_ERR_DEVICE_OOM : GR_ERR_CUDA, "upload of %zu bytes: %s", bytes,
@@ -469,9 +484,20 @@ static gr_status gr__cuda_upload_filled(gr_device *d, void *dst, size_t bytes, g
 }
 
 gr_status gr__cuda_upload_fill(gr_device *d, void *dst, size_t bytes, gr_fill_fn fill, void *ctx) {
+  const int threads = d->host_threads > 0 ? d->host_threads : 1;
+  bool no_stages = true;
+  if (bytes > (size_t)GR__STAGE_BYTES) {
+    const gr_status st = gr__cuda_upload_staged(d, dst, bytes, fill, ctx, &no_stages);
+    if (!no_stages) return st;
+  }
+  return gr__cuda_upload_chunked(d, dst, bytes, fill, ctx, threads);
+}
+
+static gr_status gr__cuda_upload_staged(gr_device *d, void *dst, size_t bytes, gr_fill_fn fill, void *ctx,
+                                        bool *no_stages) {
   cudaStream_t s = (cudaStream_t)d->compute_stream;
   const int threads = d->host_threads > 0 ? d->host_threads : 1;
-  if (bytes < 4 * (size_t)GR__STAGE_BYTES) return gr__cuda_upload_filled(d, dst, bytes, fill, ctx, threads);
+  *no_stages = false;
   gr_status st = GR_SUCCESS;
   void *stage[2] = {NULL, NULL};
   cudaEvent_t done[2] = {NULL, NULL};
@@ -481,14 +507,14 @@ gr_status gr__cuda_upload_fill(gr_device *d, void *dst, size_t bytes, gr_fill_fn
     if (e == cudaSuccess) e = cudaEventCreateWithFlags(&done[k], cudaEventDisableTiming);
   }
   if (e != cudaSuccess) {
-    /* No pinned memory to spare: the data filled whole into ordinary
-     * memory, slower but it works. */
+    /* No pinned memory to spare: the caller's slower way. */
     cudaGetLastError();
     for (int k = 0; k < 2; k++) {
       if (stage[k]) gr__cuda_released(cudaFreeHost(stage[k]), d, "cudaFreeHost", stage[k]);
       if (done[k]) gr__cuda_released(cudaEventDestroy(done[k]), d, "cudaEventDestroy", done[k]);
     }
-    return gr__cuda_upload_filled(d, dst, bytes, fill, ctx, threads);
+    *no_stages = true;
+    return GR_SUCCESS;
   }
   for (size_t off = 0, k = 0; off < bytes; off += GR__STAGE_BYTES, k ^= 1) {
     const size_t len = bytes - off < (size_t)GR__STAGE_BYTES ? bytes - off : (size_t)GR__STAGE_BYTES;

@@ -91,6 +91,29 @@ START_TEST(an_upload_from_a_fill_lands_whole_on_the_cpu) {
 }
 END_TEST
 
+/* A plain upload from an array, small (one copy) and past 16 MiB (over
+ * the device's threads), lands whole and writes nothing past its end. */
+START_TEST(an_upload_from_an_array_lands_whole_on_the_cpu) {
+  gr_device *d = NULL;
+  ck_assert_int_eq(gr_device_create(&d, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
+  const size_t sizes[] = {4096 + 5, ((size_t)17 << 20) + 3};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    const size_t n = sizes[k];
+    unsigned char *src = malloc(n), *p = NULL;
+    ck_assert_ptr_nonnull(src);
+    for (size_t i = 0; i < n; i++) src[i] = fill_byte(i);
+    ck_assert_int_eq(gr_device_malloc(d, (void **)&p, n + 64, "upload"), GR_SUCCESS);
+    memset(p, 0xa5, n + 64);
+    ck_assert_int_eq(gr_device_upload(d, p, src, n), GR_SUCCESS);
+    ck_assert(memcmp(p, src, n) == 0);
+    for (size_t i = n; i < n + 64; i++) ck_assert_uint_eq(p[i], 0xa5);
+    gr_device_free(d, p, n + 64);
+    free(src);
+  }
+  gr_device_destroy(&d);
+}
+END_TEST
+
 START_TEST(buffers_grow_just_enough_and_count_reallocations) {
   gr_device *d = NULL;
   ck_assert_int_eq(gr_device_create(&d, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
@@ -274,6 +297,7 @@ int main(void) {
   tcase_add_test(tc, cpu_device_counts_bytes_and_peak);
   tcase_add_test(tc, copies_and_memset_work_on_the_cpu);
   tcase_add_test(tc, an_upload_from_a_fill_lands_whole_on_the_cpu);
+  tcase_add_test(tc, an_upload_from_an_array_lands_whole_on_the_cpu);
   tcase_add_test(tc, buffers_grow_just_enough_and_count_reallocations);
   tcase_add_test(tc, buffers_growing_in_small_steps_reallocate_logarithmically);
   tcase_add_test(tc, buffers_growing_without_keeping_never_hold_both);
