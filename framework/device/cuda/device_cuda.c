@@ -456,6 +456,13 @@ gr_status gr__cuda_upload(gr_device *d, void *dst, const void *src, size_t bytes
   return GR_SUCCESS;
 }
 
+/* A failed upload's status (the error cleared). */
+static gr_status gr__upload_error(cudaError_t e, size_t bytes) {
+  cudaGetLastError();
+  return gr_errorf(e == cudaErrorMemoryAllocation ? GR_ERR_DEVICE_OOM : GR_ERR_CUDA, "upload of %zu bytes: %s", bytes,
+                   cudaGetErrorString(e));
+}
+
 /* A fill without pinned stages (one stage's worth or less, or none to be
  * had): one ordinary buffer of at most a stage, filled and copied in turn. */
 static gr_status gr__cuda_upload_chunked(gr_device *d, void *dst, size_t bytes, gr_fill_fn fill, void *ctx,
@@ -474,9 +481,7 @@ static gr_status gr__cuda_upload_chunked(gr_device *d, void *dst, size_t bytes, 
     if (e == cudaSuccess) e = cudaStreamSynchronize(s);
   }
   if (e != cudaSuccess) {
-    cudaGetLastError();
-    st = gr_errorf(e == cudaErrorMemoryAllocation ? GR_ERR_DEVICE_OOM : GR_ERR_CUDA, "upload of %zu bytes: %s", bytes,
-                   cudaGetErrorString(e));
+    st = gr__upload_error(e, bytes);
     (void)cudaStreamSynchronize(s);
   }
   free(host);
@@ -528,11 +533,7 @@ static gr_status gr__cuda_upload_staged(gr_device *d, void *dst, size_t bytes, g
     if (e != cudaSuccess) break;
   }
   if (e == cudaSuccess) e = cudaStreamSynchronize(s);
-  if (e != cudaSuccess) {
-    cudaGetLastError();
-    st = gr_errorf(e == cudaErrorMemoryAllocation ? GR_ERR_DEVICE_OOM : GR_ERR_CUDA, "upload of %zu bytes: %s", bytes,
-                   cudaGetErrorString(e));
-  }
+  if (e != cudaSuccess) st = gr__upload_error(e, bytes);
   /* Drained before the stages go, whatever happened; a failure here was
    * reported above (st) or is the sticky fault the next call reports. */
   (void)cudaStreamSynchronize(s);
