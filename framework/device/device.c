@@ -297,20 +297,6 @@ gr_status gr_device_copy(gr_device *dev, void *dst, const void *src, size_t byte
   return GR_SUCCESS;
 }
 
-/* A fill that copies from an array (ctx), read only. */
-static void gr__fill_from(void *ctx, void *to, size_t off, size_t len) { memcpy(to, (const char *)ctx + off, len); }
-
-void gr__fill_parallel(int threads, void *to, size_t off, size_t len, gr_fill_fn fill, void *ctx) {
-  const size_t piece = (size_t)1 << 20;
-  const long long pieces = (long long)((len + piece - 1) / piece);
-  (void)threads;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (long long i = 0; i < pieces; i++) {
-    const size_t at = (size_t)i * piece, n = len - at < piece ? len - at : piece;
-    fill(ctx, (char *)to + at, off + at, n);
-  }
-}
-
 gr_status gr_device_upload_fill(gr_device *dev, void *dst, size_t bytes, gr_fill_fn fill, void *ctx) {
   if (!bytes) return GR_SUCCESS;
   gr__activity.copies++;
@@ -321,7 +307,7 @@ gr_status gr_device_upload_fill(gr_device *dev, void *dst, size_t bytes, gr_fill
   }
 #endif
   /* A CPU device's memory is the host's: the data goes straight there. */
-  gr__fill_parallel(dev->host_threads > 0 ? dev->host_threads : 1, dst, 0, bytes, fill, ctx);
+  gr_fill_parallel(dev->host_threads > 0 ? dev->host_threads : 1, dst, 0, bytes, fill, ctx);
   return GR_SUCCESS;
 }
 
@@ -338,8 +324,8 @@ gr_status gr_device_upload(gr_device *dev, void *dst, const void *src, size_t by
    * host's threads, not by one. */
   if (bytes >= (size_t)16 << 20) {
     gr__activity.copies++;
-    gr__fill_parallel(dev->host_threads > 0 ? dev->host_threads : 1, dst, 0, bytes, gr__fill_from,
-                      (void *)(uintptr_t)src);
+    gr_fill_parallel(dev->host_threads > 0 ? dev->host_threads : 1, dst, 0, bytes, gr_fill_copy,
+                     (void *)(uintptr_t)src);
     return GR_SUCCESS;
   }
   return gr_device_copy(dev, dst, src, bytes, GR_COPY_H2D);

@@ -34,10 +34,6 @@ struct gr_device {
   uint64_t memory_limit;    /* GR_DEVICE_MEMORY_LIMIT: the total the device reports; 0 none */
 };
 
-/* Fills [to, to + len) with bytes [off, off + len) of the data, 1 MiB
- * pieces over `threads` host threads (gr_device_upload_fill). */
-void gr__fill_parallel(int threads, void *to, size_t off, size_t len, gr_fill_fn fill, void *ctx);
-
 /* Backend entry points. */
 gr_status gr__cpu_device_init(gr_device *d, const gr_device_options *o);
 gr_status gr__cpu_device_count(int *count);

@@ -549,30 +549,6 @@ static gr__snap gr__snap_take(const gr__slot *s) {
   return x;
 }
 
-/* A host copy of n bytes into mapped memory, by the host's threads (a
- * part's indices are gigabytes). */
-static void gr__copy_parallel(void *dst, const void *src, size_t n) {
-  const size_t chunk = (size_t)1 << 26;
-  const long long pieces = (long long)((n + chunk - 1) / chunk);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (long long i = 0; i < pieces; i++) {
-    const size_t at = (size_t)i * chunk, len = n - at < chunk ? n - at : chunk;
-    memcpy((char *)dst + at, (const char *)src + at, len);
-  }
-}
-
-/* A lazy part's lists gathered into n bytes of host memory at dst (mapped:
- * arrays in host memory), by the host's threads. */
-static void gr__fill_host(void *dst, size_t n, gr_subgraph_lists *l) {
-  const size_t piece = (size_t)1 << 20;
-  const long long pieces = (long long)((n + piece - 1) / piece);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (long long i = 0; i < pieces; i++) {
-    const size_t at = (size_t)i * piece, len = n - at < piece ? n - at : piece;
-    gr_subgraph_fill_lists(l, (char *)dst + at, at, len);
-  }
-}
-
 /* Where a part's CSR (CSC) h has its lists: NULL, in h; else the whole
  * graph's rows (a part built lazily, gr_subgraph.lists_out). */
 static const gr_csr *gr__lists_of(const gr_subgraph *sub, const gr_csr *h) {
@@ -583,6 +559,26 @@ static const gr_csr *gr__lists_of(const gr_subgraph *sub, const gr_csr *h) {
 /* Whether h's arcs carry weights, wherever its lists are. */
 static bool gr__csr_weighted(const gr_csr *h, const gr_csr *lists) {
   return lists ? lists->weights != NULL : h->weights != NULL;
+}
+
+/* One of h's arrays (its ids, or its weights), `bytes` long, into device
+ * memory at dst or (to_host) into the mapped host memory at dst: copied
+ * from h, or gathered from the graph where the part left its lists there
+ * (an id without a local one refused). */
+static gr_status gr__put_array(gr_device *dev, void *dst, bool to_host, const gr_subgraph *sub, const gr_csr *h,
+                               bool weights, size_t bytes) {
+  if (!gr__lists_of(sub, h)) {
+    /* Only read (the fill's context is not const). */
+    void *src = (void *)(uintptr_t)(weights ? (const void *)h->weights : (const void *)h->indices);
+    if (!to_host) return gr_device_upload(dev, dst, src, bytes);
+    gr_fill_parallel(0, dst, 0, bytes, gr_fill_copy, src);
+    return GR_SUCCESS;
+  }
+  unsigned long long unmapped = 0;
+  gr_subgraph_lists l = gr_subgraph_lists_of(sub, h != &sub->out, weights, &unmapped);
+  if (to_host) gr_fill_parallel(0, dst, 0, bytes, gr_subgraph_fill_lists, &l);
+  else GR_CHECK(gr_device_upload_fill(dev, dst, bytes, gr_subgraph_fill_lists, &l));
+  return gr_subgraph_unmapped_error(unmapped);
 }
 
 /* Puts a host CSR's packed lists (hp, encoded from it) onto the device:
@@ -598,7 +594,7 @@ static gr_status gr__upload_packed(gr_device *dev, const gr_packed *hp, bool on_
   void *blocks = NULL;
   if (on_host) {
     GR_CHECK(gr_device_host_mapped_alloc(dev, host, &blocks, bb + GR_PACK_PAD_BYTES, what));
-    gr__copy_parallel(*host, hp->bytes, bb);
+    gr_fill_parallel(0, *host, 0, bb, gr_fill_copy, (void *)hp->bytes);
     memset((uint8_t *)*host + bb, 0, GR_PACK_PAD_BYTES);
   } else {
     GR_CHECK(gr_buffer_resize(&pb[0], dev, bb + GR_PACK_PAD_BYTES, 0, what));
@@ -670,48 +666,24 @@ static gr_status gr__upload_csr(gr_device *dev, const gr_subgraph *sub, const gr
     void *mapped = NULL;
     if (ib) {
       GR_CHECK(gr_device_host_mapped_alloc(dev, &host[0], &mapped, ib, what));
-      if (lists) {
-        unsigned long long unmapped = 0;
-        gr_subgraph_lists l = gr_subgraph_lists_of(sub, h != &sub->out, false, &unmapped);
-        gr__fill_host(host[0], ib, &l);
-        GR_CHECK(gr_subgraph_unmapped_error(unmapped));
-      } else {
-        gr__copy_parallel(host[0], h->indices, ib);
-      }
+      GR_CHECK(gr__put_array(dev, host[0], true, sub, h, false, ib));
       d->indices = (gr_vid *)mapped;
     }
     if (wb) {
       GR_CHECK(gr_device_host_mapped_alloc(dev, &host[1], &mapped, wb, what));
-      if (lists) {
-        gr_subgraph_lists l = gr_subgraph_lists_of(sub, h != &sub->out, true, NULL);
-        gr__fill_host(host[1], wb, &l);
-      } else {
-        gr__copy_parallel(host[1], h->weights, wb);
-      }
+      GR_CHECK(gr__put_array(dev, host[1], true, sub, h, true, wb));
       d->weights = (gr_weight *)mapped;
     }
     return gr_device_sync(dev);
   }
   if (ib) {
     GR_CHECK(gr_buffer_resize(&bufs[1], dev, ib, 0, what));
-    if (lists) {
-      unsigned long long unmapped = 0;
-      gr_subgraph_lists l = gr_subgraph_lists_of(sub, h != &sub->out, false, &unmapped);
-      GR_CHECK(gr_device_upload_fill(dev, bufs[1].ptr, ib, gr_subgraph_fill_lists, &l));
-      GR_CHECK(gr_subgraph_unmapped_error(unmapped));
-    } else {
-      GR_CHECK(gr_device_upload(dev, bufs[1].ptr, h->indices, ib));
-    }
+    GR_CHECK(gr__put_array(dev, bufs[1].ptr, false, sub, h, false, ib));
     d->indices = (gr_vid *)bufs[1].ptr;
   }
   if (wb) {
     GR_CHECK(gr_buffer_resize(&bufs[2], dev, wb, 0, what));
-    if (lists) {
-      gr_subgraph_lists l = gr_subgraph_lists_of(sub, h != &sub->out, true, NULL);
-      GR_CHECK(gr_device_upload_fill(dev, bufs[2].ptr, wb, gr_subgraph_fill_lists, &l));
-    } else {
-      GR_CHECK(gr_device_upload(dev, bufs[2].ptr, h->weights, wb));
-    }
+    GR_CHECK(gr__put_array(dev, bufs[2].ptr, false, sub, h, true, wb));
     d->weights = (gr_weight *)bufs[2].ptr;
   }
   return gr_device_sync(dev);

@@ -118,13 +118,7 @@ static gr_status gr__subgraph_gather(void **out, const gr_subgraph *s, bool in, 
   GR_CHECK(gr_host_alloc(out, bytes ? bytes : 1, weights ? "subgraph weights" : "subgraph indices"));
   unsigned long long unmapped = 0;
   gr_subgraph_lists l = gr_subgraph_lists_of(s, in, weights, &unmapped);
-  const size_t piece = (size_t)1 << 20;
-  const long long pieces = (long long)((bytes + piece - 1) / piece);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (long long i = 0; i < pieces; i++) {
-    const size_t at = (size_t)i * piece, n = bytes - at < piece ? bytes - at : piece;
-    gr_subgraph_fill_lists(&l, (unsigned char *)*out + at, at, n);
-  }
+  gr_fill_parallel(0, *out, 0, bytes, gr_subgraph_fill_lists, &l);
   const gr_status st = gr_subgraph_unmapped_error(unmapped);
   if (st < 0) {
     free(*out);

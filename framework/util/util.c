@@ -65,6 +65,20 @@ static uint64_t gr__host_memory_cap;
 
 void gr_host_memory_limit(uint64_t bytes) { __atomic_store_n(&gr__host_memory_cap, bytes, __ATOMIC_RELAXED); }
 
+void gr_fill_parallel(int threads, void *to, size_t off, size_t len, gr_fill_fn fill, void *ctx) {
+  const size_t piece = (size_t)1 << 20;
+  const long long pieces = (long long)((len + piece - 1) / piece);
+  if (threads <= 0) threads = gr_host_threads();
+  (void)threads;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+  for (long long i = 0; i < pieces; i++) {
+    const size_t at = (size_t)i * piece, n = len - at < piece ? len - at : piece;
+    fill(ctx, (char *)to + at, off + at, n);
+  }
+}
+
+void gr_fill_copy(void *ctx, void *to, size_t off, size_t len) { memcpy(to, (const char *)ctx + off, len); }
+
 uint64_t gr_host_memory_bytes(void) {
   const uint64_t cap = __atomic_load_n(&gr__host_memory_cap, __ATOMIC_RELAXED);
   long pages = sysconf(_SC_PHYS_PAGES);

@@ -432,10 +432,6 @@ double gr__cuda_event_ms(void *a, void *b) {
  * allocations). */
 enum { GR__STAGE_BYTES = 64 << 20 };
 
-static void gr__fill_copy(void *ctx, void *to, size_t off, size_t len) {
-  memcpy(to, (const char *)ctx + off, len);
-}
-
 /* The staged upload of a fill through two pinned stages; true in
  * *no_stages (and nothing done) where they could not be had. */
 static gr_status gr__cuda_upload_staged(gr_device *d, void *dst, size_t bytes, gr_fill_fn fill, void *ctx,
@@ -446,7 +442,7 @@ gr_status gr__cuda_upload(gr_device *d, void *dst, const void *src, size_t bytes
   bool no_stages = false;
   if (bytes >= 4 * (size_t)GR__STAGE_BYTES) {
     /* The fill's context is only read. */
-    const gr_status st = gr__cuda_upload_staged(d, dst, bytes, gr__fill_copy, (void *)(uintptr_t)src, &no_stages);
+    const gr_status st = gr__cuda_upload_staged(d, dst, bytes, gr_fill_copy, (void *)(uintptr_t)src, &no_stages);
     if (!no_stages) return st;
   }
   /* Small, or no pinned memory to spare: the plain copy, slower for a
@@ -475,7 +471,7 @@ static gr_status gr__cuda_upload_chunked(gr_device *d, void *dst, size_t bytes, 
   cudaError_t e = cudaSuccess;
   for (size_t off = 0; off < bytes && e == cudaSuccess; off += chunk) {
     const size_t len = bytes - off < chunk ? bytes - off : chunk;
-    gr__fill_parallel(threads, host, off, len, fill, ctx);
+    gr_fill_parallel(threads, host, off, len, fill, ctx);
     e = cudaMemcpyAsync((char *)dst + off, host, len, cudaMemcpyHostToDevice, s);
     /* The buffer is written again next: the copy must be done. */
     if (e == cudaSuccess) e = cudaStreamSynchronize(s);
@@ -527,7 +523,7 @@ static gr_status gr__cuda_upload_staged(gr_device *d, void *dst, size_t bytes, g
       e = cudaEventSynchronize(done[k]);
       if (e != cudaSuccess) break;
     }
-    gr__fill_parallel(threads, stage[k], off, len, fill, ctx);
+    gr_fill_parallel(threads, stage[k], off, len, fill, ctx);
     e = cudaMemcpyAsync((char *)dst + off, stage[k], len, cudaMemcpyHostToDevice, s);
     if (e == cudaSuccess) e = cudaEventRecord(done[k], s);
     if (e != cudaSuccess) break;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "gr/status.h"
+#include "gr/util.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -134,10 +135,6 @@ gr_status gr_device_memset(gr_device *dev, void *p, int byte, size_t bytes);
  * copies run at a fraction of the host link's bandwidth). Complete when it
  * returns. */
 gr_status gr_device_upload(gr_device *dev, void *dst, const void *src, size_t bytes);
-/* What gr_device_upload_fill asks for: bytes [off, off + len) of the data,
- * written to host memory at `to`. Called from several host threads at once,
- * on disjoint ranges. */
-typedef void (*gr_fill_fn)(void *ctx, void *to, size_t off, size_t len);
 /* As gr_device_upload, for data that no host array holds whole (a part's
  * lists gathered from the whole graph's rows): `fill` writes it piece by
  * piece into the pinned staging buffers (on a CPU device, into dst). One

@@ -48,6 +48,15 @@ int64_t gr__fault_hook(const char *var, int ordinal, unsigned *delay_ms);
 /* Sleeps `ms` milliseconds (a hook's delay; nothing for 0). */
 void gr__fault_delay(unsigned ms);
 
+/* Data written piece by piece: bytes [off, off + len) of it to host memory
+ * at `to`. Called from several host threads at once, on disjoint ranges. */
+typedef void (*gr_fill_fn)(void *ctx, void *to, size_t off, size_t len);
+/* Fills [to, to + len) with bytes [off, off + len) of the data, in pieces of
+ * 1 MiB over `threads` host threads (0: the host's). */
+void gr_fill_parallel(int threads, void *to, size_t off, size_t len, gr_fill_fn fill, void *ctx);
+/* The fill that copies from an array (ctx, only read). */
+void gr_fill_copy(void *ctx, void *to, size_t off, size_t len);
+
 /* malloc/calloc that record a clear out-of-memory error saying how much was
  * asked for; *out is NULL on failure. Arrays of 8 MiB or more are advised
  * to take transparent huge pages (fewer first-touch faults and TLB misses
