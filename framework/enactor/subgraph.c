@@ -46,6 +46,20 @@ gr_subgraph_lists gr_subgraph_lists_of(const gr_subgraph *s, bool in, bool weigh
   return l;
 }
 
+const void *gr_subgraph_piece(const gr_subgraph *s, bool in, bool weights, gr_eid first, gr_eid count, void *buf) {
+  const gr_csr *c = in ? &s->in : &s->out;
+  const size_t es = weights ? sizeof(gr_weight) : sizeof(gr_vid);
+  const void *have = weights ? (const void *)c->weights : (const void *)c->indices;
+  assert(first + count <= c->m);
+  if (have) return (const unsigned char *)have + (size_t)first * es;
+  const gr_csr *whole = in ? &s->lists_in : &s->lists_out;
+  if (!whole->offsets || !c->offsets || !(weights ? (const void *)whole->weights : (const void *)whole->indices))
+    return NULL;
+  gr_subgraph_lists l = gr_subgraph_lists_of(s, in, weights, NULL);
+  gr_subgraph_fill_lists(&l, buf, (size_t)first * es, (size_t)count * es);
+  return buf;
+}
+
 gr_status gr_subgraph_unmapped_error(unsigned long long unmapped) {
   if (!unmapped) return GR_SUCCESS;
   return gr_errorf(GR_ERR_BAD_INPUT,

@@ -96,15 +96,40 @@ static gr_status gr__pr_lists(gr__pr_slice *s, gr_part *p) {
   GR_CHECK_GOTO(gr__pr_upload_ids(p->dev, &s->sources, ids, k, "pr push sources"), st, done);
   if (s->multi) {
     GR_CHECK_GOTO(gr_host_calloc((void **)&hit, n ? (size_t)n : 1, 1, "pr vertex lists"), st, done);
-#pragma omp parallel for schedule(dynamic, 1024)
-    for (gr_vid u = 0; u < n; u++) {
-      if (!gr_subgraph_owns(sub, u)) continue;
-      for (gr_eid e = sub->out.offsets[u]; e < sub->out.offsets[u + 1]; e++) {
-        const gr_vid v = sub->out.indices[e];
-        if (gr_subgraph_owns(sub, v)) continue;
-        /* Byte stores of the same value: no thread needs another's. */
-        __atomic_store_n(&hit[v], 1, __ATOMIC_RELAXED);
+    /* Only owned rows hold arcs, so every arc's head counts: the lists in
+     * blocks, from the part's arrays or (a deferred part's) gathered from
+     * the graph's. */
+    enum { BLOCK = 1 << 20 };
+    const gr_eid m = sub->out.m;
+    const int64_t blocks = (int64_t)((m + BLOCK - 1) / BLOCK);
+    const bool gather = !sub->out.indices;
+    int lost = 0;
+#pragma omp parallel
+    {
+      gr_vid *buf = gather ? malloc((size_t)BLOCK * sizeof *buf) : NULL;
+      if (gather && !buf) __atomic_store_n(&lost, 1, __ATOMIC_RELAXED);
+#pragma omp for schedule(dynamic, 1)
+      for (int64_t b = 0; b < blocks; b++) {
+        if (gather && !buf) continue;
+        const gr_eid first = (gr_eid)b * BLOCK, end = first + BLOCK < m ? first + BLOCK : m;
+        const gr_vid *heads = gr_subgraph_piece(sub, false, false, first, end - first, buf);
+        if (!heads) {
+          __atomic_store_n(&lost, 2, __ATOMIC_RELAXED);
+          continue;
+        }
+        for (gr_eid e = 0; e < end - first; e++) {
+          const gr_vid v = heads[e];
+          if (gr_subgraph_owns(sub, v)) continue;
+          /* Byte stores of the same value: no thread needs another's. */
+          __atomic_store_n(&hit[v], 1, __ATOMIC_RELAXED);
+        }
       }
+      free(buf);
+    }
+    if (lost) {
+      st = lost == 1 ? gr_errorf(GR_ERR_HOST_OOM, "pr: no room to read part %d's lists", p->index)
+                     : gr_errorf(GR_ERR_INTERNAL, "pr: part %d has no out-lists to read", p->index);
+      goto done;
     }
     gr_eid h = 0;
     for (gr_vid v = 0; v < n; v++)
@@ -221,28 +246,31 @@ done:
   return st;
 }
 
-/* The in-edges each of a part's n sources feeds, counted on the device
- * from its copy of the ids (every one, where a sample of them was all the
- * host could afford: gr_pr_order), into fed on the host; *counted false,
- * nothing counted, where the backend has no count or a count could pass
- * 32 bits. */
-static gr_status gr__pr_count_on_device(gr_device *dev, const gr_csr *in, const gr_vid *dev_indices, gr_eid *fed,
-                                        bool *counted) {
+/* Counted over the device's threads or the GPU's (pr.h). */
+gr_status gr_pr_count_fed(gr_device *dev, const gr_csr *in, const gr_vid *dev_indices, gr_eid piece, gr_eid *fed,
+                          bool *counted) {
   const gr_pr_ops *ops = gr__pr_ops(dev);
   const gr_vid n = in->n;
   *counted = false;
-  if (!ops->count_sources || in->m > (gr_eid)UINT32_MAX) return GR_SUCCESS;
+  if (!ops->count_sources) return GR_SUCCESS;
+  if (piece == 0 || piece > (gr_eid)UINT32_MAX) piece = (gr_eid)UINT32_MAX;
   gr_buffer counts = {0};
   uint32_t *host = NULL;
   gr_status st = GR_SUCCESS;
   const size_t bytes = (n ? (size_t)n : 1) * sizeof(uint32_t);
   GR_CHECK_GOTO(gr_buffer_resize(&counts, dev, bytes, 0, "pr in-edges fed"), st, done);
   GR_CHECK_GOTO(gr_host_alloc((void **)&host, bytes, "pr in-edges fed"), st, done);
-  GR_CHECK_GOTO(gr_device_memset(dev, counts.ptr, 0, bytes), st, done);
-  if (in->m) GR_CHECK_GOTO(ops->count_sources(dev, counts.ptr, dev_indices, in->m), st, done);
-  GR_CHECK_GOTO(gr_device_copy(dev, host, counts.ptr, bytes, GR_COPY_D2H), st, done);
 #pragma omp parallel for schedule(static)
-  for (gr_vid v = 0; v < n; v++) fed[v] = host[v];
+  for (gr_vid v = 0; v < n; v++) fed[v] = 0;
+  for (gr_eid first = 0; first < in->m || first == 0; first += piece) {
+    const gr_eid len = in->m - first < piece ? in->m - first : piece;
+    GR_CHECK_GOTO(gr_device_memset(dev, counts.ptr, 0, bytes), st, done);
+    if (len) GR_CHECK_GOTO(ops->count_sources(dev, counts.ptr, dev_indices + first, len), st, done);
+    GR_CHECK_GOTO(gr_device_copy(dev, host, counts.ptr, bytes, GR_COPY_D2H), st, done);
+#pragma omp parallel for schedule(static)
+    for (gr_vid v = 0; v < n; v++) fed[v] += host[v];
+    if (len < piece) break;
+  }
   *counted = true;
 done:
   gr_buffer_release(&counts);
@@ -274,10 +302,16 @@ static gr_status gr__pr_plan_relabel(gr_pr_plan *pl, gr_device *dev, const gr_cs
   if (!out) {
     gr_eid *fed = NULL;
     GR_CHECK_GOTO(gr_host_alloc((void **)&fed, slots * sizeof *fed, "pr vertex order"), st, done);
-    st = gr__pr_count_on_device(dev, in, dev_indices, fed, &counted);
+    st = gr_pr_count_fed(dev, in, dev_indices, 0, fed, &counted);
     if (st >= 0 && counted) st = gr_pr_order_fed(n, fed, order, position, &top_fed);
     free(fed);
     if (st < 0) goto done;
+  }
+  /* The host's sample reads the part's in-lists, which a deferred part
+   * leaves in the graph: every backend that plans counts on the device. */
+  if (!counted && !out && !in->indices) {
+    st = gr_errorf(GR_ERR_INTERNAL, "pr: the pull's order needs the part's in-edges counted on the device");
+    goto done;
   }
   if (!counted) GR_CHECK_GOTO(gr_pr_order(in, out, sample, order, position, &top_fed), st, done);
   const double t1 = gr_time_now();
@@ -654,6 +688,7 @@ const gr_primitive gr_pr_primitive = {
     .needs_source = false,
     .needs_in_edges = true,
     .needs_weights = false,
+    .device_lists_only = true,
     /* Push goes through the advance; the pull decodes the CSC's packed
      * lists itself (a tile's on the GPU, a row's on the CPU). */
     .reads_packed_lists = true,

@@ -249,7 +249,14 @@ gr_status gr_pr_order(const gr_csr *in, const gr_csr *out, unsigned sample, gr_v
  * the n vertices. */
 gr_status gr_pr_order_fed(gr_vid n, const gr_eid *fed, gr_vid *order, gr_vid *position, gr_eid *top_fed);
 /* A part's in-edges (no transpose: its sources include copies) are counted
- * on the device (gr_pr_ops.count_sources); where that cannot be, on the
+ * on the device (gr_pr_ops.count_sources), in pieces of at most `piece`
+ * arcs (0 or past 2^32 - 1: 2^32 - 1) whose counts each fit 32 bits, summed
+ * into fed (n = in->n entries) on the host; *counted false where the
+ * backend has no count. */
+gr_status gr_pr_count_fed(gr_device *dev, const gr_csr *in, const gr_vid *dev_indices, gr_eid piece, gr_eid *fed,
+                          bool *counted);
+/* Where the device cannot count (no backend today: a deferred part, whose
+ * in-lists stay in the graph until the upload, is refused there), on the
  * host, one in GR_PR_ORDER_SAMPLE from GR_PR_ORDER_SAMPLE_FROM in-edges on:
  * the host's count of every in-edge took most of PageRank's 8-10 s setup
  * on each of 2 H200s for Kronecker 27 (2.1 G in-edges a part); the hubs

@@ -226,7 +226,9 @@ out:
 static gr_status sssp_init(void **slice, gr_part *p) {
   gr__sssp_slice *s = NULL;
   gr_status st = GR_SUCCESS;
-  if (p->sub->out.m > 0 && !p->sub->out.weights)
+  /* A deferred part's weights are still the graph's (gr_subgraph_piece). */
+  const bool weighted = p->sub->out.weights || (gr_subgraph_lists_deferred(p->sub) && p->sub->lists_out.weights);
+  if (p->sub->out.m > 0 && !weighted)
     return gr_errorf(GR_ERR_BAD_INPUT, "sssp needs edge weights; the graph has none (use --weights random:LO:HI)");
   GR_CHECK(gr_host_calloc((void **)&s, 1, sizeof *s, "sssp state"));
   const gr_vid n = p->sub->n_local;
@@ -234,8 +236,10 @@ static gr_status sssp_init(void **slice, gr_part *p) {
   s->mark_pred = p->opts->mark_pred;
   /* Without prepare (a caller that skipped it), each device picks delta
    * from its own part: still correct, though devices may then disagree on
-   * the bucket boundaries. */
-  s->delta = p->opts->delta > 0 ? p->opts->delta : gr_sssp_delta_auto(&p->sub->out);
+   * the bucket boundaries; a deferred part's from the whole graph. */
+  s->delta = p->opts->delta > 0                      ? p->opts->delta
+             : gr_subgraph_lists_deferred(p->sub) ? gr_sssp_delta_auto(&p->sub->lists_out)
+                                                  : gr_sssp_delta_auto(&p->sub->out);
   GR_CHECK_GOTO(gr_buffer_resize(&s->dist, p->dev, slots * sizeof(float), 0, "sssp distances"), st, fail);
   GR_CHECK_GOTO(gr_buffer_resize(&s->stamp, p->dev, slots * sizeof(int32_t), 0, "sssp stamps"), st, fail);
   GR_CHECK_GOTO(gr_buffer_resize(&s->pile_bits, p->dev, gr_bitmap_words(n ? n : 1) * sizeof(uint32_t), 0,
@@ -243,26 +247,39 @@ static gr_status sssp_init(void **slice, gr_part *p) {
                 st, fail);
   /* Heavy arcs wait for their bucket's end only where some arc is heavy
    * (sssp.h): with none, the end's pass would find nothing. */
-  if (p->ws->tune.sssp_heavy_once && p->sub->out.weights) {
+  if (p->ws->tune.sssp_heavy_once && weighted) {
     const gr_csr *g = &p->sub->out;
     s->heavy = (float)s->delta;
     const float heavy = s->heavy;
     /* In blocks, the first heavy arc ending the look (three arcs in four
      * are heavy on Kronecker graphs with weights 1..255: the first block
-     * decides); a part with none reads every weight once. */
+     * decides); a part with none reads every weight once, a deferred
+     * part's gathered a block at a time. */
     enum { BLOCK = 1 << 20 };
     const int64_t blocks = (int64_t)((g->m + BLOCK - 1) / BLOCK);
-    int any = 0;
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int64_t b = 0; b < blocks; b++) {
-      if (__atomic_load_n(&any, __ATOMIC_RELAXED)) continue;
-      const gr_eid end = (gr_eid)(b + 1) * BLOCK < g->m ? (gr_eid)(b + 1) * BLOCK : g->m;
-      for (gr_eid e = (gr_eid)b * BLOCK; e < end; e++)
-        if (!(g->weights[e] < heavy)) {
-          __atomic_store_n(&any, 1, __ATOMIC_RELAXED);
-          break;
-        }
+    const bool gather = !g->weights;
+    int any = 0, lost = 0;
+#pragma omp parallel
+    {
+      gr_weight *buf = gather ? malloc((size_t)BLOCK * sizeof *buf) : NULL;
+      if (gather && !buf) __atomic_store_n(&lost, 1, __ATOMIC_RELAXED);
+#pragma omp for schedule(dynamic, 1)
+      for (int64_t b = 0; b < blocks; b++) {
+        if (__atomic_load_n(&any, __ATOMIC_RELAXED) || (gather && !buf)) continue;
+        const gr_eid first = (gr_eid)b * BLOCK, end = first + BLOCK < g->m ? first + BLOCK : g->m;
+        const gr_weight *w = gr_subgraph_piece(p->sub, false, true, first, end - first, buf);
+        if (!w) continue;
+        for (gr_eid e = 0; e < end - first; e++)
+          if (!(w[e] < heavy)) {
+            __atomic_store_n(&any, 1, __ATOMIC_RELAXED);
+            break;
+          }
+      }
+      free(buf);
     }
+    /* Without room to look, heavy arcs are taken as there: the end's pass
+     * then finds none, at its cost only. */
+    if (lost) any = 1;
     if (any) {
       s->heavy_on = true;
       GR_CHECK_GOTO(gr_buffer_resize(&s->heavy_bits, p->dev, gr_bitmap_words(n ? n : 1) * sizeof(uint32_t), 0,
@@ -893,6 +910,7 @@ const gr_primitive gr_sssp_primitive = {
     .needs_source = true,
     .needs_in_edges = false,
     .needs_weights = true,
+    .device_lists_only = true,
     /* Its inputs are split into a bucket and a pile first; the advance
      * measures the bucket. */
     .skips_in_edges = true,

@@ -78,6 +78,12 @@ gr_subgraph_lists gr_subgraph_lists_of(const gr_subgraph *s, bool in, bool weigh
  * gr_fill_fn for gr_device_upload_fill; off and len multiples of the
  * element's size). */
 void gr_subgraph_fill_lists(void *ctx, void *to, size_t off, size_t len);
+/* Elements [first, first + count) of one of s's arrays (its out-lists, in:
+ * in-lists; their ids or weights) for a reader on the host: a pointer into
+ * the part's array where it has one, else the piece gathered from the
+ * graph into buf (count elements' room; ids without a local id read as
+ * 0, the upload having refused them). NULL where s has no such array. */
+const void *gr_subgraph_piece(const gr_subgraph *s, bool in, bool weights, gr_eid first, gr_eid count, void *buf);
 /* GR_ERR_BAD_INPUT for `unmapped` neighbours without a local id (an
  * undirected graph missing reverse arcs), GR_SUCCESS for none. */
 gr_status gr_subgraph_unmapped_error(unsigned long long unmapped);

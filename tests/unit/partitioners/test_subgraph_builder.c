@@ -374,6 +374,26 @@ static void expect_gathered(const gr_csr *built, const gr_subgraph *lazy, bool i
   free(got);
 }
 
+/* gr_subgraph_piece, for the host's readers: a built part's piece is a
+ * pointer into its array; a lazy part's, gathered into the buffer, holds
+ * the same elements, and nothing past the piece is written. */
+static void expect_pieces(const gr_subgraph *built, const gr_subgraph *lazy, bool in, bool weights, size_t piece) {
+  const gr_csr *c = in ? &built->in : &built->out;
+  const size_t es = weights ? sizeof(gr_weight) : sizeof(gr_vid);
+  const unsigned char *want = weights ? (const unsigned char *)c->weights : (const unsigned char *)c->indices;
+  unsigned char *buf = malloc(piece * es + 8);
+  ck_assert_ptr_nonnull(buf);
+  for (gr_eid at = 0; at < c->m; at += piece) {
+    const gr_eid len = c->m - at < piece ? c->m - at : (gr_eid)piece;
+    ck_assert_ptr_eq(gr_subgraph_piece(built, in, weights, at, len, buf), want + (size_t)at * es);
+    memset(buf, 0xa5, piece * es + 8);
+    ck_assert_ptr_eq(gr_subgraph_piece(lazy, in, weights, at, len, buf), buf);
+    ck_assert(memcmp(buf, want + (size_t)at * es, (size_t)len * es) == 0);
+    for (size_t i = (size_t)len * es; i < piece * es + 8; i++) ck_assert_uint_eq(buf[i], 0xa5);
+  }
+  free(buf);
+}
+
 /* gr_subgraphs_build_lazy: a part holds the built part's offsets (and id
  * maps) and no lists of its own; gathered from the graph in pieces of any
  * size (1-hop ids converted on the way), and materialized, its ids and
@@ -413,7 +433,14 @@ START_TEST(a_lazy_part_gathers_what_a_built_one_holds) {
                     expect_gathered(&x->in, y, true, false, pieces[i]);
                     if (x->in.weights) expect_gathered(&x->in, y, true, true, pieces[i]);
                   }
+                  if (pieces[i] > 1 && pieces[i] < 1000000) {
+                    expect_pieces(x, y, false, false, pieces[i]);
+                    if (x->out.weights) expect_pieces(x, y, false, true, pieces[i]);
+                    if (needs_in && x->in.offsets != x->out.offsets) expect_pieces(x, y, true, false, pieces[i]);
+                  }
                 }
+                /* No weights to read: none gathered either. */
+                if (!x->out.weights) ck_assert_ptr_null(gr_subgraph_piece(y, false, true, 0, 0, NULL));
                 ck_assert_int_eq(gr_subgraph_materialize(y), GR_SUCCESS);
                 ck_assert(!gr_subgraph_lists_deferred(y));
               }

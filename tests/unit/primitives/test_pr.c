@@ -638,6 +638,16 @@ START_TEST(relabel_order_ranks_sources_by_in_edges_fed) {
     ck_assert_uint_eq(position_f[i], position_k[i]);
   }
   ck_assert_uint_eq(top_f, top);
+  /* The same counts in pieces of any size (pieces keep each count within
+   * 32 bits past 2^32 in-edges a part), into counts that held anything. */
+  const gr_eid pieces[] = {7, 4096, kin->m / 2, kin->m, 0};
+  for (size_t i = 0; i < sizeof pieces / sizeof pieces[0]; i++) {
+    for (gr_vid v = 0; v < kin->n; v++) fed[v] = 12345;
+    bool done = false;
+    ck_assert_int_eq(gr_pr_count_fed(dev, kin, kin->indices, pieces[i], fed, &done), GR_SUCCESS);
+    ck_assert(done);
+    for (gr_vid v = 0; v < kin->n; v++) ck_assert_uint_eq(fed[v], fed_want[v]);
+  }
   free(counted);
   free(fed);
   free(fed_want);
