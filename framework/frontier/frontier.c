@@ -60,6 +60,15 @@ gr_status gr_bitmap_or(gr_device *dev, uint32_t *dst, const uint32_t *src, size_
   return gr__frontier_or_cpu(dev, dst, src, words);
 }
 
+gr_status gr_ids_map(gr_device *dev, gr_vid *ids, gr_eid n, const gr_vid *table, gr_vid n_table, gr_vid limit,
+                     unsigned long long *bad) {
+  if (!n) return GR_SUCCESS;
+#ifdef GR_HAVE_CUDA
+  if (gr_device_backend(dev) == GR_BACKEND_CUDA) return gr__ids_map_cuda(dev, ids, n, table, n_table, limit, bad);
+#endif
+  return gr__ids_map_cpu(dev, ids, n, table, n_table, limit, bad);
+}
+
 gr_status gr_frontier_bitmap_to_queue(gr_frontier *f, gr_device *dev, gr_workspace *ws) {
   if (!f->bitmap.ptr) return gr_errorf(GR_ERR_INTERNAL, "frontier has no bitmap to convert");
 #ifdef GR_HAVE_CUDA

@@ -25,6 +25,26 @@ gr_status gr__frontier_or_cpu(gr_device *dev, uint32_t *dst, const uint32_t *src
   return GR_SUCCESS;
 }
 
+gr_status gr__ids_map_cpu(gr_device *dev, gr_vid *ids, gr_eid n, const gr_vid *table, gr_vid n_table, gr_vid limit,
+                         unsigned long long *bad) {
+  GR_CHECK(gr__device_launch(dev, "gr__ids_map_cpu", NULL));
+  const int nt = gr_device_cpu_threads(dev);
+  unsigned long long lost = 0;
+#pragma omp parallel for num_threads(nt) schedule(static, 1 << 16) reduction(+ : lost)
+  for (gr_eid i = 0; i < n; i++) {
+    /* A few table reads in flight ahead (random ids), within the thread's
+     * own chunk (another thread may be rewriting the next). */
+    const gr_eid ahead = i + 16;
+    if (ahead < n && ahead >> 16 == i >> 16 && ids[ahead] < n_table) __builtin_prefetch(&table[ids[ahead]]);
+    const gr_vid v = ids[i], l = v < n_table ? table[v] : GR_NO_VERTEX;
+    const bool ok = v < n_table && l < limit;
+    lost += !ok;
+    ids[i] = ok ? l : 0;
+  }
+  if (lost) __atomic_fetch_add(bad, lost, __ATOMIC_RELAXED);
+  return GR_SUCCESS;
+}
+
 /* Two passes over word ranges: count per thread, then write each thread's
  * ids at its offset, so the queue comes out in ascending order. With q NULL
  * only the count is returned. */

@@ -410,6 +410,15 @@ START_TEST(cuda_bitmap_or_sets_each_word_to_the_union) {
 }
 END_TEST
 
+/* gr_ids_map on the GPU: a grid-stride loop over more ids than one
+ * wave holds, and the edge cases. */
+START_TEST(cuda_ids_map_through_a_table) {
+  ck_assert_msg(op_check_ids_map(gpu, 20000003, 1000003, 700000, 11) == GR_SUCCESS, "%s", gr_error_message());
+  ck_assert_msg(op_check_ids_map(gpu, 1, 2, 1, 12) == GR_SUCCESS, "%s", gr_error_message());
+  ck_assert_msg(op_check_ids_map(gpu, 0, 2, 1, 13) == GR_SUCCESS, "%s", gr_error_message());
+}
+END_TEST
+
 START_TEST(cuda_frontier_conversions_equal_cpu) {
   gr_vid *f = op_random_set(N, 12345, 5);
   /* Shuffle so the queue is not already sorted. */
@@ -647,6 +656,7 @@ int main(void) {
       {"cuda_packed_lists_decode_to_the_ids", cuda_packed_lists_decode_to_the_ids, 0},
       {"cuda_frontier_conversions_equal_cpu", cuda_frontier_conversions_equal_cpu, 0},
       {"cuda_bitmap_or_sets_each_word_to_the_union", cuda_bitmap_or_sets_each_word_to_the_union, 0},
+      {"cuda_ids_map_through_a_table", cuda_ids_map_through_a_table, 0},
       {"cuda_walk_of_wide_blocks_equals_cpu", cuda_walk_of_wide_blocks_equals_cpu, 0},
       {"cuda_bitmap_sets_every_bit_as_the_predicate", cuda_bitmap_sets_every_bit_as_the_predicate, 0},
   };

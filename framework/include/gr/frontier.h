@@ -44,6 +44,14 @@ gr_status gr_frontier_queue_to_bitmap(gr_frontier *f, gr_device *dev, gr_workspa
 gr_status gr_bitmap_set_ids(gr_device *dev, const gr_vid *ids, gr_eid n, uint32_t *bits);
 /* dst[w] |= src[w] for the first `words` words (both device memory). */
 gr_status gr_bitmap_or(gr_device *dev, uint32_t *dst, const uint32_t *src, size_t words);
+/* ids[e] = table[ids[e]] for the n ids (device memory), through a table of
+ * n_table entries (device memory): an id at or past n_table, or whose
+ * entry is at or past `limit` (GR_NO_VERTEX among them), becomes 0 and is
+ * counted into *bad (one device word, added to). A part's neighbour ids
+ * gathered from the graph as global ids become its local ids so, on the
+ * device. */
+gr_status gr_ids_map(gr_device *dev, gr_vid *ids, gr_eid n, const gr_vid *table, gr_vid n_table, gr_vid limit,
+                     unsigned long long *bad);
 /* Sets the queue to the bitmap's elements in ascending order. */
 gr_status gr_frontier_bitmap_to_queue(gr_frontier *f, gr_device *dev, gr_workspace *ws);
 /* The sum of the queue's vertices' degrees in g (device-resident CSR): the

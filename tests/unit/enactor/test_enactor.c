@@ -15,6 +15,8 @@
 #include "gr/graph.h"
 #include "gr/primitive.h"
 #include "gr/status.h"
+#include "graph_internal.h"
+#include "subgraph_builder.h"
 #include "testutil.h"
 
 enum { MAX_DEV = 4, MAX_ITER = 64 };
@@ -135,6 +137,86 @@ START_TEST(devices_that_post_different_counts_fail_the_run) {
 }
 END_TEST
 
+/* A graph of n vertices from its arcs, marked undirected by hand though a
+ * reverse arc is missing (the reader refuses such files; the upload must
+ * too). */
+static gr_graph *unpaired_graph(uint64_t n, const gr_vid (*arcs)[2], uint64_t m) {
+  gr_coo c = GR_COO_INIT;
+  ck_assert_int_eq(gr_coo_reserve(&c, m, false), GR_SUCCESS);
+  c.n = n;
+  for (uint64_t e = 0; e < m; e++) ck_assert_int_eq(gr_coo_push(&c, arcs[e][0], arcs[e][1], 0), GR_SUCCESS);
+  gr_load_options o = GR_LOAD_OPTIONS_INIT;
+  o.progress = -1;
+  gr_graph *g = NULL;
+  ck_assert_msg(gr_graph_from_coo(&g, &c, &o) == GR_SUCCESS, "%s", gr_error_message());
+  g->directed = false;
+  return g;
+}
+
+/* A part built lazily gets its neighbour ids at the upload, 1-hop ids made
+ * local on the device where the part's global-to-local table (4 bytes a
+ * vertex) is no larger than its ids, on the host otherwise. A neighbour
+ * without a local id (an undirected graph missing a reverse arc) is
+ * refused either way, with the build's message, the enactor not made. */
+START_TEST(a_lazy_upload_refuses_ids_without_a_local_one) {
+  /* Parts v mod 2. Only 0 -> 1 crosses, and without 1 -> 0 no mask tells
+   * part 0 that 1 is its neighbour. Part 0 holds 2 arcs (8 bytes) against
+   * a table of 16: the host converts. */
+  static const gr_vid small[][2] = {{0, 1}, {2, 0}, {1, 3}};
+  /* Eight vertices, the evens and the odds each every arc among them, and
+   * 0 -> 1: part 0's 13 arcs (52 bytes) against a table of 32: the device
+   * converts. */
+  gr_vid big[25][2];
+  int m = 0;
+  for (gr_vid u = 0; u < 8; u++)
+    for (gr_vid v = 0; v < 8; v++)
+      if (u != v && u % 2 == v % 2) {
+        big[m][0] = u;
+        big[m][1] = v;
+        m++;
+      }
+  big[m][0] = 0;
+  big[m][1] = 1;
+  m++;
+  ck_assert_int_eq(m, 25);
+  for (int k = 0; k < 2; k++) {
+    gr_graph *g = k == 0 ? unpaired_graph(4, small, 3) : unpaired_graph(8, (const gr_vid(*)[2])big, (uint64_t)m);
+    gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+    po.kind = GR_PART_STATIC;
+    po.parts = 2;
+    po.threads = 1;
+    gr_partition *part = NULL;
+    ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+    gr_subgraph **subs = NULL;
+    ck_assert_int_eq(gr_subgraphs_build_lazy(&subs, g, part, GR_PROXY_1HOP, false, false), GR_SUCCESS);
+    ck_assert(gr_subgraph_lists_deferred(subs[0]));
+    ck_assert_uint_eq(subs[0]->out.m, k == 0 ? 2 : 13);
+    gr_comm *comm = NULL;
+    gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
+    ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, 2, &co), GR_SUCCESS);
+    gr_prim_options opts = GR_PRIM_OPTIONS_INIT;
+    gr_enactor_config cfg = {.prim = &gr_bfs_primitive,
+                             .opts = &opts,
+                             .backend = GR_BACKEND_CPU,
+                             .n_devices = 2,
+                             .cpu_threads = 1,
+                             .mem = GR_MEM_POLICY_INIT,
+                             .subs = subs,
+                             .exchange = &gr_comm_exchange_ops,
+                             .exchange_shared = comm};
+    gr_enactor *e = NULL;
+    const gr_status st = gr_enactor_create(&e, &cfg);
+    ck_assert_msg(st == GR_ERR_BAD_INPUT, "graph %d: %s (%s)", k, gr_status_string(st), gr_error_message());
+    ck_assert_ptr_null(e);
+    ck_assert_msg(strstr(gr_error_message(), "have no reverse arc") != NULL, "graph %d: %s", k, gr_error_message());
+    gr_comm_destroy(&comm);
+    gr_subgraphs_destroy(&subs, 2);
+    gr_partition_destroy(&part);
+    gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("enactor");
   TCase *post = tcase_create("posted_words");
@@ -142,5 +224,8 @@ int main(void) {
   tcase_add_test(post, words_posted_at_the_exchange_reach_every_device_in_order);
   tcase_add_test(post, devices_that_post_different_counts_fail_the_run);
   suite_add_tcase(s, post);
+  TCase *upload = tcase_create("lazy_upload");
+  tcase_add_test(upload, a_lazy_upload_refuses_ids_without_a_local_one);
+  suite_add_tcase(s, upload);
   return gr_test_run_suite(s, 0);
 }

@@ -488,6 +488,60 @@ gr_status op_check_bitmap_or(gr_device *dev, size_t words, uint64_t seed) {
   return st;
 }
 
+gr_status op_check_ids_map(gr_device *dev, gr_eid n, gr_vid n_table, gr_vid limit, uint64_t seed) {
+  /* Table entries below limit, at or past it, and GR_NO_VERTEX; ids within
+   * the table and (one in 97) past it. */
+  gr_vid *table = malloc(((size_t)n_table + 1) * sizeof *table), *ids = malloc(((size_t)n + 1) * sizeof *ids),
+         *out = malloc(((size_t)n + 1) * sizeof *out);
+  gr_buffer t = GR_BUFFER_INIT, d = GR_BUFFER_INIT, b = GR_BUFFER_INIT;
+  gr_status st = table && ids && out ? GR_SUCCESS : GR_ERR_HOST_OOM;
+  for (gr_vid v = 0; st >= 0 && v < n_table; v++) {
+    const uint64_t r = gr_rand64(seed, 1, v);
+    table[v] = r % 13 == 0 ? GR_NO_VERTEX : r % 11 == 0 ? limit + (gr_vid)(r % 5) : (gr_vid)(r % (limit ? limit : 1));
+  }
+  unsigned long long want_bad = 0, bad = 5;
+  for (gr_eid e = 0; st >= 0 && e < n; e++) {
+    const uint64_t r = gr_rand64(seed, 2, e);
+    ids[e] = r % 97 == 0 ? n_table + (gr_vid)(r % 3) : (gr_vid)(r % (n_table ? n_table : 1));
+    const bool ok = ids[e] < n_table && table[ids[e]] < limit;
+    want_bad += !ok;
+  }
+  const size_t ib = ((size_t)n + 1) * sizeof(gr_vid);
+  if (st >= 0) st = gr_buffer_resize(&t, dev, ((size_t)n_table + 1) * sizeof(gr_vid), 0, "ids map: table");
+  if (st >= 0) st = gr_buffer_resize(&d, dev, ib, 0, "ids map: ids");
+  if (st >= 0) st = gr_buffer_resize(&b, dev, sizeof bad, 0, "ids map: count");
+  if (st >= 0 && n_table) st = gr_device_copy(dev, t.ptr, table, (size_t)n_table * sizeof(gr_vid), GR_COPY_H2D);
+  /* A guard past the last id: nothing writes it. */
+  if (st >= 0) st = gr_device_memset(dev, d.ptr, 0x5a, ib);
+  if (st >= 0 && n) st = gr_device_copy(dev, d.ptr, ids, (size_t)n * sizeof(gr_vid), GR_COPY_H2D);
+  /* The count is added to, not set. */
+  if (st >= 0) st = gr_device_copy(dev, b.ptr, &bad, sizeof bad, GR_COPY_H2D);
+  if (st >= 0) st = gr_ids_map(dev, (gr_vid *)d.ptr, n, (const gr_vid *)t.ptr, n_table, limit,
+                               (unsigned long long *)b.ptr);
+  if (st >= 0) st = gr_device_copy(dev, out, d.ptr, ib, GR_COPY_D2H);
+  if (st >= 0) st = gr_device_copy(dev, &bad, b.ptr, sizeof bad, GR_COPY_D2H);
+  for (gr_eid e = 0; st >= 0 && e < n; e++) {
+    const gr_vid want = ids[e] < n_table && table[ids[e]] < limit ? table[ids[e]] : 0;
+    if (out[e] != want)
+      st = gr_errorf(GR_ERR_INTERNAL, "ids map of %llu ids: id %llu (%llu) became %llu, want %llu",
+                     (unsigned long long)n, (unsigned long long)e, (unsigned long long)ids[e],
+                     (unsigned long long)out[e], (unsigned long long)want);
+  }
+  gr_vid guard;
+  memset(&guard, 0x5a, sizeof guard);
+  if (st >= 0 && out[n] != guard) st = gr_errorf(GR_ERR_INTERNAL, "ids map of %llu ids wrote past them", (unsigned long long)n);
+  if (st >= 0 && bad != 5 + want_bad)
+    st = gr_errorf(GR_ERR_INTERNAL, "ids map of %llu ids: %llu counted without a local id, want %llu",
+                   (unsigned long long)n, bad - 5, want_bad);
+  gr_buffer_release(&t);
+  gr_buffer_release(&d);
+  gr_buffer_release(&b);
+  free(table);
+  free(ids);
+  free(out);
+  return st;
+}
+
 static gr_status build_csr(gr_csr *c, gr_vid n, gr_eid m, const gr_vid *src, const gr_vid *dst) {
   memset(c, 0, sizeof *c);
   c->n = n;

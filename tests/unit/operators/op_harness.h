@@ -106,6 +106,11 @@ gr_status op_run_roundtrip(gr_device *dev, gr_vid universe, const gr_vid *in, gr
  * word past each: GR_SUCCESS where every word came out the union and the
  * guard untouched, GR_ERR_INTERNAL naming the first word that did not. */
 gr_status op_check_bitmap_or(gr_device *dev, size_t words, uint64_t seed);
+/* gr_ids_map over n random ids through a random table of n_table entries
+ * (some at or past limit, some GR_NO_VERTEX, some ids past the table)
+ * against the host's: each id, nothing past the last, the bad ones counted
+ * onto what the count held. */
+gr_status op_check_ids_map(gr_device *dev, gr_eid n, gr_vid n_table, gr_vid limit, uint64_t seed);
 
 
 

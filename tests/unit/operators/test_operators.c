@@ -541,6 +541,15 @@ START_TEST(bitmap_or_sets_each_word_to_the_union) {
 }
 END_TEST
 
+/* Ids through a table (a lazy 1-hop part's ids made local at the upload):
+ * every id, the ones without an entry below the limit 0 and counted. */
+START_TEST(ids_map_through_a_table) {
+  ck_assert_msg(op_check_ids_map(dev, 100003, 5000, 3000, 3) == GR_SUCCESS, "%s", gr_error_message());
+  ck_assert_msg(op_check_ids_map(dev, 1, 2, 1, 4) == GR_SUCCESS, "%s", gr_error_message());
+  ck_assert_msg(op_check_ids_map(dev, 0, 2, 1, 5) == GR_SUCCESS, "%s", gr_error_message());
+}
+END_TEST
+
 START_TEST(frontier_rejects_ids_outside_its_universe) {
   gr_frontier f;
   gr_frontier_init(&f, 10);
@@ -707,6 +716,7 @@ int main(void) {
   tcase_add_test(tc, for_each_visits_every_vertex_or_every_item);
   tcase_add_test(tc, queue_bitmap_round_trip_sorts_and_keeps_the_set);
   tcase_add_test(tc, bitmap_or_sets_each_word_to_the_union);
+  tcase_add_test(tc, ids_map_through_a_table);
   tcase_add_test(tc, frontier_rejects_ids_outside_its_universe);
   tcase_add_test(tc, advance_refuses_to_overflow_its_output);
   suite_add_tcase(s, tc);
