@@ -562,27 +562,32 @@ static bool gr__csr_weighted(const gr_csr *h, const gr_csr *lists) {
   return lists ? lists->weights != NULL : h->weights != NULL;
 }
 
+/* Room a device keeps beside the 1-hop ids' table (its context, the
+ * allocator's rounding). */
+#define GR__IDS_TABLE_HEADROOM ((size_t)64 << 20)
+
 /* A 1-hop part's neighbour ids gathered from the graph as they are (runs of
  * rows copied whole) and made local ids on the device, through the part's
  * global-to-local table uploaded for the while: the host's conversion, one
  * random table read an arc, took 1.8-2.2 s of the set-up of CC, PageRank
  * and SSSP on 2 logical devices of Kronecker 27 (16-core host). Only where
- * the table (4 bytes a vertex of the graph) is no larger than the ids and
- * finds room (*done false otherwise: the host converts them). Unmapped ids
- * are counted into l->unmapped as the host's conversion counts them. */
+ * the table (one gr_vid a vertex of the graph) is no larger than the ids
+ * and the device has room for it (*done false otherwise: the host converts
+ * them); decided before allocating, so that a failed allocation (an
+ * injected one too) fails the upload as any other does. Unmapped ids are
+ * counted into l->unmapped as the host's conversion counts them. */
 static gr_status gr__put_ids_mapped(gr_device *dev, void *dst, const gr_subgraph *sub, gr_subgraph_lists *l,
                                     size_t bytes, bool *done) {
   *done = false;
   const size_t tb = (size_t)sub->n_global * sizeof(gr_vid);
   if (!sub->global_to_local || tb > bytes) return GR_SUCCESS;
+  size_t free_b = 0, total_b = 0;
+  GR_CHECK(gr_device_mem_info(dev, &free_b, &total_b));
+  if (free_b < tb + GR__IDS_TABLE_HEADROOM) return GR_SUCCESS;
   gr_buffer table = {0}, bad = {0};
-  gr_status st = gr_buffer_resize(&table, dev, tb, 0, "1-hop ids' table (upload)");
-  if (st == GR_ERR_DEVICE_OOM || st == GR_ERR_HOST_OOM) {
-    gr_error_clear(); /* a speed-up only */
-    return GR_SUCCESS;
-  }
-  GR_CHECK_GOTO(st, st, done);
-  GR_CHECK_GOTO(gr_buffer_resize(&bad, dev, sizeof(unsigned long long), 0, "1-hop ids' table (upload)"), st, done);
+  gr_status st = GR_SUCCESS;
+  GR_CHECK_GOTO(gr_buffer_resize(&bad, dev, sizeof(unsigned long long), 0, "1-hop ids' count (upload)"), st, done);
+  GR_CHECK_GOTO(gr_buffer_resize(&table, dev, tb, 0, "1-hop ids' table (upload)"), st, done);
   GR_CHECK_GOTO(gr_device_upload(dev, table.ptr, sub->global_to_local, tb), st, done);
   GR_CHECK_GOTO(gr_device_memset(dev, bad.ptr, 0, sizeof(unsigned long long)), st, done);
   const gr_vid *ids = l->ids;

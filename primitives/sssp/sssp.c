@@ -268,7 +268,10 @@ static gr_status sssp_init(void **slice, gr_part *p) {
         if (__atomic_load_n(&any, __ATOMIC_RELAXED) || (gather && !buf)) continue;
         const gr_eid first = (gr_eid)b * BLOCK, end = first + BLOCK < g->m ? first + BLOCK : g->m;
         const gr_weight *w = gr_subgraph_piece(p->sub, false, true, first, end - first, buf);
-        if (!w) continue;
+        if (!w) {
+          __atomic_store_n(&lost, 2, __ATOMIC_RELAXED);
+          continue;
+        }
         for (gr_eid e = 0; e < end - first; e++)
           if (!(w[e] < heavy)) {
             __atomic_store_n(&any, 1, __ATOMIC_RELAXED);
@@ -279,7 +282,11 @@ static gr_status sssp_init(void **slice, gr_part *p) {
     }
     /* Without room to look, heavy arcs are taken as there: the end's pass
      * then finds none, at its cost only. */
-    if (lost) any = 1;
+    if (lost == 1) any = 1;
+    if (lost == 2) {
+      st = gr_errorf(GR_ERR_INTERNAL, "sssp: part %d has no weights to read", p->index);
+      goto fail;
+    }
     if (any) {
       s->heavy_on = true;
       GR_CHECK_GOTO(gr_buffer_resize(&s->heavy_bits, p->dev, gr_bitmap_words(n ? n : 1) * sizeof(uint32_t), 0,
