@@ -623,10 +623,13 @@ static gr_status gr__put_array(gr_device *dev, void *dst, bool to_host, const gr
   }
   unsigned long long unmapped = 0;
   gr_subgraph_lists l = gr_subgraph_lists_of(sub, h != &sub->out, weights, &unmapped);
-  bool mapped = false;
-  if (to_host) gr_fill_parallel(0, dst, 0, bytes, gr_subgraph_fill_lists, &l);
-  else if (l.ids) GR_CHECK(gr__put_ids_mapped(dev, dst, sub, &l, bytes, &mapped));
-  if (!to_host && !mapped) GR_CHECK(gr_device_upload_fill(dev, dst, bytes, gr_subgraph_fill_lists, &l));
+  if (to_host) {
+    gr_fill_parallel(0, dst, 0, bytes, gr_subgraph_fill_lists, &l);
+  } else {
+    bool mapped = false;
+    if (l.ids) GR_CHECK(gr__put_ids_mapped(dev, dst, sub, &l, bytes, &mapped));
+    if (!mapped) GR_CHECK(gr_device_upload_fill(dev, dst, bytes, gr_subgraph_fill_lists, &l));
+  }
   return gr_subgraph_unmapped_error(unmapped);
 }
 

@@ -60,6 +60,32 @@ const void *gr_subgraph_piece(const gr_subgraph *s, bool in, bool weights, gr_ei
   return buf;
 }
 
+gr_status gr_subgraph_for_pieces(const gr_subgraph *s, bool in, bool weights, gr_piece_fn visit, void *ctx) {
+  enum { PIECE = 1 << 20 };
+  const gr_csr *c = in ? &s->in : &s->out;
+  const size_t es = weights ? sizeof(gr_weight) : sizeof(gr_vid);
+  const bool gather = !(weights ? (const void *)c->weights : (const void *)c->indices);
+  const int64_t pieces = (int64_t)((c->m + PIECE - 1) / PIECE);
+  int stop = 0, lost = 0;
+#pragma omp parallel
+  {
+    void *buf = gather ? malloc((size_t)PIECE * es) : NULL;
+    if (gather && !buf) __atomic_store_n(&lost, 1, __ATOMIC_RELAXED);
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t b = 0; b < pieces; b++) {
+      if (__atomic_load_n(&stop, __ATOMIC_RELAXED) || (gather && !buf)) continue;
+      const gr_eid first = (gr_eid)b * PIECE, count = c->m - first < PIECE ? c->m - first : PIECE;
+      const void *piece = gr_subgraph_piece(s, in, weights, first, count, buf);
+      if (!piece) __atomic_store_n(&lost, 2, __ATOMIC_RELAXED);
+      else if (visit(ctx, piece, first, count)) __atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+    }
+    free(buf);
+  }
+  if (lost == 2) return gr_errorf(GR_ERR_INTERNAL, "part %d has no %s to read", s->part, weights ? "weights" : "lists");
+  if (lost == 1) return gr_errorf(GR_ERR_HOST_OOM, "no room to read part %d's lists in pieces", s->part);
+  return GR_SUCCESS;
+}
+
 gr_status gr_subgraph_unmapped_error(unsigned long long unmapped) {
   if (!unmapped) return GR_SUCCESS;
   return gr_errorf(GR_ERR_BAD_INPUT,

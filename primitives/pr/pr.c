@@ -79,6 +79,22 @@ static gr_status gr__pr_upload_ids(gr_device *dev, gr_buffer *b, const gr_vid *i
   return gr_device_sync(dev);
 }
 
+/* The push's marks of the copies an owned vertex points at (gr__pr_lists). */
+typedef struct gr__pr_heads {
+  const gr_subgraph *sub;
+  uint8_t *hit;
+} gr__pr_heads;
+
+static bool gr__pr_mark_heads(void *ctx, const void *piece, gr_eid first, gr_eid count) {
+  const gr__pr_heads *h = ctx;
+  const gr_vid *ids = piece;
+  (void)first;
+  for (gr_eid e = 0; e < count; e++)
+    /* Byte stores of the same value: no thread needs another's. */
+    if (!gr_subgraph_owns(h->sub, ids[e])) __atomic_store_n(&h->hit[ids[e]], 1, __ATOMIC_RELAXED);
+  return false;
+}
+
 /* The device lists a push needs, from the host's copy of the part: its
  * sources; between devices, the vertices whose partial sums travel (the
  * proxies that an owned vertex points at). */
@@ -97,40 +113,10 @@ static gr_status gr__pr_lists(gr__pr_slice *s, gr_part *p) {
   if (s->multi) {
     GR_CHECK_GOTO(gr_host_calloc((void **)&hit, n ? (size_t)n : 1, 1, "pr vertex lists"), st, done);
     /* Only owned rows hold arcs, so every arc's head counts: the lists in
-     * blocks, from the part's arrays or (a deferred part's) gathered from
+     * pieces, from the part's arrays or (a deferred part's) gathered from
      * the graph's. */
-    enum { BLOCK = 1 << 20 };
-    const gr_eid m = sub->out.m;
-    const int64_t blocks = (int64_t)((m + BLOCK - 1) / BLOCK);
-    const bool gather = !sub->out.indices;
-    int lost = 0;
-#pragma omp parallel
-    {
-      gr_vid *buf = gather ? malloc((size_t)BLOCK * sizeof *buf) : NULL;
-      if (gather && !buf) __atomic_store_n(&lost, 1, __ATOMIC_RELAXED);
-#pragma omp for schedule(dynamic, 1)
-      for (int64_t b = 0; b < blocks; b++) {
-        if (gather && !buf) continue;
-        const gr_eid first = (gr_eid)b * BLOCK, end = first + BLOCK < m ? first + BLOCK : m;
-        const gr_vid *heads = gr_subgraph_piece(sub, false, false, first, end - first, buf);
-        if (!heads) {
-          __atomic_store_n(&lost, 2, __ATOMIC_RELAXED);
-          continue;
-        }
-        for (gr_eid e = 0; e < end - first; e++) {
-          const gr_vid v = heads[e];
-          if (gr_subgraph_owns(sub, v)) continue;
-          /* Byte stores of the same value: no thread needs another's. */
-          __atomic_store_n(&hit[v], 1, __ATOMIC_RELAXED);
-        }
-      }
-      free(buf);
-    }
-    if (lost) {
-      st = lost == 1 ? gr_errorf(GR_ERR_HOST_OOM, "pr: no room to read part %d's lists", p->index)
-                     : gr_errorf(GR_ERR_INTERNAL, "pr: part %d has no out-lists to read", p->index);
-      goto done;
-    }
+    gr__pr_heads heads = {sub, hit};
+    GR_CHECK_GOTO(gr_subgraph_for_pieces(sub, false, false, gr__pr_mark_heads, &heads), st, done);
     gr_eid h = 0;
     for (gr_vid v = 0; v < n; v++)
       if (hit[v]) ids[h++] = v;
@@ -262,14 +248,13 @@ gr_status gr_pr_count_fed(gr_device *dev, const gr_csr *in, const gr_vid *dev_in
   GR_CHECK_GOTO(gr_host_alloc((void **)&host, bytes, "pr in-edges fed"), st, done);
 #pragma omp parallel for schedule(static)
   for (gr_vid v = 0; v < n; v++) fed[v] = 0;
-  for (gr_eid first = 0; first < in->m || first == 0; first += piece) {
+  for (gr_eid first = 0; first < in->m; first += piece) {
     const gr_eid len = in->m - first < piece ? in->m - first : piece;
     GR_CHECK_GOTO(gr_device_memset(dev, counts.ptr, 0, bytes), st, done);
-    if (len) GR_CHECK_GOTO(ops->count_sources(dev, counts.ptr, dev_indices + first, len), st, done);
+    GR_CHECK_GOTO(ops->count_sources(dev, counts.ptr, dev_indices + first, len), st, done);
     GR_CHECK_GOTO(gr_device_copy(dev, host, counts.ptr, bytes, GR_COPY_D2H), st, done);
 #pragma omp parallel for schedule(static)
     for (gr_vid v = 0; v < n; v++) fed[v] += host[v];
-    if (len < piece) break;
   }
   *counted = true;
 done:

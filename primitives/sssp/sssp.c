@@ -223,6 +223,25 @@ out:
   return st;
 }
 
+/* The look for a heavy arc (sssp_init): a piece of the part's weights
+ * holding one sets any and ends the look. */
+typedef struct gr__sssp_heavy_look {
+  float heavy;
+  int any;
+} gr__sssp_heavy_look;
+
+static bool gr__sssp_heavy_in(void *ctx, const void *piece, gr_eid first, gr_eid count) {
+  gr__sssp_heavy_look *look = ctx;
+  const gr_weight *w = piece;
+  (void)first;
+  for (gr_eid e = 0; e < count; e++)
+    if (!(w[e] < look->heavy)) {
+      __atomic_store_n(&look->any, 1, __ATOMIC_RELAXED);
+      return true;
+    }
+  return false;
+}
+
 static gr_status sssp_init(void **slice, gr_part *p) {
   gr__sssp_slice *s = NULL;
   gr_status st = GR_SUCCESS;
@@ -248,45 +267,23 @@ static gr_status sssp_init(void **slice, gr_part *p) {
   /* Heavy arcs wait for their bucket's end only where some arc is heavy
    * (sssp.h): with none, the end's pass would find nothing. */
   if (p->ws->tune.sssp_heavy_once && weighted) {
-    const gr_csr *g = &p->sub->out;
     s->heavy = (float)s->delta;
     const float heavy = s->heavy;
-    /* In blocks, the first heavy arc ending the look (three arcs in four
-     * are heavy on Kronecker graphs with weights 1..255: the first block
+    /* In pieces, the first heavy arc ending the look (three arcs in four
+     * are heavy on Kronecker graphs with weights 1..255: the first piece
      * decides); a part with none reads every weight once, a deferred
-     * part's gathered a block at a time. */
-    enum { BLOCK = 1 << 20 };
-    const int64_t blocks = (int64_t)((g->m + BLOCK - 1) / BLOCK);
-    const bool gather = !g->weights;
-    int any = 0, lost = 0;
-#pragma omp parallel
-    {
-      gr_weight *buf = gather ? malloc((size_t)BLOCK * sizeof *buf) : NULL;
-      if (gather && !buf) __atomic_store_n(&lost, 1, __ATOMIC_RELAXED);
-#pragma omp for schedule(dynamic, 1)
-      for (int64_t b = 0; b < blocks; b++) {
-        if (__atomic_load_n(&any, __ATOMIC_RELAXED) || (gather && !buf)) continue;
-        const gr_eid first = (gr_eid)b * BLOCK, end = first + BLOCK < g->m ? first + BLOCK : g->m;
-        const gr_weight *w = gr_subgraph_piece(p->sub, false, true, first, end - first, buf);
-        if (!w) {
-          __atomic_store_n(&lost, 2, __ATOMIC_RELAXED);
-          continue;
-        }
-        for (gr_eid e = 0; e < end - first; e++)
-          if (!(w[e] < heavy)) {
-            __atomic_store_n(&any, 1, __ATOMIC_RELAXED);
-            break;
-          }
-      }
-      free(buf);
+     * part's gathered a piece at a time. Without room to look, heavy arcs
+     * are taken as there: the end's pass then finds none, at its cost
+     * only. */
+    gr__sssp_heavy_look look = {heavy, 0};
+    st = gr_subgraph_for_pieces(p->sub, false, true, gr__sssp_heavy_in, &look);
+    if (st == GR_ERR_HOST_OOM) {
+      gr_error_clear();
+      st = GR_SUCCESS;
+      look.any = 1;
     }
-    /* Without room to look, heavy arcs are taken as there: the end's pass
-     * then finds none, at its cost only. */
-    if (lost == 1) any = 1;
-    if (lost == 2) {
-      st = gr_errorf(GR_ERR_INTERNAL, "sssp: part %d has no weights to read", p->index);
-      goto fail;
-    }
+    if (st < 0) goto fail;
+    const int any = __atomic_load_n(&look.any, __ATOMIC_RELAXED);
     if (any) {
       s->heavy_on = true;
       GR_CHECK_GOTO(gr_buffer_resize(&s->heavy_bits, p->dev, gr_bitmap_words(n ? n : 1) * sizeof(uint32_t), 0,

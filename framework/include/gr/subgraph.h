@@ -84,6 +84,14 @@ void gr_subgraph_fill_lists(void *ctx, void *to, size_t off, size_t len);
  * graph into buf (count elements' room; ids without a local id read as
  * 0, the upload having refused them). NULL where s has no such array. */
 const void *gr_subgraph_piece(const gr_subgraph *s, bool in, bool weights, gr_eid first, gr_eid count, void *buf);
+/* Visits s's array (as gr_subgraph_piece) in pieces of at most 2^20
+ * elements over the host's threads, each from the part's array or gathered
+ * into a buffer of the visiting thread's: visit(ctx, piece, first, count);
+ * a visit that returns true leaves the pieces not yet begun unvisited.
+ * GR_ERR_HOST_OOM where a thread had no room for its buffer (some pieces
+ * then unvisited), GR_ERR_INTERNAL where s has no such array. */
+typedef bool (*gr_piece_fn)(void *ctx, const void *piece, gr_eid first, gr_eid count);
+gr_status gr_subgraph_for_pieces(const gr_subgraph *s, bool in, bool weights, gr_piece_fn visit, void *ctx);
 /* GR_ERR_BAD_INPUT for `unmapped` neighbours without a local id (an
  * undirected graph missing reverse arcs), GR_SUCCESS for none. */
 gr_status gr_subgraph_unmapped_error(unsigned long long unmapped);

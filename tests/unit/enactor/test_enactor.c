@@ -18,7 +18,6 @@
 #include "gr/primitive.h"
 #include "gr/status.h"
 #include "graph_internal.h"
-#include "subgraph_builder.h"
 #include "testutil.h"
 
 enum { MAX_DEV = 4, MAX_ITER = 64 };
@@ -155,52 +154,6 @@ static gr_graph *unpaired_graph(uint64_t n, const gr_vid (*arcs)[2], uint64_t m)
   return g;
 }
 
-/* What an enactor over lazy parts is made of, for lazy_destroy. */
-typedef struct lazy_devices {
-  gr_partition *part;
-  gr_subgraph **subs;
-  gr_comm *comm;
-  gr_prim_options opts;
-  gr_enactor *e;
-  int devices;
-} lazy_devices;
-
-static void lazy_destroy(lazy_devices *t) {
-  gr_enactor_destroy(&t->e);
-  if (t->comm) gr_comm_destroy(&t->comm);
-  if (t->subs) gr_subgraphs_destroy(&t->subs, t->devices);
-  if (t->part) gr_partition_destroy(&t->part);
-}
-
-/* BFS's enactor over parts of g built lazily under 1-hop proxies (kind's
- * parts) on `devices` CPU devices: gr_enactor_create's status, t->e set
- * where it succeeded. */
-static gr_status lazy_create(lazy_devices *t, gr_graph *g, gr_partitioner_kind kind, int devices) {
-  memset(t, 0, sizeof *t);
-  t->devices = devices;
-  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-  po.kind = kind;
-  po.parts = devices;
-  po.threads = 1;
-  ck_assert_int_eq(gr_partition_create(&t->part, g, &po), GR_SUCCESS);
-  ck_assert_int_eq(gr_subgraphs_build_lazy(&t->subs, g, t->part, GR_PROXY_1HOP, false, false), GR_SUCCESS);
-  for (int q = 0; q < devices; q++) ck_assert(gr_subgraph_lists_deferred(t->subs[q]));
-  gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
-  ck_assert_int_eq(gr_comm_create(&t->comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
-  const gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-  t->opts = o;
-  gr_enactor_config cfg = {.prim = &gr_bfs_primitive,
-                           .opts = &t->opts,
-                           .backend = GR_BACKEND_CPU,
-                           .n_devices = devices,
-                           .cpu_threads = 1,
-                           .mem = GR_MEM_POLICY_INIT,
-                           .subs = t->subs,
-                           .exchange = &gr_comm_exchange_ops,
-                           .exchange_shared = t->comm};
-  return gr_enactor_create(&t->e, &cfg);
-}
-
 /* A part built lazily gets its neighbour ids at the upload, 1-hop ids made
  * local on the device where the part's global-to-local table (a gr_vid a
  * vertex) is no larger than its ids, on the host otherwise. A neighbour
@@ -229,13 +182,13 @@ START_TEST(a_lazy_upload_refuses_ids_without_a_local_one) {
   ck_assert_int_eq(m, 25);
   for (int k = 0; k < 2; k++) {
     gr_graph *g = k == 0 ? unpaired_graph(4, small, 3) : unpaired_graph(8, (const gr_vid(*)[2])big, (uint64_t)m);
-    lazy_devices t;
-    const gr_status st = lazy_create(&t, g, GR_PART_STATIC, 2);
+    gr_test_devices t;
+    const gr_status st = gr_test_devices_create_lazy(&t, g, &gr_bfs_primitive, 2, GR_PART_STATIC);
     ck_assert_uint_eq(t.subs[0]->out.m, k == 0 ? 2 : 13);
     ck_assert_msg(st == GR_ERR_BAD_INPUT, "graph %d: %s (%s)", k, gr_status_string(st), gr_error_message());
     ck_assert_ptr_null(t.e);
     ck_assert_msg(strstr(gr_error_message(), "have no reverse arc") != NULL, "graph %d: %s", k, gr_error_message());
-    lazy_destroy(&t);
+    gr_test_devices_destroy(&t);
     gr_graph_destroy(&g);
   }
 }
@@ -251,21 +204,21 @@ START_TEST(a_lazy_upload_maps_ids_on_the_device) {
     char fault[32];
     snprintf(fault, sizeof fault, "0:%d", k);
     setenv("GR_FAULT_LAUNCH", fault, 1);
-    lazy_devices t;
-    const gr_status st = lazy_create(&t, g, GR_PART_RANDOM, 2);
+    gr_test_devices t;
+    const gr_status st = gr_test_devices_create_lazy(&t, g, &gr_bfs_primitive, 2, GR_PART_RANDOM);
     unsetenv("GR_FAULT_LAUNCH");
     if (st < 0) {
       ck_assert_msg(strstr(gr_error_message(), "GR_FAULT_LAUNCH") != NULL, "launch %d: %s", k, gr_error_message());
       mapped = strstr(gr_error_message(), "gr__ids_map_cpu") != NULL;
     }
-    lazy_destroy(&t);
+    gr_test_devices_destroy(&t);
   }
   ck_assert_msg(mapped, "no launch of device 0's set-up was the ids' map");
   gr_svid *want = gr_test_run_svid(g, &gr_bfs_primitive, 1, GR_PROXY_ALL, false, 0, NULL);
   const gr_vid n = gr_graph_out(g)->n;
   for (int d = 2; d <= 3; d++) {
-    lazy_devices t;
-    ck_assert_msg(lazy_create(&t, g, GR_PART_RANDOM, d) == GR_SUCCESS, "%d devices: %s", d, gr_error_message());
+    gr_test_devices t;
+    ck_assert_msg(gr_test_devices_create_lazy(&t, g, &gr_bfs_primitive, d, GR_PART_RANDOM) == GR_SUCCESS, "%d devices: %s", d, gr_error_message());
     gr_run_args a = {0, 0, NULL, 0};
     gr_run_stats rs;
     ck_assert_msg(gr_enactor_run(t.e, &a, &rs) == GR_SUCCESS, "%s", gr_error_message());
@@ -277,7 +230,7 @@ START_TEST(a_lazy_upload_maps_ids_on_the_device) {
       ck_assert_msg(got[v] == want[v], "%d devices: vertex %llu at depth %lld, want %lld", d, (unsigned long long)v,
                     (long long)got[v], (long long)want[v]);
     gr_result_free(&r);
-    lazy_destroy(&t);
+    gr_test_devices_destroy(&t);
   }
   free(want);
   gr_graph_destroy(&g);

@@ -7,18 +7,25 @@
 #include "gr/status.h"
 #include "subgraph_builder.h"
 
-void gr_test_devices_create(gr_test_devices *t, gr_graph *g, const gr_primitive *prim, int devices,
-                            gr_proxy_mode proxy, bool needs_in, int cpu_threads) {
+/* The enactor's status; t holds what was made either way. */
+static gr_status gr__test_devices_make(gr_test_devices *t, gr_graph *g, const gr_primitive *prim, int devices,
+                                       gr_proxy_mode proxy, bool needs_in, int cpu_threads, bool lazy,
+                                       gr_partitioner_kind kind) {
   memset(t, 0, sizeof *t);
   t->devices = devices;
   if (devices == 1) {
     ck_assert_int_eq(gr_subgraph_whole(&t->whole, g, needs_in, prim->needs_weights), GR_SUCCESS);
   } else {
     gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+    po.kind = kind;
     po.parts = devices;
     po.threads = 1;
     ck_assert_int_eq(gr_partition_create(&t->part, g, &po), GR_SUCCESS);
-    ck_assert_int_eq(gr_subgraphs_build(&t->subs, g, t->part, proxy, needs_in, prim->needs_weights), GR_SUCCESS);
+    if (lazy) {
+      ck_assert_int_eq(gr_subgraphs_build_lazy(&t->subs, g, t->part, proxy, needs_in, prim->needs_weights), GR_SUCCESS);
+      for (int q = 0; q < devices; q++) ck_assert(gr_subgraph_lists_deferred(t->subs[q]));
+    } else
+      ck_assert_int_eq(gr_subgraphs_build(&t->subs, g, t->part, proxy, needs_in, prim->needs_weights), GR_SUCCESS);
     gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
     ck_assert_int_eq(gr_comm_create(&t->comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
   }
@@ -33,7 +40,19 @@ void gr_test_devices_create(gr_test_devices *t, gr_graph *g, const gr_primitive 
                            .subs = devices == 1 ? &t->whole : t->subs,
                            .exchange = devices == 1 ? NULL : &gr_comm_exchange_ops,
                            .exchange_shared = t->comm};
-  ck_assert_msg(gr_enactor_create(&t->e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+  return gr_enactor_create(&t->e, &cfg);
+}
+
+void gr_test_devices_create(gr_test_devices *t, gr_graph *g, const gr_primitive *prim, int devices,
+                            gr_proxy_mode proxy, bool needs_in, int cpu_threads) {
+  const gr_status st =
+      gr__test_devices_make(t, g, prim, devices, proxy, needs_in, cpu_threads, false, GR_PART_RANDOM);
+  ck_assert_msg(st == GR_SUCCESS, "%s", gr_error_message());
+}
+
+gr_status gr_test_devices_create_lazy(gr_test_devices *t, gr_graph *g, const gr_primitive *prim, int devices,
+                                      gr_partitioner_kind kind) {
+  return gr__test_devices_make(t, g, prim, devices, GR_PROXY_1HOP, false, 1, true, kind);
 }
 
 /* One run from `source`, which must succeed: its iterations. */

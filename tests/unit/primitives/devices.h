@@ -30,6 +30,12 @@ typedef struct gr_test_devices {
 
 void gr_test_devices_create(gr_test_devices *t, gr_graph *g, const gr_primitive *prim, int devices,
                             gr_proxy_mode proxy, bool needs_in, int cpu_threads);
+/* The same on 2 or more devices (one thread each) over parts of g built
+ * lazily (gr_subgraphs_build_lazy: their lists gathered at the upload)
+ * under 1-hop proxies, from a partition of `kind`, no in-edges: the
+ * enactor's status (t->e NULL where it failed; destroy t either way). */
+gr_status gr_test_devices_create_lazy(gr_test_devices *t, gr_graph *g, const gr_primitive *prim, int devices,
+                                      gr_partitioner_kind kind);
 void gr_test_devices_destroy(gr_test_devices *t);
 
 /* One run of `prim` from `source` on such devices (cpu_threads 2): its
