@@ -27,16 +27,21 @@ typedef struct wedge {
   float w;
 } wedge;
 
-static gr_graph *weighted(gr_vid n, const wedge *e, int m, bool symmetric) {
+static gr_graph *weighted_kept(gr_vid n, const wedge *e, int m, bool symmetric, gr_clean_mode loops) {
   gr_coo c = GR_COO_INIT;
   ck_assert_int_eq(gr_coo_reserve(&c, (uint64_t)m, true), GR_SUCCESS);
   for (int i = 0; i < m; i++) ck_assert_int_eq(gr_coo_push(&c, e[i].u, e[i].v, e[i].w), GR_SUCCESS);
   c.n = n;
   c.symmetric = symmetric;
   gr_load_options o = GR_LOAD_OPTIONS_INIT;
+  o.self_loops = loops;
   gr_graph *g = NULL;
   ck_assert_int_eq(gr_graph_from_coo(&g, &c, &o), GR_SUCCESS);
   return g;
+}
+
+static gr_graph *weighted(gr_vid n, const wedge *e, int m, bool symmetric) {
+  return weighted_kept(n, e, m, symmetric, GR_CLEAN_DEFAULT);
 }
 
 /* Directed (input ids as dense ids, 0-based):
@@ -288,6 +293,36 @@ START_TEST(reference_gives_known_distances) {
   ck_assert_uint_eq(gr_sssp_traversed_edges(g, &r), 8);
   gr_result_free(&r);
   gr_graph_destroy(&g);
+}
+END_TEST
+
+/* Edges traversed on undirected graphs: half the reached vertices' degrees
+ * without self-loops, each edge counted from its smaller reached end with
+ * them; both equal a count over every arc. */
+START_TEST(traversed_edges_of_undirected_graphs_match_a_count_over_the_arcs) {
+  /* Two components (0-4 and 5-6) and 7 alone; the second graph adds a
+   * self-loop at 2. */
+  const wedge e[] = {{0, 1, 1}, {1, 2, 2}, {2, 3, 1}, {3, 0, 5}, {1, 4, 1}, {5, 6, 1}, {2, 2, 1}};
+  for (int loops = 0; loops < 2; loops++) {
+    gr_graph *g = weighted_kept(8, e, loops ? 7 : 6, true, GR_CLEAN_KEEP);
+    ck_assert_uint_eq(gr_graph_num_self_loops(g), (gr_eid)loops);
+    for (gr_vid src = 0; src < 8; src += 5) {
+      gr_run_args a = {src, 0, NULL, 0};
+      gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+      gr_result r;
+      ck_assert_int_eq(gr_sssp_reference(g, &a, &o, &r), GR_SUCCESS);
+      const gr_csr *c = gr_graph_out(g);
+      const float *d = r.values;
+      gr_eid want = 0;
+      for (gr_vid u = 0; u < c->n; u++)
+        for (gr_eid k = c->offsets[u]; k < c->offsets[u + 1]; k++)
+          want += isfinite(d[u]) && c->indices[k] >= u;
+      ck_assert_uint_eq(want, src == 0 ? 5u + (gr_eid)loops : 1u);
+      ck_assert_uint_eq(gr_sssp_traversed_edges(g, &r), want);
+      gr_result_free(&r);
+    }
+    gr_graph_destroy(&g);
+  }
 }
 END_TEST
 
@@ -1136,6 +1171,7 @@ int main(void) {
   suite_add_tcase(s, args);
   TCase *ref = tcase_create("reference");
   tcase_add_test(ref, reference_gives_known_distances);
+  tcase_add_test(ref, traversed_edges_of_undirected_graphs_match_a_count_over_the_arcs);
   tcase_add_test(ref, validator_rejects_each_kind_of_wrong_answer);
   tcase_add_test(ref, validator_accepts_any_tight_predecessor);
   tcase_add_test(ref, checks_alone_decide_only_where_they_prove);
