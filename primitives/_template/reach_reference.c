@@ -106,21 +106,4 @@ gr_status gr_reach_validate(gr_graph *g, const gr_run_args *a, const gr_prim_opt
   }
 }
 
-gr_eid gr_reach_traversed_edges(gr_graph *g, const gr_result *r) {
-  const gr_csr *c = gr_graph_out(g);
-  const gr_svid *d = r->values;
-  bool directed = gr_graph_is_directed(g);
-  gr_eid total = 0;
-#pragma omp parallel for reduction(+ : total) schedule(dynamic, 1024)
-  for (gr_vid u = 0; u < c->n; u++) {
-    if (d[u] < 0) continue;
-    if (directed) {
-      total += c->offsets[u + 1] - c->offsets[u];
-      continue;
-    }
-    /* Each undirected edge is stored twice: count it from its smaller end
-     * (a self-loop, stored once, from itself). */
-    for (gr_eid k = c->offsets[u]; k < c->offsets[u + 1]; k++) total += c->indices[k] >= u;
-  }
-  return total;
-}
+gr_eid gr_reach_traversed_edges(gr_graph *g, const gr_result *r) { return gr_graph_edges_reached(g, r->values); }

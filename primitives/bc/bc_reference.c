@@ -470,20 +470,8 @@ gr_status gr_bc_validate(gr_graph *g, const gr_run_args *a, const gr_prim_option
 
 gr_eid gr_bc_traversed_edges(gr_graph *g, const gr_result *r) {
   if (r->aux.n < 1 || !r->aux_values[0]) return gr_graph_num_edges(g);
-  const gr_csr *c = gr_graph_out(g);
-  const gr_svid *d = r->aux_values[0];
-  const bool directed = gr_graph_is_directed(g);
-  gr_eid total = 0;
-#pragma omp parallel for reduction(+ : total) schedule(dynamic, 1024)
-  for (gr_vid u = 0; u < c->n; u++) {
-    if (d[u] < 0) continue;
-    if (directed) {
-      total += c->offsets[u + 1] - c->offsets[u];
-      continue;
-    }
-    /* Each undirected edge is stored twice: count it from its smaller end. */
-    for (gr_eid k = c->offsets[u]; k < c->offsets[u + 1]; k++) total += c->indices[k] >= u;
-  }
+  /* The last source's depths: its two passes walk those edges. */
+  const gr_eid total = gr_graph_edges_reached(g, r->aux_values[0]);
   double sources = 1;
   for (int i = 0; i < r->extra.n_numbers; i++)
     if (!strcmp(r->extra.number_names[i], "sources") && r->extra.numbers[i] >= 1) sources = r->extra.numbers[i];

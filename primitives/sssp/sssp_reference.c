@@ -290,28 +290,7 @@ bool gr_sssp_certifies(gr_graph *g, const gr_run_args *a, const gr_prim_options 
 }
 
 gr_eid gr_sssp_traversed_edges(gr_graph *g, const gr_result *r) {
-  const gr_csr *c = gr_graph_out(g);
-  const float *d = r->values;
-  const bool directed = gr_graph_is_directed(g);
-  gr_eid total = 0;
-  /* As BFS's count: without self-loops an undirected edge with a reached
-   * end has both ends reached and both arcs stored, so half the reached
-   * vertices' degrees, from the offsets alone (weights are finite; a sum
-   * that overflows to +inf would leave an edge half counted). Reading every
-   * arc's id cost each run's extract most of its time: 2 CPU devices of
-   * Kronecker 24, 0.23-0.26 s a run against 0.10. */
-  if (directed || gr_graph_num_self_loops(g) == 0) {
-#pragma omp parallel for reduction(+ : total) schedule(static)
-    for (gr_vid u = 0; u < c->n; u++)
-      if (isfinite(d[u])) total += c->offsets[u + 1] - c->offsets[u];
-    return directed ? total : total / 2;
-  }
-#pragma omp parallel for reduction(+ : total) schedule(dynamic, 1024)
-  for (gr_vid u = 0; u < c->n; u++) {
-    if (!isfinite(d[u])) continue;
-    /* Each undirected edge is stored twice: count it from its smaller end
-     * (a self-loop, stored once, from itself). */
-    for (gr_eid k = c->offsets[u]; k < c->offsets[u + 1]; k++) total += c->indices[k] >= u;
-  }
-  return total;
+  /* Weights are finite, so a reached vertex reaches its neighbours (a sum
+   * that overflows to +inf would leave an edge half counted). */
+  return gr_graph_edges_reached_float(g, r->values);
 }

@@ -132,6 +132,15 @@ gr_eid gr_graph_num_arcs(const gr_graph *g);
 gr_eid gr_graph_num_edges(const gr_graph *g);
 /* Self-loop arcs stored (each stored once, also in undirected graphs). */
 gr_eid gr_graph_num_self_loops(const gr_graph *g);
+/* The edges a search from the reached vertices walks, as the user counts
+ * them (gr_graph_num_edges): a reached vertex's out-arcs on a directed
+ * graph; on an undirected one each edge with a reached end once. Reached:
+ * depth[v] >= 0, or dist[v] finite. On an undirected graph without
+ * self-loops an edge with one reached end has both (a search reaches
+ * every neighbour), so the count is half the reached vertices' degrees,
+ * from the offsets alone; with self-loops every arc's id is read. */
+gr_eid gr_graph_edges_reached(const gr_graph *g, const gr_svid *depth);
+gr_eid gr_graph_edges_reached_float(const gr_graph *g, const float *dist);
 bool gr_graph_is_directed(const gr_graph *g);
 bool gr_graph_has_weights(const gr_graph *g);
 static inline gr_eid gr_csr_degree(const gr_csr *c, gr_vid v) {

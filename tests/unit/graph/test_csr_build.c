@@ -4,6 +4,7 @@
  * rows, the CSC as the exact transpose, thread-count independence, and the
  * size checks (vertex range, host memory, ids outside the graph). */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -349,6 +350,44 @@ START_TEST(csr_ids_outside_the_graph_are_invalid) {
 }
 END_TEST
 
+/* Edges a search walks from its reached vertices: each undirected edge
+ * with a reached end once (half the degrees without self-loops, a count
+ * over the arcs with them), a directed graph's reached out-arcs; depths
+ * and distances alike. Compared with a count over every arc. */
+START_TEST(graph_edges_reached_match_a_count_over_the_arcs) {
+  /* Components {0,1,2,3} (a cycle and a chord), {4,5}, and 6 alone. */
+  const int e[][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {0, 2}, {4, 5}, {2, 2}};
+  for (int kind = 0; kind < 3; kind++) {
+    const int loops = kind == 1, directed = kind == 2;
+    gr_coo c = make_coo(7, e, loops || directed ? 7 : 6, NULL);
+    gr_load_options o = gt_options();
+    o.undirected = !directed;
+    o.self_loops = GR_CLEAN_KEEP;
+    gr_graph *g = build(&c, &o);
+    const gr_csr *out = gr_graph_out(g);
+    /* Reached: the first component, then the second, then none. */
+    for (int from = 0; from < 3; from++) {
+      gr_svid depth[7];
+      float dist[7];
+      for (int v = 0; v < 7; v++) {
+        const int comp = v < 4 ? 0 : v < 6 ? 1 : 2;
+        depth[v] = comp == from ? 1 : -1;
+        dist[v] = comp == from ? 2.5f : INFINITY;
+      }
+      gr_eid want = 0;
+      for (gr_vid u = 0; u < out->n; u++)
+        for (gr_eid k = out->offsets[u]; k < out->offsets[u + 1]; k++)
+          want += depth[u] >= 0 && (directed || out->indices[k] >= u);
+      const gr_eid expect[3][3] = {{5, 1, 0}, {6, 1, 0}, {6, 1, 0}};
+      ck_assert_uint_eq(want, expect[kind][from]);
+      ck_assert_uint_eq(gr_graph_edges_reached(g, depth), want);
+      ck_assert_uint_eq(gr_graph_edges_reached_float(g, dist), want);
+    }
+    gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
 START_TEST(graph_accessors_accept_null) {
   gr_graph *g = NULL;
   gr_graph_destroy(&g);
@@ -391,6 +430,7 @@ static Suite *csr_suite(void) {
   tcase_add_test(csc, csc_is_the_exact_transpose_of_the_csr);
   tcase_add_test(csc, csc_of_an_undirected_graph_is_the_csr);
   tcase_add_test(csc, csc_is_built_at_load_when_asked);
+  tcase_add_test(csc, graph_edges_reached_match_a_count_over_the_arcs);
   suite_add_tcase(s, csc);
 
   TCase *threads = gt_tcase("threads");
