@@ -319,41 +319,38 @@ gr_eid gr_graph_num_edges(const gr_graph *g) {
   return g->directed ? g->out.m : (g->out.m + g->self_loops) / 2;
 }
 
-/* gr_graph_edges_reached for one kind of value; REACHED(u) tests u. */
-#define GR__EDGES_REACHED(g, REACHED)                                                         \
-  do {                                                                                        \
-    const gr_csr *c = &(g)->out;                                                              \
-    const int threads = (g)->threads > 0 ? (g)->threads : gr_host_threads();                  \
-    gr_eid total = 0;                                                                         \
-    (void)threads;                                                                            \
-    if ((g)->directed || (g)->self_loops == 0) {                                              \
-      GR__OMP(parallel for schedule(static) num_threads(threads) reduction(+ : total))        \
-      for (gr_vid u = 0; u < c->n; u++)                                                       \
-        if (REACHED(u)) total += c->offsets[u + 1] - c->offsets[u];                           \
-      return (g)->directed ? total : total / 2;                                               \
-    }                                                                                         \
-    /* Each undirected edge is stored twice: counted from its smaller end (a                  \
-     * self-loop, stored once, from itself). */                                               \
-    GR__OMP(parallel for schedule(dynamic, 1024) num_threads(threads) reduction(+ : total))   \
-    for (gr_vid u = 0; u < c->n; u++) {                                                       \
-      if (!REACHED(u)) continue;                                                              \
-      for (gr_eid k = c->offsets[u]; k < c->offsets[u + 1]; k++) total += c->indices[k] >= u; \
-    }                                                                                         \
-    return total;                                                                             \
-  } while (0)
+/* gr_graph_edges_reached over depths (depth >= 0) or distances (finite):
+ * one of the two arrays is given; the test's branch is the same for every
+ * vertex. */
+static gr_eid gr__edges_reached(const gr_graph *g, const gr_svid *depth, const float *dist) {
+  const gr_csr *c = &g->out;
+  const int threads = g->threads > 0 ? g->threads : gr_host_threads();
+  (void)threads;
+#define GR__REACHED(u) (depth ? depth[u] >= 0 : isfinite(dist[u]))
+  gr_eid total = 0;
+  if (g->directed || g->self_loops == 0) {
+    GR__OMP(parallel for schedule(static) num_threads(threads) reduction(+ : total))
+    for (gr_vid u = 0; u < c->n; u++)
+      if (GR__REACHED(u)) total += c->offsets[u + 1] - c->offsets[u];
+    return g->directed ? total : total / 2;
+  }
+  /* Each undirected edge is stored twice: counted from its smaller end (a
+   * self-loop, stored once, from itself). */
+  GR__OMP(parallel for schedule(dynamic, 1024) num_threads(threads) reduction(+ : total))
+  for (gr_vid u = 0; u < c->n; u++) {
+    if (!GR__REACHED(u)) continue;
+    for (gr_eid k = c->offsets[u]; k < c->offsets[u + 1]; k++) total += c->indices[k] >= u;
+  }
+#undef GR__REACHED
+  return total;
+}
 
 gr_eid gr_graph_edges_reached(const gr_graph *g, const gr_svid *depth) {
-  if (!g || !depth) return 0;
-#define GR__DEPTH_REACHED(u) (depth[u] >= 0)
-  GR__EDGES_REACHED(g, GR__DEPTH_REACHED);
-#undef GR__DEPTH_REACHED
+  return g && depth ? gr__edges_reached(g, depth, NULL) : 0;
 }
 
 gr_eid gr_graph_edges_reached_float(const gr_graph *g, const float *dist) {
-  if (!g || !dist) return 0;
-#define GR__DIST_REACHED(u) isfinite(dist[u])
-  GR__EDGES_REACHED(g, GR__DIST_REACHED);
-#undef GR__DIST_REACHED
+  return g && dist ? gr__edges_reached(g, NULL, dist) : 0;
 }
 
 bool gr_graph_is_directed(const gr_graph *g) { return g && g->directed; }
