@@ -93,8 +93,11 @@ static gr_status gr__apply_weights(gr_graph *g, const gr_load_options *o) {
   if (o->weights.kind == GR_WEIGHTS_FILE) return GR_SUCCESS;
   gr__graph_free_array(g, g->out.weights);
   g->out.weights = NULL;
-  if (o->weights.kind == GR_WEIGHTS_RANDOM)
-    GR_CHECK(gr__weights_generate(&g->out.weights, &g->out, &o->weights, o->seed, g->threads));
+  g->wsum_known = false;
+  if (o->weights.kind == GR_WEIGHTS_RANDOM) {
+    GR_CHECK(gr__weights_generate(&g->out.weights, &g->wsum, &g->out, &o->weights, o->seed, g->threads));
+    g->wsum_known = true;
+  }
   return GR_SUCCESS;
 }
 
@@ -306,6 +309,22 @@ gr_status gr_graph_in(gr_graph *g, const gr_csr **out) {
     g->in_built = true;
   }
   *out = &g->in;
+  return GR_SUCCESS;
+}
+
+gr_status gr_csr_weight_summary(const gr_csr *c, int threads, gr_weight_summary *out) {
+  if (!c || !out) return gr_errorf(GR_ERR_INVALID_ARG, "gr_csr_weight_summary: NULL argument");
+  return gr__weights_summarize(c, threads, out);
+}
+
+gr_status gr_graph_weight_summary(gr_graph *g, gr_weight_summary *out) {
+  if (!g || !out) return gr_errorf(GR_ERR_INVALID_ARG, "gr_graph_weight_summary: NULL argument");
+  if (!g->out.weights) return gr_errorf(GR_ERR_INVALID_ARG, "%s has no edge weights", gr_graph_name(g));
+  if (!g->wsum_known) {
+    GR_CHECK(gr__weights_summarize(&g->out, g->threads, &g->wsum));
+    g->wsum_known = true;
+  }
+  *out = g->wsum;
   return GR_SUCCESS;
 }
 

@@ -45,6 +45,10 @@ struct gr_graph {
   void *map;           /* binary file the arrays may live in (mmap) */
   size_t map_bytes;
   int refs;            /* the handle's and each problem's (gr__graph_hold); atomic */
+  /* The out-arcs' weight summary, once known (gr_graph_weight_summary;
+   * generated weights bring theirs). */
+  bool wsum_known;
+  gr_weight_summary wsum;
 };
 
 /* Start of part k of `parts` equal parts of [0, total), without the
@@ -211,9 +215,12 @@ gr_status gr__csr_to_coo(gr_coo *out, const gr_csr *c, bool lower, int threads);
 
 /* --- weights.c ------------------------------------------------------------- */
 /* Random weights for every arc of c: the same for (seed, {u, v}) on any
- * thread count and on both directions of an edge. */
-gr_status gr__weights_generate(gr_weight **out, const gr_csr *c, const gr_weight_spec *spec,
-                               uint64_t seed, int threads);
+ * thread count and on both directions of an edge; *summary is theirs
+ * (gr_graph_weight_summary), summed as they are drawn. */
+gr_status gr__weights_generate(gr_weight **out, gr_weight_summary *summary, const gr_csr *c,
+                               const gr_weight_spec *spec, uint64_t seed, int threads);
+/* gr_csr_weight_summary's pass, on `threads` threads (0: all). */
+gr_status gr__weights_summarize(const gr_csr *c, int threads, gr_weight_summary *out);
 /* A canonical text of a weight spec for cache keys and logs. */
 void gr__weight_spec_format(char *buf, size_t len, const gr_weight_spec *spec);
 

@@ -89,42 +89,20 @@ const gr_sssp_ops *gr__sssp_ops(const gr_device *dev) {
   return &gr__sssp_ops_cpu;
 }
 
-/* Rows in fixed blocks, each summed in order and the blocks in order, so
- * the mean (and delta) does not depend on the thread count. */
-enum { GR__SSSP_SUM_BLOCKS = 1024 };
-
-double gr_sssp_delta_auto(const gr_csr *g) {
-  if (!g->weights || g->m == 0) return 1.0;
-  double part[GR__SSSP_SUM_BLOCKS];
-  uint64_t sources[GR__SSSP_SUM_BLOCKS];
-  float least = INFINITY;
-  const uint64_t n = g->n, step = (n + GR__SSSP_SUM_BLOCKS - 1) / GR__SSSP_SUM_BLOCKS;
-#pragma omp parallel for schedule(dynamic, 1) reduction(min : least)
-  for (int b = 0; b < GR__SSSP_SUM_BLOCKS; b++) {
-    double sum = 0;
-    uint64_t with_edges = 0;
-    const uint64_t lo = (uint64_t)b * step, hi = lo + step < n ? lo + step : n;
-    for (uint64_t u = lo; u < hi; u++) {
-      with_edges += g->offsets[u + 1] > g->offsets[u];
-      for (gr_eid e = g->offsets[u]; e < g->offsets[u + 1]; e++) {
-        const float w = g->weights[e];
-        sum += w;
-        if (w > 0 && w < least) least = w;
-      }
-    }
-    part[b] = sum;
-    sources[b] = with_edges;
-  }
-  double sum = 0;
-  uint64_t with_edges = 0;
-  for (int b = 0; b < GR__SSSP_SUM_BLOCKS; b++) {
-    sum += part[b];
-    with_edges += sources[b];
-  }
-  if (!(sum > 0) || with_edges == 0) return 1.0;
-  const double mean_weight = sum / (double)g->m, mean_degree = (double)g->m / (double)with_edges;
+double gr_sssp_delta_of(const gr_weight_summary *w, gr_eid m) {
+  if (!(w->sum > 0) || w->rows_with_arcs == 0 || m == 0) return 1.0;
+  const double mean_weight = w->sum / (double)m, mean_degree = (double)m / (double)w->rows_with_arcs;
   const double delta = 32.0 * mean_weight / mean_degree;
-  return delta < (double)least ? (double)least : delta;
+  return delta < (double)w->least_positive ? (double)w->least_positive : delta;
+}
+
+gr_status gr_sssp_delta_auto(const gr_csr *g, double *delta) {
+  *delta = 1.0;
+  if (!g->weights || g->m == 0) return GR_SUCCESS;
+  gr_weight_summary w;
+  GR_CHECK(gr_csr_weight_summary(g, 0, &w));
+  *delta = gr_sssp_delta_of(&w, g->m);
+  return GR_SUCCESS;
 }
 
 float gr_sssp_next_split(double delta, float least) {
@@ -136,33 +114,37 @@ float gr_sssp_next_split(double delta, float least) {
 
 gr_status gr_sssp_prepare(gr_graph *g, gr_prim_options *o) {
   const gr_csr *c = gr_graph_out(g);
-  if (c->m > 0 && !c->weights)
-    return gr_errorf(GR_ERR_BAD_INPUT, "sssp needs edge weights; the input has none (use --weights random:LO:HI)");
-  /* The first bad edge in row order: the lowest row holding one, then its
-   * first in the row (the message does not depend on the thread count). */
-  gr_vid bad = c->n;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(min : bad)
-  for (gr_vid u = 0; u < c->n; u++) {
-    if (u >= bad || !c->weights) continue;
-    for (gr_eid e = c->offsets[u]; e < c->offsets[u + 1]; e++)
-      if (!(c->weights[e] >= 0) || isinf(c->weights[e])) {
-        bad = u;
-        break;
-      }
+  if (c->m == 0) {
+    if (!(o->delta > 0)) o->delta = 1.0;
+    return GR_SUCCESS;
   }
-  if (bad < c->n) {
+  if (!c->weights)
+    return gr_errorf(GR_ERR_BAD_INPUT, "sssp needs edge weights; the input has none (use --weights random:LO:HI)");
+  /* One summary a graph (generated weights bring theirs): the check of
+   * every weight and delta's sums, where each took a pass over the
+   * weights of every run's problem (Kronecker 27: 17 GB each). */
+  gr_weight_summary w;
+  GR_CHECK(gr_graph_weight_summary(g, &w));
+  if (w.first_bad_row < c->n) {
+    /* The first bad edge in row order: the lowest row holding one, then
+     * its first in the row (the message does not depend on the thread
+     * count). */
+    const gr_vid bad = w.first_bad_row;
     gr_eid e = c->offsets[bad];
-    while (c->weights[e] >= 0 && !isinf(c->weights[e])) e++;
-    const float w = c->weights[e];
+    while (e < c->offsets[bad + 1] && c->weights[e] >= 0 && !isinf(c->weights[e])) e++;
+    if (e == c->offsets[bad + 1])
+      return gr_errorf(GR_ERR_INTERNAL, "sssp: the weights' summary names row %llu, which holds no bad weight",
+                       (unsigned long long)bad);
+    const float wt = c->weights[e];
     const unsigned long long from = (unsigned long long)gr_graph_original_id(g, bad),
                              to = (unsigned long long)gr_graph_original_id(g, c->indices[e]);
-    if (w < 0)
+    if (wt < 0)
       return gr_errorf(GR_ERR_BAD_INPUT, "%s: edge %llu -> %llu has a negative weight (%g); sssp needs weights of at least 0",
-                       gr_graph_name(g), from, to, (double)w);
+                       gr_graph_name(g), from, to, (double)wt);
     return gr_errorf(GR_ERR_BAD_INPUT, "%s: edge %llu -> %llu has weight %g; sssp needs finite weights", gr_graph_name(g),
-                     from, to, (double)w);
+                     from, to, (double)wt);
   }
-  if (!(o->delta > 0)) o->delta = gr_sssp_delta_auto(c);
+  if (!(o->delta > 0)) o->delta = gr_sssp_delta_of(&w, c->m);
   return GR_SUCCESS;
 }
 
@@ -256,9 +238,11 @@ static gr_status sssp_init(void **slice, gr_part *p) {
   /* Without prepare (a caller that skipped it), each device picks delta
    * from its own part: still correct, though devices may then disagree on
    * the bucket boundaries; a deferred part's from the whole graph. */
-  s->delta = p->opts->delta > 0                      ? p->opts->delta
-             : gr_subgraph_lists_deferred(p->sub) ? gr_sssp_delta_auto(&p->sub->lists_out)
-                                                  : gr_sssp_delta_auto(&p->sub->out);
+  s->delta = p->opts->delta;
+  if (!(s->delta > 0))
+    GR_CHECK_GOTO(gr_sssp_delta_auto(gr_subgraph_lists_deferred(p->sub) ? &p->sub->lists_out : &p->sub->out,
+                                     &s->delta),
+                  st, fail);
   GR_CHECK_GOTO(gr_buffer_resize(&s->dist, p->dev, slots * sizeof(float), 0, "sssp distances"), st, fail);
   GR_CHECK_GOTO(gr_buffer_resize(&s->stamp, p->dev, slots * sizeof(int32_t), 0, "sssp stamps"), st, fail);
   GR_CHECK_GOTO(gr_buffer_resize(&s->pile_bits, p->dev, gr_bitmap_words(n ? n : 1) * sizeof(uint32_t), 0,

@@ -399,8 +399,10 @@ extern const gr_primitive gr_sssp_primitive;
 /* delta = auto: 32 * (mean weight) / (mean out-degree of the vertices with
  * out-edges), at least the smallest positive weight; 1 when no weight is
  * positive. A bucket then holds about a warp's width (32) of edges per
- * vertex. The graph must have weights. */
-double gr_sssp_delta_auto(const gr_csr *g);
+ * vertex. From the weights' summary of m arcs (gr_graph_weight_summary). */
+double gr_sssp_delta_of(const gr_weight_summary *w, gr_eid m);
+/* The same from one pass over g's weights (1 without arcs or weights). */
+gr_status gr_sssp_delta_auto(const gr_csr *g, double *delta);
 /* The bucket boundary after distance `least`: the next multiple of delta,
  * as a float strictly above `least`. */
 float gr_sssp_next_split(double delta, float least);

@@ -143,6 +143,27 @@ gr_eid gr_graph_edges_reached(const gr_graph *g, const gr_svid *depth);
 gr_eid gr_graph_edges_reached_float(const gr_graph *g, const float *dist);
 bool gr_graph_is_directed(const gr_graph *g);
 bool gr_graph_has_weights(const gr_graph *g);
+
+/* What a weighted search needs to know of the weights before it starts:
+ * their sum, the least positive one, the rows with arcs, and the first row
+ * holding a weight that is negative, infinite or NaN (n when none). The
+ * sum adds each row's weights in order, rows in GR_WEIGHT_SUMMARY_BLOCKS
+ * fixed blocks and the blocks in order: the same double on any thread
+ * count. */
+enum { GR_WEIGHT_SUMMARY_BLOCKS = 1024 };
+typedef struct gr_weight_summary {
+  double sum;
+  gr_weight least_positive; /* +inf when no weight is positive */
+  uint64_t rows_with_arcs;
+  gr_vid first_bad_row;
+} gr_weight_summary;
+/* One pass over c's weights on `threads` threads (0: all).
+ * GR_ERR_INVALID_ARG where c has arcs and no weights. */
+gr_status gr_csr_weight_summary(const gr_csr *c, int threads, gr_weight_summary *out);
+/* The graph's out-arcs' summary: generated weights come with theirs,
+ * others are summed once, at the first call, and kept (the graph is not
+ * const here, as for gr_graph_in). GR_ERR_INVALID_ARG without weights. */
+gr_status gr_graph_weight_summary(gr_graph *g, gr_weight_summary *out);
 static inline gr_eid gr_csr_degree(const gr_csr *c, gr_vid v) {
   return c->offsets[v + 1] - c->offsets[v];
 }

@@ -206,6 +206,83 @@ START_TEST(weights_none_drops_file_weights) {
 }
 END_TEST
 
+/* ---- summary ----------------------------------------------------------------- */
+
+/* The summary by a plain loop: the blocks' sums recomputed here from their
+ * definition (the first row whose arcs start at or past b/BLOCKS of the
+ * arcs), in order. */
+static gr_weight_summary plain_summary(const gr_csr *c) {
+  gr_weight_summary s = {0.0, INFINITY, 0, c->n};
+  gr_vid u = 0;
+  for (uint64_t b = 0; b < GR_WEIGHT_SUMMARY_BLOCKS; b++) {
+    const uint64_t at = (uint64_t)c->m / GR_WEIGHT_SUMMARY_BLOCKS * (b + 1) +
+                        (uint64_t)c->m % GR_WEIGHT_SUMMARY_BLOCKS * (b + 1) / GR_WEIGHT_SUMMARY_BLOCKS;
+    double sum = 0;
+    for (; u < c->n && (b + 1 == GR_WEIGHT_SUMMARY_BLOCKS || c->offsets[u] < at); u++) {
+      s.rows_with_arcs += c->offsets[u + 1] > c->offsets[u];
+      for (gr_eid e = c->offsets[u]; e < c->offsets[u + 1]; e++) {
+        const gr_weight w = c->weights[e];
+        sum += w;
+        if (w > 0 && w < s.least_positive) s.least_positive = w;
+        if ((!(w >= 0) || isinf(w)) && s.first_bad_row == c->n) s.first_bad_row = u;
+      }
+    }
+    s.sum += sum;
+  }
+  return s;
+}
+
+static void summary_equal(const gr_weight_summary *a, const gr_weight_summary *b) {
+  ck_assert_msg(a->sum == b->sum, "sums %.17g and %.17g", a->sum, b->sum);
+  ck_assert_float_eq(a->least_positive, b->least_positive);
+  ck_assert_uint_eq(a->rows_with_arcs, b->rows_with_arcs);
+  ck_assert_uint_eq(a->first_bad_row, b->first_bad_row);
+}
+
+START_TEST(generated_weights_bring_the_summary_of_a_pass_over_them) {
+  const char *specs[] = {"random:1:255", "random:-0.5:0.25", "random:0:1"};
+  for (size_t k = 0; k < sizeof specs / sizeof *specs; k++)
+    for (int threads = 1; threads <= 3; threads++) {
+      gr_graph *g = random_graph(specs[k], 5, threads, k != 1);
+      const gr_csr *c = gr_graph_out(g);
+      gr_weight_summary kept, pass, one, plain = plain_summary(c);
+      ck_assert_int_eq(gr_graph_weight_summary(g, &kept), GR_SUCCESS);
+      ck_assert_int_eq(gr_csr_weight_summary(c, 0, &pass), GR_SUCCESS);
+      ck_assert_int_eq(gr_csr_weight_summary(c, 1, &one), GR_SUCCESS);
+      summary_equal(&kept, &plain);
+      summary_equal(&pass, &plain);
+      summary_equal(&one, &plain);
+      ck_assert(plain.rows_with_arcs > 0 && plain.rows_with_arcs <= c->n);
+      /* Negative weights are bad from the first row holding one. */
+      if (k == 1) ck_assert_uint_lt(plain.first_bad_row, c->n);
+      else ck_assert_uint_eq(plain.first_bad_row, c->n);
+      gr_graph_destroy(&g);
+    }
+}
+END_TEST
+
+START_TEST(file_weights_are_summed_once_with_the_first_bad_row) {
+  gr_load_options o = gt_options();
+  gr_graph *g = gt_load_text("w.txt", "0 1 4\n1 2 0\n2 3 -1\n3 4 2\n", &o);
+  gr_weight_summary s, plain = plain_summary(gr_graph_out(g));
+  ck_assert_int_eq(gr_graph_weight_summary(g, &s), GR_SUCCESS);
+  summary_equal(&s, &plain);
+  /* Row 2 holds the -1 (on either reading of the edges); 0 is not positive. */
+  ck_assert_uint_eq(s.first_bad_row, 2);
+  ck_assert_float_eq(s.least_positive, 2.0f);
+  /* Kept: a second call reads no weight (changed under it, it says the same). */
+  gr_graph_out(g)->weights[0] = 1000.0f;
+  gr_weight_summary again;
+  ck_assert_int_eq(gr_graph_weight_summary(g, &again), GR_SUCCESS);
+  summary_equal(&again, &s);
+  gr_graph_destroy(&g);
+  o.weights.kind = GR_WEIGHTS_NONE;
+  g = gt_load_text("w.txt", "0 1 4\n", &o);
+  ck_assert_int_eq(gr_graph_weight_summary(g, &s), GR_ERR_INVALID_ARG);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 static Suite *weights_suite(void) {
   Suite *s = suite_create("graph_weights");
   TCase *spec = gt_tcase("spec");
@@ -224,6 +301,8 @@ static Suite *weights_suite(void) {
   tcase_add_test(gen, random_weight_of_an_edge_does_not_depend_on_the_other_edges);
   tcase_add_test(gen, random_weights_replace_file_weights);
   tcase_add_test(gen, weights_none_drops_file_weights);
+  tcase_add_test(gen, generated_weights_bring_the_summary_of_a_pass_over_them);
+  tcase_add_test(gen, file_weights_are_summed_once_with_the_first_bad_row);
   suite_add_tcase(s, gen);
   return s;
 }

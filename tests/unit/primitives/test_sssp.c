@@ -237,11 +237,18 @@ START_TEST(prepare_rejects_negative_and_non_finite_weights) {
 }
 END_TEST
 
+/* gr_sssp_delta_auto, which must succeed. */
+static double delta_auto(const gr_graph *g) {
+  double d = 0;
+  ck_assert_int_eq(gr_sssp_delta_auto(gr_graph_out(g), &d), GR_SUCCESS);
+  return d;
+}
+
 START_TEST(delta_auto_follows_weights_and_degree) {
   /* 4 arcs from 2 vertices (mean degree 2), mean weight 5: 32 * 5 / 2. */
   wedge e[] = {{0, 1, 2}, {0, 2, 8}, {1, 2, 4}, {1, 3, 6}};
   gr_graph *g = weighted(5, e, 4, false);
-  ck_assert(gr_sssp_delta_auto(gr_graph_out(g)) == 80.0);
+  ck_assert(delta_auto(g) == 80.0);
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   ck_assert_int_eq(gr_sssp_prepare(g, &o), GR_SUCCESS);
   ck_assert(o.delta == 80.0);
@@ -258,12 +265,16 @@ START_TEST(delta_auto_follows_weights_and_degree) {
                {0, 22, 100}, {0, 23, 100}, {0, 24, 100}, {0, 25, 100}, {0, 26, 100}, {0, 27, 100}, {0, 28, 100},
                {0, 29, 100}, {0, 30, 100}, {0, 31, 100}, {0, 32, 100}, {0, 33, 100}, {0, 34, 100}};
   g = weighted(35, f, 34, false);
-  ck_assert(gr_sssp_delta_auto(gr_graph_out(g)) == 100.0);
+  ck_assert(delta_auto(g) == 100.0);
   gr_graph_destroy(&g);
   /* The same for any thread count: generated graphs, twice. */
   g = generated("kron:10:8", "random:0.25:9.75");
-  const double d1 = gr_sssp_delta_auto(gr_graph_out(g));
-  ck_assert(d1 > 0 && d1 == gr_sssp_delta_auto(gr_graph_out(g)));
+  const double d1 = delta_auto(g);
+  ck_assert(d1 > 0 && d1 == delta_auto(g));
+  /* prepare takes the summary the generator kept: the same delta. */
+  gr_prim_options po = GR_PRIM_OPTIONS_INIT;
+  ck_assert_int_eq(gr_sssp_prepare(g, &po), GR_SUCCESS);
+  ck_assert(po.delta == d1);
   gr_graph_destroy(&g);
 }
 END_TEST
