@@ -302,15 +302,17 @@ static gr_status gr__check_csr(const gr_csr *c, const uint64_t *orig, bool undir
   GR__OMP(parallel for num_threads(threads) reduction(+ : bad))
   for (uint64_t u = 0; u < n; u++) bad += c->offsets[u] > c->offsets[u + 1];
   if (bad) return GR__CORRUPT("%s: corrupt CSR (offsets decrease)", path);
-  GR__OMP(parallel for num_threads(threads) reduction(+ : bad))
-  for (gr_eid e = 0; e < c->m; e++) bad += (uint64_t)c->indices[e] >= n;
-  if (bad) return GR__CORRUPT("%s: corrupt CSR (%llu neighbour ids out of range)", path, (unsigned long long)bad);
+  /* One pass over the arcs (the offsets run from 0 to m without
+   * decreasing, so the rows cover them once): ids in range, rows sorted,
+   * self-loops counted and the reverse arcs' hashes. An id out of range
+   * only enters a hash, and is reported before anything else. */
   uint64_t unsorted = 0, loops = 0, fwd = 0, bwd = 0;
-  GR__OMP(parallel for schedule(dynamic, 1024) num_threads(threads) reduction(+ : unsorted, loops, fwd, bwd))
+  GR__OMP(parallel for schedule(dynamic, 1024) num_threads(threads) reduction(+ : bad, unsorted, loops, fwd, bwd))
   for (uint64_t u = 0; u < n; u++) {
     const uint64_t hu = gr_mix64(u);
     for (gr_eid e = c->offsets[u]; e < c->offsets[u + 1]; e++) {
       const uint64_t v = c->indices[e];
+      bad += v >= n;
       uint32_t wb = 0;
       if (c->weights) memcpy(&wb, &c->weights[e], sizeof wb);
       if (e > c->offsets[u]) {
@@ -332,6 +334,7 @@ static gr_status gr__check_csr(const gr_csr *c, const uint64_t *orig, bool undir
       }
     }
   }
+  if (bad) return GR__CORRUPT("%s: corrupt CSR (%llu neighbour ids out of range)", path, (unsigned long long)bad);
   if (unsorted) return GR__CORRUPT("%s: corrupt CSR (rows not sorted: %llu arcs out of order)", path,
                                    (unsigned long long)unsorted);
   if (loops != self_loops)

@@ -267,6 +267,19 @@ START_TEST(binary_rows_out_of_order_are_bad_input) {
 }
 END_TEST
 
+START_TEST(binary_neighbour_ids_out_of_range_are_bad_input) {
+  /* Row 2's first arc (to 0) now names vertex n: out of range, and out of
+   * order too (its next arc is 2); the range is what the error names. */
+  gr_graph *g = sample_graph();
+  edited x = edit_saved(g, "range.grb");
+  *edit_index(&x, gr_graph_out(g)->offsets[2]) = gr_graph_num_vertices(g);
+  edit_store(&x);
+  gr_load_options o = gt_options();
+  gt_load_fails_path(x.path, &o, GR_ERR_BAD_INPUT, "1 neighbour ids out of range");
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 START_TEST(binary_duplicate_arcs_out_of_weight_order_are_bad_input) {
   /* Directed graphs keep duplicates, ordered by weight. */
   gr_load_options o = gt_options();
@@ -460,6 +473,7 @@ static Suite *binary_suite(void) {
   TCase *sealed = gt_tcase("sealed_contents");
   tcase_add_test(sealed, binary_sealed_copy_loads_unchanged);
   tcase_add_test(sealed, binary_rows_out_of_order_are_bad_input);
+  tcase_add_test(sealed, binary_neighbour_ids_out_of_range_are_bad_input);
   tcase_add_test(sealed, binary_duplicate_arcs_out_of_weight_order_are_bad_input);
   tcase_add_test(sealed, binary_wrong_self_loop_count_is_bad_input);
   tcase_add_test(sealed, binary_undirected_arc_without_its_reverse_is_bad_input);
