@@ -267,16 +267,23 @@ START_TEST(binary_rows_out_of_order_are_bad_input) {
 }
 END_TEST
 
-START_TEST(binary_neighbour_ids_out_of_range_are_bad_input) {
-  /* Row 2's first arc (to 0) now names vertex n: out of range, and out of
-   * order too (its next arc is 2); the range is what the error names. */
+/* sample_graph saved with arc `arc` of row 2 (original id 30: arcs to 0
+ * and 2, the second its self-loop) pointing to `to`: the load fails with
+ * `message`. */
+static void row2_arc_edit_fails(const char *file, gr_eid arc, gr_vid to, const char *message) {
   gr_graph *g = sample_graph();
-  edited x = edit_saved(g, "range.grb");
-  *edit_index(&x, gr_graph_out(g)->offsets[2]) = gr_graph_num_vertices(g);
+  edited x = edit_saved(g, file);
+  *edit_index(&x, gr_graph_out(g)->offsets[2] + arc) = to;
   edit_store(&x);
   gr_load_options o = gt_options();
-  gt_load_fails_path(x.path, &o, GR_ERR_BAD_INPUT, "1 neighbour ids out of range");
+  gt_load_fails_path(x.path, &o, GR_ERR_BAD_INPUT, message);
   gr_graph_destroy(&g);
+}
+
+START_TEST(binary_neighbour_ids_out_of_range_are_bad_input) {
+  /* Row 2's first arc (to 0) now names vertex n (3): out of range, and out
+   * of order too (its next arc is 2); the range is what the error names. */
+  row2_arc_edit_fails("range.grb", 0, 3, "1 neighbour ids out of range");
 }
 END_TEST
 
@@ -297,13 +304,9 @@ END_TEST
 START_TEST(binary_wrong_self_loop_count_is_bad_input) {
   gr_graph *g = sample_graph();
   ck_assert_uint_eq(gr_graph_num_self_loops(g), 1);
-  edited x = edit_saved(g, "loops.grb");
-  /* The self-loop 30 -> 30 (row 2, second arc) now points to vertex 1. */
-  *edit_index(&x, gr_graph_out(g)->offsets[2] + 1) = 1;
-  edit_store(&x);
-  gr_load_options o = gt_options();
-  gt_load_fails_path(x.path, &o, GR_ERR_BAD_INPUT, "1 self-loops, the arrays hold 0");
   gr_graph_destroy(&g);
+  /* The self-loop 30 -> 30 (row 2, second arc) now points to vertex 1. */
+  row2_arc_edit_fails("loops.grb", 1, 1, "1 self-loops, the arrays hold 0");
 }
 END_TEST
 
