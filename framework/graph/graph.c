@@ -312,16 +312,11 @@ gr_status gr_graph_in(gr_graph *g, const gr_csr **out) {
   return GR_SUCCESS;
 }
 
-gr_status gr_csr_weight_summary(const gr_csr *c, int threads, gr_weight_summary *out) {
-  if (!c || !out) return gr_errorf(GR_ERR_INVALID_ARG, "gr_csr_weight_summary: NULL argument");
-  return gr__weights_summarize(c, threads, out);
-}
-
 gr_status gr_graph_weight_summary(gr_graph *g, gr_weight_summary *out) {
   if (!g || !out) return gr_errorf(GR_ERR_INVALID_ARG, "gr_graph_weight_summary: NULL argument");
   if (!g->out.weights) return gr_errorf(GR_ERR_INVALID_ARG, "%s has no edge weights", gr_graph_name(g));
   if (!g->wsum_known) {
-    GR_CHECK(gr__weights_summarize(&g->out, g->threads, &g->wsum));
+    GR_CHECK(gr_csr_weight_summary(&g->out, g->threads, &g->wsum));
     g->wsum_known = true;
   }
   *out = g->wsum;

@@ -219,8 +219,6 @@ gr_status gr__csr_to_coo(gr_coo *out, const gr_csr *c, bool lower, int threads);
  * (gr_graph_weight_summary), summed as they are drawn. */
 gr_status gr__weights_generate(gr_weight **out, gr_weight_summary *summary, const gr_csr *c,
                                const gr_weight_spec *spec, uint64_t seed, int threads);
-/* gr_csr_weight_summary's pass, on `threads` threads (0: all). */
-gr_status gr__weights_summarize(const gr_csr *c, int threads, gr_weight_summary *out);
 /* A canonical text of a weight spec for cache keys and logs. */
 void gr__weight_spec_format(char *buf, size_t len, const gr_weight_spec *spec);
 

@@ -110,7 +110,8 @@ static void gr__wblocks_sum(const gr__wblock *blk, const gr_csr *c, gr_weight_su
   *out = s;
 }
 
-gr_status gr__weights_summarize(const gr_csr *c, int threads, gr_weight_summary *out) {
+gr_status gr_csr_weight_summary(const gr_csr *c, int threads, gr_weight_summary *out) {
+  if (!c || !out) return gr_errorf(GR_ERR_INVALID_ARG, "gr_csr_weight_summary: NULL argument");
   if (!c->weights && c->m > 0) return gr_errorf(GR_ERR_INVALID_ARG, "a weight summary of arcs without weights");
   gr__wblock *blk = NULL;
   GR_CHECK(gr_host_alloc((void **)&blk, GR_WEIGHT_SUMMARY_BLOCKS * sizeof *blk, "weight summary"));
