@@ -152,6 +152,11 @@ typedef struct gr__xlocal {
   bool uniform;          /* one value payload, the same per iteration: bitmaps allowed */
   gr_buffer owner;       /* part of each local vertex (bytes), where a kernel reads it */
   gr_buffer word_owner;  /* part of each whole word of 32 local ids, where each has one (gr_xk_word_owners) */
+  /* Owner words (gr_part_owner_words), with word_owner: the parts' entries
+   * per group of 32 words, and each part's whole words. */
+  gr_buffer word_groups;
+  uint64_t whole_words;
+  uint64_t part_words[GR_COMM_MAX_DEVICES];
   gr_xk_ranges ranges;   /* the owner table as runs of local ids, where it is few (gr_xk_owner_ranges) */
   /* Local vertices each part owns: a selective list to part j holds each
    * of its output's vertices once, so never more records than held[j]. */
@@ -278,7 +283,7 @@ static gr_status gr__upload(gr_buffer *b, gr_device *dev, const void *host, size
 static void gr__detach(void *local, gr_part *p) {
   gr__xlocal *x = local;
   if (!x) return;
-  gr_buffer *bufs[] = {&x->owner, &x->word_owner, &x->convert, &x->g2l,   &x->l2g,  &x->recv, &x->counters, &x->bsend,
+  gr_buffer *bufs[] = {&x->owner, &x->word_owner, &x->word_groups, &x->convert, &x->g2l,   &x->l2g,  &x->recv, &x->counters, &x->bsend,
                        &x->brecv, &x->rsend,      &x->route,   &x->rmark, &x->rids, &x->rwritten,
                        &x->peer_owner, &x->peer_convert};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) gr_buffer_release(bufs[i]);
@@ -355,6 +360,7 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
   gr_status st = GR_SUCCESS;
   gr__xlocal *x = NULL;
   uint8_t *owner8 = NULL, *words8 = NULL;
+  gr_word_group *groups = NULL;
   const gr_subgraph *sub = p->sub;
   *local = NULL;
   if (!c || c->n != p->count)
@@ -411,9 +417,21 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
   /* Read only by bitmaps of local ids that are global ids (routed claims
    * and steps told to all, duplicate-all proxies): no table elsewhere. */
   if (sub->proxy == GR_PROXY_ALL) GR_CHECK_GOTO(gr_xk_word_owners(owner8, nl, &words8), st, fail);
-  if (words8)
+  if (words8) {
     GR_CHECK_GOTO(gr__upload(&x->word_owner, p->dev, words8, nl / 32 ? nl / 32 : 1, "owner table by words"), st,
                   fail);
+    /* The owner words' groups (a pull's finds between devices: DOBFS's):
+     * 8 bytes a part per 1,024 ids. */
+    GR_CHECK_GOTO(gr_xk_word_groups(words8, nl / 32, x->n, &groups, x->part_words), st, fail);
+    if (groups) {
+      GR_CHECK_GOTO(gr__upload(&x->word_groups, p->dev, groups,
+                               (nl / 32 + 31) / 32 * (size_t)x->n * sizeof(gr_word_group), "owner words"),
+                    st, fail);
+      x->whole_words = nl / 32;
+    }
+  }
+  free(groups);
+  groups = NULL;
   free(words8);
   words8 = NULL;
   free(owner8);
@@ -473,6 +491,7 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
 fail:
   free(owner8);
   free(words8);
+  free(groups);
   gr__detach(x, p);
   return st;
 }
@@ -498,6 +517,36 @@ gr_status gr_xk_word_owners(const uint8_t *owner, uint64_t n, uint8_t **out) {
   return GR_SUCCESS;
 }
 
+gr_status gr_xk_word_groups(const uint8_t *word_owner, uint64_t words, int parts, gr_word_group **out,
+                            uint64_t *part_words) {
+  *out = NULL;
+  for (int o = 0; o < parts; o++) part_words[o] = 0;
+  if (!words || parts < 1 || parts > GR_COMM_MAX_DEVICES) return GR_SUCCESS;
+  const uint64_t groups = (words + 31) / 32;
+  gr_word_group *t = NULL;
+  GR_CHECK(gr_host_calloc((void **)&t, (size_t)(groups * (uint64_t)parts), sizeof *t, "owner words"));
+  uint64_t count[GR_COMM_MAX_DEVICES] = {0};
+  for (uint64_t g = 0; g < groups; g++) {
+    gr_word_group *e = t + g * (uint64_t)parts;
+    for (int o = 0; o < parts; o++) e[o].base = (uint32_t)count[o];
+    const uint64_t end = (g + 1) * 32 < words ? (g + 1) * 32 : words;
+    for (uint64_t w = g * 32; w < end; w++) {
+      const int o = word_owner[w];
+      /* A slot counts to 2^32 - 1 (n below 2^37 ids); past it, and for an
+       * owner beyond the parts, the bitmaps stay whole. */
+      if (o >= parts || count[o] == UINT32_MAX) {
+        free(t);
+        return GR_SUCCESS;
+      }
+      e[o].mask |= 1u << (w - g * 32);
+      count[o]++;
+    }
+  }
+  for (int o = 0; o < parts; o++) part_words[o] = count[o];
+  *out = t;
+  return GR_SUCCESS;
+}
+
 void gr_xk_owner_ranges(const uint8_t *owner, uint64_t n, gr_xk_ranges *out) {
   memset(out, 0, sizeof *out);
   int runs = 0;
@@ -512,6 +561,12 @@ void gr_xk_owner_ranges(const uint8_t *owner, uint64_t n, gr_xk_ranges *out) {
   }
   if (runs) out->end[runs - 1] = (gr_vid)n;
   out->n = runs;
+}
+
+/* Part j's owner words (gr_part_owner_words): its whole words, and the
+ * last, partial word where the ids are no multiple of 32. */
+static uint64_t gr__owner_count(const gr__xlocal *x, const gr_part *p, int j) {
+  return x->part_words[j] + (p->sub->n_local % 32 ? 1u : 0u);
 }
 
 /* The id space of message j's bitmap: global ids under broadcast and
@@ -797,15 +852,20 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
        * barrier, as or_bits is, and is whole when or_bits is (the iterate
        * wrote both). Not over NCCL, which reads a message in 16-byte pieces
        * past its end: the output's bytes there are not kept initialized. */
-      const uint64_t bytes = s->or_words * sizeof(uint32_t);
+      /* Owner words (gr_exchange_step.or_packed): this device's words
+       * alone, 1/N of the bitmap's bytes, go as they are. */
+      if (s->or_packed && !x->word_groups.ptr)
+        return gr_errorf(GR_ERR_INTERNAL, "exchange package: device %d ors owner words it has no groups for", me);
+      const uint64_t words = s->or_packed ? gr__owner_count(x, p, me) : s->or_words;
+      const uint64_t bytes = words * sizeof(uint32_t);
       const uint64_t id_bytes = (uint64_t)n_out * sizeof(gr_vid);
       const bool ids = c->transport != GR_TRANSPORT_NCCL && id_bytes <= bytes / 8;
       for (int j = 0; j < n; j++)
         if (j != me) {
           const gr__pkg m = ids ? (gr__pkg){(const unsigned char *)gr_frontier_items(s->next), gr_xk_align8(id_bytes),
                                             id_bytes, (uint64_t)n_out, GR_XK_OR_IDS, 0, false, false}
-                                : (gr__pkg){(const unsigned char *)s->or_bits, gr_xk_align8(bytes), bytes,
-                                            s->or_words, GR_XK_OR, 0, false, false};
+                                : (gr__pkg){(const unsigned char *)s->or_bits, gr_xk_align8(bytes), bytes, words,
+                                            GR_XK_OR, 0, false, false};
           c->pkg[me][j] = m;
         }
       /* Peers copy the bitmap out of this device once past the barrier,
@@ -1211,12 +1271,47 @@ static gr_status gr__mark_add(gr__xlocal *x, gr_device *dev, gr_xk_mark_args *mk
   return GR_SUCCESS;
 }
 
-static gr_status gr__or_round(gr__xlocal *x, gr_part *p, gr_exchange_step *s, const gr__xfer *t) {
+/* The union from owner words (gr_exchange_step.or_packed): each word read
+ * from its owner's words, this device's from or_bits, a peer's where its
+ * package arrived (none where it sent ids, set afterwards, or nothing). */
+static gr_status gr__or_owned(gr__xlocal *x, gr_part *p, gr_exchange_step *s, const gr__xfer *t) {
+  gr_comm *c = x->c;
+  const int n = x->n, me = x->me;
+  const bool tail = p->sub->n_local % 32 != 0;
+  if (!x->word_groups.ptr || s->or_words != x->whole_words + (tail ? 1 : 0))
+    return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d ors owner words into a union of %llu words (%s)", me,
+                     (unsigned long long)s->or_words, x->word_groups.ptr ? "not its ids'" : "with no groups");
+  gr_xk_or_owned_args o;
+  memset(&o, 0, sizeof o);
+  o.dst = s->or_union;
+  o.also = s->or_also;
+  o.word_owner = x->word_owner.ptr;
+  o.groups = x->word_groups.ptr;
+  o.words = x->whole_words;
+  o.tail = tail;
+  o.parts = n;
+  for (int j = 0; j < n; j++) {
+    o.part_words[j] = x->part_words[j];
+    if (j == me) {
+      o.from[j] = s->or_bits;
+      continue;
+    }
+    const gr__pkg *m = &c->pkg[j][me];
+    if (!m->items || m->format != GR_XK_OR) continue;
+    if (m->items != gr__owner_count(x, p, j))
+      return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent %llu owner words; it has %llu", j,
+                       (unsigned long long)m->items, (unsigned long long)gr__owner_count(x, p, j));
+    o.from[j] = (const uint32_t *)gr__arrived(t, m, j);
+  }
+  return x->k->or_owned(p->dev, &o);
+}
+
+/* The union of whole bitmaps: this device's or'ed with every peer's that
+ * arrived (GR_XK_OR_MAX a pass). */
+static gr_status gr__or_whole(gr__xlocal *x, gr_part *p, gr_exchange_step *s, const gr__xfer *t) {
   gr_comm *c = x->c;
   gr_device *dev = p->dev;
   const int n = x->n, me = x->me;
-  if (!s->or_union || !s->or_words)
-    return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d ors bitmaps with nowhere to put the union", me);
   gr_xk_or_args o;
   memset(&o, 0, sizeof o);
   o.dst = s->or_union;
@@ -1224,12 +1319,10 @@ static gr_status gr__or_round(gr__xlocal *x, gr_part *p, gr_exchange_step *s, co
   o.words = s->or_words;
   for (int j = 0; j < n; j++) {
     const gr__pkg *m = &c->pkg[j][me];
-    if (j == me || !m->items || (m->format != GR_XK_OR && m->format != GR_XK_OR_IDS)) continue;
-    const bool ids = m->format == GR_XK_OR_IDS;
-    if (ids ? m->items > (uint64_t)s->or_words * 32 : m->items != s->or_words)
-      return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent %llu %s to set in a bitmap of %llu words here", j,
-                       (unsigned long long)m->items, ids ? "ids" : "words", (unsigned long long)s->or_words);
-    if (ids) continue;
+    if (j == me || !m->items || m->format != GR_XK_OR) continue;
+    if (m->items != s->or_words)
+      return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent %llu words to or into a bitmap of %llu words here",
+                       j, (unsigned long long)m->items, (unsigned long long)s->or_words);
     if (o.n_src == GR_XK_OR_MAX) {
       GR_CHECK(x->k->or_union(dev, &o));
       o.base = o.dst;
@@ -1238,7 +1331,22 @@ static gr_status gr__or_round(gr__xlocal *x, gr_part *p, gr_exchange_step *s, co
     o.src[o.n_src++] = (const uint32_t *)gr__arrived(t, m, j);
   }
   o.also = s->or_also;
-  GR_CHECK(x->k->or_union(dev, &o));
+  return x->k->or_union(dev, &o);
+}
+
+static gr_status gr__or_round(gr__xlocal *x, gr_part *p, gr_exchange_step *s, const gr__xfer *t) {
+  gr_comm *c = x->c;
+  gr_device *dev = p->dev;
+  const int n = x->n, me = x->me;
+  if (!s->or_union || !s->or_words)
+    return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d ors bitmaps with nowhere to put the union", me);
+  for (int j = 0; j < n; j++) {
+    const gr__pkg *m = &c->pkg[j][me];
+    if (j != me && m->items && m->format == GR_XK_OR_IDS && m->items > (uint64_t)s->or_words * 32)
+      return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent %llu ids to set in a bitmap of %llu words here", j,
+                       (unsigned long long)m->items, (unsigned long long)s->or_words);
+  }
+  GR_CHECK(s->or_packed ? gr__or_owned(x, p, s, t) : gr__or_whole(x, p, s, t));
   /* The ids peers sent, into the union and or_also at once. */
   gr_xk_mark_args mk;
   memset(&mk, 0, sizeof mk);
@@ -1924,5 +2032,18 @@ static gr_status gr__peers(void *local, gr_part *p, gr_peers *r, bool *reach) {
   return GR_SUCCESS;
 }
 
-const gr_exchange_ops gr_comm_exchange_ops = {gr__attach, gr__exchange, gr__detach, gr__prepare, gr__refresh,
-                                              gr__route,  gr__borders,  gr__gather, gr__peers};
+static gr_status gr__owner_words(void *local, gr_part *p, gr_owner_words *w) {
+  const gr__xlocal *x = local;
+  memset(w, 0, sizeof *w);
+  if (!x || !x->word_groups.ptr) return GR_SUCCESS;
+  w->groups = x->word_groups.ptr;
+  w->words = x->whole_words;
+  w->whole = x->part_words[x->me];
+  w->count = gr__owner_count(x, p, x->me);
+  w->parts = x->n;
+  w->me = x->me;
+  return GR_SUCCESS;
+}
+
+const gr_exchange_ops gr_comm_exchange_ops = {gr__attach, gr__exchange, gr__detach,      gr__prepare, gr__refresh,
+                                              gr__route,  gr__borders,  gr__gather,      gr__peers,   gr__owner_words};

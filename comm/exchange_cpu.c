@@ -388,6 +388,29 @@ static gr_status gr__xk_or_union_cpu(gr_device *dev, const gr_xk_or_args *a) {
   return GR_SUCCESS;
 }
 
+static gr_status gr__xk_or_owned_cpu(gr_device *dev, const gr_xk_or_owned_args *a) {
+  GR_CHECK(gr__device_launch(dev, "gr__xk_or_owned_cpu", NULL));
+  if (!a->dst || !a->word_owner || !a->groups || a->parts < 1 || a->parts > GR_COMM_MAX_DEVICES)
+    return gr_errorf(GR_ERR_INTERNAL, "exchange: a union of owner words of %d parts without its tables", a->parts);
+  const int nt = gr_device_cpu_threads(dev);
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (uint64_t w = 0; w < a->words; w++) {
+    const int o = a->word_owner[w];
+    const uint32_t *f = a->from[o];
+    const uint32_t v = f ? f[gr_word_group_slot(a->groups[(w >> 5) * (uint64_t)a->parts + (uint64_t)o], w)] : 0u;
+    a->dst[w] = v;
+    if (a->also) a->also[w] |= v;
+  }
+  if (a->tail) {
+    uint32_t v = 0;
+    for (int o = 0; o < a->parts; o++)
+      if (a->from[o]) v |= a->from[o][a->part_words[o]];
+    a->dst[a->words] = v;
+    if (a->also) a->also[a->words] |= v;
+  }
+  return GR_SUCCESS;
+}
+
 static gr_status gr__xk_seal_cpu(gr_device *dev, uint32_t *msg, uint64_t words, uint64_t value,
                                  unsigned long long *counter) {
   GR_CHECK(gr__device_launch(dev, "gr__xk_seal_cpu", NULL));
@@ -508,4 +531,4 @@ static gr_status gr__xk_offset_cpu(gr_device *dev, gr_vid *dst, const gr_vid *sr
 const gr_xk_ops gr__xk_ops_cpu = {gr__xk_package_cpu, gr__xk_combine_cpu, NULL,
                                   gr__xk_gather_cpu,  gr__xk_scatter_cpu, gr__xk_or_union_cpu,
                                   gr__xk_seal_cpu,    gr__xk_compact_cpu, gr__xk_mark_cpu,
-                                  gr__xk_select_cpu,  gr__xk_offset_cpu};
+                                  gr__xk_select_cpu,  gr__xk_offset_cpu,  gr__xk_or_owned_cpu};

@@ -335,6 +335,15 @@ typedef struct gr_xk_compact_args {
  * freed by the caller. */
 gr_status gr_xk_word_owners(const uint8_t *owner, uint64_t n, uint8_t **out);
 
+/* Owner words (gr/owner_words.h) from gr_xk_word_owners's table of `words`
+ * whole words: *out gets groups of 32 words times `parts` entries (entry
+ * g * parts + o: part o's words before group g, and which of g's are o's;
+ * a host table, freed by the caller) and part_words[o] part o's words.
+ * NULL in *out (and GR_SUCCESS) where a part would count 2^32 words or
+ * more, or a word's owner is no part. */
+gr_status gr_xk_word_groups(const uint8_t *word_owner, uint64_t words, int parts, gr_word_group **out,
+                            uint64_t *part_words);
+
 /* The union of an or-round (gr_iter.or_bits) in one pass: for w < words,
  * dst[w] = base[w] | src[0][w] | ... | src[n_src - 1][w] (base may be dst:
  * or'ed into it), and also[w] |= dst[w] where `also` is set (gr_iter.
@@ -350,6 +359,25 @@ typedef struct gr_xk_or_args {
   uint32_t *also;
   uint64_t words;
 } gr_xk_or_args;
+
+/* An or-round's union from owner words (gr_exchange_step.or_packed): each
+ * whole word w < words read from its owner's words alone, dst[w] =
+ * from[o][slot] for o = word_owner[w] and w's slot among o's words (from[o]
+ * NULL: the part sent none, 0), and where `tail` the last word (the ids
+ * past 32 * words) the or of every part's slot part_words[o]; also[w] |=
+ * dst[w] where `also` is set. A word is read from one part, not from
+ * every part's bitmap of every id. */
+typedef struct gr_xk_or_owned_args {
+  uint32_t *dst;
+  uint32_t *also;
+  const uint8_t *word_owner;
+  const gr_word_group *groups;
+  uint64_t words;
+  bool tail;
+  int parts;
+  const uint32_t *from[GR_COMM_MAX_DEVICES];
+  uint64_t part_words[GR_COMM_MAX_DEVICES];
+} gr_xk_or_owned_args;
 
 /* Ids to set in one or two bitmaps: ids[i][k] for k < n[i], i < lists, in
  * one pass. An or-round's ids from 3 peers into its union and or_also
@@ -401,6 +429,8 @@ typedef struct gr_xk_ops {
    * at positions of a border list whose copies are the ids from base on
    * (a sparse refresh's records; NULL: the whole list). */
   gr_status (*offset)(gr_device *dev, gr_vid *dst, const gr_vid *src, uint64_t n, gr_vid base);
+  /* An or-round's union from owner words (gr_xk_or_owned_args). */
+  gr_status (*or_owned)(gr_device *dev, const gr_xk_or_owned_args *a);
 } gr_xk_ops;
 
 extern const gr_xk_ops gr__xk_ops_cpu;

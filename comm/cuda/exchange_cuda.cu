@@ -625,6 +625,45 @@ gr_status or_union_cuda(gr_device *dev, const gr_xk_or_args *a) {
   return GR_SUCCESS;
 }
 
+// An or-round's union from owner words: a word read from its owner's words
+// alone. The parts' word pointers go to shared memory first (read by a
+// constant offset of the argument each), where a word's owner indexes them.
+__global__ void __launch_bounds__(kBlock) or_owned_kernel(gr_xk_or_owned_args a) {
+  __shared__ const uint32_t *from[GR_COMM_MAX_DEVICES];
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int j = 0; j < GR_COMM_MAX_DEVICES; j++)
+      if (j < a.parts) from[j] = a.from[j];
+  }
+  __syncthreads();
+  for (unsigned long long k = blockIdx.x * (unsigned long long)kBlock + threadIdx.x; k < a.words;
+       k += (unsigned long long)gridDim.x * kBlock) {
+    const int o = a.word_owner[k];
+    const uint32_t *f = from[o];
+    const uint32_t v = f ? f[gr_word_group_slot(a.groups[(k >> 5) * (unsigned long long)a.parts + o], k)] : 0u;
+    a.dst[k] = v;
+    if (a.also) a.also[k] |= v;
+  }
+  if (a.tail && blockIdx.x == 0 && threadIdx.x == 0) {
+    uint32_t v = 0;
+#pragma unroll
+    for (int j = 0; j < GR_COMM_MAX_DEVICES; j++)
+      if (j < a.parts && from[j]) v |= from[j][a.part_words[j]];
+    a.dst[a.words] = v;
+    if (a.also) a.also[a.words] |= v;
+  }
+}
+
+gr_status or_owned_cuda(gr_device *dev, const gr_xk_or_owned_args *a) {
+  if (!a->dst || !a->word_owner || !a->groups || a->parts < 1 || a->parts > GR_COMM_MAX_DEVICES)
+    return gr_errorf(GR_ERR_INTERNAL, "exchange: a union of owner words of %d parts without its tables", a->parts);
+  if (!a->words && !a->tail) return GR_SUCCESS;
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  or_owned_kernel<<<blocks_for(dev, a->words ? a->words : 1), kBlock, 0, s>>>(*a);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  return GR_SUCCESS;
+}
+
 // A routed bitmap becomes a message: the value in its first 8 bytes, and
 // the ids it holds counted (a warp's popcounts summed, then one atomic).
 __global__ void __launch_bounds__(kBlock) seal_kernel(uint32_t *msg, unsigned long long words, unsigned long long value,
@@ -727,6 +766,7 @@ gr_status load_typed() {
   // ... or, where the copies are a range of ids, their offset.
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, offset_kernel));
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, or_union_kernel));
+  GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, or_owned_kernel));
   return GR_SUCCESS;
 }
 
@@ -897,4 +937,4 @@ extern "C" gr_status gr__xk_peer_copies_cuda(gr_device *dev, const gr_xk_peer_co
 
 extern "C" const gr_xk_ops gr__xk_ops_cuda = {package_cuda, combine_cuda, load_cuda,   gather_cuda,
                                               scatter_cuda, or_union_cuda, seal_cuda,   compact_cuda,
-                                              mark_cuda,    select_cuda,   offset_cuda};
+                                              mark_cuda,    select_cuda,   offset_cuda, or_owned_cuda};

@@ -459,6 +459,25 @@ gr_status gr_part_route(gr_part *p, gr_eid bound, const void *value, int value_b
   return st;
 }
 
+gr_status gr_part_owner_words(gr_part *p, gr_owner_words *w) {
+  memset(w, 0, sizeof *w);
+  if (!p->sync) return GR_SUCCESS;
+  struct gr_enactor *e = p->sync->e;
+  if (!e->cfg.exchange->owner_words) return GR_SUCCESS;
+  return e->cfg.exchange->owner_words(e->slots[p->sync->index].xlocal, p, w);
+}
+
+gr_owner_slots gr_owner_words_slots(const gr_owner_words *w) {
+  gr_owner_slots s;
+  memset(&s, 0, sizeof s);
+  if (!w->groups) return s;
+  s.groups = w->groups + w->me;
+  s.stride = w->parts;
+  s.words = w->words;
+  s.tail = w->whole;
+  return s;
+}
+
 gr_status gr_part_peers(gr_part *p, void *mine, gr_buffer *table, gr_peers *r) {
   enum { MAX_DEVICES = 64 };
   memset(r, 0, sizeof *r);
@@ -1072,6 +1091,7 @@ static void gr__slot_loop(gr__slot *s) {
       x.or_words = it.or_words;
       x.or_bits_whole = it.or_bits_whole;
       x.or_also = it.or_also;
+      x.or_packed = it.or_packed;
       x.settled = it.settled;
       x.settle_copies_bare = it.settle_copies_bare;
       x.min_ties = it.min_ties;

@@ -132,11 +132,15 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
       if (!strcmp(v, "on")) r.sssp_peers = true;
       else if (!strcmp(v, "off")) r.sssp_peers = false;
       else ok = false;
+    } else if (!strcmp(k, "owner-words")) {
+      if (!strcmp(v, "on")) r.owner_words = true;
+      else if (!strcmp(v, "off")) r.owner_words = false;
+      else ok = false;
     } else {
       return gr_errorf(GR_ERR_INVALID_ARG,
                        "--tune: unknown key '%s' (advance, pull, small, small-vertices, small-edges, small-degree, "
                        "visited, pull-light, status, sort, relabel, hot, hub, long-rows, walk-stage, bc-counts, sssp-heavy, "
-                       "sssp-tail, sssp-peers)",
+                       "sssp-tail, sssp-peers, owner-words)",
                        k);
     }
     if (!ok) return gr_errorf(GR_ERR_INVALID_ARG, "--tune: bad value '%s' for %s", v, k);

@@ -50,9 +50,14 @@ typedef struct gr__dobfs_slice {
   bool pulled;       /* the last level pulled: the visited bitmap misses its finds */
   /* Between devices with or_bits: a pull's finds (published to the peers
    * by the exchange) and their union over the devices (the exchange's
-   * or_union, the next pull's frontier). */
+   * or_union, the next pull's frontier). The finds are this device's owner
+   * words alone where the partition gives them (owner.groups; asked at the
+   * first pull): 1/N of the bitmap's bytes to clear, and to send to each
+   * peer, which reads each word from its owner's alone. */
   gr_buffer found;
   gr_buffer uni;
+  gr_owner_words owner;
+  bool owner_asked;
   bool or_next;      /* the last level or'ed its finds into uni: every device alike */
   bool whole;        /* this level: uni is the frontier */
   /* Between devices with or_bits: the last level pushed, and the exchange
@@ -187,8 +192,17 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
   const gr_vid n = p->sub->n_local;
   const size_t words = gr_bitmap_words(n);
   GR_CHECK(dobfs_bitmap(&s->bits, p, "dobfs frontier bitmap"));
+  size_t found_words = words;
   if (s->or_bits) {
-    GR_CHECK(dobfs_bitmap(&s->found, p, "dobfs pull's finds"));
+    if (!s->owner_asked) {
+      /* The same answer on every device (their owner tables are one). */
+      if (p->ws->tune.owner_words) GR_CHECK(gr_part_owner_words(p, &s->owner));
+      s->owner_asked = true;
+    }
+    if (s->owner.groups) found_words = (size_t)s->owner.count;
+    /* 16 bytes past the words, as dobfs_bitmap's (NCCL). */
+    if (!s->found.ptr)
+      GR_CHECK(gr_buffer_resize(&s->found, p->dev, found_words * sizeof(uint32_t) + 16, 0, "dobfs pull's finds"));
     GR_CHECK(dobfs_bitmap(&s->uni, p, "dobfs frontier bitmap (union)"));
   }
   const size_t ob = (size_t)(s->n_owned ? s->n_owned : 1) * sizeof(gr_vid);
@@ -231,7 +245,7 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
     }
   }
   /* Peers read the last level's finds until its last barrier, passed. */
-  if (s->or_bits) GR_CHECK(gr_device_memset(p->dev, s->found.ptr, 0, words * sizeof(uint32_t)));
+  if (s->or_bits) GR_CHECK(gr_device_memset(p->dev, s->found.ptr, 0, found_words * sizeof(uint32_t)));
   const int next = s->cur < 0 ? 0 : 1 - s->cur;
   gr_advance_pull_args pa;
   memset(&pa, 0, sizeof pa);
@@ -251,7 +265,10 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
   /* Between devices the pull sets its finds' bits itself (the devices or
    * them), and they are whole once it has read its counters (a pull over
    * no candidate reads none: the exchange then drains the stream). */
-  if (s->or_bits) pa.found_bits = s->found.ptr;
+  if (s->or_bits) {
+    pa.found_bits = s->found.ptr;
+    pa.found_slots = gr_owner_words_slots(&s->owner);
+  }
   GR_CHECK(gr__bfs_ops(p->dev)->pull(p->dev, p->ws, &pa, c));
   s->cur = next;
   s->n_cand = pa.n_remaining;
@@ -273,6 +290,7 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
      * of Kronecker 27 on two devices), and the bits stay whole, with no
      * pass over the depths before a big push. */
     it->or_also = c->visited;
+    it->or_packed = s->owner.groups != NULL;
     s->or_next = true;
   }
   if (p->count == 1) gr_bfs_know(&s->loop, it->iteration + 1, pa.out_edges, pa.out_max_degree);

@@ -224,6 +224,7 @@ START_TEST(cuda_mark_and_select_take_exactly_the_marked_entries_of_a_list) { xh_
 END_TEST
 
 START_TEST(cuda_or_union_ors_every_source_into_the_union_and_also) { xh_check_or_union(&gr__xk_ops_cuda, gpu); }
+START_TEST(cuda_or_owned_reads_each_word_from_its_owner) { xh_check_or_owned(&gr__xk_ops_cuda, gpu); }
 END_TEST
 
 START_TEST(cuda_package_reads_the_output_size_an_advance_left_on_the_device) {
@@ -403,7 +404,7 @@ static void check_bfs_on_shared_gpu(const char *spec, bool connected, unsigned *
     gr_graph_destroy(&g);
     return;
   }
-  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 0, GR_COMM_FORMAT_AUTO, false, NULL};
+  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 0, GR_COMM_FORMAT_AUTO, false, NULL, 0};
   gr_result base[N_SRC];
   xh_stage stage;
   ck_assert_msg(xh_bfs_run(g, &one, src, ns, base, NULL, &stage) == GR_SUCCESS, "%s", gr_error_message());
@@ -421,7 +422,7 @@ static void check_bfs_on_shared_gpu(const char *spec, bool connected, unsigned *
           if (!gr_test_in_slice(combo)) continue;
           /* Without predecessors the payload is uniform: bitmaps travel. */
           xh_bfs_config c = {GR_BACKEND_CUDA, nd, parts[pi], proxies[xi], modes[mi & 1], GR_TRANSPORT_P2P, 0,
-                             GR_COMM_FORMAT_AUTO, mi >= 2, NULL};
+                             GR_COMM_FORMAT_AUTO, mi >= 2, NULL, 0};
           char what[160];
           snprintf(what, sizeof what, "%s on %d devices of GPU 0, %s, %s proxies, %s%s", spec, nd,
                    gr_partitioner_name(parts[pi]), proxies[xi] == GR_PROXY_1HOP ? "1hop" : "all",
@@ -472,7 +473,8 @@ END_TEST
  * package that did not drain the stream first let the peers or a bitmap
  * with none of the slow device's finds (depths wrong on the others). On 2
  * and 4 devices of GPU 0, duplicate-all proxies, selective exchange, each
- * device slow in turn, against one CPU device. */
+ * device slow in turn, against one CPU device; the random partition by
+ * single ids, and in blocks of 32 ids, whose finds travel as owner words. */
 START_TEST(dobfs_with_a_slow_device_on_gpu_0_equals_one_cpu_device) {
   gr_graph *g = xh_gen("kron:11:16,seed=7");
   ck_assert_ptr_nonnull(g);
@@ -484,7 +486,7 @@ START_TEST(dobfs_with_a_slow_device_on_gpu_0_equals_one_cpu_device) {
   for (gr_vid v = 1; v < n; v++)
     if (gr_csr_degree(csr, v) > gr_csr_degree(csr, src[0])) src[0] = v;
   xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 0,
-                       GR_COMM_FORMAT_AUTO, false, &gr_dobfs_primitive};
+                       GR_COMM_FORMAT_AUTO, false, &gr_dobfs_primitive, 0};
   gr_result base;
   xh_stage stage;
   ck_assert_msg(xh_bfs_run(g, &one, src, 1, &base, NULL, &stage) == GR_SUCCESS, "%s", gr_error_message());
@@ -492,26 +494,29 @@ START_TEST(dobfs_with_a_slow_device_on_gpu_0_equals_one_cpu_device) {
   gr_prim_options po = GR_PRIM_OPTIONS_INIT;
   po.mark_pred = true;
   int pulled = 0;
-  for (int mi = 0; mi < 2; mi++) {
-    const int nd = mi == 0 ? 2 : 4;
-    setenv("GR_DEVICE_MAP", maps[mi], 1);
+  for (int mi = 0; mi < 4; mi++) {
+    const int nd = mi % 2 == 0 ? 2 : 4;
+    /* Single ids, then blocks of 32 ids: the finds as owner words. */
+    const uint32_t block = mi < 2 ? 1u : 32u;
+    setenv("GR_DEVICE_MAP", maps[mi % 2], 1);
     for (int slow = 0; slow < nd; slow++) {
       char hook[32];
       snprintf(hook, sizeof hook, "%d:20000", slow);
       setenv("GR_FAULT_SLOW", hook, 1);
       xh_bfs_config c = {GR_BACKEND_CUDA, nd, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_P2P, 0,
-                         GR_COMM_FORMAT_AUTO, false, &gr_dobfs_primitive};
+                         GR_COMM_FORMAT_AUTO, false, &gr_dobfs_primitive, block};
       gr_result r;
       gr_run_stats st;
       const gr_status rs = xh_bfs_run(g, &c, src, 1, &r, &st, &stage);
       unsetenv("GR_FAULT_SLOW");
-      ck_assert_msg(rs == GR_SUCCESS, "%d devices, device %d slow: stage %d: %s", nd, slow, stage,
-                    gr_error_message());
+      ck_assert_msg(rs == GR_SUCCESS, "%d devices, blocks of %u, device %d slow: stage %d: %s", nd, block, slow,
+                    stage, gr_error_message());
       gr_run_args a = {src[0], 0, NULL, 0};
       ck_assert_msg(!memcmp(r.values, base.values, (size_t)n * sizeof(gr_svid)),
-                    "%d devices of GPU 0, device %d slow: depths differ from one CPU device", nd, slow);
-      ck_assert_msg(gr_bfs_validate(g, &a, &po, &r, &base) == GR_SUCCESS, "%d devices, device %d slow: %s", nd,
-                    slow, gr_error_message());
+                    "%d devices of GPU 0, blocks of %u, device %d slow: depths differ from one CPU device", nd, block,
+                    slow);
+      ck_assert_msg(gr_bfs_validate(g, &a, &po, &r, &base) == GR_SUCCESS, "%d devices, blocks of %u, device %d slow: %s",
+                    nd, block, slow, gr_error_message());
       /* A pull after a pull (whose frontier is the or'ed finds), or the
        * case proves nothing. */
       bool twice = false;
@@ -523,7 +528,7 @@ START_TEST(dobfs_with_a_slow_device_on_gpu_0_equals_one_cpu_device) {
     }
     unsetenv("GR_DEVICE_MAP");
   }
-  ck_assert_msg(pulled == 6, "only %d of 6 runs pulled twice in a row", pulled);
+  ck_assert_msg(pulled == 12, "only %d of 12 runs pulled twice in a row", pulled);
   gr_result_free(&base);
   gr_graph_destroy(&g);
 }
@@ -592,6 +597,7 @@ int main(void) {
        cuda_mark_and_select_take_exactly_the_marked_entries_of_a_list, true},
       {"cuda_or_union_ors_every_source_into_the_union_and_also", cuda_or_union_ors_every_source_into_the_union_and_also,
        true},
+      {"cuda_or_owned_reads_each_word_from_its_owner", cuda_or_owned_reads_each_word_from_its_owner, true},
       {"cuda_package_reads_the_output_size_an_advance_left_on_the_device",
        cuda_package_reads_the_output_size_an_advance_left_on_the_device, true},
       {"bfs_on_devices_sharing_gpu_0_equals_one_cpu_device", bfs_on_devices_sharing_gpu_0_equals_one_cpu_device, false},

@@ -110,12 +110,14 @@ typedef struct gr_exchange_step {
    * broadcast exchange (duplicate-all proxies only); a routed step's
    * bitmaps go as they are (to every peer under duplicate-all proxies). */
   bool tell_all;
-  /* gr_iter.or_bits, or_union, or_words, or_bits_whole and or_also. */
+  /* gr_iter.or_bits, or_union, or_words, or_bits_whole, or_also and
+   * or_packed. */
   const uint32_t *or_bits;
   uint32_t *or_union;
   uint64_t or_words;
   bool or_bits_whole;
   uint32_t *or_also;
+  bool or_packed;
   /* gr_iter.settled and settle_copies_bare. */
   uint32_t *settled;
   bool settle_copies_bare;
@@ -199,6 +201,8 @@ typedef struct gr_exchange_ops {
    * (r->owner, convert, first and me). *reach: whether this device's
    * kernels reach every peer's memory and the tables were made. */
   gr_status (*peers)(void *local, gr_part *p, gr_peers *r, bool *reach);
+  /* Optional (NULL: none): gr_part_owner_words on this device alone. */
+  gr_status (*owner_words)(void *local, gr_part *p, gr_owner_words *w);
 } gr_exchange_ops;
 
 #ifdef __cplusplus

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "gr/graph.h"
+#include "gr/owner_words.h"
 #include "gr/types.h"
 #include "gr/workspace.h"
 
@@ -143,6 +144,10 @@ typedef struct gr_advance_pull_args {
    * caller clears it), e.g. to send a pull's finds to other devices. A
    * GPU warp sets the bits its finds share a word with in one atomic. */
   uint32_t *found_bits;
+  /* Optional, with found_bits (groups NULL: none): found_bits holds the
+   * words of this part's own ids alone (gr/owner_words.h), a find's word at
+   * its slot there. Every candidate is the part's own. */
+  gr_owner_slots found_slots;
 } gr_advance_pull_args;
 
 typedef struct gr_filter_args {

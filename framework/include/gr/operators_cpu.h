@@ -231,7 +231,8 @@ static inline void gr__cpu_list_degrees(int nt, const gr_eid *offsets, const gr_
           edges++;                                                                      \
           if (gr_bitmap_test(fb, u) && VISIT(ctx, u, v, k)) {                           \
             gr__cpu_emit_push(&em, v);                                                  \
-            if (a->found_bits) gr_atomic_or_u32(&a->found_bits[v >> 5], 1u << (v & 31u)); \
+            if (a->found_bits)                                                          \
+              gr_atomic_or_u32(&a->found_bits[gr_owner_slot(a->found_slots, v >> 5)], 1u << (v & 31u)); \
             found = true;                                                               \
             break;                                                                      \
           }                                                                             \

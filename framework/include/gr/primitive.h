@@ -12,6 +12,7 @@
 #include "gr/buffer.h"
 #include "gr/frontier.h"
 #include "gr/graph.h"
+#include "gr/owner_words.h"
 #include "gr/subgraph.h"
 #include "gr/workspace.h"
 
@@ -301,6 +302,30 @@ typedef struct gr_peers {
  * used. One device, or peers out of reach: r->at is NULL. */
 gr_status gr_part_peers(gr_part *p, void *mine, gr_buffer *table, gr_peers *r);
 
+/* Owner words (gr/owner_words.h) between devices: where every whole word of
+ * 32 local ids has one owner and local ids are global (duplicate-all
+ * proxies with the random partition's blocks of 32 ids or more), the same
+ * on every device. */
+typedef struct gr_owner_words {
+  /* device: entry [g * parts + o] for part o's words in group g of 32
+   * words; NULL where words have several owners (or one device) */
+  const gr_word_group *groups;
+  uint64_t words; /* whole words: ids below 32 * words */
+  uint64_t whole; /* this part's whole words */
+  /* This part's words: its whole ones, and one more (slot `whole`) for the
+   * ids past 32 * words where n_local is no multiple of 32. */
+  uint64_t count;
+  int parts, me;
+} gr_owner_words;
+
+/* This device's owner words, or w->groups NULL; the same answer on every
+ * device. Not collective. */
+gr_status gr_part_owner_words(gr_part *p, gr_owner_words *w);
+
+/* The slots a pull's finds take in this part's words (gr_advance_pull_args.
+ * found_slots); groups NULL where w's are. */
+gr_owner_slots gr_owner_words_slots(const gr_owner_words *w);
+
 /* Copies a device array of local values into `global` (n_global entries,
  * host) at the global ids of the vertices this device owns; a proxy's copy
  * may lag behind its owner's, so only owners write. */
@@ -407,6 +432,11 @@ typedef struct gr_iter {
    * (DOBFS: its visited bits, which then hold every device's finds with no
    * pass of their own). */
   uint32_t *or_also;
+  /* To set, optional, with or_bits where gr_part_owner_words gave groups:
+   * or_bits holds this part's owner words alone (its count of words), a
+   * bit set only for ids it owns, and each peer's go to the union as they
+   * are (1/N of the bitmap's bytes from each). Every device sets it alike. */
+  bool or_packed;
   /* To set, optional, under selective exchange with duplicate-all proxies
    * (global ids): this iteration's output goes to every peer, as under
    * the broadcast exchange, so that every device learns every vertex found

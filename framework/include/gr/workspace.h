@@ -113,14 +113,21 @@ typedef struct gr_tuning {
    * writes help the second alone (docs/performance.md, "SSSP's copies
    * lowered on their owners in place"). */
   bool sssp_peers;
+  /* Between devices where every word of 32 ids has one owner (duplicate-all
+   * proxies, the random partition's blocks of 32 ids), DOBFS's pulls keep
+   * and send their finds as the words of the device's own ids alone
+   * (gr_part_owner_words; owner-words=on, the default), 1/N of a bitmap of
+   * every id; off: bitmaps of every id. */
+  bool owner_words;
 } gr_tuning;
 #define GR_TUNING_INIT                                                                                              \
   {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true, 64, false, GR_SORT_AUTO, GR_SORT_AUTO, 32768, \
-   4096, GR_LONG_ROWS_AUTO, GR_SORT_AUTO, false, true, 16, false}
+   4096, GR_LONG_ROWS_AUTO, GR_SORT_AUTO, false, true, 16, false, true}
 /* "advance=chunked|serial|twc|auto,pull=hybrid|warp,small=on|off,small-vertices=N,
  * small-edges=N,small-degree=N,visited=bitmap|state,pull-light=N,status=atomic|idempotent,sort=auto|on|off,
  * relabel=auto|on|off,hot=N,hub=N,long-rows=auto|N,walk-stage=auto|on|off,bc-counts=auto|log,
- * sssp-heavy=once|always,sssp-tail=N,sssp-peers=on|off" (any subset, comma separated). */
+ * sssp-heavy=once|always,sssp-tail=N,sssp-peers=on|off,owner-words=on|off" (any subset, comma
+ * separated). */
 gr_status gr_tuning_parse(gr_tuning *t, const char *text);
 
 /* Device memory bandwidth (bytes a second) under which walk-stage=auto

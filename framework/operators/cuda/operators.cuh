@@ -538,12 +538,14 @@ constexpr int kPullBatch = 4;
 // sets them, one atomic a word instead of one a find. Candidates run in id
 // order, so a warp's finds mostly share a few words (DOBFS's biggest pull on
 // Kronecker 25 between two devices: 5.9 M reductions at the L2 a device, up
-// to 32 of them on one word). Every lane of the warp calls it.
-__device__ __forceinline__ void warp_set_found(uint32_t *bits, bool found, gr_vid v) {
+// to 32 of them on one word). Every lane of the warp calls it. The word
+// goes to its slot among the part's own words where the bits are kept so
+// (gr_advance_pull_args.found_slots).
+__device__ __forceinline__ void warp_set_found(uint32_t *bits, const gr_owner_slots &slots, bool found, gr_vid v) {
   const unsigned long long word = found ? (unsigned long long)(v >> 5) : ~0ull;
   const unsigned peers = __match_any_sync(kFullMask, word);
   const unsigned all = __reduce_or_sync(peers, found ? 1u << (v & 31u) : 0u);
-  if (found && (int)(threadIdx.x & 31) == __ffs((int)peers) - 1) atomicOr(&bits[word], all);
+  if (found && (int)(threadIdx.x & 31) == __ffs((int)peers) - 1) atomicOr(&bits[gr_owner_slot(slots, word)], all);
 }
 
 template <class Lists, class Wanted, class Visit>
@@ -553,7 +555,8 @@ __global__ void __launch_bounds__(kBlock, Lists::kPullMinBlocks)
                                gr_vid *__restrict__ out, gr_eid cap, unsigned long long *count,
                                unsigned long long *edges, gr_vid *heavy, unsigned long long *n_heavy,
                                gr_eid light, const gr_eid *deg, unsigned long long *deg_ctr, gr_vid *rem,
-                               gr_eid rem_cap, unsigned long long *n_rem, uint32_t *found_bits, Wanted wanted,
+                               gr_eid rem_cap, unsigned long long *n_rem, uint32_t *found_bits, gr_owner_slots found_slots,
+                               Wanted wanted,
                                Visit visit) {
   __shared__ typename BlockQueue<kBlock>::Storage qs, hs, rs;
   BlockQueue<kBlock> q(qs, out, cap, count, deg), h(hs, heavy, n, n_heavy), r(rs, rem, rem_cap, n_rem);
@@ -592,7 +595,7 @@ __global__ void __launch_bounds__(kBlock, Lists::kPullMinBlocks)
         }
       }
     }
-    if (found_bits) warp_set_found(found_bits, found, v);
+    if (found_bits) warp_set_found(found_bits, found_slots, found, v);
     q.push(found, v);
     h.push(big, v);
     // Still unvisited and not found (heavy ones: decided by the warp kernel).
@@ -619,7 +622,8 @@ __global__ void __launch_bounds__(kBlock)
                              gr_eid n, const unsigned long long *n_dev, gr_vid *__restrict__ out, gr_eid cap,
                              unsigned long long *count, unsigned long long *edges, const gr_eid *deg,
                              unsigned long long *deg_ctr, gr_vid *rem, gr_eid rem_cap, unsigned long long *n_rem,
-                             uint32_t *found_bits, Wanted wanted, Visit visit) {
+                             uint32_t *found_bits, gr_owner_slots found_slots,
+                               Wanted wanted, Visit visit) {
   const int lane = threadIdx.x & 31;
   __shared__ typename BlockQueue<kBlock>::Storage qs, rs;
   BlockQueue<kBlock> q(qs, out, cap, count, deg), r(rs, rem, rem_cap, n_rem);
@@ -673,7 +677,7 @@ __global__ void __launch_bounds__(kBlock)
       }
       if (lane == j) mine = found;
     }
-    if (found_bits) warp_set_found(found_bits, mine, v);
+    if (found_bits) warp_set_found(found_bits, found_slots, mine, v);
     q.push(mine, v);
     if (rem) r.push(want && !mine, v);
   }
@@ -1130,18 +1134,18 @@ gr_status advance_pull_with(gr_device *dev, gr_workspace *ws, gr_advance_pull_ar
     const unsigned grid = resident_grid(dev, thread_per_sm, grid_for(n, kBlock, max_blocks(dev)));
     advance_pull_thread_kernel<Lists, Wanted, Visit><<<grid, kBlock, 0, s>>>(
         a->g->offsets, lists, a->frontier_bits, a->candidates, n, a->out, a->out_capacity, ctr, ctr + 1,
-        heavy, ctr + 2, ws->tune.pull_light, a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, a->found_bits, wanted,
+        heavy, ctr + 2, ws->tune.pull_light, a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, a->found_bits, a->found_slots, wanted,
         visit);
     GR_CUDA_CHECK_LAUNCH(dev);
     advance_pull_warp_kernel<Lists, Wanted, Visit><<<resident_grid(dev, warp_per_sm, max_blocks(dev)), kBlock, 0, s>>>(
         a->g->offsets, lists, a->frontier_bits, heavy, 0, ctr + 2, a->out, a->out_capacity, ctr, ctr + 1,
-        a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, a->found_bits, wanted, visit);
+        a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, a->found_bits, a->found_slots, wanted, visit);
     GR_CUDA_CHECK_LAUNCH(dev);
   } else {
     advance_pull_warp_kernel<Lists, Wanted, Visit><<<resident_grid(dev, warp_per_sm, grid_for(n, kBlock, max_blocks(dev))),
                                                      kBlock, 0, s>>>(
         a->g->offsets, lists, a->frontier_bits, a->candidates, n, nullptr, a->out, a->out_capacity, ctr,
-        ctr + 1, a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, a->found_bits, wanted, visit);
+        ctr + 1, a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, a->found_bits, a->found_slots, wanted, visit);
     GR_CUDA_CHECK_LAUNCH(dev);
   }
   GR_CHECK(gr_workspace_read_counters(ws, 6));

@@ -728,6 +728,7 @@ gr_status xh_bfs_run(gr_graph *g, const xh_bfs_config *c, const gr_vid *sources,
     gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
     po.kind = c->partitioner;
     po.parts = c->n_devices;
+    po.block = c->partition_block;
     po.seed = 7;
     GR_CHECK_GOTO(gr_partition_create(&part, g, &po), st, fail);
     GR_CHECK_GOTO(gr_subgraphs_build(&subs, g, part, c->proxy, prim->needs_in_edges, prim->needs_weights), st, fail);
@@ -1282,6 +1283,123 @@ void xh_check_or_union(const gr_xk_ops *ops, gr_device *dev) {
   free(got);
   free(also0);
   free(want);
+}
+
+void xh_check_or_owned(const gr_xk_ops *ops, gr_device *dev) {
+  enum { WORDS = 20011, MAXP = 5 };
+  uint8_t *owner = malloc(WORDS);
+  uint32_t *bitmap = malloc(sizeof *bitmap * (WORDS + 1)), *packed = malloc(sizeof *packed * (WORDS + 1) * MAXP);
+  uint32_t *got = malloc(sizeof *got * (WORDS + 1)), *also0 = malloc(sizeof *also0 * (WORDS + 1));
+  XH_CHECK(owner && bitmap && packed && got && also0, "no room");
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+#define XH_NEXT() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
+  gr_buffer dpacked = GR_BUFFER_INIT, dst = GR_BUFFER_INIT, also = GR_BUFFER_INIT, downer = GR_BUFFER_INIT,
+            dgroups = GR_BUFFER_INIT;
+  for (int parts = 1; parts <= MAXP; parts++)
+    for (int tail = 0; tail < 2; tail++)
+      for (int silent = -1; silent < parts; silent += parts > 1 ? parts : 1) {
+        /* Runs of words of one owner, as blocks of 32 ids or more make
+         * them, and single words between. */
+        for (size_t w = 0; w < WORDS;) {
+          const uint8_t o = (uint8_t)(XH_NEXT() % (uint64_t)parts);
+          const size_t run = XH_NEXT() % 4 == 0 ? 1 + XH_NEXT() % 70 : 1;
+          for (size_t k = 0; k < run && w < WORDS; k++) owner[w++] = o;
+        }
+        const size_t total = WORDS + (size_t)tail;
+        for (size_t w = 0; w < total; w++) {
+          bitmap[w] = (uint32_t)XH_NEXT() & (uint32_t)(XH_NEXT() >> 3);
+          also0[w] = (uint32_t)XH_NEXT() & 0x01010101u;
+        }
+        gr_word_group *groups = NULL;
+        uint64_t part_words[GR_COMM_MAX_DEVICES];
+        XH_CHECK(gr_xk_word_groups(owner, WORDS, parts, &groups, part_words) == GR_SUCCESS && groups, "%s",
+                 gr_error_message());
+        uint64_t sum = 0;
+        for (int o = 0; o < parts; o++) sum += part_words[o];
+        XH_CHECK(sum == WORDS, "%d parts own %llu of %d words", parts, (unsigned long long)sum, (int)WORDS);
+        /* Each part's words at their slots (what a pull's finds write),
+         * the partial last word at slot part_words[o] of every part (the
+         * tail's bits dealt out among the parts). */
+        uint64_t at[MAXP];
+        for (int o = 0; o < parts; o++) at[o] = (uint64_t)o * (WORDS + 1);
+        memset(packed, 0xee, sizeof *packed * (WORDS + 1) * MAXP);
+        for (size_t w = 0; w < WORDS; w++) {
+          const int o = owner[w];
+          gr_owner_words ow = {groups, WORDS, part_words[o], part_words[o] + (uint64_t)tail, parts, o};
+          const gr_owner_slots sl = gr_owner_words_slots(&ow);
+          const uint64_t slot = gr_owner_slot(sl, w);
+          XH_CHECK(slot < part_words[o], "word %zu of part %d at slot %llu of %llu", w, o, (unsigned long long)slot,
+                   (unsigned long long)part_words[o]);
+          packed[at[o] + slot] = bitmap[w];
+        }
+        for (int o = 0; o < parts && tail; o++) {
+          const uint32_t share = (uint32_t)(0x11111111u << o) & bitmap[WORDS];
+          packed[at[o] + part_words[o]] = share;
+          gr_owner_words ow = {groups, WORDS, part_words[o], part_words[o] + 1, parts, o};
+          XH_CHECK(gr_owner_slot(gr_owner_words_slots(&ow), WORDS) == part_words[o], "the last word's slot");
+        }
+        /* A silent part sent nothing: its words read as zeros. */
+        uint32_t want_tail = 0;
+        for (int o = 0; o < parts && tail; o++)
+          if (o != silent) want_tail |= (uint32_t)(0x11111111u << o) & bitmap[WORDS];
+        const size_t gbytes = (WORDS + 31) / 32 * (size_t)parts * sizeof *groups;
+        XH_CHECK(gr_buffer_resize(&dpacked, dev, sizeof *packed * (WORDS + 1) * MAXP, 0, "packed") == GR_SUCCESS &&
+                     gr_buffer_resize(&dst, dev, sizeof *got * total, 0, "union") == GR_SUCCESS &&
+                     gr_buffer_resize(&also, dev, sizeof *got * total, 0, "also") == GR_SUCCESS &&
+                     gr_buffer_resize(&downer, dev, WORDS, 0, "owners") == GR_SUCCESS &&
+                     gr_buffer_resize(&dgroups, dev, gbytes, 0, "groups") == GR_SUCCESS,
+                 "%s", gr_error_message());
+        XH_CHECK(gr_device_copy(dev, dpacked.ptr, packed, sizeof *packed * (WORDS + 1) * MAXP, GR_COPY_H2D) ==
+                         GR_SUCCESS &&
+                     gr_device_copy(dev, also.ptr, also0, sizeof *also0 * total, GR_COPY_H2D) == GR_SUCCESS &&
+                     gr_device_copy(dev, downer.ptr, owner, WORDS, GR_COPY_H2D) == GR_SUCCESS &&
+                     gr_device_copy(dev, dgroups.ptr, groups, gbytes, GR_COPY_H2D) == GR_SUCCESS &&
+                     gr_device_memset(dev, dst.ptr, 0xa5, sizeof *got * total) == GR_SUCCESS,
+                 "copy");
+        gr_xk_or_owned_args a;
+        memset(&a, 0, sizeof a);
+        a.dst = dst.ptr;
+        a.also = also.ptr;
+        a.word_owner = downer.ptr;
+        a.groups = dgroups.ptr;
+        a.words = WORDS;
+        a.tail = tail != 0;
+        a.parts = parts;
+        for (int o = 0; o < parts; o++) {
+          a.part_words[o] = part_words[o];
+          a.from[o] = o == silent ? NULL : (const uint32_t *)dpacked.ptr + at[o];
+        }
+        XH_CHECK(ops->or_owned(dev, &a) == GR_SUCCESS, "or_owned: %s", gr_error_message());
+        XH_CHECK(gr_device_copy(dev, got, dst.ptr, sizeof *got * total, GR_COPY_D2H) == GR_SUCCESS, "copy");
+        for (size_t w = 0; w < total; w++) {
+          const uint32_t want = w == WORDS ? want_tail : owner[w] == silent ? 0u : bitmap[w];
+          XH_CHECK(got[w] == want, "%d parts, silent %d: union word %zu is %08x, not %08x", parts, silent, w, got[w],
+                   want);
+        }
+        XH_CHECK(gr_device_copy(dev, got, also.ptr, sizeof *got * total, GR_COPY_D2H) == GR_SUCCESS, "copy");
+        for (size_t w = 0; w < total; w++) {
+          const uint32_t want = also0[w] | (w == WORDS ? want_tail : owner[w] == silent ? 0u : bitmap[w]);
+          XH_CHECK(got[w] == want, "%d parts: also's word %zu is %08x, not %08x", parts, w, got[w], want);
+        }
+        free(groups);
+      }
+#undef XH_NEXT
+  /* A word whose owner is no part: no groups. */
+  owner[7] = MAXP;
+  gr_word_group *none = NULL;
+  uint64_t pw[GR_COMM_MAX_DEVICES];
+  XH_CHECK(gr_xk_word_groups(owner, WORDS, MAXP, &none, pw) == GR_SUCCESS && !none, "a word of part %d got groups",
+           MAXP);
+  gr_buffer_release(&dpacked);
+  gr_buffer_release(&dst);
+  gr_buffer_release(&also);
+  gr_buffer_release(&downer);
+  gr_buffer_release(&dgroups);
+  free(owner);
+  free(bitmap);
+  free(packed);
+  free(got);
+  free(also0);
 }
 
 static int xh_cmp_vid(const void *a, const void *b) {

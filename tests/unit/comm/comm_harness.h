@@ -203,6 +203,7 @@ typedef struct xh_bfs_config {
   gr_comm_format format;
   bool no_preds; /* depths only: a uniform payload, so bitmaps may travel */
   const gr_primitive *prim; /* BFS when NULL; DOBFS works as well (the same answer) */
+  uint32_t partition_block;  /* the random partition's block of ids (0: its choice) */
 } xh_bfs_config;
 
 typedef enum xh_stage {
@@ -262,6 +263,13 @@ void xh_check_mark_select(const gr_xk_ops *ops, gr_device *dev);
  * bitmap that also takes it or'ed, nothing else written; more sources
  * refused. */
 void xh_check_or_union(const gr_xk_ops *ops, gr_device *dev);
+/* Owner words (gr_xk_word_groups, gr_xk_ops.or_owned) on `dev`: every part's
+ * bits of a bitmap kept at their slots among its words (gr_owner_slot) and
+ * the union read back from them equal the bitmap (each word from its owner
+ * alone, the partial last word or'ed over every part), the bitmap that also
+ * takes it or'ed; a part that sent none reads as zeros; 1 to 5 parts, with
+ * and without a partial last word; a word owned by no part gets no groups. */
+void xh_check_or_owned(const gr_xk_ops *ops, gr_device *dev);
 /* A package told its output's size on the device (gr_xk_package_args
  * .counts, under a bound with other ids past the output) on `dev`: the
  * same next frontier, culling bits, claims, messages and counters as told

@@ -421,6 +421,7 @@ START_TEST(mark_and_select_take_exactly_the_marked_entries_of_a_list) { xh_check
 END_TEST
 
 START_TEST(or_union_ors_every_source_into_the_union_and_also) { xh_check_or_union(&gr__xk_ops_cpu, dev); }
+START_TEST(or_owned_reads_each_word_from_its_owner) { xh_check_or_owned(&gr__xk_ops_cpu, dev); }
 END_TEST
 
 START_TEST(package_reads_the_output_size_an_advance_left_on_the_device) {
@@ -1239,7 +1240,7 @@ static void check_multi_device_bfs(const char *spec, bool connected) {
   const gr_vid n = gr_graph_num_vertices(g);
   gr_vid src[N_SRC];
   pick_sources(g, src);
-  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 2, GR_COMM_FORMAT_AUTO, false, NULL};
+  xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 2, GR_COMM_FORMAT_AUTO, false, NULL, 0};
   gr_result base[N_SRC];
   gr_run_stats base_st[N_SRC];
   xh_stage stage;
@@ -1259,7 +1260,7 @@ static void check_multi_device_bfs(const char *spec, bool connected) {
            * (auto), always (bitmap) or never (list). */
           static const gr_comm_format formats[] = {GR_COMM_FORMAT_AUTO, GR_COMM_FORMAT_BITMAP, GR_COMM_FORMAT_LIST};
           const gr_comm_format fmt = mi < 2 ? GR_COMM_FORMAT_AUTO : formats[(mi - 2) / 2];
-          xh_bfs_config c = {GR_BACKEND_CPU, nd, parts[pi], proxies[xi], modes[mi & 1], GR_TRANSPORT_AUTO, 1, fmt, mi >= 2, NULL};
+          xh_bfs_config c = {GR_BACKEND_CPU, nd, parts[pi], proxies[xi], modes[mi & 1], GR_TRANSPORT_AUTO, 1, fmt, mi >= 2, NULL, 0};
           char what[160];
           snprintf(what, sizeof what, "%s on %d devices, %s, %s proxies, %s%s, format %d", spec, nd,
                    gr_partitioner_name(parts[pi]), proxies[xi] == GR_PROXY_1HOP ? "1hop" : "all",
@@ -1344,7 +1345,7 @@ START_TEST(an_output_kept_as_next_frontier_takes_what_peers_send) {
   prim.iterate = own_output_iterate;
   const gr_vid src[N_SRC] = {K + 3, 5, 2 * K - 1};
   xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANGE, GR_PROXY_ALL, GR_COMM_SELECTIVE, GR_TRANSPORT_AUTO, 1,
-                       GR_COMM_FORMAT_LIST, true, NULL};
+                       GR_COMM_FORMAT_LIST, true, NULL, 0};
   xh_bfs_config two = one;
   two.n_devices = 2;
   two.prim = &prim;
@@ -1422,7 +1423,7 @@ START_TEST(pushed_levels_leave_their_output_size_to_the_package) {
     gr_primitive prim = *size_later_inner;
     prim.iterate = size_later_iterate;
     xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, k == 1 ? GR_COMM_BROADCAST : GR_COMM_SELECTIVE,
-                         GR_TRANSPORT_AUTO, 1, GR_COMM_FORMAT_LIST, k != 0, dobfs ? &gr_dobfs_primitive : NULL};
+                         GR_TRANSPORT_AUTO, 1, GR_COMM_FORMAT_LIST, k != 0, dobfs ? &gr_dobfs_primitive : NULL, 0};
     memset(sized_later, 0, sizeof sized_later);
     memset(pushed, 0, sizeof pushed);
     char what[32];
@@ -1469,7 +1470,7 @@ START_TEST(next_frontier_edges_are_summed_only_where_read) {
     prim.iterate = edges_iterate;
     prim.skips_in_edges = skips;
     xh_bfs_config one = {GR_BACKEND_CPU, 1, GR_PART_RANDOM, GR_PROXY_ALL, GR_COMM_SELECTIVE,
-                         GR_TRANSPORT_AUTO, 1, GR_COMM_FORMAT_LIST, false, NULL};
+                         GR_TRANSPORT_AUTO, 1, GR_COMM_FORMAT_LIST, false, NULL, 0};
     memset(measured_right, 0, sizeof measured_right);
     memset(measured_wrong, 0, sizeof measured_wrong);
     memset(unmeasured, 0, sizeof unmeasured);
@@ -1513,7 +1514,7 @@ static void check_fault_injection(gr_proxy_mode proxy, gr_comm_mode mode) {
   gr_graph *g = xh_gen("kron:9:8");
   gr_vid src[N_SRC];
   pick_sources(g, src);
-  xh_bfs_config c = {GR_BACKEND_CPU, 3, GR_PART_RANDOM, proxy, mode, GR_TRANSPORT_AUTO, 1, GR_COMM_FORMAT_AUTO, false, NULL};
+  xh_bfs_config c = {GR_BACKEND_CPU, 3, GR_PART_RANDOM, proxy, mode, GR_TRANSPORT_AUTO, 1, GR_COMM_FORMAT_AUTO, false, NULL, 0};
   int in_create = 0, in_run = 0, ok = 0;
   for (int n = 1; n <= 40; n++) {
     char spec[32];
@@ -1579,6 +1580,7 @@ int main(void) {
   tcase_add_test(package, compact_refuses_a_claim_whose_vertex_holds_a_value);
   tcase_add_test(package, mark_and_select_take_exactly_the_marked_entries_of_a_list);
   tcase_add_test(package, or_union_ors_every_source_into_the_union_and_also);
+  tcase_add_test(package, or_owned_reads_each_word_from_its_owner);
   tcase_add_test(package, package_reads_the_output_size_an_advance_left_on_the_device);
   tcase_add_test(package, owner_tables_of_few_runs_become_ranges);
   suite_add_tcase(s, package);

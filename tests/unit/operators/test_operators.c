@@ -644,6 +644,13 @@ START_TEST(tuning_parses_every_key) {
   ck_assert(!t.sssp_peers);
   ck_assert_int_eq(gr_tuning_parse(&t, "sssp-peers=on"), GR_SUCCESS);
   ck_assert(t.sssp_peers);
+  ck_assert(t.owner_words);
+  ck_assert_int_eq(gr_tuning_parse(&t, "owner-words=off"), GR_SUCCESS);
+  ck_assert(!t.owner_words);
+  ck_assert_int_eq(gr_tuning_parse(&t, "owner-words=whole"), GR_ERR_INVALID_ARG);
+  ck_assert(!t.owner_words);
+  ck_assert_int_eq(gr_tuning_parse(&t, "owner-words=on"), GR_SUCCESS);
+  ck_assert(t.owner_words);
   /* auto copies where the 4-byte states take 8x the L2 or more (n at least
    * twice the L2's bytes) and memory is slower than 4 TB/s; an unknown L2
    * or bandwidth (0) never; on and off whatever the device. */

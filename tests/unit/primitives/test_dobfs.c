@@ -209,7 +209,9 @@ static const struct {
   gr_comm_format format;
 } variants[] = {{true, GR_COMM_FORMAT_AUTO}, {false, GR_COMM_FORMAT_AUTO}, {false, GR_COMM_FORMAT_LIST}};
 START_TEST(several_devices_equal_one_device) {
-  static const gr_partitioner_kind kinds[] = {GR_PART_RANDOM, GR_PART_BIASED,
+  /* The random partition twice: by single ids (its choice on these
+   * graphs), and in blocks of 32 ids, whose pulls' finds go as owner words. */
+  static const gr_partitioner_kind kinds[] = {GR_PART_RANDOM, GR_PART_RANDOM, GR_PART_BIASED,
 #ifdef GR_HAVE_METIS
                                               GR_PART_METIS,
 #endif
@@ -233,6 +235,7 @@ START_TEST(several_devices_equal_one_device) {
         po.kind = kinds[p];
         po.parts = devices;
         po.threads = 1;
+        if (p == 1) po.block = 32;
         gr_partition *part = NULL;
         ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
         for (size_t x = 0; x < 2; x++) {
@@ -247,8 +250,9 @@ START_TEST(several_devices_equal_one_device) {
             gr_comm_destroy(&comm);
             for (int k = 0; k < N_SOURCES; k++) {
               ck_assert_msg(!memcmp(got.depth[k], expect.depth[k], (size_t)n * sizeof(gr_svid)),
-                            "%s, %d devices, %s, %s, %s, variant %d: source %d differs", specs[i / 3], devices,
-                            gr_partitioner_name(kinds[p]), proxies[x] == GR_PROXY_1HOP ? "1hop" : "all",
+                            "%s, %d devices, %s%s, %s, %s, variant %d: source %d differs", specs[i / 3], devices,
+                            gr_partitioner_name(kinds[p]), p == 1 ? " (blocks of 32)" : "",
+                            proxies[x] == GR_PROXY_1HOP ? "1hop" : "all",
                             gr_comm_mode_name(comms[c]), vi, k);
               /* Pulls need the whole frontier: under broadcast, or from
                * the devices' or'ed bitmaps under duplicate-all proxies;
@@ -386,6 +390,63 @@ START_TEST(a_pull_that_finds_few_vertices_sends_their_ids) {
 }
 END_TEST
 
+/* Between devices with duplicate-all proxies and the random partition in
+ * blocks of 32 ids, every word of 32 ids has one owner: a pull's finds are
+ * kept as the device's own words and sent as they are (gr_part_owner_words,
+ * owner-words=on, the default). Every level pulls; on 2, 3 and 4 devices
+ * the depths equal the reference's with the finds as owner words and as
+ * bitmaps of every id (owner-words=off), and no level moves more than each
+ * device's own words to each peer ((N - 1) n / 8 bytes in all, n a multiple
+ * of 32 here), where a level of bitmaps of every id moves N times that. */
+START_TEST(a_pulls_finds_go_as_each_devices_own_words) {
+  gr_graph *g = generated("kron:14:8");
+  const gr_vid n = gr_graph_num_vertices(g);
+  ck_assert_uint_eq(n % 32, 0);
+  for (int devices = 2; devices <= 4; devices++) {
+    gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+    po.parts = devices;
+    po.block = 32;
+    gr_partition *part = NULL;
+    ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+    gr_subgraph **subs = NULL;
+    ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_ALL, true, false), GR_SUCCESS);
+    const uint64_t own = (uint64_t)(devices - 1) * n / 8;
+    uint64_t most[2] = {0, 0};
+    for (int on = 0; on < 2; on++) {
+      gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
+      gr_comm *comm = NULL;
+      ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
+      gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+      o.direction = GR_DIRECTION_PULL;
+      ck_assert_int_eq(gr_tuning_parse(&o.tune, on ? "owner-words=on" : "owner-words=off"), GR_SUCCESS);
+      const gr_enactor_config cfg = dobfs_config(subs, devices, &o, &gr_comm_exchange_ops, comm, false);
+      gr_enactor *e = NULL;
+      ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+      for (int k = 0; k < N_SOURCES; k++) {
+        gr_run_args a = {source_of(g, k), k, NULL, 0};
+        gr_run_stats st;
+        ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+        for (int l = 0; l < st.frontier_len; l++) {
+          ck_assert_int_eq(st.level_tag[l], 'U');
+          if (st.level_bytes[l] > most[on]) most[on] = st.level_bytes[l];
+        }
+        gr_run_stats_free(&st);
+        free(checked_depths(g, e, &a, &o));
+      }
+      gr_enactor_destroy(&e);
+      gr_comm_destroy(&comm);
+    }
+    ck_assert_msg(most[1] <= own, "%d devices: a level moved %llu bytes, more than the owner words' %llu", devices,
+                  (unsigned long long)most[1], (unsigned long long)own);
+    ck_assert_msg(most[0] >= (uint64_t)devices * own, "%d devices, bitmaps of every id: at most %llu bytes a level",
+                  devices, (unsigned long long)most[0]);
+    gr_subgraphs_destroy(&subs, devices);
+    gr_partition_destroy(&part);
+  }
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 /* Per device and iteration: the union of the step's claims that the
  * exchange left in gr_iter.claim_bits (CPU devices: host memory), copied
  * after each push; with claims_clear, then cleared (a pull that takes it
@@ -506,6 +567,7 @@ int main(void) {
   tcase_add_test(multi, forced_pull_without_a_whole_frontier_is_refused);
   tcase_add_test(multi, a_first_level_of_one_vertex_sends_no_bitmaps);
   tcase_add_test(multi, a_pull_that_finds_few_vertices_sends_their_ids);
+  tcase_add_test(multi, a_pulls_finds_go_as_each_devices_own_words);
   tcase_add_loop_test(multi, claims_are_or_ed_into_every_devices_union, 0,
                       (int)(sizeof union_formats / sizeof *union_formats));
   suite_add_tcase(s, multi);
