@@ -79,8 +79,11 @@ typedef struct gr__transport_ops {
   /* Whether device me's kernels may read a package of `bytes` in device
    * j's memory where it lies, instead of moving it first: host memory,
    * or a peer whose memory this GPU reads directly, for packages small
-   * enough that the read costs less than a copy's start. NULL: never. */
-  bool (*reads_in_place)(const gr_comm *c, int me, int j, uint64_t bytes);
+   * enough that the read costs less than a copy's start, or of any size
+   * where the combine reads each of its bytes once, in order (`once`: an
+   * or-round's words or ids, where a copy would only add a read and a
+   * write before that read). NULL: never. */
+  bool (*reads_in_place)(const gr_comm *c, int me, int j, uint64_t bytes, bool once);
   /* Whether device me's kernels may write device j's memory with atomics
    * that are atomic against j's own (gr_part_peers): host memory, one GPU,
    * or peer access with native peer atomics. NULL: never. */

@@ -1168,7 +1168,9 @@ static gr_status gr__receive(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   for (int j = 0; j < n; j++) {
     const gr__pkg *m = &c->pkg[j][me];
     copied = copied || (j != me && m->copy);
-    t->in_place[j] = j != me && m->copy && c->tops->reads_in_place && c->tops->reads_in_place(c, me, j, m->copy);
+    const bool once = m->format == GR_XK_OR || m->format == GR_XK_OR_IDS;
+    t->in_place[j] =
+        j != me && m->copy && c->tops->reads_in_place && c->tops->reads_in_place(c, me, j, m->copy, once);
   }
   gr_status st = gr__enqueue(x, p, s, t, &any);
   if (st < 0) {

@@ -30,8 +30,8 @@ static gr_status gr__host_move(gr_comm *c, gr__xfer *x) {
 
 /* CPU devices share the host's memory: a combine reads every package
  * where its sender wrote it. */
-static bool gr__host_in_place(const gr_comm *c, int me, int j, uint64_t bytes) {
-  (void)c, (void)me, (void)j, (void)bytes;
+static bool gr__host_in_place(const gr_comm *c, int me, int j, uint64_t bytes, bool once) {
+  (void)c, (void)me, (void)j, (void)bytes, (void)once;
   return true;
 }
 

@@ -1089,7 +1089,8 @@ START_TEST(host_transport_leaves_packages_read_in_place) {
   gr_comm *c = NULL;
   ck_assert_int_eq(gr_comm_create(&c, GR_BACKEND_CPU, 3, &o), GR_SUCCESS);
   ck_assert_ptr_nonnull(c->tops->reads_in_place);
-  ck_assert(c->tops->reads_in_place(c, 0, 2, (uint64_t)1 << 40));
+  ck_assert(c->tops->reads_in_place(c, 0, 2, (uint64_t)1 << 40, false));
+  ck_assert(c->tops->reads_in_place(c, 0, 2, (uint64_t)1 << 40, true));
   static const unsigned char from1[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
   static const unsigned char from2[8] = {21, 22, 23, 24, 25, 26, 27, 28};
   const gr__pkg p1 = {from1, 16, 12, 3, GR_XK_LIST, 0, false, true}, p2 = {from2, 8, 8, 2, GR_XK_LIST, 0, false, false};
