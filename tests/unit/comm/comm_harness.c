@@ -1285,6 +1285,14 @@ void xh_check_or_union(const gr_xk_ops *ops, gr_device *dev) {
   free(want);
 }
 
+/* xorshift64: one draw a call (a call per operand, each sequenced). */
+static uint64_t xh_next(uint64_t *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
 void xh_check_or_owned(const gr_xk_ops *ops, gr_device *dev) {
   enum { WORDS = 20011, MAXP = 5 };
   uint8_t *owner = malloc(WORDS);
@@ -1292,7 +1300,6 @@ void xh_check_or_owned(const gr_xk_ops *ops, gr_device *dev) {
   uint32_t *got = malloc(sizeof *got * (WORDS + 1)), *also0 = malloc(sizeof *also0 * (WORDS + 1));
   XH_CHECK(owner && bitmap && packed && got && also0, "no room");
   uint64_t x = 0x9e3779b97f4a7c15ull;
-#define XH_NEXT() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
   gr_buffer dpacked = GR_BUFFER_INIT, dst = GR_BUFFER_INIT, also = GR_BUFFER_INIT, downer = GR_BUFFER_INIT,
             dgroups = GR_BUFFER_INIT;
   for (int parts = 1; parts <= MAXP; parts++)
@@ -1301,14 +1308,15 @@ void xh_check_or_owned(const gr_xk_ops *ops, gr_device *dev) {
         /* Runs of words of one owner, as blocks of 32 ids or more make
          * them, and single words between. */
         for (size_t w = 0; w < WORDS;) {
-          const uint8_t o = (uint8_t)(XH_NEXT() % (uint64_t)parts);
-          const size_t run = XH_NEXT() % 4 == 0 ? 1 + XH_NEXT() % 70 : 1;
+          const uint8_t o = (uint8_t)(xh_next(&x) % (uint64_t)parts);
+          const size_t run = xh_next(&x) % 4 == 0 ? 1 + xh_next(&x) % 70 : 1;
           for (size_t k = 0; k < run && w < WORDS; k++) owner[w++] = o;
         }
         const size_t total = WORDS + (size_t)tail;
         for (size_t w = 0; w < total; w++) {
-          bitmap[w] = (uint32_t)XH_NEXT() & (uint32_t)(XH_NEXT() >> 3);
-          also0[w] = (uint32_t)XH_NEXT() & 0x01010101u;
+          const uint32_t r1 = (uint32_t)xh_next(&x);
+          bitmap[w] = r1 & (uint32_t)(xh_next(&x) >> 3);
+          also0[w] = (uint32_t)xh_next(&x) & 0x01010101u;
         }
         gr_word_group *groups = NULL;
         uint64_t part_words[GR_COMM_MAX_DEVICES];
@@ -1383,7 +1391,6 @@ void xh_check_or_owned(const gr_xk_ops *ops, gr_device *dev) {
         }
         free(groups);
       }
-#undef XH_NEXT
   /* A word whose owner is no part: no groups. */
   owner[7] = MAXP;
   gr_word_group *none = NULL;
