@@ -283,8 +283,9 @@ static gr_status gr__upload(gr_buffer *b, gr_device *dev, const void *host, size
 static void gr__detach(void *local, gr_part *p) {
   gr__xlocal *x = local;
   if (!x) return;
-  gr_buffer *bufs[] = {&x->owner, &x->word_owner, &x->word_groups, &x->convert, &x->g2l,   &x->l2g,  &x->recv, &x->counters, &x->bsend,
-                       &x->brecv, &x->rsend,      &x->route,   &x->rmark, &x->rids, &x->rwritten,
+  gr_buffer *bufs[] = {&x->owner,    &x->word_owner, &x->word_groups, &x->convert,    &x->g2l,
+                       &x->l2g,      &x->recv,       &x->counters,    &x->bsend,      &x->brecv,
+                       &x->rsend,    &x->route,      &x->rmark,       &x->rids,       &x->rwritten,
                        &x->peer_owner, &x->peer_convert};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) gr_buffer_release(bufs[i]);
   for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {

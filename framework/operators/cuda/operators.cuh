@@ -555,8 +555,8 @@ __global__ void __launch_bounds__(kBlock, Lists::kPullMinBlocks)
                                gr_vid *__restrict__ out, gr_eid cap, unsigned long long *count,
                                unsigned long long *edges, gr_vid *heavy, unsigned long long *n_heavy,
                                gr_eid light, const gr_eid *deg, unsigned long long *deg_ctr, gr_vid *rem,
-                               gr_eid rem_cap, unsigned long long *n_rem, uint32_t *found_bits, gr_owner_slots found_slots,
-                               Wanted wanted,
+                               gr_eid rem_cap, unsigned long long *n_rem, uint32_t *found_bits,
+                               gr_owner_slots found_slots, Wanted wanted,
                                Visit visit) {
   __shared__ typename BlockQueue<kBlock>::Storage qs, hs, rs;
   BlockQueue<kBlock> q(qs, out, cap, count, deg), h(hs, heavy, n, n_heavy), r(rs, rem, rem_cap, n_rem);
@@ -1134,8 +1134,8 @@ gr_status advance_pull_with(gr_device *dev, gr_workspace *ws, gr_advance_pull_ar
     const unsigned grid = resident_grid(dev, thread_per_sm, grid_for(n, kBlock, max_blocks(dev)));
     advance_pull_thread_kernel<Lists, Wanted, Visit><<<grid, kBlock, 0, s>>>(
         a->g->offsets, lists, a->frontier_bits, a->candidates, n, a->out, a->out_capacity, ctr, ctr + 1,
-        heavy, ctr + 2, ws->tune.pull_light, a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, a->found_bits, a->found_slots, wanted,
-        visit);
+        heavy, ctr + 2, ws->tune.pull_light, a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, a->found_bits,
+        a->found_slots, wanted, visit);
     GR_CUDA_CHECK_LAUNCH(dev);
     advance_pull_warp_kernel<Lists, Wanted, Visit><<<resident_grid(dev, warp_per_sm, max_blocks(dev)), kBlock, 0, s>>>(
         a->g->offsets, lists, a->frontier_bits, heavy, 0, ctr + 2, a->out, a->out_capacity, ctr, ctr + 1,
