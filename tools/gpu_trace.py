@@ -23,8 +23,12 @@ was going on meanwhile:
 
 Windows: runs separated by at least --split-gap ms in which no GPU
 operation ran (default 0.5; 0: the whole trace is one window), those
-without a kernel left out (uploads, downloads of results); --skip K drops
-the first K (a first run). Prints, per device, the median
+without a kernel left out (uploads, downloads of results); or, with
+--marks, the runs as the program marked them (gr's enactor calls
+cudaProfilerStart as each device begins a run and cudaProfilerStop as it
+ends it: a window opens at the first device's start and closes at the
+last device's stop, whatever the gaps inside); --skip K drops the first K
+(a first run). Prints, per device, the median
 over the windows kept, then the kernels by total time (--kernels), the
 CUDA runtime calls each device's thread made (--calls: per call, the
 median over the windows of its count and of the host time inside it; a
@@ -142,6 +146,57 @@ def windows(ops, gap_ms):
             if any(o["kind"] == "kernel" and lo <= o["start"] <= hi for o in ops)]
 
 
+MARK_START, MARK_STOP = "cudaProfilerStart", "cudaProfilerStop"
+
+
+def mark_windows(apis):
+    """The runs a program marked (--marks): from the start mark that finds
+    no run open to the stop mark that closes the last one open (each
+    device's thread marks its own run; they overlap). A start left open at
+    the trace's end (a run that failed) makes no window."""
+    out, open_runs, lo = [], 0, None
+    for a in apis:  # load() sorts the calls by start
+        name = call_name(a["name"])
+        if name == MARK_START:
+            if open_runs == 0:
+                lo = a["start"]
+            open_runs += 1
+        elif name == MARK_STOP and open_runs > 0:
+            open_runs -= 1
+            if open_runs == 0:
+                out.append((lo, a["end"]))
+    return out
+
+
+def window_figures(ops, apis, wins):
+    """Per window, {thread: device_figures} for every thread that issued
+    GPU work anywhere in the trace (a device idle in a window is absent
+    from it)."""
+    threads = sorted({o["thread"] for o in ops if o["thread"] >= 0})
+    out = []
+    for lo, hi in wins:
+        got = {}
+        for t in threads:
+            f = device_figures(ops, apis, t, lo, hi)
+            if f:
+                got[t] = f
+        out.append(got)
+    return threads, out
+
+
+def kernel_work(path, skip=0):
+    """Each marked run's kernel time per device (ms): [[device's kernels,
+    ...] per window], the devices in their threads' order, 0 for a device
+    that ran no kernel in a run; also the busy time (kernels, copies,
+    memsets) the same way. What tools/gr_scale.py --trace-lib reads."""
+    ops, apis = load(path)
+    wins = mark_windows(apis)[skip:]
+    threads, per = window_figures(ops, apis, wins)
+    kernels = [[w[t]["kernels"] / 1e6 if t in w else 0.0 for t in threads] for w in per]
+    busy = [[w[t]["busy"] / 1e6 if t in w else 0.0 for t in threads] for w in per]
+    return kernels, busy
+
+
 def union_length(intervals):
     total, cur_lo, cur_hi = 0, None, None
     for lo, hi in sorted(intervals):
@@ -232,6 +287,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("trace")
     ap.add_argument("--split-gap", type=float, default=0.5, help="ms of GPU idleness between windows")
+    ap.add_argument("--marks", action="store_true",
+                    help="windows are the runs the program marked (cudaProfilerStart/Stop), not idle gaps")
     ap.add_argument("--skip", type=int, default=0, help="windows dropped at the start")
     ap.add_argument("--kernels", action="store_true", help="kernels by total time, per device")
     ap.add_argument("--calls", action="store_true", help="CUDA runtime calls by count and host time, per device")
@@ -239,19 +296,19 @@ def main():
     ap.add_argument("--csv", help="write the per-window, per-device figures here")
     a = ap.parse_args()
     ops, apis = load(a.trace)
-    all_wins = windows(ops, a.split_gap)
+    all_wins = mark_windows(apis) if a.marks else windows(ops, a.split_gap)
     wins = all_wins[a.skip:]
     if not wins:
-        sys.exit("gpu_trace: no GPU operations in %s" % a.trace)
+        sys.exit("gpu_trace: %s in %s" % ("no marked runs" if a.marks else "no GPU operations", a.trace))
     if a.list is not None and not 0 <= a.list < len(wins):
         sys.exit("gpu_trace: --list %d: %d window(s) kept (--list counts from 0 after --skip)" % (a.list, len(wins)))
-    threads = sorted({o["thread"] for o in ops if o["thread"] >= 0})
+    threads, per = window_figures(ops, apis, wins)
     names = {t: "device %d" % i for i, t in enumerate(threads)}
     rows = []
-    for w, (lo, hi) in enumerate(wins):
+    for w, got in enumerate(per):
         for t in threads:
-            f = device_figures(ops, apis, t, lo, hi)
-            if f:
+            if t in got:
+                f = got[t]
                 f["window"], f["device"] = w, names[t]
                 rows.append(f)
     print("%d window(s) kept; figures in us, the median over windows" % len(wins))

@@ -23,6 +23,16 @@ their own (model_time below; --link-gbs, --barrier-us). Rows of logical
 devices carry no measured speedup (their devices share a GPU); plots and
 tables say which figures are measured and which are the model's.
 
+--trace-lib LIB (GPUs; needs --turns) runs every case once more under
+the GPU timeline library (tools/trace/gr_gpu_trace.c, built as
+libgr_gpu_trace.so; not validated, the same sources): each run's kernel
+time per device, its kernels' durations on the GPU and nothing of the
+host's launches and waits, read from the runs gr_run marks
+(gpu_trace.py --marks). Rows gain the slowest device's kernel time, all
+devices' summed, and both against the baseline's (kernel_max_ratio,
+kernel_sum_ratio); the work figures stay those of the untraced run (the
+trace slows the host's calls).
+
 GPUs are counted by asking gr_run for more than exist (it answers with the
 number it sees, GR_DEVICE_MAP included), else with nvidia-smi -L; device
 counts beyond them are skipped with a note. --cpu runs CPU devices instead
@@ -56,7 +66,8 @@ COLUMNS = (["kind", "primitive", "graph", "vertices", "edges", "devices", "trans
             "gteps", "iterations"] + [c + "_ms" for c in SPLIT]
            + ["bytes_per_run", "bytes_per_iter", "peak_mib_max", "peak_mib"] + list(PHASES)
            + ["logical", "work_max_ms", "work_sum_ms", "work_max_ratio", "work_sum_ratio", "exchange_max_ms",
-              "exchange_ratio", "model_ms", "model_speedup", "model_status"]
+              "exchange_ratio", "model_ms", "model_speedup", "model_status", "kernel_max_ms", "kernel_sum_ms",
+              "busy_max_ms", "kernel_max_ratio", "kernel_sum_ratio", "kernel_runs", "trace_status"]
            + ["device", "command"])
 
 
@@ -411,6 +422,8 @@ def run_case(case, cfg, args, env, graph_args, reports_dir):
     row.update(work_figures(rep, args.link_gbs, args.barrier_us))
     if args.model and not args.turns:
         row.update(model_run(cmd, js, env, args))
+    if args.trace_lib:
+        row.update(trace_run(cmd, js, env, args, args.runs or cfg["runs"]))
     if args.no_validate:
         valid = r.returncode == 0
         row["valid"] = None
@@ -460,6 +473,48 @@ def model_run(cmd, js, env, args):
     return out
 
 
+def kernel_figures(kernels, busy):
+    """From gpu_trace.kernel_work's per-run, per-device kernel and busy
+    times: the medians over the runs of the slowest device's kernel time,
+    all devices' summed, and the slowest device's busy time."""
+    kmax = [max(k) for k in kernels if k]
+    ksum = [sum(k) for k in kernels if k]
+    bmax = [max(b) for b in busy if b]
+    return {"kernel_max_ms": _median(kmax), "kernel_sum_ms": _median(ksum), "busy_max_ms": _median(bmax),
+            "kernel_runs": len(kmax)}
+
+
+def trace_run(cmd, js, env, args, want):
+    """--trace-lib: the case once more under the GPU timeline library (not
+    validated; the trace slows the host's calls, so the work figures stay
+    the untraced run's), read for each run's kernel time per device."""
+    import gpu_trace
+    tjs = js[:-len(".json")] + "-trace.json"
+    csv_path = js[:-len(".json")] + "-trace.csv"
+    tcmd = [x for x in cmd if x != "--validate-first"]
+    tcmd[tcmd.index("--json") + 1] = tjs
+    tenv = dict(env, GR_GPU_TRACE=csv_path, CUDA_INJECTION64_PATH=os.path.abspath(args.trace_lib))
+    for f in (tjs, csv_path):
+        if os.path.exists(f):
+            os.unlink(f)
+    try:
+        r = subprocess.run(tcmd, env=tenv, capture_output=True, text=True, timeout=args.timeout or None)
+    except subprocess.TimeoutExpired:
+        return {"trace_status": f"over --timeout {args.timeout} s"}
+    if r.returncode != 0 or not os.path.exists(csv_path):
+        msg = r.stderr.strip().splitlines()
+        return {"trace_status": f"exit {r.returncode}: {msg[-1] if msg else 'no trace'}"[:300]}
+    try:
+        kernels, busy = gpu_trace.kernel_work(csv_path)
+    except (OSError, ValueError, KeyError) as e:
+        return {"trace_status": f"unreadable trace: {e}"[:300]}
+    if len(kernels) != want:
+        return {"trace_status": f"{len(kernels)} marked runs in the trace, {want} expected"}
+    out = kernel_figures(kernels, busy)
+    out["trace_status"] = "ok"
+    return out
+
+
 def add_scaling(results, kind):
     """Speedup and parallel efficiency against the smallest device count of
     the same primitive that ran (normally the one-device case, shared by
@@ -469,7 +524,7 @@ def add_scaling(results, kind):
     device) and the ideal is the line speedup = devices."""
     for case, row in results:
         row.update(speedup=None, efficiency=None, baseline_devices=None, model_speedup=None, work_max_ratio=None,
-                   work_sum_ratio=None, exchange_ratio=None)
+                   work_sum_ratio=None, exchange_ratio=None, kernel_max_ratio=None, kernel_sum_ratio=None)
         if row.get("median_ms") is None:
             continue
         base = None
@@ -502,6 +557,11 @@ def add_work_ratios(row, base, kind):
         for k in ("work_max", "work_sum", "exchange"):
             v = row.get(k + "_ms" if k != "exchange" else "exchange_max_ms")
             row[k + "_ratio"] = v / bw if v is not None else None
+    bk = base.get("kernel_max_ms")
+    if bk:
+        for k in ("kernel_max", "kernel_sum"):
+            v = row.get(k + "_ms")
+            row[k + "_ratio"] = v / bk if v is not None else None
     bm, m = base.get("model_ms"), row.get("model_ms")
     if bm and m:
         s = bm / m * (row["devices"] if kind == "weak" else base["devices"])
@@ -672,6 +732,23 @@ def print_work_table(results):
               f"{_fmt(ms / sp if sp and ms and not row.get('logical') else None, '10.3f')}")
 
 
+def print_kernel_table(results):
+    """The --trace-lib figures: each device's kernel time, against the
+    baseline's."""
+    rows = [row for _, row in results if row.get("kernel_max_ms") is not None or row.get("trace_status")]
+    if not rows:
+        return
+    print("kernel time per device (GPU timeline of every run; kernels only, no launches or host waits)")
+    print(f"{'primitive':<10} {'dev':>3} {'transport':<11} {'kernels max':>11} {'/1 dev':>7} {'kernels sum':>11} "
+          f"{'/1 dev':>7} {'busy max':>9} {'runs':>4}  status")
+    for row in rows:
+        print(f"{row['primitive']:<10} {row['devices']:>3} {transport_label(row):<11} "
+              f"{_fmt(row.get('kernel_max_ms'), '11.3f')} {_fmt(row.get('kernel_max_ratio'), '7.3f')} "
+              f"{_fmt(row.get('kernel_sum_ms'), '11.3f')} {_fmt(row.get('kernel_sum_ratio'), '7.3f')} "
+              f"{_fmt(row.get('busy_max_ms'), '9.3f')} {_fmt(row.get('kernel_runs'), '4d')}  "
+              f"{row.get('trace_status', '-')}")
+
+
 def print_table(results, kind):
     hdr = (f"{'primitive':<10} {'dev':>3} {'transport':<11} {'partition':<9} {'graph':<16} {'med ms':>9} {'min':>8} "
            f"{'max':>8} {'speedup':>7} {'eff':>5} {'compute':>8} {'package':>8} {'transfer':>8} {'combine':>8} "
@@ -744,6 +821,9 @@ def main():
     ap.add_argument("--model", action="store_true",
                     help="run every case twice: as measured, and once more with --turns --timeline (not "
                          "validated) for each device's work and the model's prediction beside the measured speedup")
+    ap.add_argument("--trace-lib",
+                    help="libgr_gpu_trace.so: with --turns, every case once more under the GPU timeline, for each "
+                         "run's kernel time per device")
     ap.add_argument("--link-gbs", type=float, default=394.0,
                     help="the model's link between two devices, GB/s per direction (default: 394, NVLink between "
                          "two H200s as measured)")
@@ -768,6 +848,10 @@ def main():
     args.cpu_devices = args.cpu or cfg["cpu"]
     if args.link_gbs <= 0 or args.barrier_us < 0:
         ap.error("--link-gbs must be positive and --barrier-us at least 0")
+    if args.trace_lib and (args.cpu_devices or not args.turns):
+        ap.error("--trace-lib times GPU kernels per device: it needs GPUs and --turns")
+    if args.trace_lib and not os.path.isfile(args.trace_lib):
+        ap.error(f"--trace-lib {args.trace_lib}: no such file (build the gr_gpu_trace target)")
     if args.device_map and args.cpu_devices:
         ap.error("--device-map maps logical devices onto GPUs; CPU devices take any count without it")
     plt = None
@@ -851,7 +935,8 @@ def main():
         add_scaling(results, cfg["kind"])
         write_csv(results, args.out_dir)
     rows = [row for _, row in results]
-    failed = any(not row["status"].startswith("ok") for row in rows)
+    # A case whose kernel figures were asked for and not had fails too.
+    failed = any(not row["status"].startswith("ok") or row.get("trace_status", "ok") != "ok" for row in rows)
     names = [row["device"] for row in rows if row.get("device")]
     if names and not args.cpu_devices:
         where = f"{where}, {names[0]}"
@@ -867,6 +952,7 @@ def main():
           f"to {args.out_dir}", file=sys.stderr)
     print_table(results, cfg["kind"])
     print_work_table(results)
+    print_kernel_table(results)
     return 1 if failed else 0
 
 

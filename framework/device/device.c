@@ -353,6 +353,14 @@ gr_status gr_device_sync(gr_device *dev) {
   return GR_SUCCESS;
 }
 
+void gr_device_run_mark(gr_device *dev, bool start) {
+#ifdef GR_HAVE_CUDA
+  if (dev->backend == GR_BACKEND_CUDA) gr__cuda_run_mark(dev, start);
+#endif
+  (void)dev;
+  (void)start;
+}
+
 gr_status gr_device_host_alloc(gr_device *dev, void **out, size_t bytes, const char *what) {
 #ifdef GR_HAVE_CUDA
   if (dev->backend == GR_BACKEND_CUDA) {

@@ -58,6 +58,7 @@ gr_status gr__cuda_copy(gr_device *d, void *dst, const void *src, size_t bytes,
                         gr_copy_kind kind);
 gr_status gr__cuda_memset(gr_device *d, void *p, int byte, size_t bytes);
 gr_status gr__cuda_sync(gr_device *d);
+void gr__cuda_run_mark(gr_device *d, bool start);
 gr_status gr__cuda_host_alloc(gr_device *d, void **out, size_t bytes);
 gr_status gr__cuda_host_mapped_alloc(gr_device *d, void **host, void **device, size_t bytes);
 gr_status gr__cuda_upload(gr_device *d, void *dst, const void *src, size_t bytes);

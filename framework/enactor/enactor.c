@@ -985,6 +985,9 @@ static void gr__slot_loop(gr__slot *s) {
     if (st < 0) gr__fail(e, s->index, st);
     if (gr_sync_wait(&s->sync)) return;
   }
+  /* Profilers see the run from here to its end (gr_device_run_mark): every
+   * device's reset and preparation completed before the barrier above. */
+  gr_device_run_mark(s->dev, true);
   if (s->index == 0) e->t0 = gr_time_now();
   const double t_run = gr_time_now();
   s->sync.waited_ms = 0; /* the traversal's waiting only */
@@ -1196,6 +1199,7 @@ static void gr__slot_loop(gr__slot *s) {
   if (s->index == 0) e->t1 = gr_time_now();
   s->rs.wait_ms = s->sync.waited_ms;
   s->rs.work_ms = (gr_time_now() - t_run) * 1e3 - s->rs.wait_ms;
+  gr_device_run_mark(s->dev, false);
   const gr__snap run1 = gr__snap_take(s);
   s->rs.launches = run1.act.launches - run0.act.launches;
   s->rs.waits = run1.act.waits - run0.act.waits;

@@ -7,7 +7,9 @@
 # synchronize, inside another call, an operation issued and not started,
 # its own code); windows split at GPU idleness, those without a kernel
 # dropped; mangled kernel names shortened; the runtime calls a window per
-# device; a trace without operations refused.
+# device; a trace without operations refused; runs as the program marked
+# them (--marks), whatever their gaps, and each run's kernel time per
+# device as gr_scale.py reads it.
 import csv
 import os
 import subprocess
@@ -113,4 +115,50 @@ with tempfile.TemporaryDirectory() as tmp:
         f.write("kind,name,device,stream,start_ns,end_ns,bytes,thread,correlation\n")
     r = subprocess.run([sys.executable, tool, empty], capture_output=True, text=True)
     assert r.returncode != 0 and "no GPU operations" in r.stderr, (r.returncode, r.stderr)
+# Marked runs (--marks): threads 11 and 12 each mark a run, overlapping
+# (11: 0-30 us, 12: 5-40 us); inside it device 0's kernel E runs 10-12 us
+# and, after 2 ms with no GPU operation (two windows by gaps), F 2010-2013
+# us; device 1's G 20-25 us. A second run, device 0 alone (50-60 ms,
+# kernel H 51-51.004 ms), has device 1 absent. A start left open (a run
+# that failed) makes no window.
+marked = [
+    ("api", "cudaProfilerStart_v4000", 0, 0, 0, 1000, 0, 11, 20),
+    ("api", "cudaProfilerStart_v4000", 0, 0, 5000, 6000, 0, 12, 21),
+    ("api", "cudaLaunchKernel_v7000", 0, 0, 7000, 8000, 0, 11, 22),
+    ("kernel", "_Z1Ev", 0, 7, 10000, 12000, 0, 0, 22),
+    ("api", "cudaLaunchKernel_v7000", 0, 0, 2008000, 2009000, 0, 11, 23),
+    ("kernel", "_Z1Fv", 0, 7, 2010000, 2013000, 0, 0, 23),
+    ("api", "cudaLaunchKernel_v7000", 0, 0, 15000, 16000, 0, 12, 24),
+    ("kernel", "_Z1Gv", 0, 8, 20000, 25000, 0, 0, 24),
+    ("api", "cudaProfilerStop_v4000", 0, 0, 2020000, 2021000, 0, 11, 25),
+    ("api", "cudaProfilerStop_v4000", 0, 0, 2030000, 2040000, 0, 12, 26),
+    ("api", "cudaProfilerStart_v4000", 0, 0, 50000000, 50001000, 0, 11, 27),
+    ("api", "cudaLaunchKernel_v7000", 0, 0, 50500000, 50501000, 0, 11, 28),
+    ("kernel", "_Z1Hv", 0, 7, 51000000, 51004000, 0, 0, 28),
+    ("api", "cudaProfilerStop_v4000", 0, 0, 60000000, 60001000, 0, 11, 29),
+    ("api", "cudaProfilerStart_v4000", 0, 0, 70000000, 70001000, 0, 11, 30),
+    ("api", "cudaLaunchKernel_v7000", 0, 0, 70002000, 70003000, 0, 11, 31),
+    ("kernel", "_Z1Iv", 0, 7, 70004000, 70005000, 0, 0, 31),
+]
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "m.csv")
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["kind", "name", "device", "stream", "start_ns", "end_ns", "bytes", "thread", "correlation"])
+        w.writerows(marked)
+    ops, apis = gpu_trace.load(path)
+    assert gpu_trace.mark_windows(apis) == [(0, 2040000), (50000000, 60001000)], gpu_trace.mark_windows(apis)
+    kernels, busy = gpu_trace.kernel_work(path)
+    assert kernels == [[0.005, 0.005], [0.004, 0.0]], kernels
+    assert busy == [[0.005, 0.005], [0.004, 0.0]], busy
+    assert gpu_trace.kernel_work(path, skip=1)[0] == [[0.004, 0.0]]
+    r = subprocess.run([sys.executable, tool, path, "--marks", "--kernels"], capture_output=True, text=True)
+    assert r.returncode == 0 and "2 window(s) kept" in r.stdout, (r.stdout, r.stderr)
+    # By idle gaps the same trace has four windows with kernels.
+    r = subprocess.run([sys.executable, tool, path], capture_output=True, text=True)
+    assert r.returncode == 0 and "4 window(s) kept" in r.stdout, (r.stdout, r.stderr)
+    # No marks at all: a clear error.
+    r = subprocess.run([sys.executable, tool, os.path.join(os.path.dirname(path), "m.csv"), "--marks", "--skip", "2"],
+                       capture_output=True, text=True)
+    assert r.returncode != 0 and "no marked runs" in r.stderr and "Traceback" not in r.stderr, r.stderr
 print("gpu_trace: ok")

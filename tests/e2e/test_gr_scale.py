@@ -160,6 +160,10 @@ with tempfile.TemporaryDirectory() as d:
         assert r.returncode == 2 and opt in r.stderr, r.stdout + r.stderr
     r = run(os.path.join(configs, "ci-weak.json"), out, "--no-plots", "--graph", "kron:11:8")
     assert r.returncode == 2 and "--graph" in r.stderr, r.stdout + r.stderr
+    # Kernel times per device come from GPUs' timelines: on CPU devices, or
+    # without --turns, a clear refusal.
+    r = run(os.path.join(configs, "ci-strong.json"), out, "--no-plots", "--turns", "--trace-lib", gr_run)
+    assert r.returncode == 2 and "--trace-lib" in r.stderr and "Traceback" not in r.stderr, r.stdout + r.stderr
 
     # Device counts above --max-devices are skipped with a note.
     out = os.path.join(d, "max")
@@ -303,6 +307,16 @@ assert row["work_max_ratio"] == 0.75 and row["work_sum_ratio"] == 1.25 and row["
 assert abs(row["model_speedup"] - 8.0 / 9.36) < 1e-12, row
 gr_scale.add_work_ratios(row, base, "weak")
 assert abs(row["model_speedup"] - 2 * 8.0 / 9.36) < 1e-12, row
+# Kernel time per device (--trace-lib): per run the slowest device's and
+# the devices' sum, medians over the runs, and both against the
+# baseline's slowest device.
+k = gr_scale.kernel_figures([[1.0, 3.0], [2.0, 2.5], [4.0, 0.0]], [[1.5, 3.5], [2.5, 3.0], [4.5, 0.5]])
+assert k == {"kernel_max_ms": 3.0, "kernel_sum_ms": 4.0, "busy_max_ms": 3.5, "kernel_runs": 3}, k
+row = dict(k, devices=2)
+gr_scale.add_work_ratios(row, {"devices": 1, "kernel_max_ms": 5.0}, "strong")
+assert row["kernel_max_ratio"] == 0.6 and row["kernel_sum_ratio"] == 0.8, row
+assert gr_scale.kernel_figures([], []) == {"kernel_max_ms": None, "kernel_sum_ms": None, "busy_max_ms": None,
+                                           "kernel_runs": 0}
 assert gr_scale.logical_devices("0,0,1,1", 2) and not gr_scale.logical_devices("0,1,0,1", 2)
 assert not gr_scale.logical_devices(None, 4) and not gr_scale.logical_devices("0,0", 1)
 print("gr_scale: ok")

@@ -12,14 +12,22 @@
 # PRIMS (a comma list, default every primitive of strong-kron25.json),
 # VALIDATE (first or none, default first), PARTS (partitioners, a comma list,
 # default the config's: random), EXTRA (more gr_run arguments),
-# DEVICE_MAP (default 0,0,0,0,0,0,0,0), BUILD_DIR (default build-gpu).
+# DEVICE_MAP (default 0,0,0,0,0,0,0,0), BUILD_DIR (default build-gpu),
+# KERNELS (1: every case once more under the GPU timeline library,
+# gr_scale.py --trace-lib, for each run's kernel time per device).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: work-per-device.sh OUT_DIR [GRAPH]}
 graph=${2:-kron:25:16}
 build=${BUILD_DIR:-$top/build-gpu}
 mkdir -p "$out"
-GR_TESTS=none GR_TARGETS="gr_run gr_gen" BENCH_GRAPHS=none LOG_DIR="$build/logs" BUILD_DIR="$build" \
+targets="gr_run gr_gen"
+trace=()
+if [ "${KERNELS:-0}" = 1 ]; then
+  targets="$targets gr_gpu_trace"
+  trace=(--trace-lib "$build/tools/libgr_gpu_trace.so")
+fi
+GR_TESTS=none GR_TARGETS="$targets" BENCH_GRAPHS=none LOG_DIR="$build/logs" BUILD_DIR="$build" \
   bash "$top/tools/offline/gpu-node.sh" || exit 1
 prims=()
 [ -n "${PRIMS:-}" ] && prims=(--primitives "$PRIMS")
@@ -30,7 +38,9 @@ validate=()
 PYTHONUNBUFFERED=1 python3 "$top/tools/gr_scale.py" "$top/configs/scaling/strong-kron25.json" --graph "$graph" \
   --transports p2p "${prims[@]}" "${parts[@]}" --gr-run "$build/tools/gr_run" --out-dir "$out/scale" \
   --graph-dir "$build/graphs" --device-map "${DEVICE_MAP:-0,0,0,0,0,0,0,0}" --devices "${DEVICES:-1,2,4}" \
-  --runs "${RUNS:-4}" --turns "${validate[@]}" "--extra=${EXTRA:-}" 2>&1 | tee "$out/work-per-device.txt"
+  --runs "${RUNS:-4}" --turns "${validate[@]}" "${trace[@]}" "--extra=${EXTRA:-}" 2>&1 | tee "$out/work-per-device.txt"
 rc=${PIPESTATUS[0]}
+# The timelines stay out of the tarball (tens of MB a case).
+rm -f "$out"/scale/reports/*-trace.csv
 tar -C "$out/scale" -czf "$out/reports.tar.gz" reports && rm -rf "$out/scale/reports"
 exit "$rc"

@@ -3,6 +3,7 @@
  * runtime. Every call is checked; a failed call's sticky error is cleared so
  * the next check reports its own. */
 #include <cuda.h>
+#include <cuda_profiler_api.h>
 #include <cuda_runtime_api.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -361,6 +362,13 @@ gr_status gr__cuda_memset(gr_device *d, void *p, int byte, size_t bytes) {
 gr_status gr__cuda_sync(gr_device *d) {
   GR_CUDA_CHECK(cudaStreamSynchronize((cudaStream_t)d->compute_stream));
   return GR_SUCCESS;
+}
+
+void gr__cuda_run_mark(gr_device *d, bool start) {
+  (void)d;
+  /* The profiler's calls act on the process, whatever device is current. */
+  const cudaError_t e = start ? cudaProfilerStart() : cudaProfilerStop();
+  if (e != cudaSuccess) (void)cudaGetLastError();
 }
 
 gr_status gr__cuda_host_alloc(gr_device *d, void **out, size_t bytes) {

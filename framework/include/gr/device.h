@@ -144,6 +144,16 @@ gr_status gr_device_upload_fill(gr_device *dev, void *dst, size_t bytes, gr_fill
 /* Waits for all work on the device's streams. */
 gr_status gr_device_sync(gr_device *dev);
 
+/* Brackets a timed run for profilers: start before its first operation,
+ * stop after its last one completed. On GPUs cudaProfilerStart and
+ * cudaProfilerStop, which a tool tracing the runtime's calls reads as
+ * marks (tools/gpu_trace.py --marks: each run's kernels, with no guess
+ * from idle gaps) and Nsight Systems takes as its capture range
+ * (--capture-range=cudaProfilerApi); nothing on CPU devices. Without a
+ * profiler both calls do nothing; an error from them is cleared, never
+ * reported (a run does not fail for its marks). */
+void gr_device_run_mark(gr_device *dev, bool start);
+
 /* Time marks on a device's compute stream, for splitting a step that runs
  * without host waits into its parts (e.g. copies then combines): mark k is
  * recorded when the stream reaches it, and the milliseconds between two
