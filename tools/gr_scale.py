@@ -442,6 +442,21 @@ def _take_turns(cmd):
     cmd[at:at] = ["--turns", "--timeline"]
 
 
+def _run_again(cmd, env, args, made, what):
+    """Runs a case's extra command (not validated): None once it ran and
+    wrote `made`, else why not (a row's status)."""
+    if os.path.exists(made):
+        os.unlink(made)
+    try:
+        r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=args.timeout or None)
+    except subprocess.TimeoutExpired:
+        return f"over --timeout {args.timeout} s"
+    if r.returncode != 0 or not os.path.exists(made):
+        msg = r.stderr.strip().splitlines()
+        return f"exit {r.returncode}: {msg[-1] if msg else 'no ' + what}"[:300]
+    return None
+
+
 def model_run(cmd, js, env, args):
     """--model: the case once more with the devices taking turns (gr_run
     --turns --timeline, the same sources, not validated), for the work
@@ -456,15 +471,9 @@ def model_run(cmd, js, env, args):
     # its own link; the transport's fixed costs are what it leaves out).
     if "--transport" in mcmd and mcmd[mcmd.index("--transport") + 1] == "nccl":
         mcmd[mcmd.index("--transport") + 1] = "p2p"
-    if os.path.exists(mjs):
-        os.unlink(mjs)
-    try:
-        r = subprocess.run(mcmd, env=env, capture_output=True, text=True, timeout=args.timeout or None)
-    except subprocess.TimeoutExpired:
-        return {"model_status": f"over --timeout {args.timeout} s"}
-    if r.returncode != 0 or not os.path.exists(mjs):
-        msg = r.stderr.strip().splitlines()
-        return {"model_status": f"exit {r.returncode}: {msg[-1] if msg else 'no report'}"[:300]}
+    failed = _run_again(mcmd, env, args, mjs, "report")
+    if failed:
+        return {"model_status": failed}
     with open(mjs) as f:
         rep = json.load(f)
     out = work_figures(rep, args.link_gbs, args.barrier_us)
@@ -494,16 +503,11 @@ def trace_run(cmd, js, env, args, want):
     tcmd = [x for x in cmd if x != "--validate-first"]
     tcmd[tcmd.index("--json") + 1] = tjs
     tenv = dict(env, GR_GPU_TRACE=csv_path, CUDA_INJECTION64_PATH=os.path.abspath(args.trace_lib))
-    for f in (tjs, csv_path):
-        if os.path.exists(f):
-            os.unlink(f)
-    try:
-        r = subprocess.run(tcmd, env=tenv, capture_output=True, text=True, timeout=args.timeout or None)
-    except subprocess.TimeoutExpired:
-        return {"trace_status": f"over --timeout {args.timeout} s"}
-    if r.returncode != 0 or not os.path.exists(csv_path):
-        msg = r.stderr.strip().splitlines()
-        return {"trace_status": f"exit {r.returncode}: {msg[-1] if msg else 'no trace'}"[:300]}
+    if os.path.exists(tjs):
+        os.unlink(tjs)
+    failed = _run_again(tcmd, tenv, args, csv_path, "trace")
+    if failed:
+        return {"trace_status": failed}
     try:
         kernels, busy = gpu_trace.kernel_work(csv_path)
     except (OSError, ValueError, KeyError) as e:

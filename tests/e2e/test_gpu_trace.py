@@ -53,12 +53,19 @@ rows = [
     ("kernel", "_Z1Dv", 0, 7, 4995000, 5010000, 0, 0, 8),
     ("kernel", "_Z1Dv", 0, 7, 4970000, 4975000, 0, 0, 7),
 ]
-with tempfile.TemporaryDirectory() as tmp:
-    path = os.path.join(tmp, "t.csv")
+
+
+def write_trace(path, records):
+    """A timeline as gr_gpu_trace.c writes it."""
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["kind", "name", "device", "stream", "start_ns", "end_ns", "bytes", "thread", "correlation"])
-        w.writerows(rows)
+        w.writerows(records)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "t.csv")
+    write_trace(path, rows)
     out = os.path.join(tmp, "w.csv")
     r = subprocess.run([sys.executable, tool, path, "--csv", out, "--kernels", "--list", "0"], capture_output=True,
                        text=True)
@@ -142,10 +149,7 @@ marked = [
 ]
 with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "m.csv")
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["kind", "name", "device", "stream", "start_ns", "end_ns", "bytes", "thread", "correlation"])
-        w.writerows(marked)
+    write_trace(path, marked)
     ops, apis = gpu_trace.load(path)
     assert gpu_trace.mark_windows(apis) == [(0, 2040000), (50000000, 60001000)], gpu_trace.mark_windows(apis)
     kernels, busy = gpu_trace.kernel_work(path)
