@@ -319,4 +319,52 @@ assert gr_scale.kernel_figures([], []) == {"kernel_max_ms": None, "kernel_sum_ms
                                            "kernel_runs": 0}
 assert gr_scale.logical_devices("0,0,1,1", 2) and not gr_scale.logical_devices("0,1,0,1", 2)
 assert not gr_scale.logical_devices(None, 4) and not gr_scale.logical_devices("0,0", 1)
+
+# The trace's run of a case (--trace-lib), with a stand-in for gr_run that
+# writes the timeline the library would (GR_GPU_TRACE): two marked runs of
+# two devices' threads, kernels of 3 and 1 us in the first, 2 and 2 in the
+# second; the library's path reaches it as CUDA_INJECTION64_PATH.
+FAKE = r"""
+import csv, os, sys
+assert "--validate-first" not in sys.argv and os.environ["CUDA_INJECTION64_PATH"].endswith("lib.so")
+code = int(os.environ.get("FAKE_EXIT", "0"))
+runs = int(os.environ.get("FAKE_RUNS", "2"))
+rows, c = [], 0
+for r in range(runs):
+    t0 = r * 1000000
+    for th, us in ((11, (3, 2)[r % 2]), (12, (1, 2)[r % 2])):
+        c += 1
+        rows.append(("api", "cudaProfilerStart_v4000", 0, 0, t0, t0 + 10, 0, th, c))
+        c += 1
+        rows.append(("api", "cudaLaunchKernel_v7000", 0, 0, t0 + 100, t0 + 110, 0, th, c))
+        rows.append(("kernel", "_Z1Kv", 0, th, t0 + 200, t0 + 200 + us * 1000, 0, 0, c))
+    for th in (11, 12):
+        c += 1
+        rows.append(("api", "cudaProfilerStop_v4000", 0, 0, t0 + 9000, t0 + 9010, 0, th, c))
+with open(os.environ["GR_GPU_TRACE"], "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["kind", "name", "device", "stream", "start_ns", "end_ns", "bytes", "thread", "correlation"])
+    w.writerows(rows)
+sys.exit(code)
+"""
+with tempfile.TemporaryDirectory() as d:
+    fake = os.path.join(d, "fake_gr_run.py")
+    with open(fake, "w") as f:
+        f.write(FAKE)
+    lib = os.path.join(d, "lib.so")
+    open(lib, "w").close()
+    js = os.path.join(d, "case.json")
+    cmd = [sys.executable, fake, "--validate-first", "--json", js]
+
+    class Args:
+        trace_lib, timeout = lib, 0
+
+    got = gr_scale.trace_run(cmd, js, dict(os.environ), Args, 2)
+    assert got["trace_status"] == "ok" and got["kernel_runs"] == 2, got
+    # Run 0: 0.003 and 0.001 ms; run 1: 0.002 and 0.002 (medians of two).
+    assert abs(got["kernel_max_ms"] - 0.0025) < 1e-12 and abs(got["kernel_sum_ms"] - 0.004) < 1e-12, got
+    got = gr_scale.trace_run(cmd, js, dict(os.environ, FAKE_RUNS="3"), Args, 2)
+    assert got == {"trace_status": "3 marked runs in the trace, 2 expected"}, got
+    got = gr_scale.trace_run(cmd, js, dict(os.environ, FAKE_EXIT="3"), Args, 2)
+    assert got["trace_status"].startswith("exit 3"), got
 print("gr_scale: ok")
