@@ -580,6 +580,22 @@ END_TEST
 
 /* ---- option strings -------------------------------------------------------- */
 
+/* An on/off tuning key: its default, the other value, a bad value refused
+ * with the value kept, and the default again. */
+static void check_switch(gr_tuning *t, const bool *field, const char *key, bool initial, const char *bad) {
+  char text[64];
+  ck_assert_msg(*field == initial, "%s: default", key);
+  snprintf(text, sizeof text, "%s=%s", key, initial ? "off" : "on");
+  ck_assert_int_eq(gr_tuning_parse(t, text), GR_SUCCESS);
+  ck_assert_msg(*field == !initial, "%s", text);
+  snprintf(text, sizeof text, "%s=%s", key, bad);
+  ck_assert_int_eq(gr_tuning_parse(t, text), GR_ERR_INVALID_ARG);
+  ck_assert_msg(*field == !initial, "%s kept the value", text);
+  snprintf(text, sizeof text, "%s=%s", key, initial ? "on" : "off");
+  ck_assert_int_eq(gr_tuning_parse(t, text), GR_SUCCESS);
+  ck_assert_msg(*field == initial, "%s", text);
+}
+
 START_TEST(tuning_parses_every_key) {
   gr_tuning t = GR_TUNING_INIT;
   ck_assert_int_eq(gr_tuning_parse(&t, "advance=twc,pull=warp,small=off,small-vertices=10,small-edges=0,"
@@ -635,22 +651,8 @@ START_TEST(tuning_parses_every_key) {
   ck_assert_uint_eq(t.sssp_tail, 64);
   ck_assert_int_eq(gr_tuning_parse(&t, "sssp-tail=often"), GR_ERR_INVALID_ARG);
   ck_assert_uint_eq(t.sssp_tail, 64);
-  ck_assert(!t.sssp_peers);
-  ck_assert_int_eq(gr_tuning_parse(&t, "sssp-peers=on"), GR_SUCCESS);
-  ck_assert(t.sssp_peers);
-  ck_assert_int_eq(gr_tuning_parse(&t, "sssp-peers=off"), GR_SUCCESS);
-  ck_assert(!t.sssp_peers);
-  ck_assert_int_eq(gr_tuning_parse(&t, "sssp-peers=maybe"), GR_ERR_INVALID_ARG);
-  ck_assert(!t.sssp_peers);
-  ck_assert_int_eq(gr_tuning_parse(&t, "sssp-peers=on"), GR_SUCCESS);
-  ck_assert(t.sssp_peers);
-  ck_assert(t.owner_words);
-  ck_assert_int_eq(gr_tuning_parse(&t, "owner-words=off"), GR_SUCCESS);
-  ck_assert(!t.owner_words);
-  ck_assert_int_eq(gr_tuning_parse(&t, "owner-words=whole"), GR_ERR_INVALID_ARG);
-  ck_assert(!t.owner_words);
-  ck_assert_int_eq(gr_tuning_parse(&t, "owner-words=on"), GR_SUCCESS);
-  ck_assert(t.owner_words);
+  check_switch(&t, &t.sssp_peers, "sssp-peers", false, "maybe");
+  check_switch(&t, &t.owner_words, "owner-words", true, "whole");
   /* auto copies where the 4-byte states take 8x the L2 or more (n at least
    * twice the L2's bytes) and memory is slower than 4 TB/s; an unknown L2
    * or bandwidth (0) never; on and off whatever the device. */

@@ -86,29 +86,38 @@ static gr_enactor_config dobfs_config(gr_subgraph *const *subs, int devices, con
   return cfg;
 }
 
-/* g split at random in two under selective exchange (host transport),
+/* g split at random in `parts` (the random partition's blocks of `block`
+ * ids; 0: its default) under selective exchange (host transport),
  * messages in `format`. */
 typedef struct two_parts {
   gr_partition *part;
   gr_subgraph **subs;
   gr_comm *comm;
+  int parts;
 } two_parts;
 
-static void two_parts_open(two_parts *t, gr_graph *g, gr_proxy_mode proxy, gr_comm_format format) {
+static void parts_open(two_parts *t, gr_graph *g, int parts, uint32_t block, gr_proxy_mode proxy,
+                       gr_comm_format format) {
   gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-  po.parts = 2;
+  po.parts = parts;
+  po.block = block;
   t->part = NULL;
   t->subs = NULL;
   t->comm = NULL;
+  t->parts = parts;
   ck_assert_int_eq(gr_partition_create(&t->part, g, &po), GR_SUCCESS);
   ck_assert_int_eq(gr_subgraphs_build(&t->subs, g, t->part, proxy, true, false), GR_SUCCESS);
   gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, format, NULL};
-  ck_assert_int_eq(gr_comm_create(&t->comm, GR_BACKEND_CPU, 2, &co), GR_SUCCESS);
+  ck_assert_int_eq(gr_comm_create(&t->comm, GR_BACKEND_CPU, parts, &co), GR_SUCCESS);
+}
+
+static void two_parts_open(two_parts *t, gr_graph *g, gr_proxy_mode proxy, gr_comm_format format) {
+  parts_open(t, g, 2, 0, proxy, format);
 }
 
 static void two_parts_close(two_parts *t) {
   gr_comm_destroy(&t->comm);
-  gr_subgraphs_destroy(&t->subs, 2);
+  gr_subgraphs_destroy(&t->subs, t->parts);
   gr_partition_destroy(&t->part);
 }
 
@@ -403,23 +412,15 @@ START_TEST(a_pulls_finds_go_as_each_devices_own_words) {
   const gr_vid n = gr_graph_num_vertices(g);
   ck_assert_uint_eq(n % 32, 0);
   for (int devices = 2; devices <= 4; devices++) {
-    gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-    po.parts = devices;
-    po.block = 32;
-    gr_partition *part = NULL;
-    ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
-    gr_subgraph **subs = NULL;
-    ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_ALL, true, false), GR_SUCCESS);
     const uint64_t own = (uint64_t)(devices - 1) * n / 8;
     uint64_t most[2] = {0, 0};
     for (int on = 0; on < 2; on++) {
-      gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
-      gr_comm *comm = NULL;
-      ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
+      two_parts t;
+      parts_open(&t, g, devices, 32, GR_PROXY_ALL, GR_COMM_FORMAT_AUTO);
       gr_prim_options o = GR_PRIM_OPTIONS_INIT;
       o.direction = GR_DIRECTION_PULL;
       ck_assert_int_eq(gr_tuning_parse(&o.tune, on ? "owner-words=on" : "owner-words=off"), GR_SUCCESS);
-      const gr_enactor_config cfg = dobfs_config(subs, devices, &o, &gr_comm_exchange_ops, comm, false);
+      const gr_enactor_config cfg = dobfs_config(t.subs, devices, &o, &gr_comm_exchange_ops, t.comm, false);
       gr_enactor *e = NULL;
       ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
       for (int k = 0; k < N_SOURCES; k++) {
@@ -434,14 +435,12 @@ START_TEST(a_pulls_finds_go_as_each_devices_own_words) {
         free(checked_depths(g, e, &a, &o));
       }
       gr_enactor_destroy(&e);
-      gr_comm_destroy(&comm);
+      two_parts_close(&t);
     }
     ck_assert_msg(most[1] <= own, "%d devices: a level moved %llu bytes, more than the owner words' %llu", devices,
                   (unsigned long long)most[1], (unsigned long long)own);
     ck_assert_msg(most[0] >= (uint64_t)devices * own, "%d devices, bitmaps of every id: at most %llu bytes a level",
                   devices, (unsigned long long)most[0]);
-    gr_subgraphs_destroy(&subs, devices);
-    gr_partition_destroy(&part);
   }
   gr_graph_destroy(&g);
 }
