@@ -1458,14 +1458,22 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
       /* The other peers' bitmaps of the same kind go in the same pass: one
        * read and write of the settled and claimed words, not one per peer
        * (DOBFS's and BFS's routed levels send every device's claims to
-       * every peer: 3 passes a device on 4 devices, 7 on 8). */
+       * every peer: 3 passes a device on 4 devices, 7 on 8). Their lists of
+       * global ids go in one launch (gr_xk_combine_args.more_count): a
+       * selective step sends a list from every peer, and each launch of its
+       * own paid its start and tail (3 a level on 4 devices). */
+      /* (Positions name entries of each peer's own border list: such
+       * lists go one by one; 1-hop proxies' global ids share one map.) */
+      const bool bits = m->format == GR_XK_BITMAP && !a.g2l;
+      const bool lists = m->format == GR_XK_LIST && a.op != GR_COMBINE_REPLACE && a.g2l == x->g2l_d;
       a.n_more = 0;
-      for (int k = j + 1; k < n && m->format == GR_XK_BITMAP && !a.g2l && a.n_more < GR_XK_MORE_MAX; k++) {
+      for (int k = j + 1; k < n && (bits || lists) && a.n_more < GR_XK_MORE_MAX; k++) {
         const gr__pkg *o = &c->pkg[k][me];
-        if (k == me || !o->items || o->format != GR_XK_BITMAP || o->universe != m->universe || o->mixed != m->mixed)
-          continue;
+        if (k == me || !o->items || o->format != m->format || o->mixed != m->mixed) continue;
+        if (bits && o->universe != m->universe) continue;
         a.more_msg[a.n_more] = gr__arrived(t, o, k);
         a.more_found[a.n_more] = GR_XK_PEER + 2 * n + k;
+        a.more_count[a.n_more] = o->items;
         a.n_more++;
         taken[k] = true;
         if (pass == 1) s->stats->items_received += o->items;

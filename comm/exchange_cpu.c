@@ -324,18 +324,25 @@ static gr_status gr__xk_combine_cpu(gr_device *dev, const gr_xk_combine_args *a)
           __atomic_store_n(&overflow, 1, __ATOMIC_RELAXED);
       }
   } else {
-    if (a->n_more)
-      return gr_errorf(GR_ERR_INTERNAL, "exchange combine: %d more messages beside a list (bitmaps only)", a->n_more);
+    if (a->n_more < 0 || a->n_more > GR_XK_MORE_MAX || (a->n_more && a->op == GR_COMBINE_REPLACE))
+      return gr_errorf(GR_ERR_INTERNAL, "exchange combine: %d more lists beside one (at most %d, none that replaces)",
+                       a->n_more, GR_XK_MORE_MAX);
+    /* The first list, then the n_more others of the pass (their records
+     * in any order: the operators but REPLACE commute). */
+    for (int k = -1; k < a->n_more; k++) {
+      const unsigned char *msg = k < 0 ? a->msg : a->more_msg[k];
+      const uint64_t count = k < 0 ? a->count : a->more_count[k];
 #pragma omp parallel for num_threads(nt) schedule(static, 1024)
-    for (uint64_t i = 0; i < a->count; i++) {
-      const unsigned char *rec = a->msg + i * (uint64_t)l->record_bytes;
-      gr_vid v;
-      memcpy(&v, rec, sizeof v);
-      if (a->g2l && (v = a->g2l[v]) == GR_NO_VERTEX) continue;
-      if (a->claims) gr_bitmap_test_and_set(a->claims, v);
-      if (gr__combine_one(a, v, rec + l->value_offset, rec + l->vertex_offset, a->settled) &&
-          !gr__to_next(a->next, a->next_capacity, a->deg, a->counters, v))
-        __atomic_store_n(&overflow, 1, __ATOMIC_RELAXED);
+      for (uint64_t i = 0; i < count; i++) {
+        const unsigned char *rec = msg + i * (uint64_t)l->record_bytes;
+        gr_vid v;
+        memcpy(&v, rec, sizeof v);
+        if (a->g2l && (v = a->g2l[v]) == GR_NO_VERTEX) continue;
+        if (a->claims) gr_bitmap_test_and_set(a->claims, v);
+        if (gr__combine_one(a, v, rec + l->value_offset, rec + l->vertex_offset, a->settled) &&
+            !gr__to_next(a->next, a->next_capacity, a->deg, a->counters, v))
+          __atomic_store_n(&overflow, 1, __ATOMIC_RELAXED);
+      }
     }
   }
   if (overflow)

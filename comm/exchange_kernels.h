@@ -273,15 +273,21 @@ typedef struct gr_xk_combine_args {
   /* Optional beside owner: the one owner of each whole word's 32 ids
    * (gr_xk_word_owners), read instead of 32 bytes of owner a word. */
   const uint8_t *word_owner;
-  /* Bitmaps only: n_more more messages over the same universe, combined in
-   * the same pass (each word or'ed over all of them before anything
-   * else), message k's ids counted at counters[more_found[k]]. Their value
-   * is the first message's: a uniform payload's value is the iteration's,
-   * the same on every device (gr_payload.uniform). One pass instead of one
-   * per peer, each reading and writing the settled and claimed words. */
+  /* n_more more messages of the first's format, combined in the same pass.
+   * Bitmaps over the same universe: each word or'ed over all of them
+   * before anything else, message k's ids counted at
+   * counters[more_found[k]]; their value is the first message's (a uniform
+   * payload's value is the iteration's, the same on every device,
+   * gr_payload.uniform). One pass instead of one per peer, each reading and
+   * writing the settled and claimed words. Lists (no g2l, no REPLACE):
+   * message k's more_count[k] records after the first's `count`, one grid
+   * over them all; a vertex two peers sent is combined by both, in either
+   * order (the operators other than REPLACE commute). One launch instead of
+   * one per peer. */
   int n_more;
   const unsigned char *more_msg[GR_XK_MORE_MAX];
   int more_found[GR_XK_MORE_MAX];
+  uint64_t more_count[GR_XK_MORE_MAX];
 } gr_xk_combine_args;
 
 /* This device's routed bitmap (`n_words` words over local ids) becomes the

@@ -392,18 +392,34 @@ __device__ __forceinline__ bool combine_one(const gr_xk_combine_args &a, gr_vid 
 
 using Queue = gr_cuda::BlockQueue<kBlock>;
 
-template <class T>
-__global__ void __launch_bounds__(kBlock) combine_list_kernel(gr_xk_combine_args a) {
+// kMore: the other peers' lists of the pass too (gr_xk_combine_args.n_more,
+// more_count), their records numbered after the first's.
+template <class T, bool kMore>
+__global__ void __launch_bounds__(kBlock) combine_list_kernel(gr_xk_combine_args a, gr_eid total) {
   __shared__ Queue::Storage qs;
   Queue q(qs, a.next, a.next_capacity, &a.counters[GR_XK_NEXT], a.deg);
   const gr_xk_layout &l = a.layout;
   // A block-uniform bound: every thread reaches every push.
-  for (gr_eid base = (gr_eid)blockIdx.x * kBlock; base < a.count; base += (gr_eid)gridDim.x * kBlock) {
+  for (gr_eid base = (gr_eid)blockIdx.x * kBlock; base < total; base += (gr_eid)gridDim.x * kBlock) {
     const gr_eid i = base + threadIdx.x;
     bool emit = false;
     gr_vid v = 0;
-    if (i < a.count) {
-      const unsigned char *rec = a.msg + i * (gr_eid)l.record_bytes;
+    if (i < total) {
+      const unsigned char *msg = a.msg;
+      gr_eid at = i;
+      if (kMore && at >= a.count) {
+        at -= a.count;
+        // Unrolled: constant indices keep the arguments where they are.
+#pragma unroll
+        for (int k = 0; k < GR_XK_MORE_MAX; k++) {
+          if (at < a.more_count[k] || k + 1 >= a.n_more) {
+            msg = a.more_msg[k];
+            break;
+          }
+          at -= a.more_count[k];
+        }
+      }
+      const unsigned char *rec = msg + at * (gr_eid)l.record_bytes;
       v = *(const gr_vid *)rec;
       if (a.g2l) v = a.g2l[v];
       if (v != GR_NO_VERTEX && a.claims) atomicOr(&a.claims[v >> 5], 1u << (v & 31u));
@@ -513,9 +529,11 @@ gr_status package_cuda(gr_device *dev, const gr_xk_package_args *a) {
 
 template <class T>
 gr_status combine_typed(gr_device *dev, const gr_xk_combine_args *a, cudaStream_t s) {
-  if (a->n_more < 0 || a->n_more > GR_XK_MORE_MAX || (a->n_more && a->format != GR_XK_BITMAP))
+  if (a->n_more < 0 || a->n_more > GR_XK_MORE_MAX || (a->n_more && a->format == GR_XK_DENSE) ||
+      (a->n_more && a->format == GR_XK_LIST && a->op == GR_COMBINE_REPLACE))
     return gr_errorf(GR_ERR_INTERNAL, "exchange combine: %d more messages beside a %s", a->n_more,
-                     a->format == GR_XK_BITMAP ? "bitmap" : "list (bitmaps only)");
+                     a->format == GR_XK_DENSE ? "dense message (bitmaps and lists only)"
+                                              : a->format == GR_XK_LIST ? "list that replaces" : "bitmap");
   if (a->format == GR_XK_BITMAP) {
     const unsigned long long words = ((unsigned long long)a->universe + 31) / 32;
     if (a->n_more)
@@ -528,8 +546,13 @@ gr_status combine_typed(gr_device *dev, const gr_xk_combine_args *a, cudaStream_
     if (!a->universe) return GR_SUCCESS;
     combine_dense_kernel<T><<<blocks_for(dev, a->universe), kBlock, 0, s>>>(*a);
   } else {
-    if (!a->count) return GR_SUCCESS;
-    combine_list_kernel<T><<<blocks_for(dev, a->count), kBlock, 0, s>>>(*a);
+    gr_eid total = a->count;
+    for (int k = 0; k < a->n_more; k++) total += a->more_count[k];
+    if (!total) return GR_SUCCESS;
+    if (a->n_more)
+      combine_list_kernel<T, true><<<blocks_for(dev, total), kBlock, 0, s>>>(*a, total);
+    else
+      combine_list_kernel<T, false><<<blocks_for(dev, total), kBlock, 0, s>>>(*a, total);
   }
   GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
@@ -755,7 +778,8 @@ gr_status load_typed() {
   cudaFuncAttributes attr;
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, combine_bits_kernel<T, false>));
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, combine_bits_kernel<T, true>));
-  GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, combine_list_kernel<T>));
+  GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, combine_list_kernel<T, false>));
+  GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, combine_list_kernel<T, true>));
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, combine_dense_kernel<T>));
   // The refresh's scatter follows the moves too.
   GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, scatter_kernel<uint32_t>));

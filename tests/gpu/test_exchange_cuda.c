@@ -220,6 +220,11 @@ START_TEST(cuda_bitmaps_combined_in_one_pass_equal_one_combine_each) {
 }
 END_TEST
 
+START_TEST(cuda_lists_combined_in_one_launch_equal_one_combine_each) {
+  xh_check_combine_lists_more(&gr__xk_ops_cuda, gpu);
+}
+END_TEST
+
 START_TEST(cuda_mark_and_select_take_exactly_the_marked_entries_of_a_list) { xh_check_mark_select(&gr__xk_ops_cuda, gpu); }
 END_TEST
 
@@ -593,6 +598,8 @@ int main(void) {
        cuda_compact_puts_each_id_of_a_routed_bitmap_in_next_once, true},
       {"cuda_bitmaps_combined_in_one_pass_equal_one_combine_each",
        cuda_bitmaps_combined_in_one_pass_equal_one_combine_each, true},
+      {"cuda_lists_combined_in_one_launch_equal_one_combine_each",
+       cuda_lists_combined_in_one_launch_equal_one_combine_each, true},
       {"cuda_mark_and_select_take_exactly_the_marked_entries_of_a_list",
        cuda_mark_and_select_take_exactly_the_marked_entries_of_a_list, true},
       {"cuda_or_union_ors_every_source_into_the_union_and_also", cuda_or_union_ors_every_source_into_the_union_and_also,

@@ -1723,6 +1723,154 @@ void xh_check_combine_more(const gr_xk_ops *ops, gr_device *dev) {
   free(owner);
 }
 
+/* Three peers' lists of one step (values of their own, a vertex sent by
+ * several peers, global ids through a map of its own, copies kept out of
+ * the next frontier by the owner table) combined in one launch (n_more,
+ * more_count) and one after another: the same values, claimed bits and
+ * next frontier (as a set), for MIN and for SUM. */
+void xh_check_combine_lists_more(const gr_xk_ops *ops, gr_device *dev) {
+  enum { NV = 50021, MSGS = 3 };
+  const gr_xk_layout l = gr_xk_layout_make(1, sizeof(gr_svid), 0);
+  const size_t rb = (size_t)l.record_bytes;
+  const size_t words = gr_bitmap_words(NV);
+  unsigned char *msg = calloc(MSGS * (size_t)NV, rb);
+  gr_svid *value0 = malloc(NV * sizeof(gr_svid));
+  gr_vid *g2l = malloc(NV * sizeof(gr_vid));
+  uint8_t *owner = malloc(NV);
+  XH_CHECK(msg && value0 && g2l && owner, "no room");
+  uint64_t items[MSGS] = {0};
+  for (gr_vid v = 0; v < NV; v++) {
+    owner[v] = (uint8_t)(gr_rand64(61, 1, v) % 3);
+    value0[v] = (gr_svid)(gr_rand64(61, 2, v) % 1000);
+    /* Global id v is local id g2l[v]: a permutation, and some not held. */
+    g2l[v] = gr_rand64(61, 3, v) % 13 == 0 ? GR_NO_VERTEX : (gr_vid)(((uint64_t)v * 7919u) % NV);
+  }
+  for (int j = 0; j < MSGS; j++)
+    for (gr_vid v = 0; v < NV; v++)
+      if (gr_rand64(67 + (uint64_t)j, 1, v) % 4 == 0) {
+        unsigned char *rec = msg + ((size_t)j * NV + items[j]++) * rb;
+        const gr_svid x = (gr_svid)(gr_rand64(67 + (uint64_t)j, 2, v) % 1200);
+        memcpy(rec, &v, sizeof v);
+        memcpy(rec + l.value_offset, &x, sizeof x);
+      }
+  for (int o = 0; o < 2; o++) {
+    const gr_combine_op op = o ? GR_COMBINE_SUM : GR_COMBINE_MIN;
+    gr_vid *nexts[2] = {NULL, NULL};
+    uint64_t n_next[2] = {0, 0};
+    uint32_t *claims[2];
+    gr_svid *value[2];
+    for (int way = 0; way < 2; way++) {
+      gr_buffer m = GR_BUFFER_INIT, cl = GR_BUFFER_INIT, va = GR_BUFFER_INIT, ow = GR_BUFFER_INIT,
+                gl = GR_BUFFER_INIT, nx = GR_BUFFER_INIT, ct = GR_BUFFER_INIT, cu = GR_BUFFER_INIT;
+      const int nctr = gr_xk_counters(MSGS + 1);
+      XH_CHECK(gr_buffer_resize(&m, dev, MSGS * (size_t)NV * rb, 0, "messages") == GR_SUCCESS &&
+                   gr_buffer_resize(&cl, dev, words * sizeof(uint32_t), 0, "claims") == GR_SUCCESS &&
+                   gr_buffer_resize(&cu, dev, words * sizeof(uint32_t), 0, "cull") == GR_SUCCESS &&
+                   gr_buffer_resize(&va, dev, NV * sizeof(gr_svid), 0, "values") == GR_SUCCESS &&
+                   gr_buffer_resize(&ow, dev, NV, 0, "owners") == GR_SUCCESS &&
+                   gr_buffer_resize(&gl, dev, NV * sizeof(gr_vid), 0, "map") == GR_SUCCESS &&
+                   gr_buffer_resize(&nx, dev, NV * sizeof(gr_vid), 0, "next") == GR_SUCCESS &&
+                   gr_buffer_resize(&ct, dev, (size_t)nctr * sizeof(unsigned long long), 0, "counters") == GR_SUCCESS,
+               "%s", gr_error_message());
+      XH_CHECK(gr_device_copy(dev, m.ptr, msg, MSGS * (size_t)NV * rb, GR_COPY_H2D) == GR_SUCCESS &&
+                   gr_device_copy(dev, va.ptr, value0, NV * sizeof(gr_svid), GR_COPY_H2D) == GR_SUCCESS &&
+                   gr_device_copy(dev, ow.ptr, owner, NV, GR_COPY_H2D) == GR_SUCCESS &&
+                   gr_device_copy(dev, gl.ptr, g2l, NV * sizeof(gr_vid), GR_COPY_H2D) == GR_SUCCESS &&
+                   gr_device_memset(dev, cl.ptr, 0, words * sizeof(uint32_t)) == GR_SUCCESS &&
+                   gr_device_memset(dev, cu.ptr, 0, words * sizeof(uint32_t)) == GR_SUCCESS &&
+                   gr_device_memset(dev, ct.ptr, 0, (size_t)nctr * sizeof(unsigned long long)) == GR_SUCCESS,
+               "copy: %s", gr_error_message());
+      gr_xk_combine_args a;
+      memset(&a, 0, sizeof a);
+      a.format = GR_XK_LIST;
+      a.g2l = gl.ptr;
+      a.owner = ow.ptr;
+      a.me = 1;
+      a.pay.n_values = 1;
+      a.pay.values[0] = va.ptr;
+      a.layout = l;
+      a.type = GR_VALUE_SVID;
+      a.op = op;
+      a.pass = 1;
+      a.cull = cu.ptr;
+      a.claims = cl.ptr;
+      a.next = nx.ptr;
+      a.next_capacity = NV;
+      a.counters = ct.ptr;
+      for (int j = 0; j < MSGS; j++) {
+        if (way == 1 && j > 0) break;
+        a.msg = (const unsigned char *)m.ptr + (size_t)j * NV * rb;
+        a.count = items[j];
+        a.found = GR_XK_PEER + 2 * (MSGS + 1) + j;
+        a.n_more = 0;
+        for (int k = 1; way == 1 && k < MSGS; k++) {
+          a.more_msg[a.n_more] = (const unsigned char *)m.ptr + (size_t)k * NV * rb;
+          a.more_found[a.n_more] = GR_XK_PEER + 2 * (MSGS + 1) + k;
+          a.more_count[a.n_more++] = items[k];
+        }
+        XH_CHECK(ops->combine(dev, &a) == GR_SUCCESS, "combine: %s", gr_error_message());
+      }
+      unsigned long long *ctr = malloc((size_t)nctr * sizeof *ctr);
+      claims[way] = malloc(words * sizeof(uint32_t));
+      value[way] = malloc(NV * sizeof(gr_svid));
+      XH_CHECK(ctr && claims[way] && value[way], "no room");
+      XH_CHECK(gr_device_copy(dev, ctr, ct.ptr, (size_t)nctr * sizeof *ctr, GR_COPY_D2H) == GR_SUCCESS &&
+                   gr_device_copy(dev, claims[way], cl.ptr, words * sizeof(uint32_t), GR_COPY_D2H) == GR_SUCCESS &&
+                   gr_device_copy(dev, value[way], va.ptr, NV * sizeof(gr_svid), GR_COPY_D2H) == GR_SUCCESS,
+               "copy: %s", gr_error_message());
+      n_next[way] = ctr[GR_XK_NEXT];
+      XH_CHECK(n_next[way] <= NV, "next of %llu", (unsigned long long)n_next[way]);
+      nexts[way] = malloc((n_next[way] + 1) * sizeof(gr_vid));
+      XH_CHECK(nexts[way], "no room");
+      XH_CHECK(gr_device_copy(dev, nexts[way], nx.ptr, n_next[way] * sizeof(gr_vid), GR_COPY_D2H) == GR_SUCCESS,
+               "copy");
+      qsort(nexts[way], n_next[way], sizeof(gr_vid), xh_cmp_vid);
+      free(ctr);
+      gr_buffer *bufs[] = {&m, &cl, &va, &ow, &gl, &nx, &ct, &cu};
+      for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) gr_buffer_release(bufs[i]);
+    }
+    XH_CHECK(!memcmp(claims[0], claims[1], words * sizeof(uint32_t)), "op %d: claimed bits differ", (int)op);
+    XH_CHECK(n_next[0] == n_next[1] && n_next[0] > 0, "op %d: next: %llu one after another, %llu in one launch",
+             (int)op, (unsigned long long)n_next[0], (unsigned long long)n_next[1]);
+    for (uint64_t i = 0; i < n_next[0]; i++)
+      XH_CHECK(nexts[0][i] == nexts[1][i] && (i == 0 || nexts[1][i - 1] < nexts[1][i]), "op %d: next[%llu]: %u and %u",
+               (int)op, (unsigned long long)i, (unsigned)nexts[0][i], (unsigned)nexts[1][i]);
+    /* What the launch should have done, from the records. */
+    gr_svid *want = malloc(NV * sizeof(gr_svid));
+    XH_CHECK(want, "no room");
+    for (gr_vid v = 0; v < NV; v++) want[v] = value0[v];
+    for (int j = 0; j < MSGS; j++)
+      for (uint64_t i = 0; i < items[j]; i++) {
+        const unsigned char *rec = msg + ((size_t)j * NV + i) * rb;
+        gr_vid g;
+        gr_svid x;
+        memcpy(&g, rec, sizeof g);
+        memcpy(&x, rec + l.value_offset, sizeof x);
+        const gr_vid v = g2l[g];
+        if (v == GR_NO_VERTEX) continue;
+        XH_CHECK((claims[1][v >> 5] >> (v & 31u)) & 1u, "op %d: %u not claimed", (int)op, (unsigned)v);
+        if (op == GR_COMBINE_MIN) want[v] = x < want[v] ? x : want[v];
+        else want[v] += x;
+      }
+    for (gr_vid v = 0; v < NV; v++)
+      XH_CHECK(value[0][v] == want[v] && value[1][v] == want[v], "op %d: value of %u: %d and %d, want %d", (int)op,
+               (unsigned)v, (int)value[0][v], (int)value[1][v], (int)want[v]);
+    for (uint64_t i = 0; i < n_next[1]; i++)
+      XH_CHECK(owner[nexts[1][i]] == 1, "op %d: %u, owned by %d, in the next frontier", (int)op,
+               (unsigned)nexts[1][i], (int)owner[nexts[1][i]]);
+    free(want);
+    for (int way = 0; way < 2; way++) {
+      free(nexts[way]);
+      free(claims[way]);
+      free(value[way]);
+    }
+  }
+  free(msg);
+  free(value0);
+  free(g2l);
+  free(owner);
+}
+
 /* One package told its size (a) and told it on the device (b): equal. */
 static void same_package_size_later(const gr_xk_ops *ops, gr_device *dev, xh_package_in *in, gr_eid extra,
                                     const char *what) {

@@ -253,6 +253,9 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev);
 /* A combine of several bitmaps in one pass (n_more) equals one combine
  * each. */
 void xh_check_combine_more(const gr_xk_ops *ops, gr_device *dev);
+/* A combine of several lists in one launch (n_more, more_count) equals one
+ * combine each, for MIN and SUM. */
+void xh_check_combine_lists_more(const gr_xk_ops *ops, gr_device *dev);
 /* mark sets the bits of a list with repeats (and no other); select takes,
  * from a border list, the positions and ids of exactly the entries whose
  * bit is set, counts past its capacity without writing them, and the

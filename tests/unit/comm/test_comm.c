@@ -392,6 +392,9 @@ END_TEST
 START_TEST(bitmaps_combined_in_one_pass_equal_one_combine_each) { xh_check_combine_more(&gr__xk_ops_cpu, dev); }
 END_TEST
 
+START_TEST(lists_combined_in_one_launch_equal_one_combine_each) { xh_check_combine_lists_more(&gr__xk_ops_cpu, dev); }
+END_TEST
+
 /* A routed claim is its vertex's first: the CPU compact refuses one whose
  * vertex holds another value (the CUDA one stores without looking). */
 START_TEST(compact_refuses_a_claim_whose_vertex_holds_a_value) {
@@ -1578,6 +1581,7 @@ int main(void) {
   tcase_add_test(package, seal_gives_each_routed_bitmap_its_value_and_counts_its_ids);
   tcase_add_test(package, compact_puts_each_id_of_a_routed_bitmap_in_next_once);
   tcase_add_test(package, bitmaps_combined_in_one_pass_equal_one_combine_each);
+  tcase_add_test(package, lists_combined_in_one_launch_equal_one_combine_each);
   tcase_add_test(package, compact_refuses_a_claim_whose_vertex_holds_a_value);
   tcase_add_test(package, mark_and_select_take_exactly_the_marked_entries_of_a_list);
   tcase_add_test(package, or_union_ors_every_source_into_the_union_and_also);
