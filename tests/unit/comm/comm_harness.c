@@ -1583,6 +1583,28 @@ void xh_check_compact(const gr_xk_ops *ops, gr_device *dev) {
   free(vals);
 }
 
+/* A combine's next frontier (counters[GR_XK_NEXT] ids at next_d, at most
+ * cap), read back and sorted; freed by the caller. */
+static gr_vid *xh_sorted_next(gr_device *dev, const void *next_d, unsigned long long n, gr_vid cap, uint64_t *count) {
+  XH_CHECK(n <= cap, "next of %llu", n);
+  gr_vid *ids = malloc((n + 1) * sizeof(gr_vid));
+  XH_CHECK(ids, "no room");
+  XH_CHECK(gr_device_copy(dev, ids, next_d, n * sizeof(gr_vid), GR_COPY_D2H) == GR_SUCCESS, "copy");
+  qsort(ids, n, sizeof(gr_vid), xh_cmp_vid);
+  *count = n;
+  return ids;
+}
+
+/* The next frontiers of the two ways (one combine each, and one for all):
+ * the same ids, none twice, and some. */
+static void xh_same_next(gr_vid *const nexts[2], const uint64_t n_next[2], const char *what) {
+  XH_CHECK(n_next[0] == n_next[1] && n_next[0] > 0, "%s: next: %llu one after another, %llu at once", what,
+           (unsigned long long)n_next[0], (unsigned long long)n_next[1]);
+  for (uint64_t i = 0; i < n_next[0]; i++)
+    XH_CHECK(nexts[0][i] == nexts[1][i] && (i == 0 || nexts[1][i - 1] < nexts[1][i]), "%s: next[%llu]: %u and %u",
+             what, (unsigned long long)i, (unsigned)nexts[0][i], (unsigned)nexts[1][i]);
+}
+
 /* Three peers' bitmaps of one step (a uniform MIN value, the settled words
  * taken whole, the copies dropped with their owners' words) combined in one
  * pass (n_more) and one after another: the same values, settled and claimed
@@ -1680,12 +1702,7 @@ void xh_check_combine_more(const gr_xk_ops *ops, gr_device *dev) {
                  gr_device_copy(dev, claims[way], cl.ptr, WORDS * sizeof(uint32_t), GR_COPY_D2H) == GR_SUCCESS &&
                  gr_device_copy(dev, depth[way], dp.ptr, nv * sizeof(gr_svid), GR_COPY_D2H) == GR_SUCCESS,
              "copy: %s", gr_error_message());
-    n_next[way] = ctr[GR_XK_NEXT];
-    XH_CHECK(n_next[way] <= nv, "next of %llu", (unsigned long long)n_next[way]);
-    nexts[way] = malloc((n_next[way] + 1) * sizeof(gr_vid));
-    XH_CHECK(nexts[way], "no room");
-    XH_CHECK(gr_device_copy(dev, nexts[way], nx.ptr, n_next[way] * sizeof(gr_vid), GR_COPY_D2H) == GR_SUCCESS, "copy");
-    qsort(nexts[way], n_next[way], sizeof(gr_vid), xh_cmp_vid);
+    nexts[way] = xh_sorted_next(dev, nx.ptr, ctr[GR_XK_NEXT], nv, &n_next[way]);
     for (int j = 0; j < MSGS; j++) found[way][j] = ctr[GR_XK_PEER + 2 * (MSGS + 1) + j];
     free(ctr);
     gr_buffer *bufs[] = {&m, &st, &cl, &dp, &ow, &nx, &ct, &cu};
@@ -1696,11 +1713,7 @@ void xh_check_combine_more(const gr_xk_ops *ops, gr_device *dev) {
              found[0][j], found[1][j], (unsigned long long)items[j]);
   XH_CHECK(!memcmp(settled[0], settled[1], WORDS * sizeof(uint32_t)), "settled words differ");
   XH_CHECK(!memcmp(claims[0], claims[1], WORDS * sizeof(uint32_t)), "claimed words differ");
-  XH_CHECK(n_next[0] == n_next[1] && n_next[0] > 0, "next: %llu one after another, %llu in one pass",
-           (unsigned long long)n_next[0], (unsigned long long)n_next[1]);
-  for (uint64_t i = 0; i < n_next[0]; i++)
-    XH_CHECK(nexts[0][i] == nexts[1][i] && (i == 0 || nexts[1][i - 1] < nexts[1][i]), "next[%llu]: %u and %u",
-             (unsigned long long)i, (unsigned)nexts[0][i], (unsigned)nexts[1][i]);
+  xh_same_next(nexts, n_next, "bitmaps");
   for (gr_vid v = 0; v < nv; v++) {
     XH_CHECK(depth[0][v] == depth[1][v], "depth of %u: %d and %d", (unsigned)v, (int)depth[0][v], (int)depth[1][v]);
     /* What the pass should have done: owned, newly settled, unreached or above: the step's value. */
@@ -1818,23 +1831,13 @@ void xh_check_combine_lists_more(const gr_xk_ops *ops, gr_device *dev) {
                    gr_device_copy(dev, claims[way], cl.ptr, words * sizeof(uint32_t), GR_COPY_D2H) == GR_SUCCESS &&
                    gr_device_copy(dev, value[way], va.ptr, NV * sizeof(gr_svid), GR_COPY_D2H) == GR_SUCCESS,
                "copy: %s", gr_error_message());
-      n_next[way] = ctr[GR_XK_NEXT];
-      XH_CHECK(n_next[way] <= NV, "next of %llu", (unsigned long long)n_next[way]);
-      nexts[way] = malloc((n_next[way] + 1) * sizeof(gr_vid));
-      XH_CHECK(nexts[way], "no room");
-      XH_CHECK(gr_device_copy(dev, nexts[way], nx.ptr, n_next[way] * sizeof(gr_vid), GR_COPY_D2H) == GR_SUCCESS,
-               "copy");
-      qsort(nexts[way], n_next[way], sizeof(gr_vid), xh_cmp_vid);
+      nexts[way] = xh_sorted_next(dev, nx.ptr, ctr[GR_XK_NEXT], NV, &n_next[way]);
       free(ctr);
       gr_buffer *bufs[] = {&m, &cl, &va, &ow, &gl, &nx, &ct, &cu};
       for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) gr_buffer_release(bufs[i]);
     }
     XH_CHECK(!memcmp(claims[0], claims[1], words * sizeof(uint32_t)), "op %d: claimed bits differ", (int)op);
-    XH_CHECK(n_next[0] == n_next[1] && n_next[0] > 0, "op %d: next: %llu one after another, %llu in one launch",
-             (int)op, (unsigned long long)n_next[0], (unsigned long long)n_next[1]);
-    for (uint64_t i = 0; i < n_next[0]; i++)
-      XH_CHECK(nexts[0][i] == nexts[1][i] && (i == 0 || nexts[1][i - 1] < nexts[1][i]), "op %d: next[%llu]: %u and %u",
-               (int)op, (unsigned long long)i, (unsigned)nexts[0][i], (unsigned)nexts[1][i]);
+    xh_same_next(nexts, n_next, op == GR_COMBINE_MIN ? "lists, MIN" : "lists, SUM");
     /* What the launch should have done, from the records. */
     gr_svid *want = malloc(NV * sizeof(gr_svid));
     XH_CHECK(want, "no room");
