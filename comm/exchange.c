@@ -1458,12 +1458,12 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
       /* The other peers' bitmaps of the same kind go in the same pass: one
        * read and write of the settled and claimed words, not one per peer
        * (DOBFS's and BFS's routed levels send every device's claims to
-       * every peer: 3 passes a device on 4 devices, 7 on 8). Their lists of
-       * global ids go in one launch (gr_xk_combine_args.more_count): a
-       * selective step sends a list from every peer, and each launch of its
-       * own paid its start and tail (3 a level on 4 devices). */
-      /* (Positions name entries of each peer's own border list: such
-       * lists go one by one; 1-hop proxies' global ids share one map.) */
+       * every peer: 3 passes a device on 4 devices, 7 on 8). Their lists
+       * go in one launch (gr_xk_combine_args.more_count): a selective step
+       * sends a list from every peer, and each launch of its own paid its
+       * start and tail (3 a level on 4 devices). Lists of positions go one
+       * by one (each names entries of its own sender's border list); 1-hop
+       * proxies' global ids share one map. */
       const bool bits = m->format == GR_XK_BITMAP && !a.g2l;
       const bool lists = m->format == GR_XK_LIST && a.op != GR_COMBINE_REPLACE && a.g2l == x->g2l_d;
       a.n_more = 0;

@@ -279,11 +279,11 @@ typedef struct gr_xk_combine_args {
    * counters[more_found[k]]; their value is the first message's (a uniform
    * payload's value is the iteration's, the same on every device,
    * gr_payload.uniform). One pass instead of one per peer, each reading and
-   * writing the settled and claimed words. Lists (no g2l, no REPLACE):
-   * message k's more_count[k] records after the first's `count`, one grid
-   * over them all; a vertex two peers sent is combined by both, in either
-   * order (the operators other than REPLACE commute). One launch instead of
-   * one per peer. */
+   * writing the settled and claimed words. Lists (one g2l for all, none
+   * of positions; no REPLACE): message k's more_count[k] records after the
+   * first's `count`, one grid over them all; a vertex two peers sent is
+   * combined by both, in either order (the operators other than REPLACE
+   * commute). One launch instead of one per peer. */
   int n_more;
   const unsigned char *more_msg[GR_XK_MORE_MAX];
   int more_found[GR_XK_MORE_MAX];

@@ -390,6 +390,22 @@ __device__ __forceinline__ bool combine_one(const gr_xk_combine_args &a, gr_vid 
   return changed && (!a.owner || a.owner[v] == a.me) && gr_bitmap_test_and_set(a.cull, v);
 }
 
+// Which of `lists` lists, numbered one after another, holds position r (r
+// becomes the position within it): the combine's peers' lists and the
+// mark's. Unrolled, so that the counts are read at constant indices, where
+// the kernel's arguments are.
+template <int kMax>
+__device__ __forceinline__ int list_holding(const uint64_t (&n)[kMax], int lists, unsigned long long &r) {
+  int i = 0;
+#pragma unroll
+  for (int k = 0; k + 1 < kMax; k++) {
+    if (k + 1 >= lists || r < n[k]) break;
+    r -= n[k];
+    i = k + 1;
+  }
+  return i;
+}
+
 using Queue = gr_cuda::BlockQueue<kBlock>;
 
 // kMore: the other peers' lists of the pass too (gr_xk_combine_args.n_more,
@@ -406,18 +422,10 @@ __global__ void __launch_bounds__(kBlock) combine_list_kernel(gr_xk_combine_args
     gr_vid v = 0;
     if (i < total) {
       const unsigned char *msg = a.msg;
-      gr_eid at = i;
+      unsigned long long at = i;
       if (kMore && at >= a.count) {
         at -= a.count;
-        // Unrolled: constant indices keep the arguments where they are.
-#pragma unroll
-        for (int k = 0; k < GR_XK_MORE_MAX; k++) {
-          if (at < a.more_count[k] || k + 1 >= a.n_more) {
-            msg = a.more_msg[k];
-            break;
-          }
-          at -= a.more_count[k];
-        }
+        msg = a.more_msg[list_holding(a.more_count, a.n_more, at)];
       }
       const unsigned char *rec = msg + at * (gr_eid)l.record_bytes;
       v = *(const gr_vid *)rec;
@@ -529,11 +537,11 @@ gr_status package_cuda(gr_device *dev, const gr_xk_package_args *a) {
 
 template <class T>
 gr_status combine_typed(gr_device *dev, const gr_xk_combine_args *a, cudaStream_t s) {
-  if (a->n_more < 0 || a->n_more > GR_XK_MORE_MAX || (a->n_more && a->format == GR_XK_DENSE) ||
-      (a->n_more && a->format == GR_XK_LIST && a->op == GR_COMBINE_REPLACE))
-    return gr_errorf(GR_ERR_INTERNAL, "exchange combine: %d more messages beside a %s", a->n_more,
-                     a->format == GR_XK_DENSE ? "dense message (bitmaps and lists only)"
-                                              : a->format == GR_XK_LIST ? "list that replaces" : "bitmap");
+  if (a->n_more < 0 || a->n_more > GR_XK_MORE_MAX ||
+      (a->n_more && (a->format == GR_XK_DENSE || (a->format == GR_XK_LIST && a->op == GR_COMBINE_REPLACE))))
+    return gr_errorf(GR_ERR_INTERNAL,
+                     "exchange combine: %d more messages (at most %d; bitmaps, and lists that do not replace)",
+                     a->n_more, GR_XK_MORE_MAX);
   if (a->format == GR_XK_BITMAP) {
     const unsigned long long words = ((unsigned long long)a->universe + 31) / 32;
     if (a->n_more)
@@ -800,8 +808,7 @@ __global__ void __launch_bounds__(kBlock) mark_kernel(gr_xk_mark_args a, unsigne
   for (unsigned long long k = blockIdx.x * (unsigned long long)kBlock + threadIdx.x; k < total;
        k += (unsigned long long)gridDim.x * kBlock) {
     unsigned long long r = k;
-    int i = 0;
-    while (r >= a.n[i]) r -= a.n[i++];
+    const int i = list_holding(a.n, a.lists, r);
     const gr_vid v = a.ids[i][r];
     const uint32_t bit = 1u << (v & 31u);
     atomicOr(&a.bits[0][v >> 5], bit);
