@@ -835,6 +835,38 @@ END_TEST
  * chains and out of order, each take the smallest of their set, and a
  * label joined to nothing else keeps its own; the same when each label's
  * smallest is written over the pairs (as cc.c does). */
+/* The merge's searches (one key, and two in lockstep) find every label at
+ * its position and report any other key absent (n), for every length up
+ * to 70 and a longer one, keys between and around the labels. */
+START_TEST(label_searches_find_each_label_and_no_other) {
+  enum { MAX = 1000 };
+  static gr_svid labels[MAX];
+  const gr_eid lengths[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 70, MAX};
+  for (size_t t = 0; t < sizeof lengths / sizeof *lengths; t++) {
+    const gr_eid n = lengths[t];
+    /* Sorted, distinct, with gaps: 3i - 5 + (i % 2). */
+    for (gr_eid i = 0; i < n; i++) labels[i] = (gr_svid)(3 * (int64_t)i - 5 + (int64_t)(i % 2));
+    const gr_svid lo = -8, hi = (gr_svid)(3 * (int64_t)n + 3);
+    for (gr_svid x = lo; x <= hi; x++) {
+      gr_eid want = n;
+      for (gr_eid i = 0; i < n; i++)
+        if (labels[i] == x) want = i;
+      ck_assert_msg(gr__cc_label_at(labels, n, x) == want, "n %llu, key %lld", (unsigned long long)n, (long long)x);
+      /* Paired with a key from the other end, so that the two searches
+       * go different ways. */
+      const gr_svid y = (gr_svid)(lo + hi - x);
+      gr_eid want_y = n;
+      for (gr_eid i = 0; i < n; i++)
+        if (labels[i] == y) want_y = i;
+      gr_eid at_x = 0, at_y = 0;
+      gr__cc_labels_at(labels, n, x, y, &at_x, &at_y);
+      ck_assert_msg(at_x == want && at_y == want_y, "n %llu, keys %lld %lld", (unsigned long long)n, (long long)x,
+                    (long long)y);
+    }
+  }
+}
+END_TEST
+
 START_TEST(merge_gives_each_label_its_sets_smallest) {
   gr_device *dev = NULL;
   gr_workspace ws;
@@ -1054,6 +1086,7 @@ int main(void) {
   tcase_set_timeout(multi, 900);
   tcase_add_test(multi, several_devices_equal_one_device);
   tcase_add_test(multi, a_label_crosses_every_device_of_a_path);
+  tcase_add_test(multi, label_searches_find_each_label_and_no_other);
   tcase_add_test(multi, merge_gives_each_label_its_sets_smallest);
   tcase_add_test(multi, allgather_gives_every_device_every_devices_bytes_in_order);
   tcase_add_test(multi, largest_trees_that_share_a_vertex_start_from_one_label);
