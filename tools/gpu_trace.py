@@ -19,7 +19,7 @@ was going on meanwhile:
   host    its thread ran its own code (between calls: barriers, host
           work)
 
-  tools/gpu_trace.py trace.csv [--split-gap MS] [--kernels] [--calls] [--list N]
+  tools/gpu_trace.py trace.csv [--split-gap MS] [--kernels] [--kernels-csv F] [--calls] [--list N]
 
 Windows: runs separated by at least --split-gap ms in which no GPU
 operation ran (default 0.5; 0: the whole trace is one window), those
@@ -29,7 +29,8 @@ cudaProfilerStart as each device begins a run and cudaProfilerStop as it
 ends it: a window opens at the first device's start and closes at the
 last device's stop, whatever the gaps inside); --skip K drops the first K
 (a first run). Prints, per device, the median
-over the windows kept, then the kernels by total time (--kernels), the
+over the windows kept, then the kernels by total time (--kernels;
+--kernels-csv writes them and each device's kernel time as CSV), the
 CUDA runtime calls each device's thread made (--calls: per call, the
 median over the windows of its count and of the host time inside it; a
 window's calls are those that start inside it or in the 0.2 ms before
@@ -294,6 +295,9 @@ def main():
     ap.add_argument("--calls", action="store_true", help="CUDA runtime calls by count and host time, per device")
     ap.add_argument("--list", type=int, default=None, metavar="N", help="window N's operations one by one")
     ap.add_argument("--csv", help="write the per-window, per-device figures here")
+    ap.add_argument("--kernels-csv", metavar="FILE",
+                    help="write --kernels' table here: device, operation, count, us a run (the kept windows' mean), "
+                         "and per device the row (kernels): its kernel time, the median over windows")
     a = ap.parse_args()
     ops, apis = load(a.trace)
     all_wins = mark_windows(apis) if a.marks else windows(ops, a.split_gap)
@@ -326,7 +330,7 @@ def main():
             w.writeheader()
             for r in rows:
                 w.writerow({k: (r[k] / 1e3 if k in COLUMNS else r[k]) for k in ["window", "device"] + COLUMNS + COUNTS})
-    if a.kernels:
+    if a.kernels or a.kernels_csv:
         total = defaultdict(lambda: [0, 0])
         for lo, hi in wins:
             for o in ops:
@@ -334,9 +338,21 @@ def main():
                     k = (names.get(o["thread"], "?"), o["short"])
                     total[k][0] += 1
                     total[k][1] += o["end"] - o["start"]
-        print("\n%-9s %-44s %7s %10s %9s" % ("", "operation", "count", "us a run", "us each"))
-        for (dev, name), (n, ns) in sorted(total.items(), key=lambda kv: (kv[0][0], -kv[1][1])):
-            print("%-9s %-44s %7d %10.1f %9.2f" % (dev, name[:44], n, ns / 1e3 / len(wins), ns / 1e3 / n))
+        ordered = sorted(total.items(), key=lambda kv: (kv[0][0], -kv[1][1]))
+        if a.kernels:
+            print("\n%-9s %-44s %7s %10s %9s" % ("", "operation", "count", "us a run", "us each"))
+            for (dev, name), (n, ns) in ordered:
+                print("%-9s %-44s %7d %10.1f %9.2f" % (dev, name[:44], n, ns / 1e3 / len(wins), ns / 1e3 / n))
+        if a.kernels_csv:
+            with open(a.kernels_csv, "w", newline="") as f:
+                w = csv.writer(f)
+                w.writerow(["device", "operation", "count", "us_a_run"])
+                for t in threads:
+                    mine = [r["kernels"] for r in rows if r["device"] == names[t]]
+                    if mine:
+                        w.writerow([names[t], "(kernels)", len(mine), "%.3f" % (statistics.median(mine) / 1e3)])
+                for (dev, name), (n, ns) in ordered:
+                    w.writerow([dev, name, n, "%.3f" % (ns / 1e3 / len(wins))])
     if a.calls:
         # The window before the first kept one bounds its calls too.
         bounded = all_wins[max(0, a.skip - 1):]

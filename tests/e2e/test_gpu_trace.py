@@ -9,7 +9,7 @@
 # dropped; mangled kernel names shortened; the runtime calls a window per
 # device; a trace without operations refused; runs as the program marked
 # them (--marks), whatever their gaps, and each run's kernel time per
-# device as gr_scale.py reads it.
+# device as gr_scale.py reads it, and as --kernels-csv writes it.
 import csv
 import os
 import subprocess
@@ -158,6 +158,16 @@ with tempfile.TemporaryDirectory() as tmp:
     assert gpu_trace.kernel_work(path, skip=1)[0] == [[0.004, 0.0]]
     r = subprocess.run([sys.executable, tool, path, "--marks", "--kernels"], capture_output=True, text=True)
     assert r.returncode == 0 and "2 window(s) kept" in r.stdout, (r.stdout, r.stderr)
+    # The kernels as CSV: each device's kernel time (the median over the
+    # windows where it ran: device 0 5 and 4 us, device 1 5 us), then each
+    # operation's us a run over the 2 windows.
+    kcsv = os.path.join(tmp, "k.csv")
+    r = subprocess.run([sys.executable, tool, path, "--marks", "--kernels-csv", kcsv], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    got = [(g["device"], g["operation"], g["count"], float(g["us_a_run"])) for g in csv.DictReader(open(kcsv))]
+    assert got == [("device 0", "(kernels)", "2", 4.5), ("device 1", "(kernels)", "1", 5.0),
+                   ("device 0", "H", "1", 2.0), ("device 0", "F", "1", 1.5), ("device 0", "E", "1", 1.0),
+                   ("device 1", "G", "1", 2.5)], got
     # By idle gaps the same trace has four windows with kernels.
     r = subprocess.run([sys.executable, tool, path], capture_output=True, text=True)
     assert r.returncode == 0 and "4 window(s) kept" in r.stdout, (r.stdout, r.stderr)
@@ -165,4 +175,20 @@ with tempfile.TemporaryDirectory() as tmp:
     r = subprocess.run([sys.executable, tool, os.path.join(os.path.dirname(path), "m.csv"), "--marks", "--skip", "2"],
                        capture_output=True, text=True)
     assert r.returncode != 0 and "no marked runs" in r.stderr and "Traceback" not in r.stderr, r.stderr
+# tools/kernel_ab.py refuses a folder with no tables and a table that is
+# not --kernels-csv's (exit 2, no traceback); a case with one build only
+# prints that build.
+ab_tool = os.path.join(top, "tools", "kernel_ab.py")
+with tempfile.TemporaryDirectory() as tmp:
+    r = subprocess.run([sys.executable, ab_tool, tmp], capture_output=True, text=True)
+    assert r.returncode == 2 and "no CASE__old|new__REP.csv tables" in r.stderr, r.stderr
+    with open(os.path.join(tmp, "x__new__1.csv"), "w") as f:
+        f.write("device,operation,count,us_a_run\ndevice 0,(kernels),3,7.5\ndevice 0,K,3,7.5\n")
+    r = subprocess.run([sys.executable, ab_tool, tmp], capture_output=True, text=True)
+    assert r.returncode == 0 and "new  0.0075  median 0.0075" in r.stdout and "new / old" not in r.stdout, r.stdout
+    with open(os.path.join(tmp, "x__old__1.csv"), "w") as f:
+        f.write("window,device,span\n0,device 0,1\n")
+    r = subprocess.run([sys.executable, ab_tool, tmp], capture_output=True, text=True)
+    assert r.returncode == 2 and "not a gpu_trace.py --kernels-csv table" in r.stderr and "Traceback" not in r.stderr, \
+        r.stderr
 print("gpu_trace: ok")

@@ -8,9 +8,11 @@
 # racecheck-slices.sh with stand-ins for compute-sanitizer and a GPU test
 # program (its queue, verdicts, deadline and refusals), and
 # compute-sanitizer.sh's runs of gr_run on two GPUs, and real-scaling.sh
-# over a built gr_run on CPU devices. A device command
+# over a built gr_run on CPU devices, and ab-kernels.sh's A/B of two
+# builds with stand-ins for their gr_run and timeline library. A device command
 # costs minutes; a runner that breaks there loses them, so its breakage is
 # caught here.
+import csv
 import os
 import shutil
 import subprocess
@@ -674,5 +676,84 @@ if plot_py and os.path.exists(os.path.join(build, "tools", "gr_run")):
     r = subprocess.run(["bash", os.path.join(top, "tools", "offline", "real-scaling.sh"), os.path.join(rsd, "out4"),
                         cfg], env=e3, capture_output=True, text=True, timeout=90)
     assert r.returncode == 1 and "(gr_scale cut at DEADLINE=50;" in r.stdout, r.stdout + r.stderr
+# ab-kernels.sh with stand-ins for the two builds' gr_run (each writes a
+# timeline of marked runs, as gr_run under the timeline library does: a
+# device's kernel K takes 10 us in the old build, 8 in the new, 1 us more
+# on each later device, beside a kernel L of 2 us) and for the library:
+# every case alternated, its first run left out, the slowest device
+# compared; a case's extra arguments split at commas; refusals.
+abd = os.path.join(tmp, "ab")
+os.makedirs(abd)
+fake_run = """#!/usr/bin/env python3
+import csv, os, sys
+a = sys.argv[1:]
+gpus, runs = int(a[a.index("--gpus") + 1]), int(a[a.index("--runs") + 1])
+with open(os.environ["ARGS_LOG"], "a") as f:
+    f.write("%s|%s|%s\\n" % (os.environ["GR_DEVICE_MAP"], os.path.basename(os.environ["CUDA_INJECTION64_PATH"]),
+                             " ".join(a)))
+rows, t, c = [], 0, 0
+for r in range(runs):
+    for d in range(gpus):
+        c += 1
+        rows.append(("api", "cudaProfilerStart_v4000", 0, 0, t, t + 100, 0, 100 + d, c))
+    for d in range(gpus):
+        for name, ns in (("_Z1Kv", K_NS + 1000 * d), ("_Z1Lv", 2000)):
+            c += 1
+            rows.append(("api", "cudaLaunchKernel_v7000", 0, 0, t + 200, t + 300, 0, 100 + d, c))
+            rows.append(("kernel", name, 0, 7 + d, t + 1000, t + 1000 + ns, 0, 0, c))
+            t += 20000
+    for d in range(gpus):
+        c += 1
+        rows.append(("api", "cudaProfilerStop_v4000", 0, 0, t, t + 100, 0, 100 + d, c))
+    t += 1000000
+with open(os.environ["GR_GPU_TRACE"], "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["kind", "name", "device", "stream", "start_ns", "end_ns", "bytes", "thread", "correlation"])
+    w.writerows(rows)
+"""
+for b, k_ns in (("old", 10000), ("new", 8000)):
+    stand_in(os.path.join(abd, "gr_run_" + b), fake_run.replace("K_NS", str(k_ns)))
+    stand_in(os.path.join(abd, "lib_" + b + ".so"), "")
+graph_file = os.path.join(abd, "g.grb")
+open(graph_file, "w").close()
+args_log = os.path.join(abd, "args.log")
+e = dict(os.environ, GR_RUN_OLD=os.path.join(abd, "gr_run_old"), GR_RUN_NEW=os.path.join(abd, "gr_run_new"),
+         TRACE_LIB_OLD=os.path.join(abd, "lib_old.so"), TRACE_LIB_NEW=os.path.join(abd, "lib_new.so"),
+         ARGS_LOG=args_log, REPS="2", RUNS="3")
+ab = os.path.join(top, "tools", "offline", "ab-kernels.sh")
+r = subprocess.run(["bash", ab, os.path.join(abd, "out"), os.path.join(abd, "nosrc"), graph_file, "cc:2",
+                    "sssp:1:--weights,random:1:255"], env=e, capture_output=True, text=True, timeout=120)
+assert r.returncode == 0, r.stdout + r.stderr
+with open(args_log) as f:
+    calls = f.read().splitlines()
+assert len(calls) == 8, calls
+# Alternated: rep 1 old (both cases), new, then rep 2.
+assert [c.split("|")[1] for c in calls] == ["lib_old.so"] * 2 + ["lib_new.so"] * 2 + ["lib_old.so"] * 2 + \
+    ["lib_new.so"] * 2, calls
+assert calls[0].startswith("0,0|") and " --gpus 2 " in calls[0] and calls[0].endswith(graph_file), calls[0]
+assert calls[1].startswith("0|") and " --weights random:1:255 " in calls[1], calls[1]
+assert all(" --runs 3 --validate-first --turns --transport p2p " in c for c in calls), calls
+out_lines = r.stdout.splitlines()
+# cc on 2 devices: device 1 is slowest, 10 + 1 + 2 us old, 8 + 1 + 2 new.
+i = out_lines.index("cc_2: slowest device's kernels, ms")
+assert out_lines[i + 1].split() == ["old", "0.0130", "0.0130", "median", "0.0130"], out_lines
+assert out_lines[i + 2].split() == ["new", "0.0110", "0.0110", "median", "0.0110"], out_lines
+assert out_lines[i + 3].split() == ["new", "/", "old", "0.846"], out_lines
+assert out_lines[i + 5].split() == ["K", "11.0", "9.0"], out_lines
+j = out_lines.index("sssp_1_--weights_random_1_255: slowest device's kernels, ms")
+assert out_lines[j + 3].split() == ["new", "/", "old", "0.833"], out_lines
+with open(os.path.join(abd, "out", "ab.csv")) as f:
+    rows = list(csv.DictReader(f))
+assert len(rows) == 8 and {r["kernel_sum_ms"] for r in rows if r["case"] == "cc_2" and r["build"] == "old"} == \
+    {"0.0250"}, rows
+assert not [n for n in os.listdir(os.path.join(abd, "out")) if n.endswith(".trace.csv")]
+# A case not PRIMITIVE:DEVICES, and a source tree to build that is not one.
+r = subprocess.run(["bash", ab, os.path.join(abd, "out2"), abd, graph_file, "cc"], env=e, capture_output=True,
+                   text=True, timeout=60)
+assert r.returncode == 2 and "case 'cc': PRIMITIVE:DEVICES" in r.stderr, r.stdout + r.stderr
+e_build = {k: v for k, v in e.items() if k != "GR_RUN_OLD"}
+r = subprocess.run(["bash", ab, os.path.join(abd, "out3"), os.path.join(abd, "nosrc"), graph_file, "cc:2"],
+                   env=e_build, capture_output=True, text=True, timeout=60)
+assert r.returncode == 2 and "holds no source tree" in r.stderr, r.stdout + r.stderr
 holder.cleanup()
 print("ok")
