@@ -317,11 +317,13 @@ def main():
                 rows.append(f)
     print("%d window(s) kept; figures in us, the median over windows" % len(wins))
     print("%-9s " % "" + " ".join("%9s" % c for c in COLUMNS + COUNTS))
+    medians = {}  # per device: its medians and its windows, for --kernels-csv too
     for t in threads:
         mine = [r for r in rows if r["device"] == names[t]]
         if not mine:
             continue
         med = {c: statistics.median(r[c] for r in mine) for c in COLUMNS + COUNTS}
+        medians[names[t]] = (med, len(mine))
         print("%-9s " % names[t] + " ".join("%9.1f" % (med[c] / 1e3) for c in COLUMNS)
               + " ".join("%10.0f" % med[c] for c in COUNTS))
     if a.csv:
@@ -347,10 +349,8 @@ def main():
             with open(a.kernels_csv, "w", newline="") as f:
                 w = csv.writer(f)
                 w.writerow(["device", "operation", "count", "us_a_run"])
-                for t in threads:
-                    mine = [r["kernels"] for r in rows if r["device"] == names[t]]
-                    if mine:
-                        w.writerow([names[t], "(kernels)", len(mine), "%.3f" % (statistics.median(mine) / 1e3)])
+                for dev, (med, n) in medians.items():
+                    w.writerow([dev, "(kernels)", n, "%.3f" % (med["kernels"] / 1e3)])
                 for (dev, name), (n, ns) in ordered:
                     w.writerow([dev, name, n, "%.3f" % (ns / 1e3 / len(wins))])
     if a.calls:

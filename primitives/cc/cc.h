@@ -346,6 +346,18 @@ GR_HD void gr_cc_pack(const gr_cc_ctx *c, gr_vid i) {
   c->pairs[2 * (gr_eid)i + 1] = c->label[v];
 }
 
+/* A lower bound's step over the sorted labels: the range [b, b + len)
+ * holds x's place; its first half is passed where the half's last label
+ * is below x. */
+GR_HD gr_eid gr__cc_label_step(const gr_svid *labels, gr_eid b, gr_eid half, gr_svid x) {
+  return labels[b + half - 1] < x ? b + half : b;
+}
+/* After the steps (len 0 or 1 left): b's place, or n where x is absent. */
+GR_HD gr_eid gr__cc_label_end(const gr_svid *labels, gr_eid n, gr_eid b, gr_eid len, gr_svid x) {
+  if (len == 1 && labels[b] < x) b++;
+  return b < n && labels[b] == x ? b : n;
+}
+
 /* Where x and y are in the sorted labels[0, n) (n where absent): two
  * lower bounds in lockstep, each step halving a range whose length
  * depends on n alone, so both take the same steps and a GPU thread has
@@ -355,27 +367,20 @@ GR_HD void gr_cc_pack(const gr_cc_ctx *c, gr_vid i) {
  * the other. */
 GR_HD void gr__cc_labels_at(const gr_svid *labels, gr_eid n, gr_svid x, gr_svid y, gr_eid *at_x, gr_eid *at_y) {
   gr_eid bx = 0, by = 0, len = n;
-  while (len > 1) {
-    const gr_eid half = len / 2;
-    bx += labels[bx + half - 1] < x ? half : 0;
-    by += labels[by + half - 1] < y ? half : 0;
-    len -= half;
+  for (; len > 1; len -= len / 2) {
+    bx = gr__cc_label_step(labels, bx, len / 2, x);
+    by = gr__cc_label_step(labels, by, len / 2, y);
   }
-  if (len == 1) {
-    bx += labels[bx] < x;
-    by += labels[by] < y;
-  }
-  *at_x = bx < n && labels[bx] == x ? bx : n;
-  *at_y = by < n && labels[by] == y ? by : n;
+  *at_x = gr__cc_label_end(labels, n, bx, len, x);
+  *at_y = gr__cc_label_end(labels, n, by, len, y);
 }
 
 /* Where x is in the sorted labels[0, n); n when absent (the same steps,
  * one key). */
 GR_HD gr_eid gr__cc_label_at(const gr_svid *labels, gr_eid n, gr_svid x) {
   gr_eid b = 0, len = n;
-  for (; len > 1; len -= len / 2) b += labels[b + len / 2 - 1] < x ? len / 2 : 0;
-  if (len == 1) b += labels[b] < x;
-  return b < n && labels[b] == x ? b : n;
+  for (; len > 1; len -= len / 2) b = gr__cc_label_step(labels, b, len / 2, x);
+  return gr__cc_label_end(labels, n, b, len, x);
 }
 
 /* For each owned vertex the first take listed (outside the largest tree,

@@ -49,6 +49,8 @@ for c in "$@"; do
 done
 mkdir -p "$out"
 t0=$SECONDS
+# A name for files: letters, digits, '_', '.', '-' kept, the rest '_'.
+file_name() { printf '%s' "$1" | tr -c 'A-Za-z0-9_.-' '_'; }
 build=${BUILD_DIR:-$top/build-gpu}
 old_build=${OLD_BUILD_DIR:-$top/build-old}
 new_run=${GR_RUN_NEW:-$build/tools/gr_run}
@@ -84,7 +86,7 @@ for f in "$new_run" "$old_run" "$new_lib" "$old_lib"; do
 done
 if [ ! -e "$graph" ]; then
   gen=${GR_GEN:-$build/tools/gr_gen}
-  file=$build/graphs/$(echo "$graph" | tr -c 'A-Za-z0-9_.\n-' '_').grb
+  file=$build/graphs/$(file_name "$graph").grb
   mkdir -p "$build/graphs"
   if [ ! -e "$file" ] && ! "$gen" "$graph" -o "$file" -q >"$out/gen.txt" 2>&1; then
     echo "ab-kernels: could not write $graph ($out/gen.txt)" >&2
@@ -108,7 +110,7 @@ for rep in $(seq 1 "$reps"); do
       [ "$rest" != "$devices" ] && IFS=, read -r -a extra <<<"${rest#*:}"
       map=0
       for ((i = 1; i < devices; i++)); do map=$map,0; done
-      name=$(echo "$c" | tr -c 'A-Za-z0-9_.\n-' '_')__${b}__$rep
+      name=$(file_name "$c")__${b}__$rep
       trace=$out/$name.trace.csv
       GR_DEVICE_MAP=$map GR_GPU_TRACE=$trace CUDA_INJECTION64_PATH=$lib \
         "$run" --primitive "$prim" --gpus "$devices" "${extra[@]}" --runs "$runs" --validate-first --turns \
