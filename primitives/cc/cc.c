@@ -59,8 +59,8 @@ typedef struct gr__cc_slice {
    * may lower it, nor after a repair, which links trees anew). */
   bool hot_known;
   gr_svid hot_best;
-  /* Several devices, the merge (gr__cc_merge): every device's pairs (then
-   * each label's smallest), and the union-find's sorted labels and forest. */
+  /* Several devices, the merge (gr__cc_merge): every device's pairs, and
+   * the union-find's table where rest has no room for it. */
   gr_buffer merge_all;
   gr_buffer merge_work;
   gr_buffer arcs; /* several devices: a bit per local vertex that has arcs here (gr_cc_take_first) */
@@ -547,7 +547,8 @@ static gr_split_args gr__cc_border_input(const gr_borders *b) {
  * label moves after it, where label rounds went on until one changed
  * nothing: two rounds on 2 devices of Kronecker 25, three on 4, each with
  * a refresh and an exchange. */
-static gr_status gr__cc_merge(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const gr_borders *b, const gr_frontier *in) {
+static gr_status gr__cc_merge(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const gr_borders *b, const gr_frontier *in,
+                              gr_frontier *out) {
   const gr_cc_ops *ops = gr__cc_ops(p->dev);
   if (p->count > GR__CC_MAX_DEVICES)
     return gr_errorf(GR_ERR_UNSUPPORTED, "cc: %d devices, at most %d", p->count, GR__CC_MAX_DEVICES);
@@ -610,33 +611,51 @@ static gr_status gr__cc_merge(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const g
                      (unsigned long long)at[p->count]);
   const gr_eid n_pairs = at[p->count] / pair_bytes;
   if (!n_pairs) return GR_SUCCESS;
-  /* The forest holds label positions as labels' type (gr_svid). */
-  if (n_pairs > (gr_eid)GR_SVID_MAX / 2)
+  /* The table's slots are labels' type (gr_svid), at most 6 a pair. */
+  if (n_pairs > (gr_eid)GR_SVID_MAX / 8)
     return gr_errorf(GR_ERR_UNSUPPORTED, "cc: %llu pairs of labels to merge, at most %llu", (unsigned long long)n_pairs,
-                     (unsigned long long)GR_SVID_MAX / 2);
-  /* The labels' count (8 bytes), then the labels and the sorted keys
-   * (later the forest), 2 n_pairs entries each: in rest behind the chosen
-   * copies (the pairs' room is free once they went out), where they fit;
-   * each label's smallest takes the pairs' place once the forest is
-   * linked. */
-  const size_t keys = 2 * (size_t)n_pairs, work = sizeof(gr_eid) + 2 * keys * sizeof(gr_svid);
-  const uintptr_t free_at = ((uintptr_t)(chosen + k) + 7) & ~(uintptr_t)7;
-  void *at_pairs = (void *)free_at;
-  if (free_at + work > (uintptr_t)((unsigned char *)s->rest.ptr + s->rest.capacity)) {
-    GR_CHECK(gr_buffer_reserve(&s->merge_work, p->dev, work, 0, &p->mem, 0, "cc union-find of the pairs"));
-    at_pairs = s->merge_work.ptr;
-  }
+                     (unsigned long long)GR_SVID_MAX / 8);
+  /* The table's two arrays (2^bits slots each) where memory is free
+   * during the merge: rest behind the chosen copies (the pairs' room is
+   * free once they went out) and the output queue (this iteration outputs
+   * nothing). What fits in neither takes merge_work, which stays. */
   gr_cc_merge_args m;
   m.pairs = s->merge_all.ptr;
   m.n_pairs = n_pairs;
-  m.n_labels = at_pairs;
-  m.labels = (gr_svid *)((unsigned char *)at_pairs + sizeof(gr_eid));
-  m.parent = m.labels + keys;
-  m.lowest = s->merge_all.ptr;
+  m.bits = gr_cc_merge_bits(n_pairs);
+  m.seed = c->hot_root >= 0 ? c->hot_label : -1;
+  const size_t slots = (size_t)1 << m.bits, bytes = slots * sizeof(gr_svid);
+  const uintptr_t free_at = ((uintptr_t)(chosen + k) + 7) & ~(uintptr_t)7,
+                  rest_end = (uintptr_t)((unsigned char *)s->rest.ptr + s->rest.capacity);
+  unsigned char *room_at[2] = {(unsigned char *)gr_frontier_items(out), (unsigned char *)free_at};
+  size_t room_bytes[2] = {(size_t)gr_frontier_capacity(out) * sizeof(gr_vid),
+                          free_at < rest_end ? (size_t)(rest_end - free_at) : 0};
+  gr_svid *table[2] = {NULL, NULL};
+  size_t missing = 0;
+  for (int a = 0; a < 2; a++) {
+    for (int r = 0; r < 2 && !table[a]; r++)
+      if (room_at[r] && room_bytes[r] >= bytes) {
+        table[a] = (gr_svid *)room_at[r];
+        room_at[r] += bytes;
+        room_bytes[r] -= bytes;
+      }
+    if (!table[a]) missing += bytes;
+  }
+  if (missing) {
+    GR_CHECK(gr_buffer_reserve(&s->merge_work, p->dev, missing, 0, &p->mem, 0, "cc union-find of the pairs"));
+    unsigned char *w = s->merge_work.ptr;
+    for (int a = 0; a < 2; a++)
+      if (!table[a]) {
+        table[a] = (gr_svid *)w;
+        w += bytes;
+      }
+  }
+  m.keys = table[0];
+  m.parent = table[1];
   GR_CHECK(ops->merge(p->dev, p->ws, &m));
-  c->merged = m.labels;
-  c->lowest = m.lowest;
-  c->n_merged = m.n_labels;
+  c->merge_keys = m.keys;
+  c->merge_parent = m.parent;
+  c->merge_bits = m.bits;
   /* A tree the merge can lower holds a border vertex, and so an owned
    * vertex with arcs (a copy joined its tree over an arc of an owned
    * vertex): the largest tree's root, or a tree of the first take's list
@@ -693,7 +712,7 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
     if (it->iteration == 1 && !s->repair) {
       /* Every label moved in Afforest's iteration: the merge settles them
        * in one step (a repair, if the votes differ, then goes by rounds). */
-      GR_CHECK(gr__cc_merge(s, p, &c, &b, it->in));
+      GR_CHECK(gr__cc_merge(s, p, &c, &b, it->in, it->out));
       /* The largest tree's best after the merge (the round's end posts
        * it): where it stayed, the trees the merge may have lowered are
        * the first take's list's, and a vertex of its own keeps its id, so

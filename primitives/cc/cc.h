@@ -100,9 +100,10 @@ typedef struct gr_cc_ctx {
   gr_svid hot_label;              /* ... its best, known on the host (the join's) */
   const gr_vid *merge_ids;        /* gr_cc_pack: the vertices gr_cc_pair chose */
   gr_svid *pairs;                 /* gr_cc_pack: per chosen vertex its tree's best and its label */
-  const gr_svid *merged;          /* gr_cc_merge_apply: every device's pairs' labels, sorted, once each */
-  const gr_svid *lowest;          /* ... per label there, the smallest label the pairs join it to */
-  const gr_eid *n_merged;         /* ... their count (device memory) */
+  /* gr_cc_merge_apply: the merge's table (gr_cc_merge_args; 2^merge_bits slots) */
+  const gr_svid *merge_keys;
+  const gr_svid *merge_parent;
+  int merge_bits;
   gr_vid lookups;                 /* gr_cc_lookup: ids in samples[0, lookups), results behind them */
   uint64_t seed;
 } gr_cc_ctx;
@@ -346,41 +347,151 @@ GR_HD void gr_cc_pack(const gr_cc_ctx *c, gr_vid i) {
   c->pairs[2 * (gr_eid)i + 1] = c->label[v];
 }
 
-/* A lower bound's step over the sorted labels: the range [b, b + len)
- * holds x's place; its first half is passed where the half's last label
- * is below x. */
-GR_HD gr_eid gr__cc_label_step(const gr_svid *labels, gr_eid b, gr_eid half, gr_svid x) {
-  return labels[b + half - 1] < x ? b + half : b;
-}
-/* After the steps (len 0 or 1 left): b's place, or n where x is absent. */
-GR_HD gr_eid gr__cc_label_end(const gr_svid *labels, gr_eid n, gr_eid b, gr_eid len, gr_svid x) {
-  if (len == 1 && labels[b] < x) b++;
-  return b < n && labels[b] == x ? b : n;
+/* The merge's union-find (gr_cc_ops.merge) over the labels of n_pairs
+ * pairs, each pair two labels of one component, in a hash table of
+ * 2^bits slots (open addressing, linear probing; at least 1.5 times the
+ * pairs' labels, so that every probe meets an empty slot and the table is
+ * at most 2/3 full whatever the labels: on Kronecker 22 about 0.42 of
+ * them are distinct, 0.2-0.3 of the slots taken). A slot holds a label
+ * once; the labels are put in first, each pair's two replaced by their
+ * slots; then a forest over the slots, ordered by their labels, joins
+ * the two slots of each pair, so that a set's root is the slot of its
+ * smallest label. Ordered by slot, the giant component's label (a pair's
+ * in most pairs) was a root hooked again and again under smaller slots,
+ * and the walks climbed its chain (a device of 4 on Kronecker 25: 0.19 ms
+ * a run). A table needs no sort: CUB's radix sort of the labels, its
+ * unique and two binary searches a pair took that device about 0.19 ms
+ * too, most of it kernels of fixed cost over 0.25 M labels. */
+typedef struct gr_cc_merge_args {
+  gr_svid *pairs;  /* 2 n_pairs labels: pair i is pairs[2i], pairs[2i + 1]; the merge writes their slots over
+                    * them */
+  gr_eid n_pairs;
+  int bits;        /* the table's 2^bits slots (gr_cc_merge_bits) */
+  gr_svid *keys;   /* per slot: a label, or GR_CC_EMPTY */
+  gr_svid *parent; /* per slot: its parent in the forest, or -1 at a root */
+  /* A label put in as the table is cleared, or -1: the giant component's,
+   * which half the pairs' labels are (Kronecker 22 on 2 devices: 55,201
+   * of 110,486), so that their inserts find it at their first read where
+   * thousands raced to take its slot (a device of 2 on Kronecker 25: 92
+   * us a run). Any label will do: one in no pair joins nothing. */
+  gr_svid seed;
+} gr_cc_merge_args;
+
+/* A slot no label took (labels are global ids, never negative). */
+#define GR_CC_EMPTY ((gr_svid)-1)
+
+/* The table's size for n_pairs pairs: the least 2^bits of at least 1.5
+ * times their 2 n_pairs labels (at least 2 slots). */
+GR_HD int gr_cc_merge_bits(gr_eid n_pairs) {
+  int bits = 1;
+  while (((gr_eid)1 << bits) < 3 * n_pairs) bits++;
+  return bits;
 }
 
-/* Where x and y are in the sorted labels[0, n) (n where absent): two
- * lower bounds in lockstep, each step halving a range whose length
- * depends on n alone, so both take the same steps and a GPU thread has
- * both loads of a step in flight, where one search after the other waits
- * on every step twice. The merge's link kernel, two searches a pair, took
- * a device of 4 on Kronecker 25 94 us a run with the searches one after
- * the other. */
-GR_HD void gr__cc_labels_at(const gr_svid *labels, gr_eid n, gr_svid x, gr_svid y, gr_eid *at_x, gr_eid *at_y) {
-  gr_eid bx = 0, by = 0, len = n;
-  for (; len > 1; len -= len / 2) {
-    bx = gr__cc_label_step(labels, bx, len / 2, x);
-    by = gr__cc_label_step(labels, by, len / 2, y);
+/* x's first slot: Fibonacci hashing (the top bits of x times 2^64 / phi),
+ * which spreads ids that differ in their low bits, as a component's
+ * labels on a random partition do. */
+GR_HD gr_eid gr__cc_merge_hash(gr_svid x, int bits) {
+  return (gr_eid)(((uint64_t)(int64_t)x * 0x9e3779b97f4a7c15ull) >> (64 - bits));
+}
+
+/* x's slot, taken for it where x has none (concurrent inserts of one label
+ * meet at one slot: a compare-and-swap takes an empty slot, and a lost
+ * race reads the winner's label there). A slot's label never changes once
+ * taken, so the first read may be stale only as empty (a cached read:
+ * half the inserts read the seed's slot). */
+GR_HD gr_svid gr__cc_merge_insert(gr_svid *keys, int bits, gr_svid x) {
+  const gr_eid mask = ((gr_eid)1 << bits) - 1;
+  for (gr_eid h = gr__cc_merge_hash(x, bits);; h = (h + 1) & mask) {
+    gr_svid k = gr_load_hint_svid(&keys[h]);
+    if (k == GR_CC_EMPTY) {
+      if (gr_atomic_cas_svid(&keys[h], GR_CC_EMPTY, x)) return (gr_svid)h;
+      k = gr_load_relaxed_svid(&keys[h]);
+    }
+    if (k == x) return (gr_svid)h;
   }
-  *at_x = gr__cc_label_end(labels, n, bx, len, x);
-  *at_y = gr__cc_label_end(labels, n, by, len, y);
 }
 
-/* Where x is in the sorted labels[0, n); n when absent (the same steps,
- * one key). */
-GR_HD gr_eid gr__cc_label_at(const gr_svid *labels, gr_eid n, gr_svid x) {
-  gr_eid b = 0, len = n;
-  for (; len > 1; len -= len / 2) b = gr__cc_label_step(labels, b, len / 2, x);
-  return gr__cc_label_end(labels, n, b, len, x);
+/* x's slot once the table is built; -1 where x is in no pair. */
+GR_HD gr_svid gr__cc_merge_slot(const gr_svid *keys, int bits, gr_svid x) {
+  const gr_eid mask = ((gr_eid)1 << bits) - 1;
+  for (gr_eid h = gr__cc_merge_hash(x, bits);; h = (h + 1) & mask) {
+    const gr_svid k = keys[h];
+    if (k == x) return (gr_svid)h;
+    if (k == GR_CC_EMPTY) return -1;
+  }
+}
+
+/* Slot x's parent, x itself at a root; `fresh`: a relaxed read, else a
+ * cached one (gr_load_hint_svid). */
+GR_HD gr_svid gr__cc_merge_up(const gr_svid *parent, gr_svid x, bool fresh) {
+  const gr_svid p = fresh ? gr_load_relaxed_svid(&parent[x]) : gr_load_hint_svid(&parent[x]);
+  return p < 0 ? x : p;
+}
+
+/* Joins the sets of slots u and v: gr__cc_link_in's walk (Rem's, run
+ * concurrently), with slots ordered by their labels (read only: every
+ * label was put in before). A root hooks under a slot of smaller label,
+ * so a set's root is its smallest label's slot. Half the pairs hold the
+ * giant component's label, whose slot (a root for good: the smallest
+ * label) every such walk reads: its parent words are read cached until a
+ * compare-and-swap fails, then fresh. A stale word is an ancestor that
+ * was (a parent only moves up, to a smaller label), so a walk still
+ * climbs its own set, two slots with one parent are one set, and a
+ * halving writes an ancestor; a hook on a stale root fails its
+ * compare-and-swap, and the fresh reads after it see the links made
+ * (a device of 4 on Kronecker 25: 45 us a run with every read fresh). */
+GR_HD void gr__cc_merge_join(gr_svid *parent, const gr_svid *keys, gr_svid u, gr_svid v) {
+  gr_svid x = u, y = v;
+  bool x_first = true, y_first = true, fresh = false;
+  for (;;) {
+    gr_svid px = gr__cc_merge_up(parent, x, fresh), py = gr__cc_merge_up(parent, y, fresh);
+    if (px == py) return;
+    if (keys[px] < keys[py]) {
+      const gr_svid t = x, pt = px;
+      const bool ft = x_first;
+      x = y, px = py, x_first = y_first;
+      y = t, py = pt, y_first = ft;
+    }
+    /* keys[px] > keys[py]: x's side climbs. */
+    if (px == x) {
+      if (gr_atomic_cas_svid(&parent[x], -1, py)) return;
+      fresh = true;
+      continue;
+    }
+    if (!x_first) {
+      const gr_svid gx = gr__cc_merge_up(parent, px, fresh);
+      if (gx != px) gr_store_relaxed_svid(&parent[x], gx);
+    }
+    x = px;
+    x_first = false;
+  }
+}
+
+/* For each slot: empty (the seed's first slot: the seed), a root. */
+GR_HD void gr_cc_merge_init(const gr_cc_merge_args *m, gr_eid i) {
+  const bool seed = m->seed >= 0 && i == gr__cc_merge_hash(m->seed, m->bits);
+  m->keys[i] = seed ? m->seed : GR_CC_EMPTY;
+  m->parent[i] = -1;
+}
+
+/* For each of the pairs' 2 n_pairs labels: its slot, over it. */
+GR_HD void gr_cc_merge_insert(const gr_cc_merge_args *m, gr_eid i) {
+  m->pairs[i] = gr__cc_merge_insert(m->keys, m->bits, m->pairs[i]);
+}
+
+/* For each pair, once every label is in: its two slots joined. */
+GR_HD void gr_cc_merge_link(const gr_cc_merge_args *m, gr_eid i) {
+  gr__cc_merge_join(m->parent, m->keys, m->pairs[2 * i], m->pairs[2 * i + 1]);
+}
+
+/* Once the merge is done: the smallest label the pairs join x to; -1
+ * where x is in no pair. */
+GR_HD gr_svid gr_cc_merged(const gr_svid *keys, const gr_svid *parent, int bits, gr_svid x) {
+  gr_svid s = gr__cc_merge_slot(keys, bits, x);
+  if (s < 0) return -1;
+  for (gr_svid p = parent[s]; p >= 0; p = parent[s]) s = p;
+  return keys[s];
 }
 
 /* For each owned vertex the first take listed (outside the largest tree,
@@ -389,35 +500,10 @@ GR_HD gr_eid gr__cc_label_at(const gr_svid *labels, gr_eid n, gr_svid x) {
  * passed too, once. */
 GR_HD void gr_cc_merge_apply(const gr_cc_ctx *c, gr_vid v) {
   const gr_svid r = c->parent[v];
-  const gr_eid n = *c->n_merged;
   /* Relaxed: another thread may be lowering the same root (either value
    * finds the same set). */
-  const gr_eid i = gr__cc_label_at(c->merged, n, gr_load_relaxed_svid(&c->best[r]));
-  if (i < n) gr__cc_lower(c, r, c->lowest[i]);
-}
-
-/* The merge's union-find (gr_cc_ops.merge): over the labels of n_pairs
- * pairs, each pair two labels of one component. */
-typedef struct gr_cc_merge_args {
-  const gr_svid *pairs; /* 2 n_pairs labels: pair i is pairs[2i], pairs[2i + 1] */
-  gr_eid n_pairs;
-  gr_svid *labels;      /* out, room for 2 n_pairs: the distinct labels, sorted */
-  gr_eid *n_labels;     /* out, device memory: their count */
-  gr_svid *lowest;      /* out, room for 2 n_pairs: per label, the smallest joined to it (written last:
-                         * may be the pairs' memory) */
-  gr_svid *parent;      /* room for 2 n_pairs: the sorted labels, then the forest over their positions */
-} gr_cc_merge_args;
-
-/* The forest over label positions: a position's tree is rooted at its
- * smallest position, which is its smallest label (the labels are
- * sorted); gr_cc_link's walk over that forest. */
-GR_HD void gr_cc_merge_link(const gr_cc_merge_args *m, gr_eid n, gr_eid i) {
-  gr_eid a = n, b = n;
-  gr__cc_labels_at(m->labels, n, m->pairs[2 * i], m->pairs[2 * i + 1], &a, &b);
-  gr__cc_link_in(m->parent, (gr_svid)a, (gr_svid)b);
-}
-GR_HD void gr_cc_merge_lowest(const gr_cc_merge_args *m, gr_eid i) {
-  m->lowest[i] = m->labels[gr__cc_find_in(m->parent, (gr_svid)i)];
+  const gr_svid l = gr_cc_merged(c->merge_keys, c->merge_parent, c->merge_bits, gr_load_relaxed_svid(&c->best[r]));
+  if (l >= 0) gr__cc_lower(c, r, l);
 }
 
 /* For each owned vertex (several devices, once no label moves): its
@@ -446,8 +532,8 @@ typedef struct gr_cc_ops {
   gr_status (*vote)(gr_device *, gr_workspace *, const gr_cc_ctx *);
   gr_status (*pair)(gr_device *, gr_workspace *, gr_split_args *, const gr_cc_ctx *);
   gr_status (*pack)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
-  /* gr_cc_merge_args: the labels sorted once each, the forest linked over
-   * every pair, each label's smallest; on the device, nothing read. */
+  /* gr_cc_merge_args: the table built over every pair, each set's
+   * smallest at its root; on the device, nothing read. */
   gr_status (*merge)(gr_device *, gr_workspace *, const gr_cc_merge_args *);
   /* gr_cc_merge_apply over a split's input (nothing output). */
   gr_status (*merge_apply)(gr_device *, gr_workspace *, const gr_split_args *, const gr_cc_ctx *);

@@ -3,7 +3,6 @@
 #include "cc/cc.h"
 #include "gr/operators_cpu.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 static GR_CPU_FOR_EACH(gr__cc_init_cpu, gr_cc_ctx, gr_cc_init_vertex)
@@ -31,26 +30,15 @@ static gr_status gr__cc_vote_cpu(gr_device *dev, gr_workspace *ws, const gr_cc_c
 static GR_CPU_SPLIT(gr__cc_pair_cpu, gr_cc_ctx, gr_cc_pair)
 static GR_CPU_FOR_EACH(gr__cc_pack_cpu, gr_cc_ctx, gr_cc_pack)
 
-static int gr__cc_cmp_label(const void *a, const void *b) {
-  const gr_svid x = *(const gr_svid *)a, y = *(const gr_svid *)b;
-  return (x > y) - (x < y);
-}
-
 /* The merge on one thread: a few devices' pairs of small graphs (CPU
- * devices), sorted by the C library. */
+ * devices), the table's steps in order. */
 static gr_status gr__cc_merge_cpu(gr_device *dev, gr_workspace *ws, const gr_cc_merge_args *m) {
   (void)ws;
   GR_CHECK(gr__device_launch(dev, "gr__cc_merge_cpu", NULL));
-  const gr_eid keys = 2 * m->n_pairs;
-  memcpy(m->parent, m->pairs, (size_t)keys * sizeof(gr_svid));
-  qsort(m->parent, (size_t)keys, sizeof(gr_svid), gr__cc_cmp_label);
-  gr_eid n = 0;
-  for (gr_eid i = 0; i < keys; i++)
-    if (!n || m->labels[n - 1] != m->parent[i]) m->labels[n++] = m->parent[i];
-  *m->n_labels = n;
-  for (gr_eid i = 0; i < n; i++) m->parent[i] = (gr_svid)i;
-  for (gr_eid i = 0; i < m->n_pairs; i++) gr_cc_merge_link(m, n, i);
-  for (gr_eid i = 0; i < n; i++) gr_cc_merge_lowest(m, i);
+  const gr_eid slots = (gr_eid)1 << m->bits;
+  for (gr_eid i = 0; i < slots; i++) gr_cc_merge_init(m, i);
+  for (gr_eid i = 0; i < 2 * m->n_pairs; i++) gr_cc_merge_insert(m, i);
+  for (gr_eid i = 0; i < m->n_pairs; i++) gr_cc_merge_link(m, i);
   return GR_SUCCESS;
 }
 

@@ -9,8 +9,6 @@
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_select.cuh>
 
 namespace {
 
@@ -221,55 +219,33 @@ gr_status pack_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const
   return gr_cuda::for_each(dev, a, Pack{*c});
 }
 
-// The merge's kernels run over a bound (2 n_pairs positions, n_pairs
-// pairs) and read the labels' count on the device: nothing waits for it.
-__global__ void merge_init_kernel(gr_cc_merge_args m, gr_eid bound) {
-  for (gr_eid i = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; i < bound; i += (gr_eid)gridDim.x * blockDim.x)
-    m.parent[i] = (gr_svid)i;
+// The merge (gr_cc_merge_args): the table cleared, the labels put in,
+// the pairs joined; on the device, nothing read.
+__global__ void merge_init_kernel(gr_cc_merge_args m, gr_eid slots) {
+  for (gr_eid i = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; i < slots; i += (gr_eid)gridDim.x * blockDim.x)
+    gr_cc_merge_init(&m, i);
+}
+__global__ void merge_insert_kernel(gr_cc_merge_args m) {
+  for (gr_eid i = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; i < 2 * m.n_pairs;
+       i += (gr_eid)gridDim.x * blockDim.x)
+    gr_cc_merge_insert(&m, i);
 }
 __global__ void merge_link_kernel(gr_cc_merge_args m) {
-  const gr_eid n = *m.n_labels;
   for (gr_eid i = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; i < m.n_pairs; i += (gr_eid)gridDim.x * blockDim.x)
-    gr_cc_merge_link(&m, n, i);
-}
-__global__ void merge_lowest_kernel(gr_cc_merge_args m, gr_eid bound) {
-  const gr_eid n = *m.n_labels;
-  for (gr_eid i = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; i < bound && i < n;
-       i += (gr_eid)gridDim.x * blockDim.x)
-    gr_cc_merge_lowest(&m, i);
+    gr_cc_merge_link(&m, i);
 }
 
-// The labels sorted by CUB's radix sort over `parent` and `labels` as a
-// double buffer (its storage a few KiB, where sorting out of the pairs
-// would take as much again as the keys), then kept once each by CUB's
-// unique into the other of the two, which must end as `labels`.
 gr_status merge_cuda(gr_device *dev, gr_workspace *ws, const gr_cc_merge_args *m) {
-  if (!m->n_pairs) return gr_device_memset(dev, m->n_labels, 0, sizeof *m->n_labels);
+  (void)ws;
+  if (!m->n_pairs) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  const gr_eid keys = 2 * m->n_pairs;
-  if (keys > (gr_eid)INT32_MAX)
-    return gr_errorf(GR_ERR_UNSUPPORTED, "cc: %llu labels to merge, at most %d", (unsigned long long)keys,
-                     (int)INT32_MAX);
-  const int nk = (int)keys;
-  GR_CHECK(gr_device_copy(dev, m->parent, m->pairs, (size_t)keys * sizeof(gr_svid), GR_COPY_D2D));
-  cub::DoubleBuffer<gr_svid> db(m->parent, m->labels);
-  size_t sort_bytes = 0, unique_bytes = 0;
-  GR_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, sort_bytes, db, nk, 0, (int)sizeof(gr_svid) * 8, s));
-  GR_CUDA_CHECK(cub::DeviceSelect::Unique(nullptr, unique_bytes, m->parent, m->labels, m->n_labels, nk, s));
-  GR_CHECK(gr_buffer_reserve(&ws->temp, dev, sort_bytes > unique_bytes ? sort_bytes : unique_bytes, 0, &ws->policy,
-                             0, "CUB sort storage"));
-  GR_CUDA_CHECK_LIB(dev, cub::DeviceRadixSort::SortKeys(ws->temp.ptr, sort_bytes, db, nk, 0,
-                                                        (int)sizeof(gr_svid) * 8, s));
-  gr_svid *sorted = db.Current(), *other = db.Alternate();
-  GR_CUDA_CHECK_LIB(dev, cub::DeviceSelect::Unique(ws->temp.ptr, unique_bytes, sorted, other, m->n_labels, nk, s));
-  if (other != m->labels)
-    GR_CHECK(gr_device_copy(dev, m->labels, other, (size_t)keys * sizeof(gr_svid), GR_COPY_D2D));
+  const gr_eid slots = (gr_eid)1 << m->bits;
   const unsigned cap = gr_cuda::max_blocks(dev);
-  merge_init_kernel<<<gr_cuda::grid_for(keys, gr_cuda::kBlock, cap), gr_cuda::kBlock, 0, s>>>(*m, keys);
+  merge_init_kernel<<<gr_cuda::grid_for(slots, gr_cuda::kBlock, cap), gr_cuda::kBlock, 0, s>>>(*m, slots);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  merge_insert_kernel<<<gr_cuda::grid_for(2 * m->n_pairs, gr_cuda::kBlock, cap), gr_cuda::kBlock, 0, s>>>(*m);
   GR_CUDA_CHECK_LAUNCH(dev);
   merge_link_kernel<<<gr_cuda::grid_for(m->n_pairs, gr_cuda::kBlock, cap), gr_cuda::kBlock, 0, s>>>(*m);
-  GR_CUDA_CHECK_LAUNCH(dev);
-  merge_lowest_kernel<<<gr_cuda::grid_for(keys, gr_cuda::kBlock, cap), gr_cuda::kBlock, 0, s>>>(*m, keys);
   GR_CUDA_CHECK_LAUNCH(dev);
   return GR_SUCCESS;
 }

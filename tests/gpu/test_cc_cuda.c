@@ -320,18 +320,21 @@ START_TEST(cc_on_devices_sharing_gpu_0_equals_reference) {
 }
 END_TEST
 
-/* The merge's union-find on the GPU (CUB's sort and unique, then the
- * forest over label positions) against the CPU backend's, on random pairs
- * of few and of many distinct labels, with each label's smallest written
- * over the pairs as cc.c does: the same labels, the same count and the
- * same smallest per label. */
+/* The merge's union-find on the GPU (the table's inserts and links from
+ * every thread at once) against the CPU backend's, on random pairs of few
+ * and of many distinct labels (then half of them joining label 0, the
+ * seed): the same labels taken, and every label of
+ * the pairs joined to the same smallest, itself a label of the pairs
+ * joined to itself; a key in no pair absent on both. */
 START_TEST(cuda_merge_equals_cpu) {
   static const gr_eid sizes[] = {1, 2, 1000, 300000};
   static const gr_svid spans[] = {4, 1 << 20};
   for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
     for (size_t pi = 0; pi < sizeof spans / sizeof *spans; pi++) {
       const gr_eid np = sizes[si], keys = 2 * np;
-      gr_svid *pairs = malloc(keys * sizeof(gr_svid)), *host[2][2];
+      const int bits = gr_cc_merge_bits(np);
+      const gr_eid slots = (gr_eid)1 << bits;
+      gr_svid *pairs = malloc(keys * sizeof(gr_svid)), *host[2];
       ck_assert_ptr_nonnull(pairs);
       uint64_t x = 0x2545f4914f6cdd1dull + si * 31 + pi;
       for (gr_eid i = 0; i < keys; i++) {
@@ -340,44 +343,51 @@ START_TEST(cuda_merge_equals_cpu) {
         x ^= x << 17;
         pairs[i] = (gr_svid)(x % (uint64_t)spans[pi]);
       }
-      gr_eid n[2] = {0, 0};
+      /* Many distinct labels: half the pairs join label 0, as on a
+       * power-law graph whose giant component holds 0, with 0 as the
+       * seed; few: no seed. */
+      if (pi == 1)
+        for (gr_eid i = 0; i < np; i += 2) pairs[2 * i + 1] = 0;
+      const gr_svid seed = pi == 1 ? 0 : -1;
       gr_device *devs[2] = {gpu, cpu};
       for (int d = 0; d < 2; d++) {
         gr_workspace ws;
         ck_assert_int_eq(gr_workspace_init(&ws, devs[d], NULL), GR_SUCCESS);
         gr_buffer in = {0}, work = {0};
         put(devs[d], &in, pairs, keys * sizeof(gr_svid));
-        put(devs[d], &work, NULL, sizeof(gr_eid) + 2 * keys * sizeof(gr_svid));
+        put(devs[d], &work, NULL, 2 * slots * sizeof(gr_svid));
         gr_cc_merge_args m;
         m.pairs = in.ptr;
         m.n_pairs = np;
-        m.n_labels = work.ptr;
-        m.labels = (gr_svid *)((unsigned char *)work.ptr + sizeof(gr_eid));
-        m.parent = m.labels + keys;
-        m.lowest = in.ptr;
+        m.bits = bits;
+        m.keys = work.ptr;
+        m.parent = m.keys + slots;
+        m.seed = seed;
         ck_assert_msg(gr__cc_ops(devs[d])->merge(devs[d], &ws, &m) == GR_SUCCESS, "%s", gr_error_message());
-        get(devs[d], &n[d], &work, sizeof n[d]);
-        for (int k = 0; k < 2; k++) {
-          host[d][k] = calloc(keys, sizeof(gr_svid));
-          ck_assert_ptr_nonnull(host[d][k]);
-        }
-        ck_assert_int_eq(gr_device_copy(devs[d], host[d][0], m.labels, n[d] * sizeof(gr_svid), GR_COPY_D2H),
-                         GR_SUCCESS);
-        ck_assert_int_eq(gr_device_copy(devs[d], host[d][1], m.lowest, n[d] * sizeof(gr_svid), GR_COPY_D2H),
-                         GR_SUCCESS);
+        host[d] = malloc(2 * slots * sizeof(gr_svid));
+        ck_assert_ptr_nonnull(host[d]);
+        get(devs[d], host[d], &work, 2 * slots * sizeof(gr_svid));
         gr_buffer_release(&in);
         gr_buffer_release(&work);
         gr_workspace_release(&ws);
       }
-      ck_assert_uint_eq(n[0], n[1]);
-      ck_assert_msg(!memcmp(host[0][0], host[1][0], n[0] * sizeof(gr_svid)), "%llu pairs: labels",
-                    (unsigned long long)np);
-      ck_assert_msg(!memcmp(host[0][1], host[1][1], n[0] * sizeof(gr_svid)), "%llu pairs: each label's smallest",
-                    (unsigned long long)np);
-      /* A label's smallest is a label, at most itself. */
-      for (gr_eid i = 0; i < n[0]; i++) ck_assert(host[0][1][i] <= host[0][0][i]);
+      gr_eid taken[2] = {0, 0};
       for (int d = 0; d < 2; d++)
-        for (int k = 0; k < 2; k++) free(host[d][k]);
+        for (gr_eid i = 0; i < slots; i++) taken[d] += host[d][i] != GR_CC_EMPTY;
+      ck_assert_uint_eq(taken[0], taken[1]);
+      for (gr_eid i = 0; i < keys; i++) {
+        gr_svid got[2];
+        for (int d = 0; d < 2; d++)
+          got[d] = gr_cc_merged(host[d], host[d] + slots, bits, pairs[i]);
+        ck_assert_msg(got[0] == got[1], "%llu pairs: label %lld joined to %lld on the GPU, %lld on the CPU",
+                      (unsigned long long)np, (long long)pairs[i], (long long)got[0], (long long)got[1]);
+        ck_assert(got[0] >= 0 && got[0] <= pairs[i]);
+        ck_assert_int_eq(gr_cc_merged(host[0], host[0] + slots, bits, got[0]), got[0]);
+      }
+      for (int d = 0; d < 2; d++) {
+        ck_assert_int_eq(gr_cc_merged(host[d], host[d] + slots, bits, spans[pi]), -1);
+        free(host[d]);
+      }
       free(pairs);
     }
 }

@@ -831,42 +831,58 @@ START_TEST(several_devices_equal_one_device) {
 }
 END_TEST
 
-/* The merge's union-find on the CPU backend: labels that pairs join, in
- * chains and out of order, each take the smallest of their set, and a
- * label joined to nothing else keeps its own; the same when each label's
- * smallest is written over the pairs (as cc.c does). */
-/* The merge's searches (one key, and two in lockstep) find every label at
- * its position and report any other key absent (n), for every length up
- * to 70 and a longer one, keys between and around the labels. */
-START_TEST(label_searches_find_each_label_and_no_other) {
-  enum { MAX = 1000 };
-  static gr_svid labels[MAX];
-  const gr_eid lengths[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 70, MAX};
-  for (size_t t = 0; t < sizeof lengths / sizeof *lengths; t++) {
-    const gr_eid n = lengths[t];
-    /* Sorted, distinct, with gaps: 3i - 5 + (i % 2). */
-    for (gr_eid i = 0; i < n; i++) labels[i] = (gr_svid)(3 * (int64_t)i - 5 + (int64_t)(i % 2));
-    const gr_svid lo = -8, hi = (gr_svid)(3 * (int64_t)n + 3);
-    for (gr_svid x = lo; x <= hi; x++) {
-      gr_eid want = n;
-      for (gr_eid i = 0; i < n; i++)
-        if (labels[i] == x) want = i;
-      ck_assert_msg(gr__cc_label_at(labels, n, x) == want, "n %llu, key %lld", (unsigned long long)n, (long long)x);
-      /* Paired with a key from the other end, so that the two searches
-       * go different ways. */
-      const gr_svid y = (gr_svid)(lo + hi - x);
-      gr_eid want_y = n;
-      for (gr_eid i = 0; i < n; i++)
-        if (labels[i] == y) want_y = i;
-      gr_eid at_x = 0, at_y = 0;
-      gr__cc_labels_at(labels, n, x, y, &at_x, &at_y);
-      ck_assert_msg(at_x == want && at_y == want_y, "n %llu, keys %lld %lld", (unsigned long long)n, (long long)x,
-                    (long long)y);
+/* The merge's table: every label inserted is found at the slot its insert
+ * returned, a second insert of it returns that slot, and any other key is
+ * absent; on tables of 2 to 2^10 slots filled to half, with keys that
+ * collide (one first slot for several keys, the last slot's probes
+ * wrapping to the first) and keys spread over the ids. */
+START_TEST(merge_table_finds_each_label_and_no_other) {
+  enum { MAX_BITS = 10, MAX_SLOTS = 1 << MAX_BITS };
+  static gr_svid keys[MAX_SLOTS], inserted[MAX_SLOTS / 2];
+  static gr_eid at[MAX_SLOTS / 2];
+  for (int bits = 1; bits <= MAX_BITS; bits++) {
+    const gr_eid slots = (gr_eid)1 << bits, last = slots - 1;
+    for (int spread = 0; spread < 2; spread++) {
+      for (gr_eid i = 0; i < slots; i++) keys[i] = GR_CC_EMPTY;
+      /* Half the slots: with spread, ids 7i + 3; without, ids whose first
+       * slot is the last (then any), so that probes wrap. */
+      gr_eid n = 0;
+      for (gr_svid x = 0; n < slots / 2; x++) {
+        if (spread ? x % 7 != 3 : (n < slots / 4 && gr__cc_merge_hash(x, bits) != last)) continue;
+        inserted[n] = x;
+        at[n] = (gr_eid)gr__cc_merge_insert(keys, bits, x);
+        ck_assert_uint_lt(at[n], slots);
+        n++;
+      }
+      for (gr_eid i = 0; i < n; i++) {
+        ck_assert_int_eq(keys[at[i]], inserted[i]);
+        ck_assert_int_eq(gr__cc_merge_slot(keys, bits, inserted[i]), (gr_svid)at[i]);
+        ck_assert_int_eq(gr__cc_merge_insert(keys, bits, inserted[i]), (gr_svid)at[i]);
+      }
+      gr_eid taken = 0;
+      for (gr_eid i = 0; i < slots; i++) taken += keys[i] != GR_CC_EMPTY;
+      ck_assert_uint_eq(taken, n);
+      const gr_svid hi = n ? inserted[n - 1] + 8 : 8;
+      for (gr_svid x = 0; x <= hi; x++) {
+        bool in = false;
+        for (gr_eid i = 0; i < n; i++) in |= inserted[i] == x;
+        if (!in) ck_assert_int_eq(gr__cc_merge_slot(keys, bits, x), -1);
+      }
     }
+  }
+  /* The table holds at least 1.5 times the pairs' labels, in the least
+   * power of two that does. */
+  for (gr_eid np = 0; np < 5000; np += np < 20 ? 1 : 997) {
+    const int bits = gr_cc_merge_bits(np);
+    ck_assert_uint_ge((gr_eid)1 << bits, 3 * np);
+    ck_assert(bits == 1 || ((gr_eid)1 << (bits - 1)) < 3 * np);
   }
 }
 END_TEST
 
+/* The merge's union-find on the CPU backend: labels that pairs join, in
+ * chains and out of order, each take the smallest of their set; a label
+ * joined to nothing else keeps its own; a label in no pair is absent. */
 START_TEST(merge_gives_each_label_its_sets_smallest) {
   gr_device *dev = NULL;
   gr_workspace ws;
@@ -877,20 +893,31 @@ START_TEST(merge_gives_each_label_its_sets_smallest) {
   static const gr_svid pairs[2 * P] = {40, 8, 9, 5, 8, 7, 5, 3, 7, 2, 11, 11, 13, 12, 40, 7, 12, 13};
   static const gr_svid labels_want[] = {2, 3, 5, 7, 8, 9, 11, 12, 13, 40};
   static const gr_svid lowest_want[] = {2, 3, 3, 2, 2, 3, 11, 12, 12, 2};
-  const gr_eid n_want = sizeof labels_want / sizeof *labels_want;
-  for (int alias = 0; alias < 2; alias++) {
-    gr_svid in[2 * P], labels[2 * P], lowest[2 * P], parent[2 * P];
+  static const gr_svid absent[] = {0, 1, 4, 6, 10, 14, 39, 41, 1000};
+  const int bits = gr_cc_merge_bits(P);
+  const gr_eid slots = (gr_eid)1 << bits;
+  gr_svid *table = malloc(2 * slots * sizeof *table), in[2 * P];
+  ck_assert_ptr_nonnull(table);
+  /* No seed, a seed that is a label of a set, one in no pair (which then
+   * joins nothing). */
+  static const gr_svid seeds[] = {-1, 7, 500};
+  for (size_t k = 0; k < sizeof seeds / sizeof *seeds; k++) {
     memcpy(in, pairs, sizeof in);
-    gr_eid n = 0;
-    gr_cc_merge_args m = {in, P, labels, &n, alias ? in : lowest, parent};
+    gr_cc_merge_args m = {in, P, bits, table, table + slots, seeds[k]};
     ck_assert_int_eq(gr__cc_ops_cpu.merge(dev, &ws, &m), GR_SUCCESS);
-    ck_assert_uint_eq(n, n_want);
-    for (gr_eid i = 0; i < n_want; i++) {
-      ck_assert_int_eq(labels[i], labels_want[i]);
-      ck_assert_msg(m.lowest[i] == lowest_want[i], "label %lld: %lld, want %lld", (long long)labels[i],
-                    (long long)m.lowest[i], (long long)lowest_want[i]);
+    gr_eid taken = 0;
+    for (gr_eid i = 0; i < slots; i++) taken += m.keys[i] != GR_CC_EMPTY;
+    ck_assert_uint_eq(taken, sizeof labels_want / sizeof *labels_want + (seeds[k] == 500));
+    for (size_t i = 0; i < sizeof labels_want / sizeof *labels_want; i++) {
+      const gr_svid got = gr_cc_merged(m.keys, m.parent, bits, labels_want[i]);
+      ck_assert_msg(got == lowest_want[i], "seed %lld, label %lld: %lld, want %lld", (long long)seeds[k],
+                    (long long)labels_want[i], (long long)got, (long long)lowest_want[i]);
     }
+    for (size_t i = 0; i < sizeof absent / sizeof *absent; i++)
+      ck_assert_int_eq(gr_cc_merged(m.keys, m.parent, bits, absent[i]), -1);
+    if (seeds[k] == 500) ck_assert_int_eq(gr_cc_merged(m.keys, m.parent, bits, 500), 500);
   }
+  free(table);
   gr_workspace_release(&ws);
   gr_device_destroy(&dev);
 }
@@ -1086,7 +1113,7 @@ int main(void) {
   tcase_set_timeout(multi, 900);
   tcase_add_test(multi, several_devices_equal_one_device);
   tcase_add_test(multi, a_label_crosses_every_device_of_a_path);
-  tcase_add_test(multi, label_searches_find_each_label_and_no_other);
+  tcase_add_test(multi, merge_table_finds_each_label_and_no_other);
   tcase_add_test(multi, merge_gives_each_label_its_sets_smallest);
   tcase_add_test(multi, allgather_gives_every_device_every_devices_bytes_in_order);
   tcase_add_test(multi, largest_trees_that_share_a_vertex_start_from_one_label);
