@@ -8,10 +8,13 @@ slowest device's kernel time (ms; each repetition, then their median), new
 over old, and the operations whose time moved most (the slowest device's
 us a run, the median over repetitions).
 
-    tools/kernel_ab.py DIR [--top N] [--csv OUT]
+    tools/kernel_ab.py DIR [--top N] [--csv OUT] [--ops-csv OUT]
 
 --csv writes one row per case, build and repetition: case, build, rep,
-kernel_max_ms, kernel_sum_ms. Exit codes: 0 done, 2 no tables or a table
+kernel_max_ms, kernel_sum_ms. --ops-csv writes every operation of the
+slowest device, one row per case, build and operation: case, build,
+operation, us_a_run (the median over repetitions), so that one file holds
+what each run's table held. Exit codes: 0 done, 2 no tables or a table
 that is not gpu_trace.py's."""
 import argparse
 import csv
@@ -63,17 +66,20 @@ def slowest(kernels):
     return dev, kernels[dev]
 
 
+def op_medians(runs):
+    """{operation: the slowest device's us a run, median over the runs}."""
+    per = defaultdict(list)
+    for _, kernels, ops in runs:
+        dev, _ = slowest(kernels)
+        for name, us in ops[dev].items():
+            per[name].append(us)
+    return {name: statistics.median(v) for name, v in per.items()}
+
+
 def moved(builds, top):
     """The operations of the slowest device whose median us a run differs
     most between the builds: [(operation, old, new)]."""
-    med = {}
-    for b in ("old", "new"):
-        per = defaultdict(list)
-        for _, kernels, ops in builds.get(b, []):
-            dev, _ = slowest(kernels)
-            for name, us in ops[dev].items():
-                per[name].append(us)
-        med[b] = {name: statistics.median(v) for name, v in per.items()}
+    med = {b: op_medians(builds.get(b, [])) for b in ("old", "new")}
     names = set(med["old"]) | set(med["new"])
     rows = [(n, med["old"].get(n, 0.0), med["new"].get(n, 0.0)) for n in names]
     rows.sort(key=lambda r: (-abs(r[2] - r[1]), r[0]))
@@ -85,6 +91,7 @@ def main():
     ap.add_argument("dir")
     ap.add_argument("--top", type=int, default=6, help="operations shown per case (default 6)")
     ap.add_argument("--csv", help="write each run's slowest and summed kernel time here")
+    ap.add_argument("--ops-csv", help="write each case's and build's operations (slowest device) here")
     a = ap.parse_args()
     try:
         cases = load(a.dir)
@@ -117,6 +124,15 @@ def main():
             w = csv.writer(f)
             w.writerow(["case", "build", "rep", "kernel_max_ms", "kernel_sum_ms"])
             w.writerows(out_rows)
+    if a.ops_csv:
+        with open(a.ops_csv, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["case", "build", "operation", "us_a_run"])
+            for case, builds in sorted(cases.items()):
+                for b in ("old", "new"):
+                    med = op_medians(builds.get(b, []))
+                    for name, us in sorted(med.items(), key=lambda x: (-x[1], x[0])):
+                        w.writerow([case, b, name, "%.3f" % us])
     return 0
 
 

@@ -747,6 +747,12 @@ with open(os.path.join(abd, "out", "ab.csv")) as f:
 assert len(rows) == 8 and {r["kernel_sum_ms"] for r in rows if r["case"] == "cc_2" and r["build"] == "old"} == \
     {"0.0250"}, rows
 assert not [n for n in os.listdir(os.path.join(abd, "out")) if n.endswith(".trace.csv")]
+# Every operation of the slowest device, per case and build (K then L).
+with open(os.path.join(abd, "out", "ab-ops.csv")) as f:
+    ops = [(r["case"], r["build"], r["operation"], r["us_a_run"]) for r in csv.DictReader(f)]
+assert [o for o in ops if o[0] == "cc_2"] == [("cc_2", "old", "K", "11.000"), ("cc_2", "old", "L", "2.000"),
+                                             ("cc_2", "new", "K", "9.000"), ("cc_2", "new", "L", "2.000")], ops
+assert len(ops) == 8, ops
 # A case not PRIMITIVE:DEVICES, and a source tree to build that is not one.
 r = subprocess.run(["bash", ab, os.path.join(abd, "out2"), abd, graph_file, "cc"], env=e, capture_output=True,
                    text=True, timeout=60)

@@ -21,7 +21,9 @@
 # TRACE_LIB_OLD, TRACE_LIB_NEW (built programs and libgr_gpu_trace.so:
 # nothing is built when all four are given).
 # Outputs in OUT_DIR: each run's log and kernel table (CASE__BUILD__REP),
-# ab.csv (each run's slowest and summed kernel time), ab.txt (the table).
+# ab.csv (each run's slowest and summed kernel time), ab-ops.csv (every
+# operation of the slowest device, per case and build), ab.txt (the
+# table). A GPU call brings back a few files: copy those three.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 if [ $# -lt 4 ]; then
@@ -129,6 +131,6 @@ for rep in $(seq 1 "$reps"); do
     done
   done
 done
-python3 "$top/tools/kernel_ab.py" "$out" --csv "$out/ab.csv" | tee "$out/ab.txt"
+python3 "$top/tools/kernel_ab.py" "$out" --csv "$out/ab.csv" --ops-csv "$out/ab-ops.csv" | tee "$out/ab.txt"
 [ "${PIPESTATUS[0]}" -ne 0 ] && status=1
 exit $status
