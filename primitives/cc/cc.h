@@ -141,33 +141,45 @@ GR_HD gr_svid gr_cc_find(const gr_cc_ctx *c, gr_svid v) { return gr__cc_find_in(
  * chains again and again. One H200, 8 runs, the same call: Kronecker 25
  * 9.71 -> 7.24 ms, uniform 22 5.74 -> 1.23 ms, Kronecker 22 and the 4096^2
  * grid unchanged; finding both roots whole with halving everywhere was
- * 7.82, 2.38, 2.11 (the hubs' writes) and 1.88 ms. */
-GR_HD void gr__cc_link_in(gr_svid *parent, gr_svid u, gr_svid v) {
+ * 7.82, 2.38, 2.11 (the hubs' writes) and 1.88 ms.
+ * `keys` (NULL: the ids themselves) orders the forest: the merge's slots
+ * by their labels (read only), so that a set's root is its smallest
+ * label's slot. `cached`: the parent words are read cached until a
+ * compare-and-swap fails, then fresh. The merge's walks all read the
+ * giant component's slot (a root for good); a stale word is an ancestor
+ * that was (a parent only moves up), so a walk still climbs its own set,
+ * two ends with one parent are one set, and a halving writes an ancestor;
+ * a hook on a stale root fails its compare-and-swap, and the fresh reads
+ * after it see the links made (a device of 4 on Kronecker 25: 45 us a
+ * run with every read fresh). */
+GR_HD void gr__cc_link_in(gr_svid *parent, const gr_svid *keys, bool cached, gr_svid u, gr_svid v) {
   gr_svid x = u, y = v;
-  bool x_first = true, y_first = true;
+  bool x_first = true, y_first = true, fresh = !cached;
   for (;;) {
-    gr_svid px = gr_load_relaxed_svid(&parent[x]), py = gr_load_relaxed_svid(&parent[y]);
+    gr_svid px = fresh ? gr_load_relaxed_svid(&parent[x]) : gr_load_hint_svid(&parent[x]);
+    gr_svid py = fresh ? gr_load_relaxed_svid(&parent[y]) : gr_load_hint_svid(&parent[y]);
     if (px == py) return;
-    if (px < py) {
+    if (keys ? keys[px] < keys[py] : px < py) {
       const gr_svid t = x, pt = px;
       const bool ft = x_first;
       x = y, px = py, x_first = y_first;
       y = t, py = pt, y_first = ft;
     }
-    /* px > py: x's side climbs. */
+    /* px above py in the order: x's side climbs. */
     if (px == x) {
       if (gr_atomic_cas_svid(&parent[x], x, py)) return;
+      fresh = true;
       continue;
     }
     if (!x_first) {
-      const gr_svid gx = gr_load_relaxed_svid(&parent[px]);
+      const gr_svid gx = fresh ? gr_load_relaxed_svid(&parent[px]) : gr_load_hint_svid(&parent[px]);
       if (gx != px) gr_store_relaxed_svid(&parent[x], gx);
     }
     x = px;
     x_first = false;
   }
 }
-GR_HD void gr_cc_link(const gr_cc_ctx *c, gr_svid u, gr_svid v) { gr__cc_link_in(c->parent, u, v); }
+GR_HD void gr_cc_link(const gr_cc_ctx *c, gr_svid u, gr_svid v) { gr__cc_link_in(c->parent, NULL, false, u, v); }
 
 GR_HD bool gr_cc_owned(const gr_cc_ctx *c, gr_vid v) {
   if (c->n_owned_first) return v < c->n_owned_first;
@@ -354,9 +366,9 @@ GR_HD void gr_cc_pack(const gr_cc_ctx *c, gr_vid i) {
  * at most 2/3 full whatever the labels: on Kronecker 22 about 0.42 of
  * them are distinct, 0.2-0.3 of the slots taken). A slot holds a label
  * once; the labels are put in first, each pair's two replaced by their
- * slots; then a forest over the slots, ordered by their labels, joins
- * the two slots of each pair, so that a set's root is the slot of its
- * smallest label. Ordered by slot, the giant component's label (a pair's
+ * slots; then a forest over the slots, ordered by their labels
+ * (gr__cc_link_in's walk), joins the two slots of each pair, so that a
+ * set's root is the slot of its smallest label. Ordered by slot, the giant component's label (a pair's
  * in most pairs) was a root hooked again and again under smaller slots,
  * and the walks climbed its chain (a device of 4 on Kronecker 25: 0.19 ms
  * a run). A table needs no sort: CUB's radix sort of the labels, its
@@ -368,7 +380,7 @@ typedef struct gr_cc_merge_args {
   gr_eid n_pairs;
   int bits;        /* the table's 2^bits slots (gr_cc_merge_bits) */
   gr_svid *keys;   /* per slot: a label, or GR_CC_EMPTY */
-  gr_svid *parent; /* per slot: its parent in the forest, or -1 at a root */
+  gr_svid *parent; /* per slot: its parent in the forest (a root: itself) */
   /* A label put in as the table is cleared, or -1: the giant component's,
    * which half the pairs' labels are (Kronecker 22 on 2 devices: 55,201
    * of 110,486), so that their inserts find it at their first read where
@@ -422,57 +434,11 @@ GR_HD gr_svid gr__cc_merge_slot(const gr_svid *keys, int bits, gr_svid x) {
   }
 }
 
-/* Slot x's parent, x itself at a root; `fresh`: a relaxed read, else a
- * cached one (gr_load_hint_svid). */
-GR_HD gr_svid gr__cc_merge_up(const gr_svid *parent, gr_svid x, bool fresh) {
-  const gr_svid p = fresh ? gr_load_relaxed_svid(&parent[x]) : gr_load_hint_svid(&parent[x]);
-  return p < 0 ? x : p;
-}
-
-/* Joins the sets of slots u and v: gr__cc_link_in's walk (Rem's, run
- * concurrently), with slots ordered by their labels (read only: every
- * label was put in before). A root hooks under a slot of smaller label,
- * so a set's root is its smallest label's slot. Half the pairs hold the
- * giant component's label, whose slot (a root for good: the smallest
- * label) every such walk reads: its parent words are read cached until a
- * compare-and-swap fails, then fresh. A stale word is an ancestor that
- * was (a parent only moves up, to a smaller label), so a walk still
- * climbs its own set, two slots with one parent are one set, and a
- * halving writes an ancestor; a hook on a stale root fails its
- * compare-and-swap, and the fresh reads after it see the links made
- * (a device of 4 on Kronecker 25: 45 us a run with every read fresh). */
-GR_HD void gr__cc_merge_join(gr_svid *parent, const gr_svid *keys, gr_svid u, gr_svid v) {
-  gr_svid x = u, y = v;
-  bool x_first = true, y_first = true, fresh = false;
-  for (;;) {
-    gr_svid px = gr__cc_merge_up(parent, x, fresh), py = gr__cc_merge_up(parent, y, fresh);
-    if (px == py) return;
-    if (keys[px] < keys[py]) {
-      const gr_svid t = x, pt = px;
-      const bool ft = x_first;
-      x = y, px = py, x_first = y_first;
-      y = t, py = pt, y_first = ft;
-    }
-    /* keys[px] > keys[py]: x's side climbs. */
-    if (px == x) {
-      if (gr_atomic_cas_svid(&parent[x], -1, py)) return;
-      fresh = true;
-      continue;
-    }
-    if (!x_first) {
-      const gr_svid gx = gr__cc_merge_up(parent, px, fresh);
-      if (gx != px) gr_store_relaxed_svid(&parent[x], gx);
-    }
-    x = px;
-    x_first = false;
-  }
-}
-
 /* For each slot: empty (the seed's first slot: the seed), a root. */
 GR_HD void gr_cc_merge_init(const gr_cc_merge_args *m, gr_eid i) {
   const bool seed = m->seed >= 0 && i == gr__cc_merge_hash(m->seed, m->bits);
   m->keys[i] = seed ? m->seed : GR_CC_EMPTY;
-  m->parent[i] = -1;
+  m->parent[i] = (gr_svid)i;
 }
 
 /* For each of the pairs' 2 n_pairs labels: its slot, over it. */
@@ -480,18 +446,17 @@ GR_HD void gr_cc_merge_insert(const gr_cc_merge_args *m, gr_eid i) {
   m->pairs[i] = gr__cc_merge_insert(m->keys, m->bits, m->pairs[i]);
 }
 
-/* For each pair, once every label is in: its two slots joined. */
+/* For each pair, once every label is in: its two slots joined, the
+ * forest ordered by label (gr__cc_link_in). */
 GR_HD void gr_cc_merge_link(const gr_cc_merge_args *m, gr_eid i) {
-  gr__cc_merge_join(m->parent, m->keys, m->pairs[2 * i], m->pairs[2 * i + 1]);
+  gr__cc_link_in(m->parent, m->keys, true, m->pairs[2 * i], m->pairs[2 * i + 1]);
 }
 
 /* Once the merge is done: the smallest label the pairs join x to; -1
  * where x is in no pair. */
 GR_HD gr_svid gr_cc_merged(const gr_svid *keys, const gr_svid *parent, int bits, gr_svid x) {
-  gr_svid s = gr__cc_merge_slot(keys, bits, x);
-  if (s < 0) return -1;
-  for (gr_svid p = parent[s]; p >= 0; p = parent[s]) s = p;
-  return keys[s];
+  const gr_svid s = gr__cc_merge_slot(keys, bits, x);
+  return s < 0 ? -1 : keys[gr__cc_find_in(parent, s)];
 }
 
 /* For each owned vertex the first take listed (outside the largest tree,

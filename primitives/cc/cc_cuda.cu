@@ -220,7 +220,9 @@ gr_status pack_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const
 }
 
 // The merge (gr_cc_merge_args): the table cleared, the labels put in,
-// the pairs joined; on the device, nothing read.
+// the pairs joined; on the device, nothing read. Kernels of their own,
+// not gr_cuda::for_each's, so that a timeline names each step apart from
+// Afforest's passes.
 __global__ void merge_init_kernel(gr_cc_merge_args m, gr_eid slots) {
   for (gr_eid i = blockIdx.x * (gr_eid)blockDim.x + threadIdx.x; i < slots; i += (gr_eid)gridDim.x * blockDim.x)
     gr_cc_merge_init(&m, i);
