@@ -236,8 +236,8 @@ typedef struct gr__xlocal {
   uint64_t route_words[GR_COMM_MAX_DEVICES]; /* words of bitmap j */
   uint64_t route_value;
   bool route_lent;
-  /* This step's union of claims (gr_exchange_step.claim_bits) holds this
-   * device's claims, and the combines add each peer's as they read it. */
+  /* This step's claims go into the union (gr_exchange_step.claim_bits):
+   * this device's, and the combines add each peer's as they read it. */
   bool claims_live;
   /* gr_part_peers: per copy, its owner and its id there (made at the first
    * call). */
@@ -795,14 +795,14 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
       n_out = s->out->size;
     }
   }
-  if (s->claim_bits && s->tell_all) {
-    /* A step told to all as lists (or a bitmap) starts the union of its
-     * claims with this device's output, every vertex of it (global ids:
-     * duplicate-all proxies), which the package pass sets as it reads the
-     * output (no pass of its own); the combines add the peers'. */
-    GR_CHECK(gr_device_memset(dev, s->claim_bits, 0, gr_bitmap_words(p->sub->n_local) * sizeof(uint32_t)));
-    x->claims_live = true;
-  }
+  /* A step told to all as lists (or a bitmap) adds to the union of
+   * claims this device's output, every vertex of it (global ids:
+   * duplicate-all proxies), which the package pass sets as it reads the
+   * output (no pass of its own); the combines add the peers'. The bits set
+   * before stay (gr_iter.claim_bits: the lender clears them): a 4 MB
+   * memset a push level a device on Kronecker 25 was a fixed cost of every
+   * level, the first ones pushing a handful of vertices. */
+  if (s->claim_bits && s->tell_all) x->claims_live = true;
   if (s->out_owned && !bcast) {
     /* The output is the next frontier as it is (gr_iter.out_owned): no
      * pass, no message, and the counters start where the combine of what

@@ -16,7 +16,11 @@
  * (gr_iter.or_bits), the next pull's frontier as it is; a push's claims are
  * or'ed likewise into a union (gr_iter.claim_bits), the frontier of a pull
  * after it, so no pull reads a copy's depth (copies keep their visited bits
- * only between devices, as in BFS). With 1-hop
+ * only between devices, as in BFS). The union is cleared once a run, not
+ * at every push: it keeps the claims of the run's earlier pushes, which no
+ * pull can take for parents (a vertex of an earlier level had its
+ * out-edges visited at its own level, so every vertex it reaches is
+ * visited and no candidate). With 1-hop
  * proxies under selective exchange it pushes only. Every pull's union of
  * finds goes into the visited bits at the next level, so a push after
  * pulls claims none of them again; without visited bits (--tune
@@ -139,6 +143,16 @@ fail:
   return st;
 }
 
+/* A bitmap of the local vertices, allocated at its first use: the
+ * frontier (a pull's, and between devices a push's claims' union,
+ * gr_iter.claim_bits), the pull's finds and their union. 16 bytes past
+ * the bits: NCCL reads messages (the finds) in 16-byte pieces. */
+static gr_status dobfs_bitmap(gr_buffer *b, const gr_part *p, const char *what) {
+  if (b->ptr) return GR_SUCCESS;
+  const size_t bytes = gr_bitmap_words(p->sub->n_local) * sizeof(uint32_t) + 16;
+  return gr_buffer_resize(b, p->dev, bytes, 0, what);
+}
+
 static gr_status dobfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_frontier *first) {
   gr__dobfs_slice *s = slice;
   gr_vid n = p->sub->n_local;
@@ -154,19 +168,16 @@ static gr_status dobfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_f
   s->or_next = s->whole = s->claimed = false;
   gr_bfs_loop_reset(&s->loop);
   GR_CHECK(gr_bfs_visited_reset(&s->visited, p));
+  if (s->or_bits) {
+    /* The pushes' union of claims (gr_iter.claim_bits) starts empty and
+     * only grows during the run: the last run's vertices would be parents
+     * to this one's pulls. */
+    GR_CHECK(dobfs_bitmap(&s->bits, p, "dobfs frontier bitmap"));
+    GR_CHECK(gr_device_memset(p->dev, s->bits.ptr, 0, gr_bitmap_words(n) * sizeof(uint32_t)));
+  }
   GR_CHECK(gr_part_seed(p, a->source, s->depth.ptr, 0, first));
   gr_bfs_know_source(&s->loop, p, a->source);
   return GR_SUCCESS;
-}
-
-/* A bitmap of the local vertices, allocated at its first use: the
- * frontier (a pull's, and between devices a push's claims' union,
- * gr_iter.claim_bits), the pull's finds and their union. 16 bytes past
- * the bits: NCCL reads messages (the finds) in 16-byte pieces. */
-static gr_status dobfs_bitmap(gr_buffer *b, const gr_part *p, const char *what) {
-  if (b->ptr) return GR_SUCCESS;
-  const size_t bytes = gr_bitmap_words(p->sub->n_local) * sizeof(uint32_t) + 16;
-  return gr_buffer_resize(b, p->dev, bytes, 0, what);
 }
 
 /* Every device takes the same decision from the same shared counts. */
@@ -233,7 +244,8 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
                        p->index);
     /* After a push between devices the exchange left the union of its
      * claims in the bitmap (gr_iter.claim_bits: a device's own claims and
-     * its peers', bitmaps or lists): the same marks, with no pass over
+     * its peers', bitmaps or lists, over those of the run's earlier pushes,
+     * harmless: see the top): the same marks, with no pass over
      * every depth (4 bytes a vertex; 0.22 ms a run on each of two devices
      * of Kronecker 27, as on one). The pass would miss vertices too: a
      * copy that a routing push claimed, or that arrived settled bare,

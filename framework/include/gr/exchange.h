@@ -102,9 +102,9 @@ typedef struct gr_exchange_step {
    * out_counts[1]. The exchange sets out->size and out_visited from them. */
   const gr_eid *out_counts;
   gr_eid out_visited; /* result, with out_counts */
-  /* gr_iter.claim_bits: written when this device's outputs go to every
-   * peer under duplicate-all proxies (routed into one bitmap of global
-   * ids, or tell_all). */
+  /* gr_iter.claim_bits: the step's claims put in (never cleared here)
+   * when this device's outputs go to every peer under duplicate-all
+   * proxies (routed into one bitmap of global ids, or tell_all). */
   uint32_t *claim_bits;
   /* gr_iter.tell_all: every output vertex goes to every peer, as under the
    * broadcast exchange (duplicate-all proxies only); a routed step's

@@ -407,11 +407,15 @@ typedef struct gr_iter {
   /* To set, optional, under duplicate-all proxies when this iteration's
    * outputs go to every peer (routed into one bitmap of global ids, or
    * tell_all): a bitmap over local ids (device memory, a bit per local
-   * vertex) that the exchange writes whole: this device's claims (its
-   * routed bitmap, or its output's ids), and every peer's message or'ed in
-   * by its combine as it reads it (no pass of its own). When every device
-   * lends one, it holds every vertex the step found on any device: the next
-   * frontier as a bitmap. Left as it was otherwise. */
+   * vertex) into which the exchange puts this device's claims (its routed
+   * bitmap, written over the words it covers, or its output's ids, or'ed
+   * in) and every peer's message, or'ed in by its combine as it reads it
+   * (no pass of its own). When every device lends one, it holds every
+   * vertex the step found on any device, and may still hold bits set
+   * before the step: the exchange never clears it, the primitive does
+   * when it must (DOBFS once a run: a pull takes it as its frontier, for
+   * which vertices of earlier levels are harmless). Left as it was
+   * otherwise. */
   uint32_t *claim_bits;
   /* To set, optional, with out_owned under selective exchange: a bitmap of
    * or_words words (device memory) the exchange ors over every device with
