@@ -281,15 +281,16 @@ static gr_status gr__cc_rest_edges(gr__cc_slice *s, gr_part *p, gr_iter *it, con
 }
 
 /* Steps 4 and 5 (cc.h): the remaining arcs of every vertex outside the
- * tree gr_cc_largest(c) (every vertex when it is -1), then compress; with
- * `best`, the compress also gathers each tree's smallest global id at its
- * root (gr_cc_compress_best). `later`: the advances' arcs stay on the
- * device, in the tail (s->tail_edges words), for one read after the
- * compress; otherwise each advance reads its own. */
-static gr_status gr__cc_rest(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ctx *c, bool best, bool later) {
+ * tree gr_cc_largest(c) (every vertex when it is -1), then compress,
+ * unless `take_compresses`: between devices the first take compresses
+ * each vertex as it reads it (gr_cc_take_first), one pass over the local
+ * vertices where the compress and the take were two. `later`: the
+ * advances' arcs stay on the device, in the tail (s->tail_edges words),
+ * for one read after the compress; otherwise each advance reads its own. */
+static gr_status gr__cc_rest(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ctx *c, bool take_compresses,
+                             bool later) {
   const gr_cc_ops *ops = gr__cc_ops(p->dev);
   const gr_vid n = p->sub->n_local;
-  gr_for_each_args all = {NULL, n, 0};
   gr_filter_args f;
   memset(&f, 0, sizeof f);
   f.n_in = s->rows;
@@ -319,7 +320,9 @@ static gr_status gr__cc_rest(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ctx
       GR_CHECK(gr__cc_rest_edges(s, p, it, &a));
     }
   }
-  return best ? ops->compress_best(p->dev, p->ws, &all, c) : ops->compress(p->dev, p->ws, &all, c);
+  if (take_compresses) return GR_SUCCESS;
+  gr_for_each_args all = {NULL, n, 0};
+  return ops->compress(p->dev, p->ws, &all, c);
 }
 
 /* Afforest on this device's arcs (cc.h, steps 1-5). */
@@ -357,9 +360,15 @@ static gr_status gr__cc_local(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ct
     GR_CHECK(ops->vote(p->dev, p->ws, c));
     c->vote = (const gr_svid *)s->samples.ptr + GR_CC_SAMPLES;
   }
-  /* Between devices with local ids renumbered a root is not the smallest
-   * global id of its tree: the last compress gathers those at the roots. */
-  GR_CHECK(gr__cc_rest(s, p, it, c, s->multi && p->local_to_global, true));
+  /* Between devices the last compress is the first take's (below, after
+   * the join, whose lookups find their roots). A root's best stays its own
+   * global id, under duplicate-1-hop proxies the smallest of its tree's
+   * owned vertices (owned local ids ascend with their global ids, and a
+   * root is its tree's smallest local id): a copy's smaller id reaches the
+   * component's label where it is owned (cc.h), and gathering the copies'
+   * ids at the roots, with the compress, took a pass over every local
+   * vertex (90 us a device of 4 on Kronecker 25, one H100). */
+  GR_CHECK(gr__cc_rest(s, p, it, c, s->multi, true));
   s->largest = -1;
   if (n == 0 && !s->tail_edges) return GR_SUCCESS;
   unsigned char tail[GR__CC_TAIL_BYTES];

@@ -27,9 +27,13 @@
  * Between devices each device runs the same on its own arcs (out-edges and,
  * for a directed graph, in-edges of the vertices it owns, proxies included
  * as ends), its own vote and skip included. Labels are global ids: a local
- * root takes the smallest global id of its tree (`best`), and every vertex
+ * root's `best` starts as its own global id, the smallest among its tree's
+ * owned vertices (a copy is never a parent under duplicate-1-hop proxies,
+ * and owned local ids ascend with their global ids), and every vertex takes
  * its root's; each proxy whose label fell goes to its owner (the exchange,
- * MIN). The next iteration is the merge: every owner sends its vertices'
+ * MIN). A copy's own id, smaller than its tree's best, needs no gathering:
+ * on its owner the vertex is in a tree whose best is at most its id, and
+ * the merge gives every tree its component's smallest best. The next iteration is the merge: every owner sends its vertices'
  * labels to the devices holding copies (gr_part_refresh), each device
  * lists the pairs (its tree's best, the label) of its border vertices
  * (gr_part_borders: its copies, and its owned vertices that other devices
@@ -84,7 +88,7 @@ typedef struct gr_cc_ctx {
   gr_eid skip;                    /* the advance: leading neighbours of each row already linked */
   gr_svid largest;                /* root of the sampled largest component; -1: no skip */
   gr_svid hot;                    /* several devices: a vertex of the largest tree, whose root's best the GPU
-                                   * lowers once a block (compress_best, lower_root); -1: none. A hint only */
+                                   * lowers once a block (lower_root); -1: none. A hint only */
   bool fresh;                     /* several devices, the first take: labels unwritten since init (gr_cc_take_first
                                    * writes every one) */
   /* Where the vote left the largest tree's root on the device (the ops'
@@ -230,9 +234,10 @@ GR_HD void gr_cc_sample(const gr_cc_ctx *c, gr_vid i) {
 
 /* For each i < c->lookups (several devices, after compress): the root of
  * vertex samples[i] and that root's best, into samples[lookups + 2i] and
- * the one after, so that a device reads any number of them at once. */
+ * the one after, so that a device reads any number of them at once. Found,
+ * not read: a copy is not compressed before the first take. */
 GR_HD void gr_cc_lookup(const gr_cc_ctx *c, gr_vid i) {
-  const gr_svid r = c->parent[c->samples[i]];
+  const gr_svid r = gr_cc_find(c, c->samples[i]);
   c->samples[c->lookups + 2 * (gr_eid)i] = r;
   c->samples[c->lookups + 2 * (gr_eid)i + 1] = c->best[r];
 }
@@ -266,26 +271,6 @@ GR_HD void gr__cc_lower(const gr_cc_ctx *c, gr_svid r, gr_svid x) {
   if (x < gr_load_relaxed_svid(&c->best[r])) gr_atomic_min_svid(&c->best[r], x);
 }
 
-/* For each (several devices, local ids renumbered; Afforest's last
- * compress): v points at its root, and the root's best takes the smallest
- * global id of its tree, in one pass (a pass of its own over every local
- * vertex took a device of 2 on Kronecker 25 about 0.1 ms, the compress
- * half that). The bests start as their vertices' ids (init), and a
- * compress links nothing: roots stay roots. */
-GR_HD void gr_cc_compress_best(const gr_cc_ctx *c, gr_vid v) {
-  /* A root's best is its own id already (init): nothing to read. About a
-   * third of a device's local vertices on Kronecker 25, most of them
-   * without arcs. Nor can a vertex whose global id orders as its local id
-   * does lower it: a root is its tree's smallest local id, so the root of
-   * a tree holding an owned vertex (ids [0, n_owned_first), in ascending
-   * global id under 1-hop proxies; every id, global, under duplicate-all)
-   * is owned and has the least global id of the tree's owned vertices.
-   * Only the copies' ids are read: on a device of 2 of Kronecker 25, 7 M
-   * of its 24 M local vertices. */
-  const gr_svid r = gr__cc_compress_root(c, v);
-  if (r != (gr_svid)v && c->local_to_global && v >= c->n_owned_first) gr__cc_lower(c, r, gr_cc_key(c, v));
-}
-
 /* For each local vertex (several devices, after compress): the root takes
  * the smallest label of its tree (labels lowered by peers: a proxy's by
  * its owner, an owned vertex's by a proxy's holder). */
@@ -303,8 +288,9 @@ GR_HD int gr_cc_take_label(const gr_cc_ctx *c, gr_vid v) {
 }
 
 /* Split over every local vertex, the first take between devices (after
- * Afforest and the join; no label written since init, c->fresh): every
- * label takes its root's best, which is at most its vertex's id; a copy
+ * Afforest and the join, whose compress it is; no label written since
+ * init, c->fresh): every label takes its root's best, which is at most its vertex's id where the
+ * vertex is owned (a copy's may be above: its owner's is not); a copy
  * whose label fell below its id is class 0 (output, for its owner), an
  * owned vertex with arcs outside the largest tree (c->hot_root's) class 1
  * (the merge lowers the trees these hold, gr_cc_merge_apply), anything
@@ -312,7 +298,10 @@ GR_HD int gr_cc_take_label(const gr_cc_ctx *c, gr_vid v) {
  * them, took a device of 2 on Kronecker 25 most of the pass's 0.18 ms for
  * a list no later step read. */
 GR_HD int gr_cc_take_first(const gr_cc_ctx *c, gr_vid v) {
-  const gr_svid r = c->parent[v], b = c->best[r];
+  /* Afforest's last compress (gr__cc_rest leaves it to this pass): every
+   * later step reads parent[v] as v's root. Roots stay roots, so
+   * concurrent compresses meet them whatever order they run in. */
+  const gr_svid r = gr__cc_compress_root(c, v), b = c->best[r];
   c->label[v] = b;
   if (!gr_cc_owned(c, v)) return b < gr_cc_key(c, v) ? 0 : -1;
   if (r == c->hot_root) return -1;
@@ -326,7 +315,8 @@ GR_HD int gr_cc_take_first(const gr_cc_ctx *c, gr_vid v) {
  * vertex of its component, and a border vertex v now carries m(v), the
  * smallest best of the trees that hold v on any device: the take sent
  * every copy whose tree's best was below v's id to its owner (MIN), which
- * took its own tree's best at the take, and the refresh brought the
+ * took its own tree's best at the take (at most v's id: v is owned there,
+ * so no copy left unsent holds a smaller one), and the refresh brought the
  * owner's label to every copy. Two trees that hold one vertex v are then
  * joined by the pairs (best, m(v)) of the trees whose best is not m(v)
  * (one of them holds m(v) as its best, or both are joined to a third that
@@ -486,7 +476,6 @@ typedef struct gr_cc_ops {
   gr_status (*sample)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   gr_status (*needs_rest)(gr_device *, gr_workspace *, gr_filter_args *, const gr_cc_ctx *);
   gr_status (*link_arcs)(gr_device *, gr_workspace *, gr_advance_push_args *, const gr_cc_ctx *);
-  gr_status (*compress_best)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   gr_status (*lower_root)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   gr_status (*take_label)(gr_device *, gr_workspace *, gr_split_args *, const gr_cc_ctx *);
   gr_status (*take_first)(gr_device *, gr_workspace *, gr_split_args *, const gr_cc_ctx *);

@@ -11,7 +11,6 @@ static GR_CPU_FOR_EACH(gr__cc_compress_cpu, gr_cc_ctx, gr_cc_compress)
 static GR_CPU_FOR_EACH(gr__cc_sample_cpu, gr_cc_ctx, gr_cc_sample)
 static GR_CPU_FILTER(gr__cc_needs_rest_cpu, gr_cc_ctx, gr_cc_needs_rest)
 static GR_CPU_ADVANCE_PUSH(gr__cc_link_arcs_cpu, gr_cc_ctx, gr_cc_link_arc)
-static GR_CPU_FOR_EACH(gr__cc_compress_best_cpu, gr_cc_ctx, gr_cc_compress_best)
 static GR_CPU_FOR_EACH(gr__cc_lower_root_cpu, gr_cc_ctx, gr_cc_lower_root)
 static GR_CPU_SPLIT(gr__cc_take_label_cpu, gr_cc_ctx, gr_cc_take_label)
 static GR_CPU_SPLIT(gr__cc_take_first_cpu, gr_cc_ctx, gr_cc_take_first)
@@ -58,7 +57,6 @@ const gr_cc_ops gr__cc_ops_cpu = {.init = gr__cc_init_cpu,
                                   .sample = gr__cc_sample_cpu,
                                   .needs_rest = gr__cc_needs_rest_cpu,
                                   .link_arcs = gr__cc_link_arcs_cpu,
-                                  .compress_best = gr__cc_compress_best_cpu,
                                   .lower_root = gr__cc_lower_root_cpu,
                                   .take_label = gr__cc_take_label_cpu,
                                   .take_first = gr__cc_take_first_cpu,

@@ -37,35 +37,26 @@ struct LinkArc {
   __device__ bool operator()(gr_vid u, gr_vid v, gr_eid e) const { return gr_cc_link_arc(&c, u, v, e); }
 };
 
-// compress_best and lower_root: best[root of v] lowered to v's global id
-// or label, as gr_cc_compress_best (which compresses v first) and
-// gr_cc_lower_root do, except for the largest tree's root (the root of
-// c.hot), whose values each thread keeps the smallest of, and each block
-// lowers it once. Read vertex by vertex, that root's best is one word that
-// half the vertices of a device read (Kronecker 25 on 2 logical devices of
-// an H200: a pass of its own took 239 us over 24 M vertices, against 56
-// us for the compress over the same vertices). Compress: the hot root is
-// found whole (the kernel's compresses only shorten paths towards roots,
-// which stay roots); otherwise every vertex has been compressed already.
-template <bool Compress>
+// lower_root: best[root of v] lowered to v's label, as gr_cc_lower_root
+// does, except for the largest tree's root (the root of c.hot), whose
+// values each thread keeps the smallest of, and each block lowers it once.
+// Read vertex by vertex, that root's best is one word that half the
+// vertices of a device read (Kronecker 25 on 2 logical devices of an H200:
+// a pass of its own took 239 us over 24 M vertices, against 56 us for a
+// compress over the same vertices). Every vertex has been compressed.
 __global__ void __launch_bounds__(gr_cuda::kBlock)
-    lower_best_kernel(const gr_vid *__restrict__ in, gr_eid n, gr_vid first, gr_cc_ctx c) {
+    lower_root_kernel(const gr_vid *__restrict__ in, gr_eid n, gr_vid first, gr_cc_ctx c) {
   __shared__ gr_svid block_least;
   if (threadIdx.x == 0) block_least = GR_SVID_MAX;
   const gr_svid h = c.vote ? *c.vote : c.hot;
-  const gr_svid hot = h < 0 ? (gr_svid)-1 : Compress ? gr_cc_find(&c, h) : c.parent[h];
+  const gr_svid hot = h < 0 ? (gr_svid)-1 : c.parent[h];
   __syncthreads();
   gr_svid least = GR_SVID_MAX;
   for (gr_eid i = blockIdx.x * (gr_eid)gr_cuda::kBlock + threadIdx.x; i < n;
        i += (gr_eid)gridDim.x * gr_cuda::kBlock) {
     const gr_vid v = in ? in[i] : (gr_vid)(first + i);
-    const gr_svid r = Compress ? gr__cc_compress_root(&c, v) : c.parent[v];
-    // A root's best is its own id already (init), and an owned vertex's
-    // global id cannot lower its root's (gr_cc_compress_best says why):
-    // only the copies' ids are read, 7 M of a device of 2's 24 M local
-    // vertices on Kronecker 25.
-    if (Compress && (r == (gr_svid)v || !c.local_to_global || v < c.n_owned_first)) continue;
-    const gr_svid x = Compress ? gr_cc_key(&c, v) : c.label[v];
+    const gr_svid r = c.parent[v];
+    const gr_svid x = c.label[v];
     if (r == hot) least = x < least ? x : least;
     else gr__cc_lower(&c, r, x);
   }
@@ -74,15 +65,6 @@ __global__ void __launch_bounds__(gr_cuda::kBlock)
   if (threadIdx.x == 0 && block_least < GR_SVID_MAX) gr__cc_lower(&c, hot, block_least);
 }
 
-template <bool Compress>
-gr_status lower_best(gr_device *dev, gr_for_each_args *a, const gr_cc_ctx *c) {
-  if (a->n == 0) return GR_SUCCESS;
-  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
-  lower_best_kernel<Compress><<<gr_cuda::grid_for(a->n, gr_cuda::kBlock, gr_cuda::max_blocks(dev)), gr_cuda::kBlock,
-                                0, s>>>(a->in, a->n, a->first, *c);
-  GR_CUDA_CHECK_LAUNCH(dev);
-  return GR_SUCCESS;
-}
 struct Lookup {
   gr_cc_ctx c;
   __device__ void operator()(gr_vid i) const { gr_cc_lookup(&c, i); }
@@ -122,13 +104,14 @@ gr_status needs_rest_cuda(gr_device *dev, gr_workspace *ws, gr_filter_args *a, c
 gr_status link_arcs_cuda(gr_device *dev, gr_workspace *ws, gr_advance_push_args *a, const gr_cc_ctx *c) {
   return gr_cuda::advance_push(dev, ws, a, LinkArc{*c});
 }
-gr_status compress_best_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_cc_ctx *c) {
-  (void)ws;
-  return lower_best<true>(dev, a, c);
-}
 gr_status lower_root_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_cc_ctx *c) {
   (void)ws;
-  return lower_best<false>(dev, a, c);
+  if (a->n == 0) return GR_SUCCESS;
+  cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
+  lower_root_kernel<<<gr_cuda::grid_for(a->n, gr_cuda::kBlock, gr_cuda::max_blocks(dev)), gr_cuda::kBlock, 0, s>>>(
+      a->in, a->n, a->first, *c);
+  GR_CUDA_CHECK_LAUNCH(dev);
+  return GR_SUCCESS;
 }
 gr_status take_label_cuda(gr_device *dev, gr_workspace *ws, gr_split_args *a, const gr_cc_ctx *c) {
   return gr_cuda::split(dev, ws, a, TakeLabel{*c});
@@ -275,7 +258,7 @@ gr_status merge_apply_cuda(gr_device *dev, gr_workspace *ws, const gr_split_args
 }  // namespace
 
 extern "C" const gr_cc_ops gr__cc_ops_cuda = {init_cuda,          link_round_cuda, compress_cuda,   sample_cuda,
-                                              needs_rest_cuda,    link_arcs_cuda,  compress_best_cuda,
+                                              needs_rest_cuda,    link_arcs_cuda,
                                               lower_root_cuda,    take_label_cuda, take_first_cuda,
                                               lookup_cuda,        settle_cuda,     vote_cuda,
                                               pair_cuda,          pack_cuda,       merge_cuda,
