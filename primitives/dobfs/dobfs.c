@@ -20,7 +20,10 @@
  * at every push: it keeps the claims of the run's earlier pushes, which no
  * pull can take for parents (a vertex of an earlier level had its
  * out-edges visited at its own level, so every vertex it reaches is
- * visited and no candidate). With 1-hop
+ * visited and no candidate). For the same reason, where every claim
+ * reaches the visited bits (kept, and no predecessors: the combine
+ * settles each peer's claim against them), the visited bits are that
+ * frontier, and no union is made. With 1-hop
  * proxies under selective exchange it pushes only. Every pull's union of
  * finds goes into the visited bits at the next level, so a push after
  * pulls claims none of them again; without visited bits (--tune
@@ -66,8 +69,9 @@ typedef struct gr__dobfs_slice {
   bool whole;        /* this level: uni is the frontier */
   /* Between devices with or_bits: the last level pushed, and the exchange
    * left the union of its claims over the devices in `bits`
-   * (gr_iter.claim_bits). */
+   * (gr_iter.claim_bits), or, with claimed_visited, in the visited bits. */
   bool claimed;
+  bool claimed_visited;
   /* direction state, the same on every device */
   gr_direction dir;
   gr_eid m_total;    /* arcs of the whole graph */
@@ -153,6 +157,15 @@ static gr_status dobfs_bitmap(gr_buffer *b, const gr_part *p, const char *what) 
   return gr_buffer_resize(b, p->dev, bytes, 0, what);
 }
 
+/* Between devices with duplicate-all proxies: whether every claim of a
+ * push reaches the visited bits on every device (the bits kept, no
+ * predecessors: gr_iter.settled), which then are a pull's frontier after
+ * it; otherwise the pushes lend the claims' union (dobfs_iterate). */
+static bool dobfs_visited_whole(gr__dobfs_slice *s, const gr_part *p) {
+  (void)p;
+  return s->or_bits && gr_bfs_visited_bits(&s->visited) && !s->mark_pred;
+}
+
 static gr_status dobfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_frontier *first) {
   gr__dobfs_slice *s = slice;
   gr_vid n = p->sub->n_local;
@@ -165,10 +178,10 @@ static gr_status dobfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_f
   s->n_cand = 0; /* filled from the owned list at the first pull */
   s->cur = -1;
   s->pulled = false;
-  s->or_next = s->whole = s->claimed = false;
+  s->or_next = s->whole = s->claimed = s->claimed_visited = false;
   gr_bfs_loop_reset(&s->loop);
   GR_CHECK(gr_bfs_visited_reset(&s->visited, p));
-  if (s->or_bits) {
+  if (s->or_bits && !dobfs_visited_whole(s, p)) {
     /* The pushes' union of claims (gr_iter.claim_bits) starts empty and
      * only grows during the run: the last run's vertices would be parents
      * to this one's pulls. */
@@ -198,7 +211,8 @@ static void dobfs_decide(gr__dobfs_slice *s, const gr_part *p, gr_eid frontier, 
  * The first pull's candidates are the owned vertices with in-edges; each
  * pull hands on the ones it wanted and did not find (those settled by a
  * push in between drop out at the next pull's test). */
-static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const gr_bfs_ctx *c, bool claimed) {
+static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const gr_bfs_ctx *c, bool claimed,
+                            bool claimed_visited) {
   const gr_dobfs_ops *ops = gr__dobfs_ops(p->dev);
   const gr_vid n = p->sub->n_local;
   const size_t words = gr_bitmap_words(n);
@@ -223,6 +237,13 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
   if (s->whole) {
     /* The last pull's finds, or'ed over the devices by its exchange. */
     frontier = s->uni.ptr;
+  } else if (claimed && claimed_visited) {
+    /* The last push's claims reached every device's visited bits (its
+     * own, and every peer's as the combine settled them), and the bits
+     * hold only vertices of this level or earlier ones, which are no
+     * parents to a pull (see the top): the bits are the frontier as they
+     * are, with no union made in the exchange. */
+    frontier = c->visited;
   } else if (p->count == 1 && it->in->size <= (gr_eid)n / 8) {
     /* One device: the input is the frontier, each vertex at depth L once
      * (a push's claims or a pull's finds). Its bits set one by one cost
@@ -330,8 +351,8 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
   dobfs_decide(s, p, it->global_in, m_frontier);
   s->whole = s->or_next;
   s->or_next = false;
-  const bool claimed = s->claimed;
-  s->claimed = false;
+  const bool claimed = s->claimed, claimed_visited = s->claimed_visited;
+  s->claimed = s->claimed_visited = false;
   s->m_visited += m_frontier;
   s->prev_frontier = it->global_in;
   const gr_bfs_ctx c = {.depth = (gr_svid *)s->depth.ptr,
@@ -347,7 +368,7 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
     if (!s->or_bits) s->loop.bits_whole = false;
     /* A pull finds at most its candidates. */
     GR_CHECK(gr_bfs_reserve(it->out, p, s->cur < 0 ? s->n_owned : s->n_cand));
-    return dobfs_pull(s, p, it, &c, claimed);
+    return dobfs_pull(s, p, it, &c, claimed, claimed_visited);
   }
   it->tag = 'P';
   /* Between devices (duplicate-all proxies) a push's claims go to every
@@ -385,14 +406,25 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
     s->prev_frontier = it->level_sizes[it->levels - 2];
   }
   if (it->levels > 0) return GR_SUCCESS;
-  /* Between devices the claims' union goes to the frontier bitmap, for a
-   * pull at the next level (dobfs_pull). */
-  if (s->or_bits) {
+  /* Between devices a pull at the next level (dobfs_pull) takes as its
+   * frontier the visited bits where every claim reaches them: this
+   * device's push sets the bit of each vertex it claims, and the combine
+   * settles every peer's claim against the bits (gr_iter.settled, BFS's
+   * without predecessors), copies included. Otherwise the claims' union
+   * goes to the frontier bitmap (gr_iter.claim_bits), which the package
+   * and the combines set claim by claim (an atomic a claim), and which a
+   * routed level writes and ors whole (8 MB on Kronecker 25). */
+  const bool visited_whole = dobfs_visited_whole(s, p);
+  if (s->or_bits && !visited_whole) {
     GR_CHECK(dobfs_bitmap(&s->bits, p, "dobfs frontier bitmap"));
     it->claim_bits = s->bits.ptr;
   }
   GR_CHECK(gr_bfs_push_level(p, it, &c, &s->loop, bound));
+  if (visited_whole && it->settled != c.visited)
+    return gr_errorf(GR_ERR_INTERNAL, "dobfs: device %d's push leaves its peers' claims out of its visited bits",
+                     p->index);
   s->claimed = s->or_bits;
+  s->claimed_visited = visited_whole;
   /* What arrives for a copy needs only its visited bit, as in BFS: the
    * pulls take their frontiers from the unions above, not from the
    * copies' depths (under broadcast exchange they do: depths kept). */

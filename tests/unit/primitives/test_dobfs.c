@@ -475,11 +475,12 @@ static gr_status claims_exchange(void *local, gr_part *p, gr_exchange_step *s) {
   return st;
 }
 
-/* Between devices with duplicate-all proxies a push's claims are or'ed
- * over the devices inside its exchange (gr_iter.claim_bits), so that a
- * pull after it marks its frontier without a pass over every depth (which
- * would miss the copies a routing push claimed, or that arrived settled
- * bare: they hold no depth). Every push routes (--comm-format bitmap),
+/* Between devices with duplicate-all proxies and no visited bits
+ * (--tune visited=state; with them, the next test) a push's claims are
+ * or'ed over the devices inside its exchange (gr_iter.claim_bits), so that
+ * a pull after it marks its frontier without a pass over every depth
+ * (which would miss the copies a routing push claimed: they hold no
+ * depth). Every push routes (--comm-format bitmap),
  * none does (list: its claims go to every peer as lists), or each device
  * picks (auto): after every push each device's union holds every vertex
  * the step found (depth level + 1), and besides them only vertices of
@@ -499,6 +500,7 @@ START_TEST(claims_are_or_ed_into_every_devices_union) {
   gr_exchange_ops ex = gr_comm_exchange_ops;
   ex.exchange = claims_exchange;
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  ck_assert_int_eq(gr_tuning_parse(&o.tune, "visited=state"), GR_SUCCESS);
   const gr_enactor_config cfg = dobfs_config(t.subs, 2, &o, &ex, t.comm, false);
   gr_enactor *e = NULL;
   ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
@@ -555,6 +557,74 @@ START_TEST(claims_are_or_ed_into_every_devices_union) {
 }
 END_TEST
 
+/* Per step: whether it lent a union of claims, and (with visited_clear)
+ * the visited bits cleared after its exchange (gr_exchange_step.settled:
+ * a pull after it then has no frontier). */
+static atomic_int unions_lent, settled_steps;
+static bool visited_clear;
+static gr_vid visited_n;
+static gr_status visited_exchange(void *local, gr_part *p, gr_exchange_step *s) {
+  const gr_status st = gr_comm_exchange_ops.exchange(local, p, s);
+  if (s->claim_bits) atomic_fetch_add(&unions_lent, 1);
+  if (st >= 0 && s->settled) {
+    atomic_fetch_add(&settled_steps, 1);
+    if (visited_clear) memset(s->settled, 0, ((size_t)visited_n + 31) / 32 * sizeof(uint32_t));
+  }
+  return st;
+}
+
+/* With the visited bits (the default) every claim of a push reaches them
+ * on every device (its own push sets them, the combine settles every
+ * peer's claim), and they hold only vertices of that level or earlier
+ * ones: a pull after the push takes them as its frontier, and no step
+ * lends a union of claims. The depths equal the reference's, pulls
+ * following pushes; with the bits cleared after each exchange the depths
+ * differ: the pulls read them. */
+START_TEST(pulls_take_the_visited_bits_as_their_frontier) {
+  gr_graph *g = generated("kron:14:16");
+  visited_n = gr_graph_num_vertices(g);
+  two_parts t;
+  two_parts_open(&t, g, GR_PROXY_ALL, union_formats[_i]);
+  gr_exchange_ops ex = gr_comm_exchange_ops;
+  ex.exchange = visited_exchange;
+  gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+  const gr_enactor_config cfg = dobfs_config(t.subs, 2, &o, &ex, t.comm, false);
+  gr_enactor *e = NULL;
+  ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+  atomic_store(&unions_lent, 0);
+  atomic_store(&settled_steps, 0);
+  int after_push = 0;
+  for (int k = 0; k < N_SOURCES; k++) {
+    gr_run_args a = {source_of(g, k), k, NULL, 0};
+    gr_run_stats st;
+    ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+    free(checked_depths(g, e, &a, &o));
+    for (int l = 1; l < st.frontier_len; l++)
+      if (st.level_tag[l] == 'U' && st.level_tag[l - 1] == 'P') after_push++;
+    gr_run_stats_free(&st);
+  }
+  ck_assert_int_eq(atomic_load(&unions_lent), 0);
+  ck_assert_int_gt(atomic_load(&settled_steps), 0);
+  ck_assert_int_gt(after_push, 0);
+  visited_clear = true;
+  gr_run_args a = {source_of(g, 0), 0, NULL, 0};
+  gr_run_stats st;
+  ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+  gr_result r, ref;
+  ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
+  ck_assert_int_eq(gr_bfs_reference(g, &a, &o, &ref), GR_SUCCESS);
+  ck_assert_msg(memcmp(r.values, ref.values, (size_t)r.n * sizeof(gr_svid)) != 0,
+                "the pulls after pushes marked their frontiers some other way");
+  visited_clear = false;
+  gr_result_free(&r);
+  gr_result_free(&ref);
+  gr_run_stats_free(&st);
+  gr_enactor_destroy(&e);
+  two_parts_close(&t);
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("dobfs");
   TCase *one = tcase_create("single_device");
@@ -570,6 +640,8 @@ int main(void) {
   tcase_add_test(multi, a_pull_that_finds_few_vertices_sends_their_ids);
   tcase_add_test(multi, a_pulls_finds_go_as_each_devices_own_words);
   tcase_add_loop_test(multi, claims_are_or_ed_into_every_devices_union, 0,
+                      (int)(sizeof union_formats / sizeof *union_formats));
+  tcase_add_loop_test(multi, pulls_take_the_visited_bits_as_their_frontier, 0,
                       (int)(sizeof union_formats / sizeof *union_formats));
   suite_add_tcase(s, multi);
   return gr_test_run_suite(s, 0);
