@@ -446,6 +446,25 @@ START_TEST(a_pulls_finds_go_as_each_devices_own_words) {
 }
 END_TEST
 
+/* One run from the first source with *flag set (a hook that clears the
+ * bitmap a pull takes as its frontier after each exchange): its depths
+ * must differ from the reference's, the pulls having read that bitmap. */
+static void depths_differ_with(gr_graph *g, gr_enactor *e, const gr_prim_options *o, bool *flag) {
+  *flag = true;
+  gr_run_args a = {source_of(g, 0), 0, NULL, 0};
+  gr_run_stats st;
+  ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+  gr_result r, ref;
+  ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
+  ck_assert_int_eq(gr_bfs_reference(g, &a, o, &ref), GR_SUCCESS);
+  ck_assert_msg(memcmp(r.values, ref.values, (size_t)r.n * sizeof(gr_svid)) != 0,
+                "the pulls after pushes marked their frontiers some other way");
+  *flag = false;
+  gr_result_free(&r);
+  gr_result_free(&ref);
+  gr_run_stats_free(&st);
+}
+
 /* Per device and iteration: the union of the step's claims that the
  * exchange left in gr_iter.claim_bits (CPU devices: host memory), copied
  * after each push; with claims_clear, then cleared (a pull that takes it
@@ -537,19 +556,7 @@ START_TEST(claims_are_or_ed_into_every_devices_union) {
   ck_assert_int_gt(checked, 0);
   ck_assert_int_gt(before_pull, 0);
   /* The pulls read the unions: cleared, they find nothing. */
-  claims_clear = true;
-  gr_run_args a = {source_of(g, 0), 0, NULL, 0};
-  gr_run_stats st;
-  ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
-  gr_result r, ref;
-  ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
-  ck_assert_int_eq(gr_bfs_reference(g, &a, &o, &ref), GR_SUCCESS);
-  ck_assert_msg(memcmp(r.values, ref.values, (size_t)r.n * sizeof(gr_svid)) != 0,
-                "the pulls after pushes marked their frontiers some other way");
-  claims_clear = false;
-  gr_result_free(&r);
-  gr_result_free(&ref);
-  gr_run_stats_free(&st);
+  depths_differ_with(g, e, &o, &claims_clear);
   claims_free();
   gr_enactor_destroy(&e);
   two_parts_close(&t);
@@ -606,19 +613,7 @@ START_TEST(pulls_take_the_visited_bits_as_their_frontier) {
   ck_assert_int_eq(atomic_load(&unions_lent), 0);
   ck_assert_int_gt(atomic_load(&settled_steps), 0);
   ck_assert_int_gt(after_push, 0);
-  visited_clear = true;
-  gr_run_args a = {source_of(g, 0), 0, NULL, 0};
-  gr_run_stats st;
-  ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
-  gr_result r, ref;
-  ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
-  ck_assert_int_eq(gr_bfs_reference(g, &a, &o, &ref), GR_SUCCESS);
-  ck_assert_msg(memcmp(r.values, ref.values, (size_t)r.n * sizeof(gr_svid)) != 0,
-                "the pulls after pushes marked their frontiers some other way");
-  visited_clear = false;
-  gr_result_free(&r);
-  gr_result_free(&ref);
-  gr_run_stats_free(&st);
+  depths_differ_with(g, e, &o, &visited_clear);
   gr_enactor_destroy(&e);
   two_parts_close(&t);
   gr_graph_destroy(&g);
