@@ -161,8 +161,7 @@ static gr_status dobfs_bitmap(gr_buffer *b, const gr_part *p, const char *what) 
  * push reaches the visited bits on every device (the bits kept, no
  * predecessors: gr_iter.settled), which then are a pull's frontier after
  * it; otherwise the pushes lend the claims' union (dobfs_iterate). */
-static bool dobfs_visited_whole(gr__dobfs_slice *s, const gr_part *p) {
-  (void)p;
+static bool dobfs_visited_whole(gr__dobfs_slice *s) {
   return s->or_bits && gr_bfs_visited_bits(&s->visited) && !s->mark_pred;
 }
 
@@ -181,7 +180,7 @@ static gr_status dobfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_f
   s->or_next = s->whole = s->claimed = s->claimed_visited = false;
   gr_bfs_loop_reset(&s->loop);
   GR_CHECK(gr_bfs_visited_reset(&s->visited, p));
-  if (s->or_bits && !dobfs_visited_whole(s, p)) {
+  if (s->or_bits && !dobfs_visited_whole(s)) {
     /* The pushes' union of claims (gr_iter.claim_bits) starts empty and
      * only grows during the run: the last run's vertices would be parents
      * to this one's pulls. */
@@ -414,7 +413,7 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
    * goes to the frontier bitmap (gr_iter.claim_bits), which the package
    * and the combines set claim by claim (an atomic a claim), and which a
    * routed level writes and ors whole (8 MB on Kronecker 25). */
-  const bool visited_whole = dobfs_visited_whole(s, p);
+  const bool visited_whole = dobfs_visited_whole(s);
   if (s->or_bits && !visited_whole) {
     GR_CHECK(dobfs_bitmap(&s->bits, p, "dobfs frontier bitmap"));
     it->claim_bits = s->bits.ptr;
