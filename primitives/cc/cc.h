@@ -33,7 +33,8 @@
  * its root's; each proxy whose label fell goes to its owner (the exchange,
  * MIN). A copy's own id, smaller than its tree's best, needs no gathering:
  * on its owner the vertex is in a tree whose best is at most its id, and
- * the merge gives every tree its component's smallest best. The next iteration is the merge: every owner sends its vertices'
+ * the merge gives every tree its component's smallest best. The next
+ * iteration is the merge: every owner sends its vertices'
  * labels to the devices holding copies (gr_part_refresh), each device
  * lists the pairs (its tree's best, the label) of its border vertices
  * (gr_part_borders: its copies, and its owned vertices that other devices
@@ -232,7 +233,7 @@ GR_HD void gr_cc_sample(const gr_cc_ctx *c, gr_vid i) {
   c->samples[i] = gr_cc_find(c, (gr_svid)v);
 }
 
-/* For each i < c->lookups (several devices, after compress): the root of
+/* For each i < c->lookups (several devices, after Afforest): the root of
  * vertex samples[i] and that root's best, into samples[lookups + 2i] and
  * the one after, so that a device reads any number of them at once. Found,
  * not read: a copy is not compressed before the first take. */
@@ -289,8 +290,9 @@ GR_HD int gr_cc_take_label(const gr_cc_ctx *c, gr_vid v) {
 
 /* Split over every local vertex, the first take between devices (after
  * Afforest and the join, whose compress it is; no label written since
- * init, c->fresh): every label takes its root's best, which is at most its vertex's id where the
- * vertex is owned (a copy's may be above: its owner's is not); a copy
+ * init, c->fresh): every label takes its root's best, which is at most
+ * its vertex's id where the vertex is owned (a copy's may be above: its
+ * owner's is not); a copy
  * whose label fell below its id is class 0 (output, for its owner), an
  * owned vertex with arcs outside the largest tree (c->hot_root's) class 1
  * (the merge lowers the trees these hold, gr_cc_merge_apply), anything
