@@ -173,7 +173,9 @@ typedef struct gr__xlocal {
   const gr_vid *g2l_d;
   /* The vertices already in the next frontier: a bitmap of cull_bytes
    * behind the counters, in their buffer, so that one memset clears both
-   * (one stream operation less each level). */
+   * (one stream operation less each level). A step that settles what
+   * arrives (gr_exchange_step.settled: BFS's and DOBFS's pushes between
+   * devices) neither clears nor reads it (gr__culls). */
   uint32_t *cull;
   size_t cull_bytes;
   gr_buffer list[GR_COMM_MAX_DEVICES];
@@ -584,6 +586,15 @@ static uint64_t gr__list_room(const gr_buffer *b, uint64_t record_bytes) {
   return (uint64_t)(b->capacity & ~(size_t)7) / record_bytes;
 }
 
+/* Whether the step dedupes the next frontier with the culling bitmap.
+ * Not where it settles what arrives (gr_exchange_step.settled): every
+ * vertex of the output has its settled bit, set by the claim that output
+ * it (each vertex once), so the combine drops the peers' records for it,
+ * and lets through one record of any other vertex, the one that sets its
+ * bit. There the bitmap was a 4 MB clear a push level on Kronecker 25
+ * and a bit to test and set for every vertex joining the next frontier. */
+static bool gr__culls(const gr_exchange_step *s) { return s->settled == NULL; }
+
 /* Reads the first n counters into the host mirror (waits for the stream). */
 static gr_status gr__read_counters(gr__xlocal *x, gr_device *dev, int n) {
   return gr_device_copy(dev, x->hc, x->counters.ptr, (size_t)n * sizeof(unsigned long long), GR_COPY_D2H);
@@ -591,7 +602,8 @@ static gr_status gr__read_counters(gr__xlocal *x, gr_device *dev, int n) {
 
 /* Step 1 when the iterate routed its outputs (gr_iter.routed). This
  * device's vertices in its bitmap become the next frontier (the bitmap is
- * the cull bitmap too, so that no combine adds them again); the messages
+ * the cull bitmap too, so that no combine adds them again, unless the
+ * step settles what arrives: gr__culls); the messages
  * get their value and their ids counted; one read of the counters; the
  * non-empty ones are published as they are. Under duplicate-all proxies
  * the one bitmap goes to every peer, whose combine (given the owner table)
@@ -620,9 +632,12 @@ static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step 
   unsigned long long *ctr = x->counters.ptr;
   /* The counters cleared; the compact below writes this device's bitmap
    * over the culling bitmap's front as it reads it, and what lies past it
-   * (a bitmap of fewer words than the local ids take) is cleared here. */
+   * (a bitmap of fewer words than the local ids take) is cleared here,
+   * where the step culls at all. */
+  const bool cull = gr__culls(s);
   GR_CHECK(gr_device_memset(dev, ctr, 0, GR__CTR_BYTES(n)));
-  if (x->cull_bytes > mb) GR_CHECK(gr_device_memset(dev, (unsigned char *)x->cull + mb, 0, x->cull_bytes - mb));
+  if (cull && x->cull_bytes > mb)
+    GR_CHECK(gr_device_memset(dev, (unsigned char *)x->cull + mb, 0, x->cull_bytes - mb));
   /* The claims' union starts as this device's (gr_iter.claim_bits), also
    * written by the compact; the peers' messages are or'ed in as they are
    * combined. */
@@ -646,7 +661,7 @@ static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step 
                                  /* One bitmap for every peer: this pass seals it too. */
                                  x->route_one ? base : NULL,
                                  x->route_one ? &ctr[GR_XK_PEER + n] : NULL,
-                                 {x->cull, claims ? s->claim_bits : NULL}};
+                                 {cull ? x->cull : NULL, claims ? s->claim_bits : NULL}};
   GR_CHECK(x->k->compact(dev, &ca));
   for (int j = 0; j < n && !x->route_one; j++) {
     if (j == me) continue;
@@ -773,9 +788,10 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
                      mode_bcast ? "under broadcast exchange (it always does)"
                      : s->out_owned ? "and keeps them as its next frontier"
                                     : "without duplicate-all proxies (its peers' ids differ)");
-  if (s->or_bits && (!s->out_owned || bcast || s->routed || !s->or_union))
+  if (s->or_bits && (!s->out_owned || bcast || s->routed || (!s->or_union && !s->or_also)))
     return gr_errorf(GR_ERR_INTERNAL, "exchange package: device %d ors bitmaps %s", me,
-                     !s->or_union ? "with nowhere to put the union" : "with outputs not all its own, or under broadcast");
+                     !s->or_union && !s->or_also ? "with nowhere to put the union"
+                                                 : "with outputs not all its own, or under broadcast");
   if (s->out_counts && (s->routed || s->out_owned || s->or_bits))
     return gr_errorf(GR_ERR_INTERNAL, "exchange package: device %d's output size is on the device, with an output %s", me,
                      s->routed ? "routed" : s->out_owned ? "kept as its next frontier" : "or'ed");
@@ -910,7 +926,9 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
   a.layout = x->layout;
   a.next = gr_frontier_items(s->next);
   a.next_capacity = gr_frontier_capacity(s->next);
-  a.cull = x->cull;
+  const bool cull = gr__culls(s);
+  a.cull = cull ? x->cull : NULL;
+  a.settled = s->settled;
   a.deg = x->prim->skips_in_edges ? NULL : p->out.offsets;
   a.counters = x->counters.ptr;
   a.counts = s->out_counts;
@@ -989,7 +1007,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
     }
   }
   for (int attempt = 0;; attempt++) {
-    GR_CHECK(gr_device_memset(dev, x->counters.ptr, 0, GR__CTR_BYTES(n) + x->cull_bytes));
+    GR_CHECK(gr_device_memset(dev, x->counters.ptr, 0, GR__CTR_BYTES(n) + (cull ? x->cull_bytes : 0)));
     for (int j = 0; j < n_msg; j++)
       if (a.bits[j]) GR_CHECK(gr_device_memset(dev, a.bits[j], 0, (size_t)gr_xk_bitmap_bytes(x->universe[j])));
     GR_CHECK(x->k->package(dev, &a));
@@ -1259,9 +1277,9 @@ static const unsigned char *gr__arrived(const gr__xfer *t, const gr__pkg *m, int
 
 /* An or-round's union (gr_iter.or_bits): this device's bits or'ed with
  * every peer's bitmap in one pass (GR_XK_OR_MAX bitmaps a pass), written
- * into or_union and or'ed into or_also, then the ids that peers sent in
- * place of their bitmaps set in both. Written whole whatever arrived: a
- * peer that found nothing sent nothing. */
+ * into or_union (where lent) and or'ed into or_also, then the ids that
+ * peers sent in place of their bitmaps set in both. Written whole
+ * whatever arrived: a peer that found nothing sent nothing. */
 /* Adds one list to a mark's lists, marking those gathered so far first
  * where they are as many as one pass takes. */
 static gr_status gr__mark_add(gr__xlocal *x, gr_device *dev, gr_xk_mark_args *mk, const gr_vid *ids, uint64_t n) {
@@ -1320,6 +1338,7 @@ static gr_status gr__or_whole(gr__xlocal *x, gr_part *p, gr_exchange_step *s, co
   o.dst = s->or_union;
   o.base = s->or_bits;
   o.words = s->or_words;
+  o.also = s->or_also;
   for (int j = 0; j < n; j++) {
     const gr__pkg *m = &c->pkg[j][me];
     if (j == me || !m->items || m->format != GR_XK_OR) continue;
@@ -1327,13 +1346,14 @@ static gr_status gr__or_whole(gr__xlocal *x, gr_part *p, gr_exchange_step *s, co
       return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent %llu words to or into a bitmap of %llu words here",
                        j, (unsigned long long)m->items, (unsigned long long)s->or_words);
     if (o.n_src == GR_XK_OR_MAX) {
+      /* The next pass goes on from the union so far: or_union, or where
+       * there is none or_also, which holds it too. */
       GR_CHECK(x->k->or_union(dev, &o));
-      o.base = o.dst;
+      o.base = o.dst ? o.dst : o.also;
       o.n_src = 0;
     }
     o.src[o.n_src++] = (const uint32_t *)gr__arrived(t, m, j);
   }
-  o.also = s->or_also;
   return x->k->or_union(dev, &o);
 }
 
@@ -1341,7 +1361,7 @@ static gr_status gr__or_round(gr__xlocal *x, gr_part *p, gr_exchange_step *s, co
   gr_comm *c = x->c;
   gr_device *dev = p->dev;
   const int n = x->n, me = x->me;
-  if (!s->or_union || !s->or_words)
+  if ((!s->or_union && !s->or_also) || !s->or_words)
     return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d ors bitmaps with nowhere to put the union", me);
   for (int j = 0; j < n; j++) {
     const gr__pkg *m = &c->pkg[j][me];
@@ -1353,8 +1373,8 @@ static gr_status gr__or_round(gr__xlocal *x, gr_part *p, gr_exchange_step *s, co
   /* The ids peers sent, into the union and or_also at once. */
   gr_xk_mark_args mk;
   memset(&mk, 0, sizeof mk);
-  mk.bits[0] = s->or_union;
-  mk.bits[1] = s->or_also;
+  mk.bits[0] = s->or_union ? s->or_union : s->or_also;
+  mk.bits[1] = s->or_union ? s->or_also : NULL;
   for (int j = 0; j < n; j++) {
     const gr__pkg *m = &c->pkg[j][me];
     if (j == me || !m->items || m->format != GR_XK_OR_IDS) continue;
@@ -1384,7 +1404,8 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   a.op = gr__step_op(x, s);
   a.guard = s->guard;
   a.stamp = s->stamp;
-  a.cull = x->cull;
+  const bool cull = gr__culls(s);
+  a.cull = cull ? x->cull : NULL;
   a.settled = s->settled;
   a.settle_copies_bare = s->settle_copies_bare;
   a.min_ties = s->min_ties;
@@ -1417,7 +1438,7 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
         for (size_t k = (size_t)gr_xk_counters(n); k < GR__CTR_WORDS(n); k++) x->hc[k] = 0;
         GR_CHECK(gr_device_copy(dev, x->counters.ptr, x->hc, GR__CTR_WORDS(n) * sizeof(unsigned long long),
                                 GR_COPY_H2D));
-        GR_CHECK(gr_device_memset(dev, x->cull, 0, x->cull_bytes));
+        if (cull) GR_CHECK(gr_device_memset(dev, x->cull, 0, x->cull_bytes));
         x->counters_on_host = false;
       }
       a.msg = gr__arrived(t, m, j);

@@ -43,11 +43,13 @@ static void gr__write_record(unsigned char *rec, const gr_xk_layout *l, const gr
 
 static gr_status gr__xk_package_cpu(gr_device *dev, const gr_xk_package_args *a) {
   GR_CHECK(gr__device_launch(dev, "gr__xk_package_cpu", NULL));
+  if (!a->cull && !a->settled)
+    return gr_errorf(GR_ERR_INTERNAL, "exchange package: no culling bitmap and no settled bits");
   const int nt = gr_device_cpu_threads(dev);
   const gr_xk_layout *l = &a->layout;
   const size_t vb = (size_t)l->value_bytes;
   unsigned long long *ctr = a->counters;
-  int overflow = 0;
+  int overflow = 0, unsettled = 0;
   gr_eid n_out = a->n_out;
   if (a->counts) {
     /* The advance's results where it left them (gr_xk_package_args.counts). */
@@ -62,8 +64,13 @@ static gr_status gr__xk_package_cpu(gr_device *dev, const gr_xk_package_args *a)
     if (a->claims) gr_atomic_or_u32(&a->claims[v >> 5], 1u << (v & 31u));
     if (o == a->me) {
       /* An output holds each vertex once; the cull bit keeps next so even
-       * if a vertex came twice. */
-      if (gr_bitmap_test_and_set(a->cull, v) && !gr__to_next(a->next, a->next_capacity, a->deg, ctr, v))
+       * if a vertex came twice. Without one the vertex's settled bit must
+       * be set (gr_xk_package_args.cull), or a peer's record for it would
+       * add it to next again. */
+      if (!a->cull && !(a->settled && (a->settled[v >> 5] >> (v & 31u) & 1u)))
+        __atomic_store_n(&unsettled, 1, __ATOMIC_RELAXED);
+      else if ((!a->cull || gr_bitmap_test_and_set(a->cull, v)) &&
+               !gr__to_next(a->next, a->next_capacity, a->deg, ctr, v))
         __atomic_store_n(&overflow, 1, __ATOMIC_RELAXED);
       if (!a->broadcast) continue;
     }
@@ -94,6 +101,9 @@ static gr_status gr__xk_package_cpu(gr_device *dev, const gr_xk_package_args *a)
       }
     }
   }
+  if (unsettled)
+    return gr_errorf(GR_ERR_INTERNAL, "exchange package: an owned output vertex without its settled bit, and no "
+                                      "culling bitmap");
   if (overflow)
     return gr_errorf(GR_ERR_INTERNAL, "exchange package: next frontier of capacity %llu overflowed",
                      (unsigned long long)a->next_capacity);
@@ -249,7 +259,7 @@ static bool gr__combine_one(const gr_xk_combine_args *a, gr_vid v, const unsigne
     if (!gr_atomic_cas_svid(&a->guard[v], -1, a->stamp)) seen = gr_load_relaxed_svid(&a->guard[v]);
     if (seen >= 0 && seen != a->stamp) return false;
     gr__apply(a->type, a->op, loc0, vals);
-    return (!a->owner || a->owner[v] == a->me) && gr_bitmap_test_and_set(a->cull, v);
+    return (!a->owner || a->owner[v] == a->me) && (!a->cull || gr_bitmap_test_and_set(a->cull, v));
   }
   bool changed = gr__apply(a->type, a->op, loc0, vals);
   /* A peer lowered the vertex in place to the record's value (min_ties). */
@@ -259,11 +269,15 @@ static bool gr__combine_one(const gr_xk_combine_args *a, gr_vid v, const unsigne
       changed |= gr__apply(a->type, a->op, (unsigned char *)a->pay.values[k] + v * vb, vals + k * vb);
   if (a->op == GR_COMBINE_REPLACE)
     for (int k = 0; k < l->n_vertices; k++) memcpy(&a->pay.vertices[k][v], vtx + k * sizeof(gr_svid), sizeof(gr_svid));
-  return changed && (!a->owner || a->owner[v] == a->me) && gr_bitmap_test_and_set(a->cull, v);
+  /* Without a culling bitmap the settled bit above let this record alone
+   * through (gr_xk_combine_args.cull). */
+  return changed && (!a->owner || a->owner[v] == a->me) && (!a->cull || gr_bitmap_test_and_set(a->cull, v));
 }
 
 static gr_status gr__xk_combine_cpu(gr_device *dev, const gr_xk_combine_args *a) {
   GR_CHECK(gr__device_launch(dev, "gr__xk_combine_cpu", NULL));
+  if (!a->cull && !a->settled)
+    return gr_errorf(GR_ERR_INTERNAL, "exchange combine: no culling bitmap and no settled bits");
   const int nt = gr_device_cpu_threads(dev);
   const gr_xk_layout *l = &a->layout;
   int overflow = 0;
@@ -381,7 +395,7 @@ static gr_status gr__xk_scatter_cpu(gr_device *dev, void *dst, const void *src, 
 
 static gr_status gr__xk_or_union_cpu(gr_device *dev, const gr_xk_or_args *a) {
   GR_CHECK(gr__device_launch(dev, "gr__xk_or_union_cpu", NULL));
-  if (a->n_src < 0 || a->n_src > GR_XK_OR_MAX || !a->dst || !a->base)
+  if (a->n_src < 0 || a->n_src > GR_XK_OR_MAX || (!a->dst && !a->also) || !a->base)
     return gr_errorf(GR_ERR_INTERNAL, "exchange: an or of %d bitmaps (at most %d, into a union from a base)", a->n_src,
                      (int)GR_XK_OR_MAX);
   const int nt = gr_device_cpu_threads(dev);
@@ -389,15 +403,15 @@ static gr_status gr__xk_or_union_cpu(gr_device *dev, const gr_xk_or_args *a) {
   for (uint64_t w = 0; w < a->words; w++) {
     uint32_t v = a->base[w];
     for (int k = 0; k < a->n_src; k++) v |= a->src[k][w];
-    a->dst[w] = v;
-    if (a->also) a->also[w] |= v;
+    if (a->dst) a->dst[w] = v;
+    if (a->also && v) a->also[w] |= v;
   }
   return GR_SUCCESS;
 }
 
 static gr_status gr__xk_or_owned_cpu(gr_device *dev, const gr_xk_or_owned_args *a) {
   GR_CHECK(gr__device_launch(dev, "gr__xk_or_owned_cpu", NULL));
-  if (!a->dst || !a->word_owner || !a->groups || a->parts < 1 || a->parts > GR_COMM_MAX_DEVICES)
+  if ((!a->dst && !a->also) || !a->word_owner || !a->groups || a->parts < 1 || a->parts > GR_COMM_MAX_DEVICES)
     return gr_errorf(GR_ERR_INTERNAL, "exchange: a union of owner words of %d parts without its tables", a->parts);
   const int nt = gr_device_cpu_threads(dev);
 #pragma omp parallel for num_threads(nt) schedule(static)
@@ -405,14 +419,14 @@ static gr_status gr__xk_or_owned_cpu(gr_device *dev, const gr_xk_or_owned_args *
     const int o = a->word_owner[w];
     const uint32_t *f = a->from[o];
     const uint32_t v = f ? f[gr_word_group_slot(a->groups[(w >> 5) * (uint64_t)a->parts + (uint64_t)o], w)] : 0u;
-    a->dst[w] = v;
-    if (a->also) a->also[w] |= v;
+    if (a->dst) a->dst[w] = v;
+    if (a->also && v) a->also[w] |= v;
   }
   if (a->tail) {
     uint32_t v = 0;
     for (int o = 0; o < a->parts; o++)
       if (a->from[o]) v |= a->from[o][a->part_words[o]];
-    a->dst[a->words] = v;
+    if (a->dst) a->dst[a->words] = v;
     if (a->also) a->also[a->words] |= v;
   }
   return GR_SUCCESS;

@@ -108,8 +108,9 @@ GR_HD uint64_t gr_xk_dense_bytes(gr_vid universe, int value_bytes) {
 }
 
 /* Package: one pass over `out` (local ids, each vertex once).
- *   - An item owned here (owner[v] == me) goes to `next` (its cull bit set,
- *     its out-degree summed over `deg` when given).
+ *   - An item owned here (owner[v] == me) goes to `next` (its cull bit set
+ *     where there is a culling bitmap, its out-degree summed over `deg`
+ *     when given).
  *   - Selective: an item owned by part j != me goes to message j. Broadcast:
  *     every item goes to message 0 (one message read by every peer).
  *   - A message j with list[j] gets a record at a slot it reserves through
@@ -199,7 +200,13 @@ typedef struct gr_xk_package_args {
   gr_xk_layout layout;
   gr_vid *next;
   gr_eid next_capacity;
+  /* Or NULL where the step settles what arrives (gr_exchange_step.settled):
+   * every output vertex has its settled bit, set by the claim that output
+   * it, so the combines drop the peers' records for it and no culling
+   * bit is needed. `settled` names those bits then (the CPU pass checks
+   * each owned item's). */
   uint32_t *cull;
+  const uint32_t *settled;
   const gr_eid *deg; /* CSR offsets, or NULL */
   unsigned char *list[GR_COMM_MAX_DEVICES];
   uint64_t list_capacity[GR_COMM_MAX_DEVICES]; /* records */
@@ -248,6 +255,8 @@ typedef struct gr_xk_combine_args {
   /* gr_exchange_step.guard and stamp (NULL: no guard): list messages only. */
   gr_svid *guard;
   gr_svid stamp;
+  /* NULL where settled is given: the settled bit lets one record of a
+   * vertex through, and the package's own vertices have theirs. */
   uint32_t *cull;
   /* gr_exchange_step.settled (MIN, one value payload, no followers): a
    * vertex whose bit is set is skipped, every vertex combined gets its bit
@@ -355,7 +364,9 @@ gr_status gr_xk_word_groups(const uint8_t *word_owner, uint64_t words, int parts
  * or'ed into it), and also[w] |= dst[w] where `also` is set (gr_iter.
  * or_also: DOBFS's visited bits). One read of each bitmap and one write of
  * dst (and also), where a copy of the device's own bits and an or per peer
- * and per extra bitmap read and wrote the union once each. */
+ * and per extra bitmap read and wrote the union once each. dst NULL (with
+ * also): the union goes into `also` alone, whose words where nothing was
+ * found are neither read nor written (base may be `also` then). */
 enum { GR_XK_OR_MAX = 8 };
 typedef struct gr_xk_or_args {
   uint32_t *dst;
@@ -372,7 +383,8 @@ typedef struct gr_xk_or_args {
  * NULL: the part sent none, 0), and where `tail` the last word (the ids
  * past 32 * words) the or of every part's slot part_words[o]; also[w] |=
  * dst[w] where `also` is set. A word is read from one part, not from
- * every part's bitmap of every id. */
+ * every part's bitmap of every id. dst NULL: the union goes into `also`
+ * alone (as in gr_xk_or_args). */
 typedef struct gr_xk_or_owned_args {
   uint32_t *dst;
   uint32_t *also;

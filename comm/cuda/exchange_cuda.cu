@@ -181,8 +181,9 @@ __global__ void __launch_bounds__(kBlock) package_kernel(gr_xk_package_args a) {
         const bool owned = o == a.me;
         dst[k] = a.broadcast ? 0 : owned ? -1 : o;
         // An output holds each vertex once; the cull bit keeps next so even
-        // if a vertex came twice.
-        mine[k] = owned && gr_bitmap_test_and_set(a.cull, v[k]);
+        // if a vertex came twice, and where the step settles what arrives
+        // (no cull) the combines drop the peers' records for it.
+        mine[k] = owned && (!a.cull || gr_bitmap_test_and_set(a.cull, v[k]));
       }
       rn[k] = warp_reserve(mine[k] ? kNext : -1, s_cnt);
       // A dense message: the item's bit and value slot by its position
@@ -377,7 +378,7 @@ __device__ __forceinline__ bool combine_one(const gr_xk_combine_args &a, gr_vid 
         gr_atomic_cas_svid(&a.guard[v], -1, a.stamp) ? (gr_svid)-1 : gr_load_relaxed_svid(&a.guard[v]);
     if (seen >= 0 && seen != a.stamp) return false;
     op_apply(loc0, x0, a.op);
-    return (!a.owner || a.owner[v] == a.me) && gr_bitmap_test_and_set(a.cull, v);
+    return (!a.owner || a.owner[v] == a.me) && (!a.cull || gr_bitmap_test_and_set(a.cull, v));
   }
   bool changed = op_apply(loc0, x0, a.op);
   // A peer lowered the vertex in place to the record's value (min_ties).
@@ -387,7 +388,9 @@ __device__ __forceinline__ bool combine_one(const gr_xk_combine_args &a, gr_vid 
   if (a.op == GR_COMBINE_REPLACE)
     for (int k = 0; k < l.n_vertices; k++) a.pay.vertices[k][v] = ((const gr_svid *)vtx)[k];
   if (owned) return changed;
-  return changed && (!a.owner || a.owner[v] == a.me) && gr_bitmap_test_and_set(a.cull, v);
+  // Without a culling bitmap the settled bit above let this record alone
+  // through (gr_xk_combine_args.cull).
+  return changed && (!a.owner || a.owner[v] == a.me) && (!a.cull || gr_bitmap_test_and_set(a.cull, v));
 }
 
 // Which of `lists` lists, numbered one after another, holds position r (r
@@ -526,6 +529,8 @@ __global__ void __launch_bounds__(kBlock) combine_bits_kernel(gr_xk_combine_args
 }
 
 gr_status package_cuda(gr_device *dev, const gr_xk_package_args *a) {
+  if (!a->cull && !a->settled)
+    return gr_errorf(GR_ERR_INTERNAL, "exchange package: no culling bitmap and no settled bits");
   if (!a->n_out) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   const unsigned long long tiles = (a->n_out + (unsigned long long)kBlock * kItems - 1) / ((unsigned long long)kBlock * kItems);
@@ -567,6 +572,8 @@ gr_status combine_typed(gr_device *dev, const gr_xk_combine_args *a, cudaStream_
 }
 
 gr_status combine_cuda(gr_device *dev, const gr_xk_combine_args *a) {
+  if (!a->cull && !a->settled)
+    return gr_errorf(GR_ERR_INTERNAL, "exchange combine: no culling bitmap and no settled bits");
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   switch (a->type) {
     case GR_VALUE_SVID: return combine_typed<gr_svid>(dev, a, s);
@@ -640,13 +647,14 @@ __global__ void __launch_bounds__(kBlock) or_union_kernel(gr_xk_or_args a) {
 #pragma unroll
     for (int j = 0; j < GR_XK_OR_MAX; j++)
       if (j < a.n_src) v |= a.src[j][k];
-    a.dst[k] = v;
-    if (a.also) a.also[k] |= v;
+    if (a.dst) a.dst[k] = v;
+    // A word with nothing found leaves `also` as it is: no read and write.
+    if (a.also && v) a.also[k] |= v;
   }
 }
 
 gr_status or_union_cuda(gr_device *dev, const gr_xk_or_args *a) {
-  if (a->n_src < 0 || a->n_src > GR_XK_OR_MAX || !a->dst || !a->base)
+  if (a->n_src < 0 || a->n_src > GR_XK_OR_MAX || (!a->dst && !a->also) || !a->base)
     return gr_errorf(GR_ERR_INTERNAL, "exchange: an or of %d bitmaps (at most %d, into a union from a base)", a->n_src,
                      (int)GR_XK_OR_MAX);
   if (!a->words) return GR_SUCCESS;
@@ -672,21 +680,22 @@ __global__ void __launch_bounds__(kBlock) or_owned_kernel(gr_xk_or_owned_args a)
     const int o = a.word_owner[k];
     const uint32_t *f = from[o];
     const uint32_t v = f ? f[gr_word_group_slot(a.groups[(k >> 5) * (unsigned long long)a.parts + o], k)] : 0u;
-    a.dst[k] = v;
-    if (a.also) a.also[k] |= v;
+    if (a.dst) a.dst[k] = v;
+    // A word with nothing found leaves `also` as it is: no read and write.
+    if (a.also && v) a.also[k] |= v;
   }
   if (a.tail && blockIdx.x == 0 && threadIdx.x == 0) {
     uint32_t v = 0;
 #pragma unroll
     for (int j = 0; j < GR_COMM_MAX_DEVICES; j++)
       if (j < a.parts && from[j]) v |= from[j][a.part_words[j]];
-    a.dst[a.words] = v;
+    if (a.dst) a.dst[a.words] = v;
     if (a.also) a.also[a.words] |= v;
   }
 }
 
 gr_status or_owned_cuda(gr_device *dev, const gr_xk_or_owned_args *a) {
-  if (!a->dst || !a->word_owner || !a->groups || a->parts < 1 || a->parts > GR_COMM_MAX_DEVICES)
+  if ((!a->dst && !a->also) || !a->word_owner || !a->groups || a->parts < 1 || a->parts > GR_COMM_MAX_DEVICES)
     return gr_errorf(GR_ERR_INTERNAL, "exchange: a union of owner words of %d parts without its tables", a->parts);
   if (!a->words && !a->tail) return GR_SUCCESS;
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);

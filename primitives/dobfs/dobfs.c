@@ -13,10 +13,11 @@
  * a push's claims go to every device (gr_iter.tell_all: its list whole to
  * every peer, or its routed bitmap of global ids), and a pull's finds
  * travel as a bitmap, or'ed over the devices inside the level's exchange
- * (gr_iter.or_bits), the next pull's frontier as it is; a push's claims are
- * or'ed likewise into a union (gr_iter.claim_bits), the frontier of a pull
- * after it, so no pull reads a copy's depth (copies keep their visited bits
- * only between devices, as in BFS). The union is cleared once a run, not
+ * (gr_iter.or_bits) into the visited bits and, where those cannot serve
+ * (below), into a union, the next pull's frontier as it is; a push's
+ * claims are or'ed likewise into a union (gr_iter.claim_bits), the
+ * frontier of a pull after it, so no pull reads a copy's depth (copies
+ * keep their visited bits only between devices, as in BFS). The union is cleared once a run, not
  * at every push: it keeps the claims of the run's earlier pushes, which no
  * pull can take for parents (a vertex of an earlier level had its
  * out-edges visited at its own level, so every vertex it reaches is
@@ -57,7 +58,8 @@ typedef struct gr__dobfs_slice {
   bool pulled;       /* the last level pulled: the visited bitmap misses its finds */
   /* Between devices with or_bits: a pull's finds (published to the peers
    * by the exchange) and their union over the devices (the exchange's
-   * or_union, the next pull's frontier). The finds are this device's owner
+   * or_union, the next pull's frontier; none where the visited bits are
+   * whole, dobfs_visited_whole, which take it). The finds are this device's owner
    * words alone where the partition gives them (owner.groups; asked at the
    * first pull): 1/N of the bitmap's bytes to clear, and to send to each
    * peer, which reads each word from its owner's alone. */
@@ -65,8 +67,8 @@ typedef struct gr__dobfs_slice {
   gr_buffer uni;
   gr_owner_words owner;
   bool owner_asked;
-  bool or_next;      /* the last level or'ed its finds into uni: every device alike */
-  bool whole;        /* this level: uni is the frontier */
+  bool or_next;      /* the last level or'ed its finds over the devices: every device alike */
+  bool whole;        /* this level: their union (uni, or the visited bits) is the frontier */
   /* Between devices with or_bits: the last level pushed, and the exchange
    * left the union of its claims over the devices in `bits`
    * (gr_iter.claim_bits), or, with claimed_visited, in the visited bits. */
@@ -160,7 +162,9 @@ static gr_status dobfs_bitmap(gr_buffer *b, const gr_part *p, const char *what) 
 /* Between devices with duplicate-all proxies: whether every claim of a
  * push reaches the visited bits on every device (the bits kept, no
  * predecessors: gr_iter.settled), which then are a pull's frontier after
- * it; otherwise the pushes lend the claims' union (dobfs_iterate). */
+ * it, and after a pull, whose finds' union goes into them alone;
+ * otherwise the pushes lend the claims' union (dobfs_iterate) and the
+ * pulls keep one of their finds. */
 static bool dobfs_visited_whole(gr__dobfs_slice *s) {
   return s->or_bits && gr_bfs_visited_bits(&s->visited) && !s->mark_pred;
 }
@@ -215,7 +219,12 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
   const gr_dobfs_ops *ops = gr__dobfs_ops(p->dev);
   const gr_vid n = p->sub->n_local;
   const size_t words = gr_bitmap_words(n);
-  GR_CHECK(dobfs_bitmap(&s->bits, p, "dobfs frontier bitmap"));
+  /* Between devices with the visited bits whole (dobfs_visited_whole) the
+   * last pull's finds go into them alone, with no union of their own: the
+   * bits hold only vertices of this level or earlier ones, which are no
+   * parents to a pull (see the top), so they are the next pull's frontier
+   * as they are. */
+  const bool visited_whole = dobfs_visited_whole(s);
   size_t found_words = words;
   if (s->or_bits) {
     if (!s->owner_asked) {
@@ -227,15 +236,16 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
     /* 16 bytes past the words, as dobfs_bitmap's (NCCL). */
     if (!s->found.ptr)
       GR_CHECK(gr_buffer_resize(&s->found, p->dev, found_words * sizeof(uint32_t) + 16, 0, "dobfs pull's finds"));
-    GR_CHECK(dobfs_bitmap(&s->uni, p, "dobfs frontier bitmap (union)"));
+    if (!visited_whole) GR_CHECK(dobfs_bitmap(&s->uni, p, "dobfs frontier bitmap (union)"));
   }
   const size_t ob = (size_t)(s->n_owned ? s->n_owned : 1) * sizeof(gr_vid);
   for (int k = 0; k < 2; k++)
     if (s->cand[k].capacity < ob) GR_CHECK(gr_buffer_resize(&s->cand[k], p->dev, ob, 0, "dobfs pull candidates"));
-  const uint32_t *frontier = s->bits.ptr;
+  const uint32_t *frontier = NULL;
   if (s->whole) {
-    /* The last pull's finds, or'ed over the devices by its exchange. */
-    frontier = s->uni.ptr;
+    /* The last pull's finds, or'ed over the devices by its exchange (into
+     * the visited bits, and the union where there is one). */
+    frontier = visited_whole ? c->visited : s->uni.ptr;
   } else if (claimed && claimed_visited) {
     /* The last push's claims reached every device's visited bits (its
      * own, and every peer's as the combine settled them), and the bits
@@ -248,8 +258,10 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
      * (a push's claims or a pull's finds). Its bits set one by one cost
      * less than a pass over every depth (Kronecker 25: 70 us a pull on an
      * H200) while it holds at most an eighth of the vertices. */
+    GR_CHECK(dobfs_bitmap(&s->bits, p, "dobfs frontier bitmap"));
     GR_CHECK(gr_device_memset(p->dev, s->bits.ptr, 0, words * sizeof(uint32_t)));
     GR_CHECK(gr_bitmap_set_ids(p->dev, gr_frontier_items(it->in), it->in->size, s->bits.ptr));
+    frontier = s->bits.ptr;
   } else {
     /* Every device knows every vertex of the frontier: on one device and
      * under broadcast exchange by construction; between devices with
@@ -262,6 +274,8 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
     if (s->or_bits && it->iteration > 0 && !it->last_told_all)
       return gr_errorf(GR_ERR_INTERNAL, "dobfs: device %d pulls after a level whose claims did not reach every device",
                        p->index);
+    GR_CHECK(dobfs_bitmap(&s->bits, p, "dobfs frontier bitmap"));
+    frontier = s->bits.ptr;
     /* After a push between devices the exchange left the union of its
      * claims in the bitmap (gr_iter.claim_bits: a device's own claims and
      * its peers', bitmaps or lists, over those of the run's earlier pushes,
@@ -313,7 +327,7 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
     /* Every device pulls in the same levels, so every one or's. */
     it->or_bits = s->found.ptr;
     it->or_bits_whole = pa.n_candidates > 0;
-    it->or_union = s->uni.ptr;
+    it->or_union = visited_whole ? NULL : s->uni.ptr;
     it->or_words = words;
     /* Every device's finds, the union, go into the visited bits as the
      * exchange writes the union: a push after the pulls then claims none

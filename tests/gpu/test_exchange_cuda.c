@@ -237,6 +237,11 @@ START_TEST(cuda_package_reads_the_output_size_an_advance_left_on_the_device) {
 }
 END_TEST
 
+START_TEST(cuda_package_with_settled_bits_keeps_no_culling_bitmap) {
+  xh_check_package_settled(&gr__xk_ops_cuda, gpu, false);
+}
+END_TEST
+
 /* The peer-to-peer transport's copies from several peers in one kernel:
  * ranges of every size class (empty, under a 16-byte word, words and a
  * tail, large), ends aligned and not, land byte for byte where they are
@@ -607,6 +612,8 @@ int main(void) {
       {"cuda_or_owned_reads_each_word_from_its_owner", cuda_or_owned_reads_each_word_from_its_owner, true},
       {"cuda_package_reads_the_output_size_an_advance_left_on_the_device",
        cuda_package_reads_the_output_size_an_advance_left_on_the_device, true},
+      {"cuda_package_with_settled_bits_keeps_no_culling_bitmap", cuda_package_with_settled_bits_keeps_no_culling_bitmap,
+       true},
       {"bfs_on_devices_sharing_gpu_0_equals_one_cpu_device", bfs_on_devices_sharing_gpu_0_equals_one_cpu_device, false},
       {"dobfs_with_a_slow_device_on_gpu_0_equals_one_cpu_device", dobfs_with_a_slow_device_on_gpu_0_equals_one_cpu_device,
        false},

@@ -423,7 +423,9 @@ typedef struct gr_iter {
    * afterwards or_union holds every device's bits, with no round of its
    * own (DOBFS: a pull's finds, the next pull's frontier). Every device
    * sets them in the same iterations, with the same words; or_bits is
-   * read by peers until the iteration's last barrier. */
+   * read by peers until the iteration's last barrier. or_union may be
+   * NULL where or_also is lent: the union then goes into or_also alone
+   * (DOBFS with visited bits: they are the next pull's frontier). */
   const uint32_t *or_bits;
   uint32_t *or_union;
   uint64_t or_words;
@@ -453,7 +455,11 @@ typedef struct gr_iter {
    * every step's depth is at least every depth set before it). The
    * combine skips those vertices without reading their values, and sets
    * the bit of every vertex it combines, so the bitmap still holds every
-   * vertex with a value afterwards when it held them all before. */
+   * vertex with a value afterwards when it held them all before. Every
+   * vertex of the iteration's output has its bit set already (the claim
+   * that output it set it), so the exchange keeps no culling bitmap for
+   * the step: the bits let one record of each vertex into the next
+   * frontier (a CPU device's package checks the owned vertices' bits). */
   uint32_t *settled;
   /* To set, optional, with settled: the primitive reads no value of a
    * copy whose bit is set (BFS: a set visited bit ends every test), so a

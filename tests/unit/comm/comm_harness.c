@@ -413,7 +413,8 @@ gr_status xh_run_package(const gr_xk_ops *ops, gr_device *dev, const xh_package_
   dev_state ds;
   gr_buffer b_out = GR_BUFFER_INIT, b_owner = GR_BUFFER_INIT, b_conv = GR_BUFFER_INIT, b_next = GR_BUFFER_INIT,
             b_cull = GR_BUFFER_INIT, b_ctr = GR_BUFFER_INIT, b_deg = GR_BUFFER_INIT, b_claims = GR_BUFFER_INIT,
-            b_counts = GR_BUFFER_INIT, b_list[GR_COMM_MAX_DEVICES], b_bits[GR_COMM_MAX_DEVICES];
+            b_counts = GR_BUFFER_INIT, b_settled = GR_BUFFER_INIT, b_list[GR_COMM_MAX_DEVICES],
+            b_bits[GR_COMM_MAX_DEVICES];
   uint32_t *claims = NULL;
   for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
     gr_buffer z = GR_BUFFER_INIT;
@@ -490,6 +491,11 @@ gr_status xh_run_package(const gr_xk_ops *ops, gr_device *dev, const xh_package_
   a.next = b_next.ptr;
   a.next_capacity = cap;
   a.cull = b_cull.ptr;
+  if (in->settled) {
+    GR_CHECK_GOTO(upload(&b_settled, dev, in->settled, words * sizeof(uint32_t), "test settled"), st, done);
+    a.cull = NULL;
+    a.settled = b_settled.ptr;
+  }
   a.deg = in->deg ? b_deg.ptr : NULL;
   a.counters = b_ctr.ptr;
   if (in->claims) {
@@ -564,6 +570,7 @@ done:
   free(h);
   free(claims);
   gr_buffer_release(&b_claims);
+  gr_buffer_release(&b_settled);
   gr_buffer_release(&b_counts);
   state_release(&ds);
   gr_buffer_release(&b_out);
@@ -592,7 +599,10 @@ void xh_combine_free(xh_combine_out *r) {
   memset(r, 0, sizeof *r);
 }
 
-gr_status xh_run_combine(const gr_xk_ops *ops, gr_device *dev, const xh_combine_in *in, xh_combine_out *r) {
+/* xh_run_combine, with no culling bitmap where no_cull (the settled bits
+ * alone keep the next frontier's vertices single: gr_xk_combine_args.cull). */
+static gr_status xh_run_combine_culling(const gr_xk_ops *ops, gr_device *dev, const xh_combine_in *in, bool no_cull,
+                                        xh_combine_out *r) {
   memset(r, 0, sizeof *r);
   const xh_state *s = in->state;
   const gr_vid n = s->n;
@@ -640,7 +650,7 @@ gr_status xh_run_combine(const gr_xk_ops *ops, gr_device *dev, const xh_combine_
   a.op = in->op;
   a.guard = in->guard ? b_guard.ptr : NULL;
   a.stamp = in->stamp;
-  a.cull = b_cull.ptr;
+  a.cull = no_cull ? NULL : b_cull.ptr;
   a.settled = in->settled ? b_settled.ptr : NULL;
   a.settle_copies_bare = in->settle_copies_bare;
   a.next = b_next.ptr;
@@ -693,6 +703,10 @@ done:
   for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) gr_buffer_release(&b_msg[j]);
   if (st < 0) xh_combine_free(r);
   return st;
+}
+
+gr_status xh_run_combine(const gr_xk_ops *ops, gr_device *dev, const xh_combine_in *in, xh_combine_out *r) {
+  return xh_run_combine_culling(ops, dev, in, false, r);
 }
 
 /* ---- BFS ----------------------------------------------------------------- */
@@ -923,7 +937,8 @@ void xh_check_settled(const gr_xk_ops *ops, gr_device *dev) {
    * hold overlapping ids (every 3rd below 78; every 4th from 2): a vertex
    * in both combines once. Forms: lists or bitmaps, of local ids (a
    * bitmap's settled by whole words) or of global ids through g2l, with
-   * copies given their values or settled bare. */
+   * copies given their values or settled bare, with a culling bitmap or
+   * without (the settled bits alone let one record of a vertex through). */
   enum { N = 80, NG = 97, VAL = 3 };
   const size_t words = gr_bitmap_words(N);
   uint32_t settled0[3] = {0};
@@ -967,8 +982,8 @@ void xh_check_settled(const gr_xk_ops *ops, gr_device *dev) {
     }
   }
   const gr_xk_layout l = gr_xk_layout_make(1, (int)sizeof(gr_svid), 0);
-  for (int form = 0; form < 8; form++) {
-    const bool bitmap = form & 1, global = form & 2, bare = form & 4;
+  for (int form = 0; form < 16; form++) {
+    const bool bitmap = form & 1, global = form & 2, bare = form & 4, no_cull = form & 8;
     xh_state st;
     XH_CHECK(xh_state_alloc(&st, N, GR_VALUE_SVID, 1, 0), "no room");
     for (gr_vid v = 0; v < N; v++) xh_state_set(&st, 0, v, xh_value_bits(GR_VALUE_SVID, (double)depth0[v]));
@@ -1007,7 +1022,8 @@ void xh_check_settled(const gr_xk_ops *ops, gr_device *dev) {
     in.settled = settled0;
     in.settle_copies_bare = bare;
     xh_combine_out r;
-    XH_CHECK(xh_run_combine(ops, dev, &in, &r) == GR_SUCCESS, "settled, form %d: %s", form, gr_error_message());
+    XH_CHECK(xh_run_combine_culling(ops, dev, &in, no_cull, &r) == GR_SUCCESS, "settled, form %d: %s", form,
+             gr_error_message());
     for (gr_vid v = 0; v < N; v++) {
       const gr_svid got = (gr_svid)xh_value_of(GR_VALUE_SVID, xh_state_get(&r.state, 0, v));
       /* A bare copy is settled with its depth unchanged. */
@@ -1959,4 +1975,79 @@ void xh_check_package_size_on_device(const gr_xk_ops *ops, gr_device *dev) {
     xh_state_free(&s);
   }
   free(deg);
+}
+
+void xh_check_package_settled(const gr_xk_ops *ops, gr_device *dev, bool checks_bits) {
+  enum { N = 20000 };
+  const size_t words = gr_bitmap_words(N);
+  for (int c = 0; c < 4; c++) {
+    const bool bcast = c & 1, bits = c & 2;
+    const int parts = 3 + c % 2, me = c % parts;
+    const gr_eid n_out = 2500 + 300 * (gr_eid)c;
+    xh_state s;
+    XH_CHECK(xh_state_alloc(&s, N, GR_VALUE_SVID, 1, 0), "no room");
+    for (gr_vid v = 0; v < N; v++) xh_state_set(&s, 0, v, xh_value_bits(GR_VALUE_SVID, 4));
+    int32_t *owner = xh_owner_random(N, parts, 410 + (uint64_t)c);
+    gr_vid *out = xh_vertices_random(N, n_out, 420 + (uint64_t)c);
+    /* The output's bits set, as its claims set them, and every 9th
+     * vertex's (settled before). */
+    uint32_t *settled = calloc(words, sizeof *settled);
+    XH_CHECK(owner && out && settled, "no room");
+    for (gr_vid v = 0; v < N; v += 9) settled[v >> 5] |= 1u << (v & 31u);
+    for (gr_eid i = 0; i < n_out; i++) settled[out[i] >> 5] |= 1u << (out[i] & 31u);
+    xh_package_in in;
+    xh_package_in_init(&in, &s, owner, parts, me, bcast, out, n_out, NULL);
+    for (int j = 0; j < (bcast ? 1 : parts); j++) {
+      if (!bcast && j == me) continue;
+      in.list_capacity[j] = n_out + 1;
+      if (bits) in.universe[j] = N;
+    }
+    char what[80];
+    snprintf(what, sizeof what, "settled package, case %d (%d parts, %s%s)", c, parts,
+             bcast ? "broadcast" : "selective", bits ? ", bitmaps" : "");
+    xh_package_out a, b;
+    XH_CHECK(xh_run_package(ops, dev, &in, &a) == GR_SUCCESS, "%s: %s", what, gr_error_message());
+    in.settled = settled;
+    XH_CHECK(xh_run_package(ops, dev, &in, &b) == GR_SUCCESS, "%s: %s", what, gr_error_message());
+    gr_eid owned = 0;
+    for (gr_eid i = 0; i < n_out; i++) owned += owner[out[i]] == me;
+    XH_CHECK(a.n_next == owned && b.n_next == owned && !memcmp(a.next, b.next, (size_t)owned * sizeof(gr_vid)),
+             "%s: next holds %llu and %llu vertices, %llu owned", what, (unsigned long long)a.n_next,
+             (unsigned long long)b.n_next, (unsigned long long)owned);
+    for (size_t w = 0; w < words; w++)
+      XH_CHECK(b.cull[w] == 0, "%s: culling word %zu written (%08x) with no culling bitmap", what, w,
+               (unsigned)b.cull[w]);
+    const int n_msg = bcast ? 1 : parts;
+    for (int j = 0; j < n_msg; j++) {
+      XH_CHECK(a.counters[GR_XK_PEER + j] == b.counters[GR_XK_PEER + j] && a.written[j] == b.written[j],
+               "%s: message %d: %llu records, %llu with settled bits", what, j, a.counters[GR_XK_PEER + j],
+               b.counters[GR_XK_PEER + j]);
+      if (a.written[j]) {
+        xh_sort_items(a.items[j], a.written[j]);
+        xh_sort_items(b.items[j], b.written[j]);
+        XH_CHECK(!memcmp(a.items[j], b.items[j], (size_t)a.written[j] * sizeof(xh_item)), "%s: message %d differs",
+                 what, j);
+      }
+      XH_CHECK(a.n_bit_ids[j] == b.n_bit_ids[j] &&
+                   (!a.n_bit_ids[j] || !memcmp(a.bit_ids[j], b.bit_ids[j], (size_t)a.n_bit_ids[j] * sizeof(gr_vid))),
+               "%s: bitmap %d differs", what, j);
+    }
+    xh_package_free(&a);
+    xh_package_free(&b);
+    if (checks_bits) {
+      /* An owned output vertex without its bit: a peer's record for it
+       * would add it to next again. */
+      gr_eid i = 0;
+      while (i < n_out && owner[out[i]] != me) i++;
+      XH_CHECK(i < n_out, "%s: no owned output", what);
+      settled[out[i] >> 5] &= ~(1u << (out[i] & 31u));
+      const gr_status st = xh_run_package(ops, dev, &in, &b);
+      XH_CHECK(st == GR_ERR_INTERNAL, "%s: vertex %u without its settled bit gave %d", what, (unsigned)out[i], (int)st);
+      xh_package_free(&b);
+    }
+    free(settled);
+    free(out);
+    free(owner);
+    xh_state_free(&s);
+  }
 }

@@ -105,6 +105,9 @@ typedef struct xh_package_in {
    * that are not the output's (a pass that read past the size would send
    * them). */
   gr_eid bound;
+  /* Or NULL: the step's settled bits (a bit per vertex), the pass run with
+   * no culling bitmap (gr_xk_package_args.cull). */
+  const uint32_t *settled;
 } xh_package_in;
 enum { XH_OUT_EDGES = 987654321 };
 typedef struct xh_package_out {
@@ -280,5 +283,11 @@ void xh_check_or_owned(const gr_xk_ops *ops, gr_device *dev);
  * counters; selective and broadcast, lists and bitmaps, owners as a table
  * and as runs, an empty output, a list that overflows. */
 void xh_check_package_size_on_device(const gr_xk_ops *ops, gr_device *dev);
+/* A package with no culling bitmap (the step's settled bits instead): the
+ * owned outputs join next as with one, the peers' messages are the same,
+ * and the culling bitmap is never written. checks_bits: the backend
+ * checks that every owned output vertex has its settled bit (the CPU's),
+ * failing with GR_ERR_INTERNAL where one lacks it. */
+void xh_check_package_settled(const gr_xk_ops *ops, gr_device *dev, bool checks_bits);
 
 #endif

@@ -432,6 +432,9 @@ START_TEST(package_reads_the_output_size_an_advance_left_on_the_device) {
 }
 END_TEST
 
+START_TEST(package_with_settled_bits_keeps_no_culling_bitmap) { xh_check_package_settled(&gr__xk_ops_cpu, dev, true); }
+END_TEST
+
 START_TEST(package_refuses_to_overflow_next) {
   int32_t owner[8] = {0, 0, 0, 0, 0, 1, 1, 1};
   gr_vid out[6] = {0, 1, 2, 3, 5, 6};
@@ -1587,6 +1590,7 @@ int main(void) {
   tcase_add_test(package, or_union_ors_every_source_into_the_union_and_also);
   tcase_add_test(package, or_owned_reads_each_word_from_its_owner);
   tcase_add_test(package, package_reads_the_output_size_an_advance_left_on_the_device);
+  tcase_add_test(package, package_with_settled_bits_keeps_no_culling_bitmap);
   tcase_add_test(package, owner_tables_of_few_runs_become_ranges);
   suite_add_tcase(s, package);
 

@@ -564,15 +564,16 @@ START_TEST(claims_are_or_ed_into_every_devices_union) {
 }
 END_TEST
 
-/* Per step: whether it lent a union of claims, and (with visited_clear)
- * the visited bits cleared after its exchange (gr_exchange_step.settled:
- * a pull after it then has no frontier). */
-static atomic_int unions_lent, settled_steps;
+/* Per step: whether it lent a union of claims or of a pull's finds, and
+ * (with visited_clear) the visited bits cleared after its exchange
+ * (gr_exchange_step.settled: a pull after it then has no frontier). */
+static atomic_int unions_lent, settled_steps, or_rounds;
 static bool visited_clear;
 static gr_vid visited_n;
 static gr_status visited_exchange(void *local, gr_part *p, gr_exchange_step *s) {
   const gr_status st = gr_comm_exchange_ops.exchange(local, p, s);
-  if (s->claim_bits) atomic_fetch_add(&unions_lent, 1);
+  if (s->claim_bits || s->or_union) atomic_fetch_add(&unions_lent, 1);
+  if (s->or_bits && s->or_also) atomic_fetch_add(&or_rounds, 1);
   if (st >= 0 && s->settled) {
     atomic_fetch_add(&settled_steps, 1);
     if (visited_clear) memset(s->settled, 0, ((size_t)visited_n + 31) / 32 * sizeof(uint32_t));
@@ -584,8 +585,10 @@ static gr_status visited_exchange(void *local, gr_part *p, gr_exchange_step *s) 
  * on every device (its own push sets them, the combine settles every
  * peer's claim), and they hold only vertices of that level or earlier
  * ones: a pull after the push takes them as its frontier, and no step
- * lends a union of claims. The depths equal the reference's, pulls
- * following pushes; with the bits cleared after each exchange the depths
+ * lends a union of claims. A pull's finds go into them alone (or'ed over
+ * the devices), the frontier of a pull after it: no pull lends a union
+ * of its finds. The depths equal the reference's, pulls following pushes
+ * and pulls; with the bits cleared after each push's exchange the depths
  * differ: the pulls read them. */
 START_TEST(pulls_take_the_visited_bits_as_their_frontier) {
   gr_graph *g = generated("kron:14:16");
@@ -600,19 +603,24 @@ START_TEST(pulls_take_the_visited_bits_as_their_frontier) {
   ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
   atomic_store(&unions_lent, 0);
   atomic_store(&settled_steps, 0);
-  int after_push = 0;
+  atomic_store(&or_rounds, 0);
+  int after_push = 0, after_pull = 0;
   for (int k = 0; k < N_SOURCES; k++) {
     gr_run_args a = {source_of(g, k), k, NULL, 0};
     gr_run_stats st;
     ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
     free(checked_depths(g, e, &a, &o));
-    for (int l = 1; l < st.frontier_len; l++)
+    for (int l = 1; l < st.frontier_len; l++) {
       if (st.level_tag[l] == 'U' && st.level_tag[l - 1] == 'P') after_push++;
+      if (st.level_tag[l] == 'U' && st.level_tag[l - 1] == 'U') after_pull++;
+    }
     gr_run_stats_free(&st);
   }
   ck_assert_int_eq(atomic_load(&unions_lent), 0);
   ck_assert_int_gt(atomic_load(&settled_steps), 0);
+  ck_assert_int_gt(atomic_load(&or_rounds), 0);
   ck_assert_int_gt(after_push, 0);
+  ck_assert_int_gt(after_pull, 0);
   depths_differ_with(g, e, &o, &visited_clear);
   gr_enactor_destroy(&e);
   two_parts_close(&t);
