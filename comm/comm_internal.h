@@ -17,7 +17,7 @@ typedef struct gr__pkg {
   uint64_t bytes;  /* its room in a receive buffer (a multiple of 8) */
   uint64_t copy;   /* the bytes written, which are the ones moved (<= bytes) */
   uint64_t items; /* list: records; bitmap: the ids set */
-  int format;     /* GR_XK_LIST, GR_XK_BITMAP, GR_XK_OR, GR_XK_OR_IDS or GR_XK_SPARSE */
+  int format;     /* GR_XK_LIST, GR_XK_BITMAP, GR_XK_OR, GR_XK_OR_IDS, GR_XK_SPARSE, GR_XK_DENSE or GR_XK_IDS */
   gr_vid universe; /* bitmap: its id space */
   /* Holds vertices of other owners than its receiver (a routed bitmap
    * under duplicate-all proxies): the combine needs the owner table. */
@@ -27,6 +27,8 @@ typedef struct gr__pkg {
    * the sender's vertices are contiguous local ids in that order
    * (gr_comm.lands) takes it straight into the array (gr__xfer.land). */
   bool whole;
+  /* GR_XK_IDS: the value every id takes (gr_xk_combine_args.value). */
+  uint64_t value;
 } gr__pkg;
 
 /* One device's transfer of one iteration: the packages of every peer j for

@@ -188,6 +188,15 @@ typedef struct gr__xlocal {
    * frontier): the receive uploads them, and clears the culling bitmap,
    * before the first combine that adds to the next frontier, if any. */
   bool counters_on_host;
+  /* The value gr_part_route was given this iteration (the step's, of a
+   * uniform payload), where it was called: a step told to all may then
+   * send its output as bare ids (gr__package_ids). */
+  uint64_t step_value;
+  bool step_value_set;
+  /* This step's output, sent as bare ids (gr__package_ids): the first
+   * combine puts its owned vertices in the next frontier (own_first). */
+  const gr_vid *own_ids;
+  uint64_t own_n, own_value;
   gr_device_marks *marks; /* around the moves (the report's transfer time) */
   /* GR_FAULT_TRANSPORT=DEVICE:K[:MS]: this device's K-th transfer fails
    * (read once at attach; <0 off), after MS milliseconds. */
@@ -680,7 +689,7 @@ static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step 
     if (!ids) continue;
     const gr_vid u = x->route_one ? p->sub->n_global : gr__universe(x, p, j);
     const gr__pkg m = {(const unsigned char *)(base + (uint64_t)k * x->route_stride), gr_xk_bitmap_bytes(u),
-                       gr_xk_bitmap_bytes(u), ids, GR_XK_BITMAP, u, x->route_one, false};
+                       gr_xk_bitmap_bytes(u), ids, GR_XK_BITMAP, u, x->route_one, false, 0};
     c->pkg[me][j] = m;
     s->stats->items_sent += ids;
   }
@@ -702,6 +711,9 @@ static gr_status gr__route(void *local, gr_part *p, gr_eid bound, const void *va
   if (value_bytes != x->layout.value_bytes)
     return gr_errorf(GR_ERR_INTERNAL, "%s routes %d-byte values; its payload has %d", x->prim->name, value_bytes,
                      x->layout.value_bytes);
+  x->step_value = 0;
+  memcpy(&x->step_value, value, (size_t)value_bytes);
+  x->step_value_set = true;
   /* Duplicate-all proxies: one bitmap of global ids (local ids are global),
    * sent to every peer. 1-hop: one per owner in its own ids, this
    * device's (its owned vertices come first among its local ids) staying
@@ -755,6 +767,65 @@ static bool gr__with_bits(const gr__xlocal *x, gr_eid n_out, gr_vid universe) {
                         gr_xk_list_bytes(&x->layout, n_out) > gr_xk_bitmap_bytes(universe));
 }
 
+/* Whether a step's output may go to its peers as bare ids (GR_XK_IDS):
+ * a step told to all (every peer gets every vertex, global ids) whose
+ * value gr_part_route named, settled (the output's vertices have their
+ * bits: gr__culls), with no union of claims to set, one value payload,
+ * and not over NCCL (which reads a message in 16-byte pieces past its
+ * end, where the output's queue is not kept initialized) nor where the
+ * format asks for bitmaps. */
+static bool gr__ids_suit(const gr__xlocal *x, const gr_part *p, const gr_exchange_step *s) {
+  const gr_comm *c = x->c;
+  return s->tell_all && c->mode == GR_COMM_SELECTIVE && p->sub->proxy == GR_PROXY_ALL && !x->g2l_d && s->settled &&
+         !s->claim_bits && x->uniform && x->layout.n_values == 1 && x->layout.n_vertices == 0 &&
+         c->transport != GR_TRANSPORT_NCCL && c->format != GR_COMM_FORMAT_BITMAP;
+}
+
+/* A step told to all sends its output list itself to every peer, as bare
+ * ids that take the step's value (GR_XK_IDS), where they take no more
+ * bytes than a bitmap of every id: no package pass writes records of it
+ * (id and value, twice the bytes) and the owned ones into the next
+ * frontier. The first combine (gr__enqueue) does the latter, in the same
+ * launch as the peers' ids: on 4 devices of Kronecker 25 DOBFS's package
+ * passes took 35 us a run on each device (one H100), a launch of a few
+ * microseconds at each of its small push levels. The output's size is
+ * read first where the advance left it on the device. *sent false: the
+ * list is longer than the bitmap (its size now known), and the package
+ * pass goes on. */
+static gr_status gr__package_ids(gr__xlocal *x, gr_part *p, gr_exchange_step *s, bool *sent) {
+  gr_comm *c = x->c;
+  const int n = x->n, me = x->me;
+  *sent = false;
+  if (s->out_counts) {
+    gr_eid h[2] = {0, 0};
+    GR_CHECK(gr_device_copy(p->dev, h, s->out_counts, sizeof h, GR_COPY_D2H));
+    GR_CHECK(gr__take_out_counts(x, s, h[0], h[1]));
+  }
+  const uint64_t n_out = s->out->size, bytes = n_out * sizeof(gr_vid);
+  if (bytes > gr_xk_bitmap_bytes(p->sub->n_global)) return GR_SUCCESS;
+  *sent = true;
+  /* The counters start at zero and go down with the first combine. */
+  for (int k = 0; k < gr_xk_counters(n); k++) x->hc[k] = 0;
+  x->counters_on_host = true;
+  s->next->size = 0;
+  x->own_ids = gr_frontier_items(s->out);
+  x->own_n = n_out;
+  x->own_value = x->step_value;
+  if (n_out) {
+    /* Read by peers until the iteration's last barrier, as a package's
+     * lists are: nothing writes the output before the next iteration. */
+    const gr__pkg m = {(const unsigned char *)x->own_ids, gr_xk_align8(bytes), bytes, n_out, GR_XK_IDS, 0, true,
+                       false, x->step_value};
+    for (int q = 0; q < n; q++)
+      if (q != me) {
+        c->pkg[me][q] = m;
+        s->stats->items_sent += n_out;
+      }
+  }
+  c->recv_capacity[me] = x->recv.capacity;
+  return GR_SUCCESS;
+}
+
 /* Step 1: one pass puts owned outputs into the next frontier and the rest
  * into messages; the counters come back in one read. A list that
  * overflowed grows and the pass repeats (rare: a list grows by the memory
@@ -776,10 +847,14 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
    * it, the table must not point into freed memory. Peers read the table
    * only after this iteration's barrier, when it is published again. */
   for (int j = 0; j < n; j++) {
-    const gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0, false, false};
+    const gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0, false, false, 0};
     c->pkg[me][j] = z;
   }
   x->counters_on_host = false;
+  const bool value_set = x->step_value_set;
+  x->step_value_set = false;
+  x->own_ids = NULL;
+  x->own_n = 0;
   /* Only owned vertices join the next frontier. */
   const gr_eid own = p->sub->n_owned ? p->sub->n_owned : 1;
   if (gr_frontier_capacity(s->next) < own) GR_CHECK(gr_frontier_reserve(s->next, dev, own, 0, &p->mem));
@@ -880,9 +955,9 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
       for (int j = 0; j < n; j++)
         if (j != me) {
           const gr__pkg m = ids ? (gr__pkg){(const unsigned char *)gr_frontier_items(s->next), gr_xk_align8(id_bytes),
-                                            id_bytes, (uint64_t)n_out, GR_XK_OR_IDS, 0, false, false}
+                                            id_bytes, (uint64_t)n_out, GR_XK_OR_IDS, 0, false, false, 0}
                                 : (gr__pkg){(const unsigned char *)s->or_bits, gr_xk_align8(bytes), bytes, words,
-                                            GR_XK_OR, 0, false, false};
+                                            GR_XK_OR, 0, false, false, 0};
           c->pkg[me][j] = m;
         }
       /* Peers copy the bitmap out of this device once past the barrier,
@@ -909,6 +984,12 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
     s->next->size = 0;
     c->recv_capacity[me] = x->recv.capacity;
     return GR_SUCCESS;
+  }
+  if (value_set && gr__ids_suit(x, p, s)) {
+    bool sent = false;
+    GR_CHECK(gr__package_ids(x, p, s, &sent));
+    if (sent) return GR_SUCCESS;
+    n_out = s->out->size;
   }
   gr_xk_package_args a;
   memset(&a, 0, sizeof a);
@@ -1048,7 +1129,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
     /* A step's broadcast under selective exchange: the receivers keep
      * vertices they do not own out of their next frontiers (the owner
      * table), as under the broadcast mode. */
-    gr__pkg m = {NULL, 0, 0, 0, GR_XK_LIST, 0, s->tell_all, false};
+    gr__pkg m = {NULL, 0, 0, 0, GR_XK_LIST, 0, s->tell_all, false, 0};
     const uint64_t cnt = x->hc[GR_XK_PEER + j], distinct = x->hc[GR_XK_PEER + n + j];
     const uint64_t lb = gr_xk_list_bytes(&x->layout, cnt);
     if (a.dense[j]) {
@@ -1384,6 +1465,61 @@ static gr_status gr__or_round(gr__xlocal *x, gr_part *p, gr_exchange_step *s, co
   return GR_SUCCESS;
 }
 
+/* The counters the package left on the host (gr__xlocal.counters_on_host)
+ * go to the device before the first combine, with the words an
+ * `arriving` counts into zeroed, and the culling bitmap cleared where the
+ * step culls. */
+static gr_status gr__counters_down(gr__xlocal *x, gr_device *dev, bool cull) {
+  if (!x->counters_on_host) return GR_SUCCESS;
+  const int n = x->n;
+  for (size_t k = (size_t)gr_xk_counters(n); k < GR__CTR_WORDS(n); k++) x->hc[k] = 0;
+  GR_CHECK(gr_device_copy(dev, x->counters.ptr, x->hc, GR__CTR_WORDS(n) * sizeof(unsigned long long), GR_COPY_H2D));
+  if (cull) GR_CHECK(gr_device_memset(dev, x->cull, 0, x->cull_bytes));
+  x->counters_on_host = false;
+  return GR_SUCCESS;
+}
+
+/* This device's output sent as bare ids (gr__package_ids): its owned
+ * vertices go to the next frontier in one launch with every peer's ids of
+ * the step that fit beside them (GR_XK_MORE_MAX; the others go in the
+ * passes after it). */
+static gr_status gr__combine_own_ids(gr__xlocal *x, gr_part *p, gr_exchange_step *s, const gr__xfer *t,
+                                     gr_xk_combine_args *a, bool *taken, bool cull, bool *any) {
+  gr_comm *c = x->c;
+  const int n = x->n, me = x->me;
+  GR_CHECK(gr__counters_down(x, p->dev, cull));
+  a->pass = 1;
+  a->format = GR_XK_IDS;
+  a->own_first = true;
+  a->msg = (const unsigned char *)x->own_ids;
+  a->count = x->own_n;
+  a->value = x->own_value;
+  a->universe = 0;
+  a->owner = x->owner.ptr;
+  a->word_owner = x->word_owner.ptr;
+  a->claims = NULL;
+  a->n_more = 0;
+  for (int j = 0; j < n && a->n_more < GR_XK_MORE_MAX; j++) {
+    const gr__pkg *m = &c->pkg[j][me];
+    if (j == me || !m->items || m->format != GR_XK_IDS) continue;
+    if (m->value != x->own_value)
+      return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent ids of value %llu; this step's is %llu", j,
+                       (unsigned long long)m->value, (unsigned long long)x->own_value);
+    a->more_msg[a->n_more] = gr__arrived(t, m, j);
+    a->more_count[a->n_more++] = m->items;
+    taken[j] = true;
+    s->stats->items_received += m->items;
+  }
+  if (a->count || a->n_more) {
+    GR_CHECK(x->k->combine(p->dev, a));
+    *any = true;
+  }
+  a->own_first = false;
+  x->own_ids = NULL;
+  x->own_n = 0;
+  return GR_SUCCESS;
+}
+
 /* The moves, then the combines (pass 1 over every message, pass 2 for the
  * followers), all enqueued on the compute stream. */
 static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr__xfer *t, bool *any) {
@@ -1418,6 +1554,7 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   if (s->or_bits) GR_CHECK(gr__or_round(x, p, s, t));
   /* Bitmaps that a pass took together with an earlier one (a.n_more). */
   bool taken[GR_COMM_MAX_DEVICES] = {false};
+  if (x->own_ids) GR_CHECK(gr__combine_own_ids(x, p, s, t, &a, taken, cull, any));
   for (int pass = 1; pass <= (followers ? 2 : 1); pass++) {
     a.pass = pass;
     for (int j = 0; j < n; j++) {
@@ -1433,14 +1570,7 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
       }
       if (s->guard && m->format != GR_XK_LIST && m->format != GR_XK_DENSE)
         return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent a bitmap to a guarded combine", j);
-      if (x->counters_on_host) {
-        /* With the words an `arriving` counts into, zeroed. */
-        for (size_t k = (size_t)gr_xk_counters(n); k < GR__CTR_WORDS(n); k++) x->hc[k] = 0;
-        GR_CHECK(gr_device_copy(dev, x->counters.ptr, x->hc, GR__CTR_WORDS(n) * sizeof(unsigned long long),
-                                GR_COPY_H2D));
-        if (cull) GR_CHECK(gr_device_memset(dev, x->cull, 0, x->cull_bytes));
-        x->counters_on_host = false;
-      }
+      GR_CHECK(gr__counters_down(x, dev, cull));
       a.msg = gr__arrived(t, m, j);
       /* Positions in the border list to j: its entries are the ids here. */
       if (x->positions && !bcast) {
@@ -1485,12 +1615,15 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
        * start and tail (3 a level on 4 devices). Lists of positions go one
        * by one (each names entries of its own sender's border list); 1-hop
        * proxies' global ids share one map. */
+      a.value = m->value;
       const bool bits = m->format == GR_XK_BITMAP && !a.g2l;
-      const bool lists = m->format == GR_XK_LIST && a.op != GR_COMBINE_REPLACE && a.g2l == x->g2l_d;
+      const bool lists = (m->format == GR_XK_LIST || m->format == GR_XK_IDS) && a.op != GR_COMBINE_REPLACE &&
+                         a.g2l == x->g2l_d;
       a.n_more = 0;
       for (int k = j + 1; k < n && (bits || lists) && a.n_more < GR_XK_MORE_MAX; k++) {
         const gr__pkg *o = &c->pkg[k][me];
         if (k == me || !o->items || o->format != m->format || o->mixed != m->mixed) continue;
+        if (m->format == GR_XK_IDS && o->value != m->value) continue;
         if (bits && o->universe != m->universe) continue;
         a.more_msg[a.n_more] = gr__arrived(t, o, k);
         a.more_found[a.n_more] = GR_XK_PEER + 2 * n + k;
@@ -1755,7 +1888,7 @@ static gr_status gr__direct(gr__xlocal *x, gr_part *p, gr_sync *sync, gr_device_
 
 static void gr__withdraw(gr__xlocal *x) {
   for (int j = 0; j < x->n; j++) {
-    const gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0, false, false};
+    const gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0, false, false, 0};
     x->c->pkg[x->me][j] = z;
   }
 }
@@ -1889,7 +2022,7 @@ static gr_status gr__refresh_some_package(gr__xlocal *x, gr_part *p, const gr_re
       for (uint64_t q = 0; q < na; q++)
         GR_CHECK(x->k->gather(dev, msg + q * k * eb, a->arrays[q], x->bsend_d + x->send_begin[j], k,
                               a->elem_bytes));
-      const gr__pkg m = {msg, gr_xk_align8(k * na * eb), k * na * eb, k, GR_XK_LIST, 0, false, na == 1};
+      const gr__pkg m = {msg, gr_xk_align8(k * na * eb), k * na * eb, k, GR_XK_LIST, 0, false, na == 1, 0};
       x->c->pkg[me][j] = m;
       continue;
     }
@@ -1898,7 +2031,7 @@ static gr_status gr__refresh_some_package(gr__xlocal *x, gr_part *p, const gr_re
       GR_CHECK(x->k->gather(dev, vals + q * c * eb, a->arrays[q], (const gr_vid *)x->rids.ptr + ids_at[j], c,
                             a->elem_bytes));
     const uint64_t bytes = gr__some_bytes(c, na, eb);
-    const gr__pkg m = {msg, gr_xk_align8(bytes), bytes, c, GR_XK_SPARSE, 0, false, false};
+    const gr__pkg m = {msg, gr_xk_align8(bytes), bytes, c, GR_XK_SPARSE, 0, false, false, 0};
     x->c->pkg[me][j] = m;
   }
   return GR_SUCCESS;
@@ -1938,7 +2071,7 @@ static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_re
     for (uint64_t q = 0; q < na && st >= 0; q++)
       st = x->k->gather(dev, msg + q * k * eb, a->arrays[q], x->bsend_d + x->send_begin[j], k,
                         a->elem_bytes);
-    const gr__pkg m = {msg, gr_xk_align8(k * na * eb), k * na * eb, k, GR_XK_LIST, 0, false, na == 1};
+    const gr__pkg m = {msg, gr_xk_align8(k * na * eb), k * na * eb, k, GR_XK_LIST, 0, false, na == 1, 0};
     x->c->pkg[me][j] = m;
   }
   st = gr__direct(x, p, sync, stats, st, t0, gr__refresh_apply, a, NULL);
@@ -1987,7 +2120,8 @@ static gr_status gr__gather(void *local, gr_part *p, gr_sync *sync, const gr_gat
   if (a->bytes)
     for (int j = 0; j < x->n; j++) {
       if (j == x->me) continue;
-      const gr__pkg m = {a->mine, gr_xk_align8(a->bytes), a->bytes, (a->bytes + 7) / 8, GR_XK_LIST, 0, false, false};
+      const gr__pkg m = {a->mine, gr_xk_align8(a->bytes), a->bytes, (a->bytes + 7) / 8, GR_XK_LIST, 0, false, false,
+                         0};
       x->c->pkg[x->me][j] = m;
     }
   gr__gather_ctx g = {a, false};

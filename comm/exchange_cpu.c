@@ -343,18 +343,31 @@ static gr_status gr__xk_combine_cpu(gr_device *dev, const gr_xk_combine_args *a)
                        a->n_more, GR_XK_MORE_MAX);
     /* The first list, then the n_more others of the pass (their records
      * in any order: the operators but REPLACE commute). */
+    /* Bare ids (GR_XK_IDS) take the value the package named; the first
+     * list of own_first is this device's output, whose owned vertices
+     * join next as they are. */
+    const bool ids = a->format == GR_XK_IDS;
+    if (ids && (l->n_values != 1 || l->n_vertices || a->pass != 1))
+      return gr_errorf(GR_ERR_INTERNAL, "exchange combine: bare ids with %d value and %d vertex payloads (pass %d)",
+                       l->n_values, l->n_vertices, a->pass);
+    const uint64_t rb = ids ? sizeof(gr_vid) : (uint64_t)l->record_bytes;
+    const uint64_t value = a->value;
     for (int k = -1; k < a->n_more; k++) {
       const unsigned char *msg = k < 0 ? a->msg : a->more_msg[k];
       const uint64_t count = k < 0 ? a->count : a->more_count[k];
+      const bool own = ids && a->own_first && k < 0;
 #pragma omp parallel for num_threads(nt) schedule(static, 1024)
       for (uint64_t i = 0; i < count; i++) {
-        const unsigned char *rec = msg + i * (uint64_t)l->record_bytes;
+        const unsigned char *rec = msg + i * rb;
         gr_vid v;
         memcpy(&v, rec, sizeof v);
         if (a->g2l && (v = a->g2l[v]) == GR_NO_VERTEX) continue;
         if (a->claims) gr_bitmap_test_and_set(a->claims, v);
-        if (gr__combine_one(a, v, rec + l->value_offset, rec + l->vertex_offset, a->settled) &&
-            !gr__to_next(a->next, a->next_capacity, a->deg, a->counters, v))
+        bool emit;
+        if (own) emit = !a->owner || a->owner[v] == a->me;
+        else if (ids) emit = gr__combine_one(a, v, (const unsigned char *)&value, NULL, a->settled);
+        else emit = gr__combine_one(a, v, rec + l->value_offset, rec + l->vertex_offset, a->settled);
+        if (emit && !gr__to_next(a->next, a->next_capacity, a->deg, a->counters, v))
           __atomic_store_n(&overflow, 1, __ATOMIC_RELAXED);
       }
     }

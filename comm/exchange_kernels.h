@@ -102,7 +102,19 @@ GR_HD int gr_xk_out_counter(int parts) { return GR_XK_PEER + 3 * parts; }
  * (gr_xk_dense_bytes): 8 bytes a position and a bit for a double, where a
  * record takes 16, so that a level that sends most copies moves about
  * half (BC's widest). Only the set positions' slots are read. */
-enum { GR_XK_LIST = 1, GR_XK_BITMAP = 2, GR_XK_OR = 3, GR_XK_SPARSE = 4, GR_XK_OR_IDS = 5, GR_XK_DENSE = 6 };
+/* GR_XK_IDS: a uniform payload's message as bare ids (4 or 8 bytes each,
+ * no value), every one taking the value the package names
+ * (gr_xk_combine_args.value): a step told to all sends its output list
+ * itself, with no pass to make records of it (gr__package_ids). */
+enum {
+  GR_XK_LIST = 1,
+  GR_XK_BITMAP = 2,
+  GR_XK_OR = 3,
+  GR_XK_SPARSE = 4,
+  GR_XK_OR_IDS = 5,
+  GR_XK_DENSE = 6,
+  GR_XK_IDS = 7
+};
 GR_HD uint64_t gr_xk_dense_bytes(gr_vid universe, int value_bytes) {
   return gr_xk_bits_bytes(universe) + (uint64_t)universe * (uint64_t)value_bytes;
 }
@@ -297,6 +309,14 @@ typedef struct gr_xk_combine_args {
   const unsigned char *more_msg[GR_XK_MORE_MAX];
   int more_found[GR_XK_MORE_MAX];
   uint64_t more_count[GR_XK_MORE_MAX];
+  /* GR_XK_IDS (a list format: n_more as for lists): every id's value, in
+   * its low value_bytes; one value payload, no vertex payloads. own_first:
+   * the first list (`msg`, `count`) is this device's own output, whose
+   * vertices this device claimed and settled itself: its owned ids join
+   * `next` (owner given) and nothing is combined, the step's package pass
+   * over the output done here, in the same launch as the peers' lists. */
+  uint64_t value;
+  bool own_first;
 } gr_xk_combine_args;
 
 /* This device's routed bitmap (`n_words` words over local ids) becomes the

@@ -430,11 +430,23 @@ __global__ void __launch_bounds__(kBlock) combine_list_kernel(gr_xk_combine_args
         at -= a.count;
         msg = a.more_msg[list_holding(a.more_count, a.n_more, at)];
       }
-      const unsigned char *rec = msg + at * (gr_eid)l.record_bytes;
+      // Bare ids (GR_XK_IDS) take the value the package named.
+      const bool ids = a.format == GR_XK_IDS;
+      const unsigned char *rec = msg + at * (gr_eid)(ids ? (int)sizeof(gr_vid) : l.record_bytes);
       v = *(const gr_vid *)rec;
       if (a.g2l) v = a.g2l[v];
       if (v != GR_NO_VERTEX && a.claims) atomicOr(&a.claims[v >> 5], 1u << (v & 31u));
-      if (v != GR_NO_VERTEX) emit = combine_one<T>(a, v, rec + l.value_offset, rec + l.vertex_offset, a.settled);
+      if (v == GR_NO_VERTEX) {
+      } else if (ids && a.own_first && i < (gr_eid)a.count) {
+        // This device's own output: claimed and settled here, its owned
+        // vertices join the next frontier as they are.
+        emit = !a.owner || a.owner[v] == a.me;
+      } else if (ids) {
+        const uint64_t value = a.value;
+        emit = combine_one<T>(a, v, (const unsigned char *)&value, nullptr, a.settled);
+      } else {
+        emit = combine_one<T>(a, v, rec + l.value_offset, rec + l.vertex_offset, a.settled);
+      }
     }
     q.push(emit, v);
   }
@@ -574,6 +586,9 @@ gr_status combine_typed(gr_device *dev, const gr_xk_combine_args *a, cudaStream_
 gr_status combine_cuda(gr_device *dev, const gr_xk_combine_args *a) {
   if (!a->cull && !a->settled)
     return gr_errorf(GR_ERR_INTERNAL, "exchange combine: no culling bitmap and no settled bits");
+  if (a->format == GR_XK_IDS && (a->layout.n_values != 1 || a->layout.n_vertices || a->pass != 1))
+    return gr_errorf(GR_ERR_INTERNAL, "exchange combine: bare ids with %d value and %d vertex payloads (pass %d)",
+                     a->layout.n_values, a->layout.n_vertices, a->pass);
   cudaStream_t s = (cudaStream_t)gr_device_stream(dev);
   switch (a->type) {
     case GR_VALUE_SVID: return combine_typed<gr_svid>(dev, a, s);

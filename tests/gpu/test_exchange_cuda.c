@@ -242,6 +242,9 @@ START_TEST(cuda_package_with_settled_bits_keeps_no_culling_bitmap) {
 }
 END_TEST
 
+START_TEST(cuda_combine_of_bare_ids_takes_the_named_value) { xh_check_combine_ids(&gr__xk_ops_cuda, gpu); }
+END_TEST
+
 /* The peer-to-peer transport's copies from several peers in one kernel:
  * ranges of every size class (empty, under a 16-byte word, words and a
  * tail, large), ends aligned and not, land byte for byte where they are
@@ -614,6 +617,7 @@ int main(void) {
        cuda_package_reads_the_output_size_an_advance_left_on_the_device, true},
       {"cuda_package_with_settled_bits_keeps_no_culling_bitmap", cuda_package_with_settled_bits_keeps_no_culling_bitmap,
        true},
+      {"cuda_combine_of_bare_ids_takes_the_named_value", cuda_combine_of_bare_ids_takes_the_named_value, true},
       {"bfs_on_devices_sharing_gpu_0_equals_one_cpu_device", bfs_on_devices_sharing_gpu_0_equals_one_cpu_device, false},
       {"dobfs_with_a_slow_device_on_gpu_0_equals_one_cpu_device", dobfs_with_a_slow_device_on_gpu_0_equals_one_cpu_device,
        false},

@@ -2051,3 +2051,119 @@ void xh_check_package_settled(const gr_xk_ops *ops, gr_device *dev, bool checks_
     xh_state_free(&s);
   }
 }
+
+void xh_check_combine_ids(const gr_xk_ops *ops, gr_device *dev) {
+  /* 300 vertices, owner v % 3 (this device 1). Settled before: every 5th
+   * (depth 1) and the own output's (every 7th, claimed here at depth 3).
+   * Two peers' ids of value 3: v % 4 == 1 and v % 6 == 2, overlapping. A
+   * launch with the own output first (own_first), and one of the peers'
+   * lists alone: each unsettled id takes 3 and its bit, an owned one
+   * joins next once; the own output's owned ids join next as they are. */
+  enum { N = 300, VAL = 3, ME = 1 };
+  const size_t words = gr_bitmap_words(N);
+  gr_vid own[N], pa[N], pb[N];
+  uint64_t n_own = 0, n_a = 0, n_b = 0;
+  uint32_t settled0[(N + 31) / 32] = {0};
+  gr_svid depth0[N];
+  int32_t owner[N];
+  for (gr_vid v = 0; v < N; v++) {
+    owner[v] = (int32_t)(v % 3);
+    depth0[v] = -1;
+    if (v % 5 == 0) depth0[v] = 1;
+    if (v % 7 == 0) {
+      own[n_own++] = v;
+      if (depth0[v] < 0) depth0[v] = VAL;
+    }
+    if (depth0[v] >= 0) settled0[v >> 5] |= 1u << (v & 31u);
+    if (v % 4 == 1) pa[n_a++] = v;
+    if (v % 6 == 2) pb[n_b++] = v;
+  }
+  for (int with_own = 0; with_own < 2; with_own++) {
+    gr_svid want[N];
+    bool in_next[N] = {false};
+    uint64_t n_next = 0;
+    for (gr_vid v = 0; v < N; v++) {
+      want[v] = depth0[v];
+      const bool named = v % 4 == 1 || v % 6 == 2, settled = (settled0[v >> 5] >> (v & 31u)) & 1u;
+      if ((with_own && v % 7 == 0 && owner[v] == ME) || (named && !settled && owner[v] == ME)) {
+        in_next[v] = true;
+        n_next++;
+      }
+      if (named && !settled) want[v] = VAL;
+    }
+    xh_state st;
+    XH_CHECK(xh_state_alloc(&st, N, GR_VALUE_SVID, 1, 0), "no room");
+    for (gr_vid v = 0; v < N; v++) xh_state_set(&st, 0, v, xh_value_bits(GR_VALUE_SVID, (double)depth0[v]));
+    dev_state ds;
+    gr_buffer b_owner = GR_BUFFER_INIT, b_settled = GR_BUFFER_INIT, b_next = GR_BUFFER_INIT, b_ctr = GR_BUFFER_INIT,
+              b_own = GR_BUFFER_INIT, b_a = GR_BUFFER_INIT, b_b = GR_BUFFER_INIT;
+    const size_t nctr = (size_t)gr_xk_counters(3);
+    XH_CHECK(state_upload(&ds, dev, &st) == GR_SUCCESS && owner_upload(&b_owner, dev, owner, N) == GR_SUCCESS &&
+                 upload(&b_settled, dev, settled0, words * sizeof(uint32_t), "test settled") == GR_SUCCESS &&
+                 upload(&b_own, dev, own, (size_t)n_own * sizeof(gr_vid), "test own") == GR_SUCCESS &&
+                 upload(&b_a, dev, pa, (size_t)n_a * sizeof(gr_vid), "test ids") == GR_SUCCESS &&
+                 upload(&b_b, dev, pb, (size_t)n_b * sizeof(gr_vid), "test ids") == GR_SUCCESS &&
+                 gr_buffer_resize(&b_next, dev, (size_t)N * sizeof(gr_vid), 0, "test next") == GR_SUCCESS &&
+                 gr_buffer_resize(&b_ctr, dev, nctr * sizeof(unsigned long long), 0, "test counters") == GR_SUCCESS &&
+                 gr_device_memset(dev, b_ctr.ptr, 0, nctr * sizeof(unsigned long long)) == GR_SUCCESS,
+             "ids: %s", gr_error_message());
+    gr_xk_combine_args a;
+    memset(&a, 0, sizeof a);
+    a.format = GR_XK_IDS;
+    a.owner = b_owner.ptr;
+    a.me = ME;
+    a.pay = ds.pay;
+    a.layout = st.layout;
+    a.type = GR_VALUE_SVID;
+    a.op = GR_COMBINE_MIN;
+    a.pass = 1;
+    a.settled = b_settled.ptr;
+    a.next = b_next.ptr;
+    a.next_capacity = N;
+    a.counters = b_ctr.ptr;
+    a.value = VAL;
+    if (with_own) {
+      a.own_first = true;
+      a.msg = b_own.ptr;
+      a.count = n_own;
+      a.n_more = 2;
+      a.more_msg[0] = b_a.ptr;
+      a.more_count[0] = n_a;
+      a.more_msg[1] = b_b.ptr;
+      a.more_count[1] = n_b;
+    } else {
+      a.msg = b_a.ptr;
+      a.count = n_a;
+      a.n_more = 1;
+      a.more_msg[0] = b_b.ptr;
+      a.more_count[0] = n_b;
+    }
+    XH_CHECK(ops->combine(dev, &a) == GR_SUCCESS && gr_device_sync(dev) == GR_SUCCESS, "ids: %s", gr_error_message());
+    unsigned long long ctr[3 + 3 * GR_COMM_MAX_DEVICES + 2];
+    XH_CHECK(gr_device_copy(dev, ctr, b_ctr.ptr, nctr * sizeof *ctr, GR_COPY_D2H) == GR_SUCCESS, "ids: %s",
+             gr_error_message());
+    XH_CHECK(ctr[GR_XK_NEXT] == n_next, "ids (own %d): next holds %llu vertices, expected %llu", with_own,
+             ctr[GR_XK_NEXT], (unsigned long long)n_next);
+    gr_vid *next = NULL;
+    XH_CHECK(download(dev, (void **)&next, &b_next, (size_t)n_next * sizeof(gr_vid)) == GR_SUCCESS, "ids: %s",
+             gr_error_message());
+    qsort(next, (size_t)n_next, sizeof *next, cmp_vid);
+    for (uint64_t i = 0; i < n_next; i++)
+      XH_CHECK(next[i] < N && in_next[next[i]] && (i == 0 || next[i] > next[i - 1]), "ids (own %d): next holds %u",
+               with_own, (unsigned)next[i]);
+    xh_state got;
+    XH_CHECK(xh_state_copy(&got, &st), "no room");
+    XH_CHECK(state_download(&ds, dev, &got) == GR_SUCCESS, "ids: %s", gr_error_message());
+    for (gr_vid v = 0; v < N; v++) {
+      const gr_svid d = (gr_svid)xh_value_of(GR_VALUE_SVID, xh_state_get(&got, 0, v));
+      XH_CHECK(d == want[v], "ids (own %d): depth of %u is %lld, expected %lld", with_own, (unsigned)v, (long long)d,
+               (long long)want[v]);
+    }
+    free(next);
+    xh_state_free(&got);
+    state_release(&ds);
+    gr_buffer *bufs[] = {&b_owner, &b_settled, &b_next, &b_ctr, &b_own, &b_a, &b_b};
+    for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) gr_buffer_release(bufs[k]);
+    xh_state_free(&st);
+  }
+}

@@ -289,5 +289,9 @@ void xh_check_package_size_on_device(const gr_xk_ops *ops, gr_device *dev);
  * checks that every owned output vertex has its settled bit (the CPU's),
  * failing with GR_ERR_INTERNAL where one lacks it. */
 void xh_check_package_settled(const gr_xk_ops *ops, gr_device *dev, bool checks_bits);
+/* A combine of bare ids (GR_XK_IDS) under settled bits: the peers' ids
+ * take the named value where unsettled, an owned one joins next once, and
+ * with own_first the first list's owned ids join next as they are. */
+void xh_check_combine_ids(const gr_xk_ops *ops, gr_device *dev);
 
 #endif

@@ -435,6 +435,9 @@ END_TEST
 START_TEST(package_with_settled_bits_keeps_no_culling_bitmap) { xh_check_package_settled(&gr__xk_ops_cpu, dev, true); }
 END_TEST
 
+START_TEST(combine_of_bare_ids_takes_the_named_value) { xh_check_combine_ids(&gr__xk_ops_cpu, dev); }
+END_TEST
+
 START_TEST(package_refuses_to_overflow_next) {
   int32_t owner[8] = {0, 0, 0, 0, 0, 1, 1, 1};
   gr_vid out[6] = {0, 1, 2, 3, 5, 6};
@@ -1099,7 +1102,8 @@ START_TEST(host_transport_leaves_packages_read_in_place) {
   ck_assert(c->tops->reads_in_place(c, 0, 2, (uint64_t)1 << 40, true));
   static const unsigned char from1[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
   static const unsigned char from2[8] = {21, 22, 23, 24, 25, 26, 27, 28};
-  const gr__pkg p1 = {from1, 16, 12, 3, GR_XK_LIST, 0, false, true}, p2 = {from2, 8, 8, 2, GR_XK_LIST, 0, false, false};
+  const gr__pkg p1 = {from1, 16, 12, 3, GR_XK_LIST, 0, false, true, 0},
+                p2 = {from2, 8, 8, 2, GR_XK_LIST, 0, false, false, 0};
   c->pkg[1][0] = p1;
   c->pkg[2][0] = p2;
   const gr_mem_policy mem = GR_MEM_POLICY_INIT;
@@ -1591,6 +1595,7 @@ int main(void) {
   tcase_add_test(package, or_owned_reads_each_word_from_its_owner);
   tcase_add_test(package, package_reads_the_output_size_an_advance_left_on_the_device);
   tcase_add_test(package, package_with_settled_bits_keeps_no_culling_bitmap);
+  tcase_add_test(package, combine_of_bare_ids_takes_the_named_value);
   tcase_add_test(package, owner_tables_of_few_runs_become_ranges);
   suite_add_tcase(s, package);
 
