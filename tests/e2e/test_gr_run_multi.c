@@ -935,8 +935,14 @@ static double json_level_bytes(const char *path) {
  * spares the take a pass over that tree's border vertices where it did
  * not fall), and in its first iteration 5 reads (two of them the largest
  * trees' lookups, one each step whatever the count of peers) and 4
- * barriers. Every first iteration but CC's and PageRank's reads
- * once. */
+ * barriers. Every first iteration but CC's, PageRank's and DOBFS's reads
+ * once; DOBFS's twice on the source's owner, whose output goes to its
+ * peers as bare ids (GR_XK_IDS): its size is read before the peers are
+ * told it, and the combine that puts its owned vertices in the next
+ * frontier is read once more, where the package pass's one read covered
+ * both when no peer sent anything back (at later levels every device
+ * reads its output's size and the combine's counters, as before its
+ * package's and the combine's). */
 START_TEST(host_round_trips_per_iteration_stay_within_budget) {
   if (on_gpu()) {
     printf("skip: CPU devices count the host code's round trips alone; GPU timelines count a GPU's\n");
@@ -945,7 +951,7 @@ START_TEST(host_round_trips_per_iteration_stay_within_budget) {
   static const struct {
     const char *prim;
     int first_waits, waits, first_barriers, barriers;
-  } budget[] = {{"bfs", 1, 3, 2, 2}, {"dobfs", 1, 3, 3, 2}, {"sssp", 1, 2, 3, 3},
+  } budget[] = {{"bfs", 1, 3, 2, 2}, {"dobfs", 2, 3, 3, 2}, {"sssp", 1, 2, 3, 3},
                 {"cc", 5, 6, 4, 6},  {"pr", 2, 2, 5, 5},    {"bc", 1, 5, 2, 5}};
   const char *graphs[] = {"kron:14:16", "uniform:14:8", "grid2d:64x64", "kron:12:8,directed"};
   char js[512];
