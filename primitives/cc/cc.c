@@ -462,10 +462,10 @@ static gr_status gr__cc_join_largest(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c) 
   gr_eid least = mine[0];
   for (int d = 0; d < n_dev; d++)
     if (group & ((gr_eid)1 << d) && all[2 * d] < least) least = all[2 * d];
-  if (least < mine[0]) {
-    const gr_svid v = (gr_svid)least;
-    GR_CHECK(gr_device_copy(p->dev, best + s->largest, &v, sizeof v, GR_COPY_H2D));
-  }
+  /* Written whatever it is: init wrote no best, and the first take reads
+   * this root's here (the others' are their own ids). */
+  const gr_svid v = (gr_svid)least;
+  GR_CHECK(gr_device_copy(p->dev, best + s->largest, &v, sizeof v, GR_COPY_H2D));
   s->hot_known = true;
   s->hot_best = (gr_svid)least;
   return GR_SUCCESS;

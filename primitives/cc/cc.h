@@ -195,14 +195,15 @@ GR_HD gr_svid gr_cc_key(const gr_cc_ctx *c, gr_vid v) {
   return (gr_svid)(c->local_to_global ? c->local_to_global[v] : v);
 }
 
-/* For each: a forest of single vertices (and, between devices, every
- * vertex's best its own global id). Labels are not written here: the
- * first take writes every one (gr_cc_ctx.fresh), which spares a pass's
- * worth of writes (a device of 2 on Kronecker 25: 24 M labels). */
-GR_HD void gr_cc_init_vertex(const gr_cc_ctx *c, gr_vid v) {
-  c->parent[v] = (gr_svid)v;
-  if (c->best) c->best[v] = gr_cc_key(c, v);
-}
+/* For each: a forest of single vertices. Labels are not written here:
+ * the first take writes every one (gr_cc_ctx.fresh), which spares a
+ * pass's worth of writes (a device of 2 on Kronecker 25: 24 M labels).
+ * Nor are the roots' bests (between devices): a root's best is its own
+ * global id until the join lowers the largest tree's, and the first take
+ * writes each other root's as it passes over the root itself; a vertex
+ * that is no root by then has no best that anything reads (a pass reads
+ * best[r] only at a root r, and roots never become roots again). */
+GR_HD void gr_cc_init_vertex(const gr_cc_ctx *c, gr_vid v) { c->parent[v] = (gr_svid)v; }
 
 /* For each: a sampling round links v with its round-th out-neighbour. */
 GR_HD void gr_cc_link_round(const gr_cc_ctx *c, gr_vid v) {
@@ -233,14 +234,16 @@ GR_HD void gr_cc_sample(const gr_cc_ctx *c, gr_vid i) {
   c->samples[i] = gr_cc_find(c, (gr_svid)v);
 }
 
-/* For each i < c->lookups (several devices, after Afforest): the root of
- * vertex samples[i] and that root's best, into samples[lookups + 2i] and
- * the one after, so that a device reads any number of them at once. Found,
- * not read: a copy is not compressed before the first take. */
+/* For each i < c->lookups (several devices, after Afforest, before the
+ * join writes a best): the root of vertex samples[i] and that root's
+ * best, its own global id as every root's starts (gr_cc_init_vertex),
+ * into samples[lookups + 2i] and the one after, so that a device reads
+ * any number of them at once. Found, not read: a copy is not compressed
+ * before the first take. */
 GR_HD void gr_cc_lookup(const gr_cc_ctx *c, gr_vid i) {
   const gr_svid r = gr_cc_find(c, c->samples[i]);
   c->samples[c->lookups + 2 * (gr_eid)i] = r;
-  c->samples[c->lookups + 2 * (gr_eid)i + 1] = c->best[r];
+  c->samples[c->lookups + 2 * (gr_eid)i + 1] = gr_cc_key(c, (gr_vid)r);
 }
 
 /* The largest tree's root: the vote's word on the device where it left
@@ -303,7 +306,17 @@ GR_HD int gr_cc_take_first(const gr_cc_ctx *c, gr_vid v) {
   /* Afforest's last compress (gr__cc_rest leaves it to this pass): every
    * later step reads parent[v] as v's root. Roots stay roots, so
    * concurrent compresses meet them whatever order they run in. */
-  const gr_svid r = gr__cc_compress_root(c, v), b = c->best[r];
+  const gr_svid r = gr__cc_compress_root(c, v);
+  /* The root's best: the largest tree's as the join wrote it, any
+   * other's its own global id, which the root writes as its best when
+   * this pass reaches it (init wrote none: gr_cc_init_vertex). */
+  gr_svid b;
+  if (r == c->hot_root) {
+    b = c->best[r];
+  } else {
+    b = gr_cc_key(c, (gr_vid)r);
+    if (r == (gr_svid)v) c->best[v] = b;
+  }
   c->label[v] = b;
   if (!gr_cc_owned(c, v)) return b < gr_cc_key(c, v) ? 0 : -1;
   if (r == c->hot_root) return -1;
