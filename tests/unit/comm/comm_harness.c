@@ -1890,6 +1890,28 @@ void xh_check_combine_lists_more(const gr_xk_ops *ops, gr_device *dev) {
   free(owner);
 }
 
+/* Two packages' messages (n_msg of them) hold the same records and the
+ * same bitmaps (ids and value). */
+static void xh_same_messages(xh_package_out *a, xh_package_out *b, int n_msg, const char *what) {
+  for (int j = 0; j < n_msg; j++) {
+    XH_CHECK(a->written[j] == b->written[j], "%s: message %d: %llu records, %llu", what, j,
+             (unsigned long long)a->written[j], (unsigned long long)b->written[j]);
+    /* Overflowed lists hold some of the records, whichever came first
+     * (no list, or an empty one, has no records to compare). */
+    if (a->written[j] && a->written[j] == a->counters[GR_XK_PEER + j]) {
+      xh_sort_items(a->items[j], a->written[j]);
+      xh_sort_items(b->items[j], b->written[j]);
+      XH_CHECK(!memcmp(a->items[j], b->items[j], (size_t)a->written[j] * sizeof(xh_item)), "%s: message %d differs",
+               what, j);
+    }
+    XH_CHECK(a->n_bit_ids[j] == b->n_bit_ids[j] &&
+                 (!a->n_bit_ids[j] ||
+                  (!memcmp(a->bit_ids[j], b->bit_ids[j], (size_t)a->n_bit_ids[j] * sizeof(gr_vid)) &&
+                   a->bit_value[j] == b->bit_value[j])),
+             "%s: bitmap %d differs", what, j);
+  }
+}
+
 /* One package told its size (a) and told it on the device (b): equal. */
 static void same_package_size_later(const gr_xk_ops *ops, gr_device *dev, xh_package_in *in, gr_eid extra,
                                     const char *what) {
@@ -1914,23 +1936,7 @@ static void same_package_size_later(const gr_xk_ops *ops, gr_device *dev, xh_pac
   XH_CHECK(!memcmp(a.cull, b.cull, gr_bitmap_words(n) * sizeof(uint32_t)), "%s: culling bits differ", what);
   XH_CHECK(a.guard_intact && b.guard_intact && a.claims_exact && b.claims_exact,
            "%s: a list written past its room, or claims not the output's", what);
-  const int n_msg = in->broadcast ? 1 : in->parts;
-  for (int j = 0; j < n_msg; j++) {
-    XH_CHECK(a.written[j] == b.written[j], "%s: message %d: %llu records, %llu", what, j,
-             (unsigned long long)a.written[j], (unsigned long long)b.written[j]);
-    /* Overflowed lists hold some of the records, whichever came first
-     * (no list, or an empty one, has no records to compare). */
-    if (a.written[j] && a.written[j] == a.counters[GR_XK_PEER + j]) {
-      xh_sort_items(a.items[j], a.written[j]);
-      xh_sort_items(b.items[j], b.written[j]);
-      XH_CHECK(!memcmp(a.items[j], b.items[j], (size_t)a.written[j] * sizeof(xh_item)), "%s: message %d differs", what,
-               j);
-    }
-    XH_CHECK(a.n_bit_ids[j] == b.n_bit_ids[j] &&
-                 (!a.n_bit_ids[j] || (!memcmp(a.bit_ids[j], b.bit_ids[j], (size_t)a.n_bit_ids[j] * sizeof(gr_vid)) &&
-                                      a.bit_value[j] == b.bit_value[j])),
-             "%s: bitmap %d differs", what, j);
-  }
+  xh_same_messages(&a, &b, in->broadcast ? 1 : in->parts, what);
   xh_package_free(&a);
   xh_package_free(&b);
 }
@@ -2018,20 +2024,11 @@ void xh_check_package_settled(const gr_xk_ops *ops, gr_device *dev, bool checks_
       XH_CHECK(b.cull[w] == 0, "%s: culling word %zu written (%08x) with no culling bitmap", what, w,
                (unsigned)b.cull[w]);
     const int n_msg = bcast ? 1 : parts;
-    for (int j = 0; j < n_msg; j++) {
-      XH_CHECK(a.counters[GR_XK_PEER + j] == b.counters[GR_XK_PEER + j] && a.written[j] == b.written[j],
+    for (int j = 0; j < n_msg; j++)
+      XH_CHECK(a.counters[GR_XK_PEER + j] == b.counters[GR_XK_PEER + j],
                "%s: message %d: %llu records, %llu with settled bits", what, j, a.counters[GR_XK_PEER + j],
                b.counters[GR_XK_PEER + j]);
-      if (a.written[j]) {
-        xh_sort_items(a.items[j], a.written[j]);
-        xh_sort_items(b.items[j], b.written[j]);
-        XH_CHECK(!memcmp(a.items[j], b.items[j], (size_t)a.written[j] * sizeof(xh_item)), "%s: message %d differs",
-                 what, j);
-      }
-      XH_CHECK(a.n_bit_ids[j] == b.n_bit_ids[j] &&
-                   (!a.n_bit_ids[j] || !memcmp(a.bit_ids[j], b.bit_ids[j], (size_t)a.n_bit_ids[j] * sizeof(gr_vid))),
-               "%s: bitmap %d differs", what, j);
-    }
+    xh_same_messages(&a, &b, n_msg, what);
     xh_package_free(&a);
     xh_package_free(&b);
     if (checks_bits) {
