@@ -189,14 +189,15 @@ typedef struct gr__xlocal {
    * before the first combine that adds to the next frontier, if any. */
   bool counters_on_host;
   /* The value gr_part_route was given this iteration (the step's, of a
-   * uniform payload), where it was called: a step told to all may then
-   * send its output as bare ids (gr__package_ids). */
+   * uniform payload), where it was called: the routed bitmaps' value, and
+   * a step told to all may send its output as bare ids that take it
+   * (gr__package_ids). It stays until the next iteration's call. */
   uint64_t step_value;
   bool step_value_set;
   /* This step's output, sent as bare ids (gr__package_ids): the first
    * combine puts its owned vertices in the next frontier (own_first). */
   const gr_vid *own_ids;
-  uint64_t own_n, own_value;
+  uint64_t own_n;
   gr_device_marks *marks; /* around the moves (the report's transfer time) */
   /* GR_FAULT_TRANSPORT=DEVICE:K[:MS]: this device's K-th transfer fails
    * (read once at attach; <0 off), after MS milliseconds. */
@@ -245,7 +246,6 @@ typedef struct gr__xlocal {
   bool route_one;
   uint64_t route_stride;
   uint64_t route_words[GR_COMM_MAX_DEVICES]; /* words of bitmap j */
-  uint64_t route_value;
   bool route_lent;
   /* This step's claims go into the union (gr_exchange_step.claim_bits):
    * this device's, and the combines add each peer's as they read it. */
@@ -665,7 +665,7 @@ static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step 
                                  ctr,
                                  gr__step_payload(x, s).values[0],
                                  x->layout.value_bytes,
-                                 x->route_value,
+                                 x->step_value,
                                  x->route_one ? x->word_owner.ptr : NULL,
                                  /* One bitmap for every peer: this pass seals it too. */
                                  x->route_one ? base : NULL,
@@ -674,7 +674,7 @@ static gr_status gr__package_routed(gr__xlocal *x, gr_part *p, gr_exchange_step 
   GR_CHECK(x->k->compact(dev, &ca));
   for (int j = 0; j < n && !x->route_one; j++) {
     if (j == me) continue;
-    GR_CHECK(x->k->seal(dev, base + (uint64_t)j * x->route_stride, x->route_words[j], x->route_value,
+    GR_CHECK(x->k->seal(dev, base + (uint64_t)j * x->route_stride, x->route_words[j], x->step_value,
                         &ctr[GR_XK_PEER + n + j]));
   }
   GR_CHECK(gr__read_counters(x, dev, nctr));
@@ -734,8 +734,6 @@ static gr_status gr__route(void *local, gr_part *p, gr_eid bound, const void *va
   GR_CHECK(gr__reserve_send(x, &x->route, p->dev, bytes, &p->mem, "routed bitmaps"));
   GR_CHECK(gr_device_memset(p->dev, x->route.ptr, 0, bytes));
   x->route_stride = stride;
-  x->route_value = 0;
-  memcpy(&x->route_value, value, (size_t)value_bytes);
   x->route_lent = true;
   r->owner = x->route_one ? NULL : x->owner.ptr;
   r->convert = x->route_one ? NULL : x->convert_d;
@@ -757,6 +755,14 @@ static gr_status gr__take_out_counts(gr__xlocal *x, gr_exchange_step *s, uint64_
   s->out_visited = (gr_eid)edges;
   s->out_counts = NULL;
   return GR_SUCCESS;
+}
+
+/* The output's size and edges where its advance left them on the device
+ * (gr_exchange_step.out_counts), read (a wait) and taken. */
+static gr_status gr__read_out_counts(gr__xlocal *x, gr_device *dev, gr_exchange_step *s) {
+  gr_eid h[2] = {0, 0};
+  GR_CHECK(gr_device_copy(dev, h, s->out_counts, sizeof h, GR_COPY_D2H));
+  return gr__take_out_counts(x, s, h[0], h[1]);
 }
 
 /* Whether a message of n_out records over a bitmap of `universe` ids
@@ -796,11 +802,7 @@ static gr_status gr__package_ids(gr__xlocal *x, gr_part *p, gr_exchange_step *s,
   gr_comm *c = x->c;
   const int n = x->n, me = x->me;
   *sent = false;
-  if (s->out_counts) {
-    gr_eid h[2] = {0, 0};
-    GR_CHECK(gr_device_copy(p->dev, h, s->out_counts, sizeof h, GR_COPY_D2H));
-    GR_CHECK(gr__take_out_counts(x, s, h[0], h[1]));
-  }
+  if (s->out_counts) GR_CHECK(gr__read_out_counts(x, p->dev, s));
   const uint64_t n_out = s->out->size, bytes = n_out * sizeof(gr_vid);
   if (bytes > gr_xk_bitmap_bytes(p->sub->n_global)) return GR_SUCCESS;
   *sent = true;
@@ -810,7 +812,6 @@ static gr_status gr__package_ids(gr__xlocal *x, gr_part *p, gr_exchange_step *s,
   s->next->size = 0;
   x->own_ids = gr_frontier_items(s->out);
   x->own_n = n_out;
-  x->own_value = x->step_value;
   if (n_out) {
     /* Read by peers until the iteration's last barrier, as a package's
      * lists are: nothing writes the output before the next iteration. */
@@ -880,9 +881,7 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
     for (int j = 0; j < n_msg; j++)
       if (gr__message_used(x, bcast, j) && gr__with_bits(x, n_out, gr__universe(x, p, j))) bits_too = true;
     if (bits_too) {
-      gr_eid h[2] = {0, 0};
-      GR_CHECK(gr_device_copy(dev, h, s->out_counts, sizeof h, GR_COPY_D2H));
-      GR_CHECK(gr__take_out_counts(x, s, h[0], h[1]));
+      GR_CHECK(gr__read_out_counts(x, dev, s));
       n_out = s->out->size;
     }
   }
@@ -1479,37 +1478,51 @@ static gr_status gr__counters_down(gr__xlocal *x, gr_device *dev, bool cull) {
   return GR_SUCCESS;
 }
 
+/* The messages after peer `from`'s that one pass combines beside a
+ * message like `m` (its format, mixed or not, value of bare ids, universe
+ * of a bitmap), up to GR_XK_MORE_MAX: into a's more lists, marked taken
+ * so that no later pass starts from them (and counted received at pass
+ * 1). A pass 2 takes again what its first message's pass 1 took. */
+static void gr__take_more(gr__xlocal *x, const gr__xfer *t, const gr__pkg *m, int from, int pass,
+                          gr_exchange_step *s, gr_xk_combine_args *a, bool *taken) {
+  const gr_comm *c = x->c;
+  const int n = x->n, me = x->me;
+  a->n_more = 0;
+  for (int k = from + 1; k < n && a->n_more < GR_XK_MORE_MAX; k++) {
+    const gr__pkg *o = &c->pkg[k][me];
+    if (k == me || !o->items || o->format != m->format || o->mixed != m->mixed) continue;
+    if (m->format == GR_XK_IDS && o->value != m->value) continue;
+    if (m->format == GR_XK_BITMAP && o->universe != m->universe) continue;
+    a->more_msg[a->n_more] = gr__arrived(t, o, k);
+    a->more_found[a->n_more] = GR_XK_PEER + 2 * n + k;
+    a->more_count[a->n_more] = o->items;
+    a->n_more++;
+    taken[k] = true;
+    if (pass == 1) s->stats->items_received += o->items;
+  }
+}
+
 /* This device's output sent as bare ids (gr__package_ids): its owned
  * vertices go to the next frontier in one launch with every peer's ids of
  * the step that fit beside them (GR_XK_MORE_MAX; the others go in the
  * passes after it). */
 static gr_status gr__combine_own_ids(gr__xlocal *x, gr_part *p, gr_exchange_step *s, const gr__xfer *t,
                                      gr_xk_combine_args *a, bool *taken, bool cull, bool *any) {
-  gr_comm *c = x->c;
-  const int n = x->n, me = x->me;
   GR_CHECK(gr__counters_down(x, p->dev, cull));
   a->pass = 1;
   a->format = GR_XK_IDS;
   a->own_first = true;
   a->msg = (const unsigned char *)x->own_ids;
   a->count = x->own_n;
-  a->value = x->own_value;
+  a->value = x->step_value;
   a->universe = 0;
   a->owner = x->owner.ptr;
   a->word_owner = x->word_owner.ptr;
   a->claims = NULL;
-  a->n_more = 0;
-  for (int j = 0; j < n && a->n_more < GR_XK_MORE_MAX; j++) {
-    const gr__pkg *m = &c->pkg[j][me];
-    if (j == me || !m->items || m->format != GR_XK_IDS) continue;
-    if (m->value != x->own_value)
-      return gr_errorf(GR_ERR_INTERNAL, "exchange: device %d sent ids of value %llu; this step's is %llu", j,
-                       (unsigned long long)m->value, (unsigned long long)x->own_value);
-    a->more_msg[a->n_more] = gr__arrived(t, m, j);
-    a->more_count[a->n_more++] = m->items;
-    taken[j] = true;
-    s->stats->items_received += m->items;
-  }
+  /* The peers' bare ids of this step's value (a peer's of another value,
+   * which no step sends, would go in a pass of its own below). */
+  const gr__pkg like = {NULL, 0, 0, 0, GR_XK_IDS, 0, true, false, x->step_value};
+  gr__take_more(x, t, &like, -1, 1, s, a, taken);
   if (a->count || a->n_more) {
     GR_CHECK(x->k->combine(p->dev, a));
     *any = true;
@@ -1620,18 +1633,7 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
       const bool lists = (m->format == GR_XK_LIST || m->format == GR_XK_IDS) && a.op != GR_COMBINE_REPLACE &&
                          a.g2l == x->g2l_d;
       a.n_more = 0;
-      for (int k = j + 1; k < n && (bits || lists) && a.n_more < GR_XK_MORE_MAX; k++) {
-        const gr__pkg *o = &c->pkg[k][me];
-        if (k == me || !o->items || o->format != m->format || o->mixed != m->mixed) continue;
-        if (m->format == GR_XK_IDS && o->value != m->value) continue;
-        if (bits && o->universe != m->universe) continue;
-        a.more_msg[a.n_more] = gr__arrived(t, o, k);
-        a.more_found[a.n_more] = GR_XK_PEER + 2 * n + k;
-        a.more_count[a.n_more] = o->items;
-        a.n_more++;
-        taken[k] = true;
-        if (pass == 1) s->stats->items_received += o->items;
-      }
+      if (bits || lists) gr__take_more(x, t, m, j, pass, s, &a, taken);
       GR_CHECK(x->k->combine(dev, &a));
       *any = true;
     }
