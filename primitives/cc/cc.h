@@ -202,7 +202,8 @@ GR_HD gr_svid gr_cc_key(const gr_cc_ctx *c, gr_vid v) {
  * global id until the join lowers the largest tree's, and the first take
  * writes each other root's as it passes over the root itself; a vertex
  * that is no root by then has no best that anything reads (a pass reads
- * best[r] only at a root r, and roots never become roots again). */
+ * best[r] only at a root r, and a vertex that stops being a root never
+ * becomes one again). */
 GR_HD void gr_cc_init_vertex(const gr_cc_ctx *c, gr_vid v) { c->parent[v] = (gr_svid)v; }
 
 /* For each: a sampling round links v with its round-th out-neighbour. */
@@ -295,11 +296,10 @@ GR_HD int gr_cc_take_label(const gr_cc_ctx *c, gr_vid v) {
  * Afforest and the join, whose compress it is; no label written since
  * init, c->fresh): every label takes its root's best, which is at most
  * its vertex's id where the vertex is owned (a copy's may be above: its
- * owner's is not); a copy
- * whose label fell below its id is class 0 (output, for its owner), an
- * owned vertex with arcs outside the largest tree (c->hot_root's) class 1
- * (the merge lowers the trees these hold, gr_cc_merge_apply), anything
- * else neither. Listing every owned vertex that changed, nearly all of
+ * owner's is not); a copy whose label fell below its id is class 0
+ * (output, for its owner), an owned vertex with arcs outside the largest
+ * tree (c->hot_root's) class 1 (the merge lowers the trees these hold,
+ * gr_cc_merge_apply), anything else neither. Listing every owned vertex that changed, nearly all of
  * them, took a device of 2 on Kronecker 25 most of the pass's 0.18 ms for
  * a list no later step read. */
 GR_HD int gr_cc_take_first(const gr_cc_ctx *c, gr_vid v) {

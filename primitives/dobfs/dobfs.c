@@ -17,15 +17,15 @@
  * (below), into a union, the next pull's frontier as it is; a push's
  * claims are or'ed likewise into a union (gr_iter.claim_bits), the
  * frontier of a pull after it, so no pull reads a copy's depth (copies
- * keep their visited bits only between devices, as in BFS). The union is cleared once a run, not
- * at every push: it keeps the claims of the run's earlier pushes, which no
- * pull can take for parents (a vertex of an earlier level had its
- * out-edges visited at its own level, so every vertex it reaches is
- * visited and no candidate). For the same reason, where every claim
- * reaches the visited bits (kept, and no predecessors: the combine
- * settles each peer's claim against them), the visited bits are that
- * frontier, and no union is made. With 1-hop
- * proxies under selective exchange it pushes only. Every pull's union of
+ * keep their visited bits only between devices, as in BFS). The union is
+ * cleared once a run, not at every push: it keeps the claims of the run's
+ * earlier pushes, which no pull can take for parents (a vertex of an
+ * earlier level had its out-edges visited at its own level, so every
+ * vertex it reaches is visited and no candidate). For the same reason,
+ * where every claim reaches the visited bits (kept, and no predecessors:
+ * the combine settles each peer's claim against them), the visited bits
+ * are that frontier, and no union is made. With 1-hop proxies under
+ * selective exchange it pushes only. Every pull's union of
  * finds goes into the visited bits at the next level, so a push after
  * pulls claims none of them again; without visited bits (--tune
  * visited=state) it may claim copies whose owners found them by pulling
@@ -59,10 +59,11 @@ typedef struct gr__dobfs_slice {
   /* Between devices with or_bits: a pull's finds (published to the peers
    * by the exchange) and their union over the devices (the exchange's
    * or_union, the next pull's frontier; none where the visited bits are
-   * whole, dobfs_visited_whole, which take it). The finds are this device's owner
-   * words alone where the partition gives them (owner.groups; asked at the
-   * first pull): 1/N of the bitmap's bytes to clear, and to send to each
-   * peer, which reads each word from its owner's alone. */
+   * whole, dobfs_visited_whole, which take it). The finds are this
+   * device's owner words alone where the partition gives them
+   * (owner.groups; asked at the first pull): 1/N of the bitmap's bytes to
+   * clear, and to send to each peer, which reads each word from its
+   * owner's alone. */
   gr_buffer found;
   gr_buffer uni;
   gr_owner_words owner;
