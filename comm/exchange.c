@@ -787,6 +787,14 @@ static bool gr__ids_suit(const gr__xlocal *x, const gr_part *p, const gr_exchang
          c->transport != GR_TRANSPORT_NCCL && c->format != GR_COMM_FORMAT_BITMAP;
 }
 
+/* A step's output as bare ids: the package its peers read, and what the
+ * own output's combine matches the peers' against (gr__take_more reads
+ * its format, mixed and value). Mixed: ids of every owner. */
+static gr__pkg gr__ids_pkg(const gr_vid *ids, uint64_t n, uint64_t value) {
+  const uint64_t bytes = n * sizeof(gr_vid);
+  return (gr__pkg){(const unsigned char *)ids, gr_xk_align8(bytes), bytes, n, GR_XK_IDS, 0, true, false, value};
+}
+
 /* A step told to all sends its output list itself to every peer, as bare
  * ids that take the step's value (GR_XK_IDS), where they take no more
  * bytes than a bitmap of every id: no package pass writes records of it
@@ -815,8 +823,7 @@ static gr_status gr__package_ids(gr__xlocal *x, gr_part *p, gr_exchange_step *s,
   if (n_out) {
     /* Read by peers until the iteration's last barrier, as a package's
      * lists are: nothing writes the output before the next iteration. */
-    const gr__pkg m = {(const unsigned char *)x->own_ids, gr_xk_align8(bytes), bytes, n_out, GR_XK_IDS, 0, true,
-                       false, x->step_value};
+    const gr__pkg m = gr__ids_pkg(x->own_ids, n_out, x->step_value);
     for (int q = 0; q < n; q++)
       if (q != me) {
         c->pkg[me][q] = m;
@@ -1521,8 +1528,8 @@ static gr_status gr__combine_own_ids(gr__xlocal *x, gr_part *p, gr_exchange_step
   a->claims = NULL;
   /* The peers' bare ids of this step's value (a peer's of another value,
    * which no step sends, would go in a pass of its own below). */
-  const gr__pkg like = {NULL, 0, 0, 0, GR_XK_IDS, 0, true, false, x->step_value};
-  gr__take_more(x, t, &like, -1, 1, s, a, taken);
+  const gr__pkg own = gr__ids_pkg(x->own_ids, x->own_n, x->step_value);
+  gr__take_more(x, t, &own, -1, 1, s, a, taken);
   if (a->count || a->n_more) {
     GR_CHECK(x->k->combine(p->dev, a));
     *any = true;

@@ -299,9 +299,9 @@ GR_HD int gr_cc_take_label(const gr_cc_ctx *c, gr_vid v) {
  * owner's is not); a copy whose label fell below its id is class 0
  * (output, for its owner), an owned vertex with arcs outside the largest
  * tree (c->hot_root's) class 1 (the merge lowers the trees these hold,
- * gr_cc_merge_apply), anything else neither. Listing every owned vertex that changed, nearly all of
- * them, took a device of 2 on Kronecker 25 most of the pass's 0.18 ms for
- * a list no later step read. */
+ * gr_cc_merge_apply), anything else neither. Listing every owned vertex
+ * that changed, nearly all of them, took a device of 2 on Kronecker 25
+ * most of the pass's 0.18 ms for a list no later step read. */
 GR_HD int gr_cc_take_first(const gr_cc_ctx *c, gr_vid v) {
   /* Afforest's last compress (gr__cc_rest leaves it to this pass): every
    * later step reads parent[v] as v's root. Roots stay roots, so
