@@ -128,6 +128,8 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
       else ok = false;
     } else if (!strcmp(k, "sssp-tail")) {
       ok = gr__tune_count(v, &r.sssp_tail);
+    } else if (!strcmp(k, "sssp-early")) {
+      ok = gr__tune_count(v, &r.sssp_early);
     } else if (!strcmp(k, "sssp-peers")) {
       if (!strcmp(v, "on")) r.sssp_peers = true;
       else if (!strcmp(v, "off")) r.sssp_peers = false;
@@ -140,7 +142,7 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
       return gr_errorf(GR_ERR_INVALID_ARG,
                        "--tune: unknown key '%s' (advance, pull, small, small-vertices, small-edges, small-degree, "
                        "visited, pull-light, status, sort, relabel, hot, hub, long-rows, walk-stage, bc-counts, sssp-heavy, "
-                       "sssp-tail, sssp-peers, owner-words)",
+                       "sssp-tail, sssp-early, sssp-peers, owner-words)",
                        k);
     }
     if (!ok) return gr_errorf(GR_ERR_INVALID_ARG, "--tune: bad value '%s' for %s", v, k);

@@ -17,6 +17,13 @@
 /* Levels one device-side loop may run before the host looks again. */
 enum { GR__SSSP_LOOP_LEVELS = 4096 };
 
+/* Between devices a bucket ends early (sssp_iterate) only in its tail:
+ * once it holds at most 1/GR__SSSP_EARLY_SHRINK of the most it held. A
+ * bucket's first levels are small too, and a next bucket begun behind
+ * them is expanded again nearly whole (uniform 20, 2 CPU devices: twice
+ * the arcs relaxed with a bound of 256 vertices and no such rule). */
+enum { GR__SSSP_EARLY_SHRINK = 16 };
+
 /* Per-iteration figures of a run, kept by device 0 for the report. */
 enum { GR__SSSP_NEAR = 0, GR__SSSP_FAR = 1, GR__SSSP_SPLIT = 2, GR__SSSP_SERIES = 3 };
 static const char *const gr__sssp_series_names[GR__SSSP_SERIES] = {"bucket", "far_pile", "split"};
@@ -73,6 +80,9 @@ typedef struct gr__sssp_slice {
    * expansion). */
   gr_eid max_bucket;
   bool tail;
+  /* Between devices: the most vertices the current bucket held at once on
+   * all devices together (a bucket's early end comes in its tail alone). */
+  gr_eid bucket_peak;
   /* Peers' distances written in place (gr_part_peers, sssp-peers=on),
    * asked for once, at the first run's reset between devices; peers.at is
    * NULL where they are out of reach. */
@@ -344,6 +354,7 @@ static gr_status sssp_reset(void *slice, gr_part *p, const gr_run_args *a, gr_fr
   s->taken = s->owed = false;
   s->max_bucket = 0;
   s->tail = false;
+  s->bucket_peak = 0;
   /* Peers' distances, at the first run's reset, before its timed part (a
    * collective: every device asks alike, the tuning and the predecessors'
    * choice being the problem's; the tables cost 5 bytes a copy to make and
@@ -475,6 +486,16 @@ static gr_split_args gr__sssp_input(const gr_frontier *f) {
   return (gr_split_args){.in = gr_frontier_items(f), .n_in = f->size};
 }
 
+/* Between devices: the most vertices a bucket may hold on all devices
+ * together and still end early (gr_tuning.sssp_early; sssp_iterate), at
+ * most the device's owned vertices (a device's share of them is the room
+ * the near bucket keeps for them). 0: never. */
+static gr_eid gr__sssp_early_room(const gr_part *p) {
+  const gr_eid t = p->ws->tune.sssp_early, owned = p->sub->n_owned;
+  if (p->count < 2) return 0;
+  return t < owned ? t : owned;
+}
+
 /* Step 1, the input (`from`'s in and n_in): what peers improved written
  * into the distances (with predecessors), then split into the near bucket
  * and new far-pile entries. *near_n: the bucket's size. Where `from` leaves
@@ -494,7 +515,11 @@ static gr_status gr__sssp_take(gr__sssp_slice *s, gr_part *p, gr_split_args from
   GR_CHECK(gr_buffer_reserve(&s->pile[s->cur], p->dev, room_bytes, 1, &p->mem, 0, "sssp far pile"));
   /* The pile a split keeps into holds nothing live until that split. */
   GR_CHECK(gr_buffer_reserve(&s->pile[s->cur ^ 1], p->dev, room_bytes, 0, &p->mem, 0, "sssp far pile"));
-  GR_CHECK(gr_buffer_reserve(&s->near, p->dev, room_bytes, 0, &p->mem, 0, "sssp near bucket"));
+  /* Between devices, a bucket's early end (sssp_iterate) puts this
+   * device's vertices left in the bucket behind the ones it lists, and
+   * parks them past that first. */
+  const size_t near_bytes = room_bytes + 2 * (size_t)gr__sssp_early_room(p) * sizeof(gr_vid);
+  GR_CHECK(gr_buffer_reserve(&s->near, p->dev, near_bytes, 0, &p->mem, 0, "sssp near bucket"));
   /* The split reads neither the iteration nor its bucket's lower end. */
   gr_sssp_ctx c = gr__sssp_ctx(s, p, 0);
   /* Between devices, what peers improved arrived in the exchange's arrays
@@ -687,11 +712,39 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
    * launch sequence and one host wait less an iteration that ends a
    * bucket, and the output's size left on the device for the package. */
   const bool one_advance = p->count > 1 && s->rows_split;
+  /* A bucket's early end (between devices): once the bucket holds at most
+   * sssp_early vertices on all devices together, this iteration ends it as
+   * if it were empty (its heavy arcs, the next bucket's pick and its first
+   * vertices) and relaxes what is left of it with them, where each of its
+   * last levels took an iteration of its own: one device's device-side
+   * loop runs them inside one launch, but between devices each level is a
+   * package, a barrier, combines and their reads (Kronecker 21 on two CPU
+   * devices: 22 iterations a run, 16 ending early). The distances are the
+   * same: every order of relaxations ends at them (sssp.h), and a vertex of
+   * the ending bucket whose distance still falls is split into the near
+   * bucket again, marked again for its heavy arcs and expanded again; its
+   * heavy arcs relaxed early only cost their work. The same decision on
+   * every device (near_all and the tail are every device's), as the pick's
+   * collective needs. The vertices left here are parked past the bucket's
+   * room (gr__sssp_take reserved it) while the heavy take and the pile's
+   * split write the list, and go behind them. */
+  const gr_eid early_room = gr__sssp_early_room(p);
+  if (near_all > s->bucket_peak) s->bucket_peak = near_all;
+  const bool early = !s->tail && near_all > 0 && near_all <= early_room &&
+                     near_all <= s->bucket_peak / GR__SSSP_EARLY_SHRINK;
+  const gr_eid held = early ? near_n : 0;
+  if (held) {
+    if (held > early_room)
+      return gr_errorf(GR_ERR_INTERNAL, "sssp: device %d holds %llu of a bucket's %llu vertices", p->index,
+                       (unsigned long long)held, (unsigned long long)near_all);
+    GR_CHECK(gr_device_copy(p->dev, near + room + early_room, near, (size_t)held * sizeof(gr_vid), GR_COPY_D2D));
+  }
+  if (early) near_n = 0;
   gr_eid heavy_n = 0, heavy_taken = 0;
   /* The pile's least where the heavy take brought it back with its count. */
   float least = INFINITY;
   bool least_known = false;
-  if (near_all == 0 && s->heavy_owed) {
+  if ((near_all == 0 || early) && s->heavy_owed) {
     s->heavy_owed = false;
     gr_filter_args f;
     memset(&f, 0, sizeof f);
@@ -733,7 +786,7 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
       }
     }
   }
-  if (near_all == 0) {
+  if (near_all == 0 || early) {
     if (!least_known && s->pile_n) GR_CHECK(ops->pile_min(p->dev, p->ws, s->pile[s->cur].ptr, s->pile_n, &c, &least));
     float global_least = INFINITY;
     bool tail = false;
@@ -772,6 +825,7 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
     }
     s->split = c.split;
     c.lower = c.split;
+    s->bucket_peak = 0;
     if (!isinf(global_least)) {
       /* 'H': the last bucket's heavy arcs went first; 'T': the tail
        * begins. */
@@ -780,6 +834,13 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
       /* Some device took the least entry into its bucket. */
       near_all = 1;
     }
+  }
+  if (held) {
+    /* Behind the heavy arcs' list and the next bucket's first vertices
+     * (both below `room` together, distinct owned vertices). */
+    GR_CHECK(gr_device_copy(p->dev, near + heavy_n + near_n, near + room + early_room, (size_t)held * sizeof(gr_vid),
+                            GR_COPY_D2D));
+    near_n += held;
   }
   /* A bucket's expansions (on some device): its heavy arcs are owed. */
   if (near_all > 0 && s->heavy_on && !s->tail) s->heavy_owed = true;

@@ -104,6 +104,14 @@ typedef struct gr_tuning {
    * tail hold few vertices each and cost their iterations' launches and
    * round trips (sssp/sssp.c). 0: never. */
   gr_eid sssp_tail;
+  /* Between devices, SSSP ends a bucket early once at most sssp_early
+   * vertices are left in it on all devices together: the iteration that
+   * relaxes them takes the bucket's heavy arcs and the next bucket's first
+   * vertices too (sssp/sssp.c, "A bucket's early end"). A bucket's last
+   * levels hold a handful of vertices, and each cost an iteration of
+   * launches, round trips and barriers that one device's device-side loop
+   * does not pay. 0: never. */
+  gr_eid sssp_early;
   /* Between devices whose kernels reach each other's memory (CPU devices;
    * GPUs under the peer-to-peer transport), SSSP's relax lowers a copy's
    * distance on its owner too, in place, so that the owner's relax in the
@@ -122,11 +130,11 @@ typedef struct gr_tuning {
 } gr_tuning;
 #define GR_TUNING_INIT                                                                                              \
   {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true, 64, false, GR_SORT_AUTO, GR_SORT_AUTO, 32768, \
-   4096, GR_LONG_ROWS_AUTO, GR_SORT_AUTO, false, true, 16, false, true}
+   4096, GR_LONG_ROWS_AUTO, GR_SORT_AUTO, false, true, 16, 16384, false, true}
 /* "advance=chunked|serial|twc|auto,pull=hybrid|warp,small=on|off,small-vertices=N,
  * small-edges=N,small-degree=N,visited=bitmap|state,pull-light=N,status=atomic|idempotent,sort=auto|on|off,
  * relabel=auto|on|off,hot=N,hub=N,long-rows=auto|N,walk-stage=auto|on|off,bc-counts=auto|log,
- * sssp-heavy=once|always,sssp-tail=N,sssp-peers=on|off,owner-words=on|off" (any subset, comma
+ * sssp-heavy=once|always,sssp-tail=N,sssp-early=N,sssp-peers=on|off,owner-words=on|off" (any subset, comma
  * separated). */
 gr_status gr_tuning_parse(gr_tuning *t, const char *text);
 
