@@ -92,6 +92,8 @@ static bool ref_pair(gr_tuning *r, const char *p, size_t len) {
     else return false;
   } else if (eq(k, kl, "sssp-tail")) {
     return ref_count(v, vl, &r->sssp_tail);
+  } else if (eq(k, kl, "sssp-early")) {
+    return ref_count(v, vl, &r->sssp_early);
   } else if (eq(k, kl, "sssp-peers")) {
     if (eq(v, vl, "on")) r->sssp_peers = true;
     else if (eq(v, vl, "off")) r->sssp_peers = false;
@@ -133,7 +135,7 @@ static bool same(const gr_tuning *a, const gr_tuning *b) {
          a->relabel == b->relabel && a->hot == b->hot && a->hub == b->hub && a->long_rows == b->long_rows &&
          a->walk_stage == b->walk_stage && a->bc_log == b->bc_log &&
          a->sssp_heavy_once == b->sssp_heavy_once && a->sssp_tail == b->sssp_tail &&
-         a->sssp_peers == b->sssp_peers && a->owner_words == b->owner_words;
+         a->sssp_early == b->sssp_early && a->sssp_peers == b->sssp_peers && a->owner_words == b->owner_words;
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {

@@ -651,6 +651,11 @@ START_TEST(tuning_parses_every_key) {
   ck_assert_uint_eq(t.sssp_tail, 64);
   ck_assert_int_eq(gr_tuning_parse(&t, "sssp-tail=often"), GR_ERR_INVALID_ARG);
   ck_assert_uint_eq(t.sssp_tail, 64);
+  ck_assert_uint_eq(t.sssp_early, 16384);
+  ck_assert_int_eq(gr_tuning_parse(&t, "sssp-early=0"), GR_SUCCESS);
+  ck_assert_uint_eq(t.sssp_early, 0);
+  ck_assert_int_eq(gr_tuning_parse(&t, "sssp-early=-1"), GR_ERR_INVALID_ARG);
+  ck_assert_uint_eq(t.sssp_early, 0);
   check_switch(&t, &t.sssp_peers, "sssp-peers", false, "maybe");
   check_switch(&t, &t.owner_words, "owner-words", true, "whole");
   /* auto copies where the 4-byte states take 8x the L2 or more (n at least
