@@ -487,12 +487,15 @@ static gr_split_args gr__sssp_input(const gr_frontier *f) {
 }
 
 /* Between devices: the most vertices a bucket may hold on all devices
- * together and still end early (gr_tuning.sssp_early; sssp_iterate), at
- * most the device's owned vertices (a device's share of them is the room
- * the near bucket keeps for them). 0: never. */
+ * together and still end early (gr_tuning.sssp_early; sssp_iterate), the
+ * same on every device. 0: never. */
+static gr_eid gr__sssp_early_bound(const gr_part *p) { return p->count > 1 ? p->ws->tune.sssp_early : 0; }
+
+/* The room a device parks its vertices of a bucket that ends early in:
+ * at most the bound's, and at most its owned vertices (the near bucket's
+ * vertices are owned, each once). */
 static gr_eid gr__sssp_early_room(const gr_part *p) {
-  const gr_eid t = p->ws->tune.sssp_early, owned = p->sub->n_owned;
-  if (p->count < 2) return 0;
+  const gr_eid t = gr__sssp_early_bound(p), owned = p->sub->n_owned;
   return t < owned ? t : owned;
 }
 
@@ -719,18 +722,19 @@ static gr_status sssp_iterate(void *slice, gr_part *p, gr_iter *it) {
    * last levels took an iteration of its own: one device's device-side
    * loop runs them inside one launch, but between devices each level is a
    * package, a barrier, combines and their reads (Kronecker 21 on two CPU
-   * devices: 22 iterations a run, 16 ending early). The distances are the
+   * devices: 22-25 iterations a run, 17-19 ending early). The distances are the
    * same: every order of relaxations ends at them (sssp.h), and a vertex of
    * the ending bucket whose distance still falls is split into the near
    * bucket again, marked again for its heavy arcs and expanded again; its
    * heavy arcs relaxed early only cost their work. The same decision on
-   * every device (near_all and the tail are every device's), as the pick's
+   * every device (near_all, the bound and the tail are every device's; not
+   * this device's room, which its owned vertices bound), as the pick's
    * collective needs. The vertices left here are parked past the bucket's
    * room (gr__sssp_take reserved it) while the heavy take and the pile's
    * split write the list, and go behind them. */
   const gr_eid early_room = gr__sssp_early_room(p);
   if (near_all > s->bucket_peak) s->bucket_peak = near_all;
-  const bool early = !s->tail && near_all > 0 && near_all <= early_room &&
+  const bool early = !s->tail && near_all > 0 && near_all <= gr__sssp_early_bound(p) &&
                      near_all <= s->bucket_peak / GR__SSSP_EARLY_SHRINK;
   const gr_eid held = early ? near_n : 0;
   if (held) {

@@ -982,7 +982,10 @@ END_TEST
  * predecessors, on 2, 3 and 4 CPU devices; the runs take fewer
  * iterations in all (a grid's buckets have long thin tails; Kronecker's
  * short ones), never more than a tenth more arcs; one device, which runs
- * a bucket's small levels in its device-side loop, is left as it was. */
+ * a bucket's small levels in its device-side loop, is left as it was.
+ * Then every partitioner (uneven parts among them: the decision must be
+ * every device's alike, or they part at the pick's collective) under both
+ * proxies, on 2 and 4 devices. */
 START_TEST(bucket_tail_ends_early_between_devices) {
   const char *gspecs[] = {"kron:12:8", "grid2d:40x40"};
   for (size_t i = 0; i < sizeof gspecs / sizeof *gspecs; i++) {
@@ -1027,6 +1030,57 @@ START_TEST(bucket_tail_ends_early_between_devices) {
     }
     gr_graph_destroy(&g);
   }
+  /* Every partitioner (uneven parts too) and both proxies: the same
+   * distances as with whole buckets, and fewer iterations in all. */
+  static const gr_partitioner_kind kinds[] = {GR_PART_RANDOM, GR_PART_BIASED,
+#ifdef GR_HAVE_METIS
+                                              GR_PART_METIS,
+#endif
+                                              GR_PART_STATIC, GR_PART_RANGE};
+  gr_graph *g = generated("kron:11:8", "random:1:255");
+  gr_prim_options o[2] = {GR_PRIM_OPTIONS_INIT, GR_PRIM_OPTIONS_INIT};
+  ck_assert_int_eq(gr_tuning_parse(&o[1].tune, "sssp-early=0"), GR_SUCCESS);
+  for (int k = 0; k < 2; k++) {
+    o[k].delta = 64;
+    ck_assert_int_eq(gr_sssp_prepare(g, &o[k]), GR_SUCCESS);
+  }
+  int iters[2] = {0, 0};
+  for (int devices = 2; devices <= 4; devices += 2)
+    for (size_t p = 0; p < sizeof kinds / sizeof *kinds; p++) {
+      gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+      po.kind = kinds[p];
+      po.parts = devices;
+      po.threads = 1;
+      gr_partition *part = NULL;
+      ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
+      for (int x = 0; x < 2; x++) {
+        gr_subgraph **subs = NULL;
+        ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, x ? GR_PROXY_1HOP : GR_PROXY_ALL, false, true),
+                         GR_SUCCESS);
+        sssp_runs got[2];
+        for (int k = 0; k < 2; k++) {
+          gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
+          gr_comm *comm = NULL;
+          ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
+          run_sssp(g, subs, devices, 1, &gr_comm_exchange_ops, comm, &o[k], &got[k]);
+          gr_comm_destroy(&comm);
+          for (int r = 0; r < N_SOURCES; r++) iters[k] += got[k].iterations[r];
+        }
+        char what[128];
+        snprintf(what, sizeof what, "buckets ending early, %d devices, %s, %s proxies", devices,
+                 gr_partitioner_name(kinds[p]), x ? "1hop" : "all");
+        check_runs(g, &o[0], &got[0], false, what);
+        for (int r = 0; r < N_SOURCES; r++)
+          ck_assert_msg(!memcmp(got[0].dist[r], got[1].dist[r], (size_t)gr_graph_num_vertices(g) * sizeof(float)),
+                        "%s, source %d", what, r);
+        runs_free(&got[0]);
+        runs_free(&got[1]);
+        gr_subgraphs_destroy(&subs, devices);
+      }
+      gr_partition_destroy(&part);
+    }
+  ck_assert_msg(iters[0] < iters[1], "every partitioner and proxy: %d iterations against %d", iters[0], iters[1]);
+  gr_graph_destroy(&g);
 }
 END_TEST
 
