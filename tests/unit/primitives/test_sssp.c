@@ -855,16 +855,23 @@ END_TEST
 
 /* Runs SSSP on `devices` CPU devices (random parts, 1-hop proxies,
  * selective exchange; one device: the whole graph). */
+/* g split into `parts` by the given partitioner, on one thread. */
+static gr_partition *partition_of(gr_graph *g, gr_partitioner_kind kind, int parts) {
+  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+  po.kind = kind;
+  po.parts = parts;
+  po.threads = 1;
+  gr_partition *part = NULL;
+  ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
+  return part;
+}
+
 static void run_on(gr_graph *g, int devices, const gr_prim_options *o, sssp_runs *out) {
   if (devices == 1) {
     run_one_device(g, 2, o, out);
     return;
   }
-  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-  po.parts = devices;
-  po.threads = 1;
-  gr_partition *part = NULL;
-  ck_assert_int_eq(gr_partition_create(&part, g, &po), GR_SUCCESS);
+  gr_partition *part = partition_of(g, GR_PART_RANDOM, devices);
   gr_subgraph **subs = NULL;
   ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, false, true), GR_SUCCESS);
   gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
@@ -932,6 +939,17 @@ START_TEST(heavy_arcs_wait_for_their_bucket) {
 }
 END_TEST
 
+/* Two option sets for one graph, delta 64, prepared: the defaults and
+ * the defaults with `tune` (checked to parse). */
+static void options_pair(gr_graph *g, const char *tune, gr_prim_options *dflt, gr_prim_options *tuned) {
+  const gr_prim_options init = GR_PRIM_OPTIONS_INIT;
+  *dflt = *tuned = init;
+  ck_assert_int_eq(gr_tuning_parse(&tuned->tune, tune), GR_SUCCESS);
+  dflt->delta = tuned->delta = 64;
+  ck_assert_int_eq(gr_sssp_prepare(g, dflt), GR_SUCCESS);
+  ck_assert_int_eq(gr_sssp_prepare(g, tuned), GR_SUCCESS);
+}
+
 /* The last buckets as one (sssp-tail=16, the default): once the work left
  * is small against the largest bucket, every arc is relaxed at every
  * expansion with no bucket boundary. The distances of the buckets kept to
@@ -942,12 +960,9 @@ END_TEST
 START_TEST(tail_goes_as_one_bucket) {
   gr_graph *g = generated("kron:12:8", "random:1:255");
   const gr_vid n = gr_graph_num_vertices(g);
-  gr_prim_options tail = GR_PRIM_OPTIONS_INIT, buckets = GR_PRIM_OPTIONS_INIT;
+  gr_prim_options tail, buckets;
+  options_pair(g, "sssp-tail=0", &tail, &buckets);
   ck_assert_uint_eq(tail.tune.sssp_tail, 16);
-  ck_assert_int_eq(gr_tuning_parse(&buckets.tune, "sssp-tail=0"), GR_SUCCESS);
-  tail.delta = buckets.delta = 64;
-  ck_assert_int_eq(gr_sssp_prepare(g, &tail), GR_SUCCESS);
-  ck_assert_int_eq(gr_sssp_prepare(g, &buckets), GR_SUCCESS);
   for (int devices = 1; devices <= 4; devices *= 2) {
     sssp_runs a, b;
     run_on(g, devices, &tail, &a);
@@ -990,12 +1005,9 @@ START_TEST(bucket_tail_ends_early_between_devices) {
   const char *gspecs[] = {"kron:12:8", "grid2d:40x40"};
   for (size_t i = 0; i < sizeof gspecs / sizeof *gspecs; i++) {
     gr_graph *g = generated(gspecs[i], "random:1:255");
-    gr_prim_options early = GR_PRIM_OPTIONS_INIT, whole = GR_PRIM_OPTIONS_INIT;
+    gr_prim_options early, whole;
+    options_pair(g, "sssp-early=0", &early, &whole);
     ck_assert_uint_eq(early.tune.sssp_early, 16384);
-    ck_assert_int_eq(gr_tuning_parse(&whole.tune, "sssp-early=0"), GR_SUCCESS);
-    early.delta = whole.delta = 64;
-    ck_assert_int_eq(gr_sssp_prepare(g, &early), GR_SUCCESS);
-    ck_assert_int_eq(gr_sssp_prepare(g, &whole), GR_SUCCESS);
     for (int devices = 1; devices <= 4; devices++) {
       for (int pred = 0; pred < 2; pred++) {
         early.mark_pred = whole.mark_pred = pred;
@@ -1038,21 +1050,12 @@ START_TEST(bucket_tail_ends_early_between_devices) {
 #endif
                                               GR_PART_STATIC, GR_PART_RANGE};
   gr_graph *g = generated("kron:11:8", "random:1:255");
-  gr_prim_options o[2] = {GR_PRIM_OPTIONS_INIT, GR_PRIM_OPTIONS_INIT};
-  ck_assert_int_eq(gr_tuning_parse(&o[1].tune, "sssp-early=0"), GR_SUCCESS);
-  for (int k = 0; k < 2; k++) {
-    o[k].delta = 64;
-    ck_assert_int_eq(gr_sssp_prepare(g, &o[k]), GR_SUCCESS);
-  }
+  gr_prim_options o[2];
+  options_pair(g, "sssp-early=0", &o[0], &o[1]);
   int iters[2] = {0, 0};
   for (int devices = 2; devices <= 4; devices += 2)
     for (size_t p = 0; p < sizeof kinds / sizeof *kinds; p++) {
-      gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-      po.kind = kinds[p];
-      po.parts = devices;
-      po.threads = 1;
-      gr_partition *part = NULL;
-      ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
+      gr_partition *part = partition_of(g, kinds[p], devices);
       for (int x = 0; x < 2; x++) {
         gr_subgraph **subs = NULL;
         ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, x ? GR_PROXY_1HOP : GR_PROXY_ALL, false, true),
@@ -1133,12 +1136,7 @@ START_TEST(several_devices_equal_one_device) {
     run_one_device(g, 1, &o, &want);
     for (int devices = 2; devices <= 4; devices++)
       for (size_t p = 0; p < sizeof kinds / sizeof kinds[0]; p++) {
-        gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-        po.kind = kinds[p];
-        po.parts = devices;
-        po.threads = 1;
-        gr_partition *part = NULL;
-        ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
+        gr_partition *part = partition_of(g, kinds[p], devices);
         for (size_t x = 0; x < sizeof proxies / sizeof proxies[0]; x++) {
           gr_subgraph **subs = NULL;
           ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], false, true), GR_SUCCESS);
