@@ -59,6 +59,10 @@ typedef struct gr__cc_slice {
    * may lower it, nor after a repair, which links trees anew). */
   bool hot_known;
   gr_svid hot_best;
+  /* Several devices: the join found every device's largest tree in one
+   * component, so all of them hold one label (hot_best) until the merge,
+   * the same on every device. */
+  bool one_label;
   /* Several devices, the merge (gr__cc_merge): every device's pairs, and
    * the union-find's table where rest has no room for it. */
   gr_buffer merge_all;
@@ -419,6 +423,7 @@ static gr_status gr__cc_lookup(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const 
 static gr_status gr__cc_join_largest(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c) {
   enum { MAX_DEVICES = GR__CC_MAX_DEVICES };
   const int n_dev = p->count, me = p->index;
+  s->one_label = false;
   if (n_dev > MAX_DEVICES) return GR_SUCCESS;
   const gr_eid none = UINT64_MAX;
   gr_svid *best = s->best.ptr;
@@ -451,6 +456,19 @@ static gr_status gr__cc_join_largest(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c) 
   }
   gr_eid masks[MAX_DEVICES];
   GR_CHECK(gr_part_gather(p, &links, 1, masks));
+  /* Whether device 0's group holds every device, each with a largest
+   * tree: then every group is that one (the joins are symmetric), and
+   * every device reaches the same answer from the same words. */
+  const gr_eid every = n_dev == MAX_DEVICES ? ~(gr_eid)0 : ((gr_eid)1 << n_dev) - 1;
+  gr_eid joined = 1, grew = 1;
+  do {
+    joined = grew;
+    for (int d = 0; d < n_dev; d++)
+      if (joined & ((gr_eid)1 << d) || masks[d] & joined) grew |= masks[d] | ((gr_eid)1 << d);
+  } while (grew != joined);
+  bool all_have = true;
+  for (int d = 0; d < n_dev; d++) all_have = all_have && all[2 * d] != none;
+  s->one_label = all_have && joined == every;
   if (s->largest < 0) return GR_SUCCESS;
   /* The devices joined to this one, directly or through others. */
   gr_eid group = (gr_eid)1 << me, grown = group;
@@ -561,8 +579,6 @@ static gr_status gr__cc_merge(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const g
   const gr_cc_ops *ops = gr__cc_ops(p->dev);
   if (p->count > GR__CC_MAX_DEVICES)
     return gr_errorf(GR_ERR_UNSUPPORTED, "cc: %d devices, at most %d", p->count, GR__CC_MAX_DEVICES);
-  void *arrays[1] = {s->label.ptr};
-  GR_CHECK(gr_part_refresh(p, arrays, 1, (int)sizeof(gr_svid)));
   /* The largest tree's best as the join left it (no lower since). */
   c->hot_root = s->hot_known ? s->largest : -1;
   c->hot_label = s->hot_best;
@@ -574,6 +590,27 @@ static gr_status gr__cc_merge(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const g
    * the copies are chosen on Kronecker graphs; rest grows (keeping the
    * first take's list) where more are. */
   const gr_eid kc = s->owned_changed, n_in = in->size;
+  void *arrays[1] = {s->label.ptr};
+  if (s->one_label && p->ws->tune.cc_refresh_some) {
+    /* Every device's largest tree holds one label, L, and an owned label
+     * other than L is the first take's list's (an owned vertex outside the
+     * largest tree with arcs; one without arcs is a tree of its own that
+     * no peer copies) or the exchange lowered it (the input). Only those
+     * travel (records of position and label), and every copy takes L
+     * before they land: the copies of the owned vertices left unsent. Most
+     * border vertices of a Kronecker graph are the giant component's,
+     * L before the merge: on 2 devices of Kronecker 25 the refresh sent
+     * 28 MB a device, each border vertex's label. */
+    gr_for_each_args cp = {b->copies, b->n_copies, b->copies ? 0 : b->copies_first};
+    if (cp.n) GR_CHECK(ops->copy_hot(p->dev, p->ws, &cp, c));
+    const gr_vid *lists[2] = {gr_frontier_items(in), s->rest.ptr};
+    const gr_eid counts[2] = {n_in, kc};
+    const gr_vid *written = NULL;
+    gr_eid n_written = 0;
+    GR_CHECK(gr_part_refresh_some(p, arrays, 1, (int)sizeof(gr_svid), lists, counts, 2, &written, &n_written));
+  } else {
+    GR_CHECK(gr_part_refresh(p, arrays, 1, (int)sizeof(gr_svid)));
+  }
   const gr_eid from = (kc + 1) & ~(gr_eid)1; /* pairs start 8-byte aligned */
   gr_split_args sp = {.in = b->copies,
                       .n_in = b->n_copies,

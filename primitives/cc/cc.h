@@ -476,6 +476,11 @@ GR_HD void gr_cc_merge_apply(const gr_cc_ctx *c, gr_vid v) {
   if (l >= 0) gr__cc_lower(c, r, l);
 }
 
+/* For each border copy (several devices, the merge's sparse refresh):
+ * the label every device's largest tree holds (c->hot_label), its owner's
+ * label for every copy whose owner sends none (gr__cc_merge). */
+GR_HD void gr_cc_copy_hot(const gr_cc_ctx *c, gr_vid v) { c->label[v] = c->hot_label; }
+
 /* For each owned vertex (several devices, once no label moves): its
  * root's label where lower. Only the owned labels are read after it. */
 GR_HD void gr_cc_settle(const gr_cc_ctx *c, gr_vid v) {
@@ -496,6 +501,7 @@ typedef struct gr_cc_ops {
   gr_status (*take_first)(gr_device *, gr_workspace *, gr_split_args *, const gr_cc_ctx *);
   gr_status (*lookup)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   gr_status (*settle)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
+  gr_status (*copy_hot)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   /* The most frequent of samples[0, GR_CC_SAMPLES) (gr_cc_mode's choice)
    * into samples[GR_CC_SAMPLES], on the device: nothing waits for it. */
   gr_status (*vote)(gr_device *, gr_workspace *, const gr_cc_ctx *);

@@ -184,6 +184,14 @@ gr_status settle_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, con
   (void)ws;
   return gr_cuda::for_each(dev, a, Settle{*c});
 }
+struct CopyHot {
+  gr_cc_ctx c;
+  __device__ void operator()(gr_vid v) const { gr_cc_copy_hot(&c, v); }
+};
+gr_status copy_hot_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_cc_ctx *c) {
+  (void)ws;
+  return gr_cuda::for_each(dev, a, CopyHot{*c});
+}
 
 struct Pair {
   gr_cc_ctx c;
@@ -260,7 +268,8 @@ gr_status merge_apply_cuda(gr_device *dev, gr_workspace *ws, const gr_split_args
 extern "C" const gr_cc_ops gr__cc_ops_cuda = {init_cuda,          link_round_cuda, compress_cuda,   sample_cuda,
                                               needs_rest_cuda,    link_arcs_cuda,
                                               lower_root_cuda,    take_label_cuda, take_first_cuda,
-                                              lookup_cuda,        settle_cuda,     vote_cuda,
+                                              lookup_cuda,        settle_cuda,     copy_hot_cuda,
+                                              vote_cuda,
                                               pair_cuda,          pack_cuda,       merge_cuda,
                                               merge_apply_cuda};
 

@@ -102,6 +102,10 @@ static bool ref_pair(gr_tuning *r, const char *p, size_t len) {
     if (eq(v, vl, "on")) r->owner_words = true;
     else if (eq(v, vl, "off")) r->owner_words = false;
     else return false;
+  } else if (eq(k, kl, "cc-refresh")) {
+    if (eq(v, vl, "some")) r->cc_refresh_some = true;
+    else if (eq(v, vl, "whole")) r->cc_refresh_some = false;
+    else return false;
   } else if (eq(k, kl, "sort")) {
     if (eq(v, vl, "auto")) r->sort_input = GR_SORT_AUTO;
     else if (eq(v, vl, "on")) r->sort_input = GR_SORT_ON;
@@ -135,7 +139,8 @@ static bool same(const gr_tuning *a, const gr_tuning *b) {
          a->relabel == b->relabel && a->hot == b->hot && a->hub == b->hub && a->long_rows == b->long_rows &&
          a->walk_stage == b->walk_stage && a->bc_log == b->bc_log &&
          a->sssp_heavy_once == b->sssp_heavy_once && a->sssp_tail == b->sssp_tail &&
-         a->sssp_early == b->sssp_early && a->sssp_peers == b->sssp_peers && a->owner_words == b->owner_words;
+         a->sssp_early == b->sssp_early && a->sssp_peers == b->sssp_peers && a->owner_words == b->owner_words &&
+         a->cc_refresh_some == b->cc_refresh_some;
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {

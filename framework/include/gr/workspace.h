@@ -127,15 +127,21 @@ typedef struct gr_tuning {
    * (gr_part_owner_words; owner-words=on, the default), 1/N of a bitmap of
    * every id; off: bitmaps of every id. */
   bool owner_words;
+  /* Between devices, CC's merge refreshes its copies with records of the
+   * owned labels other than the one label every device's largest tree
+   * holds, every copy taking that label first (cc-refresh=some, the
+   * default, where the join found one; cc/cc.c, gr__cc_merge), or with
+   * every border vertex's label (cc-refresh=whole). */
+  bool cc_refresh_some;
 } gr_tuning;
 #define GR_TUNING_INIT                                                                                              \
   {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true, 64, false, GR_SORT_AUTO, GR_SORT_AUTO, 32768, \
-   4096, GR_LONG_ROWS_AUTO, GR_SORT_AUTO, false, true, 16, 16384, false, true}
+   4096, GR_LONG_ROWS_AUTO, GR_SORT_AUTO, false, true, 16, 16384, false, true, true}
 /* "advance=chunked|serial|twc|auto,pull=hybrid|warp,small=on|off,small-vertices=N,
  * small-edges=N,small-degree=N,visited=bitmap|state,pull-light=N,status=atomic|idempotent,sort=auto|on|off,
  * relabel=auto|on|off,hot=N,hub=N,long-rows=auto|N,walk-stage=auto|on|off,bc-counts=auto|log,
- * sssp-heavy=once|always,sssp-tail=N,sssp-early=N,sssp-peers=on|off,owner-words=on|off" (any subset, comma
- * separated). */
+ * sssp-heavy=once|always,sssp-tail=N,sssp-early=N,sssp-peers=on|off,owner-words=on|off,
+ * cc-refresh=some|whole" (any subset, comma separated). */
 gr_status gr_tuning_parse(gr_tuning *t, const char *text);
 
 /* Device memory bandwidth (bytes a second) under which walk-stage=auto

@@ -352,10 +352,13 @@ END_TEST
 /* Runs cc `runs` times on the given parts, the lists packed or not;
  * returns the last run's labels (caller frees) and checks that every run
  * gives the same. */
-static gr_svid *run_cc(gr_subgraph *const *subs, int devices, int threads, const gr_exchange_ops *ex, void *shared,
-                       int *iterations, bool packed) {
+/* run_cc with --tune `tune` (NULL: the defaults); *merge_bytes (where
+ * given): the bytes the second run's iteration 1 (the merge) moved. */
+static gr_svid *run_cc_tuned(gr_subgraph *const *subs, int devices, int threads, const gr_exchange_ops *ex,
+                             void *shared, int *iterations, bool packed, const char *tune, uint64_t *merge_bytes) {
   gr_prim_options o = GR_PRIM_OPTIONS_INIT;
   o.compress = packed ? GR_COMPRESS_PACKED : GR_COMPRESS_NONE;
+  if (tune) ck_assert_int_eq(gr_tuning_parse(&o.tune, tune), GR_SUCCESS);
   gr_enactor_config cfg = {.prim = &gr_cc_primitive,
                            .opts = &o,
                            .backend = GR_BACKEND_CPU,
@@ -374,6 +377,7 @@ static gr_svid *run_cc(gr_subgraph *const *subs, int devices, int threads, const
     ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
     ck_assert_int_eq(st.status, GR_SUCCESS);
     if (iterations) *iterations = st.iterations;
+    if (merge_bytes) *merge_bytes = st.iterations > 1 && st.level_bytes ? st.level_bytes[1] : 0;
     gr_run_stats_free(&st);
     gr_result r = GR_RESULT_INIT;
     ck_assert_int_eq(gr_enactor_extract(e, &r), GR_SUCCESS);
@@ -389,6 +393,11 @@ static gr_svid *run_cc(gr_subgraph *const *subs, int devices, int threads, const
   }
   gr_enactor_destroy(&e);
   return first;
+}
+
+static gr_svid *run_cc(gr_subgraph *const *subs, int devices, int threads, const gr_exchange_ops *ex, void *shared,
+                       int *iterations, bool packed) {
+  return run_cc_tuned(subs, devices, threads, ex, shared, iterations, packed, NULL, NULL);
 }
 
 /* CC with gr_part_borders checked at every iteration (CPU devices: the
@@ -1092,6 +1101,73 @@ START_TEST(a_largest_tree_whose_best_falls_takes_all_its_border) {
 }
 END_TEST
 
+/* The merge's refresh where every device's largest tree holds one label
+ * (cc-refresh=some, the default): only the owned labels other than it
+ * travel, and the copies take it first. The same labels as one device
+ * and as cc-refresh=whole, on 2 to 4 devices of Kronecker and uniform
+ * graphs (the giant component's label nearly everywhere), of a grid and
+ * of a sparse directed graph (many small components, the owned labels
+ * outside the largest trees many),
+ * under every partitioner and both proxies, in as many iterations; and
+ * on the Kronecker and uniform graphs with the random partition and
+ * 1-hop proxies (CC's own), at most a third of the merge's bytes (the
+ * pairs' all-gather included: under duplicate-all proxies the pairs are
+ * most of them). */
+START_TEST(the_merge_refreshes_only_labels_outside_the_largest_trees) {
+  static const char *graphs[] = {"kron:11:8", "uniform:11:8", "grid2d:30x30", "uniform:10:2,directed"};
+  static const gr_partitioner_kind kinds[] = {GR_PART_RANDOM, GR_PART_BIASED,
+#ifdef GR_HAVE_METIS
+                                              GR_PART_METIS,
+#endif
+                                              GR_PART_STATIC, GR_PART_RANGE};
+  static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+  for (size_t i = 0; i < sizeof graphs / sizeof *graphs; i++) {
+    gr_graph *g = gr_test_generated(graphs[i]);
+    const gr_vid n = gr_graph_num_vertices(g);
+    gr_svid *expect = run_one_device(g, 1, NULL, false);
+    for (int devices = 2; devices <= 4; devices++) {
+      for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+        po.kind = kinds[k];
+        po.parts = devices;
+        po.threads = 1;
+        gr_partition *part = NULL;
+        ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
+        for (size_t x = 0; x < sizeof proxies / sizeof *proxies; x++) {
+          gr_subgraph **subs = NULL;
+          ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true, false), GR_SUCCESS);
+          gr_svid *got[2];
+          int iterations[2];
+          uint64_t bytes[2];
+          static const char *tunes[2] = {"cc-refresh=some", "cc-refresh=whole"};
+          for (int t = 0; t < 2; t++) {
+            gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
+            gr_comm *comm = NULL;
+            ck_assert_int_eq(gr_comm_create(&comm, GR_BACKEND_CPU, devices, &co), GR_SUCCESS);
+            got[t] = run_cc_tuned(subs, devices, 1, &gr_comm_exchange_ops, comm, &iterations[t], false, tunes[t],
+                                  &bytes[t]);
+            gr_comm_destroy(&comm);
+            ck_assert_msg(!memcmp(got[t], expect, (size_t)n * sizeof(gr_svid)),
+                          "%s, %d devices, %s, %s proxies, %s: labels differ from one device", graphs[i], devices,
+                          gr_partitioner_name(kinds[k]), proxies[x] == GR_PROXY_1HOP ? "1hop" : "all", tunes[t]);
+            free(got[t]);
+          }
+          ck_assert_int_eq(iterations[0], iterations[1]);
+          if (kinds[k] == GR_PART_RANDOM && proxies[x] == GR_PROXY_1HOP && i < 2)
+            ck_assert_msg(3 * bytes[0] <= bytes[1], "%s, %d devices, %s proxies: the merge moved %llu bytes, %llu "
+                          "with every label", graphs[i], devices, proxies[x] == GR_PROXY_1HOP ? "1hop" : "all",
+                          (unsigned long long)bytes[0], (unsigned long long)bytes[1]);
+          gr_subgraphs_destroy(&subs, devices);
+        }
+        gr_partition_destroy(&part);
+      }
+    }
+    free(expect);
+    gr_graph_destroy(&g);
+  }
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("cc");
   TCase *ref = tcase_create("reference");
@@ -1112,6 +1188,7 @@ int main(void) {
   TCase *multi = tcase_create("multi_device");
   tcase_set_timeout(multi, 900);
   tcase_add_test(multi, several_devices_equal_one_device);
+  tcase_add_test(multi, the_merge_refreshes_only_labels_outside_the_largest_trees);
   tcase_add_test(multi, a_label_crosses_every_device_of_a_path);
   tcase_add_test(multi, merge_table_finds_each_label_and_no_other);
   tcase_add_test(multi, merge_gives_each_label_its_sets_smallest);
