@@ -138,15 +138,15 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
       if (!strcmp(v, "on")) r.owner_words = true;
       else if (!strcmp(v, "off")) r.owner_words = false;
       else ok = false;
-    } else if (!strcmp(k, "cc-refresh")) {
-      if (!strcmp(v, "some")) r.cc_refresh_some = true;
-      else if (!strcmp(v, "whole")) r.cc_refresh_some = false;
+    } else if (!strcmp(k, "cc-one-label")) {
+      if (!strcmp(v, "on")) r.cc_one_label = true;
+      else if (!strcmp(v, "off")) r.cc_one_label = false;
       else ok = false;
     } else {
       return gr_errorf(GR_ERR_INVALID_ARG,
                        "--tune: unknown key '%s' (advance, pull, small, small-vertices, small-edges, small-degree, "
                        "visited, pull-light, status, sort, relabel, hot, hub, long-rows, walk-stage, bc-counts, sssp-heavy, "
-                       "sssp-tail, sssp-early, sssp-peers, owner-words, cc-refresh)",
+                       "sssp-tail, sssp-early, sssp-peers, owner-words, cc-one-label)",
                        k);
     }
     if (!ok) return gr_errorf(GR_ERR_INVALID_ARG, "--tune: bad value '%s' for %s", v, k);

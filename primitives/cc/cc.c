@@ -591,7 +591,7 @@ static gr_status gr__cc_merge(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const g
    * first take's list) where more are. */
   const gr_eid kc = s->owned_changed, n_in = in->size;
   void *arrays[1] = {s->label.ptr};
-  if (s->one_label && p->ws->tune.cc_refresh_some) {
+  if (s->one_label && p->ws->tune.cc_one_label) {
     /* Every device's largest tree holds one label, L, and an owned label
      * other than L is the first take's list's (an owned vertex outside the
      * largest tree with arcs; one without arcs is a tree of its own that
@@ -752,6 +752,7 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
      * merge. */
     c.fresh = true;
     c.hot_root = s->hot_known ? s->largest : -1;
+    c.hot_stays = s->one_label && p->ws->tune.cc_one_label;
   } else {
     if (!s->multi) return GR_SUCCESS;
     GR_CHECK(gr_part_borders(p, &b));

@@ -92,6 +92,8 @@ typedef struct gr_cc_ctx {
                                    * lowers once a block (lower_root); -1: none. A hint only */
   bool fresh;                     /* several devices, the first take: labels unwritten since init (gr_cc_take_first
                                    * writes every one) */
+  bool hot_stays;                 /* ... and every device's largest tree holds one label: the copies of the
+                                   * largest tree here are not sent (gr_cc_take_first) */
   /* Where the vote left the largest tree's root on the device (the ops'
    * vote, samples[GR_CC_SAMPLES]), read there in place of largest and hot
    * by the passes that follow it in the first iteration, so that no read
@@ -318,7 +320,13 @@ GR_HD int gr_cc_take_first(const gr_cc_ctx *c, gr_vid v) {
     if (r == (gr_svid)v) c->best[v] = b;
   }
   c->label[v] = b;
-  if (!gr_cc_owned(c, v)) return b < gr_cc_key(c, v) ? 0 : -1;
+  /* Where every device's largest tree holds one label (c->hot_stays), a
+   * copy in the largest tree here stays: its owner's vertex holds that
+   * label too, or lies outside the owner's largest tree, in its first
+   * take's list, and then the merge's refresh brings its label to this
+   * copy, whose pair (this tree's best, that label) joins the two trees
+   * (gr__cc_merge). */
+  if (!gr_cc_owned(c, v)) return b < gr_cc_key(c, v) && !(c->hot_stays && r == c->hot_root) ? 0 : -1;
   if (r == c->hot_root) return -1;
   /* A vertex with a parent is in a tree of several; a root with no arcs
    * is a tree of its own. */

@@ -102,9 +102,9 @@ static bool ref_pair(gr_tuning *r, const char *p, size_t len) {
     if (eq(v, vl, "on")) r->owner_words = true;
     else if (eq(v, vl, "off")) r->owner_words = false;
     else return false;
-  } else if (eq(k, kl, "cc-refresh")) {
-    if (eq(v, vl, "some")) r->cc_refresh_some = true;
-    else if (eq(v, vl, "whole")) r->cc_refresh_some = false;
+  } else if (eq(k, kl, "cc-one-label")) {
+    if (eq(v, vl, "on")) r->cc_one_label = true;
+    else if (eq(v, vl, "off")) r->cc_one_label = false;
     else return false;
   } else if (eq(k, kl, "sort")) {
     if (eq(v, vl, "auto")) r->sort_input = GR_SORT_AUTO;
@@ -140,7 +140,7 @@ static bool same(const gr_tuning *a, const gr_tuning *b) {
          a->walk_stage == b->walk_stage && a->bc_log == b->bc_log &&
          a->sssp_heavy_once == b->sssp_heavy_once && a->sssp_tail == b->sssp_tail &&
          a->sssp_early == b->sssp_early && a->sssp_peers == b->sssp_peers && a->owner_words == b->owner_words &&
-         a->cc_refresh_some == b->cc_refresh_some;
+         a->cc_one_label == b->cc_one_label;
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {

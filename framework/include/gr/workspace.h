@@ -127,12 +127,14 @@ typedef struct gr_tuning {
    * (gr_part_owner_words; owner-words=on, the default), 1/N of a bitmap of
    * every id; off: bitmaps of every id. */
   bool owner_words;
-  /* Between devices, CC's merge refreshes its copies with records of the
-   * owned labels other than the one label every device's largest tree
-   * holds, every copy taking that label first (cc-refresh=some, the
-   * default, where the join found one; cc/cc.c, gr__cc_merge), or with
-   * every border vertex's label (cc-refresh=whole). */
-  bool cc_refresh_some;
+  /* Between devices, where CC's join finds every device's largest tree in
+   * one component (one label), no label of those trees crosses between
+   * devices: the first take sends no copy of the largest tree, and the
+   * merge's refresh sends records of the other owned labels, every copy
+   * taking the one label first (cc-one-label=on, the default; cc/cc.c,
+   * gr__cc_merge); off: every copy whose label fell goes to its owner and
+   * every border vertex's label to its copies. */
+  bool cc_one_label;
 } gr_tuning;
 #define GR_TUNING_INIT                                                                                              \
   {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true, 64, false, GR_SORT_AUTO, GR_SORT_AUTO, 32768, \
@@ -141,7 +143,7 @@ typedef struct gr_tuning {
  * small-edges=N,small-degree=N,visited=bitmap|state,pull-light=N,status=atomic|idempotent,sort=auto|on|off,
  * relabel=auto|on|off,hot=N,hub=N,long-rows=auto|N,walk-stage=auto|on|off,bc-counts=auto|log,
  * sssp-heavy=once|always,sssp-tail=N,sssp-early=N,sssp-peers=on|off,owner-words=on|off,
- * cc-refresh=some|whole" (any subset, comma separated). */
+ * cc-one-label=on|off" (any subset, comma separated). */
 gr_status gr_tuning_parse(gr_tuning *t, const char *text);
 
 /* Device memory bandwidth (bytes a second) under which walk-stage=auto

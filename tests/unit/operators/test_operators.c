@@ -658,13 +658,7 @@ START_TEST(tuning_parses_every_key) {
   ck_assert_uint_eq(t.sssp_early, 0);
   check_switch(&t, &t.sssp_peers, "sssp-peers", false, "maybe");
   check_switch(&t, &t.owner_words, "owner-words", true, "whole");
-  ck_assert(t.cc_refresh_some);
-  ck_assert_int_eq(gr_tuning_parse(&t, "cc-refresh=whole"), GR_SUCCESS);
-  ck_assert(!t.cc_refresh_some);
-  ck_assert_int_eq(gr_tuning_parse(&t, "cc-refresh=on"), GR_ERR_INVALID_ARG);
-  ck_assert(!t.cc_refresh_some);
-  ck_assert_int_eq(gr_tuning_parse(&t, "cc-refresh=some"), GR_SUCCESS);
-  ck_assert(t.cc_refresh_some);
+  check_switch(&t, &t.cc_one_label, "cc-one-label", true, "some");
   /* auto copies where the 4-byte states take 8x the L2 or more (n at least
    * twice the L2's bytes) and memory is slower than 4 TB/s; an unknown L2
    * or bandwidth (0) never; on and off whatever the device. */
