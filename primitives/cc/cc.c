@@ -46,6 +46,8 @@ typedef struct gr__cc_slice {
   bool multi;
   bool directed;
   gr_svid largest;   /* several devices: the root the vote chose (-1: none) */
+  gr_svid vote_root; /* several devices: that root's root after the rest's links, and its key (gr_cc_vote_root) */
+  gr_svid vote_root_key;
   bool repair;       /* several devices: link the arcs the vote skipped, next iteration */
   bool repaired;     /* ... done in this run: nothing is skipped any more */
   /* Several devices: the last iteration was a label round over the border
@@ -373,12 +375,26 @@ static gr_status gr__cc_local(gr__cc_slice *s, gr_part *p, gr_iter *it, gr_cc_ct
    * ids at the roots, with the compress, took a pass over every local
    * vertex (90 us a device of 4 on Kronecker 25, one H100). */
   GR_CHECK(gr__cc_rest(s, p, it, c, s->multi, true));
-  s->largest = -1;
+  s->largest = s->vote_root = s->vote_root_key = -1;
   if (n == 0 && !s->tail_edges) return GR_SUCCESS;
-  unsigned char tail[GR__CC_TAIL_BYTES];
-  GR_CHECK(gr_device_copy(p->dev, tail, (const unsigned char *)s->samples.ptr + GR_CC_SAMPLES * sizeof(gr_svid),
-                          sizeof tail, GR_COPY_D2H));
+  /* Between devices the vote's root's root and key (gr_cc_vote_root, in
+   * the spent samples' first words) come back with the tail: one read of
+   * the samples' room whole (4 kB, as long as the tail's alone). */
+  const bool root_too = s->multi && n > 0;
+  if (root_too) {
+    gr_for_each_args one = {NULL, 1, 0};
+    GR_CHECK(ops->vote_root(p->dev, p->ws, &one, c));
+  }
+  unsigned char room[GR__CC_SAMPLES_BYTES];
+  const size_t tail_at = GR_CC_SAMPLES * sizeof(gr_svid), from = root_too ? 0 : tail_at;
+  GR_CHECK(gr_device_copy(p->dev, room + from, (const unsigned char *)s->samples.ptr + from,
+                          GR__CC_SAMPLES_BYTES - from, GR_COPY_D2H));
+  const unsigned char *tail = room + tail_at;
   if (n > 0) memcpy(&s->largest, tail, sizeof s->largest);
+  if (root_too) {
+    memcpy(&s->vote_root, room, sizeof s->vote_root);
+    memcpy(&s->vote_root_key, room + sizeof(gr_svid), sizeof s->vote_root_key);
+  }
   for (int k = 0; k < s->tail_edges; k++) {
     uint64_t e = 0;
     memcpy(&e, tail + 8 + (size_t)k * sizeof e, sizeof e);
@@ -418,8 +434,10 @@ static gr_status gr__cc_lookup(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const 
  * the id of a vertex of its component, so the rounds end with the labels
  * they would have reached (and the largest trees agree, which the end of
  * the run checks as before). Up to 64 devices (a mask each). The roots are
- * found on the device (gr__cc_lookup): a device waits twice whatever its
- * peers' count, where a read per lookup made it wait 2 + 2 per peer. */
+ * found on the device: its own tree's root with the vote's read
+ * (gr_cc_vote_root), the peers' vertices' by one lookup (gr__cc_lookup),
+ * so a device waits once here whatever its peers' count, where a read per
+ * lookup made it wait 2 + 2 per peer. */
 static gr_status gr__cc_join_largest(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c) {
   enum { MAX_DEVICES = GR__CC_MAX_DEVICES };
   const int n_dev = p->count, me = p->index;
@@ -429,12 +447,14 @@ static gr_status gr__cc_join_largest(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c) 
   gr_svid *best = s->best.ptr;
   gr_eid mine[2] = {none, none};
   if (s->largest >= 0) {
-    /* A tree the rest linked into one of smaller id has that root now. */
-    gr_svid rb[2] = {-1, -1};
-    GR_CHECK(gr__cc_lookup(s, p, c, &s->largest, 1, rb));
-    s->largest = rb[0];
-    mine[0] = (gr_eid)rb[1];
-    mine[1] = (gr_eid)gr_subgraph_global(p->sub, (gr_vid)rb[0]);
+    /* A tree the rest linked into one of smaller id has that root now
+     * (gr_cc_vote_root, read with the vote). */
+    if (s->vote_root < 0 || s->vote_root >= (gr_svid)p->sub->n_local)
+      return gr_errorf(GR_ERR_INTERNAL, "cc: device %d's vote's root %lld has root %lld of %llu vertices", p->index,
+                       (long long)s->largest, (long long)s->vote_root, (unsigned long long)p->sub->n_local);
+    s->largest = s->vote_root;
+    mine[0] = (gr_eid)s->vote_root_key;
+    mine[1] = (gr_eid)gr_subgraph_global(p->sub, (gr_vid)s->vote_root);
   }
   gr_eid all[2 * MAX_DEVICES];
   GR_CHECK(gr_part_gather(p, mine, 2, all));

@@ -237,6 +237,21 @@ GR_HD void gr_cc_sample(const gr_cc_ctx *c, gr_vid i) {
   c->samples[i] = gr_cc_find(c, (gr_svid)v);
 }
 
+/* For i = 0 (several devices, after Afforest's rest, before the read of
+ * the vote): the root of the vote's root, which the rest's links may have
+ * hooked under a smaller one, and that root's key (its best, as every
+ * root's starts), into samples[0] and samples[1], where the samples' roots
+ * are spent (the vote read them). The read that brings the vote back
+ * brings them too: the join looks up its own largest tree with no read of
+ * its own (a copy each way and a wait a device). */
+GR_HD void gr_cc_vote_root(const gr_cc_ctx *c, gr_vid i) {
+  (void)i;
+  const gr_svid v = *c->vote;
+  const gr_svid r = v < 0 ? (gr_svid)-1 : gr_cc_find(c, v);
+  c->samples[0] = r;
+  c->samples[1] = r < 0 ? (gr_svid)-1 : gr_cc_key(c, (gr_vid)r);
+}
+
 /* For each i < c->lookups (several devices, after Afforest, before the
  * join writes a best): the root of vertex samples[i] and that root's
  * best, its own global id as every root's starts (gr_cc_init_vertex),
@@ -508,6 +523,7 @@ typedef struct gr_cc_ops {
   gr_status (*take_label)(gr_device *, gr_workspace *, gr_split_args *, const gr_cc_ctx *);
   gr_status (*take_first)(gr_device *, gr_workspace *, gr_split_args *, const gr_cc_ctx *);
   gr_status (*lookup)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
+  gr_status (*vote_root)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   gr_status (*settle)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   gr_status (*copy_hot)(gr_device *, gr_workspace *, gr_for_each_args *, const gr_cc_ctx *);
   /* The most frequent of samples[0, GR_CC_SAMPLES) (gr_cc_mode's choice)

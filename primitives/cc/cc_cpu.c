@@ -15,6 +15,7 @@ static GR_CPU_FOR_EACH(gr__cc_lower_root_cpu, gr_cc_ctx, gr_cc_lower_root)
 static GR_CPU_SPLIT(gr__cc_take_label_cpu, gr_cc_ctx, gr_cc_take_label)
 static GR_CPU_SPLIT(gr__cc_take_first_cpu, gr_cc_ctx, gr_cc_take_first)
 static GR_CPU_FOR_EACH(gr__cc_lookup_cpu, gr_cc_ctx, gr_cc_lookup)
+static GR_CPU_FOR_EACH(gr__cc_vote_root_cpu, gr_cc_ctx, gr_cc_vote_root)
 static GR_CPU_FOR_EACH(gr__cc_settle_cpu, gr_cc_ctx, gr_cc_settle)
 static GR_CPU_FOR_EACH(gr__cc_copy_hot_cpu, gr_cc_ctx, gr_cc_copy_hot)
 
@@ -62,6 +63,7 @@ const gr_cc_ops gr__cc_ops_cpu = {.init = gr__cc_init_cpu,
                                   .take_label = gr__cc_take_label_cpu,
                                   .take_first = gr__cc_take_first_cpu,
                                   .lookup = gr__cc_lookup_cpu,
+                                  .vote_root = gr__cc_vote_root_cpu,
                                   .settle = gr__cc_settle_cpu,
                                   .copy_hot = gr__cc_copy_hot_cpu,
                                   .vote = gr__cc_vote_cpu,

@@ -69,6 +69,10 @@ struct Lookup {
   gr_cc_ctx c;
   __device__ void operator()(gr_vid i) const { gr_cc_lookup(&c, i); }
 };
+struct VoteRoot {
+  gr_cc_ctx c;
+  __device__ void operator()(gr_vid i) const { gr_cc_vote_root(&c, i); }
+};
 struct Settle {
   gr_cc_ctx c;
   __device__ void operator()(gr_vid v) const { gr_cc_settle(&c, v); }
@@ -180,6 +184,10 @@ gr_status lookup_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, con
   (void)ws;
   return gr_cuda::for_each(dev, a, Lookup{*c});
 }
+gr_status vote_root_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_cc_ctx *c) {
+  (void)ws;
+  return gr_cuda::for_each(dev, a, VoteRoot{*c});
+}
 gr_status settle_cuda(gr_device *dev, gr_workspace *ws, gr_for_each_args *a, const gr_cc_ctx *c) {
   (void)ws;
   return gr_cuda::for_each(dev, a, Settle{*c});
@@ -268,7 +276,8 @@ gr_status merge_apply_cuda(gr_device *dev, gr_workspace *ws, const gr_split_args
 extern "C" const gr_cc_ops gr__cc_ops_cuda = {init_cuda,          link_round_cuda, compress_cuda,   sample_cuda,
                                               needs_rest_cuda,    link_arcs_cuda,
                                               lower_root_cuda,    take_label_cuda, take_first_cuda,
-                                              lookup_cuda,        settle_cuda,     copy_hot_cuda,
+                                              lookup_cuda,        vote_root_cuda,  settle_cuda,
+                                              copy_hot_cuda,
                                               vote_cuda,
                                               pair_cuda,          pack_cuda,       merge_cuda,
                                               merge_apply_cuda};
