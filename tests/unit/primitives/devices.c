@@ -115,3 +115,13 @@ void gr_test_check_peak_on_four(gr_graph *g, const gr_primitive *prim, gr_proxy_
   ck_assert_msg((double)four <= bound * (double)one, "peak per device on 4 devices %llu, on one %llu (%.3f)",
                 (unsigned long long)four, (unsigned long long)one, (double)four / (double)one);
 }
+
+gr_partition *gr_test_partition(gr_graph *g, gr_partitioner_kind kind, int parts) {
+  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
+  po.kind = kind;
+  po.parts = parts;
+  po.threads = 1;
+  gr_partition *part = NULL;
+  ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
+  return part;
+}

@@ -38,6 +38,10 @@ gr_status gr_test_devices_create_lazy(gr_test_devices *t, gr_graph *g, const gr_
                                       gr_partitioner_kind kind);
 void gr_test_devices_destroy(gr_test_devices *t);
 
+/* g cut in `parts` by `kind` on one thread (the same parts every time);
+ * fails the test where it cannot be. */
+gr_partition *gr_test_partition(gr_graph *g, gr_partitioner_kind kind, int parts);
+
 /* One run of `prim` from `source` on such devices (cpu_threads 2): its
  * values as vertex ids or depths (the caller frees them) and, where asked,
  * its iterations. */

@@ -795,29 +795,26 @@ START_TEST(graphs_without_edges_and_of_one_vertex) {
 }
 END_TEST
 
-START_TEST(several_devices_equal_one_device) {
-  static const gr_partitioner_kind kinds[] = {GR_PART_RANDOM, GR_PART_BIASED,
+/* Every partitioner and both proxies, for the runs on several devices. */
+static const gr_partitioner_kind partitioners[] = {GR_PART_RANDOM, GR_PART_BIASED,
 #ifdef GR_HAVE_METIS
-                                              GR_PART_METIS,
+                                                   GR_PART_METIS,
 #endif
-                                              GR_PART_STATIC, GR_PART_RANGE};
-  static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+                                                   GR_PART_STATIC, GR_PART_RANGE};
+static const gr_proxy_mode proxy_modes[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
+
+START_TEST(several_devices_equal_one_device) {
   static const gr_comm_mode comms[] = {GR_COMM_SELECTIVE, GR_COMM_BROADCAST};
   for (int i = 0; i < N_SPECS; i++) {
     gr_graph *g = gr_test_generated(specs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
     gr_svid *expect = run_one_device(g, 1, NULL, false);
     for (int devices = 2; devices <= 4; devices++) {
-      for (size_t p = 0; p < sizeof kinds / sizeof kinds[0]; p++) {
-        gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-        po.kind = kinds[p];
-        po.parts = devices;
-        po.threads = 1;
-        gr_partition *part = NULL;
-        ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
-        for (size_t x = 0; x < sizeof proxies / sizeof proxies[0]; x++) {
+      for (size_t p = 0; p < sizeof partitioners / sizeof partitioners[0]; p++) {
+        gr_partition *part = gr_test_partition(g, partitioners[p], devices);
+        for (size_t x = 0; x < sizeof proxy_modes / sizeof proxy_modes[0]; x++) {
           gr_subgraph **subs = NULL;
-          ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true, false), GR_SUCCESS);
+          ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxy_modes[x], true, false), GR_SUCCESS);
           for (size_t c = 0; c < sizeof comms / sizeof comms[0]; c++) {
             gr_comm_options co = {comms[c], GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
             gr_comm *comm = NULL;
@@ -826,9 +823,9 @@ START_TEST(several_devices_equal_one_device) {
             gr_svid *got = run_cc(subs, devices, 1, &gr_comm_exchange_ops, comm, NULL, devices == 3);
             gr_comm_destroy(&comm);
             ck_assert_msg(!memcmp(got, expect, (size_t)n * sizeof(gr_svid)),
-                          "%s, %d devices%s, %s, %s proxies, %s: labels differ from one device", specs[i], devices,
+                          "%s, %d devices%s, %s, %s proxy_modes, %s: labels differ from one device", specs[i], devices,
                           devices == 3 ? " (packed lists)" : "",
-                          gr_partitioner_name(kinds[p]), proxies[x] == GR_PROXY_1HOP ? "1hop" : "all",
+                          gr_partitioner_name(partitioners[p]), proxy_modes[x] == GR_PROXY_1HOP ? "1hop" : "all",
                           gr_comm_mode_name(comms[c]));
             free(got);
           }
@@ -1117,27 +1114,16 @@ END_TEST
  * at most a third of the bytes. */
 START_TEST(the_largest_trees_label_stays_on_its_devices) {
   static const char *graphs[] = {"kron:11:8", "uniform:11:8", "grid2d:30x30", "uniform:10:2,directed"};
-  static const gr_partitioner_kind kinds[] = {GR_PART_RANDOM, GR_PART_BIASED,
-#ifdef GR_HAVE_METIS
-                                              GR_PART_METIS,
-#endif
-                                              GR_PART_STATIC, GR_PART_RANGE};
-  static const gr_proxy_mode proxies[] = {GR_PROXY_ALL, GR_PROXY_1HOP};
   for (size_t i = 0; i < sizeof graphs / sizeof *graphs; i++) {
     gr_graph *g = gr_test_generated(graphs[i]);
     const gr_vid n = gr_graph_num_vertices(g);
     gr_svid *expect = run_one_device(g, 1, NULL, false);
     for (int devices = 2; devices <= 4; devices++) {
-      for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
-        gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-        po.kind = kinds[k];
-        po.parts = devices;
-        po.threads = 1;
-        gr_partition *part = NULL;
-        ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
-        for (size_t x = 0; x < sizeof proxies / sizeof *proxies; x++) {
+      for (size_t k = 0; k < sizeof partitioners / sizeof *partitioners; k++) {
+        gr_partition *part = gr_test_partition(g, partitioners[k], devices);
+        for (size_t x = 0; x < sizeof proxy_modes / sizeof *proxy_modes; x++) {
           gr_subgraph **subs = NULL;
-          ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], true, false), GR_SUCCESS);
+          ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxy_modes[x], true, false), GR_SUCCESS);
           gr_svid *got[2];
           int iterations[2];
           uint64_t bytes[2];
@@ -1150,14 +1136,14 @@ START_TEST(the_largest_trees_label_stays_on_its_devices) {
                                   &bytes[t]);
             gr_comm_destroy(&comm);
             ck_assert_msg(!memcmp(got[t], expect, (size_t)n * sizeof(gr_svid)),
-                          "%s, %d devices, %s, %s proxies, %s: labels differ from one device", graphs[i], devices,
-                          gr_partitioner_name(kinds[k]), proxies[x] == GR_PROXY_1HOP ? "1hop" : "all", tunes[t]);
+                          "%s, %d devices, %s, %s proxy_modes, %s: labels differ from one device", graphs[i], devices,
+                          gr_partitioner_name(partitioners[k]), proxy_modes[x] == GR_PROXY_1HOP ? "1hop" : "all", tunes[t]);
             free(got[t]);
           }
           ck_assert_int_le(iterations[0], iterations[1]);
-          if (kinds[k] == GR_PART_RANDOM && proxies[x] == GR_PROXY_1HOP && i < 2)
-            ck_assert_msg(3 * bytes[0] <= bytes[1], "%s, %d devices, %s proxies: %llu bytes moved, %llu with "
-                          "cc-one-label=off", graphs[i], devices, proxies[x] == GR_PROXY_1HOP ? "1hop" : "all",
+          if (partitioners[k] == GR_PART_RANDOM && proxy_modes[x] == GR_PROXY_1HOP && i < 2)
+            ck_assert_msg(3 * bytes[0] <= bytes[1], "%s, %d devices, %s proxy_modes: %llu bytes moved, %llu with "
+                          "cc-one-label=off", graphs[i], devices, proxy_modes[x] == GR_PROXY_1HOP ? "1hop" : "all",
                           (unsigned long long)bytes[0], (unsigned long long)bytes[1]);
           gr_subgraphs_destroy(&subs, devices);
         }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "comm.h"
+#include "devices.h"
 #include "gr/enactor.h"
 #include "gr/gen.h"
 #include "gr/graph.h"
@@ -855,23 +856,13 @@ END_TEST
 
 /* Runs SSSP on `devices` CPU devices (random parts, 1-hop proxies,
  * selective exchange; one device: the whole graph). */
-/* g split into `parts` by the given partitioner, on one thread. */
-static gr_partition *partition_of(gr_graph *g, gr_partitioner_kind kind, int parts) {
-  gr_partition_options po = GR_PARTITION_OPTIONS_INIT;
-  po.kind = kind;
-  po.parts = parts;
-  po.threads = 1;
-  gr_partition *part = NULL;
-  ck_assert_msg(gr_partition_create(&part, g, &po) == GR_SUCCESS, "%s", gr_error_message());
-  return part;
-}
 
 static void run_on(gr_graph *g, int devices, const gr_prim_options *o, sssp_runs *out) {
   if (devices == 1) {
     run_one_device(g, 2, o, out);
     return;
   }
-  gr_partition *part = partition_of(g, GR_PART_RANDOM, devices);
+  gr_partition *part = gr_test_partition(g, GR_PART_RANDOM, devices);
   gr_subgraph **subs = NULL;
   ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, GR_PROXY_1HOP, false, true), GR_SUCCESS);
   gr_comm_options co = {GR_COMM_SELECTIVE, GR_TRANSPORT_HOST, GR_COMM_FORMAT_AUTO, NULL};
@@ -1055,7 +1046,7 @@ START_TEST(bucket_tail_ends_early_between_devices) {
   int iters[2] = {0, 0};
   for (int devices = 2; devices <= 4; devices += 2)
     for (size_t p = 0; p < sizeof kinds / sizeof *kinds; p++) {
-      gr_partition *part = partition_of(g, kinds[p], devices);
+      gr_partition *part = gr_test_partition(g, kinds[p], devices);
       for (int x = 0; x < 2; x++) {
         gr_subgraph **subs = NULL;
         ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, x ? GR_PROXY_1HOP : GR_PROXY_ALL, false, true),
@@ -1136,7 +1127,7 @@ START_TEST(several_devices_equal_one_device) {
     run_one_device(g, 1, &o, &want);
     for (int devices = 2; devices <= 4; devices++)
       for (size_t p = 0; p < sizeof kinds / sizeof kinds[0]; p++) {
-        gr_partition *part = partition_of(g, kinds[p], devices);
+        gr_partition *part = gr_test_partition(g, kinds[p], devices);
         for (size_t x = 0; x < sizeof proxies / sizeof proxies[0]; x++) {
           gr_subgraph **subs = NULL;
           ck_assert_int_eq(gr_subgraphs_build(&subs, g, part, proxies[x], false, true), GR_SUCCESS);
