@@ -161,7 +161,11 @@ static void gr__cc_release_buffers(gr__cc_slice *s) {
  * first take lists the trees outside the largest one by such vertices,
  * and a tree's root with none is a vertex of its own (a third of
  * Kronecker 25's vertices), where reading its offsets on the device took
- * a device of 2 about 15 us a run. */
+ * a device of 2 about 15 us a run. The merge's sparse refresh leans on it:
+ * a vertex that peers copy has arcs here (copies are the vertices their
+ * devices' rows reach, in-rows included for a directed graph), so an owned
+ * one outside the largest tree is in that list; proxies that no arc
+ * reached would break it. */
 static gr_status gr__cc_mark_arcs(gr__cc_slice *s, gr_part *p) {
   const gr_vid n = p->sub->n_local;
   const size_t words = gr_bitmap_words(n ? n : 1);

@@ -247,7 +247,8 @@ GR_HD void gr_cc_sample(const gr_cc_ctx *c, gr_vid i) {
 GR_HD void gr_cc_vote_root(const gr_cc_ctx *c, gr_vid i) {
   (void)i;
   const gr_svid v = *c->vote;
-  const gr_svid r = v < 0 ? (gr_svid)-1 : gr_cc_find(c, v);
+  /* A vote outside the ids finds nothing here; the host reports it. */
+  const gr_svid r = v < 0 || (gr_vid)v >= c->n ? (gr_svid)-1 : gr_cc_find(c, v);
   c->samples[0] = r;
   c->samples[1] = r < 0 ? (gr_svid)-1 : gr_cc_key(c, (gr_vid)r);
 }
@@ -340,7 +341,9 @@ GR_HD int gr_cc_take_first(const gr_cc_ctx *c, gr_vid v) {
    * label too, or lies outside the owner's largest tree, in its first
    * take's list, and then the merge's refresh brings its label to this
    * copy, whose pair (this tree's best, that label) joins the two trees
-   * (gr__cc_merge). */
+   * (gr__cc_merge); where the largest tree here is that copy alone (1-hop
+   * proxies: no pair, gr_cc_pair), the device that joined it to the group
+   * holds the vertex in its own largest tree and gives the pair. */
   if (!gr_cc_owned(c, v)) return b < gr_cc_key(c, v) && !(c->hot_stays && r == c->hot_root) ? 0 : -1;
   if (r == c->hot_root) return -1;
   /* A vertex with a parent is in a tree of several; a root with no arcs
