@@ -384,8 +384,10 @@ gr_status gr_part_refresh(gr_part *p, void *const *arrays, int n_arrays, int ele
 gr_status gr_part_refresh_some(gr_part *p, void *const *arrays, int n_arrays, int elem_bytes,
                                const gr_vid *const *changed, const gr_eid *n_changed, int n_lists,
                                const gr_vid **written, gr_eid *n_written) {
-  *written = NULL;
-  *n_written = 0;
+  if (written) *written = NULL;
+  if (n_written) *n_written = 0;
+  if (!written != !n_written)
+    return gr_errorf(GR_ERR_INTERNAL, "gr_part_refresh_some takes both of written and n_written, or neither");
   if (!changed || n_lists < 0 || (n_lists > 0 && !n_changed))
     return gr_errorf(GR_ERR_INTERNAL, "gr_part_refresh_some takes lists of changed vertices");
   const gr_refresh_args a = {arrays, n_arrays, elem_bytes, changed, n_changed, n_lists, written, n_written};

@@ -63,7 +63,8 @@ typedef struct gr__cc_slice {
   gr_svid hot_best;
   /* Several devices: the join found every device's largest tree in one
    * component, so all of them hold one label (hot_best) until the merge,
-   * the same on every device. */
+   * the same on every device, and that label stays home (unless --tune
+   * cc-one-label=off). */
   bool one_label;
   /* Several devices, the merge (gr__cc_merge): every device's pairs, and
    * the union-find's table where rest has no room for it. */
@@ -442,6 +443,18 @@ static gr_status gr__cc_lookup(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const 
  * (gr_cc_vote_root), the peers' vertices' by one lookup (gr__cc_lookup),
  * so a device waits once here whatever its peers' count, where a read per
  * lookup made it wait 2 + 2 per peer. */
+/* The devices joined to device `from` (a bit each), directly or through
+ * others, by every device's mask of the peers it joined. */
+static gr_eid gr__cc_group(const gr_eid *masks, int n_dev, int from) {
+  gr_eid group = (gr_eid)1 << from, grown = group;
+  do {
+    group = grown;
+    for (int d = 0; d < n_dev; d++)
+      if (group & ((gr_eid)1 << d) || masks[d] & group) grown |= masks[d] | ((gr_eid)1 << d);
+  } while (grown != group);
+  return group;
+}
+
 static gr_status gr__cc_join_largest(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c) {
   enum { MAX_DEVICES = GR__CC_MAX_DEVICES };
   const int n_dev = p->count, me = p->index;
@@ -484,23 +497,11 @@ static gr_status gr__cc_join_largest(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c) 
    * tree: then every group is that one (the joins are symmetric), and
    * every device reaches the same answer from the same words. */
   const gr_eid every = n_dev == MAX_DEVICES ? ~(gr_eid)0 : ((gr_eid)1 << n_dev) - 1;
-  gr_eid joined = 1, grew = 1;
-  do {
-    joined = grew;
-    for (int d = 0; d < n_dev; d++)
-      if (joined & ((gr_eid)1 << d) || masks[d] & joined) grew |= masks[d] | ((gr_eid)1 << d);
-  } while (grew != joined);
   bool all_have = true;
   for (int d = 0; d < n_dev; d++) all_have = all_have && all[2 * d] != none;
-  s->one_label = all_have && joined == every;
+  s->one_label = p->ws->tune.cc_one_label && all_have && gr__cc_group(masks, n_dev, 0) == every;
   if (s->largest < 0) return GR_SUCCESS;
-  /* The devices joined to this one, directly or through others. */
-  gr_eid group = (gr_eid)1 << me, grown = group;
-  do {
-    group = grown;
-    for (int d = 0; d < n_dev; d++)
-      if (group & ((gr_eid)1 << d) || masks[d] & group) grown |= masks[d] | ((gr_eid)1 << d);
-  } while (grown != group);
+  const gr_eid group = gr__cc_group(masks, n_dev, me);
   gr_eid least = mine[0];
   for (int d = 0; d < n_dev; d++)
     if (group & ((gr_eid)1 << d) && all[2 * d] < least) least = all[2 * d];
@@ -615,7 +616,7 @@ static gr_status gr__cc_merge(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const g
    * first take's list) where more are. */
   const gr_eid kc = s->owned_changed, n_in = in->size;
   void *arrays[1] = {s->label.ptr};
-  if (s->one_label && p->ws->tune.cc_one_label) {
+  if (s->one_label) {
     /* Every device's largest tree holds one label, L, and an owned label
      * other than L is the first take's list's (an owned vertex outside the
      * largest tree with arcs; one without arcs is a tree of its own that
@@ -629,9 +630,7 @@ static gr_status gr__cc_merge(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const g
     if (cp.n) GR_CHECK(ops->copy_hot(p->dev, p->ws, &cp, c));
     const gr_vid *lists[2] = {gr_frontier_items(in), s->rest.ptr};
     const gr_eid counts[2] = {n_in, kc};
-    const gr_vid *written = NULL;
-    gr_eid n_written = 0;
-    GR_CHECK(gr_part_refresh_some(p, arrays, 1, (int)sizeof(gr_svid), lists, counts, 2, &written, &n_written));
+    GR_CHECK(gr_part_refresh_some(p, arrays, 1, (int)sizeof(gr_svid), lists, counts, 2, NULL, NULL));
   } else {
     GR_CHECK(gr_part_refresh(p, arrays, 1, (int)sizeof(gr_svid)));
   }
@@ -776,7 +775,7 @@ static gr_status cc_iterate(void *slice, gr_part *p, gr_iter *it) {
      * merge. */
     c.fresh = true;
     c.hot_root = s->hot_known ? s->largest : -1;
-    c.hot_stays = s->one_label && p->ws->tune.cc_one_label;
+    c.hot_stays = s->one_label;
   } else {
     if (!s->multi) return GR_SUCCESS;
     GR_CHECK(gr_part_borders(p, &b));

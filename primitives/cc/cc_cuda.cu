@@ -277,8 +277,7 @@ extern "C" const gr_cc_ops gr__cc_ops_cuda = {init_cuda,          link_round_cud
                                               needs_rest_cuda,    link_arcs_cuda,
                                               lower_root_cuda,    take_label_cuda, take_first_cuda,
                                               lookup_cuda,        vote_root_cuda,  settle_cuda,
-                                              copy_hot_cuda,
-                                              vote_cuda,
+                                              copy_hot_cuda,      vote_cuda,
                                               pair_cuda,          pack_cuda,       merge_cuda,
                                               merge_apply_cuda};
 

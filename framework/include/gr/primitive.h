@@ -203,7 +203,8 @@ gr_status gr_part_refresh(gr_part *p, void *const *arrays, int n_arrays, int ele
  * sends those that peers copy as (position, values) records, so the bytes
  * and the passes follow the changes, not the copies. *written receives the
  * local ids of the copies written on this device (device memory the
- * exchange keeps until its next step), *n_written their count. Every
+ * exchange keeps until its next step), *n_written their count (both
+ * NULL: not wanted). Every
  * device calls it where the others call it; the copies end as a full
  * refresh would leave them when no other owned entry changed since the
  * last refresh. */
