@@ -978,6 +978,9 @@ static void gr__slot_loop(gr__slot *s) {
   if (bytes_to) memset(bytes_to, 0, sizeof *bytes_to * (size_t)e->n);
   s->sync.waited_ms = 0;
   st = prim->reset(s->slice, &s->part, e->args, &s->f[0]);
+  /* A reset may sum over the devices (gr_part_sum): one that saw another
+   * device fail there left with every device at that barrier. */
+  if (st == GR_ERR_ABORTED) return;
   if (st >= 0) st = gr_device_sync(s->dev);
   if (st < 0) gr__fail(e, s->index, st);
   s->in_size = s->f[0].size;

@@ -80,7 +80,8 @@ typedef struct gr__dobfs_slice {
   gr_eid m_total;    /* arcs of the whole graph */
   gr_eid m_visited;  /* out-edges of the vertices visited so far */
   gr_eid prev_frontier;
-  gr_eid source_edges;
+  gr_eid source_edges;  /* the source's out-edges here (its owner's, 0 elsewhere) */
+  gr_eid source_global; /* ... summed over the devices: the first level's frontier edges */
 } gr__dobfs_slice;
 
 static const gr_dobfs_ops *gr__dobfs_ops(const gr_device *dev) {
@@ -194,7 +195,13 @@ static gr_status dobfs_reset(void *slice, gr_part *p, const gr_run_args *a, gr_f
   }
   GR_CHECK(gr_part_seed(p, a->source, s->depth.ptr, 0, first));
   gr_bfs_know_source(&s->loop, p, a->source);
-  return GR_SUCCESS;
+  /* The first level's direction test reads the source's out-edges over
+   * the devices: summed here, before the run, as one device knows them
+   * here, so that the first level passes no barrier of its own (a third
+   * one a level between devices; the enactor's loop leaves at once when
+   * a device failed and this sum returns GR_ERR_ABORTED). Last: a device
+   * that failed above meets the others' sum at its reset's barrier. */
+  return gr_part_sum(p, s->source_edges, &s->source_global);
 }
 
 /* Every device takes the same decision from the same shared counts. */
@@ -354,6 +361,10 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
     /* Between devices the exchange measured the frontier while building
      * it, and the enactor summed it over the devices. */
     m_frontier = it->global_in_edges;
+  } else if (it->iteration == 0 && p->count > 1) {
+    /* The source alone, on its owner (gr_part_seed), summed at reset. */
+    m_local = s->source_edges;
+    m_frontier = s->source_global;
   } else {
     if (gr_bfs_known(&s->loop, it->iteration)) m_local = s->loop.known_edges;
     else GR_CHECK(gr_frontier_degree_sum(it->in, p->dev, p->ws, &p->out, &m_local));

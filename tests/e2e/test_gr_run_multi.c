@@ -1144,14 +1144,19 @@ START_TEST(failure_on_one_device_ends_the_run_cleanly) {
 }
 END_TEST
 
-/* The same for the all-vertex primitives, whose iterations meet at a sum
- * over the devices (PageRank) or run until no label changes (CC), and for
- * BC, whose backward levels move no frontier. */
-START_TEST(failure_on_one_device_ends_cc_pr_and_bc_cleanly) {
-  const char *prims[] = {"cc", "pr", "bc"};
+/* The same for DOBFS, whose reset sums the source's edges over the
+ * devices (a device that fails before it meets the others there), for the
+ * all-vertex primitives, whose iterations meet at a sum over the devices
+ * (PageRank) or run until no label changes (CC), and for BC, whose
+ * backward levels move no frontier. */
+START_TEST(failure_on_one_device_ends_dobfs_cc_pr_and_bc_cleanly) {
+  const char *prims[] = {"dobfs", "cc", "pr", "bc"};
   char o[512];
   tmp_path(o, sizeof o, "fault-all.out");
-  for (int p = 0; p < 3; p++) {
+  /* A run that hangs (peers left waiting at a barrier) is killed and fails
+   * the test. */
+  run_timeout_s = 60;
+  for (int p = 0; p < 4; p++) {
     if (!gr_test_in_slice(&slice_combo)) continue;
     bool completed = false;
     int failed = 0;
@@ -1179,6 +1184,7 @@ START_TEST(failure_on_one_device_ends_cc_pr_and_bc_cleanly) {
     ck_assert_msg(failed > 3, "%s: only %d allocations could fail", prims[p], failed);
     ck_assert_msg(completed, "%s: no run completed within 4096 allocations", prims[p]);
   }
+  run_timeout_s = 0;
 }
 END_TEST
 
@@ -1606,7 +1612,7 @@ int main(void) {
       GR__CASE(proxy_auto_takes_1hop_where_it_divides_the_passes, "multi_device", 600),
       GR__CASE(host_round_trips_per_iteration_stay_within_budget, "multi_device", 900),
       GR__CASE(failure_on_one_device_ends_the_run_cleanly, "failures", 600),
-      GR__CASE(failure_on_one_device_ends_cc_pr_and_bc_cleanly, "failures sliced", 600),
+      GR__CASE(failure_on_one_device_ends_dobfs_cc_pr_and_bc_cleanly, "failures sliced", 600),
       GR__CASE(launch_failure_on_one_device_ends_every_primitive_cleanly, "failures sliced", 600),
       GR__CASE(launch_failure_in_the_exchange_while_the_others_wait_ends_cleanly, "failures sliced", 600),
       GR__CASE(transport_failure_on_one_device_ends_every_primitive_cleanly, "failures sliced", 600),

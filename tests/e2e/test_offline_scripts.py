@@ -216,7 +216,7 @@ t = rows(r.stdout)
 assert all("not started" in t[n] for n in quick.split()), r.stdout
 
 # A slice of a test not tagged sliced, or one out of range, is refused.
-for bad in ("bad_multi_device_options_exit_2@0/2", "failure_on_one_device_ends_cc_pr_and_bc_cleanly@2/2"):
+for bad in ("bad_multi_device_options_exit_2@0/2", "failure_on_one_device_ends_dobfs_cc_pr_and_bc_cleanly@2/2"):
     r = run(multi, dict(base, TESTS=bad), build)
     assert r.returncode == 2 and "only the tests tagged sliced" in r.stderr, r.stdout + r.stderr
 
