@@ -145,8 +145,9 @@ typedef struct gr_part {
 
 /* The sum of `local` over the run's devices, for decisions every device
  * must take alike (e.g. a traversal's direction). Every device must call it
- * the same number of times per iteration. GR_ERR_ABORTED when another
- * device failed: return it from iterate at once. */
+ * the same number of times per iteration (or in its reset, before the
+ * run). GR_ERR_ABORTED when another device failed: return it from iterate
+ * (or reset) at once. */
 gr_status gr_part_sum(gr_part *p, gr_eid local, gr_eid *total);
 
 /* Starts a run from `source` (global id): sets values[source] (a device
