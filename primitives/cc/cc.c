@@ -426,6 +426,18 @@ static gr_status gr__cc_lookup(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const 
   return gr_device_copy(p->dev, out, (gr_svid *)s->samples.ptr + k, 2 * (size_t)k * sizeof *out, GR_COPY_D2H);
 }
 
+/* The devices joined to device `from` (a bit each), directly or through
+ * others, by every device's mask of the peers it joined. */
+static gr_eid gr__cc_group(const gr_eid *masks, int n_dev, int from) {
+  gr_eid group = (gr_eid)1 << from, grown = group;
+  do {
+    group = grown;
+    for (int d = 0; d < n_dev; d++)
+      if (group & ((gr_eid)1 << d) || masks[d] & group) grown |= masks[d] | ((gr_eid)1 << d);
+  } while (grown != group);
+  return group;
+}
+
 /* Several devices, after Afforest: every device's largest tree has taken
  * the smallest global id it holds, but its component's smallest id may be
  * held by one device only (a vertex no other device's arcs reach, or a
@@ -443,18 +455,6 @@ static gr_status gr__cc_lookup(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c, const 
  * (gr_cc_vote_root), the peers' vertices' by one lookup (gr__cc_lookup),
  * so a device waits once here whatever its peers' count, where a read per
  * lookup made it wait 2 + 2 per peer. */
-/* The devices joined to device `from` (a bit each), directly or through
- * others, by every device's mask of the peers it joined. */
-static gr_eid gr__cc_group(const gr_eid *masks, int n_dev, int from) {
-  gr_eid group = (gr_eid)1 << from, grown = group;
-  do {
-    group = grown;
-    for (int d = 0; d < n_dev; d++)
-      if (group & ((gr_eid)1 << d) || masks[d] & group) grown |= masks[d] | ((gr_eid)1 << d);
-  } while (grown != group);
-  return group;
-}
-
 static gr_status gr__cc_join_largest(gr__cc_slice *s, gr_part *p, gr_cc_ctx *c) {
   enum { MAX_DEVICES = GR__CC_MAX_DEVICES };
   const int n_dev = p->count, me = p->index;

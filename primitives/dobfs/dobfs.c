@@ -361,17 +361,19 @@ static gr_status dobfs_iterate(void *slice, gr_part *p, gr_iter *it) {
     /* Between devices the exchange measured the frontier while building
      * it, and the enactor summed it over the devices. */
     m_frontier = it->global_in_edges;
-  } else if (it->iteration == 0 && p->count > 1) {
-    /* The source alone, on its owner (gr_part_seed), summed at reset. */
-    m_local = s->source_edges;
-    m_frontier = s->source_global;
   } else {
     if (gr_bfs_known(&s->loop, it->iteration)) m_local = s->loop.known_edges;
     else GR_CHECK(gr_frontier_degree_sum(it->in, p->dev, p->ws, &p->out, &m_local));
-    /* Every device calls the sum, in the same order, whatever it holds
-     * (in_measured is the same on every device). */
-    st = gr_part_sum(p, m_local, &m_frontier);
-    if (st < 0) return st;
+    /* The first level's input is the source alone, whose out-edges over
+     * the devices the reset summed. Later, every device calls the sum, in
+     * the same order, whatever it holds (in_measured is the same on every
+     * device). */
+    if (it->iteration == 0) {
+      m_frontier = s->source_global;
+    } else {
+      st = gr_part_sum(p, m_local, &m_frontier);
+      if (st < 0) return st;
+    }
   }
   dobfs_decide(s, p, it->global_in, m_frontier);
   s->whole = s->or_next;
