@@ -1098,6 +1098,7 @@ static void gr__slot_loop(gr__slot *s) {
       x.or_union = it.or_union;
       x.or_words = it.or_words;
       x.or_bits_whole = it.or_bits_whole;
+      x.or_kept = it.or_kept;
       x.or_also = it.or_also;
       x.or_packed = it.or_packed;
       x.settled = it.settled;

@@ -63,8 +63,11 @@ typedef struct gr__dobfs_slice {
    * device's owner words alone where the partition gives them
    * (owner.groups; asked at the first pull): 1/N of the bitmap's bytes to
    * clear, and to send to each peer, which reads each word from its
-   * owner's alone. */
-  gr_buffer found;
+   * owner's alone. Two bitmaps of finds, a pull's and the last pull's:
+   * peers may still read the last one's (gr_iter.or_kept) while this pull
+   * clears and sets its own. */
+  gr_buffer found[2];
+  int found_at; /* this pull's */
   gr_buffer uni;
   gr_owner_words owner;
   bool owner_asked;
@@ -102,7 +105,8 @@ static void dobfs_release(void *slice, gr_part *p) {
   gr_buffer_release(&s->cand[0]);
   gr_buffer_release(&s->cand[1]);
   gr_buffer_release(&s->bits);
-  gr_buffer_release(&s->found);
+  gr_buffer_release(&s->found[0]);
+  gr_buffer_release(&s->found[1]);
   gr_buffer_release(&s->uni);
   gr_buffer_release(&s->visited);
   gr_bfs_loop_release(&s->loop);
@@ -242,8 +246,10 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
     }
     if (s->owner.groups) found_words = (size_t)s->owner.count;
     /* 16 bytes past the words, as dobfs_bitmap's (NCCL). */
-    if (!s->found.ptr)
-      GR_CHECK(gr_buffer_resize(&s->found, p->dev, found_words * sizeof(uint32_t) + 16, 0, "dobfs pull's finds"));
+    for (int k = 0; k < 2; k++)
+      if (!s->found[k].ptr)
+        GR_CHECK(gr_buffer_resize(&s->found[k], p->dev, found_words * sizeof(uint32_t) + 16, 0, "dobfs pull's finds"));
+    s->found_at ^= 1;
     if (!visited_whole) GR_CHECK(dobfs_bitmap(&s->uni, p, "dobfs frontier bitmap (union)"));
   }
   const size_t ob = (size_t)(s->n_owned ? s->n_owned : 1) * sizeof(gr_vid);
@@ -298,8 +304,10 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
       GR_CHECK(ops->frontier_bits(p->dev, p->ws, &ba, &dc));
     }
   }
-  /* Peers read the last level's finds until its last barrier, passed. */
-  if (s->or_bits) GR_CHECK(gr_device_memset(p->dev, s->found.ptr, 0, found_words * sizeof(uint32_t)));
+  /* Peers may still read the last pull's finds (gr_iter.or_kept), in the
+   * other bitmap. */
+  uint32_t *found = s->or_bits ? s->found[s->found_at].ptr : NULL;
+  if (found) GR_CHECK(gr_device_memset(p->dev, found, 0, found_words * sizeof(uint32_t)));
   const int next = s->cur < 0 ? 0 : 1 - s->cur;
   gr_advance_pull_args pa;
   memset(&pa, 0, sizeof pa);
@@ -320,7 +328,7 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
    * them), and they are whole once it has read its counters (a pull over
    * no candidate reads none: the exchange then drains the stream). */
   if (s->or_bits) {
-    pa.found_bits = s->found.ptr;
+    pa.found_bits = found;
     pa.found_slots = gr_owner_words_slots(&s->owner);
   }
   GR_CHECK(gr__bfs_ops(p->dev)->pull(p->dev, p->ws, &pa, c));
@@ -333,8 +341,14 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
   it->out_max_degree = pa.out_max_degree;
   if (s->or_bits) {
     /* Every device pulls in the same levels, so every one or's. */
-    it->or_bits = s->found.ptr;
+    it->or_bits = found;
     it->or_bits_whole = pa.n_candidates > 0;
+    /* This bitmap is written again two pulls on, and the output (the next
+     * frontier, which peers read where it went instead) at the next
+     * level's exchange past its barrier; every level drains the stream
+     * before that barrier (the pull's read of its counters, the push's
+     * package's). */
+    it->or_kept = true;
     it->or_union = visited_whole ? NULL : s->uni.ptr;
     it->or_words = words;
     /* Every device's finds, the union, go into the visited bits as the

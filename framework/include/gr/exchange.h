@@ -110,12 +110,13 @@ typedef struct gr_exchange_step {
    * broadcast exchange (duplicate-all proxies only); a routed step's
    * bitmaps go as they are (to every peer under duplicate-all proxies). */
   bool tell_all;
-  /* gr_iter.or_bits, or_union, or_words, or_bits_whole, or_also and
-   * or_packed. */
+  /* gr_iter.or_bits, or_union, or_words, or_bits_whole, or_kept, or_also
+   * and or_packed. */
   const uint32_t *or_bits;
   uint32_t *or_union;
   uint64_t or_words;
   bool or_bits_whole;
+  bool or_kept;
   uint32_t *or_also;
   bool or_packed;
   /* gr_iter.settled and settle_copies_bare. */

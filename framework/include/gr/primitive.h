@@ -435,6 +435,16 @@ typedef struct gr_iter {
    * its last write to or_bits (DOBFS: its pull set the bits and then read
    * its counters), so the exchange publishes them without draining it. */
   bool or_bits_whole;
+  /* To set, optional, with or_bits: this device writes neither or_bits nor
+   * its output again before the next iteration's exchange has passed its
+   * barrier (DOBFS keeps two bitmaps of finds, a pull's and the last
+   * one's), and every iteration drains its stream before that barrier
+   * (its iterate or its package reads counters). Peers then may read them
+   * past this iteration's last barrier, so an exchange that only ors
+   * bitmaps leaves its or-round running on the stream, with no wait for
+   * it before that barrier: the next iteration's first read waits for
+   * it. Every device sets it alike. */
+  bool or_kept;
   /* To set, optional, with or_bits: a bitmap of or_words words (device
    * memory) into which the exchange also ors the union as it writes it
    * (DOBFS: its visited bits, which then hold every device's finds with no

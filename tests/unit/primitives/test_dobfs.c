@@ -446,6 +446,50 @@ START_TEST(a_pulls_finds_go_as_each_devices_own_words) {
 }
 END_TEST
 
+/* Between devices a pull's finds are or'ed by the exchange, whose
+ * or-round is left running on the stream (gr_iter.or_kept: each device
+ * keeps two bitmaps of finds, and every level drains the stream before
+ * its exchange's barrier): the host waits for the pull's counters, not
+ * again at the exchange's end (on 2 logical devices of an H100, 4 waits a
+ * pull level became 3). Every level pulls; on 2 to 4 CPU devices, whose
+ * counters are read with no wait, the depths equal the reference's and
+ * no device waits at any level (with the or-round's wait, most levels
+ * waited once). */
+START_TEST(a_pull_level_waits_for_its_counters_alone) {
+  gr_graph *g = generated("kron:13:8");
+  for (int devices = 2; devices <= 4; devices++) {
+    two_parts t;
+    parts_open(&t, g, devices, 32, GR_PROXY_ALL, GR_COMM_FORMAT_AUTO);
+    gr_prim_options o = GR_PRIM_OPTIONS_INIT;
+    o.direction = GR_DIRECTION_PULL;
+    gr_enactor_config cfg = dobfs_config(t.subs, devices, &o, &gr_comm_exchange_ops, t.comm, false);
+    cfg.timeline = true;
+    gr_enactor *e = NULL;
+    ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+    for (int k = 0; k < N_SOURCES; k++) {
+      gr_run_args a = {source_of(g, k), k, NULL, 0};
+      gr_run_stats st;
+      ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+      ck_assert_int_eq(st.n_devices, devices);
+      int entries = 0;
+      for (int d = 0; d < devices; d++) {
+        const gr_device_run_stats *ds = &st.devices[d];
+        ck_assert_int_eq(ds->timeline_len, st.frontier_len);
+        for (int i = 0; i < ds->timeline_len; i++, entries++)
+          ck_assert_msg(ds->timeline[i].waits == 0, "%d devices, source %d: device %d waited %u times at level %d",
+                        devices, k, d, ds->timeline[i].waits, ds->timeline[i].iteration);
+      }
+      ck_assert_int_ge(entries, 2 * devices);
+      gr_run_stats_free(&st);
+      free(checked_depths(g, e, &a, &o));
+    }
+    gr_enactor_destroy(&e);
+    two_parts_close(&t);
+  }
+  gr_graph_destroy(&g);
+}
+END_TEST
+
 /* One run from the first source with *flag set (a hook that clears the
  * bitmap a pull takes as its frontier after each exchange): its depths
  * must differ from the reference's, the pulls having read that bitmap. */
@@ -642,6 +686,7 @@ int main(void) {
   tcase_add_test(multi, a_first_level_of_one_vertex_sends_no_bitmaps);
   tcase_add_test(multi, a_pull_that_finds_few_vertices_sends_their_ids);
   tcase_add_test(multi, a_pulls_finds_go_as_each_devices_own_words);
+  tcase_add_test(multi, a_pull_level_waits_for_its_counters_alone);
   tcase_add_loop_test(multi, claims_are_or_ed_into_every_devices_union, 0,
                       (int)(sizeof union_formats / sizeof *union_formats));
   tcase_add_loop_test(multi, pulls_take_the_visited_bits_as_their_frontier, 0,
