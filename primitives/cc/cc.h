@@ -94,6 +94,8 @@ typedef struct gr_cc_ctx {
                                    * writes every one) */
   bool hot_stays;                 /* ... and every device's largest tree holds one label: no copy is sent
                                    * (gr_cc_take_first) */
+  bool copies_loose;              /* several devices, the merge: the first take passed over the owned vertices
+                                   * alone, and gr_cc_pair compresses each copy's path as it reads it */
   /* Where the vote left the largest tree's root on the device (the ops'
    * vote, samples[GR_CC_SAMPLES]), read there in place of largest and hot
    * by the passes that follow it in the first iteration, so that no read
@@ -373,19 +375,23 @@ GR_HD int gr_cc_take_first(const gr_cc_ctx *c, gr_vid v) {
  * label, but for a copy that is a tree of its own under duplicate-1-hop
  * proxies (a copy is never a parent there: its owner's tree holds v, and
  * the owner's pair covers it; most copies outside the largest tree are
- * such, their owned neighbours here having skipped their arcs). The
+ * such, their owned neighbours here having skipped their arcs). Where the
+ * first take passed over the owned vertices alone (c->copies_loose) it
+ * compresses each copy's path first: every owned vertex on it points at
+ * its root, so that is one more read a copy. The
  * largest tree's best is c->hot_label, read on no vertex (millions of its
  * vertices would read one word). */
 GR_HD gr_svid gr__cc_tree_best(const gr_cc_ctx *c, gr_svid r) {
   return r == c->hot_root ? c->hot_label : c->best[r];
 }
 GR_HD int gr_cc_pair(const gr_cc_ctx *c, gr_vid v) {
-  const gr_svid r = c->parent[v];
+  const gr_svid r = c->copies_loose ? gr__cc_compress_root(c, v) : c->parent[v];
   if (c->n_owned_first && v >= c->n_owned_first && r == (gr_svid)v) return -1;
   return c->label[v] != gr__cc_tree_best(c, r) ? 0 : -1;
 }
 
-/* For each i below the chosen vertices' count: the pair of the i-th. */
+/* For each i below the chosen vertices' count: the pair of the i-th (its
+ * path compressed by gr_cc_pair). */
 GR_HD void gr_cc_pack(const gr_cc_ctx *c, gr_vid i) {
   const gr_vid v = c->merge_ids[i];
   c->pairs[2 * (gr_eid)i] = gr__cc_tree_best(c, c->parent[v]);
