@@ -399,6 +399,30 @@ START_TEST(a_pull_that_finds_few_vertices_sends_their_ids) {
 }
 END_TEST
 
+/* DOBFS pulling at every level on `devices` parts of g (the random
+ * partition in blocks of 32 ids, duplicate-all proxies), with --tune
+ * `tune` (NULL: none) and a timeline where asked; *o is the options the
+ * enactor reads. */
+static gr_enactor *pulling_devices(two_parts *t, gr_graph *g, int devices, gr_prim_options *o, const char *tune,
+                                   bool timeline) {
+  parts_open(t, g, devices, 32, GR_PROXY_ALL, GR_COMM_FORMAT_AUTO);
+  *o = (gr_prim_options)GR_PRIM_OPTIONS_INIT;
+  o->direction = GR_DIRECTION_PULL;
+  if (tune) ck_assert_int_eq(gr_tuning_parse(&o->tune, tune), GR_SUCCESS);
+  gr_enactor_config cfg = dobfs_config(t->subs, devices, o, &gr_comm_exchange_ops, t->comm, false);
+  cfg.timeline = timeline;
+  gr_enactor *e = NULL;
+  ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+  return e;
+}
+
+/* The run from the test's k-th source, into *st; returns its arguments. */
+static gr_run_args run_source(gr_enactor *e, gr_graph *g, int k, gr_run_stats *st) {
+  gr_run_args a = {source_of(g, k), k, NULL, 0};
+  ck_assert_msg(gr_enactor_run(e, &a, st) == GR_SUCCESS, "%s", gr_error_message());
+  return a;
+}
+
 /* Between devices with duplicate-all proxies and the random partition in
  * blocks of 32 ids, every word of 32 ids has one owner: a pull's finds are
  * kept as the device's own words and sent as they are (gr_part_owner_words,
@@ -416,17 +440,11 @@ START_TEST(a_pulls_finds_go_as_each_devices_own_words) {
     uint64_t most[2] = {0, 0};
     for (int on = 0; on < 2; on++) {
       two_parts t;
-      parts_open(&t, g, devices, 32, GR_PROXY_ALL, GR_COMM_FORMAT_AUTO);
-      gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-      o.direction = GR_DIRECTION_PULL;
-      ck_assert_int_eq(gr_tuning_parse(&o.tune, on ? "owner-words=on" : "owner-words=off"), GR_SUCCESS);
-      const gr_enactor_config cfg = dobfs_config(t.subs, devices, &o, &gr_comm_exchange_ops, t.comm, false);
-      gr_enactor *e = NULL;
-      ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+      gr_prim_options o;
+      gr_enactor *e = pulling_devices(&t, g, devices, &o, on ? "owner-words=on" : "owner-words=off", false);
       for (int k = 0; k < N_SOURCES; k++) {
-        gr_run_args a = {source_of(g, k), k, NULL, 0};
         gr_run_stats st;
-        ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+        const gr_run_args a = run_source(e, g, k, &st);
         for (int l = 0; l < st.frontier_len; l++) {
           ck_assert_int_eq(st.level_tag[l], 'U');
           if (st.level_bytes[l] > most[on]) most[on] = st.level_bytes[l];
@@ -459,17 +477,11 @@ START_TEST(a_pull_level_waits_for_its_counters_alone) {
   gr_graph *g = generated("kron:13:8");
   for (int devices = 2; devices <= 4; devices++) {
     two_parts t;
-    parts_open(&t, g, devices, 32, GR_PROXY_ALL, GR_COMM_FORMAT_AUTO);
-    gr_prim_options o = GR_PRIM_OPTIONS_INIT;
-    o.direction = GR_DIRECTION_PULL;
-    gr_enactor_config cfg = dobfs_config(t.subs, devices, &o, &gr_comm_exchange_ops, t.comm, false);
-    cfg.timeline = true;
-    gr_enactor *e = NULL;
-    ck_assert_msg(gr_enactor_create(&e, &cfg) == GR_SUCCESS, "%s", gr_error_message());
+    gr_prim_options o;
+    gr_enactor *e = pulling_devices(&t, g, devices, &o, NULL, true);
     for (int k = 0; k < N_SOURCES; k++) {
-      gr_run_args a = {source_of(g, k), k, NULL, 0};
       gr_run_stats st;
-      ck_assert_msg(gr_enactor_run(e, &a, &st) == GR_SUCCESS, "%s", gr_error_message());
+      const gr_run_args a = run_source(e, g, k, &st);
       ck_assert_int_eq(st.n_devices, devices);
       int entries = 0;
       for (int d = 0; d < devices; d++) {
