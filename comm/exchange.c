@@ -1299,15 +1299,18 @@ static gr_status gr__receive(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   if (x->counters_on_host) {
     /* No combine ran: the counters are the package's, in hc already; a
      * copy or an in-place read still ends before the barrier, unless what
-     * arrived was or'ed alone and its senders keep it (gr_iter.or_kept):
-     * then nothing is read past the next iteration's barrier, before which
-     * this device drains its stream (DOBFS's pulls: one wait a pull level,
-     * for the or-round's launch and pass). */
+     * arrived was bitmaps to or alone that their senders keep
+     * (gr_iter.or_kept): a sender writes its bitmap again only past a
+     * later barrier before which this device drains its stream (DOBFS's
+     * pulls: one wait a pull level less, for the or-round's launch and
+     * pass). A sender's ids (GR_XK_OR_IDS) are its next frontier, which
+     * the next iteration's package or combine may write: read to the end
+     * before the barrier. */
     x->counters_on_host = false;
     bool kept = s->or_kept && s->or_bits && !any;
     for (int j = 0; j < n && kept; j++) {
       const gr__pkg *m = &c->pkg[j][me];
-      kept = j == me || !m->copy || m->format == GR_XK_OR || m->format == GR_XK_OR_IDS;
+      kept = j == me || !m->copy || m->format == GR_XK_OR;
     }
     if (copied && !c->tops->wait && !kept) GR_CHECK(gr_device_sync(dev));
   } else if (any || copied || c->tops->wait) {

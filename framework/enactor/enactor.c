@@ -1265,9 +1265,17 @@ static void *gr__slot_main(void *arg) {
         if (st < 0) gr__fail(e, s->index, st);
         break;
       }
-      case GR__CMD_RUN:
+      case GR__CMD_RUN: {
         gr__slot_run(s);
+        /* A device that left its run at a barrier (another one failed)
+         * may have left work on its stream that reads a peer's buffers
+         * (an or-round past its barrier, gr_iter.or_kept): drained before
+         * the command ends, so that no peer frees or writes them under it
+         * (a run that ended drained it already). */
+        const gr_status st = s->dev ? gr_device_sync(s->dev) : GR_SUCCESS;
+        if (st < 0) gr__fail(e, s->index, st);
         break;
+      }
       case GR__CMD_EXTRACT:
         gr__slot_extract(s);
         break;

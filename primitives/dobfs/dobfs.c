@@ -343,11 +343,10 @@ static gr_status dobfs_pull(gr__dobfs_slice *s, gr_part *p, gr_iter *it, const g
     /* Every device pulls in the same levels, so every one or's. */
     it->or_bits = found;
     it->or_bits_whole = pa.n_candidates > 0;
-    /* This bitmap is written again two pulls on, and the output (the next
-     * frontier, which peers read where it went instead) at the next
-     * level's exchange past its barrier; every level drains the stream
-     * before that barrier (the pull's read of its counters, the push's
-     * package's). */
+    /* This bitmap is written again two pulls on, past the next pull's
+     * barrier, before which every device drains its stream (its pull
+     * reads its counters; one over no candidate has its package drain
+     * it). */
     it->or_kept = true;
     it->or_union = visited_whole ? NULL : s->uni.ptr;
     it->or_words = words;

@@ -435,15 +435,17 @@ typedef struct gr_iter {
    * its last write to or_bits (DOBFS: its pull set the bits and then read
    * its counters), so the exchange publishes them without draining it. */
   bool or_bits_whole;
-  /* To set, optional, with or_bits: this device writes neither or_bits nor
-   * its output again before the next iteration's exchange has passed its
-   * barrier (DOBFS keeps two bitmaps of finds, a pull's and the last
-   * one's), and every iteration drains its stream before that barrier
-   * (its iterate or its package reads counters). Peers then may read them
-   * past this iteration's last barrier, so an exchange that only ors
-   * bitmaps leaves its or-round running on the stream, with no wait for
-   * it before that barrier: the next iteration's first read waits for
-   * it. Every device sets it alike. */
+  /* To set, optional, with or_bits: this device writes or_bits again only
+   * past a later barrier before which every device that sets it drains
+   * its stream (DOBFS keeps two bitmaps of finds, a pull's and the last
+   * pull's, and every pull reads its counters, or has its package drain
+   * the stream, before its exchange's barrier: a pull's bitmap is written
+   * again at the pull after the next, past the next one's barrier).
+   * Peers then may read the bitmap past this iteration's last barrier,
+   * so a receive whose peers sent only such bitmaps leaves its or-round
+   * running on the stream. The output, which goes in the bitmap's place
+   * where its ids are fewer, is not kept: a receive that reads one ends
+   * its reads before the barrier. Every device sets it alike. */
   bool or_kept;
   /* To set, optional, with or_bits: a bitmap of or_words words (device
    * memory) into which the exchange also ors the union as it writes it
