@@ -101,6 +101,8 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
       else ok = false;
     } else if (!strcmp(k, "pull-light")) {
       ok = gr__tune_count(v, &r.pull_light) && r.pull_light >= 1;
+    } else if (!strcmp(k, "pull-try")) {
+      ok = gr__tune_count(v, &r.pull_try);
     } else if (!strcmp(k, "sort")) {
       ok = gr__tune_mode(v, &r.sort_input);
     } else if (!strcmp(k, "relabel")) {
@@ -146,7 +148,7 @@ gr_status gr_tuning_parse(gr_tuning *t, const char *text) {
       return gr_errorf(GR_ERR_INVALID_ARG,
                        "--tune: unknown key '%s' (advance, pull, small, small-vertices, small-edges, small-degree, "
                        "visited, pull-light, status, sort, relabel, hot, hub, long-rows, walk-stage, bc-counts, sssp-heavy, "
-                       "sssp-tail, sssp-early, sssp-peers, owner-words, cc-one-label)",
+                       "sssp-tail, sssp-early, sssp-peers, owner-words, cc-one-label, pull-try)",
                        k);
     }
     if (!ok) return gr_errorf(GR_ERR_INVALID_ARG, "--tune: bad value '%s' for %s", v, k);

@@ -138,7 +138,7 @@ START_TEST(every_tuning_variant_validates) {
                          "advance=twc,small=off",       "pull=warp",          "small=off",
                          "visited=state",        "visited=bitmap",     "small-vertices=64,small-edges=512",
                          "small-degree=4,advance=serial,visited=state", "pull-light=1",
-                         "pull-light=100000,pull=hybrid", "status=idempotent",
+                         "pull-light=100000,pull=hybrid", "pull-light=4,pull-try=2", "status=idempotent",
                          "status=idempotent,advance=twc,visited=state", "status=idempotent,advance=serial,small=off",
                          "long-rows=32,small=off", "long-rows=1,status=atomic,advance=serial"};
   const char *prims[] = {"bfs", "dobfs"};
@@ -151,7 +151,7 @@ START_TEST(every_tuning_variant_validates) {
         assert_out_has("validation passed (3 runs)");
       }
   const char *bad[] = {"visited=maybe", "pull=sideways", "small=perhaps", "small-edges=-3", "nokey=1", "advance",
-                       "pull-light=0", "status=sloppy", "walk-stage=maybe", "bc-counts=maybe"};
+                       "pull-light=0", "status=sloppy", "walk-stage=maybe", "bc-counts=maybe", "pull-try=x"};
   for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
     ck_assert_int_eq(run("--gen", "kron:8:4", "--tune", bad[b]), 2);
     assert_err_has("--tune");

@@ -58,6 +58,8 @@ static bool ref_pair(gr_tuning *r, const char *p, size_t len) {
     else return false;
   } else if (eq(k, kl, "pull-light")) {
     return ref_count(v, vl, &r->pull_light) && r->pull_light >= 1;
+  } else if (eq(k, kl, "pull-try")) {
+    return ref_count(v, vl, &r->pull_try);
   } else if (eq(k, kl, "visited")) {
     if (eq(v, vl, "bitmap")) r->visited_bitmap = true;
     else if (eq(v, vl, "state")) r->visited_bitmap = false;
@@ -140,7 +142,7 @@ static bool same(const gr_tuning *a, const gr_tuning *b) {
          a->walk_stage == b->walk_stage && a->bc_log == b->bc_log &&
          a->sssp_heavy_once == b->sssp_heavy_once && a->sssp_tail == b->sssp_tail &&
          a->sssp_early == b->sssp_early && a->sssp_peers == b->sssp_peers && a->owner_words == b->owner_words &&
-         a->cc_one_label == b->cc_one_label;
+         a->cc_one_label == b->cc_one_label && a->pull_try == b->pull_try;
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {

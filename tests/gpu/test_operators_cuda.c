@@ -202,11 +202,15 @@ static void pulls_equal(const gr_eid *sizes, size_t n_sizes, uint64_t seed) {
   }
 }
 
-static const char *const pull_modes[] = {"pull=hybrid", "pull=warp", "pull-light=1", "pull-light=5"};
+/* pull-try: heavy rows tried by their thread first, the rest walked by a
+ * warp from past the tries (a try past the light bound stops at it). */
+static const char *const pull_modes[] = {"pull=hybrid",  "pull=warp",           "pull-light=1",
+                                         "pull-light=5", "pull-light=5,pull-try=3", "pull-light=2,pull-try=9"};
+#define N_PULL_MODES (int)(sizeof pull_modes / sizeof pull_modes[0])
 
 START_TEST(cuda_pull_equals_cpu_pull) {
-  op_set_tuning(pull_modes[_i % 4]);
-  gpu_packed = _i >= 4;
+  op_set_tuning(pull_modes[_i % N_PULL_MODES]);
+  gpu_packed = _i >= N_PULL_MODES;
   const gr_eid sizes[] = {1, 100, 20000, N - 10};
   pulls_equal(sizes, sizeof sizes / sizeof sizes[0], 70);
   op_set_tuning(NULL);
@@ -219,8 +223,8 @@ END_TEST
  * third), and where ids of one word lie apart among the lanes
  * (shuffled). */
 START_TEST(cuda_pull_of_candidates_in_any_order_equals_cpu) {
-  op_set_tuning(pull_modes[_i % 4]);
-  gpu_packed = _i >= 4;
+  op_set_tuning(pull_modes[_i % N_PULL_MODES]);
+  gpu_packed = _i >= N_PULL_MODES;
   for (int order = 0; order < 3; order++) {
     gr_eid nc = N / 2;
     gr_vid *cand = order == 2 ? op_random_set(N, nc, 90) : malloc((size_t)N * sizeof *cand);
@@ -649,8 +653,9 @@ int main(void) {
   const gr_test_case cases[] = {
       {"cuda_preload_loads_every_kernel_of_a_module", cuda_preload_loads_every_kernel_of_a_module, 0},
       {"cuda_push_equals_cpu_push", cuda_push_equals_cpu_push, 20},
-      {"cuda_pull_equals_cpu_pull", cuda_pull_equals_cpu_pull, 8},
-      {"cuda_pull_of_candidates_in_any_order_equals_cpu", cuda_pull_of_candidates_in_any_order_equals_cpu, 8},
+      {"cuda_pull_equals_cpu_pull", cuda_pull_equals_cpu_pull, 2 * N_PULL_MODES},
+      {"cuda_pull_of_candidates_in_any_order_equals_cpu", cuda_pull_of_candidates_in_any_order_equals_cpu,
+       2 * N_PULL_MODES},
       {"cuda_filter_split_and_for_each_equal_cpu", cuda_filter_split_and_for_each_equal_cpu, 0},
       {"cuda_levels_equal_cpu_levels", cuda_levels_equal_cpu_levels, 2},
       {"cuda_packed_lists_decode_to_the_ids", cuda_packed_lists_decode_to_the_ids, 0},

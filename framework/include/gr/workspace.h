@@ -135,15 +135,24 @@ typedef struct gr_tuning {
    * gr__cc_merge); off: every copy whose label fell goes to its owner and
    * every border vertex's label to its copies. */
   bool cc_one_label;
+  /* pull=hybrid: a heavy candidate's thread first tests its first pull_try
+   * in-edges itself and hands the rest of its row to the warp kernel only
+   * where none of them is a parent; 0 (the default): heavy candidates go
+   * to the warp kernel untested. Where most in-edges come from the
+   * frontier (a big pull of a Kronecker graph) a hub finds its parent among
+   * its first few in-edges, which a warp walks 32 lanes wide; where few do
+   * (web graphs' pulls) the warp walks long rows faster than a thread
+   * (docs/performance.md, "A pull's light candidates"). */
+  gr_eid pull_try;
 } gr_tuning;
 #define GR_TUNING_INIT                                                                                              \
   {GR_ADVANCE_CHUNKED, GR_PULL_HYBRID, true, 16384, 131072, 512, true, 64, false, GR_SORT_AUTO, GR_SORT_AUTO, 32768, \
-   4096, GR_LONG_ROWS_AUTO, GR_SORT_AUTO, false, true, 16, 16384, false, true, true}
+   4096, GR_LONG_ROWS_AUTO, GR_SORT_AUTO, false, true, 16, 16384, false, true, true, 0}
 /* "advance=chunked|serial|twc|auto,pull=hybrid|warp,small=on|off,small-vertices=N,
  * small-edges=N,small-degree=N,visited=bitmap|state,pull-light=N,status=atomic|idempotent,sort=auto|on|off,
  * relabel=auto|on|off,hot=N,hub=N,long-rows=auto|N,walk-stage=auto|on|off,bc-counts=auto|log,
  * sssp-heavy=once|always,sssp-tail=N,sssp-early=N,sssp-peers=on|off,owner-words=on|off,
- * cc-one-label=on|off" (any subset, comma separated). */
+ * cc-one-label=on|off,pull-try=N" (any subset, comma separated). */
 gr_status gr_tuning_parse(gr_tuning *t, const char *text);
 
 /* Device memory bandwidth (bytes a second) under which walk-stage=auto

@@ -556,7 +556,7 @@ __global__ void __launch_bounds__(kBlock, Lists::kPullMinBlocks)
                                unsigned long long *edges, gr_vid *heavy, unsigned long long *n_heavy,
                                gr_eid light, const gr_eid *deg, unsigned long long *deg_ctr, gr_vid *rem,
                                gr_eid rem_cap, unsigned long long *n_rem, uint32_t *found_bits,
-                               gr_owner_slots found_slots, Wanted wanted,
+                               gr_owner_slots found_slots, gr_eid tries, Wanted wanted,
                                Visit visit) {
   __shared__ typename BlockQueue<kBlock>::Storage qs, hs, rs;
   BlockQueue<kBlock> q(qs, out, cap, count, deg), h(hs, heavy, n, n_heavy), r(rs, rem, rem_cap, n_rem);
@@ -570,21 +570,24 @@ __global__ void __launch_bounds__(kBlock, Lists::kPullMinBlocks)
       want = wanted(v);
       if (want) {
         const gr_eid b = offsets[v], end = offsets[v + 1];
-        if (end - b > light) {
-          big = true;
-        } else {
+        // A heavy row: its first `tries` in-edges here, the rest (where
+        // none of them is a parent) from the warp kernel, which starts
+        // past them (gr_tuning.pull_try).
+        const bool heavy = end - b > light;
+        const gr_eid stop = heavy ? b + tries : end;  // tries <= light
+        if (stop > b) {
           typename Lists::Cursor cur;
           lists.begin(cur, v, b);
-          for (gr_eid k = b; k < end && !found; k += kPullBatch) {
+          for (gr_eid k = b; k < stop && !found; k += kPullBatch) {
             gr_vid u[kPullBatch];
             bool hit[kPullBatch];
 #pragma unroll
-            for (int j = 0; j < kPullBatch; j++) u[j] = k + j < end ? lists.at(cur, k + j) : 0;
+            for (int j = 0; j < kPullBatch; j++) u[j] = k + j < stop ? lists.at(cur, k + j) : 0;
 #pragma unroll
-            for (int j = 0; j < kPullBatch; j++) hit[j] = k + j < end && frontier_test(fbits, u[j]);
+            for (int j = 0; j < kPullBatch; j++) hit[j] = k + j < stop && frontier_test(fbits, u[j]);
 #pragma unroll
             for (int j = 0; j < kPullBatch; j++) {
-              if (k + j >= end) break;
+              if (k + j >= stop) break;
               examined++;
               if (hit[j] && visit(u[j], v, k + j)) {
                 found = true;
@@ -593,6 +596,7 @@ __global__ void __launch_bounds__(kBlock, Lists::kPullMinBlocks)
             }
           }
         }
+        big = heavy && !found;
       }
     }
     if (found_bits) warp_set_found(found_bits, found_slots, found, v);
@@ -622,8 +626,8 @@ __global__ void __launch_bounds__(kBlock)
                              gr_eid n, const unsigned long long *n_dev, gr_vid *__restrict__ out, gr_eid cap,
                              unsigned long long *count, unsigned long long *edges, const gr_eid *deg,
                              unsigned long long *deg_ctr, gr_vid *rem, gr_eid rem_cap, unsigned long long *n_rem,
-                             uint32_t *found_bits, gr_owner_slots found_slots,
-                               Wanted wanted, Visit visit) {
+                             uint32_t *found_bits, gr_owner_slots found_slots, gr_eid skip,
+                             Wanted wanted, Visit visit) {
   const int lane = threadIdx.x & 31;
   __shared__ typename BlockQueue<kBlock>::Storage qs, rs;
   BlockQueue<kBlock> q(qs, out, cap, count, deg), r(rs, rem, rem_cap, n_rem);
@@ -640,24 +644,32 @@ __global__ void __launch_bounds__(kBlock)
     if (want) {
       b = offsets[v];
       end = offsets[v + 1];
-      if (end > b) head = lists.head(b);
+      // The first edge to test: a heavy candidate's thread tested the
+      // first `skip` of its row already (the thread kernel's tries, none a
+      // parent). The walk starts at the block holding it, whose ids packed
+      // lists decode from the block's or the row's start (b stays the
+      // row's start; at its end where nothing is left to test).
+      if (end - b > skip) head = lists.head(b + skip);
+      else b = end;
     }
     bool mine = false;  // lane j: candidate j found a parent
     for (unsigned todo = __ballot_sync(kFullMask, end > b); todo; todo &= todo - 1) {
       const int j = __ffs(todo) - 1;
       const gr_vid vj = __shfl_sync(kFullMask, v, j);
       const gr_eid bj = __shfl_sync(kFullMask, b, j), ej = __shfl_sync(kFullMask, end, j);
+      const gr_eid fj = bj + skip;  // below ej (above)
       typename Lists::Head h = Lists::share(head, j);
       bool found = false;
-      for (gr_eid chunk = Lists::align(bj); chunk < ej && !found; chunk += 32) {
+      for (gr_eid chunk = Lists::align(fj); chunk < ej && !found; chunk += 32) {
         const gr_eid k = chunk + lane;
         const bool valid = k >= bj && k < ej;
-        if (chunk != Lists::align(bj)) h = lists.head(chunk);
+        if (chunk != Lists::align(fj)) h = lists.head(chunk);
         const gr_vid u = lists.warp_id_aligned(h, valid, vj, bj, k);
-        const bool hit = valid && frontier_test(fbits, u);
+        const bool tested = valid && k >= fj;
+        const bool hit = tested && frontier_test(fbits, u);
         unsigned bal = __ballot_sync(kFullMask, hit);
         // Edges examined: the chunk's, or those up to the parent found.
-        const unsigned in_row = __ballot_sync(kFullMask, valid);
+        const unsigned in_row = __ballot_sync(kFullMask, tested);
         gr_eid span = (gr_eid)__popc(in_row);
         while (bal) {
           int l = __ffs(bal) - 1;
@@ -1124,6 +1136,8 @@ gr_status advance_pull_with(gr_device *dev, gr_workspace *ws, gr_advance_pull_ar
     // their number on the device: no round trip between the two.
     GR_CHECK(gr_buffer_reserve(&ws->scan, dev, (n + 1) * sizeof(gr_vid), 0, &ws->policy, 0, "pull heavy list"));
     gr_vid *heavy = (gr_vid *)ws->scan.ptr;
+    // Below the light rows' bound: a heavy row's tries stop short of its end.
+    const gr_eid tries = ws->tune.pull_try < ws->tune.pull_light ? ws->tune.pull_try : ws->tune.pull_light;
     // One resident wave of blocks, each looping over its candidates: a
     // block's set-up and its queues' flushes are paid once a block, and
     // between devices each device pays them over fewer candidates. Four
@@ -1135,17 +1149,17 @@ gr_status advance_pull_with(gr_device *dev, gr_workspace *ws, gr_advance_pull_ar
     advance_pull_thread_kernel<Lists, Wanted, Visit><<<grid, kBlock, 0, s>>>(
         a->g->offsets, lists, a->frontier_bits, a->candidates, n, a->out, a->out_capacity, ctr, ctr + 1,
         heavy, ctr + 2, ws->tune.pull_light, a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, a->found_bits,
-        a->found_slots, wanted, visit);
+        a->found_slots, tries, wanted, visit);
     GR_CUDA_CHECK_LAUNCH(dev);
     advance_pull_warp_kernel<Lists, Wanted, Visit><<<resident_grid(dev, warp_per_sm, max_blocks(dev)), kBlock, 0, s>>>(
         a->g->offsets, lists, a->frontier_bits, heavy, 0, ctr + 2, a->out, a->out_capacity, ctr, ctr + 1,
-        a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, a->found_bits, a->found_slots, wanted, visit);
+        a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, a->found_bits, a->found_slots, tries, wanted, visit);
     GR_CUDA_CHECK_LAUNCH(dev);
   } else {
     advance_pull_warp_kernel<Lists, Wanted, Visit><<<resident_grid(dev, warp_per_sm, grid_for(n, kBlock, max_blocks(dev))),
                                                      kBlock, 0, s>>>(
         a->g->offsets, lists, a->frontier_bits, a->candidates, n, nullptr, a->out, a->out_capacity, ctr,
-        ctr + 1, a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, a->found_bits, a->found_slots, wanted, visit);
+        ctr + 1, a->next_offsets, ctr + 3, rem, rem_cap, ctr + 5, a->found_bits, a->found_slots, 0, wanted, visit);
     GR_CUDA_CHECK_LAUNCH(dev);
   }
   GR_CHECK(gr_workspace_read_counters(ws, 6));

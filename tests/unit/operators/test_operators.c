@@ -659,6 +659,13 @@ START_TEST(tuning_parses_every_key) {
   check_switch(&t, &t.sssp_peers, "sssp-peers", false, "maybe");
   check_switch(&t, &t.owner_words, "owner-words", true, "whole");
   check_switch(&t, &t.cc_one_label, "cc-one-label", true, "some");
+  ck_assert_uint_eq(t.pull_try, 0);
+  ck_assert_int_eq(gr_tuning_parse(&t, "pull-try=8"), GR_SUCCESS);
+  ck_assert_uint_eq(t.pull_try, 8);
+  ck_assert_int_eq(gr_tuning_parse(&t, "pull-try=some"), GR_ERR_INVALID_ARG);
+  ck_assert_uint_eq(t.pull_try, 8);
+  ck_assert_int_eq(gr_tuning_parse(&t, "pull-try=0"), GR_SUCCESS);
+  ck_assert_uint_eq(t.pull_try, 0);
   /* auto copies where the 4-byte states take 8x the L2 or more (n at least
    * twice the L2's bytes) and memory is slower than 4 TB/s; an unknown L2
    * or bandwidth (0) never; on and off whatever the device. */
@@ -685,7 +692,8 @@ START_TEST(tuning_counts_are_digits_only_and_a_refusal_changes_nothing) {
    * only where errno was not checked; all are refused now. */
   const char *bad[] = {"small-vertices= -5", "small-vertices=+5", "small-edges= 5", "small-degree=5 ",
                        "small-degree=18446744073709551616", "pull-light=0", "pull-light=0x10", "small-edges=", "hot=-1",
-                       "hub=4k", "long-rows=-1", "long-rows=18446744073709551615", "long-rows=Auto"};
+                       "hub=4k", "long-rows=-1", "long-rows=18446744073709551615", "long-rows=Auto",
+                       "pull-try=-1", "pull-try= 8"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     ck_assert_msg(gr_tuning_parse(&t, bad[i]) == GR_ERR_INVALID_ARG, "'%s' was taken", bad[i]);
     ck_assert_ptr_nonnull(strstr(gr_error_message(), "--tune"));
