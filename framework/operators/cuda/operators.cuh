@@ -527,10 +527,11 @@ __global__ void __launch_bounds__(kBlock)
 // Pull, one thread per candidate: vertices of at most `light` in-edges
 // scan them alone (most vertices of a large pull find a parent among their
 // first few); heavier ones are set aside for the warp kernel, so no thread
-// walks a hub's in-edges by itself. A thread loads kPullBatch in-edges and
-// their frontier bits at once (independent loads in flight together) before
-// testing them in order, so a candidate costs about two memory round trips
-// per batch rather than two per edge.
+// walks a hub's in-edges by itself, once the thread has tested their first
+// `tries` in-edges (gr_tuning.pull_try; 0 by default). A thread loads
+// kPullBatch in-edges and their frontier bits at once (independent loads in
+// flight together) before testing them in order, so a candidate costs
+// about two memory round trips per batch rather than two per edge.
 constexpr int kPullBatch = 4;
 
 // A pull's finds into a bitmap (gr_advance_pull_args.found_bits): the lanes
@@ -615,7 +616,8 @@ __global__ void __launch_bounds__(kBlock, Lists::kPullMinBlocks)
 // candidate j's id, whether it is wanted, its row and the row's first block
 // (Lists::head), so that 32 candidates' chains of dependent loads are in
 // flight together; the warp then walks each wanted row in turn, 32 edges a
-// round, from its looked-up block. Walked one at a time, every candidate
+// round, from its looked-up block (past the first `skip` edges of each row,
+// which the thread kernel tested). Walked one at a time, every candidate
 // paid that whole chain before its first id (packed lists one lookup more
 // than plain ids), and the kernel waited on memory (DOBFS Kronecker 25's
 // big pull level: docs/performance.md).
