@@ -188,7 +188,10 @@ START_TEST(cuda_push_equals_cpu_push) {
 END_TEST
 
 /* The GPU's pull against the CPU's over frontiers of these sizes, with
- * the variant, the lists' form and the candidates set before. */
+ * the variant, the lists' form and the candidates set before. Both walk a
+ * row in order and stop at its first parent (the harness's visit always
+ * takes it), whichever kernel walks it or, with pull-try, whichever two:
+ * the same edges examined and the same parent. */
 static void pulls_equal(const gr_eid *sizes, size_t n_sizes, uint64_t seed) {
   for (size_t i = 0; i < n_sizes; i++) {
     gr_vid *f = op_random_set(N, sizes[i], seed + i);
@@ -196,6 +199,11 @@ static void pulls_equal(const gr_eid *sizes, size_t n_sizes, uint64_t seed) {
     ck_assert_int_eq(gpu_pull(&in_g, f, sizes[i], &g), GR_SUCCESS);
     ck_assert_int_eq(op_run_pull(&test_ops_cpu, cpu, &in_g, f, sizes[i], &c), GR_SUCCESS);
     same(&g, &c, true);
+    ck_assert_uint_eq(g.edges, c.edges);
+    gr_vid v = 0;
+    while (v < N && (g.label[v] != 1 || g.pred[v] == c.pred[v])) v++;
+    ck_assert_msg(v == N, "pred[%llu]: %lld, not the first parent %lld", (unsigned long long)v,
+                  (long long)g.pred[v], (long long)c.pred[v]);
     op_result_free(&g);
     op_result_free(&c);
     free(f);
