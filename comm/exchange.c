@@ -1254,6 +1254,31 @@ static gr_status gr__move(gr__xlocal *x, gr__xfer *t) {
   return c->tops->move(c, t);
 }
 
+/* Whether a move enqueues anything on this device's stream: a collective
+ * transport's always; otherwise only a peer's package that is copied rather
+ * than read where it lies. The marks around a move (two events recorded,
+ * two queries and a read) are paid only then: a push level between devices
+ * reads its peers' ids in place, and a device of 2 paid 16 records, 16
+ * queries and 8 reads a DOBFS run on Kronecker 25 for spans that held one
+ * copy (one H100, docs/performance.md). */
+static bool gr__moves(const gr__xlocal *x, const gr__xfer *t) {
+  const gr_comm *c = x->c;
+  if (c->tops->wait) return true;
+  for (int j = 0; j < x->n; j++)
+    if (j != x->me && c->pkg[j][x->me].copy && !t->in_place[j]) return true;
+  return false;
+}
+
+/* The marks around a move, where it enqueues anything (gr__moves): mark 0
+ * before it, mark 1 after; none otherwise, and the span reads 0. */
+static gr_status gr__marked_move(gr__xlocal *x, gr__xfer *t) {
+  const bool moves = gr__moves(x, t);
+  if (moves) GR_CHECK(gr_device_mark(x->marks, 0));
+  else gr_device_marks_clear(x->marks);
+  GR_CHECK(gr__move(x, t));
+  return moves ? gr_device_mark(x->marks, 1) : GR_SUCCESS;
+}
+
 /* Steps 2 and 3: the moves and the combines, enqueued one after another on
  * the compute stream, then one read of the counters. */
 static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr__xfer *t, bool *any);
@@ -1558,9 +1583,7 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
   gr_comm *c = x->c;
   gr_device *dev = p->dev;
   const int n = x->n, me = x->me;
-  GR_CHECK(gr_device_mark(x->marks, 0));
-  GR_CHECK(gr__move(x, t));
-  GR_CHECK(gr_device_mark(x->marks, 1));
+  GR_CHECK(gr__marked_move(x, t));
   gr_xk_combine_args a;
   memset(&a, 0, sizeof a);
   a.g2l = x->g2l_d;
@@ -1876,9 +1899,7 @@ static gr_status gr__direct(gr__xlocal *x, gr_part *p, gr_sync *sync, gr_device_
   double waited = 0;
   gr__xfer t;
   if (gr__xfer_start(x, p, sync, &t, &waited) < 0) return GR_ERR_ABORTED;
-  st = gr_device_mark(x->marks, 0);
-  if (st >= 0) st = gr__move(x, &t);
-  if (st >= 0) st = gr_device_mark(x->marks, 1);
+  st = gr__marked_move(x, &t);
   for (int j = 0; j < n; j++) {
     const bool sent = j != me && c->pkg[j][me].items && st >= 0;
     if (arrived) arrived[j] = sent && !t.land[j] ? t.recv_offset[j] : UINT64_MAX;

@@ -451,6 +451,10 @@ gr_status gr_device_mark(gr_device_marks *m, int k) {
   return GR_SUCCESS;
 }
 
+void gr_device_marks_clear(gr_device_marks *m) {
+  if (m) memset(m->recorded, 0, (size_t)m->n * sizeof *m->recorded);
+}
+
 double gr_device_marks_ms(gr_device_marks *m, int a, int b) {
   if (a < 0 || b < 0 || a >= m->n || b >= m->n || !m->recorded[a] || !m->recorded[b]) return 0.0;
 #ifdef GR_HAVE_CUDA

@@ -163,6 +163,10 @@ typedef struct gr_device_marks gr_device_marks;
 gr_status gr_device_marks_create(gr_device_marks **out, gr_device *dev, int n);
 void gr_device_marks_destroy(gr_device_marks **m);
 gr_status gr_device_mark(gr_device_marks *m, int k);
+/* Forgets every mark recorded so far (gr_device_marks_ms then reads 0 for
+ * them until they are recorded again): a span that enqueued nothing need
+ * not pay for its marks. */
+void gr_device_marks_clear(gr_device_marks *m);
 /* Milliseconds from mark a to mark b (both recorded, the stream synchronized
  * since); 0 when either is missing. */
 double gr_device_marks_ms(gr_device_marks *m, int a, int b);

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* CPU device contexts: memory accounting, uploads from a fill, just-enough
- * buffers and the memory policies, the allocation fault-injection hook, clear errors for devices
- * that do not exist. */
+ * buffers and the memory policies, the allocation fault-injection hook, time
+ * marks, clear errors for devices that do not exist. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gr/buffer.h"
 #include "gr/device.h"
+#include "gr/util.h"
 #include "testutil.h"
 
 START_TEST(cpu_device_counts_bytes_and_peak) {
@@ -279,6 +280,34 @@ START_TEST(fault_injection_fails_the_nth_allocation) {
 }
 END_TEST
 
+/* Time marks: a span reads 0 until both its marks are recorded, the time
+ * between them once they are, and 0 again once they are forgotten (the
+ * exchange skips the marks around a move that enqueued nothing). */
+START_TEST(time_marks_read_their_span_until_forgotten) {
+  gr_device *d = NULL;
+  ck_assert_int_eq(gr_device_create(&d, GR_BACKEND_CPU, 0, NULL), GR_SUCCESS);
+  gr_device_marks *m = NULL;
+  ck_assert_int_eq(gr_device_marks_create(&m, d, 2), GR_SUCCESS);
+  ck_assert(gr_device_marks_ms(m, 0, 1) == 0.0);
+  ck_assert_int_eq(gr_device_mark(m, 0), GR_SUCCESS);
+  ck_assert(gr_device_marks_ms(m, 0, 1) == 0.0);
+  const double t0 = gr_time_now();
+  while (gr_time_now() - t0 < 2e-3) {
+  }
+  ck_assert_int_eq(gr_device_mark(m, 1), GR_SUCCESS);
+  ck_assert(gr_device_marks_ms(m, 0, 1) >= 2.0);
+  gr_device_marks_clear(m);
+  ck_assert(gr_device_marks_ms(m, 0, 1) == 0.0);
+  ck_assert_int_eq(gr_device_mark(m, 1), GR_SUCCESS);
+  ck_assert(gr_device_marks_ms(m, 0, 1) == 0.0);
+  ck_assert_int_eq(gr_device_mark(m, 2), GR_ERR_INVALID_ARG);
+  gr_device_marks_clear(NULL);
+  gr_device_marks_destroy(&m);
+  ck_assert_ptr_null(m);
+  gr_device_destroy(&d);
+}
+END_TEST
+
 START_TEST(cuda_backend_absent_or_missing_gpu_is_a_clear_error) {
   int n = -1;
   ck_assert_int_eq(gr_device_count(GR_BACKEND_CUDA, &n), GR_SUCCESS);
@@ -305,6 +334,7 @@ int main(void) {
   tcase_add_test(tc, fault_injection_fails_the_nth_allocation);
   tcase_add_test(tc, fault_injection_fails_the_nth_launch);
   tcase_add_test(tc, memory_limit_caps_reports_and_allocations);
+  tcase_add_test(tc, time_marks_read_their_span_until_forgotten);
   tcase_add_test(tc, cuda_backend_absent_or_missing_gpu_is_a_clear_error);
   suite_add_tcase(s, tc);
   return gr_test_run_suite(s, 0);
