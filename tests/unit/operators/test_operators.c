@@ -596,6 +596,23 @@ static void check_switch(gr_tuning *t, const bool *field, const char *key, bool 
   ck_assert_msg(*field == initial, "%s", text);
 }
 
+/* A count tuning key: its default, another value taken, a bad value
+ * refused with that value kept, and 0 taken. */
+static void check_count(gr_tuning *t, const gr_eid *field, const char *key, gr_eid initial, gr_eid other,
+                        const char *bad) {
+  char text[64];
+  ck_assert_msg(*field == initial, "%s: default", key);
+  snprintf(text, sizeof text, "%s=%llu", key, (unsigned long long)other);
+  ck_assert_int_eq(gr_tuning_parse(t, text), GR_SUCCESS);
+  ck_assert_msg(*field == other, "%s", text);
+  snprintf(text, sizeof text, "%s=%s", key, bad);
+  ck_assert_int_eq(gr_tuning_parse(t, text), GR_ERR_INVALID_ARG);
+  ck_assert_msg(*field == other, "%s kept the value", text);
+  snprintf(text, sizeof text, "%s=0", key);
+  ck_assert_int_eq(gr_tuning_parse(t, text), GR_SUCCESS);
+  ck_assert_msg(*field == 0, "%s", text);
+}
+
 START_TEST(tuning_parses_every_key) {
   gr_tuning t = GR_TUNING_INIT;
   ck_assert_int_eq(gr_tuning_parse(&t, "advance=twc,pull=warp,small=off,small-vertices=10,small-edges=0,"
@@ -644,28 +661,12 @@ START_TEST(tuning_parses_every_key) {
   ck_assert(!t.sssp_heavy_once);
   ck_assert_int_eq(gr_tuning_parse(&t, "sssp-heavy=once"), GR_SUCCESS);
   ck_assert(t.sssp_heavy_once);
-  ck_assert_uint_eq(t.sssp_tail, 16);
-  ck_assert_int_eq(gr_tuning_parse(&t, "sssp-tail=0"), GR_SUCCESS);
-  ck_assert_uint_eq(t.sssp_tail, 0);
-  ck_assert_int_eq(gr_tuning_parse(&t, "sssp-tail=64"), GR_SUCCESS);
-  ck_assert_uint_eq(t.sssp_tail, 64);
-  ck_assert_int_eq(gr_tuning_parse(&t, "sssp-tail=often"), GR_ERR_INVALID_ARG);
-  ck_assert_uint_eq(t.sssp_tail, 64);
-  ck_assert_uint_eq(t.sssp_early, 16384);
-  ck_assert_int_eq(gr_tuning_parse(&t, "sssp-early=0"), GR_SUCCESS);
-  ck_assert_uint_eq(t.sssp_early, 0);
-  ck_assert_int_eq(gr_tuning_parse(&t, "sssp-early=-1"), GR_ERR_INVALID_ARG);
-  ck_assert_uint_eq(t.sssp_early, 0);
+  check_count(&t, &t.sssp_tail, "sssp-tail", 16, 64, "often");
+  check_count(&t, &t.sssp_early, "sssp-early", 16384, 7, "-1");
   check_switch(&t, &t.sssp_peers, "sssp-peers", false, "maybe");
   check_switch(&t, &t.owner_words, "owner-words", true, "whole");
   check_switch(&t, &t.cc_one_label, "cc-one-label", true, "some");
-  ck_assert_uint_eq(t.pull_try, 0);
-  ck_assert_int_eq(gr_tuning_parse(&t, "pull-try=8"), GR_SUCCESS);
-  ck_assert_uint_eq(t.pull_try, 8);
-  ck_assert_int_eq(gr_tuning_parse(&t, "pull-try=some"), GR_ERR_INVALID_ARG);
-  ck_assert_uint_eq(t.pull_try, 8);
-  ck_assert_int_eq(gr_tuning_parse(&t, "pull-try=0"), GR_SUCCESS);
-  ck_assert_uint_eq(t.pull_try, 0);
+  check_count(&t, &t.pull_try, "pull-try", 0, 8, "some");
   /* auto copies where the 4-byte states take 8x the L2 or more (n at least
    * twice the L2's bytes) and memory is slower than 4 TB/s; an unknown L2
    * or bandwidth (0) never; on and off whatever the device. */
