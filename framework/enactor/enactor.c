@@ -1273,10 +1273,7 @@ static void *gr__slot_main(void *arg) {
          * the command ends, so that no peer frees or writes them under it
          * (a run that ended drained it already, so only a failed one
          * pays for this). */
-        pthread_mutex_lock(&e->bar.mu);
-        const int failed = e->fail_st < 0;
-        pthread_mutex_unlock(&e->bar.mu);
-        const gr_status st = s->dev && failed ? gr_device_sync(s->dev) : GR_SUCCESS;
+        const gr_status st = s->dev && gr_sync_failed(&s->sync) ? gr_device_sync(s->dev) : GR_SUCCESS;
         if (st < 0) gr__fail(e, s->index, st);
         break;
       }
