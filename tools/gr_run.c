@@ -170,6 +170,8 @@ static void usage(FILE *f) {
           "                         thread/warp/block per vertex, or chosen per level),\n"
           "                         pull=hybrid|warp (thread or warp per pull candidate),\n"
           "                         pull-light=64 (hybrid: most in-edges a thread takes),\n"
+          "                         pull-try=8 (hybrid: in-edges a heavy candidate's\n"
+          "                         thread tests before a warp walks the rest; 0 none),\n"
           "                         small=on|off (device-side loop over small frontiers),\n"
           "                         small-vertices=16384, small-edges=131072,\n"
           "                         small-degree=512, visited=bitmap|state (test a\n"

@@ -210,10 +210,16 @@ static void pulls_equal(const gr_eid *sizes, size_t n_sizes, uint64_t seed) {
   }
 }
 
-/* pull-try: heavy rows tried by their thread first, the rest walked by a
- * warp from past the tries (a try past the light bound stops at it). */
-static const char *const pull_modes[] = {"pull=hybrid",  "pull=warp",           "pull-light=1",
-                                         "pull-light=5", "pull-light=5,pull-try=3", "pull-light=2,pull-try=9"};
+/* pull-try: heavy rows tried by their thread first (8 in-edges by
+ * default), the rest walked by a warp from past the tries (a try past the
+ * light bound stops at it); pull-try=0: heavy rows to the warps untried. */
+static const char *const pull_modes[] = {"pull=hybrid",
+                                         "pull=warp",
+                                         "pull-light=1,pull-try=0",
+                                         "pull-light=5,pull-try=0",
+                                         "pull-light=5,pull-try=3",
+                                         "pull-light=2,pull-try=9",
+                                         "pull-light=64,pull-try=0"};
 #define N_PULL_MODES (int)(sizeof pull_modes / sizeof pull_modes[0])
 
 START_TEST(cuda_pull_equals_cpu_pull) {

@@ -528,7 +528,7 @@ __global__ void __launch_bounds__(kBlock)
 // scan them alone (most vertices of a large pull find a parent among their
 // first few); heavier ones are set aside for the warp kernel, so no thread
 // walks a hub's in-edges by itself, once the thread has tested their first
-// `tries` in-edges (gr_tuning.pull_try; 0 by default). A thread loads
+// `tries` in-edges (gr_tuning.pull_try; 8 by default). A thread loads
 // kPullBatch in-edges and their frontier bits at once (independent loads in
 // flight together) before testing them in order, so a candidate costs
 // about two memory round trips per batch rather than two per edge.

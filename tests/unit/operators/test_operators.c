@@ -666,7 +666,7 @@ START_TEST(tuning_parses_every_key) {
   check_switch(&t, &t.sssp_peers, "sssp-peers", false, "maybe");
   check_switch(&t, &t.owner_words, "owner-words", true, "whole");
   check_switch(&t, &t.cc_one_label, "cc-one-label", true, "some");
-  check_count(&t, &t.pull_try, "pull-try", 0, 8, "some");
+  check_count(&t, &t.pull_try, "pull-try", 8, 3, "some");
   /* auto copies where the 4-byte states take 8x the L2 or more (n at least
    * twice the L2's bytes) and memory is slower than 4 TB/s; an unknown L2
    * or bandwidth (0) never; on and off whatever the device. */
