@@ -58,6 +58,9 @@ typedef struct gr__xfer {
   /* The moves' time on the device, read once the combine's read returned
    * (its events' queries are host calls: read once an exchange). */
   double moved_ms;
+  /* The table this step's packages are published in (gr_comm.pkg, or
+   * gr_comm.gpkg for an all-gather's). */
+  gr__pkg (*pkg)[GR_COMM_MAX_DEVICES];
 } gr__xfer;
 
 typedef struct gr__transport_ops {
@@ -119,6 +122,11 @@ struct gr_comm {
    * is what device i sends device j this iteration; recv_capacity[i] the
    * bytes device i can receive without growing. */
   gr__pkg pkg[GR_COMM_MAX_DEVICES][GR_COMM_MAX_DEVICES];
+  /* The all-gathers' table (gr_part_allgather), apart from the exchange's
+   * and the refreshes': an all-gather may follow a refresh that ended
+   * without its closing barrier (a slower peer still reading pkg) and be
+   * followed by an exchange while a slower peer still reads gpkg. */
+  gr__pkg gpkg[GR_COMM_MAX_DEVICES][GR_COMM_MAX_DEVICES];
   uint64_t recv_capacity[GR_COMM_MAX_DEVICES];
   gr_comm_format format;
   /* While the border lists are made (gr_part_refresh): each device's copies
@@ -133,8 +141,8 @@ struct gr_comm {
   bool lands[GR_COMM_MAX_DEVICES];
 };
 
-/* Whether any device must grow its receive buffer for this iteration's
- * packages (every device reads the same table, so all decide alike). */
-bool gr__comm_any_recv_grows(const gr_comm *c);
+/* Whether any device must grow its receive buffer for the packages of
+ * table `tab` (every device reads the same table, so all decide alike). */
+bool gr__comm_any_recv_grows(const gr_comm *c, const gr__pkg (*tab)[GR_COMM_MAX_DEVICES]);
 
 #endif

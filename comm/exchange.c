@@ -253,6 +253,19 @@ typedef struct gr__xlocal {
   /* gr_part_peers: per copy, its owner and its id there (made at the first
    * call). */
   gr_buffer peer_owner, peer_convert;
+  /* The table the current step publishes in (gr_comm.pkg; gr_comm.gpkg
+   * during an all-gather) and the all-gather's send buffer. */
+  gr__pkg (*tab)[GR_COMM_MAX_DEVICES];
+  gr_buffer gsend;
+  /* The last refresh or all-gather ended open (gr__direct): without the
+   * drain and the barrier that would tell this device every peer is done
+   * reading its packages. Every device calls the same steps, so all hold
+   * the same value; the next step that reuses what a slower peer may still
+   * read (the table and the send buffer: a refresh's for an exchange or a
+   * refresh, an all-gather's for an all-gather) closes it first, and any
+   * refresh's or all-gather's own opening barrier, which every device
+   * passes drained, closes whatever was open before it. */
+  enum { GR__OPEN_NONE, GR__OPEN_REFRESH, GR__OPEN_GATHER } open;
 } gr__xlocal;
 
 static const gr_xk_ops *gr__xk_ops(const gr_device *dev) {
@@ -297,7 +310,7 @@ static void gr__detach(void *local, gr_part *p) {
   gr_buffer *bufs[] = {&x->owner,    &x->word_owner, &x->word_groups, &x->convert,    &x->g2l,
                        &x->l2g,      &x->recv,       &x->counters,    &x->bsend,      &x->brecv,
                        &x->rsend,    &x->route,      &x->rmark,       &x->rids,       &x->rwritten,
-                       &x->peer_owner, &x->peer_convert};
+                       &x->peer_owner, &x->peer_convert, &x->gsend};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) gr_buffer_release(bufs[i]);
   for (int j = 0; j < GR_COMM_MAX_DEVICES; j++) {
     gr_buffer_release(&x->list[j]);
@@ -385,6 +398,7 @@ static gr_status gr__attach(void *shared, gr_part *p, const gr_primitive *prim, 
     return gr_errorf(GR_ERR_INTERNAL, "part %d has no owner table", p->index);
   GR_CHECK(gr_host_calloc((void **)&x, 1, sizeof *x, "exchange state"));
   x->c = c;
+  x->tab = c->pkg;
   x->me = p->index;
   x->n = p->count;
   x->prim = prim;
@@ -1183,16 +1197,16 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
 /* Whether device i takes peer j's package of the table straight into the
  * array a refresh names (gr__xfer.land): a whole list of one array's
  * values, on a device whose copies are contiguous in the lists' order. */
-static bool gr__lands(const gr_comm *c, int j, int i) {
-  const gr__pkg *m = &c->pkg[j][i];
+static bool gr__lands(const gr_comm *c, const gr__pkg (*tab)[GR_COMM_MAX_DEVICES], int j, int i) {
+  const gr__pkg *m = &tab[j][i];
   return j != i && m->whole && m->items && c->lands[i];
 }
 
-bool gr__comm_any_recv_grows(const gr_comm *c) {
+bool gr__comm_any_recv_grows(const gr_comm *c, const gr__pkg (*tab)[GR_COMM_MAX_DEVICES]) {
   for (int i = 0; i < c->n; i++) {
     uint64_t total = 0;
     for (int j = 0; j < c->n; j++)
-      if (j != i && !gr__lands(c, j, i)) total += c->pkg[j][i].bytes;
+      if (j != i && !gr__lands(c, tab, j, i)) total += tab[j][i].bytes;
     if (total > c->recv_capacity[i]) return true;
   }
   return false;
@@ -1207,9 +1221,10 @@ static void gr__xfer_init(gr__xlocal *x, gr_part *p, gr_sync *sync, gr__xfer *t)
   t->recv = &x->recv;
   t->sync = sync;
   t->mem = &p->mem;
+  t->pkg = x->tab;
   /* Read past the barrier that published the packages (a refresh's). */
   for (int j = 0; j < x->n && x->land_array; j++)
-    if (gr__lands(x->c, j, x->me))
+    if (gr__lands(x->c, (const gr__pkg(*)[GR_COMM_MAX_DEVICES])x->tab, j, x->me))
       t->land[j] = x->land_array + ((uint64_t)x->copies_first + x->recv_begin[j]) * x->land_eb;
 }
 
@@ -1223,7 +1238,9 @@ static void gr__xfer_init(gr__xlocal *x, gr_part *p, gr_sync *sync, gr__xfer *t)
 static gr_status gr__xfer_start(gr__xlocal *x, gr_part *p, gr_sync *sync, gr__xfer *t, double *waited) {
   gr__xfer_init(x, p, sync, t);
   *waited = 0;
-  if (x->c->transport != GR_TRANSPORT_NCCL || !gr__comm_any_recv_grows(x->c)) return GR_SUCCESS;
+  if (x->c->transport != GR_TRANSPORT_NCCL ||
+      !gr__comm_any_recv_grows(x->c, (const gr__pkg(*)[GR_COMM_MAX_DEVICES])x->tab))
+    return GR_SUCCESS;
   const gr_status st = gr__transport_reserve_packed(x->c, t);
   if (st < 0) gr_sync_fail(sync, st);
   const double tw = gr_time_now();
@@ -1265,7 +1282,7 @@ static bool gr__moves(const gr__xlocal *x, const gr__xfer *t) {
   const gr_comm *c = x->c;
   if (c->tops->wait) return true;
   for (int j = 0; j < x->n; j++)
-    if (j != x->me && c->pkg[j][x->me].copy && !t->in_place[j]) return true;
+    if (j != x->me && t->pkg[j][x->me].copy && !t->in_place[j]) return true;
   return false;
 }
 
@@ -1278,6 +1295,8 @@ static gr_status gr__marked_move(gr__xlocal *x, gr__xfer *t) {
   GR_CHECK(gr__move(x, t));
   return moves ? gr_device_mark(x->marks, 1) : GR_SUCCESS;
 }
+
+static gr_status gr__close(gr__xlocal *x, gr_part *p, gr_sync *sync);
 
 /* Steps 2 and 3: the moves and the combines, enqueued one after another on
  * the compute stream, then one read of the counters. */
@@ -1686,6 +1705,9 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
 static gr_status gr__exchange(void *local, gr_part *p, gr_exchange_step *s) {
   gr__xlocal *x = local;
   const int n = x->n;
+  /* A refresh left open: its table is this step's (a failed device
+   * passes this barrier too: every device holds the same x->open). */
+  if (x->open == GR__OPEN_REFRESH) GR_CHECK(gr__close(x, p, s->sync));
   const double t0 = gr_time_now();
   const gr_combine_op op = gr__step_op(x, s);
   gr_status st = s->skip ? GR_SUCCESS : gr__combine_suits(x, op);
@@ -1875,16 +1897,33 @@ static gr_status gr__borders_make(gr__xlocal *x, gr_part *p, gr_sync *sync) {
  * in an exchange between the devices' own buffers (gr__direct). */
 typedef gr_status (*gr__apply_fn)(gr__xlocal *x, gr_part *p, int j, const unsigned char *msg, const void *arg);
 
+/* Closes what the last step left open (gr__xlocal.open): this device
+ * drained, then a barrier that every device passes here (all hold the
+ * same x->open). */
+static gr_status gr__close(gr__xlocal *x, gr_part *p, gr_sync *sync) {
+  x->open = GR__OPEN_NONE;
+  const gr_status st = gr_device_sync(p->dev);
+  if (st < 0) gr_sync_fail(sync, st);
+  return gr_sync_wait(sync) ? GR_ERR_ABORTED : st;
+}
+
 /* The moves of an exchange whose packages are the devices' own buffers,
- * published in the shared table before the call (st < 0: this device
+ * published in the table x->tab before the call (st < 0: this device
  * failed on the way), then `apply` (when given) for every message that
  * arrived, with the same barriers and failure handling as the exchange:
  * one after the packages are ready, one once every device has drained its
  * stream (no device writes a buffer a peer may still read, or publishes
  * again). `arrived` (when given) receives, per peer, where its message
- * lies in x->recv (UINT64_MAX: none), read before the table may change. */
+ * lies in x->recv (UINT64_MAX: none), read before the table may change.
+ * `open` (not GR__OPEN_NONE; peer copies and host copies, never NCCL,
+ * whose calls pair with peers' and give up on a failed one): the second
+ * barrier and the drain before it are left to the next step that reuses
+ * what this one sent (gr__xlocal.open), and the moves go unmarked (their
+ * time stays in the combine's: reading the marks would wait for them).
+ * In CC's merge a refresh is followed by an all-gather and that by the
+ * exchange, neither of which reuses the other's table or buffers. */
 static gr_status gr__direct(gr__xlocal *x, gr_part *p, gr_sync *sync, gr_device_run_stats *stats, gr_status st,
-                            double t0, gr__apply_fn apply, const void *arg, uint64_t *arrived) {
+                            double t0, gr__apply_fn apply, const void *arg, uint64_t *arrived, int open) {
   gr_comm *c = x->c;
   gr_device *dev = p->dev;
   const int n = x->n, me = x->me;
@@ -1894,20 +1933,43 @@ static gr_status gr__direct(gr__xlocal *x, gr_part *p, gr_sync *sync, gr_device_
   if (st < 0) gr_sync_fail(sync, st);
   stats->package_ms += (gr_time_now() - t0) * 1e3;
   if (gr_sync_wait(sync)) return GR_ERR_ABORTED;
+  /* Every device drained before that barrier: nothing an earlier step
+   * left open is read any more. */
+  x->open = GR__OPEN_NONE;
 
   const double t1 = gr_time_now();
   double waited = 0;
   gr__xfer t;
   if (gr__xfer_start(x, p, sync, &t, &waited) < 0) return GR_ERR_ABORTED;
-  st = gr__marked_move(x, &t);
+  if (open != GR__OPEN_NONE) {
+    gr_device_marks_clear(x->marks);
+    st = gr__move(x, &t);
+  } else {
+    st = gr__marked_move(x, &t);
+  }
   for (int j = 0; j < n; j++) {
-    const bool sent = j != me && c->pkg[j][me].items && st >= 0;
+    const bool sent = j != me && x->tab[j][me].items && st >= 0;
     if (arrived) arrived[j] = sent && !t.land[j] ? t.recv_offset[j] : UINT64_MAX;
     /* A package that landed in place is applied with no message (NULL). */
     if (sent && apply)
       st = apply(x, p, j, t.land[j] ? NULL : (const unsigned char *)x->recv.ptr + t.recv_offset[j], arg);
   }
   if (st < 0) gr_sync_fail(sync, st);
+  if (open != GR__OPEN_NONE) {
+    if (st < 0) {
+      /* Every device leaves at the next barrier; drained first, its
+       * stream may hold copies out of peers' buffers. */
+      (void)gr_device_sync(dev);
+      return st;
+    }
+    for (int j = 0; j < n; j++) {
+      stats->bytes_to[j] += t.moved_to[j];
+      if (j != me) stats->bytes_received += x->tab[j][me].copy;
+    }
+    stats->combine_ms += (gr_time_now() - t1 - waited) * 1e3;
+    x->open = open;
+    return GR_SUCCESS;
+  }
   /* Drained before leaving (a failed device too: its stream may hold copies
    * out of peers' buffers); NCCL gives up when a peer failed. */
   const gr_status sw = c->tops->wait ? c->tops->wait(c, &t) : gr_device_sync(dev);
@@ -1918,7 +1980,7 @@ static gr_status gr__direct(gr__xlocal *x, gr_part *p, gr_sync *sync, gr_device_
   if (st >= 0) {
     for (int j = 0; j < n; j++) {
       stats->bytes_to[j] += t.moved_to[j];
-      if (j != me) stats->bytes_received += c->pkg[j][me].copy;
+      if (j != me) stats->bytes_received += x->tab[j][me].copy;
     }
     const double moved = gr_device_marks_ms(x->marks, 0, 1);
     stats->transfer_ms += moved;
@@ -1931,7 +1993,7 @@ static gr_status gr__direct(gr__xlocal *x, gr_part *p, gr_sync *sync, gr_device_
 static void gr__withdraw(gr__xlocal *x) {
   for (int j = 0; j < x->n; j++) {
     const gr__pkg z = {NULL, 0, 0, 0, GR_XK_LIST, 0, false, false, 0};
-    x->c->pkg[x->me][j] = z;
+    x->tab[x->me][j] = z;
   }
 }
 
@@ -1940,9 +2002,9 @@ static void gr__withdraw(gr__xlocal *x) {
 static gr_status gr__refresh_apply(gr__xlocal *x, gr_part *p, int j, const unsigned char *msg, const void *arg) {
   const gr_refresh_args *a = arg;
   const uint64_t k = x->recv_begin[j + 1] - x->recv_begin[j], eb = (uint64_t)a->elem_bytes;
-  if (x->c->pkg[j][x->me].items != k)
+  if (x->tab[j][x->me].items != k)
     return gr_errorf(GR_ERR_INTERNAL, "refresh: device %d sent %llu entries for the %llu copies device %d holds", j,
-                     (unsigned long long)x->c->pkg[j][x->me].items, (unsigned long long)k, x->me);
+                     (unsigned long long)x->tab[j][x->me].items, (unsigned long long)k, x->me);
   if (!msg) return GR_SUCCESS; /* landed in the copies' slots */
   for (int q = 0; q < a->n_arrays; q++) {
     const unsigned char *vals = msg + (uint64_t)q * k * eb;
@@ -1967,7 +2029,7 @@ static uint64_t gr__some_bytes(uint64_t k, uint64_t na, uint64_t eb) {
  * local ids go to rwritten, where the caller reads them), then written. */
 static gr_status gr__refresh_some_apply(gr__xlocal *x, gr_part *p, int j, const unsigned char *msg, const void *arg) {
   const gr_refresh_args *a = arg;
-  const gr__pkg *m = &x->c->pkg[j][x->me];
+  const gr__pkg *m = &x->tab[j][x->me];
   const uint64_t c = m->items, eb = (uint64_t)a->elem_bytes;
   const uint64_t k = x->recv_begin[j + 1] - x->recv_begin[j];
   /* NULL: the copies are the ids from `base` on (copies_lined). */
@@ -1981,7 +2043,7 @@ static gr_status gr__refresh_some_apply(gr__xlocal *x, gr_part *p, int j, const 
      * holds still between the barriers). */
     uint64_t all = 0;
     for (int q = 0; q < x->n; q++)
-      if (q != x->me) all += x->c->pkg[q][x->me].items;
+      if (q != x->me) all += x->tab[q][x->me].items;
     GR_CHECK(gr_buffer_reserve(&x->rwritten, p->dev, (size_t)(all ? all : 1) * sizeof(gr_vid), 0, &p->mem, 0,
                                "refresh copies written"));
   }
@@ -2065,7 +2127,7 @@ static gr_status gr__refresh_some_package(gr__xlocal *x, gr_part *p, const gr_re
         GR_CHECK(x->k->gather(dev, msg + q * k * eb, a->arrays[q], x->bsend_d + x->send_begin[j], k,
                               a->elem_bytes));
       const gr__pkg m = {msg, gr_xk_align8(k * na * eb), k * na * eb, k, GR_XK_LIST, 0, false, na == 1, 0};
-      x->c->pkg[me][j] = m;
+      x->tab[me][j] = m;
       continue;
     }
     unsigned char *vals = msg + gr_xk_align8(c * sizeof(gr_vid));
@@ -2074,7 +2136,7 @@ static gr_status gr__refresh_some_package(gr__xlocal *x, gr_part *p, const gr_re
                             a->elem_bytes));
     const uint64_t bytes = gr__some_bytes(c, na, eb);
     const gr__pkg m = {msg, gr_xk_align8(bytes), bytes, c, GR_XK_SPARSE, 0, false, false, 0};
-    x->c->pkg[me][j] = m;
+    x->tab[me][j] = m;
   }
   return GR_SUCCESS;
 }
@@ -2086,6 +2148,10 @@ static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_re
   const int n = x->n, me = x->me;
   const uint64_t eb = (uint64_t)a->elem_bytes, na = (uint64_t)a->n_arrays;
   const double t0 = gr_time_now();
+  /* The send buffer and the table the last refresh left open: peers may
+   * still read them. */
+  if (x->open == GR__OPEN_REFRESH) GR_CHECK(gr__close(x, p, sync));
+  const int open = x->c->transport == GR_TRANSPORT_NCCL ? GR__OPEN_NONE : GR__OPEN_REFRESH;
   gr__withdraw(x);
   gr_status st = x->borders_ready ? GR_SUCCESS
                                   : gr_errorf(GR_ERR_INTERNAL, "device %d: copies refreshed without border lists", me);
@@ -2096,7 +2162,7 @@ static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_re
   if (a->changed) {
     x->rwritten_n = 0;
     if (st >= 0) st = gr__refresh_some_package(x, p, a);
-    st = gr__direct(x, p, sync, stats, st, t0, gr__refresh_some_apply, a, NULL);
+    st = gr__direct(x, p, sync, stats, st, t0, gr__refresh_some_apply, a, NULL, open);
     x->land_array = NULL;
     if (st >= 0 && a->written) {
       *a->written = x->rwritten.ptr;
@@ -2114,9 +2180,9 @@ static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_re
       st = x->k->gather(dev, msg + q * k * eb, a->arrays[q], x->bsend_d + x->send_begin[j], k,
                         a->elem_bytes);
     const gr__pkg m = {msg, gr_xk_align8(k * na * eb), k * na * eb, k, GR_XK_LIST, 0, false, na == 1, 0};
-    x->c->pkg[me][j] = m;
+    x->tab[me][j] = m;
   }
-  st = gr__direct(x, p, sync, stats, st, t0, gr__refresh_apply, a, NULL);
+  st = gr__direct(x, p, sync, stats, st, t0, gr__refresh_apply, a, NULL, open);
   x->land_array = NULL;
   return st;
 }
@@ -2135,7 +2201,7 @@ static gr_status gr__gather_place(gr__xlocal *x, gr_part *p, gr__gather_ctx *g, 
   const gr_gather_args *a = g->a;
   a->at[0] = 0;
   for (int d = 0; d < x->n; d++)
-    a->at[d + 1] = a->at[d] + (d == x->me ? a->bytes : peers ? x->c->pkg[d][x->me].copy : 0);
+    a->at[d + 1] = a->at[d] + (d == x->me ? a->bytes : peers ? x->tab[d][x->me].copy : 0);
   if (a->at[x->n])
     GR_CHECK(gr_buffer_reserve(a->all, p->dev, (size_t)a->at[x->n], 0, &p->mem, 0, a->what));
   if (a->bytes)
@@ -2150,26 +2216,44 @@ static gr_status gr__gather_apply(gr__xlocal *x, gr_part *p, int j, const unsign
   if (!msg) return gr_errorf(GR_ERR_INTERNAL, "gather: device %d's bytes landed outside the receive buffer", j);
   GR_CHECK(gr__gather_place(x, p, g, true));
   return gr_device_copy(p->dev, (unsigned char *)g->a->all->ptr + g->a->at[j], msg,
-                        (size_t)x->c->pkg[j][x->me].copy, GR_COPY_D2D);
+                        (size_t)x->tab[j][x->me].copy, GR_COPY_D2D);
 }
 
 static gr_status gr__gather(void *local, gr_part *p, gr_sync *sync, const gr_gather_args *a,
                             gr_device_run_stats *stats) {
   gr__xlocal *x = local;
   const double t0 = gr_time_now();
+  /* The last all-gather's table and send buffer, if it left them open. */
+  if (x->open == GR__OPEN_GATHER) GR_CHECK(gr__close(x, p, sync));
+  /* Its own table: a refresh before it may have left the exchange's open,
+   * and the exchange after it may publish there before a slower peer is
+   * done with this one's. */
+  x->tab = x->c->gpkg;
+  const int open = x->c->transport == GR_TRANSPORT_NCCL ? GR__OPEN_NONE : GR__OPEN_GATHER;
   gr__withdraw(x);
   x->land_array = NULL;
-  if (a->bytes)
+  gr_status st = GR_SUCCESS;
+  const void *send = a->mine;
+  if (a->bytes && open != GR__OPEN_NONE) {
+    /* Left open, the bytes peers read must outlive the call: a copy in the
+     * exchange's own buffer, which only the next all-gather writes (the
+     * caller may reuse `mine` at once: CC's merge puts its table there). */
+    st = gr__reserve_send(x, &x->gsend, p->dev, (size_t)a->bytes, &p->mem, "all-gather send buffer");
+    if (st >= 0) st = gr_device_copy(p->dev, x->gsend.ptr, a->mine, (size_t)a->bytes, GR_COPY_D2D);
+    send = x->gsend.ptr;
+  }
+  if (a->bytes && st >= 0)
     for (int j = 0; j < x->n; j++) {
       if (j == x->me) continue;
-      const gr__pkg m = {a->mine, gr_xk_align8(a->bytes), a->bytes, (a->bytes + 7) / 8, GR_XK_LIST, 0, false, false,
-                         0};
-      x->c->pkg[x->me][j] = m;
+      const gr__pkg m = {send, gr_xk_align8(a->bytes), a->bytes, (a->bytes + 7) / 8, GR_XK_LIST, 0, false, false, 0};
+      x->tab[x->me][j] = m;
     }
   gr__gather_ctx g = {a, false};
-  GR_CHECK(gr__direct(x, p, sync, stats, GR_SUCCESS, t0, gr__gather_apply, &g, NULL));
+  st = gr__direct(x, p, sync, stats, st, t0, gr__gather_apply, &g, NULL, open);
   /* No peer sent anything: only this device's own bytes. */
-  return gr__gather_place(x, p, &g, false);
+  if (st >= 0) st = gr__gather_place(x, p, &g, false);
+  x->tab = x->c->pkg;
+  return st;
 }
 
 static gr_status gr__borders(void *local, gr_part *p, gr_borders *b) {
@@ -2187,6 +2271,8 @@ static gr_status gr__borders(void *local, gr_part *p, gr_borders *b) {
 
 static gr_status gr__prepare(void *local, gr_part *p, gr_sync *sync) {
   gr__xlocal *x = local;
+  /* The last run ended drained, past a barrier: nothing is left open. */
+  x->open = GR__OPEN_NONE;
   if (x->borders && !x->borders_ready) GR_CHECK(gr__borders_make(x, p, sync));
   if (!x->c->tops->prepare) return GR_SUCCESS;
   /* The scratch below is sent as it is (its bytes do not matter), and NCCL

@@ -6,10 +6,11 @@
 #include "comm_internal.h"
 
 gr_status gr__transport_reserve_packed(gr_comm *c, gr__xfer *x) {
+  (void)c;
   uint64_t total = 0;
   for (int j = 0; j < x->n; j++) {
     x->recv_offset[j] = total;
-    if (j != x->me && !x->in_place[j] && !x->land[j]) total += c->pkg[j][x->me].bytes;
+    if (j != x->me && !x->in_place[j] && !x->land[j]) total += x->pkg[j][x->me].bytes;
   }
   if (total > x->recv->capacity)
     GR_CHECK(gr_buffer_reserve(x->recv, x->dev, total, 0, x->mem, 0, "exchange receive buffer"));
@@ -17,13 +18,14 @@ gr_status gr__transport_reserve_packed(gr_comm *c, gr__xfer *x) {
 }
 
 static gr_status gr__host_move(gr_comm *c, gr__xfer *x) {
+  (void)c;
   GR_CHECK(gr__transport_reserve_packed(c, x));
   for (int j = 0; j < x->n; j++) {
     if (j == x->me) continue;
-    const gr__pkg *m = &c->pkg[j][x->me];
+    const gr__pkg *m = &x->pkg[j][x->me];
     unsigned char *to = x->land[j] ? x->land[j] : (unsigned char *)x->recv->ptr + x->recv_offset[j];
     if (m->copy && !x->in_place[j]) memcpy(to, m->ptr, m->copy);
-    x->moved_to[j] = c->pkg[x->me][j].copy;
+    x->moved_to[j] = x->pkg[x->me][j].copy;
   }
   return GR_SUCCESS;
 }

@@ -216,10 +216,10 @@ static gr_status gr__nccl_move(gr_comm *c, gr__xfer *x) {
   unsigned char *recv[GR_COMM_MAX_DEVICES];
   uint64_t send_bytes[GR_COMM_MAX_DEVICES], recv_bytes[GR_COMM_MAX_DEVICES];
   for (int j = 0; j < x->n; j++) {
-    send[j] = c->pkg[x->me][j].ptr;
-    send_bytes[j] = j == x->me ? 0 : c->pkg[x->me][j].copy;
+    send[j] = x->pkg[x->me][j].ptr;
+    send_bytes[j] = j == x->me ? 0 : x->pkg[x->me][j].copy;
     recv[j] = x->land[j] ? x->land[j] : (unsigned char *)x->recv->ptr + x->recv_offset[j];
-    recv_bytes[j] = j == x->me ? 0 : c->pkg[j][x->me].copy;
+    recv_bytes[j] = j == x->me ? 0 : x->pkg[j][x->me].copy;
     x->moved_to[j] = send_bytes[j];
   }
   return gr__nccl_group(c, x, send, send_bytes, recv, recv_bytes);

@@ -107,8 +107,8 @@ static gr_status gr__p2p_move(gr_comm *c, gr__xfer *x) {
   int first = -1;
   for (int j = 0; j < x->n; j++) {
     if (j == x->me) continue;
-    x->moved_to[j] = c->pkg[x->me][j].copy;
-    const gr__pkg *m = &c->pkg[j][x->me];
+    x->moved_to[j] = x->pkg[x->me][j].copy;
+    const gr__pkg *m = &x->pkg[j][x->me];
     if (!m->copy || x->in_place[j]) continue;
     gr__device_activity_copy();
     unsigned char *to = x->land[j] ? x->land[j] : (unsigned char *)x->recv->ptr + x->recv_offset[j];

@@ -1120,6 +1120,7 @@ START_TEST(host_transport_leaves_packages_read_in_place) {
     x.dev = dev;
     x.recv = &recv;
     x.mem = &mem;
+    x.pkg = c->pkg;
     x.in_place[1] = place == 1 || place == 2;
     x.in_place[2] = place == 2;
     if (place == 3) x.land[1] = array + 4;
