@@ -59,7 +59,7 @@ typedef struct gr__xfer {
    * (its events' queries are host calls: read once an exchange). */
   double moved_ms;
   /* The table this step's packages are published in (gr_comm.pkg, or
-   * gr_comm.gpkg for an all-gather's). */
+   * gr_comm.rpkg / gpkg for a refresh's / an all-gather's). */
   gr__pkg (*pkg)[GR_COMM_MAX_DEVICES];
 } gr__xfer;
 
@@ -122,10 +122,12 @@ struct gr_comm {
    * is what device i sends device j this iteration; recv_capacity[i] the
    * bytes device i can receive without growing. */
   gr__pkg pkg[GR_COMM_MAX_DEVICES][GR_COMM_MAX_DEVICES];
-  /* The all-gathers' table (gr_part_allgather), apart from the exchange's
-   * and the refreshes': an all-gather may follow a refresh that ended
-   * without its closing barrier (a slower peer still reading pkg) and be
-   * followed by an exchange while a slower peer still reads gpkg. */
+  /* The refreshes' table (gr_part_refresh) and the all-gathers'
+   * (gr_part_allgather), apart from the exchange's and each other's: a
+   * refresh or an all-gather ends without its closing barrier (a slower
+   * peer may still read its table) and the next step, of another kind,
+   * publishes in its own. */
+  gr__pkg rpkg[GR_COMM_MAX_DEVICES][GR_COMM_MAX_DEVICES];
   gr__pkg gpkg[GR_COMM_MAX_DEVICES][GR_COMM_MAX_DEVICES];
   uint64_t recv_capacity[GR_COMM_MAX_DEVICES];
   gr_comm_format format;

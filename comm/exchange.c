@@ -253,18 +253,20 @@ typedef struct gr__xlocal {
   /* gr_part_peers: per copy, its owner and its id there (made at the first
    * call). */
   gr_buffer peer_owner, peer_convert;
-  /* The table the current step publishes in (gr_comm.pkg; gr_comm.gpkg
-   * during an all-gather) and the all-gather's send buffer. */
+  /* The table the current step publishes in (gr_comm.pkg; rpkg during a
+   * refresh, gpkg during an all-gather) and the all-gather's send buffer. */
   gr__pkg (*tab)[GR_COMM_MAX_DEVICES];
   gr_buffer gsend;
   /* The last refresh or all-gather ended open (gr__direct): without the
    * drain and the barrier that would tell this device every peer is done
    * reading its packages. Every device calls the same steps, so all hold
-   * the same value; the next step that reuses what a slower peer may still
-   * read (the table and the send buffer: a refresh's for an exchange or a
-   * refresh, an all-gather's for an all-gather) closes it first, and any
-   * refresh's or all-gather's own opening barrier, which every device
-   * passes drained, closes whatever was open before it. */
+   * the same value. Each kind of step has its own table, so what a slower
+   * peer may still read is the send buffer: the next refresh after an
+   * open refresh, or all-gather after an open all-gather, closes it first
+   * (a drain and a barrier); the exchange after an open refresh drains at
+   * its start and its barrier closes it; any refresh's or all-gather's
+   * first barrier, which every device passes drained, closes whatever was
+   * open before it. */
   enum { GR__OPEN_NONE, GR__OPEN_REFRESH, GR__OPEN_GATHER } open;
 } gr__xlocal;
 
@@ -1705,12 +1707,15 @@ static gr_status gr__enqueue(gr__xlocal *x, gr_part *p, gr_exchange_step *s, gr_
 static gr_status gr__exchange(void *local, gr_part *p, gr_exchange_step *s) {
   gr__xlocal *x = local;
   const int n = x->n;
-  /* A refresh left open: its table is this step's (a failed device
-   * passes this barrier too: every device holds the same x->open). */
-  if (x->open == GR__OPEN_REFRESH) GR_CHECK(gr__close(x, p, s->sync));
   const double t0 = gr_time_now();
   const gr_combine_op op = gr__step_op(x, s);
-  gr_status st = s->skip ? GR_SUCCESS : gr__combine_suits(x, op);
+  /* A refresh left open: drained here, this device's copies out of its
+   * peers' send buffers are done, and past this step's barrier, which
+   * every device passes so drained, every peer's are (the refresh's table
+   * is not this step's). */
+  const bool closes = x->open == GR__OPEN_REFRESH;
+  gr_status st = closes ? gr_device_sync(p->dev) : GR_SUCCESS;
+  if (st >= 0 && !s->skip) st = gr__combine_suits(x, op);
   if (st >= 0 && !s->skip) st = gr__step_suits(x, s, op);
   /* Before the package, which may move a routed level's claims into the
    * next frontier: what it sends decides. */
@@ -1729,6 +1734,7 @@ static gr_status gr__exchange(void *local, gr_part *p, gr_exchange_step *s) {
   /* The one barrier inside the exchange: every package is published (or
    * some device failed, in its iterate or its package, and all leave). */
   if (gr_sync_wait(s->sync)) return GR_ERR_ABORTED;
+  if (closes) x->open = GR__OPEN_NONE;
 
   const double t1 = gr_time_now();
   double waited = 0;
@@ -1921,7 +1927,8 @@ static gr_status gr__close(gr__xlocal *x, gr_part *p, gr_sync *sync) {
  * what this one sent (gr__xlocal.open), and the moves go unmarked (their
  * time stays in the combine's: reading the marks would wait for them).
  * In CC's merge a refresh is followed by an all-gather and that by the
- * exchange, neither of which reuses the other's table or buffers. */
+ * exchange: each publishes in a table of its own and sends from buffers
+ * of its own, so neither closing barrier is passed at all. */
 static gr_status gr__direct(gr__xlocal *x, gr_part *p, gr_sync *sync, gr_device_run_stats *stats, gr_status st,
                             double t0, gr__apply_fn apply, const void *arg, uint64_t *arrived, int open) {
   gr_comm *c = x->c;
@@ -2141,16 +2148,11 @@ static gr_status gr__refresh_some_package(gr__xlocal *x, gr_part *p, const gr_re
   return GR_SUCCESS;
 }
 
-static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_refresh_args *a,
-                             gr_device_run_stats *stats) {
-  gr__xlocal *x = local;
+static gr_status gr__refresh_step(gr__xlocal *x, gr_part *p, gr_sync *sync, const gr_refresh_args *a,
+                                  gr_device_run_stats *stats, double t0) {
   gr_device *dev = p->dev;
   const int n = x->n, me = x->me;
   const uint64_t eb = (uint64_t)a->elem_bytes, na = (uint64_t)a->n_arrays;
-  const double t0 = gr_time_now();
-  /* The send buffer and the table the last refresh left open: peers may
-   * still read them. */
-  if (x->open == GR__OPEN_REFRESH) GR_CHECK(gr__close(x, p, sync));
   const int open = x->c->transport == GR_TRANSPORT_NCCL ? GR__OPEN_NONE : GR__OPEN_REFRESH;
   gr__withdraw(x);
   gr_status st = x->borders_ready ? GR_SUCCESS
@@ -2184,6 +2186,21 @@ static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_re
   }
   st = gr__direct(x, p, sync, stats, st, t0, gr__refresh_apply, a, NULL, open);
   x->land_array = NULL;
+  return st;
+}
+
+static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_refresh_args *a,
+                             gr_device_run_stats *stats) {
+  gr__xlocal *x = local;
+  const double t0 = gr_time_now();
+  /* The send buffer and the table the last refresh left open: peers may
+   * still read them. */
+  if (x->open == GR__OPEN_REFRESH) GR_CHECK(gr__close(x, p, sync));
+  /* Its own table: the exchange after it may publish in the exchange's
+   * before a slower peer is done with this one's. */
+  x->tab = x->c->rpkg;
+  const gr_status st = gr__refresh_step(x, p, sync, a, stats, t0);
+  x->tab = x->c->pkg;
   return st;
 }
 
