@@ -643,28 +643,38 @@ END_TEST
 
 /* gr_part_allgather checked from inside CC's runs (CPU devices: device
  * memory is host memory): at iteration t device d gives 8 (d + t) % 5
- * bytes (none for some), each word naming its device, iteration and
- * place; every device receives every device's words in device order, at
- * the places at[] says, the same at[] on every device. */
+ * bytes (none for some), each word naming its device, iteration, call and
+ * place, in two calls back to back; every device receives every device's
+ * words in device order, at the places at[] says, the same at[] on every
+ * device. Each device scribbles over its bytes as soon as a call returns:
+ * an all-gather leaves without its closing barrier (comm/exchange.c,
+ * gr__direct), so a slower peer may still be copying what it sent, which
+ * must not be the caller's bytes; the second call closes the first before
+ * it sends again. */
 static int gather_calls;
 static gr_status gather_iterate(void *slice, gr_part *p, gr_iter *it) {
   const int t = it->iteration, me = p->index, n = p->count;
   uint64_t mine[4], at[PROBE_DEVICES + 1];
   const int k = (me + t) % 5;
-  for (int i = 0; i < k; i++) mine[i] = (uint64_t)me << 32 | (uint64_t)t << 16 | (uint64_t)i;
-  gr_buffer all = {0};
-  GR_CHECK(gr_part_allgather(p, mine, (uint64_t)k * sizeof(uint64_t), &all, "test gather", at));
-  ck_assert_uint_eq(at[0], 0);
-  for (int d = 0; d < n; d++) {
-    const int kd = (d + t) % 5;
-    ck_assert_uint_eq(at[d + 1] - at[d], (uint64_t)kd * sizeof(uint64_t));
-    for (int i = 0; i < kd; i++) {
-      const uint64_t w = ((const uint64_t *)all.ptr)[at[d] / sizeof(uint64_t) + (uint64_t)i];
-      ck_assert_msg(w == ((uint64_t)d << 32 | (uint64_t)t << 16 | (uint64_t)i),
-                    "device %d, iteration %d: word %d of device %d is %llx", me, t, i, d, (unsigned long long)w);
+  for (int r = 0; r < 2; r++) {
+    for (int i = 0; i < k; i++)
+      mine[i] = (uint64_t)me << 32 | (uint64_t)t << 16 | (uint64_t)r << 8 | (uint64_t)i;
+    gr_buffer all = {0};
+    GR_CHECK(gr_part_allgather(p, mine, (uint64_t)k * sizeof(uint64_t), &all, "test gather", at));
+    memset(mine, 0xab, sizeof mine);
+    ck_assert_uint_eq(at[0], 0);
+    for (int d = 0; d < n; d++) {
+      const int kd = (d + t) % 5;
+      ck_assert_uint_eq(at[d + 1] - at[d], (uint64_t)kd * sizeof(uint64_t));
+      for (int i = 0; i < kd; i++) {
+        const uint64_t w = ((const uint64_t *)all.ptr)[at[d] / sizeof(uint64_t) + (uint64_t)i];
+        ck_assert_msg(w == ((uint64_t)d << 32 | (uint64_t)t << 16 | (uint64_t)r << 8 | (uint64_t)i),
+                      "device %d, iteration %d, call %d: word %d of device %d is %llx", me, t, r, i, d,
+                      (unsigned long long)w);
+      }
     }
+    gr_buffer_release(&all);
   }
-  gr_buffer_release(&all);
   __atomic_add_fetch(&gather_calls, 1, __ATOMIC_RELAXED);
   return gr_cc_primitive.iterate(slice, p, it);
 }
