@@ -138,6 +138,10 @@ void gr_comm_set_mode(gr_comm *c, gr_comm_mode m) { c->mode = m; }
 
 /* ---- per device ---------------------------------------------------------- */
 
+/* Whether the last refresh or all-gather left its second barrier to the
+ * next step (gr__xlocal.open). */
+typedef enum gr__open { GR__OPEN_NONE, GR__OPEN_REFRESH, GR__OPEN_GATHER } gr__open;
+
 /* What one device keeps between iterations. Messages are per destination
  * (broadcast: one, read by every peer); a uniform payload's message has a
  * bitmap beside its list, and whichever is smaller travels. */
@@ -267,7 +271,7 @@ typedef struct gr__xlocal {
    * its start and its barrier closes it; any refresh's or all-gather's
    * first barrier, which every device passes drained, closes whatever was
    * open before it. */
-  enum { GR__OPEN_NONE, GR__OPEN_REFRESH, GR__OPEN_GATHER } open;
+  gr__open open;
 } gr__xlocal;
 
 static const gr_xk_ops *gr__xk_ops(const gr_device *dev) {
@@ -1930,7 +1934,7 @@ static gr_status gr__close(gr__xlocal *x, gr_part *p, gr_sync *sync) {
  * exchange: each publishes in a table of its own and sends from buffers
  * of its own, so neither closing barrier is passed at all. */
 static gr_status gr__direct(gr__xlocal *x, gr_part *p, gr_sync *sync, gr_device_run_stats *stats, gr_status st,
-                            double t0, gr__apply_fn apply, const void *arg, uint64_t *arrived, int open) {
+                            double t0, gr__apply_fn apply, const void *arg, uint64_t *arrived, gr__open open) {
   gr_comm *c = x->c;
   gr_device *dev = p->dev;
   const int n = x->n, me = x->me;
@@ -2153,7 +2157,7 @@ static gr_status gr__refresh_step(gr__xlocal *x, gr_part *p, gr_sync *sync, cons
   gr_device *dev = p->dev;
   const int n = x->n, me = x->me;
   const uint64_t eb = (uint64_t)a->elem_bytes, na = (uint64_t)a->n_arrays;
-  const int open = x->c->transport == GR_TRANSPORT_NCCL ? GR__OPEN_NONE : GR__OPEN_REFRESH;
+  const gr__open open = x->c->transport == GR_TRANSPORT_NCCL ? GR__OPEN_NONE : GR__OPEN_REFRESH;
   gr__withdraw(x);
   gr_status st = x->borders_ready ? GR_SUCCESS
                                   : gr_errorf(GR_ERR_INTERNAL, "device %d: copies refreshed without border lists", me);
@@ -2189,16 +2193,23 @@ static gr_status gr__refresh_step(gr__xlocal *x, gr_part *p, gr_sync *sync, cons
   return st;
 }
 
+/* The start of a refresh or an all-gather (`kind`, a GR__OPEN_ value):
+ * the last step of its kind, if it left its send buffer and table open,
+ * is closed first (a slower peer may still read them), and the step
+ * publishes in `tab`, its kind's own (the exchange after it may publish
+ * in the exchange's before a slower peer is done with this one's). */
+static gr_status gr__begin(gr__xlocal *x, gr_part *p, gr_sync *sync, gr__open kind,
+                           gr__pkg (*tab)[GR_COMM_MAX_DEVICES]) {
+  if (x->open == kind) GR_CHECK(gr__close(x, p, sync));
+  x->tab = tab;
+  return GR_SUCCESS;
+}
+
 static gr_status gr__refresh(void *local, gr_part *p, gr_sync *sync, const gr_refresh_args *a,
                              gr_device_run_stats *stats) {
   gr__xlocal *x = local;
   const double t0 = gr_time_now();
-  /* The send buffer and the table the last refresh left open: peers may
-   * still read them. */
-  if (x->open == GR__OPEN_REFRESH) GR_CHECK(gr__close(x, p, sync));
-  /* Its own table: the exchange after it may publish in the exchange's
-   * before a slower peer is done with this one's. */
-  x->tab = x->c->rpkg;
+  GR_CHECK(gr__begin(x, p, sync, GR__OPEN_REFRESH, x->c->rpkg));
   const gr_status st = gr__refresh_step(x, p, sync, a, stats, t0);
   x->tab = x->c->pkg;
   return st;
@@ -2240,13 +2251,8 @@ static gr_status gr__gather(void *local, gr_part *p, gr_sync *sync, const gr_gat
                             gr_device_run_stats *stats) {
   gr__xlocal *x = local;
   const double t0 = gr_time_now();
-  /* The last all-gather's table and send buffer, if it left them open. */
-  if (x->open == GR__OPEN_GATHER) GR_CHECK(gr__close(x, p, sync));
-  /* Its own table: a refresh before it may have left the exchange's open,
-   * and the exchange after it may publish there before a slower peer is
-   * done with this one's. */
-  x->tab = x->c->gpkg;
-  const int open = x->c->transport == GR_TRANSPORT_NCCL ? GR__OPEN_NONE : GR__OPEN_GATHER;
+  GR_CHECK(gr__begin(x, p, sync, GR__OPEN_GATHER, x->c->gpkg));
+  const gr__open open = x->c->transport == GR_TRANSPORT_NCCL ? GR__OPEN_NONE : GR__OPEN_GATHER;
   gr__withdraw(x);
   x->land_array = NULL;
   gr_status st = GR_SUCCESS;
