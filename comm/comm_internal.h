@@ -145,6 +145,6 @@ struct gr_comm {
 
 /* Whether any device must grow its receive buffer for the packages of
  * table `tab` (every device reads the same table, so all decide alike). */
-bool gr__comm_any_recv_grows(const gr_comm *c, const gr__pkg (*tab)[GR_COMM_MAX_DEVICES]);
+bool gr__comm_any_recv_grows(const gr_comm *c, gr__pkg (*tab)[GR_COMM_MAX_DEVICES]);
 
 #endif

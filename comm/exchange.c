@@ -1203,12 +1203,12 @@ static gr_status gr__package(gr__xlocal *x, gr_part *p, gr_exchange_step *s) {
 /* Whether device i takes peer j's package of the table straight into the
  * array a refresh names (gr__xfer.land): a whole list of one array's
  * values, on a device whose copies are contiguous in the lists' order. */
-static bool gr__lands(const gr_comm *c, const gr__pkg (*tab)[GR_COMM_MAX_DEVICES], int j, int i) {
+static bool gr__lands(const gr_comm *c, gr__pkg (*tab)[GR_COMM_MAX_DEVICES], int j, int i) {
   const gr__pkg *m = &tab[j][i];
   return j != i && m->whole && m->items && c->lands[i];
 }
 
-bool gr__comm_any_recv_grows(const gr_comm *c, const gr__pkg (*tab)[GR_COMM_MAX_DEVICES]) {
+bool gr__comm_any_recv_grows(const gr_comm *c, gr__pkg (*tab)[GR_COMM_MAX_DEVICES]) {
   for (int i = 0; i < c->n; i++) {
     uint64_t total = 0;
     for (int j = 0; j < c->n; j++)
@@ -1230,7 +1230,7 @@ static void gr__xfer_init(gr__xlocal *x, gr_part *p, gr_sync *sync, gr__xfer *t)
   t->pkg = x->tab;
   /* Read past the barrier that published the packages (a refresh's). */
   for (int j = 0; j < x->n && x->land_array; j++)
-    if (gr__lands(x->c, (const gr__pkg(*)[GR_COMM_MAX_DEVICES])x->tab, j, x->me))
+    if (gr__lands(x->c, x->tab, j, x->me))
       t->land[j] = x->land_array + ((uint64_t)x->copies_first + x->recv_begin[j]) * x->land_eb;
 }
 
@@ -1244,9 +1244,7 @@ static void gr__xfer_init(gr__xlocal *x, gr_part *p, gr_sync *sync, gr__xfer *t)
 static gr_status gr__xfer_start(gr__xlocal *x, gr_part *p, gr_sync *sync, gr__xfer *t, double *waited) {
   gr__xfer_init(x, p, sync, t);
   *waited = 0;
-  if (x->c->transport != GR_TRANSPORT_NCCL ||
-      !gr__comm_any_recv_grows(x->c, (const gr__pkg(*)[GR_COMM_MAX_DEVICES])x->tab))
-    return GR_SUCCESS;
+  if (x->c->transport != GR_TRANSPORT_NCCL || !gr__comm_any_recv_grows(x->c, x->tab)) return GR_SUCCESS;
   const gr_status st = gr__transport_reserve_packed(x->c, t);
   if (st < 0) gr_sync_fail(sync, st);
   const double tw = gr_time_now();
@@ -1952,11 +1950,12 @@ static gr_status gr__direct(gr__xlocal *x, gr_part *p, gr_sync *sync, gr_device_
   double waited = 0;
   gr__xfer t;
   if (gr__xfer_start(x, p, sync, &t, &waited) < 0) return GR_ERR_ABORTED;
-  if (open != GR__OPEN_NONE) {
-    gr_device_marks_clear(x->marks);
-    st = gr__move(x, &t);
-  } else {
+  const bool close = open == GR__OPEN_NONE;
+  if (close) {
     st = gr__marked_move(x, &t);
+  } else {
+    gr_device_marks_clear(x->marks); /* the span reads 0 */
+    st = gr__move(x, &t);
   }
   for (int j = 0; j < n; j++) {
     const bool sent = j != me && x->tab[j][me].items && st >= 0;
@@ -1966,27 +1965,16 @@ static gr_status gr__direct(gr__xlocal *x, gr_part *p, gr_sync *sync, gr_device_
       st = apply(x, p, j, t.land[j] ? NULL : (const unsigned char *)x->recv.ptr + t.recv_offset[j], arg);
   }
   if (st < 0) gr_sync_fail(sync, st);
-  if (open != GR__OPEN_NONE) {
-    if (st < 0) {
-      /* Every device leaves at the next barrier; drained first, its
-       * stream may hold copies out of peers' buffers. */
-      (void)gr_device_sync(dev);
-      return st;
-    }
-    for (int j = 0; j < n; j++) {
-      stats->bytes_to[j] += t.moved_to[j];
-      if (j != me) stats->bytes_received += x->tab[j][me].copy;
-    }
-    stats->combine_ms += (gr_time_now() - t1 - waited) * 1e3;
-    x->open = open;
-    return GR_SUCCESS;
-  }
   /* Drained before leaving (a failed device too: its stream may hold copies
-   * out of peers' buffers); NCCL gives up when a peer failed. */
-  const gr_status sw = c->tops->wait ? c->tops->wait(c, &t) : gr_device_sync(dev);
-  if (st >= 0 && sw < 0) {
-    st = sw;
-    gr_sync_fail(sync, st);
+   * out of peers' buffers; every device leaves at the next barrier); NCCL
+   * gives up when a peer failed. Left open, a device that did not fail
+   * leaves its copies running. */
+  if (close || st < 0) {
+    const gr_status sw = c->tops->wait ? c->tops->wait(c, &t) : gr_device_sync(dev);
+    if (st >= 0 && sw < 0) {
+      st = sw;
+      gr_sync_fail(sync, st);
+    }
   }
   if (st >= 0) {
     for (int j = 0; j < n; j++) {
@@ -1996,6 +1984,10 @@ static gr_status gr__direct(gr__xlocal *x, gr_part *p, gr_sync *sync, gr_device_
     const double moved = gr_device_marks_ms(x->marks, 0, 1);
     stats->transfer_ms += moved;
     stats->combine_ms += (gr_time_now() - t1 - waited) * 1e3 - moved;
+  }
+  if (!close) {
+    if (st >= 0) x->open = open;
+    return st;
   }
   if (gr_sync_wait(sync)) return GR_ERR_ABORTED;
   return st;
